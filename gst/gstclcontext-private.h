@@ -1,0 +1,49 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_CL_CONTEXT_PRIVATE_H__
+#define __GST_CL_CONTEXT_PRIVATE_H__
+
+#include <gst/gst.h>
+#include <CL/cl.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CL_CONTEXT (gst_cl_context_get_type ())
+G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject);
+
+/* One OpenCL device with its context and an in-order command queue.
+ *
+ * @device_spec chooses the device among all devices of all platforms, listed
+ * platform by platform in the ICD loader's order:
+ *  - NULL, "" or "auto": the first GPU, else the first accelerator, else the
+ *    first CPU device, else the first device;
+ *  - a decimal number N: the device at index N of that list, from 0;
+ *  - any other text: the first device whose platform name or device name
+ *    contains it, ignoring case (e.g. "pocl", "nvidia").
+ * Returns a new reference, or NULL with @error set (GST_RESOURCE_ERROR) saying
+ * why in words a user can act on. */
+GstClContext *gst_cl_context_new (const gchar * device_spec, GError ** error);
+
+/* The handles stay owned by the GstClContext and live as long as it does. */
+cl_context gst_cl_context_get_handle (GstClContext * self);
+cl_device_id gst_cl_context_get_device (GstClContext * self);
+cl_command_queue gst_cl_context_get_queue (GstClContext * self);
+
+/* "DEVICE NAME (PLATFORM NAME)", for logs and the element's device-name. */
+const gchar *gst_cl_context_get_device_name (GstClContext * self);
+
+/* Creates a device buffer of @size bytes (> 0) with @flags, or returns NULL
+ * with @error set naming @what. The caller releases it. */
+cl_mem gst_cl_context_create_buffer (GstClContext * self, cl_mem_flags flags,
+    gsize size, const gchar * what, GError ** error);
+
+G_END_DECLS
+
+#endif /* __GST_CL_CONTEXT_PRIVATE_H__ */

@@ -1,0 +1,339 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclcontext-private.h"
+#include "gstclerror-private.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_context_debug);
+#define GST_CAT_DEFAULT gst_cl_context_debug
+
+#ifndef CL_PLATFORM_NOT_FOUND_KHR
+#define CL_PLATFORM_NOT_FOUND_KHR -1001
+#endif
+
+struct _GstClContext
+{
+  GstObject parent;
+
+  cl_device_id device;
+  cl_context context;
+  cl_command_queue queue;
+  gchar *device_name;
+};
+
+G_DEFINE_TYPE_WITH_CODE (GstClContext, gst_cl_context, GST_TYPE_OBJECT,
+    GST_DEBUG_CATEGORY_INIT (gst_cl_context_debug, "clcontext", 0,
+        "OpenCL context"));
+
+/* One enumerated device, with what selection looks at. */
+typedef struct
+{
+  cl_device_id device;
+  cl_device_type type;
+  gchar *platform_name;
+  gchar *device_name;
+} GstClDeviceEntry;
+
+static void
+gst_cl_device_entry_clear (gpointer data)
+{
+  GstClDeviceEntry *entry = data;
+
+  g_free (entry->platform_name);
+  g_free (entry->device_name);
+}
+
+static gchar *
+query_platform_string (cl_platform_id platform, cl_platform_info param)
+{
+  gchar buf[512] = { 0, };
+
+  if (clGetPlatformInfo (platform, param, sizeof (buf) - 1, buf, NULL))
+    return g_strdup ("?");
+  return g_strstrip (g_strdup (buf));
+}
+
+static gchar *
+query_device_string (cl_device_id device, cl_device_info param)
+{
+  gchar buf[512] = { 0, };
+
+  if (clGetDeviceInfo (device, param, sizeof (buf) - 1, buf, NULL))
+    return g_strdup ("?");
+  return g_strstrip (g_strdup (buf));
+}
+
+/* Adds the devices of @platform to @entries. A platform that reports no device
+ * is skipped: one broken ICD must not hide the others. */
+static void
+list_platform_devices (cl_platform_id platform, GArray * entries)
+{
+  cl_uint n_devices = 0, i;
+  cl_device_id *devices;
+  gchar *platform_name;
+  cl_int status;
+
+  status = clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n_devices);
+  if (status != CL_SUCCESS || n_devices == 0)
+    return;
+
+  devices = g_new0 (cl_device_id, n_devices);
+  status = clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, n_devices, devices,
+      NULL);
+  platform_name = query_platform_string (platform, CL_PLATFORM_NAME);
+  for (i = 0; status == CL_SUCCESS && i < n_devices; i++) {
+    GstClDeviceEntry entry = { devices[i], 0, g_strdup (platform_name),
+      query_device_string (devices[i], CL_DEVICE_NAME)
+    };
+
+    if (clGetDeviceInfo (devices[i], CL_DEVICE_TYPE, sizeof (entry.type),
+            &entry.type, NULL))
+      entry.type = CL_DEVICE_TYPE_DEFAULT;
+    GST_DEBUG ("device %u: %s (%s), type 0x%x", entries->len,
+        entry.device_name, entry.platform_name, (guint) entry.type);
+    g_array_append_val (entries, entry);
+  }
+  g_free (platform_name);
+  g_free (devices);
+}
+
+/* Every device of every platform, in enumeration order. */
+static GArray *
+list_devices (GError ** error)
+{
+  cl_uint n_platforms = 0, i;
+  cl_platform_id *platforms;
+  GArray *entries;
+  cl_int status;
+
+  status = clGetPlatformIDs (0, NULL, &n_platforms);
+  if (status == CL_PLATFORM_NOT_FOUND_KHR || (status == CL_SUCCESS
+          && n_platforms == 0)) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+        "No OpenCL platform found: install an OpenCL driver (ICD), "
+        "e.g. pocl-opencl-icd for the CPU");
+    return NULL;
+  }
+  if (status != CL_SUCCESS) {
+    gst_cl_set_error (error, status, "clGetPlatformIDs");
+    return NULL;
+  }
+
+  platforms = g_new0 (cl_platform_id, n_platforms);
+  status = clGetPlatformIDs (n_platforms, platforms, NULL);
+  entries = g_array_new (FALSE, TRUE, sizeof (GstClDeviceEntry));
+  g_array_set_clear_func (entries, gst_cl_device_entry_clear);
+  for (i = 0; status == CL_SUCCESS && i < n_platforms; i++)
+    list_platform_devices (platforms[i], entries);
+  g_free (platforms);
+
+  if (entries->len == 0) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+        "No OpenCL device found on %u OpenCL platform(s)", n_platforms);
+    g_array_unref (entries);
+    return NULL;
+  }
+  return entries;
+}
+
+static gint
+pick_auto (GArray * entries)
+{
+  static const cl_device_type preference[] = {
+    CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_CPU
+  };
+  guint p, i;
+
+  for (p = 0; p < G_N_ELEMENTS (preference); p++) {
+    for (i = 0; i < entries->len; i++) {
+      if (g_array_index (entries, GstClDeviceEntry, i).type & preference[p])
+        return i;
+    }
+  }
+  return 0;
+}
+
+static gboolean
+contains_casefold (const gchar * haystack, const gchar * needle)
+{
+  gchar *h = g_utf8_casefold (haystack, -1);
+  gchar *n = g_utf8_casefold (needle, -1);
+  gboolean found = strstr (h, n) != NULL;
+
+  g_free (h);
+  g_free (n);
+  return found;
+}
+
+/* The index in @entries that @spec selects, or -1. */
+static gint
+pick_device (GArray * entries, const gchar * spec)
+{
+  guint64 index;
+  guint i;
+
+  if (spec == NULL || *spec == '\0' || g_ascii_strcasecmp (spec, "auto") == 0)
+    return pick_auto (entries);
+
+  if (g_ascii_string_to_unsigned (spec, 10, 0, G_MAXINT, &index, NULL))
+    return index < entries->len ? (gint) index : -1;
+
+  for (i = 0; i < entries->len; i++) {
+    GstClDeviceEntry *e = &g_array_index (entries, GstClDeviceEntry, i);
+
+    if (contains_casefold (e->platform_name, spec)
+        || contains_casefold (e->device_name, spec))
+      return i;
+  }
+  return -1;
+}
+
+static void CL_CALLBACK
+on_context_notify (const char *errinfo, const void *private_info,
+    size_t cb, void *user_data)
+{
+  GST_WARNING ("OpenCL context: %s", errinfo);
+}
+
+static gboolean
+gst_cl_context_open (GstClContext * self, GError ** error)
+{
+  cl_int status;
+
+  self->context = clCreateContext (NULL, 1, &self->device, on_context_notify,
+      NULL, &status);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clCreateContext");
+
+  self->queue = clCreateCommandQueue (self->context, self->device, 0, &status);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clCreateCommandQueue");
+
+  return TRUE;
+}
+
+GstClContext *
+gst_cl_context_new (const gchar * device_spec, GError ** error)
+{
+  GstClContext *self;
+  GstClDeviceEntry *entry;
+  GArray *entries;
+  gint index;
+
+  entries = list_devices (error);
+  if (!entries)
+    return NULL;
+
+  index = pick_device (entries, device_spec);
+  if (index < 0) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
+        "No OpenCL device matches \"%s\" among %u device(s)", device_spec,
+        entries->len);
+    g_array_unref (entries);
+    return NULL;
+  }
+
+  entry = &g_array_index (entries, GstClDeviceEntry, index);
+  self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
+  gst_object_ref_sink (self);
+  self->device = entry->device;
+  self->device_name = g_strdup_printf ("%s (%s)", entry->device_name,
+      entry->platform_name);
+  g_array_unref (entries);
+  GST_INFO_OBJECT (self, "using OpenCL device %s", self->device_name);
+
+  if (!gst_cl_context_open (self, error)) {
+    gst_object_unref (self);
+    return NULL;
+  }
+  return self;
+}
+
+static void
+gst_cl_context_finalize (GObject * object)
+{
+  GstClContext *self = GST_CL_CONTEXT (object);
+
+  if (self->queue) {
+    clFinish (self->queue);
+    clReleaseCommandQueue (self->queue);
+  }
+  if (self->context)
+    clReleaseContext (self->context);
+  g_free (self->device_name);
+
+  G_OBJECT_CLASS (gst_cl_context_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_context_class_init (GstClContextClass * klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gst_cl_context_finalize;
+}
+
+static void
+gst_cl_context_init (GstClContext * self)
+{
+}
+
+cl_context
+gst_cl_context_get_handle (GstClContext * self)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), NULL);
+  return self->context;
+}
+
+cl_device_id
+gst_cl_context_get_device (GstClContext * self)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), NULL);
+  return self->device;
+}
+
+cl_command_queue
+gst_cl_context_get_queue (GstClContext * self)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), NULL);
+  return self->queue;
+}
+
+const gchar *
+gst_cl_context_get_device_name (GstClContext * self)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), NULL);
+  return self->device_name;
+}
+
+cl_mem
+gst_cl_context_create_buffer (GstClContext * self, cl_mem_flags flags,
+    gsize size, const gchar * what, GError ** error)
+{
+  cl_int status;
+  cl_mem mem;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), NULL);
+  g_return_val_if_fail (size > 0, NULL);
+
+  mem = clCreateBuffer (self->context, flags, size, NULL, &status);
+  if (status != CL_SUCCESS) {
+    gchar *step = g_strdup_printf ("clCreateBuffer (%s, %" G_GSIZE_FORMAT
+        " bytes)", what, size);
+
+    gst_cl_set_error (error, status, step);
+    g_free (step);
+    return NULL;
+  }
+  return mem;
+}

@@ -1,0 +1,938 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/**
+ * SECTION:element-clepsilon
+ * @title: clepsilon
+ *
+ * Removes mosquito noise, the ringing that block-transform codecs leave in
+ * flat areas next to edges, on any OpenCL device.
+ *
+ * Stage 1, the epsilon filter: each luma sample becomes the rounded mean of
+ * the samples in the #GstClEpsilon:window-size square around it that differ
+ * from it by at most #GstClEpsilon:threshold. Edges stay sharp, because the
+ * samples across them differ by more than the threshold, while the ringing
+ * beside them is averaged away. With #GstClEpsilon:chroma-threshold above 0
+ * the same filter runs on each chroma component; otherwise chroma passes
+ * through untouched.
+ *
+ * Stage 2, optional: a convolution of the luma result with the matrix given in
+ * #GstClEpsilon:kernel, #GstClEpsilon:divisor and #GstClEpsilon:bias.
+ *
+ * Frame borders replicate the edge samples. With both thresholds at 0 and no
+ * kernel the element is in passthrough.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! videoconvert ! clepsilon ! videoconvert ! autovideosink
+ * ]| De-noises a decoded file on the default OpenCL device and shows it.
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=NV12 ! clepsilon threshold=12 window-size=7 chroma-threshold=6 kernel="0 -1 0; -1 5 -1; 0 -1 0" device=pocl ! videoconvert ! autovideosink
+ * ]| Stronger de-noising on luma and chroma, followed by a sharpening kernel,
+ * on the PoCL CPU device.
+ *
+ * Since: 0.1
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclepsilon.h"
+#include "gstclcontext-private.h"
+#include "gstclconvkernel-private.h"
+#include "gstclerror-private.h"
+#include "gstclprogram-private.h"
+#include "gstclkernels.h"
+
+#include <math.h>
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_epsilon_debug);
+#define GST_CAT_DEFAULT gst_cl_epsilon_debug
+
+enum
+{
+  PROP_0,
+  PROP_THRESHOLD,
+  PROP_WINDOW_SIZE,
+  PROP_CHROMA_THRESHOLD,
+  PROP_KERNEL,
+  PROP_DIVISOR,
+  PROP_BIAS,
+  PROP_DEVICE,
+  PROP_DEVICE_NAME,
+};
+
+#define DEFAULT_THRESHOLD 8
+#define DEFAULT_WINDOW_SIZE 9
+#define DEFAULT_CHROMA_THRESHOLD 0
+#define DEFAULT_KERNEL ""
+#define DEFAULT_DIVISOR 0.0
+#define DEFAULT_BIAS 0.0
+#define DEFAULT_DEVICE "auto"
+
+#define MIN_WINDOW_SIZE 3
+#define MAX_WINDOW_SIZE 15
+/* Beyond these the float arithmetic on the device stops meaning anything. */
+#define MAX_ABS_DIVISOR 1e6
+#define MIN_ABS_DIVISOR 1e-6
+#define MAX_ABS_BIAS 1e6
+
+#define CAPS_FORMATS "{ NV12, I420, YV12, NV21, GRAY8 }"
+
+static GstStaticPadTemplate gst_cl_epsilon_sink_template =
+GST_STATIC_PAD_TEMPLATE ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CAPS_FORMATS)));
+
+static GstStaticPadTemplate gst_cl_epsilon_src_template =
+GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CAPS_FORMATS)));
+
+/* One plane of the negotiated format, with its device buffers. */
+typedef struct
+{
+  guint index;                  /* plane of the GstVideoFrame */
+  gint width;                   /* samples of one component per row */
+  gint height;
+  gint xstep;                   /* components interleaved in the plane */
+  gint row_bytes;               /* width * xstep: rows are packed on the device */
+  gboolean is_luma;
+  cl_mem src;                   /* the uploaded input */
+  cl_mem dst;                   /* the filtered output */
+  cl_mem tmp;                   /* luma only: epsilon result, convolution input */
+} GstClPlane;
+
+/* The property values one frame is filtered with, taken together. */
+typedef struct
+{
+  guint threshold;
+  guint radius;
+  guint chroma_threshold;
+  gboolean have_kernel;
+  gint kernel_width;
+  gint kernel_height;
+  gfloat divisor;
+  gfloat bias;
+} GstClEpsilonParams;
+
+struct _GstClEpsilon
+{
+  GstVideoFilter parent;
+
+  /* Properties, under the object lock. */
+  guint threshold;
+  guint window_size;
+  guint chroma_threshold;
+  gchar *kernel_text;
+  GstClConvKernel kernel;
+  gboolean have_kernel;
+  guint kernel_cookie;          /* bumped on every accepted kernel */
+  gdouble divisor;
+  gdouble bias;
+  gchar *device;
+  gchar *device_name;
+
+  /* Streaming thread only (and start/stop). */
+  GstClContext *context;
+  cl_program program;
+  cl_kernel epsilon_planar;
+  cl_kernel epsilon_interleaved;
+  cl_kernel convolve;
+  cl_mem coeffs;                /* float coefficients of the current kernel */
+  guint coeffs_cookie;          /* kernel_cookie of what coeffs holds */
+  GstClPlane planes[GST_VIDEO_MAX_PLANES];
+  guint n_planes;
+};
+
+#define gst_cl_epsilon_parent_class parent_class
+G_DEFINE_TYPE (GstClEpsilon, gst_cl_epsilon, GST_TYPE_VIDEO_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (clepsilon, "clepsilon", GST_RANK_NONE,
+    GST_TYPE_CL_EPSILON);
+
+static void gst_cl_epsilon_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cl_epsilon_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static void gst_cl_epsilon_finalize (GObject * object);
+static gboolean gst_cl_epsilon_start (GstBaseTransform * trans);
+static gboolean gst_cl_epsilon_stop (GstBaseTransform * trans);
+static void gst_cl_epsilon_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer);
+static gboolean gst_cl_epsilon_set_info (GstVideoFilter * vfilter,
+    GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
+    GstVideoInfo * out_info);
+static GstFlowReturn gst_cl_epsilon_transform_frame (GstVideoFilter * vfilter,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame);
+
+static void
+gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstVideoFilterClass *vfilter_class = GST_VIDEO_FILTER_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_epsilon_debug, "clepsilon", 0,
+      "OpenCL epsilon filter");
+
+  gobject_class->set_property = gst_cl_epsilon_set_property;
+  gobject_class->get_property = gst_cl_epsilon_get_property;
+  gobject_class->finalize = gst_cl_epsilon_finalize;
+
+  /**
+   * GstClEpsilon:threshold:
+   *
+   * Largest difference from the centre sample, 0..255, for a luma sample in
+   * the window to be averaged in. 0 turns the luma epsilon stage off.
+   */
+  g_object_class_install_property (gobject_class, PROP_THRESHOLD,
+      g_param_spec_uint ("threshold", "Threshold",
+          "Largest luma difference averaged in (0 = luma epsilon stage off)",
+          0, 255, DEFAULT_THRESHOLD, flags));
+
+  /**
+   * GstClEpsilon:window-size:
+   *
+   * Side of the square window, in samples: odd, 3..15. An even value is
+   * rejected with a warning in the debug log and the previous value stays.
+   */
+  g_object_class_install_property (gobject_class, PROP_WINDOW_SIZE,
+      g_param_spec_uint ("window-size", "Window size",
+          "Side of the square window in samples (odd; even values are "
+          "ignored)", MIN_WINDOW_SIZE, MAX_WINDOW_SIZE, DEFAULT_WINDOW_SIZE,
+          flags));
+
+  /**
+   * GstClEpsilon:chroma-threshold:
+   *
+   * Threshold of the epsilon filter on each chroma component, 0..255, with
+   * the same window counted in chroma samples. 0 passes chroma through
+   * unchanged.
+   */
+  g_object_class_install_property (gobject_class, PROP_CHROMA_THRESHOLD,
+      g_param_spec_uint ("chroma-threshold", "Chroma threshold",
+          "Largest chroma difference averaged in (0 = chroma untouched)",
+          0, 255, DEFAULT_CHROMA_THRESHOLD, flags));
+
+  /**
+   * GstClEpsilon:kernel:
+   *
+   * Convolution matrix applied to luma after the epsilon stage: numbers
+   * separated by spaces or commas, rows separated by ';', e.g.
+   * "1 2 1; 2 4 2; 1 2 1". A single row whose count is a perfect square
+   * (9, 25, ...) is read as a square matrix. Width and height are odd, 1..15.
+   * The coefficient in row r, column c weighs the sample at
+   * (x + c - width / 2, y + r - height / 2). Decimal points are always '.'.
+   * Empty: no convolution. A malformed matrix is rejected with a warning in
+   * the debug log and the previous one stays.
+   */
+  g_object_class_install_property (gobject_class, PROP_KERNEL,
+      g_param_spec_string ("kernel", "Kernel",
+          "Convolution matrix for luma, rows separated by ';' "
+          "(empty = no convolution)", DEFAULT_KERNEL, flags));
+
+  /**
+   * GstClEpsilon:divisor:
+   *
+   * The convolution sum is divided by this; 0 means the sum of the
+   * coefficients, or 1 where that sum is 0. Other values: 1e-6 <= |divisor|
+   * <= 1e6.
+   */
+  g_object_class_install_property (gobject_class, PROP_DIVISOR,
+      g_param_spec_double ("divisor", "Divisor",
+          "Divisor of the convolution sum (0 = sum of the coefficients)",
+          -MAX_ABS_DIVISOR, MAX_ABS_DIVISOR, DEFAULT_DIVISOR, flags));
+
+  /**
+   * GstClEpsilon:bias:
+   *
+   * Added to the divided convolution sum before rounding and clamping to
+   * 0..255.
+   */
+  g_object_class_install_property (gobject_class, PROP_BIAS,
+      g_param_spec_double ("bias", "Bias",
+          "Added to the convolution result before rounding",
+          -MAX_ABS_BIAS, MAX_ABS_BIAS, DEFAULT_BIAS, flags));
+
+  /**
+   * GstClEpsilon:device:
+   *
+   * The OpenCL device, chosen when the element starts: "auto" takes the first
+   * GPU, else accelerator, else CPU device; a number N takes device N (from 0)
+   * in platform-then-device order; any other text takes the first device whose
+   * platform or device name contains it, ignoring case (e.g. "pocl",
+   * "nvidia").
+   */
+  g_object_class_install_property (gobject_class, PROP_DEVICE,
+      g_param_spec_string ("device", "Device",
+          "OpenCL device: auto, an index from 0, or part of its platform or "
+          "device name", DEFAULT_DEVICE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstClEpsilon:device-name:
+   *
+   * The OpenCL device in use, "DEVICE (PLATFORM)", once the element started.
+   */
+  g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
+      g_param_spec_string ("device-name", "Device name",
+          "The OpenCL device in use", NULL,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_set_static_metadata (element_class,
+      "OpenCL epsilon filter", "Filter/Effect/Video",
+      "Removes mosquito noise with an epsilon filter and an optional "
+      "convolution, on an OpenCL device", "gst-clfilters authors");
+  gst_element_class_add_static_pad_template (element_class,
+      &gst_cl_epsilon_sink_template);
+  gst_element_class_add_static_pad_template (element_class,
+      &gst_cl_epsilon_src_template);
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cl_epsilon_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cl_epsilon_stop);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cl_epsilon_before_transform);
+  vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_epsilon_set_info);
+  vfilter_class->transform_frame =
+      GST_DEBUG_FUNCPTR (gst_cl_epsilon_transform_frame);
+}
+
+/* Passthrough exactly when no stage would change a sample. Call without the
+ * object lock: GstBaseTransform takes it. */
+static void
+gst_cl_epsilon_update_passthrough (GstClEpsilon * self)
+{
+  gboolean passthrough;
+
+  GST_OBJECT_LOCK (self);
+  passthrough = self->threshold == 0 && self->chroma_threshold == 0 &&
+      !self->have_kernel;
+  GST_OBJECT_UNLOCK (self);
+
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), passthrough);
+}
+
+static void
+gst_cl_epsilon_init (GstClEpsilon * self)
+{
+  self->threshold = DEFAULT_THRESHOLD;
+  self->window_size = DEFAULT_WINDOW_SIZE;
+  self->chroma_threshold = DEFAULT_CHROMA_THRESHOLD;
+  self->kernel_text = g_strdup (DEFAULT_KERNEL);
+  self->divisor = DEFAULT_DIVISOR;
+  self->bias = DEFAULT_BIAS;
+  self->device = g_strdup (DEFAULT_DEVICE);
+  gst_cl_epsilon_update_passthrough (self);
+}
+
+static void
+gst_cl_epsilon_finalize (GObject * object)
+{
+  GstClEpsilon *self = GST_CL_EPSILON (object);
+
+  g_free (self->kernel_text);
+  g_free (self->device);
+  g_free (self->device_name);
+
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+/* ---- OpenCL resources ---------------------------------------------------- */
+
+static void
+gst_cl_epsilon_free_planes (GstClEpsilon * self)
+{
+  guint i;
+
+  for (i = 0; i < self->n_planes; i++) {
+    GstClPlane *plane = &self->planes[i];
+
+    g_clear_pointer (&plane->src, clReleaseMemObject);
+    g_clear_pointer (&plane->dst, clReleaseMemObject);
+    g_clear_pointer (&plane->tmp, clReleaseMemObject);
+  }
+  self->n_planes = 0;
+}
+
+static void
+gst_cl_epsilon_free_resources (GstClEpsilon * self)
+{
+  gst_cl_epsilon_free_planes (self);
+  g_clear_pointer (&self->coeffs, clReleaseMemObject);
+  g_clear_pointer (&self->epsilon_planar, clReleaseKernel);
+  g_clear_pointer (&self->epsilon_interleaved, clReleaseKernel);
+  g_clear_pointer (&self->convolve, clReleaseKernel);
+  g_clear_pointer (&self->program, clReleaseProgram);
+  gst_clear_object (&self->context);
+}
+
+/* Builds the program and its kernels for the device just opened. */
+static gboolean
+gst_cl_epsilon_build (GstClEpsilon * self, GError ** error)
+{
+  static const gchar *sources[] = {
+    gst_cl_kernel_common, gst_cl_kernel_epsilon, gst_cl_kernel_convolve, NULL
+  };
+
+  self->program = gst_cl_program_build (self->context, sources, NULL, error);
+  if (!self->program)
+    return FALSE;
+
+  self->epsilon_planar = gst_cl_program_create_kernel (self->program,
+      "epsilon_planar", error);
+  if (!self->epsilon_planar)
+    return FALSE;
+  self->epsilon_interleaved = gst_cl_program_create_kernel (self->program,
+      "epsilon_interleaved", error);
+  if (!self->epsilon_interleaved)
+    return FALSE;
+  self->convolve = gst_cl_program_create_kernel (self->program, "convolve",
+      error);
+  if (!self->convolve)
+    return FALSE;
+
+  self->coeffs = gst_cl_context_create_buffer (self->context,
+      CL_MEM_READ_ONLY, sizeof (gfloat) * G_N_ELEMENTS (self->kernel.coeffs),
+      "kernel coefficients", error);
+  self->coeffs_cookie = 0;
+  return self->coeffs != NULL;
+}
+
+static gboolean
+gst_cl_epsilon_start (GstBaseTransform * trans)
+{
+  GstClEpsilon *self = GST_CL_EPSILON (trans);
+  GError *error = NULL;
+  gchar *device;
+
+  GST_OBJECT_LOCK (self);
+  device = g_strdup (self->device);
+  GST_OBJECT_UNLOCK (self);
+
+  self->context = gst_cl_context_new (device, &error);
+  g_free (device);
+  if (!self->context)
+    goto no_device;
+
+  if (!gst_cl_epsilon_build (self, &error))
+    goto build_failed;
+
+  GST_OBJECT_LOCK (self);
+  g_free (self->device_name);
+  self->device_name =
+      g_strdup (gst_cl_context_get_device_name (self->context));
+  GST_OBJECT_UNLOCK (self);
+  g_object_notify (G_OBJECT (self), "device-name");
+  return TRUE;
+
+  /* ERRORS */
+no_device:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND, ("%s", error->message),
+        (NULL));
+    g_clear_error (&error);
+    return FALSE;
+  }
+build_failed:
+  {
+    GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
+    gst_cl_epsilon_free_resources (self);
+    return FALSE;
+  }
+}
+
+static gboolean
+gst_cl_epsilon_stop (GstBaseTransform * trans)
+{
+  gst_cl_epsilon_free_resources (GST_CL_EPSILON (trans));
+  return TRUE;
+}
+
+/* Describes @plane_index of @info; FALSE if the plane is too large for the
+ * 32-bit offsets the kernels compute with. */
+static gboolean
+describe_plane (const GstVideoInfo * info, guint plane_index,
+    GstClPlane * plane)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+  gst_video_format_info_component (info->finfo, plane_index, comp);
+  plane->index = plane_index;
+  plane->is_luma = comp[0] == GST_VIDEO_COMP_Y;
+  plane->width = GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]);
+  plane->height = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+  plane->xstep = GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
+
+  if (plane->xstep < 1 || plane->xstep > 2 ||
+      (gint64) plane->width * plane->xstep * plane->height > G_MAXINT32)
+    return FALSE;
+  plane->row_bytes = plane->width * plane->xstep;
+  return TRUE;
+}
+
+static gboolean
+gst_cl_epsilon_alloc_plane (GstClEpsilon * self, GstClPlane * plane,
+    GError ** error)
+{
+  gsize size = (gsize) plane->row_bytes * plane->height;
+
+  plane->src = gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
+      size, "input plane", error);
+  if (!plane->src)
+    return FALSE;
+  plane->dst = gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
+      size, "output plane", error);
+  if (!plane->dst)
+    return FALSE;
+  if (plane->is_luma) {
+    plane->tmp = gst_cl_context_create_buffer (self->context,
+        CL_MEM_READ_WRITE, size, "intermediate plane", error);
+    if (!plane->tmp)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Prepares the plan for the new format: one GstClPlane per plane with its
+ * device buffers, so that transform_frame only enqueues work. */
+static gboolean
+gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
+    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
+{
+  GstClEpsilon *self = GST_CL_EPSILON (vfilter);
+  GError *error = NULL;
+  guint i;
+
+  gst_cl_epsilon_free_planes (self);
+  if (!self->context)
+    return FALSE;
+
+  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (in_info); i++) {
+    if (!describe_plane (in_info, i, &self->planes[i]))
+      goto too_large;
+    self->n_planes = i + 1;
+    if (!gst_cl_epsilon_alloc_plane (self, &self->planes[i], &error))
+      goto alloc_failed;
+  }
+  GST_DEBUG_OBJECT (self, "prepared %u planes for %" GST_PTR_FORMAT,
+      self->n_planes, incaps);
+  return TRUE;
+
+  /* ERRORS */
+too_large:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
+        ("frames of %dx%d are too large", GST_VIDEO_INFO_WIDTH (in_info),
+            GST_VIDEO_INFO_HEIGHT (in_info)));
+    gst_cl_epsilon_free_planes (self);
+    return FALSE;
+  }
+alloc_failed:
+  {
+    GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
+    gst_cl_epsilon_free_planes (self);
+    return FALSE;
+  }
+}
+
+static void
+gst_cl_epsilon_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
+{
+  GstClockTime timestamp, stream_time;
+
+  timestamp = GST_BUFFER_TIMESTAMP (buffer);
+  stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      timestamp);
+  if (GST_CLOCK_TIME_IS_VALID (stream_time))
+    gst_object_sync_values (GST_OBJECT (trans), stream_time);
+}
+
+/* ---- Per frame ------------------------------------------------------------ */
+
+/* Takes the property values for one frame under the lock, and uploads the
+ * convolution coefficients if the kernel changed since the last frame. */
+static gboolean
+gst_cl_epsilon_snapshot (GstClEpsilon * self, GstClEpsilonParams * params,
+    GError ** error)
+{
+  gfloat coeffs[G_N_ELEMENTS (self->kernel.coeffs)];
+  gboolean upload = FALSE;
+  guint cookie = 0;
+  cl_int status;
+  gint i, n;
+
+  GST_OBJECT_LOCK (self);
+  params->threshold = self->threshold;
+  params->radius = self->window_size / 2;
+  params->chroma_threshold = self->chroma_threshold;
+  params->have_kernel = self->have_kernel;
+  params->kernel_width = self->kernel.width;
+  params->kernel_height = self->kernel.height;
+  params->divisor = gst_cl_conv_kernel_effective_divisor (&self->kernel,
+      self->divisor);
+  params->bias = self->bias;
+  if (self->have_kernel && self->kernel_cookie != self->coeffs_cookie) {
+    n = self->kernel.width * self->kernel.height;
+    for (i = 0; i < n; i++)
+      coeffs[i] = self->kernel.coeffs[i];
+    cookie = self->kernel_cookie;
+    upload = TRUE;
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  if (!upload)
+    return TRUE;
+
+  /* Blocking: the next frame may overwrite the buffer again. It is 900 bytes
+   * at most, and only written when the kernel changes. */
+  status = clEnqueueWriteBuffer (gst_cl_context_get_queue (self->context),
+      self->coeffs, CL_TRUE, 0, sizeof (gfloat) * params->kernel_width *
+      params->kernel_height, coeffs, 0, NULL, NULL);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status,
+        "clEnqueueWriteBuffer (kernel coefficients)");
+  self->coeffs_cookie = cookie;
+  return TRUE;
+}
+
+/* Copies the plane from the mapped frame into its packed device buffer. The
+ * write is not blocking: the frame stays mapped until the queue is drained. */
+static gboolean
+upload_plane (GstClEpsilon * self, const GstClPlane * plane,
+    GstVideoFrame * frame, GError ** error)
+{
+  const size_t origin[3] = { 0, 0, 0 };
+  const size_t region[3] = { plane->row_bytes, plane->height, 1 };
+  cl_int status;
+
+  status = clEnqueueWriteBufferRect (gst_cl_context_get_queue (self->context),
+      plane->src, CL_FALSE, origin, origin, region, plane->row_bytes, 0,
+      GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane->index), 0,
+      GST_VIDEO_FRAME_PLANE_DATA (frame, plane->index), 0, NULL, NULL);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clEnqueueWriteBufferRect (upload)");
+  return TRUE;
+}
+
+static gboolean
+download_plane (GstClEpsilon * self, const GstClPlane * plane, cl_mem from,
+    GstVideoFrame * frame, GError ** error)
+{
+  const size_t origin[3] = { 0, 0, 0 };
+  const size_t region[3] = { plane->row_bytes, plane->height, 1 };
+  cl_int status;
+
+  status = clEnqueueReadBufferRect (gst_cl_context_get_queue (self->context),
+      from, CL_FALSE, origin, origin, region, plane->row_bytes, 0,
+      GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane->index), 0,
+      GST_VIDEO_FRAME_PLANE_DATA (frame, plane->index), 0, NULL, NULL);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status,
+        "clEnqueueReadBufferRect (download)");
+  return TRUE;
+}
+
+/* Runs @kernel over @width x @height work-items. The global size is rounded
+ * up to whole work-groups, which OpenCL 1.2 needs; kernels skip the excess. */
+static gboolean
+enqueue_2d (GstClEpsilon * self, cl_kernel kernel, gint width, gint height,
+    const gchar * what, GError ** error)
+{
+  size_t local[2] = { 64, 4 };
+  size_t global[2];
+  size_t max_wg = 0;
+  cl_int status;
+
+  clGetKernelWorkGroupInfo (kernel, gst_cl_context_get_device (self->context),
+      CL_KERNEL_WORK_GROUP_SIZE, sizeof (max_wg), &max_wg, NULL);
+  while (max_wg > 0 && local[0] * local[1] > max_wg)
+    local[local[1] > 1 ? 1 : 0] /= 2;
+
+  global[0] = GST_ROUND_UP_N ((size_t) width, local[0]);
+  global[1] = GST_ROUND_UP_N ((size_t) height, local[1]);
+  status = clEnqueueNDRangeKernel (gst_cl_context_get_queue (self->context),
+      kernel, 2, NULL, global, local, 0, NULL, NULL);
+  if (status != CL_SUCCESS) {
+    gchar *step = g_strdup_printf ("clEnqueueNDRangeKernel (%s)", what);
+
+    gst_cl_set_error (error, status, step);
+    g_free (step);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+#define SET_ARG(kernel, index, value) \
+  (status = status != CL_SUCCESS ? status : \
+      clSetKernelArg (kernel, index, sizeof (value), &(value)))
+
+static gboolean
+run_epsilon (GstClEpsilon * self, const GstClPlane * plane, cl_mem src,
+    cl_mem dst, guint threshold, gint radius, GError ** error)
+{
+  cl_kernel kernel = plane->xstep == 2 ? self->epsilon_interleaved :
+      self->epsilon_planar;
+  cl_int status = CL_SUCCESS;
+
+  SET_ARG (kernel, 0, src);
+  SET_ARG (kernel, 1, dst);
+  SET_ARG (kernel, 2, plane->width);
+  SET_ARG (kernel, 3, plane->height);
+  SET_ARG (kernel, 4, plane->row_bytes);
+  SET_ARG (kernel, 5, radius);
+  SET_ARG (kernel, 6, threshold);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clSetKernelArg (epsilon)");
+
+  return enqueue_2d (self, kernel, plane->row_bytes, plane->height, "epsilon",
+      error);
+}
+
+static gboolean
+run_convolve (GstClEpsilon * self, const GstClPlane * plane, cl_mem src,
+    cl_mem dst, const GstClEpsilonParams * params, GError ** error)
+{
+  cl_kernel kernel = self->convolve;
+  cl_int status = CL_SUCCESS;
+
+  SET_ARG (kernel, 0, src);
+  SET_ARG (kernel, 1, dst);
+  SET_ARG (kernel, 2, plane->width);
+  SET_ARG (kernel, 3, plane->height);
+  SET_ARG (kernel, 4, plane->row_bytes);
+  SET_ARG (kernel, 5, self->coeffs);
+  SET_ARG (kernel, 6, params->kernel_width);
+  SET_ARG (kernel, 7, params->kernel_height);
+  SET_ARG (kernel, 8, params->divisor);
+  SET_ARG (kernel, 9, params->bias);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clSetKernelArg (convolve)");
+
+  return enqueue_2d (self, kernel, plane->width, plane->height, "convolve",
+      error);
+}
+
+#undef SET_ARG
+
+/* Enqueues upload, the stages that apply to @plane, and download; or copies
+ * the plane on the CPU when no stage applies, which keeps it bit-exact. */
+static gboolean
+gst_cl_epsilon_filter_plane (GstClEpsilon * self, const GstClPlane * plane,
+    const GstClEpsilonParams * params, GstVideoFrame * in_frame,
+    GstVideoFrame * out_frame, GError ** error)
+{
+  guint threshold = plane->is_luma ? params->threshold :
+      params->chroma_threshold;
+  gboolean convolve = plane->is_luma && params->have_kernel;
+  cl_mem result = plane->src;
+
+  if (threshold == 0 && !convolve) {
+    gst_video_frame_copy_plane (out_frame, in_frame, plane->index);
+    return TRUE;
+  }
+
+  if (!upload_plane (self, plane, in_frame, error))
+    return FALSE;
+
+  if (threshold > 0) {
+    cl_mem dst = convolve ? plane->tmp : plane->dst;
+
+    if (!run_epsilon (self, plane, result, dst, threshold, params->radius,
+            error))
+      return FALSE;
+    result = dst;
+  }
+  if (convolve) {
+    if (!run_convolve (self, plane, result, plane->dst, params, error))
+      return FALSE;
+    result = plane->dst;
+  }
+  return download_plane (self, plane, result, out_frame, error);
+}
+
+static GstFlowReturn
+gst_cl_epsilon_transform_frame (GstVideoFilter * vfilter,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+{
+  GstClEpsilon *self = GST_CL_EPSILON (vfilter);
+  GstClEpsilonParams params;
+  GError *error = NULL;
+  cl_int status;
+  guint i;
+
+  if (G_UNLIKELY (self->n_planes == 0))
+    goto not_negotiated;
+
+  if (!gst_cl_epsilon_snapshot (self, &params, &error))
+    goto cl_failed;
+
+  for (i = 0; i < self->n_planes; i++) {
+    if (!gst_cl_epsilon_filter_plane (self, &self->planes[i], &params,
+            in_frame, out_frame, &error))
+      goto cl_failed;
+  }
+
+  /* The frames stay mapped until every transfer has completed. */
+  status = clFinish (gst_cl_context_get_queue (self->context));
+  if (status != CL_SUCCESS) {
+    gst_cl_set_error (&error, status, "clFinish (frame)");
+    goto cl_failed;
+  }
+  return GST_FLOW_OK;
+
+  /* ERRORS */
+not_negotiated:
+  {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("transform_frame before caps were set"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+cl_failed:
+  {
+    /* Work already enqueued may still read or write the mapped frames. */
+    clFinish (gst_cl_context_get_queue (self->context));
+    GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
+    return GST_FLOW_ERROR;
+  }
+}
+
+/* ---- Properties ----------------------------------------------------------- */
+
+/* Parses and stores a new kernel text; with the object lock held. A bad one
+ * is logged and ignored, so that a typo never stops a running stream. */
+static void
+gst_cl_epsilon_set_kernel_locked (GstClEpsilon * self, const gchar * text)
+{
+  GstClConvKernel kernel;
+  GError *error = NULL;
+
+  if (text == NULL || text[strspn (text, " \t\r\n")] == '\0') {
+    self->have_kernel = FALSE;
+    g_free (self->kernel_text);
+    self->kernel_text = g_strdup ("");
+    return;
+  }
+
+  if (!gst_cl_conv_kernel_parse (text, &kernel, &error)) {
+    GST_WARNING_OBJECT (self, "Ignoring kernel \"%.64s%s\": %s; keeping \"%s\"",
+        text, strlen (text) > 64 ? "..." : "", error->message,
+        self->kernel_text);
+    g_clear_error (&error);
+    return;
+  }
+
+  self->kernel = kernel;
+  self->have_kernel = TRUE;
+  self->kernel_cookie++;
+  if (self->kernel_cookie == 0)         /* 0 means "nothing uploaded" */
+    self->kernel_cookie = 1;
+  g_free (self->kernel_text);
+  self->kernel_text = g_strdup (text);
+}
+
+static void
+gst_cl_epsilon_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstClEpsilon *self = GST_CL_EPSILON (object);
+  gdouble d;
+  guint u;
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_THRESHOLD:
+      self->threshold = g_value_get_uint (value);
+      break;
+    case PROP_WINDOW_SIZE:
+      u = g_value_get_uint (value);
+      if (u % 2 == 1)
+        self->window_size = u;
+      else
+        GST_WARNING_OBJECT (self, "Ignoring window-size %u: it must be odd; "
+            "keeping %u", u, self->window_size);
+      break;
+    case PROP_CHROMA_THRESHOLD:
+      self->chroma_threshold = g_value_get_uint (value);
+      break;
+    case PROP_KERNEL:
+      gst_cl_epsilon_set_kernel_locked (self, g_value_get_string (value));
+      break;
+    case PROP_DIVISOR:
+      d = g_value_get_double (value);
+      if (isnan (d) || (d != 0.0 && fabs (d) < MIN_ABS_DIVISOR))
+        GST_WARNING_OBJECT (self, "Ignoring divisor %g: it must be 0 or at "
+            "least %g in magnitude; keeping %g", d, MIN_ABS_DIVISOR,
+            self->divisor);
+      else
+        self->divisor = d;
+      break;
+    case PROP_BIAS:
+      d = g_value_get_double (value);
+      if (isnan (d))
+        GST_WARNING_OBJECT (self, "Ignoring bias NaN; keeping %g", self->bias);
+      else
+        self->bias = d;
+      break;
+    case PROP_DEVICE:
+      g_free (self->device);
+      self->device = g_value_dup_string (value);
+      if (self->device == NULL)
+        self->device = g_strdup (DEFAULT_DEVICE);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  gst_cl_epsilon_update_passthrough (self);
+}
+
+static void
+gst_cl_epsilon_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstClEpsilon *self = GST_CL_EPSILON (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_THRESHOLD:
+      g_value_set_uint (value, self->threshold);
+      break;
+    case PROP_WINDOW_SIZE:
+      g_value_set_uint (value, self->window_size);
+      break;
+    case PROP_CHROMA_THRESHOLD:
+      g_value_set_uint (value, self->chroma_threshold);
+      break;
+    case PROP_KERNEL:
+      g_value_set_string (value, self->kernel_text);
+      break;
+    case PROP_DIVISOR:
+      g_value_set_double (value, self->divisor);
+      break;
+    case PROP_BIAS:
+      g_value_set_double (value, self->bias);
+      break;
+    case PROP_DEVICE:
+      g_value_set_string (value, self->device);
+      break;
+    case PROP_DEVICE_NAME:
+      g_value_set_string (value, self->device_name);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}

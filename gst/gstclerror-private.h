@@ -1,0 +1,37 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_CL_ERROR_PRIVATE_H__
+#define __GST_CL_ERROR_PRIVATE_H__
+
+#include <gst/gst.h>
+#include <CL/cl.h>
+
+G_BEGIN_DECLS
+
+/* The symbolic name of an OpenCL status code, e.g. "CL_OUT_OF_RESOURCES",
+ * or "unknown OpenCL error" for a code OpenCL does not define. Static string. */
+const gchar *gst_cl_error_name (cl_int status);
+
+/* Fills @error (GST_RESOURCE_ERROR_FAILED) with a message a user can act on:
+ * "OpenCL <step> failed: <CL_ERROR_NAME> (<code>)". @step names the OpenCL
+ * call or the step of the work that failed. Returns FALSE, so that callers can
+ * write `return gst_cl_set_error (error, status, "clFoo");`. */
+gboolean gst_cl_set_error (GError ** error, cl_int status, const gchar * step);
+
+/* Posts @error as the element's GST_ELEMENT_ERROR (RESOURCE, FAILED), with the
+ * error's message as the text users see, and frees it. */
+#define GST_CL_ELEMENT_ERROR_FROM_GERROR(el, err) G_STMT_START {             \
+    GST_ELEMENT_ERROR (el, RESOURCE, FAILED, ("%s", (err)->message), (NULL)); \
+    g_clear_error (&(err));                                                  \
+  } G_STMT_END
+
+G_END_DECLS
+
+#endif /* __GST_CL_ERROR_PRIVATE_H__ */

@@ -1,0 +1,32 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_CL_PROGRAM_PRIVATE_H__
+#define __GST_CL_PROGRAM_PRIVATE_H__
+
+#include "gstclcontext-private.h"
+
+G_BEGIN_DECLS
+
+/* Builds one program from @sources (NULL-terminated, joined in order: the
+ * shared helpers first) for @context's device, with @options plus
+ * "-cl-fp32-correctly-rounded-divide-sqrt" where the device supports it, so
+ * that float division is exact whenever its result is representable.
+ * Returns the program (the caller releases it), or NULL with @error set; a
+ * compiler failure carries the build log in the message. */
+cl_program gst_cl_program_build (GstClContext * context,
+    const gchar * const *sources, const gchar * options, GError ** error);
+
+/* Creates kernel @name of @program, or NULL with @error set. */
+cl_kernel gst_cl_program_create_kernel (cl_program program,
+    const gchar * name, GError ** error);
+
+G_END_DECLS
+
+#endif /* __GST_CL_PROGRAM_PRIVATE_H__ */

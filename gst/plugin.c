@@ -1,0 +1,26 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclepsilon.h"
+
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  /* No OpenCL platform is no reason to hide the element: it still registers,
+   * gst-inspect-1.0 still documents it, and starting it says what is missing. */
+  return GST_ELEMENT_REGISTER (clepsilon, plugin);
+}
+
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, clfilters,
+    "Video filters that run on any OpenCL device",
+    plugin_init, VERSION, GST_LICENSE, GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN)

@@ -1,0 +1,12 @@
+/* Helpers shared by every filter; prepended to each filter's source.
+ *
+ * Planes live in device buffers of `pitch` bytes per row. A plane holds one
+ * component (xstep 1) or two interleaved ones (xstep 2, NV12's UV); a work-item
+ * handles one sample and only ever looks at samples of its own component.
+ * Coordinates outside the plane are clamped to its edge (replicate border). */
+
+inline int
+edge_clamp (int v, int size)
+{
+  return clamp (v, 0, size - 1);
+}
