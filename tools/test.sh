@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs the whole test suite on the PoCL
+# CPU device. Exits non-zero on any failure.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$top/tools/setup.sh"
+cd "$top"
+
+status=0
+meson test -C build --print-errorlogs || status=$?
+
+# One closing line that any CI reads: "N passed, N failed".
+python3 - build/meson-logs/testlog.json <<'PY'
+import json, re, sys
+passed = failed = skipped = 0
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    # gst-check prints "100%: Checks: N, Failures: F, Errors: E" per file.
+    m = re.search(r"Checks: (\d+), Failures: (\d+), Errors: (\d+)", t.get("stdout") or "")
+    if m and t["result"] != "SKIP":
+        bad = int(m.group(2)) + int(m.group(3))
+        passed += int(m.group(1)) - bad
+        failed += bad + (1 if t["result"] not in ("OK", "EXPECTEDFAIL") and bad == 0 else 0)
+    elif t["result"] in ("OK", "EXPECTEDFAIL"):
+        passed += 1
+    elif t["result"] == "SKIP":
+        skipped += 1
+    else:
+        failed += 1
+print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
+PY
+exit $status
