@@ -25,8 +25,8 @@ G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject);
  *  - NULL, "" or "auto": the first GPU, else the first accelerator, else the
  *    first CPU device, else the first device;
  *  - a decimal number N: the device at index N of that list, from 0;
- *  - any other text: the first device whose platform name or device name
- *    contains it, ignoring case (e.g. "pocl", "nvidia").
+ *  - any other text: the first device whose platform name, platform vendor
+ *    or device name contains it, ignoring case (e.g. "pocl", "nvidia").
  * Returns a new reference, or NULL with @error set (GST_RESOURCE_ERROR) saying
  * why in words a user can act on. */
 GstClContext *gst_cl_context_new (const gchar * device_spec, GError ** error);

@@ -43,6 +43,7 @@ typedef struct
   cl_device_id device;
   cl_device_type type;
   gchar *platform_name;
+  gchar *platform_vendor;       /* "The pocl project": where "pocl" is found */
   gchar *device_name;
 } GstClDeviceEntry;
 
@@ -52,6 +53,7 @@ gst_cl_device_entry_clear (gpointer data)
   GstClDeviceEntry *entry = data;
 
   g_free (entry->platform_name);
+  g_free (entry->platform_vendor);
   g_free (entry->device_name);
 }
 
@@ -82,7 +84,7 @@ list_platform_devices (cl_platform_id platform, GArray * entries)
 {
   cl_uint n_devices = 0, i;
   cl_device_id *devices;
-  gchar *platform_name;
+  gchar *platform_name, *platform_vendor;
   cl_int status;
 
   status = clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n_devices);
@@ -93,8 +95,10 @@ list_platform_devices (cl_platform_id platform, GArray * entries)
   status = clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, n_devices, devices,
       NULL);
   platform_name = query_platform_string (platform, CL_PLATFORM_NAME);
+  platform_vendor = query_platform_string (platform, CL_PLATFORM_VENDOR);
   for (i = 0; status == CL_SUCCESS && i < n_devices; i++) {
     GstClDeviceEntry entry = { devices[i], 0, g_strdup (platform_name),
+      g_strdup (platform_vendor),
       query_device_string (devices[i], CL_DEVICE_NAME)
     };
 
@@ -106,6 +110,7 @@ list_platform_devices (cl_platform_id platform, GArray * entries)
     g_array_append_val (entries, entry);
   }
   g_free (platform_name);
+  g_free (platform_vendor);
   g_free (devices);
 }
 
@@ -194,6 +199,7 @@ pick_device (GArray * entries, const gchar * spec)
     GstClDeviceEntry *e = &g_array_index (entries, GstClDeviceEntry, i);
 
     if (contains_casefold (e->platform_name, spec)
+        || contains_casefold (e->platform_vendor, spec)
         || contains_casefold (e->device_name, spec))
       return i;
   }
@@ -232,6 +238,8 @@ gst_cl_context_new (const gchar * device_spec, GError ** error)
   GArray *entries;
   gint index;
 
+  /* Registers the type, and with it the debug category listing logs to. */
+  g_type_ensure (GST_TYPE_CL_CONTEXT);
   entries = list_devices (error);
   if (!entries)
     return NULL;

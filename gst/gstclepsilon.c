@@ -269,8 +269,8 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    * The OpenCL device, chosen when the element starts: "auto" takes the first
    * GPU, else accelerator, else CPU device; a number N takes device N (from 0)
    * in platform-then-device order; any other text takes the first device whose
-   * platform or device name contains it, ignoring case (e.g. "pocl",
-   * "nvidia").
+   * platform name, platform vendor or device name contains it, ignoring
+   * case (e.g. "pocl", "nvidia").
    */
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",

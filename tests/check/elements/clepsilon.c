@@ -1,0 +1,1421 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* Tests of the clepsilon element: every output sample is compared with the
+ * plain C reference in ../reference.c.
+ *
+ * The OpenCL device is taken from $CLEPSILON_TEST_DEVICE (default "pocl"). */
+
+#include <math.h>
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "../reference.h"
+
+#define DEFAULT_TEST_DEVICE "pocl"
+
+/* ------------------------------------------------------------------------ */
+/* Configurations                                                           */
+
+typedef struct
+{
+  RefParams ref;
+  gchar kernel_str[8192];       /* what is set on the "kernel" property */
+} TestConfig;
+
+static const gchar *
+test_device (void)
+{
+  const gchar *d = g_getenv ("CLEPSILON_TEST_DEVICE");
+  return (d != NULL && *d != '\0') ? d : DEFAULT_TEST_DEVICE;
+}
+
+static void
+config_init (TestConfig * cfg, guint threshold, guint window,
+    guint chroma_threshold)
+{
+  memset (cfg, 0, sizeof (*cfg));
+  ref_params_init (&cfg->ref);
+  cfg->ref.threshold = threshold;
+  cfg->ref.window = window;
+  cfg->ref.chroma_threshold = chroma_threshold;
+  cfg->kernel_str[0] = '\0';
+}
+
+/* Sets a kernel given both as the property string and as coefficients. */
+static void
+config_set_kernel_str (TestConfig * cfg, const gchar * str, gint kw, gint kh,
+    const gdouble * coeffs, gdouble divisor, gdouble bias)
+{
+  g_assert (kw >= 1 && kw <= REF_KERNEL_MAX_SIDE && (kw & 1));
+  g_assert (kh >= 1 && kh <= REF_KERNEL_MAX_SIDE && (kh & 1));
+  g_assert (strlen (str) < sizeof (cfg->kernel_str));
+  g_strlcpy (cfg->kernel_str, str, sizeof (cfg->kernel_str));
+  cfg->ref.kernel_width = kw;
+  cfg->ref.kernel_height = kh;
+  memcpy (cfg->ref.kernel, coeffs, sizeof (gdouble) * kw * kh);
+  cfg->ref.divisor = divisor;
+  cfg->ref.bias = bias;
+}
+
+/* Sets a kernel from coefficients, writing the string as "a b c; d e f". */
+static void
+config_set_kernel (TestConfig * cfg, gint kw, gint kh,
+    const gdouble * coeffs, gdouble divisor, gdouble bias)
+{
+  GString *s = g_string_new (NULL);
+  gchar num[G_ASCII_DTOSTR_BUF_SIZE];
+  gint r, c;
+
+  for (r = 0; r < kh; r++) {
+    if (r > 0)
+      g_string_append (s, "; ");
+    for (c = 0; c < kw; c++) {
+      if (c > 0)
+        g_string_append_c (s, ' ');
+      g_string_append (s, g_ascii_formatd (num, sizeof (num), "%.17g",
+              coeffs[r * kw + c]));
+    }
+  }
+  config_set_kernel_str (cfg, s->str, kw, kh, coeffs, divisor, bias);
+  g_string_free (s, TRUE);
+}
+
+static gboolean
+is_integer (gdouble v)
+{
+  return v == floor (v);
+}
+
+/* Convolution must be exact with integer coefficients, divisor and bias;
+ * otherwise within 1. */
+static guint
+config_luma_tolerance (const TestConfig * cfg)
+{
+  gint i;
+
+  if (cfg->ref.kernel_width == 0)
+    return 0;
+  if (!is_integer (cfg->ref.divisor) || !is_integer (cfg->ref.bias))
+    return 1;
+  for (i = 0; i < cfg->ref.kernel_width * cfg->ref.kernel_height; i++)
+    if (!is_integer (cfg->ref.kernel[i]))
+      return 1;
+  return 0;
+}
+
+static gchar *
+config_describe (const TestConfig * cfg)
+{
+  gchar *k = g_strndup (cfg->kernel_str, 80);
+  gchar *d = g_strdup_printf ("threshold=%u window-size=%u "
+      "chroma-threshold=%u kernel=\"%s%s\" (%dx%d) divisor=%g bias=%g",
+      cfg->ref.threshold, cfg->ref.window, cfg->ref.chroma_threshold, k,
+      strlen (cfg->kernel_str) > 80 ? "..." : "", cfg->ref.kernel_width,
+      cfg->ref.kernel_height, cfg->ref.divisor, cfg->ref.bias);
+  g_free (k);
+  return d;
+}
+
+/* Sets every mutable property of @cfg on @element. */
+static void
+config_apply (const TestConfig * cfg, GstElement * element)
+{
+  g_object_set (element,
+      "threshold", cfg->ref.threshold,
+      "window-size", cfg->ref.window,
+      "chroma-threshold", cfg->ref.chroma_threshold,
+      "kernel", cfg->kernel_str,
+      "divisor", cfg->ref.divisor, "bias", cfg->ref.bias, NULL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Frames                                                                   */
+
+typedef enum
+{
+  FILL_NOISE,                   /* uniform 0..255 */
+  FILL_SMOOTH,                  /* gradient plus +-24 noise */
+} FillMode;
+
+/* Writes every image sample of @frame (not the padding). */
+static void
+fill_frame (GstVideoFrame * frame, GRand * rand, FillMode mode)
+{
+  guint comp, x, y;
+
+  for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (frame); comp++) {
+    guint8 *data = GST_VIDEO_FRAME_COMP_DATA (frame, comp);
+    gint stride = GST_VIDEO_FRAME_COMP_STRIDE (frame, comp);
+    gint pstride = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp);
+    guint w = GST_VIDEO_FRAME_COMP_WIDTH (frame, comp);
+    guint h = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp);
+
+    for (y = 0; y < h; y++) {
+      for (x = 0; x < w; x++) {
+        gint v;
+
+        if (mode == FILL_NOISE) {
+          v = g_rand_int_range (rand, 0, 256);
+        } else {
+          v = (gint) ((x * 5 + y * 3 + comp * 60) % 256);
+          v += g_rand_int_range (rand, -24, 25);
+          v = CLAMP (v, 0, 255);
+        }
+        data[y * stride + x * pstride] = (guint8) v;
+      }
+    }
+  }
+}
+
+static GstBuffer *
+make_input (const GstVideoInfo * info, GRand * rand, FillMode mode)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  GstVideoFrame frame;
+  GstMapInfo map;
+
+  /* random padding too: it must not matter */
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  {
+    gsize i;
+    for (i = 0; i < map.size; i++)
+      map.data[i] = (guint8) g_rand_int_range (rand, 0, 256);
+  }
+  gst_buffer_unmap (buf, &map);
+
+  fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE));
+  fill_frame (&frame, rand, mode);
+  gst_video_frame_unmap (&frame);
+  return buf;
+}
+
+/* A buffer with a GstVideoMeta: strides @extra bytes larger than needed and
+ * plane offsets with gaps of @gap bytes or more; everything that is not an
+ * image sample is @poison. */
+static GstBuffer *
+make_padded_input (const GstVideoInfo * info, GRand * rand, FillMode mode,
+    gint extra, gint gap, guint8 poison)
+{
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 0, };
+  gint stride[GST_VIDEO_MAX_PLANES] = { 0, };
+  guint n_planes = GST_VIDEO_INFO_N_PLANES (info);
+  guint p, comp;
+  gsize pos = gap;
+  GstBuffer *buf;
+  GstMapInfo map;
+  GstVideoFrame frame;
+  GstVideoInfo vinfo = *info;
+
+  for (p = 0; p < n_planes; p++) {
+    gint row_bytes = 0, rows = 0;
+
+    for (comp = 0; comp < GST_VIDEO_INFO_N_COMPONENTS (info); comp++) {
+      gint last;
+
+      if (GST_VIDEO_INFO_COMP_PLANE (info, comp) != p)
+        continue;
+      last = (gint) GST_VIDEO_INFO_COMP_POFFSET (info, comp)
+          + ((gint) GST_VIDEO_INFO_COMP_WIDTH (info, comp) - 1)
+          * GST_VIDEO_INFO_COMP_PSTRIDE (info, comp) + 1;
+
+      row_bytes = MAX (row_bytes, last);
+      rows = MAX (rows, (gint) GST_VIDEO_INFO_COMP_HEIGHT (info, comp));
+    }
+    stride[p] = row_bytes + extra;
+    offset[p] = pos;
+    pos += (gsize) stride[p] * rows + gap + 7 * p;
+  }
+
+  buf = gst_buffer_new_allocate (NULL, pos, NULL);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  memset (map.data, poison, map.size);
+  gst_buffer_unmap (buf, &map);
+
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), n_planes, offset, stride);
+
+  fail_unless (gst_video_frame_map (&frame, &vinfo, buf, GST_MAP_WRITE));
+  for (p = 0; p < n_planes; p++) {
+    fail_unless_equals_int (GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p),
+        stride[p]);
+  }
+  fill_frame (&frame, rand, mode);
+  gst_video_frame_unmap (&frame);
+  return buf;
+}
+
+/* Runs the reference on @in; the result is laid out as @info says. */
+static GstBuffer *
+make_expected (const GstVideoInfo * info, GstBuffer * in,
+    const TestConfig * cfg)
+{
+  GstBuffer *exp = gst_buffer_new_allocate (NULL, info->size, NULL);
+  GstVideoFrame in_frame, exp_frame;
+
+  gst_buffer_memset (exp, 0, 0, info->size);
+  fail_unless (gst_video_frame_map (&in_frame, info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&exp_frame, info, exp, GST_MAP_WRITE));
+  ref_process_frame (&in_frame, &exp_frame, &cfg->ref);
+  gst_video_frame_unmap (&exp_frame);
+  gst_video_frame_unmap (&in_frame);
+  return exp;
+}
+
+/* Compares every image sample of @out with @exp. Luma may differ by
+ * @luma_tol, chroma must be equal. Fails with the first mismatch. */
+static void
+check_frame (const GstVideoInfo * info, GstBuffer * out, GstBuffer * exp,
+    guint luma_tol, const gchar * ctx)
+{
+  GstVideoFrame of, ef;
+  guint comp, x, y;
+  guint n_bad = 0;
+  gint bad_plane = -1, bad_comp = -1, bad_x = -1, bad_y = -1;
+  guint bad_got = 0, bad_exp = 0;
+
+  fail_unless (gst_video_frame_map (&of, info, out, GST_MAP_READ),
+      "%s: cannot map the output buffer as a video frame", ctx);
+  fail_unless (gst_video_frame_map (&ef, info, exp, GST_MAP_READ));
+
+  for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (&of); comp++) {
+    const guint8 *o = GST_VIDEO_FRAME_COMP_DATA (&of, comp);
+    const guint8 *e = GST_VIDEO_FRAME_COMP_DATA (&ef, comp);
+    gint os = GST_VIDEO_FRAME_COMP_STRIDE (&of, comp);
+    gint es = GST_VIDEO_FRAME_COMP_STRIDE (&ef, comp);
+    gint ops = GST_VIDEO_FRAME_COMP_PSTRIDE (&of, comp);
+    gint eps = GST_VIDEO_FRAME_COMP_PSTRIDE (&ef, comp);
+    guint w = GST_VIDEO_FRAME_COMP_WIDTH (&of, comp);
+    guint h = GST_VIDEO_FRAME_COMP_HEIGHT (&of, comp);
+    guint tol = comp == 0 ? luma_tol : 0;
+
+    for (y = 0; y < h; y++) {
+      for (x = 0; x < w; x++) {
+        guint got = o[y * os + x * ops];
+        guint want = e[y * es + x * eps];
+
+        if ((guint) ABS ((gint) got - (gint) want) > tol) {
+          if (n_bad == 0) {
+            bad_plane = GST_VIDEO_FRAME_COMP_PLANE (&of, comp);
+            bad_comp = comp;
+            bad_x = x;
+            bad_y = y;
+            bad_got = got;
+            bad_exp = want;
+          }
+          n_bad++;
+        }
+      }
+    }
+  }
+  gst_video_frame_unmap (&ef);
+  gst_video_frame_unmap (&of);
+
+  fail_unless (n_bad == 0,
+      "%s: %u samples differ from the reference (tolerance %u on luma); "
+      "first: plane %d component %d x %d y %d got %u expected %u",
+      ctx, n_bad, luma_tol, bad_plane, bad_comp, bad_x, bad_y, bad_got,
+      bad_exp);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Element and harness                                                      */
+
+static GstElement *
+make_element (const TestConfig * cfg)
+{
+  GstElement *e = gst_element_factory_make ("clepsilon", NULL);
+
+  fail_unless (e != NULL, "cannot create clepsilon (is the plugin built?)");
+  g_object_set (e, "device", test_device (), NULL);
+  if (cfg)
+    config_apply (cfg, e);
+  return e;
+}
+
+static gchar *
+caps_string (GstVideoFormat fmt, gint w, gint h)
+{
+  return g_strdup_printf ("video/x-raw, format=(string)%s, width=(int)%d, "
+      "height=(int)%d, framerate=(fraction)30/1, "
+      "pixel-aspect-ratio=(fraction)1/1", gst_video_format_to_string (fmt),
+      w, h);
+}
+
+/* Starts @e (with a bus of its own, so that a failure to start is reported
+ * with the element's error message instead of a harness assertion) and wraps
+ * it in a harness. Takes the reference to @e. */
+static GstHarness *
+harness_from_element (GstElement * e)
+{
+  GstBus *bus = gst_bus_new ();
+  GstStateChangeReturn ret;
+  GstHarness *hr;
+
+  gst_element_set_bus (e, bus);
+  ret = gst_element_set_state (e, GST_STATE_PLAYING);
+  if (ret == GST_STATE_CHANGE_FAILURE) {
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    if (msg)
+      gst_message_parse_error (msg, &err, &dbg);
+    fail ("clepsilon with device=\"%s\" failed to start: %s (%s)",
+        test_device (), err ? err->message : "no error message",
+        dbg ? dbg : "");
+  }
+  gst_object_unref (bus);
+
+  hr = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
+  return hr;
+}
+
+/* Tears @hr down, failing if the element posted an ERROR. */
+static void
+harness_teardown_checked (GstHarness * hr)
+{
+  GstBus *bus = gst_element_get_bus (hr->element);
+  GstMessage *msg;
+
+  if (bus != NULL) {
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    if (msg != NULL) {
+      GError *err = NULL;
+      gchar *dbg = NULL;
+
+      gst_message_parse_error (msg, &err, &dbg);
+      fail ("clepsilon posted an error: %s (%s)", err->message,
+          dbg ? dbg : "");
+    }
+    gst_object_unref (bus);
+  }
+  gst_harness_teardown (hr);
+}
+
+static GstHarness *
+make_harness (GstVideoFormat fmt, gint w, gint h, const TestConfig * cfg,
+    GstVideoInfo * info)
+{
+  GstHarness *hr;
+  gchar *caps = caps_string (fmt, w, h);
+
+  hr = harness_from_element (make_element (cfg));
+  gst_harness_set_caps_str (hr, caps, caps);
+  g_free (caps);
+
+  gst_video_info_init (info);
+  fail_unless (gst_video_info_set_format (info, fmt, w, h));
+  return hr;
+}
+
+/* The output caps must be the input caps. */
+static void
+check_output_caps (GstHarness * hr, const gchar * ctx)
+{
+  GstCaps *in = gst_pad_get_current_caps (hr->srcpad);
+  GstCaps *out = gst_pad_get_current_caps (hr->sinkpad);
+  gchar *is, *os;
+
+  fail_unless (in != NULL && out != NULL, "%s: no caps negotiated", ctx);
+  is = gst_caps_to_string (in);
+  os = gst_caps_to_string (out);
+  fail_unless (gst_caps_is_equal (in, out),
+      "%s: output caps %s differ from input caps %s", ctx, os, is);
+  g_free (is);
+  g_free (os);
+  gst_caps_unref (in);
+  gst_caps_unref (out);
+}
+
+static gchar *
+make_ctx (const gchar * what, GstVideoFormat fmt, gint w, gint h,
+    guint32 seed, const TestConfig * cfg)
+{
+  gchar *d = config_describe (cfg);
+  gchar *ctx = g_strdup_printf ("[%s] %s %dx%d seed=0x%08x %s device=%s",
+      what, gst_video_format_to_string (fmt), w, h, seed, d, test_device ());
+  g_free (d);
+  return ctx;
+}
+
+/* Pushes one random frame through a fresh element configured with @cfg and
+ * compares the output with the reference. */
+static void
+run_one (const gchar * what, GstVideoFormat fmt, gint w, gint h,
+    const TestConfig * cfg, guint32 seed, FillMode mode)
+{
+  GstVideoInfo info;
+  GstHarness *hr = make_harness (fmt, w, h, cfg, &info);
+  GRand *rand = g_rand_new_with_seed (seed);
+  gchar *ctx = make_ctx (what, fmt, w, h, seed, cfg);
+  GstBuffer *in, *exp, *out;
+  GstFlowReturn ret;
+
+  in = make_input (&info, rand, mode);
+  exp = make_expected (&info, in, cfg);
+  GST_BUFFER_PTS (in) = 0;
+  GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+
+  ret = gst_harness_push (hr, in);
+  fail_unless (ret == GST_FLOW_OK, "%s: push returned %s", ctx,
+      gst_flow_get_name (ret));
+  out = gst_harness_pull (hr);
+  fail_unless (out != NULL, "%s: no output buffer", ctx);
+  check_output_caps (hr, ctx);
+  check_frame (&info, out, exp, config_luma_tolerance (cfg), ctx);
+
+  gst_buffer_unref (out);
+  gst_buffer_unref (exp);
+  g_free (ctx);
+  g_rand_free (rand);
+  harness_teardown_checked (hr);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Kernels used by several tests                                           */
+
+static const gdouble k_blur[9] = { 1, 2, 1, 2, 4, 2, 1, 2, 1 };
+static const gdouble k_sharpen[9] = { 0, -1, 0, -1, 5, -1, 0, -1, 0 };
+static const gdouble k_ones9[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+static const gdouble k_edge[9] = { -1, -1, -1, -1, 8, -1, -1, -1, -1 };
+static const gdouble k_frac[9] = {
+  0.5, 0.25, -0.125,
+  1.5, 2.0, 0.75,
+  -0.5, 0.3, 1.1
+};
+
+static void
+config_blur (TestConfig * cfg)
+{
+  config_set_kernel_str (cfg, "1 2 1; 2 4 2; 1 2 1", 3, 3, k_blur, 0, 0);
+}
+
+static void
+config_sharpen (TestConfig * cfg)
+{
+  config_set_kernel_str (cfg, "0 -1 0; -1 5 -1; 0 -1 0", 3, 3, k_sharpen, 0,
+      0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tests                                                                    */
+
+GST_START_TEST (test_properties)
+{
+  GstElement *e = gst_element_factory_make ("clepsilon", NULL);
+  guint threshold, window, chroma;
+  gchar *kernel, *device;
+  gdouble divisor, bias;
+
+  fail_unless (e != NULL);
+  g_object_get (e, "threshold", &threshold, "window-size", &window,
+      "chroma-threshold", &chroma, "kernel", &kernel, "divisor", &divisor,
+      "bias", &bias, "device", &device, NULL);
+  fail_unless_equals_int (threshold, 8);
+  fail_unless_equals_int (window, 9);
+  fail_unless_equals_int (chroma, 0);
+  fail_unless (kernel == NULL || kernel[0] == '\0',
+      "default kernel is \"%s\"", kernel);
+  fail_unless_equals_float (divisor, 0.0);
+  fail_unless_equals_float (bias, 0.0);
+  fail_unless_equals_string (device, "auto");
+  g_free (kernel);
+  g_free (device);
+
+  g_object_set (e, "threshold", 200, "window-size", 15,
+      "chroma-threshold", 33, "kernel", "1 2 1; 2 4 2; 1 2 1",
+      "divisor", 2.5, "bias", -3.25, "device", "something", NULL);
+  g_object_get (e, "threshold", &threshold, "window-size", &window,
+      "chroma-threshold", &chroma, "kernel", &kernel, "divisor", &divisor,
+      "bias", &bias, "device", &device, NULL);
+  fail_unless_equals_int (threshold, 200);
+  fail_unless_equals_int (window, 15);
+  fail_unless_equals_int (chroma, 33);
+  fail_unless_equals_string (kernel, "1 2 1; 2 4 2; 1 2 1");
+  fail_unless_equals_float (divisor, 2.5);
+  fail_unless_equals_float (bias, -3.25);
+  fail_unless_equals_string (device, "something");
+  g_free (kernel);
+  g_free (device);
+
+  /* setting an empty kernel removes it */
+  g_object_set (e, "kernel", "", NULL);
+  g_object_get (e, "kernel", &kernel, NULL);
+  fail_unless (kernel == NULL || kernel[0] == '\0');
+  g_free (kernel);
+
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_sizes)
+{
+  static const GstVideoFormat formats[] =
+      { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
+  static const gint sizes[][2] =
+      { {1, 1}, {2, 2}, {3, 5}, {17, 9}, {641, 481} };
+  GRand *krand = g_rand_new_with_seed (0x51e0ffff);
+  gdouble big[225];
+  guint f, s;
+
+  for (f = 0; f < 225; f++)
+    big[f] = g_rand_int_range (krand, -2, 5);
+  g_rand_free (krand);
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      TestConfig cfg;
+      guint32 seed = 0x51e00000 + f * 16 + s;
+
+      /* luma only, window much larger than the smallest frames */
+      config_init (&cfg, 20, 15, 0);
+      run_one ("sizes", formats[f], sizes[s][0], sizes[s][1], &cfg, seed,
+          FILL_NOISE);
+
+      /* luma, chroma and convolution */
+      config_init (&cfg, 20, 5, 12);
+      config_blur (&cfg);
+      run_one ("sizes", formats[f], sizes[s][0], sizes[s][1], &cfg,
+          seed + 0x1000, FILL_SMOOTH);
+
+      /* a 15x15 kernel, larger than the smallest frames */
+      config_init (&cfg, 255, 3, 255);
+      config_set_kernel (&cfg, 15, 15, big, 0, 0);
+      run_one ("sizes", formats[f], sizes[s][0], sizes[s][1], &cfg,
+          seed + 0x2000, FILL_NOISE);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_other_formats)
+{
+  TestConfig cfg;
+
+  config_init (&cfg, 25, 7, 15);
+  config_sharpen (&cfg);
+  run_one ("other formats", GST_VIDEO_FORMAT_GRAY8, 45, 27, &cfg,
+      0x0f000001, FILL_SMOOTH);
+  run_one ("other formats", GST_VIDEO_FORMAT_YV12, 45, 27, &cfg,
+      0x0f000002, FILL_SMOOTH);
+  run_one ("other formats", GST_VIDEO_FORMAT_NV21, 45, 27, &cfg,
+      0x0f000003, FILL_SMOOTH);
+  /* NV21 without chroma filtering: chroma must be copied bit-exact */
+  config_init (&cfg, 25, 7, 0);
+  run_one ("other formats", GST_VIDEO_FORMAT_NV21, 45, 27, &cfg,
+      0x0f000004, FILL_NOISE);
+  run_one ("other formats", GST_VIDEO_FORMAT_YV12, 45, 27, &cfg,
+      0x0f000005, FILL_NOISE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_window_sizes)
+{
+  static const GstVideoFormat formats[] =
+      { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
+  guint f, win;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    for (win = 3; win <= 15; win += 2) {
+      TestConfig cfg;
+
+      config_init (&cfg, 20, win, 12);
+      run_one ("window sizes", formats[f], 37, 23, &cfg,
+          0x3e000000 + f * 32 + win, FILL_SMOOTH);
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_thresholds)
+{
+  static const GstVideoFormat formats[] =
+      { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
+  static const guint thresholds[] = { 0, 20, 255 };
+  static const guint chromas[] = { 0, 20, 255 };
+  guint f, t, c;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    for (t = 0; t < G_N_ELEMENTS (thresholds); t++) {
+      for (c = 0; c < G_N_ELEMENTS (chromas); c++) {
+        TestConfig cfg;
+
+        config_init (&cfg, thresholds[t], 7, chromas[c]);
+        run_one ("thresholds", formats[f], 33, 19, &cfg,
+            0x7e000000 + f * 64 + t * 8 + c, (t + c) & 1 ? FILL_NOISE :
+            FILL_SMOOTH);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_kernels)
+{
+  GRand *krand = g_rand_new_with_seed (0x4b000001);
+  gdouble row[15], big[225], sq25[25];
+  GString *s25;
+  TestConfig cfg;
+  gint i;
+
+  for (i = 0; i < 15; i++)
+    row[i] = 1 + i;             /* asymmetric: catches a flipped kernel */
+  for (i = 0; i < 225; i++)
+    big[i] = g_rand_int_range (krand, -2, 5);
+  s25 = g_string_new (NULL);
+  for (i = 0; i < 25; i++) {
+    sq25[i] = (i % 3) + (i == 12 ? 4 : 0);
+    g_string_append_printf (s25, "%s%d", i ? " " : "", (gint) sq25[i]);
+  }
+
+  /* convolution alone (threshold 0: epsilon off) */
+  config_init (&cfg, 0, 9, 0);
+  config_blur (&cfg);
+  run_one ("kernel blur", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg, 0x4b100001,
+      FILL_NOISE);
+
+  config_init (&cfg, 0, 9, 0);
+  config_sharpen (&cfg);
+  run_one ("kernel sharpen", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg, 0x4b100002,
+      FILL_NOISE);
+
+  config_init (&cfg, 0, 9, 0);
+  config_set_kernel (&cfg, 15, 1, row, 0, 0);
+  run_one ("kernel 1x15 row", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg,
+      0x4b100003, FILL_NOISE);
+
+  config_init (&cfg, 0, 9, 0);
+  config_set_kernel (&cfg, 1, 15, row, 0, 0);
+  run_one ("kernel 15x1 column", GST_VIDEO_FORMAT_I420, 53, 31, &cfg,
+      0x4b100004, FILL_NOISE);
+
+  config_init (&cfg, 0, 9, 0);
+  config_set_kernel (&cfg, 15, 15, big, 0, 0);
+  run_one ("kernel 15x15 random", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg,
+      0x4b100005, FILL_NOISE);
+
+  /* fractional coefficients, explicit divisor and bias: within 1 */
+  config_init (&cfg, 0, 9, 0);
+  config_set_kernel (&cfg, 3, 3, k_frac, 2.5, 3.3);
+  run_one ("kernel fractional", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg,
+      0x4b100006, FILL_NOISE);
+
+  /* one row with a perfect-square count is a square matrix */
+  config_init (&cfg, 0, 9, 0);
+  config_set_kernel_str (&cfg, "1 1 1 1 1 1 1 1 1", 3, 3, k_ones9, 0, 0);
+  run_one ("kernel one-row 3x3", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg,
+      0x4b100007, FILL_NOISE);
+
+  config_init (&cfg, 0, 9, 0);
+  config_set_kernel_str (&cfg, s25->str, 5, 5, sq25, 0, 0);
+  run_one ("kernel one-row 5x5", GST_VIDEO_FORMAT_I420, 53, 31, &cfg,
+      0x4b100008, FILL_NOISE);
+
+  /* coefficients summing to 0: auto divisor is 1; bias lifts it */
+  config_init (&cfg, 0, 9, 0);
+  config_set_kernel_str (&cfg, "-1,-1,-1;-1,8,-1;-1,-1,-1", 3, 3, k_edge,
+      0, 128);
+  run_one ("kernel zero-sum edge", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg,
+      0x4b100009, FILL_SMOOTH);
+
+  /* negative divisor inverts */
+  config_init (&cfg, 0, 9, 0);
+  config_set_kernel (&cfg, 3, 3, k_edge, -2, 128);
+  run_one ("kernel edge divisor -2 bias 128", GST_VIDEO_FORMAT_I420, 53, 31,
+      &cfg, 0x4b10000f, FILL_NOISE);
+
+  /* explicit integer divisor and negative integer bias: exact */
+  config_init (&cfg, 0, 9, 0);
+  config_set_kernel (&cfg, 3, 3, k_blur, 8, -40);
+  run_one ("kernel blur divisor 8 bias -40", GST_VIDEO_FORMAT_NV12, 53, 31,
+      &cfg, 0x4b10000a, FILL_NOISE);
+
+  /* 1x1 kernel: a plain gain */
+  {
+    const gdouble one[1] = { 3 };
+    config_init (&cfg, 0, 9, 0);
+    config_set_kernel (&cfg, 1, 1, one, 2, 0);
+    run_one ("kernel 1x1", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg, 0x4b10000b,
+        FILL_NOISE);
+  }
+
+  /* convolution after epsilon, with chroma filtering */
+  config_init (&cfg, 20, 9, 10);
+  config_sharpen (&cfg);
+  run_one ("epsilon + sharpen", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg,
+      0x4b10000c, FILL_SMOOTH);
+
+  config_init (&cfg, 20, 5, 10);
+  config_set_kernel (&cfg, 15, 15, big, 0, 0);
+  run_one ("epsilon + 15x15", GST_VIDEO_FORMAT_I420, 53, 31, &cfg,
+      0x4b10000d, FILL_SMOOTH);
+
+  config_init (&cfg, 30, 3, 0);
+  config_set_kernel (&cfg, 3, 3, k_frac, 0, -7.5);
+  run_one ("epsilon + fractional auto divisor", GST_VIDEO_FORMAT_I420, 53, 31,
+      &cfg, 0x4b10000e, FILL_SMOOTH);
+
+  g_string_free (s25, TRUE);
+  g_rand_free (krand);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_full_hd)
+{
+  TestConfig cfg;
+
+  config_init (&cfg, 20, 9, 10);
+  config_blur (&cfg);
+  run_one ("1080p", GST_VIDEO_FORMAT_NV12, 1920, 1080, &cfg, 0x1080f001,
+      FILL_SMOOTH);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_padded_strides)
+{
+  static const GstVideoFormat formats[] = {
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV21
+  };
+  /* { extra stride bytes, gap between planes, poison } */
+  static const gint layouts[][3] = {
+    {64, 256, 0xff},            /* generous, aligned amounts */
+    {3, 5, 0x00},               /* odd strides and offsets */
+  };
+  guint f, l;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    for (l = 0; l < G_N_ELEMENTS (layouts); l++) {
+      GstVideoFormat fmt = formats[f];
+      gint w = 37, h = 23;
+      guint32 seed = 0x9a000000 + f * 16 + l;
+      TestConfig cfg;
+      GstVideoInfo info;
+      GstHarness *hr;
+      GRand *rand;
+      gchar *ctx, *full;
+      GstBuffer *in, *exp, *out;
+      GstFlowReturn ret;
+
+      config_init (&cfg, 20, 7, 15);
+      config_sharpen (&cfg);
+      hr = make_harness (fmt, w, h, &cfg, &info);
+      rand = g_rand_new_with_seed (seed);
+      ctx = make_ctx ("padded strides", fmt, w, h, seed, &cfg);
+      full = g_strdup_printf ("%s stride+%d gap %d poison 0x%02x", ctx,
+          layouts[l][0], layouts[l][1], layouts[l][2]);
+
+      in = make_padded_input (&info, rand, FILL_NOISE, layouts[l][0],
+          layouts[l][1], (guint8) layouts[l][2]);
+      exp = make_expected (&info, in, &cfg);
+      ret = gst_harness_push (hr, in);
+      fail_unless (ret == GST_FLOW_OK, "%s: push returned %s", full,
+          gst_flow_get_name (ret));
+      out = gst_harness_pull (hr);
+      fail_unless (out != NULL, "%s: no output", full);
+      check_frame (&info, out, exp, 0, full);
+
+      gst_buffer_unref (out);
+      gst_buffer_unref (exp);
+      g_free (full);
+      g_free (ctx);
+      g_rand_free (rand);
+      harness_teardown_checked (hr);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* Changes properties between pushes while PLAYING; every output must match
+ * the reference for the values in force when its input was pushed. */
+GST_START_TEST (test_property_change_playing)
+{
+  const GstVideoFormat fmt = GST_VIDEO_FORMAT_NV12;
+  const gint w = 40, h = 30;
+  const guint32 seed = 0xc4a70001;
+  TestConfig cfgs[12];
+  GstBuffer *exps[12];
+  guint n = 0, i;
+  GstVideoInfo info;
+  GstHarness *hr;
+  GRand *rand = g_rand_new_with_seed (seed);
+  gdouble row[15];
+
+  for (i = 0; i < 15; i++)
+    row[i] = 1;
+
+  config_init (&cfgs[n++], 20, 9, 0);
+  cfgs[n] = cfgs[n - 1];
+  cfgs[n++].ref.threshold = 5;
+  cfgs[n] = cfgs[n - 1];
+  cfgs[n].ref.threshold = 20;
+  config_blur (&cfgs[n++]);
+  cfgs[n] = cfgs[n - 1];
+  cfgs[n].ref.window = 3;
+  config_sharpen (&cfgs[n++]);
+  cfgs[n] = cfgs[n - 1];
+  cfgs[n++].ref.chroma_threshold = 30;
+  cfgs[n] = cfgs[n - 1];
+  config_set_kernel (&cfgs[n++], 3, 3, k_blur, 4, 10);
+  /* everything off: passthrough */
+  config_init (&cfgs[n++], 0, 3, 0);
+  config_init (&cfgs[n++], 255, 15, 0);
+  config_init (&cfgs[n++], 0, 15, 10);
+  config_init (&cfgs[n], 0, 15, 0);
+  config_set_kernel (&cfgs[n++], 15, 1, row, 0, 0);
+  config_init (&cfgs[n], 40, 11, 0);
+  config_set_kernel (&cfgs[n++], 1, 15, row, 5, -3);
+  g_assert (n <= G_N_ELEMENTS (cfgs));
+
+  hr = make_harness (fmt, w, h, &cfgs[0], &info);
+
+  for (i = 0; i < n; i++) {
+    GstBuffer *in = make_input (&info, rand, i & 1 ? FILL_NOISE : FILL_SMOOTH);
+    GstFlowReturn ret;
+
+    config_apply (&cfgs[i], hr->element);
+    exps[i] = make_expected (&info, in, &cfgs[i]);
+    GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+    GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+    ret = gst_harness_push (hr, in);
+    fail_unless (ret == GST_FLOW_OK, "push %u returned %s", i,
+        gst_flow_get_name (ret));
+  }
+
+  fail_unless_equals_int (gst_harness_buffers_in_queue (hr), n);
+  for (i = 0; i < n; i++) {
+    GstBuffer *out = gst_harness_pull (hr);
+    gchar *ctx = make_ctx ("property change", fmt, w, h, seed, &cfgs[i]);
+    gchar *full = g_strdup_printf ("%s frame %u", ctx, i);
+
+    fail_unless (out != NULL, "%s: no output", full);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 30);
+    check_frame (&info, out, exps[i], config_luma_tolerance (&cfgs[i]),
+        full);
+    gst_buffer_unref (out);
+    gst_buffer_unref (exps[i]);
+    g_free (full);
+    g_free (ctx);
+  }
+
+  g_rand_free (rand);
+  harness_teardown_checked (hr);
+}
+
+GST_END_TEST;
+
+#define MS ((GstClockTime) GST_MSECOND)
+
+#define CHECKED_FLAGS (GST_BUFFER_FLAG_DISCONT | GST_BUFFER_FLAG_DELTA_UNIT | \
+    GST_BUFFER_FLAG_MARKER | GST_BUFFER_FLAG_HEADER | GST_BUFFER_FLAG_DROPPABLE)
+
+static void
+check_metadata (const TestConfig * cfg, const gchar * what)
+{
+  const GstVideoFormat fmt = GST_VIDEO_FORMAT_I420;
+  const gint w = 24, h = 18;
+  const guint32 seed = 0x7135a000;
+  const guint N = 5;
+  GstVideoInfo info;
+  GstHarness *hr = make_harness (fmt, w, h, cfg, &info);
+  GRand *rand = g_rand_new_with_seed (seed);
+  gchar *ctx = make_ctx (what, fmt, w, h, seed, cfg);
+  GstBuffer *exps[5];
+  guint i;
+
+  for (i = 0; i < N; i++) {
+    GstBuffer *in = make_input (&info, rand, FILL_NOISE);
+    GstFlowReturn ret;
+
+    exps[i] = make_expected (&info, in, cfg);
+    GST_BUFFER_PTS (in) = 1000 + i * 33 * MS;
+    GST_BUFFER_DTS (in) = 500 + i * 33 * MS;
+    GST_BUFFER_DURATION (in) = 33 * MS + i;
+    GST_BUFFER_OFFSET (in) = 100 + i;
+    GST_BUFFER_OFFSET_END (in) = 101 + i;
+    if (i == 0)
+      GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
+    else
+      GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DELTA_UNIT);
+    if (i == 2)
+      GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_MARKER);
+    if (i == 3)
+      GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DROPPABLE);
+    ret = gst_harness_push (hr, in);
+    fail_unless (ret == GST_FLOW_OK, "%s: push %u returned %s", ctx, i,
+        gst_flow_get_name (ret));
+  }
+
+  fail_unless_equals_int (gst_harness_buffers_received (hr), N);
+  for (i = 0; i < N; i++) {
+    GstBuffer *out = gst_harness_pull (hr);
+    GstBufferFlags want = i == 0 ? GST_BUFFER_FLAG_DISCONT :
+        GST_BUFFER_FLAG_DELTA_UNIT;
+
+    if (i == 2)
+      want |= GST_BUFFER_FLAG_MARKER;
+    if (i == 3)
+      want |= GST_BUFFER_FLAG_DROPPABLE;
+
+    fail_unless (out != NULL, "%s: no output %u", ctx, i);
+    fail_unless (GST_BUFFER_PTS (out) == 1000 + i * 33 * MS,
+        "%s: buffer %u PTS %" GST_TIME_FORMAT, ctx, i,
+        GST_TIME_ARGS (GST_BUFFER_PTS (out)));
+    fail_unless (GST_BUFFER_DTS (out) == 500 + i * 33 * MS,
+        "%s: buffer %u DTS %" GST_TIME_FORMAT, ctx, i,
+        GST_TIME_ARGS (GST_BUFFER_DTS (out)));
+    fail_unless (GST_BUFFER_DURATION (out) == 33 * MS + i,
+        "%s: buffer %u duration %" GST_TIME_FORMAT, ctx, i,
+        GST_TIME_ARGS (GST_BUFFER_DURATION (out)));
+    fail_unless (GST_BUFFER_OFFSET (out) == 100 + i,
+        "%s: buffer %u offset %" G_GUINT64_FORMAT, ctx, i,
+        GST_BUFFER_OFFSET (out));
+    fail_unless (GST_BUFFER_OFFSET_END (out) == 101 + i,
+        "%s: buffer %u offset_end %" G_GUINT64_FORMAT, ctx, i,
+        GST_BUFFER_OFFSET_END (out));
+    fail_unless ((GST_BUFFER_FLAGS (out) & CHECKED_FLAGS) == want,
+        "%s: buffer %u flags 0x%x, expected 0x%x", ctx, i,
+        GST_BUFFER_FLAGS (out) & CHECKED_FLAGS, want);
+    check_frame (&info, out, exps[i], config_luma_tolerance (cfg), ctx);
+    gst_buffer_unref (out);
+    gst_buffer_unref (exps[i]);
+  }
+  fail_unless (gst_harness_try_pull (hr) == NULL,
+      "%s: more outputs than inputs", ctx);
+
+  g_free (ctx);
+  g_rand_free (rand);
+  harness_teardown_checked (hr);
+}
+
+GST_START_TEST (test_buffer_metadata)
+{
+  TestConfig cfg;
+
+  config_init (&cfg, 20, 5, 10);
+  config_blur (&cfg);
+  check_metadata (&cfg, "metadata filtering");
+
+  config_init (&cfg, 0, 5, 0);
+  check_metadata (&cfg, "metadata passthrough");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_passthrough)
+{
+  static const GstVideoFormat formats[] =
+      { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    const gint w = 31, h = 17;
+    const guint32 seed = 0xba550000 + f;
+    TestConfig cfg;
+    GstVideoInfo info;
+    GstHarness *hr;
+    GRand *rand = g_rand_new_with_seed (seed);
+    GstBuffer *in, *out, *copy;
+    gchar *ctx;
+
+    config_init (&cfg, 0, 9, 0);
+    hr = make_harness (formats[f], w, h, &cfg, &info);
+    ctx = make_ctx ("passthrough", formats[f], w, h, seed, &cfg);
+
+    in = make_input (&info, rand, FILL_NOISE);
+    copy = gst_buffer_copy_deep (in);
+    gst_buffer_ref (in);
+    fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
+    out = gst_harness_pull (hr);
+    fail_unless (out != NULL, "%s: no output", ctx);
+    if (out != in)
+      GST_INFO ("%s: passthrough output is a different buffer", ctx);
+
+    /* identical data in every sample */
+    check_frame (&info, out, copy, 0, ctx);
+    /* the input must not have been modified either */
+    check_frame (&info, in, copy, 0, ctx);
+
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+    gst_buffer_unref (copy);
+    g_free (ctx);
+    g_rand_free (rand);
+    harness_teardown_checked (hr);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_default_params)
+{
+  /* only the device is set: threshold 8, window 9, no chroma, no kernel */
+  GstVideoInfo info;
+  GstElement *e = make_element (NULL);
+  GstHarness *hr;
+  gchar *caps = caps_string (GST_VIDEO_FORMAT_NV12, 29, 21);
+  TestConfig cfg;
+  GRand *rand = g_rand_new_with_seed (0xdef0001);
+  GstBuffer *in, *exp, *out;
+  gchar *ctx;
+
+  config_init (&cfg, 8, 9, 0);
+  ctx = make_ctx ("defaults", GST_VIDEO_FORMAT_NV12, 29, 21, 0xdef0001, &cfg);
+  hr = harness_from_element (e);
+  gst_harness_set_caps_str (hr, caps, caps);
+  fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 29,
+          21));
+  in = make_input (&info, rand, FILL_SMOOTH);
+  exp = make_expected (&info, in, &cfg);
+  fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
+  out = gst_harness_pull (hr);
+  fail_unless (out != NULL);
+  check_frame (&info, out, exp, 0, ctx);
+
+  gst_buffer_unref (out);
+  gst_buffer_unref (exp);
+  g_free (ctx);
+  g_free (caps);
+  g_rand_free (rand);
+  harness_teardown_checked (hr);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_device_name)
+{
+  TestConfig cfg;
+  GstVideoInfo info;
+  GstHarness *hr;
+  gchar *name = NULL;
+
+  config_init (&cfg, 20, 9, 0);
+  hr = make_harness (GST_VIDEO_FORMAT_GRAY8, 8, 8, &cfg, &info);
+  g_object_get (hr->element, "device-name", &name, NULL);
+  fail_unless (name != NULL && name[0] != '\0',
+      "device-name is empty once started (device=%s)", test_device ());
+  GST_INFO ("device-name: %s", name);
+  g_free (name);
+  harness_teardown_checked (hr);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_even_window_rejected)
+{
+  TestConfig cfg;
+  GstVideoInfo info;
+  GstHarness *hr;
+  GRand *rand = g_rand_new_with_seed (0xe7e70001);
+  GstBuffer *in, *exp, *out;
+  guint win;
+  gchar *ctx;
+
+  /* not started */
+  {
+    GstElement *e = gst_element_factory_make ("clepsilon", NULL);
+    g_object_set (e, "window-size", 4, NULL);
+    g_object_get (e, "window-size", &win, NULL);
+    fail_unless_equals_int (win, 9);
+    g_object_set (e, "window-size", 11, NULL);
+    g_object_set (e, "window-size", 14, NULL);
+    g_object_get (e, "window-size", &win, NULL);
+    fail_unless_equals_int (win, 11);
+    gst_object_unref (e);
+  }
+
+  /* while PLAYING: the filter keeps using the old window */
+  config_init (&cfg, 20, 7, 10);
+  hr = make_harness (GST_VIDEO_FORMAT_I420, 37, 23, &cfg, &info);
+  g_object_set (hr->element, "window-size", 4, NULL);
+  g_object_get (hr->element, "window-size", &win, NULL);
+  fail_unless_equals_int (win, 7);
+  g_object_set (hr->element, "window-size", 6, NULL);
+  g_object_get (hr->element, "window-size", &win, NULL);
+  fail_unless_equals_int (win, 7);
+
+  ctx = make_ctx ("even window rejected", GST_VIDEO_FORMAT_I420, 37, 23,
+      0xe7e70001, &cfg);
+  in = make_input (&info, rand, FILL_SMOOTH);
+  exp = make_expected (&info, in, &cfg);
+  fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
+  out = gst_harness_pull (hr);
+  check_frame (&info, out, exp, 0, ctx);
+  gst_buffer_unref (out);
+  gst_buffer_unref (exp);
+
+  g_free (ctx);
+  g_rand_free (rand);
+  harness_teardown_checked (hr);
+}
+
+GST_END_TEST;
+
+static gchar *
+make_square_kernel_string (gint side)
+{
+  GString *s = g_string_new (NULL);
+  gint r, c;
+
+  for (r = 0; r < side; r++) {
+    if (r)
+      g_string_append (s, "; ");
+    for (c = 0; c < side; c++)
+      g_string_append (s, c ? " 1" : "1");
+  }
+  return g_string_free (s, FALSE);
+}
+
+GST_START_TEST (test_bad_kernel_rejected)
+{
+  gchar *k17 = make_square_kernel_string (17);
+  gchar *k16 = make_square_kernel_string (16);
+  const gchar *bad[] = {
+    "abc", "1 2", "1 2 3; 4 5", "nan 1 1 1 1 1 1 1 1",
+    "inf 1 1 1 1 1 1 1 1", "1 1 1 1 -inf 1 1 1 1", "1 1; 1 1", "1 2 1;;1 2 1",
+    "1x 2 1", "1e999 1 1", "1 1 1 1", "1 2 1; 2 4 2; 1 2", k16, k17,
+  };
+  const gchar *good = "0 -1 0; -1 5 -1; 0 -1 0";
+  TestConfig cfg;
+  GstVideoInfo info;
+  GstHarness *hr;
+  GRand *rand = g_rand_new_with_seed (0xbadc0001);
+  GstBuffer *in, *exp, *out;
+  gchar *kernel, *ctx;
+  guint i;
+
+  /* not started, no kernel yet */
+  {
+    GstElement *e = gst_element_factory_make ("clepsilon", NULL);
+    for (i = 0; i < G_N_ELEMENTS (bad); i++) {
+      g_object_set (e, "kernel", bad[i], NULL);
+      g_object_get (e, "kernel", &kernel, NULL);
+      fail_unless (kernel == NULL || kernel[0] == '\0',
+          "kernel \"%s\" was accepted (reads back \"%s\")", bad[i], kernel);
+      g_free (kernel);
+    }
+    gst_object_unref (e);
+  }
+
+  /* while PLAYING with a kernel */
+  config_init (&cfg, 0, 9, 0);
+  config_sharpen (&cfg);
+  hr = make_harness (GST_VIDEO_FORMAT_NV12, 30, 20, &cfg, &info);
+  for (i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_object_set (hr->element, "kernel", bad[i], NULL);
+    g_object_get (hr->element, "kernel", &kernel, NULL);
+    fail_unless (g_strcmp0 (kernel, good) == 0,
+        "kernel \"%.60s\" replaced \"%s\" (reads back \"%.60s\")", bad[i],
+        good, kernel);
+    g_free (kernel);
+  }
+
+  ctx = make_ctx ("bad kernel rejected", GST_VIDEO_FORMAT_NV12, 30, 20,
+      0xbadc0001, &cfg);
+  in = make_input (&info, rand, FILL_NOISE);
+  exp = make_expected (&info, in, &cfg);
+  fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
+  out = gst_harness_pull (hr);
+  check_frame (&info, out, exp, 0, ctx);
+  gst_buffer_unref (out);
+  gst_buffer_unref (exp);
+
+  g_free (ctx);
+  g_free (k16);
+  g_free (k17);
+  g_rand_free (rand);
+  harness_teardown_checked (hr);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_bad_device)
+{
+  GstElement *e = gst_element_factory_make ("clepsilon", NULL);
+  GstBus *bus = gst_bus_new ();
+  GstStateChangeReturn ret;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *dbg = NULL, *text, *folded;
+
+  g_object_set (e, "device", "no-such-device-xyz", NULL);
+  gst_element_set_bus (e, bus);
+  ret = gst_element_set_state (e, GST_STATE_PLAYING);
+  fail_unless (ret == GST_STATE_CHANGE_FAILURE,
+      "going to PLAYING with device=no-such-device-xyz returned %s",
+      gst_element_state_change_return_get_name (ret));
+
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no ERROR message on the bus");
+  gst_message_parse_error (msg, &err, &dbg);
+  text = g_strdup_printf ("%s %s", err->message, dbg ? dbg : "");
+  folded = g_ascii_strdown (text, -1);
+  fail_unless (strstr (folded, "opencl") != NULL,
+      "error message does not name OpenCL: \"%s\"", text);
+  GST_INFO ("error: %s", text);
+
+  g_free (folded);
+  g_free (text);
+  g_free (dbg);
+  g_error_free (err);
+  gst_message_unref (msg);
+
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* New caps mid-stream (format and size change): each frame is processed
+ * with the caps in force when it was pushed. */
+GST_START_TEST (test_renegotiate)
+{
+  static const struct
+  {
+    GstVideoFormat fmt;
+    gint w, h;
+  } steps[] = {
+    {GST_VIDEO_FORMAT_NV12, 37, 23},
+    {GST_VIDEO_FORMAT_I420, 20, 14},
+    {GST_VIDEO_FORMAT_NV12, 161, 91},
+    {GST_VIDEO_FORMAT_GRAY8, 9, 3},
+    {GST_VIDEO_FORMAT_NV12, 37, 23},
+  };
+  const guint32 seed = 0x4e60a001;
+  TestConfig cfg;
+  GstVideoInfo info;
+  GstHarness *hr;
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint i;
+
+  config_init (&cfg, 20, 7, 9);
+  config_sharpen (&cfg);
+  hr = make_harness (steps[0].fmt, steps[0].w, steps[0].h, &cfg, &info);
+
+  for (i = 0; i < G_N_ELEMENTS (steps); i++) {
+    gchar *ctx = make_ctx ("renegotiate", steps[i].fmt, steps[i].w,
+        steps[i].h, seed, &cfg);
+    gchar *full = g_strdup_printf ("%s step %u", ctx, i);
+    GstBuffer *in, *exp, *out;
+
+    if (i > 0) {
+      gchar *caps = caps_string (steps[i].fmt, steps[i].w, steps[i].h);
+      gst_harness_set_caps_str (hr, caps, caps);
+      g_free (caps);
+      fail_unless (gst_video_info_set_format (&info, steps[i].fmt,
+              steps[i].w, steps[i].h));
+    }
+    in = make_input (&info, rand, FILL_SMOOTH);
+    exp = make_expected (&info, in, &cfg);
+    fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
+    out = gst_harness_pull (hr);
+    fail_unless (out != NULL, "%s: no output", full);
+    check_output_caps (hr, full);
+    check_frame (&info, out, exp, 0, full);
+    gst_buffer_unref (out);
+    gst_buffer_unref (exp);
+    g_free (full);
+    g_free (ctx);
+  }
+
+  g_rand_free (rand);
+  harness_teardown_checked (hr);
+}
+
+GST_END_TEST;
+
+static void
+count_log (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  guint *count = user_data;
+
+  /* format the message, as a real log function would */
+  if (gst_debug_message_get (message) != NULL)
+    (*count)++;
+}
+
+/* With all debug logging on (e.g. GST_DEBUG=5), the element must work and
+ * must not log through an uninitialised debug category (that is a
+ * g_critical, fatal here). Runs first thing in its own process, so nothing
+ * has been initialised by an earlier test. */
+GST_START_TEST (test_debug_logging)
+{
+  GstDebugLevel old_level = gst_debug_get_default_threshold ();
+  gboolean old_active = gst_debug_is_active ();
+  guint count = 0;
+  TestConfig cfg;
+
+  gst_debug_remove_log_function (gst_debug_log_default);
+  gst_debug_add_log_function (count_log, &count, NULL);
+  gst_debug_set_active (TRUE);
+  gst_debug_set_default_threshold (GST_LEVEL_MEMDUMP);
+
+  config_init (&cfg, 20, 5, 10);
+  config_blur (&cfg);
+  run_one ("debug logging", GST_VIDEO_FORMAT_NV12, 17, 9, &cfg, 0xdeb00001,
+      FILL_NOISE);
+  fail_unless (count > 0, "no log message seen");
+
+  gst_debug_set_default_threshold (old_level);
+  gst_debug_set_active (old_active);
+  gst_debug_remove_log_function (count_log);
+  gst_debug_add_log_function (gst_debug_log_default, NULL, NULL);
+}
+
+GST_END_TEST;
+
+static Suite *
+clepsilon_suite (void)
+{
+  Suite *s = suite_create ("clepsilon");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_debug_logging);
+  tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_device_name);
+  tcase_add_test (tc, test_bad_device);
+  tcase_add_test (tc, test_default_params);
+  tcase_add_test (tc, test_sizes);
+  tcase_add_test (tc, test_other_formats);
+  tcase_add_test (tc, test_window_sizes);
+  tcase_add_test (tc, test_thresholds);
+  tcase_add_test (tc, test_kernels);
+  tcase_add_test (tc, test_full_hd);
+  tcase_add_test (tc, test_padded_strides);
+  tcase_add_test (tc, test_property_change_playing);
+  tcase_add_test (tc, test_renegotiate);
+  tcase_add_test (tc, test_buffer_metadata);
+  tcase_add_test (tc, test_passthrough);
+  tcase_add_test (tc, test_even_window_rejected);
+  tcase_add_test (tc, test_bad_kernel_rejected);
+
+  return s;
+}
+
+GST_CHECK_MAIN (clepsilon);
