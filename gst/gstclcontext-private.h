@@ -18,7 +18,8 @@ G_BEGIN_DECLS
 #define GST_TYPE_CL_CONTEXT (gst_cl_context_get_type ())
 G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject);
 
-/* One OpenCL device with its context and an in-order command queue.
+/* One OpenCL device with its context and an in-order command queue (with
+ * profiling enabled, for kernel times).
  *
  * @device_spec chooses the device among all devices of all platforms, listed
  * platform by platform in the ICD loader's order:
@@ -35,6 +36,14 @@ GstClContext *gst_cl_context_new (const gchar * device_spec, GError ** error);
 cl_context gst_cl_context_get_handle (GstClContext * self);
 cl_device_id gst_cl_context_get_device (GstClContext * self);
 cl_command_queue gst_cl_context_get_queue (GstClContext * self);
+
+/* Whether the device works on host memory itself (a CPU or integrated GPU):
+ * kernels can then read and write host-visible buffers in place. */
+gboolean gst_cl_context_is_host_unified (GstClContext * self);
+
+/* The alignment, in bytes, that host pointers need to be wrapped as
+ * CL_MEM_USE_HOST_PTR buffers without a copy. */
+gsize gst_cl_context_get_host_ptr_align (GstClContext * self);
 
 /* "DEVICE NAME (PLATFORM NAME)", for logs and the element's device-name. */
 const gchar *gst_cl_context_get_device_name (GstClContext * self);

@@ -31,6 +31,8 @@ struct _GstClContext
   cl_context context;
   cl_command_queue queue;
   gchar *device_name;
+  gboolean host_unified;
+  gsize host_ptr_align;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstClContext, gst_cl_context, GST_TYPE_OBJECT,
@@ -214,6 +216,31 @@ on_context_notify (const char *errinfo, const void *private_info,
 }
 
 static gboolean
+gst_cl_context_query_memory (GstClContext * self, GError ** error)
+{
+  cl_bool unified = CL_FALSE;
+  cl_uint align_bits = 0;
+  cl_int status;
+
+  status = clGetDeviceInfo (self->device, CL_DEVICE_HOST_UNIFIED_MEMORY,
+      sizeof (unified), &unified, NULL);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status,
+        "clGetDeviceInfo (CL_DEVICE_HOST_UNIFIED_MEMORY)");
+  status = clGetDeviceInfo (self->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN,
+      sizeof (align_bits), &align_bits, NULL);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status,
+        "clGetDeviceInfo (CL_DEVICE_MEM_BASE_ADDR_ALIGN)");
+
+  self->host_unified = unified;
+  self->host_ptr_align = MAX (align_bits / 8, 1);
+  GST_INFO_OBJECT (self, "host-unified memory: %s, host pointer alignment %"
+      G_GSIZE_FORMAT, unified ? "yes" : "no", self->host_ptr_align);
+  return TRUE;
+}
+
+static gboolean
 gst_cl_context_open (GstClContext * self, GError ** error)
 {
   cl_int status;
@@ -223,11 +250,12 @@ gst_cl_context_open (GstClContext * self, GError ** error)
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clCreateContext");
 
-  self->queue = clCreateCommandQueue (self->context, self->device, 0, &status);
+  self->queue = clCreateCommandQueue (self->context, self->device,
+      CL_QUEUE_PROFILING_ENABLE, &status);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clCreateCommandQueue");
 
-  return TRUE;
+  return gst_cl_context_query_memory (self, error);
 }
 
 GstClContext *
@@ -315,6 +343,20 @@ gst_cl_context_get_queue (GstClContext * self)
 {
   g_return_val_if_fail (GST_IS_CL_CONTEXT (self), NULL);
   return self->queue;
+}
+
+gboolean
+gst_cl_context_is_host_unified (GstClContext * self)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), FALSE);
+  return self->host_unified;
+}
+
+gsize
+gst_cl_context_get_host_ptr_align (GstClContext * self)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), 1);
+  return self->host_ptr_align;
 }
 
 const gchar *

@@ -47,7 +47,9 @@
 #include "gstclepsilon.h"
 #include "gstclcontext-private.h"
 #include "gstclconvkernel-private.h"
+#include "gstclbufferpool-private.h"
 #include "gstclerror-private.h"
+#include "gstclframe-private.h"
 #include "gstclprogram-private.h"
 #include "gstclkernels.h"
 
@@ -68,6 +70,7 @@ enum
   PROP_BIAS,
   PROP_DEVICE,
   PROP_DEVICE_NAME,
+  PROP_STATS,
 };
 
 #define DEFAULT_THRESHOLD 8
@@ -149,6 +152,18 @@ struct _GstClEpsilon
   guint coeffs_cookie;          /* kernel_cookie of what coeffs holds */
   GstClPlane planes[GST_VIDEO_MAX_PLANES];
   guint n_planes;
+  cl_event events[8];           /* the frame's kernels, for their times */
+  guint n_events;
+
+  /* What the stats property reports; under the object lock. */
+  struct
+  {
+    guint64 frames;
+    guint64 zero_copy_frames;
+    GstClTransferStats totals;
+    gdouble device_ms;
+    const gchar *memory_path;
+  } stats;
 };
 
 #define gst_cl_epsilon_parent_class parent_class
@@ -168,8 +183,14 @@ static void gst_cl_epsilon_before_transform (GstBaseTransform * trans,
 static gboolean gst_cl_epsilon_set_info (GstVideoFilter * vfilter,
     GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
     GstVideoInfo * out_info);
-static GstFlowReturn gst_cl_epsilon_transform_frame (GstVideoFilter * vfilter,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame);
+static gboolean gst_cl_epsilon_set_caps (GstBaseTransform * trans,
+    GstCaps * incaps, GstCaps * outcaps);
+static gboolean gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query);
+static gboolean gst_cl_epsilon_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query);
+static GstFlowReturn gst_cl_epsilon_transform (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf);
 
 static void
 gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
@@ -289,6 +310,28 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
           "The OpenCL device in use", NULL,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * GstClEpsilon:stats:
+   *
+   * Figures since the element started, as a GstStructure:
+   *  - frames (guint64): frames filtered (not counting passthrough);
+   *  - zero-copy-frames (guint64): frames that went through with no copy by
+   *    the CPU and no transfer from or to pageable memory;
+   *  - host-copy-bytes (guint64): bytes the element copied with the CPU;
+   *  - upload-bytes, download-bytes (guint64): bytes moved by OpenCL transfer
+   *    commands from host memory to device buffers, and back;
+   *  - device-copy-bytes (guint64): bytes OpenCL copied between host-visible
+   *    buffers (planes that no stage touches);
+   *  - device-ms (double): time the kernels ran, from profiling events;
+   *  - memory-path (string): for the last frame, "host-ptr" (kernels worked
+   *    in place on host memory), "pinned" (DMA between pinned host memory and
+   *    the device) or "copy" (a CPU copy or a pageable transfer was needed).
+   */
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Frames, bytes copied and transferred, kernel time, memory path",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
   gst_element_class_set_static_metadata (element_class,
       "OpenCL epsilon filter", "Filter/Effect/Video",
       "Removes mosquito noise with an epsilon filter and an optional "
@@ -303,8 +346,12 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cl_epsilon_before_transform);
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_epsilon_set_info);
-  vfilter_class->transform_frame =
-      GST_DEBUG_FUNCPTR (gst_cl_epsilon_transform_frame);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_epsilon_set_caps);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_epsilon_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_epsilon_decide_allocation);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_epsilon_transform);
 }
 
 /* Passthrough exactly when no stage would change a sample. Call without the
@@ -431,6 +478,8 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   g_free (self->device_name);
   self->device_name =
       g_strdup (gst_cl_context_get_device_name (self->context));
+  memset (&self->stats, 0, sizeof (self->stats));
+  self->stats.memory_path = "none";
   GST_OBJECT_UNLOCK (self);
   g_object_notify (G_OBJECT (self), "device-name");
   return TRUE;
@@ -504,7 +553,7 @@ gst_cl_epsilon_alloc_plane (GstClEpsilon * self, GstClPlane * plane,
 }
 
 /* Prepares the plan for the new format: one GstClPlane per plane with its
- * device buffers, so that transform_frame only enqueues work. */
+ * device buffers, so that transform only enqueues work. */
 static gboolean
 gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
@@ -543,6 +592,106 @@ alloc_failed:
     gst_cl_epsilon_free_planes (self);
     return FALSE;
   }
+}
+
+static gboolean
+gst_cl_epsilon_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->set_caps (trans, incaps,
+          outcaps))
+    return FALSE;
+  /* GstVideoFilter turns in-place on for a subclass without transform_frame;
+   * this one implements transform, always into a new buffer, so that it can
+   * work on OpenCL memory without mapping it. */
+  gst_base_transform_set_in_place (trans, FALSE);
+  return TRUE;
+}
+
+/* Our pool for @caps, with a video meta when @video_meta. */
+static GstBufferPool *
+gst_cl_epsilon_create_pool (GstClEpsilon * self, GstCaps * caps, guint size,
+    guint min, guint max, gboolean video_meta)
+{
+  GstBufferPool *pool = gst_cl_buffer_pool_new (self->context);
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  if (video_meta)
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    GST_WARNING_OBJECT (self, "pool refused its config for %" GST_PTR_FORMAT,
+        caps);
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}
+
+/* Offers upstream a pool of OpenCL buffers: frames written there need no
+ * copy to reach the device. */
+static gboolean
+gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstClEpsilon *self = GST_CL_EPSILON (trans);
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GstCaps *caps;
+
+  /* Passthrough: upstream gets downstream's answer. */
+  if (decide_query == NULL || self->context == NULL)
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+        decide_query, query);
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+
+  pool = gst_cl_epsilon_create_pool (self, caps, info.size, 0, 0, TRUE);
+  if (!pool)
+    return FALSE;
+  gst_query_add_allocation_pool (query, pool, info.size, 0, 0);
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+/* Output frames come from our pool too, so that kernels write them in place
+ * (or DMA lands in pinned memory); with a video meta if downstream takes
+ * one, else in the default layout. */
+static gboolean
+gst_cl_epsilon_decide_allocation (GstBaseTransform * trans, GstQuery * query)
+{
+  GstClEpsilon *self = GST_CL_EPSILON (trans);
+  guint size, min = 0, max = 0;
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GstCaps *caps;
+  gboolean video_meta;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, &size, &min, &max);
+  size = info.size;
+  video_meta = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
+      NULL);
+
+  pool = gst_cl_epsilon_create_pool (self, caps, size, min, max, video_meta);
+  if (!pool)
+    return FALSE;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+      query);
 }
 
 static void
@@ -605,45 +754,18 @@ gst_cl_epsilon_snapshot (GstClEpsilon * self, GstClEpsilonParams * params,
   return TRUE;
 }
 
-/* Copies the plane from the mapped frame into its packed device buffer. The
- * write is not blocking: the frame stays mapped until the queue is drained. */
-static gboolean
-upload_plane (GstClEpsilon * self, const GstClPlane * plane,
-    GstVideoFrame * frame, GError ** error)
+/* A packed device buffer of @plane, as a plane reference. */
+static GstClPlaneRef
+device_ref (const GstClPlane * plane, cl_mem mem)
 {
-  const size_t origin[3] = { 0, 0, 0 };
-  const size_t region[3] = { plane->row_bytes, plane->height, 1 };
-  cl_int status;
+  GstClPlaneRef ref = { mem, 0, NULL, plane->row_bytes, TRUE };
 
-  status = clEnqueueWriteBufferRect (gst_cl_context_get_queue (self->context),
-      plane->src, CL_FALSE, origin, origin, region, plane->row_bytes, 0,
-      GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane->index), 0,
-      GST_VIDEO_FRAME_PLANE_DATA (frame, plane->index), 0, NULL, NULL);
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status, "clEnqueueWriteBufferRect (upload)");
-  return TRUE;
-}
-
-static gboolean
-download_plane (GstClEpsilon * self, const GstClPlane * plane, cl_mem from,
-    GstVideoFrame * frame, GError ** error)
-{
-  const size_t origin[3] = { 0, 0, 0 };
-  const size_t region[3] = { plane->row_bytes, plane->height, 1 };
-  cl_int status;
-
-  status = clEnqueueReadBufferRect (gst_cl_context_get_queue (self->context),
-      from, CL_FALSE, origin, origin, region, plane->row_bytes, 0,
-      GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane->index), 0,
-      GST_VIDEO_FRAME_PLANE_DATA (frame, plane->index), 0, NULL, NULL);
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status,
-        "clEnqueueReadBufferRect (download)");
-  return TRUE;
+  return ref;
 }
 
 /* Runs @kernel over @width x @height work-items. The global size is rounded
- * up to whole work-groups, which OpenCL 1.2 needs; kernels skip the excess. */
+ * up to whole work-groups, which OpenCL 1.2 needs; kernels skip the excess.
+ * Keeps the kernel's event, for its time in the stats. */
 static gboolean
 enqueue_2d (GstClEpsilon * self, cl_kernel kernel, gint width, gint height,
     const gchar * what, GError ** error)
@@ -651,6 +773,7 @@ enqueue_2d (GstClEpsilon * self, cl_kernel kernel, gint width, gint height,
   size_t local[2] = { 64, 4 };
   size_t global[2];
   size_t max_wg = 0;
+  cl_event *event = NULL;
   cl_int status;
 
   clGetKernelWorkGroupInfo (kernel, gst_cl_context_get_device (self->context),
@@ -658,10 +781,12 @@ enqueue_2d (GstClEpsilon * self, cl_kernel kernel, gint width, gint height,
   while (max_wg > 0 && local[0] * local[1] > max_wg)
     local[local[1] > 1 ? 1 : 0] /= 2;
 
+  if (self->n_events < G_N_ELEMENTS (self->events))
+    event = &self->events[self->n_events];
   global[0] = GST_ROUND_UP_N ((size_t) width, local[0]);
   global[1] = GST_ROUND_UP_N ((size_t) height, local[1]);
   status = clEnqueueNDRangeKernel (gst_cl_context_get_queue (self->context),
-      kernel, 2, NULL, global, local, 0, NULL, NULL);
+      kernel, 2, NULL, global, local, 0, NULL, event);
   if (status != CL_SUCCESS) {
     gchar *step = g_strdup_printf ("clEnqueueNDRangeKernel (%s)", what);
 
@@ -669,28 +794,67 @@ enqueue_2d (GstClEpsilon * self, cl_kernel kernel, gint width, gint height,
     g_free (step);
     return FALSE;
   }
+  if (event)
+    self->n_events++;
   return TRUE;
+}
+
+/* Milliseconds the kernels of the frame ran, from their profiling events,
+ * which it releases. */
+static gdouble
+gst_cl_epsilon_take_kernel_time (GstClEpsilon * self)
+{
+  cl_ulong start, end;
+  gdouble ms = 0.0;
+  guint i;
+
+  for (i = 0; i < self->n_events; i++) {
+    if (clGetEventProfilingInfo (self->events[i], CL_PROFILING_COMMAND_START,
+            sizeof (start), &start, NULL) == CL_SUCCESS &&
+        clGetEventProfilingInfo (self->events[i], CL_PROFILING_COMMAND_END,
+            sizeof (end), &end, NULL) == CL_SUCCESS && end > start)
+      ms += (end - start) / 1e6;
+    clReleaseEvent (self->events[i]);
+  }
+  self->n_events = 0;
+  return ms;
 }
 
 #define SET_ARG(kernel, index, value) \
   (status = status != CL_SUCCESS ? status : \
       clSetKernelArg (kernel, index, sizeof (value), &(value)))
 
+/* Sets the arguments every filter kernel starts with: source plane,
+ * destination plane, size. */
+static cl_int
+set_plane_args (cl_kernel kernel, const GstClPlane * plane,
+    const GstClPlaneRef * src, const GstClPlaneRef * dst)
+{
+  cl_uint src_offset = src->offset, dst_offset = dst->offset;
+  cl_int status = CL_SUCCESS;
+
+  SET_ARG (kernel, 0, src->mem);
+  SET_ARG (kernel, 1, src_offset);
+  SET_ARG (kernel, 2, src->pitch);
+  SET_ARG (kernel, 3, dst->mem);
+  SET_ARG (kernel, 4, dst_offset);
+  SET_ARG (kernel, 5, dst->pitch);
+  SET_ARG (kernel, 6, plane->width);
+  SET_ARG (kernel, 7, plane->height);
+  return status;
+}
+
 static gboolean
-run_epsilon (GstClEpsilon * self, const GstClPlane * plane, cl_mem src,
-    cl_mem dst, guint threshold, gint radius, GError ** error)
+run_epsilon (GstClEpsilon * self, const GstClPlane * plane,
+    const GstClPlaneRef * src, const GstClPlaneRef * dst, guint threshold,
+    gint radius, GError ** error)
 {
   cl_kernel kernel = plane->xstep == 2 ? self->epsilon_interleaved :
       self->epsilon_planar;
-  cl_int status = CL_SUCCESS;
+  cl_int status = set_plane_args (kernel, plane, src, dst);
 
-  SET_ARG (kernel, 0, src);
-  SET_ARG (kernel, 1, dst);
-  SET_ARG (kernel, 2, plane->width);
-  SET_ARG (kernel, 3, plane->height);
-  SET_ARG (kernel, 4, plane->row_bytes);
-  SET_ARG (kernel, 5, radius);
-  SET_ARG (kernel, 6, threshold);
+  SET_ARG (kernel, 8, radius);
+  SET_ARG (kernel, 9, threshold);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clSetKernelArg (epsilon)");
 
@@ -699,22 +863,18 @@ run_epsilon (GstClEpsilon * self, const GstClPlane * plane, cl_mem src,
 }
 
 static gboolean
-run_convolve (GstClEpsilon * self, const GstClPlane * plane, cl_mem src,
-    cl_mem dst, const GstClEpsilonParams * params, GError ** error)
+run_convolve (GstClEpsilon * self, const GstClPlane * plane,
+    const GstClPlaneRef * src, const GstClPlaneRef * dst,
+    const GstClEpsilonParams * params, GError ** error)
 {
   cl_kernel kernel = self->convolve;
-  cl_int status = CL_SUCCESS;
+  cl_int status = set_plane_args (kernel, plane, src, dst);
 
-  SET_ARG (kernel, 0, src);
-  SET_ARG (kernel, 1, dst);
-  SET_ARG (kernel, 2, plane->width);
-  SET_ARG (kernel, 3, plane->height);
-  SET_ARG (kernel, 4, plane->row_bytes);
-  SET_ARG (kernel, 5, self->coeffs);
-  SET_ARG (kernel, 6, params->kernel_width);
-  SET_ARG (kernel, 7, params->kernel_height);
-  SET_ARG (kernel, 8, params->divisor);
-  SET_ARG (kernel, 9, params->bias);
+  SET_ARG (kernel, 8, self->coeffs);
+  SET_ARG (kernel, 9, params->kernel_width);
+  SET_ARG (kernel, 10, params->kernel_height);
+  SET_ARG (kernel, 11, params->divisor);
+  SET_ARG (kernel, 12, params->bias);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clSetKernelArg (convolve)");
 
@@ -724,47 +884,92 @@ run_convolve (GstClEpsilon * self, const GstClPlane * plane, cl_mem src,
 
 #undef SET_ARG
 
-/* Enqueues upload, the stages that apply to @plane, and download; or copies
- * the plane on the CPU when no stage applies, which keeps it bit-exact. */
+/* Runs the stages from @src to @dst, through the plane's intermediate buffer
+ * when both run. */
+static gboolean
+run_stages (GstClEpsilon * self, const GstClPlane * plane,
+    const GstClEpsilonParams * params, guint threshold, gboolean convolve,
+    const GstClPlaneRef * src, const GstClPlaneRef * dst, GError ** error)
+{
+  GstClPlaneRef tmp = device_ref (plane, plane->tmp);
+
+  if (threshold > 0) {
+    const GstClPlaneRef *out = convolve ? &tmp : dst;
+
+    if (!run_epsilon (self, plane, src, out, threshold, params->radius, error))
+      return FALSE;
+    src = out;
+  }
+  return !convolve || run_convolve (self, plane, src, dst, params, error);
+}
+
+/* Filters one plane of @in into @out. Where the device shares host memory,
+ * kernels read and write the frames' buffers in place; otherwise the plane
+ * goes through device buffers, with DMA from and to pinned memory when the
+ * frames are OpenCL buffers. A plane that no stage touches is copied by
+ * OpenCL, and by the CPU only when neither frame is an OpenCL buffer. */
 static gboolean
 gst_cl_epsilon_filter_plane (GstClEpsilon * self, const GstClPlane * plane,
-    const GstClEpsilonParams * params, GstVideoFrame * in_frame,
-    GstVideoFrame * out_frame, GError ** error)
+    const GstClEpsilonParams * params, const GstClFrame * in,
+    const GstClFrame * out, GstClTransferStats * stats, GError ** error)
 {
   guint threshold = plane->is_luma ? params->threshold :
       params->chroma_threshold;
   gboolean convolve = plane->is_luma && params->have_kernel;
-  cl_mem result = plane->src;
+  gboolean in_place = gst_cl_context_is_host_unified (self->context);
+  const GstClPlaneRef *src = &in->planes[plane->index];
+  const GstClPlaneRef *dst = &out->planes[plane->index];
+  GstClPlaneRef dev_src = device_ref (plane, plane->src);
+  GstClPlaneRef dev_dst = device_ref (plane, plane->dst);
 
-  if (threshold == 0 && !convolve) {
-    gst_video_frame_copy_plane (out_frame, in_frame, plane->index);
-    return TRUE;
-  }
+  if (threshold == 0 && !convolve)
+    return gst_cl_copy_plane (self->context, src, dst, plane->row_bytes,
+        plane->height, stats, error);
 
-  if (!upload_plane (self, plane, in_frame, error))
-    return FALSE;
-
-  if (threshold > 0) {
-    cl_mem dst = convolve ? plane->tmp : plane->dst;
-
-    if (!run_epsilon (self, plane, result, dst, threshold, params->radius,
-            error))
+  if (!in_place || !src->mem) {
+    if (!gst_cl_copy_plane (self->context, src, &dev_src, plane->row_bytes,
+            plane->height, stats, error))
       return FALSE;
-    result = dst;
+    src = &dev_src;
   }
-  if (convolve) {
-    if (!run_convolve (self, plane, result, plane->dst, params, error))
-      return FALSE;
-    result = plane->dst;
-  }
-  return download_plane (self, plane, result, out_frame, error);
+  if (in_place && dst->mem)
+    return run_stages (self, plane, params, threshold, convolve, src, dst,
+        error);
+
+  return run_stages (self, plane, params, threshold, convolve, src, &dev_dst,
+      error) && gst_cl_copy_plane (self->context, &dev_dst, dst,
+      plane->row_bytes, plane->height, stats, error);
+}
+
+/* Adds one frame's figures to the stats property. */
+static void
+gst_cl_epsilon_count_frame (GstClEpsilon * self,
+    const GstClTransferStats * frame, gdouble device_ms)
+{
+  gboolean copied = frame->host_copy_bytes > 0 || frame->pageable;
+
+  GST_OBJECT_LOCK (self);
+  self->stats.frames++;
+  self->stats.zero_copy_frames += copied ? 0 : 1;
+  self->stats.totals.host_copy_bytes += frame->host_copy_bytes;
+  self->stats.totals.upload_bytes += frame->upload_bytes;
+  self->stats.totals.download_bytes += frame->download_bytes;
+  self->stats.totals.device_copy_bytes += frame->device_copy_bytes;
+  self->stats.device_ms += device_ms;
+  self->stats.memory_path = copied ? "copy" :
+      gst_cl_context_is_host_unified (self->context) ? "host-ptr" : "pinned";
+  GST_OBJECT_UNLOCK (self);
 }
 
 static GstFlowReturn
-gst_cl_epsilon_transform_frame (GstVideoFilter * vfilter,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
 {
-  GstClEpsilon *self = GST_CL_EPSILON (vfilter);
+  GstClEpsilon *self = GST_CL_EPSILON (trans);
+  GstVideoFilter *vfilter = GST_VIDEO_FILTER (trans);
+  GstClTransferStats stats = { 0, };
+  GstClFrame in, out;
+  gboolean in_open = FALSE, out_open = FALSE;
   GstClEpsilonParams params;
   GError *error = NULL;
   cl_int status;
@@ -774,33 +979,48 @@ gst_cl_epsilon_transform_frame (GstVideoFilter * vfilter,
     goto not_negotiated;
 
   if (!gst_cl_epsilon_snapshot (self, &params, &error))
-    goto cl_failed;
+    goto failed;
+  if (!(in_open = gst_cl_frame_open (&in, self->context, &vfilter->in_info,
+              inbuf, GST_MAP_READ, &error)))
+    goto failed;
+  if (!(out_open = gst_cl_frame_open (&out, self->context,
+              &vfilter->out_info, outbuf, GST_MAP_WRITE, &error)))
+    goto failed;
 
   for (i = 0; i < self->n_planes; i++) {
-    if (!gst_cl_epsilon_filter_plane (self, &self->planes[i], &params,
-            in_frame, out_frame, &error))
-      goto cl_failed;
+    if (!gst_cl_epsilon_filter_plane (self, &self->planes[i], &params, &in,
+            &out, &stats, &error))
+      goto failed;
   }
 
-  /* The frames stay mapped until every transfer has completed. */
+  /* The frames stay open until every command on them has completed. */
   status = clFinish (gst_cl_context_get_queue (self->context));
   if (status != CL_SUCCESS) {
     gst_cl_set_error (&error, status, "clFinish (frame)");
-    goto cl_failed;
+    goto failed;
   }
+  gst_cl_frame_close (&out);
+  gst_cl_frame_close (&in);
+  gst_cl_epsilon_count_frame (self, &stats,
+      gst_cl_epsilon_take_kernel_time (self));
   return GST_FLOW_OK;
 
   /* ERRORS */
 not_negotiated:
   {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
-        ("transform_frame before caps were set"));
+        ("transform before caps were set"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-cl_failed:
+failed:
   {
-    /* Work already enqueued may still read or write the mapped frames. */
+    /* Commands already enqueued may still use the frames' memory. */
     clFinish (gst_cl_context_get_queue (self->context));
+    gst_cl_epsilon_take_kernel_time (self);
+    if (out_open)
+      gst_cl_frame_close (&out);
+    if (in_open)
+      gst_cl_frame_close (&in);
     GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
     return GST_FLOW_ERROR;
   }
@@ -898,6 +1118,22 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
   gst_cl_epsilon_update_passthrough (self);
 }
 
+static GstStructure *
+gst_cl_epsilon_stats_locked (GstClEpsilon * self)
+{
+  return gst_structure_new ("application/x-clepsilon-stats",
+      "frames", G_TYPE_UINT64, self->stats.frames,
+      "zero-copy-frames", G_TYPE_UINT64, self->stats.zero_copy_frames,
+      "host-copy-bytes", G_TYPE_UINT64, self->stats.totals.host_copy_bytes,
+      "upload-bytes", G_TYPE_UINT64, self->stats.totals.upload_bytes,
+      "download-bytes", G_TYPE_UINT64, self->stats.totals.download_bytes,
+      "device-copy-bytes", G_TYPE_UINT64,
+      self->stats.totals.device_copy_bytes,
+      "device-ms", G_TYPE_DOUBLE, self->stats.device_ms,
+      "memory-path", G_TYPE_STRING,
+      self->stats.memory_path ? self->stats.memory_path : "none", NULL);
+}
+
 static void
 gst_cl_epsilon_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
@@ -929,6 +1165,9 @@ gst_cl_epsilon_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_DEVICE_NAME:
       g_value_set_string (value, self->device_name);
+      break;
+    case PROP_STATS:
+      g_value_take_boxed (value, gst_cl_epsilon_stats_locked (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

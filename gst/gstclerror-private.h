@@ -25,10 +25,12 @@ const gchar *gst_cl_error_name (cl_int status);
  * write `return gst_cl_set_error (error, status, "clFoo");`. */
 gboolean gst_cl_set_error (GError ** error, cl_int status, const gchar * step);
 
-/* Posts @error as the element's GST_ELEMENT_ERROR (RESOURCE, FAILED), with the
- * error's message as the text users see, and frees it. */
+/* Posts @err as the element's error message, in its own domain and code,
+ * with its message as the text users see, and frees it. */
 #define GST_CL_ELEMENT_ERROR_FROM_GERROR(el, err) G_STMT_START {             \
-    GST_ELEMENT_ERROR (el, RESOURCE, FAILED, ("%s", (err)->message), (NULL)); \
+    gst_element_message_full (GST_ELEMENT (el), GST_MESSAGE_ERROR,           \
+        (err)->domain, (err)->code, g_strdup ((err)->message), NULL,         \
+        __FILE__, GST_FUNCTION, __LINE__);                                   \
     g_clear_error (&(err));                                                  \
   } G_STMT_END
 

@@ -7,21 +7,24 @@
  * that exact arithmetic gives exact results. */
 
 __kernel void
-convolve (__global const uchar * src, __global uchar * dst, int width,
-    int height, int pitch, __constant float * coeffs, int kw, int kh,
-    float divisor, float bias)
+convolve (__global const uchar * src, uint src_offset, int src_pitch,
+    __global uchar * dst, uint dst_offset, int dst_pitch, int width,
+    int height, __constant float * coeffs, int kw, int kh, float divisor,
+    float bias)
 {
   const int x = get_global_id (0);
   const int y = get_global_id (1);
   if (x >= width || y >= height)
     return;
+  src += src_offset;
+  dst += dst_offset;
 
   float acc = 0.0f;
   for (int r = 0; r < kh; r++) {
-    __global const uchar *row = src + edge_clamp (y + r - kh / 2, height) * pitch;
+    __global const uchar *row = src + edge_clamp (y + r - kh / 2, height) * src_pitch;
     for (int c = 0; c < kw; c++)
       acc += coeffs[r * kw + c] * (float) row[edge_clamp (x + c - kw / 2, width)];
   }
   const float v = floor (acc / divisor + bias + 0.5f);
-  dst[y * pitch + x] = (uchar) clamp (v, 0.0f, 255.0f);
+  dst[y * dst_pitch + x] = (uchar) clamp (v, 0.0f, 255.0f);
 }

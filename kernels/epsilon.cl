@@ -8,15 +8,17 @@
 
 #define EPSILON_BODY(XSTEP)                                                   \
   const int gx = get_global_id (0);                                           \
+  src += src_offset;                                                          \
+  dst += dst_offset;                                                          \
   const int y = get_global_id (1);                                            \
   if (gx >= width * XSTEP || y >= height)                                     \
     return;                                                                   \
   const int comp = gx % XSTEP;                                                \
   const int x = gx / XSTEP;                                                   \
-  const uint c = src[y * pitch + gx];                                         \
+  const uint c = src[y * src_pitch + gx];                                     \
   uint sum = 0, n = 0;                                                        \
   for (int dy = -radius; dy <= radius; dy++) {                                \
-    __global const uchar *row = src + edge_clamp (y + dy, height) * pitch     \
+    __global const uchar *row = src + edge_clamp (y + dy, height) * src_pitch \
         + comp;                                                               \
     for (int dx = -radius; dx <= radius; dx++) {                              \
       const uint p = row[edge_clamp (x + dx, width) * XSTEP];                 \
@@ -25,12 +27,13 @@
       n += take;                                                              \
     }                                                                         \
   }                                                                           \
-  dst[y * pitch + gx] = (uchar) ((sum + n / 2) / n);
+  dst[y * dst_pitch + gx] = (uchar) ((sum + n / 2) / n);
 
 /* One component per sample: luma, or a chroma plane of a planar format. */
 __kernel void
-epsilon_planar (__global const uchar * src, __global uchar * dst, int width,
-    int height, int pitch, int radius, uint threshold)
+epsilon_planar (__global const uchar * src, uint src_offset, int src_pitch,
+    __global uchar * dst, uint dst_offset, int dst_pitch, int width,
+    int height, int radius, uint threshold)
 {
   EPSILON_BODY (1)
 }
@@ -38,8 +41,9 @@ epsilon_planar (__global const uchar * src, __global uchar * dst, int width,
 /* Two interleaved components (NV12/NV21 chroma), filtered separately:
  * `width` counts sample pairs. */
 __kernel void
-epsilon_interleaved (__global const uchar * src, __global uchar * dst,
-    int width, int height, int pitch, int radius, uint threshold)
+epsilon_interleaved (__global const uchar * src, uint src_offset, int src_pitch,
+    __global uchar * dst, uint dst_offset, int dst_pitch, int width,
+    int height, int radius, uint threshold)
 {
   EPSILON_BODY (2)
 }

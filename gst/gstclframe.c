@@ -1,0 +1,251 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclframe-private.h"
+#include "gstclerror-private.h"
+#include "gstclmemory-private.h"
+
+#include <string.h>
+
+/* Bytes in one row of @plane, and its rows. */
+static void
+plane_extent (const GstVideoInfo * info, guint plane, gsize * row_bytes,
+    gsize * rows)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+  gst_video_format_info_component (info->finfo, plane, comp);
+  *row_bytes = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
+      GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
+  *rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+}
+
+/* Fills the offsets and pitches of @frame's planes from the GstVideoMeta of
+ * its buffer, or @info, starting at @base in @mem; checks that every row lies
+ * within @size bytes. */
+static gboolean
+layout_planes (GstClFrame * frame, const GstVideoInfo * info, cl_mem mem,
+    gsize base, gsize size, GError ** error)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (frame->buffer);
+  guint i;
+
+  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
+    gsize offset = meta ? meta->offset[i] : info->offset[i];
+    gint pitch = meta ? meta->stride[i] : info->stride[i];
+    gsize row_bytes, rows;
+
+    plane_extent (info, i, &row_bytes, &rows);
+    /* Every row of the plane must lie within the memory: never read or
+     * write past the end of a buffer smaller than its caps need. */
+    if (pitch < 0 || (gsize) pitch < row_bytes || offset > size ||
+        size - offset < row_bytes ||
+        (size - offset - row_bytes) / pitch < rows - 1)
+      goto too_small;
+    frame->planes[i] = (GstClPlaneRef) {
+    mem, base + offset, NULL, pitch, FALSE};
+  }
+  return TRUE;
+
+too_small:
+  g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+      "Buffer of %" G_GSIZE_FORMAT " bytes with plane %u at offset %"
+      G_GSIZE_FORMAT ", stride %d is too small for %s %dx%d", size, i,
+      meta ? meta->offset[i] : info->offset[i],
+      meta ? meta->stride[i] : info->stride[i],
+      GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info));
+  return FALSE;
+}
+
+/* Wraps the buffer's one system memory as a CL_MEM_USE_HOST_PTR buffer, where
+ * the device shares host memory and the address is aligned enough. */
+static gboolean
+try_wrap_host_memory (GstClFrame * frame, const GstVideoInfo * info,
+    GError ** error)
+{
+  GstClContext *context = frame->context;
+  cl_mem_flags mem_flags = CL_MEM_USE_HOST_PTR |
+      (frame->flags & GST_MAP_WRITE ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY);
+  cl_int status;
+
+  if (!gst_cl_context_is_host_unified (context) ||
+      gst_buffer_n_memory (frame->buffer) != 1)
+    return FALSE;
+  if (!gst_buffer_map (frame->buffer, &frame->map, frame->flags))
+    return FALSE;
+  if (frame->map.size == 0 || (guintptr) frame->map.data %
+      gst_cl_context_get_host_ptr_align (context) != 0)
+    goto no_wrap;
+
+  frame->wrapped = clCreateBuffer (gst_cl_context_get_handle (context),
+      mem_flags, frame->map.size, frame->map.data, &status);
+  if (status != CL_SUCCESS)
+    goto no_wrap;
+  return TRUE;
+
+no_wrap:
+  gst_buffer_unmap (frame->buffer, &frame->map);
+  memset (&frame->map, 0, sizeof (frame->map));
+  frame->wrapped = NULL;
+  return FALSE;
+}
+
+static gboolean
+map_video_frame (GstClFrame * frame, const GstVideoInfo * info,
+    GError ** error)
+{
+  guint i;
+
+  if (!gst_video_frame_map (&frame->frame, info, frame->buffer, frame->flags)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "Cannot map a buffer of %" G_GSIZE_FORMAT " bytes as %s %dx%d",
+        gst_buffer_get_size (frame->buffer), GST_VIDEO_INFO_NAME (info),
+        GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
+    return FALSE;
+  }
+  frame->frame_mapped = TRUE;
+
+  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
+    gsize row_bytes, rows;
+    gint pitch = GST_VIDEO_FRAME_PLANE_STRIDE (&frame->frame, i);
+
+    plane_extent (info, i, &row_bytes, &rows);
+    if (pitch < 0 || (gsize) pitch < row_bytes) {
+      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+          "Plane %u has stride %d, below its %" G_GSIZE_FORMAT " bytes", i,
+          pitch, row_bytes);
+      return FALSE;
+    }
+    frame->planes[i] = (GstClPlaneRef) {
+    NULL, 0, GST_VIDEO_FRAME_PLANE_DATA (&frame->frame, i), pitch, FALSE};
+  }
+  return TRUE;
+}
+
+gboolean
+gst_cl_frame_open (GstClFrame * frame, GstClContext * context,
+    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
+    GError ** error)
+{
+  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+
+  memset (frame, 0, sizeof (*frame));
+  frame->context = context;
+  frame->buffer = buffer;
+  frame->flags = flags;
+
+  if (gst_buffer_n_memory (buffer) == 1 && gst_is_cl_memory (mem, context)) {
+    return layout_planes (frame, info, gst_cl_memory_get_buffer (mem),
+        mem->offset, mem->size, error);
+  }
+
+  if (try_wrap_host_memory (frame, info, error)) {
+    if (layout_planes (frame, info, frame->wrapped, 0, frame->map.size, error))
+      return TRUE;
+    gst_cl_frame_close (frame);
+    return FALSE;
+  }
+
+  if (map_video_frame (frame, info, error))
+    return TRUE;
+  gst_cl_frame_close (frame);
+  return FALSE;
+}
+
+void
+gst_cl_frame_close (GstClFrame * frame)
+{
+  if (frame->wrapped) {
+    /* A USE_HOST_PTR buffer's host memory is only sure to hold what kernels
+     * wrote once it is mapped; on host-unified devices this costs nothing. */
+    if (frame->flags & GST_MAP_WRITE) {
+      cl_command_queue queue = gst_cl_context_get_queue (frame->context);
+      cl_int status;
+      gpointer p = clEnqueueMapBuffer (queue, frame->wrapped, CL_TRUE,
+          CL_MAP_READ, 0, frame->map.size, 0, NULL, NULL, &status);
+
+      if (status == CL_SUCCESS) {
+        clEnqueueUnmapMemObject (queue, frame->wrapped, p, 0, NULL, NULL);
+        clFinish (queue);
+      }
+    }
+    clReleaseMemObject (frame->wrapped);
+    frame->wrapped = NULL;
+  }
+  if (frame->map.memory) {
+    gst_buffer_unmap (frame->buffer, &frame->map);
+    frame->map.memory = NULL;
+  }
+  if (frame->frame_mapped) {
+    gst_video_frame_unmap (&frame->frame);
+    frame->frame_mapped = FALSE;
+  }
+}
+
+static void
+count_cl_copy (const GstClPlaneRef * src, const GstClPlaneRef * dst,
+    guint64 bytes, GstClTransferStats * stats)
+{
+  if (src->device_side == dst->device_side)
+    stats->device_copy_bytes += bytes;
+  else if (dst->device_side)
+    stats->upload_bytes += bytes;
+  else
+    stats->download_bytes += bytes;
+}
+
+gboolean
+gst_cl_copy_plane (GstClContext * context, const GstClPlaneRef * src,
+    const GstClPlaneRef * dst, gsize row_bytes, gsize height,
+    GstClTransferStats * stats, GError ** error)
+{
+  cl_command_queue queue = gst_cl_context_get_queue (context);
+  const size_t src_origin[3] = { src->offset, 0, 0 };
+  const size_t dst_origin[3] = { dst->offset, 0, 0 };
+  const size_t host_origin[3] = { 0, 0, 0 };
+  const size_t region[3] = { row_bytes, height, 1 };
+  guint64 bytes = (guint64) row_bytes * height;
+  cl_int status;
+  gsize y;
+
+  if (src->mem && dst->mem) {
+    status = clEnqueueCopyBufferRect (queue, src->mem, dst->mem, src_origin,
+        dst_origin, region, src->pitch, 0, dst->pitch, 0, 0, NULL, NULL);
+    if (status != CL_SUCCESS)
+      return gst_cl_set_error (error, status, "clEnqueueCopyBufferRect");
+    count_cl_copy (src, dst, bytes, stats);
+  } else if (src->mem) {
+    status = clEnqueueReadBufferRect (queue, src->mem, CL_FALSE, src_origin,
+        host_origin, region, src->pitch, 0, dst->pitch, 0, dst->host, 0, NULL,
+        NULL);
+    if (status != CL_SUCCESS)
+      return gst_cl_set_error (error, status, "clEnqueueReadBufferRect");
+    stats->download_bytes += bytes;
+    stats->pageable = TRUE;
+  } else if (dst->mem) {
+    status = clEnqueueWriteBufferRect (queue, dst->mem, CL_FALSE, dst_origin,
+        host_origin, region, dst->pitch, 0, src->pitch, 0, src->host, 0, NULL,
+        NULL);
+    if (status != CL_SUCCESS)
+      return gst_cl_set_error (error, status, "clEnqueueWriteBufferRect");
+    stats->upload_bytes += bytes;
+    stats->pageable = TRUE;
+  } else {
+    for (y = 0; y < height; y++)
+      memcpy (dst->host + y * dst->pitch, src->host + y * src->pitch,
+          row_bytes);
+    stats->host_copy_bytes += bytes;
+  }
+  return TRUE;
+}

@@ -1,0 +1,41 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_CL_MEMORY_PRIVATE_H__
+#define __GST_CL_MEMORY_PRIVATE_H__
+
+#include "gstclcontext-private.h"
+
+G_BEGIN_DECLS
+
+#define GST_CL_MEMORY_TYPE "OpenCLBuffer"
+
+#define GST_TYPE_CL_ALLOCATOR (gst_cl_allocator_get_type ())
+G_DECLARE_FINAL_TYPE (GstClAllocator, gst_cl_allocator, GST, CL_ALLOCATOR,
+    GstAllocator);
+
+/* An allocator of GstMemory backed by one OpenCL buffer each, created with
+ * CL_MEM_ALLOC_HOST_PTR on @context: host-visible memory (pinned, on a
+ * discrete GPU) that upstream elements write frames into and that kernels
+ * read and write without a copy where the device shares host memory. The
+ * buffer is mapped for the CPU only while a GstMemory map is held.
+ * Returns a new reference. */
+GstAllocator *gst_cl_allocator_new (GstClContext * context);
+
+/* Whether @mem is an OpenCL buffer memory of @context (of any context when
+ * @context is NULL). */
+gboolean gst_is_cl_memory (GstMemory * mem, GstClContext * context);
+
+/* The OpenCL buffer behind @mem, owned by @mem. The bytes of @mem start at
+ * @mem->offset in it. Only valid for gst_is_cl_memory() memory. */
+cl_mem gst_cl_memory_get_buffer (GstMemory * mem);
+
+G_END_DECLS
+
+#endif /* __GST_CL_MEMORY_PRIVATE_H__ */

@@ -1,0 +1,191 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclmemory-private.h"
+#include "gstclerror-private.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cl_memory_debug);
+#define GST_CAT_DEFAULT gst_cl_memory_debug
+
+typedef struct
+{
+  GstMemory mem;
+
+  cl_mem buffer;
+  GMutex lock;                  /* guards map_count and host */
+  gint map_count;
+  gpointer host;                /* the mapping, while map_count > 0 */
+} GstClMemory;
+
+struct _GstClAllocator
+{
+  GstAllocator parent;
+
+  GstClContext *context;
+};
+
+G_DEFINE_TYPE_WITH_CODE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR,
+    GST_DEBUG_CATEGORY_INIT (gst_cl_memory_debug, "clmemory", 0,
+        "OpenCL buffer memory"));
+
+static GstMemory *
+gst_cl_allocator_alloc (GstAllocator * allocator, gsize size,
+    GstAllocationParams * params)
+{
+  GstClAllocator *self = GST_CL_ALLOCATOR (allocator);
+  gsize maxsize = size + params->prefix + params->padding;
+  GError *error = NULL;
+  GstClMemory *mem;
+  cl_mem buffer;
+
+  /* OpenCL buffers start at the device's base address alignment, which is at
+   * least what GstAllocationParams asks for in practice (128 bytes). */
+  buffer = gst_cl_context_create_buffer (self->context,
+      CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, maxsize, "frame memory",
+      &error);
+  if (!buffer) {
+    GST_WARNING_OBJECT (self, "%s", error->message);
+    g_clear_error (&error);
+    return NULL;
+  }
+
+  mem = g_new0 (GstClMemory, 1);
+  /* Sharing would need sub-buffers; copies go through the fallback. */
+  gst_memory_init (GST_MEMORY_CAST (mem),
+      params->flags | GST_MEMORY_FLAG_NO_SHARE, allocator, NULL, maxsize,
+      params->align, params->prefix, size);
+  mem->buffer = buffer;
+  g_mutex_init (&mem->lock);
+  return GST_MEMORY_CAST (mem);
+}
+
+static void
+gst_cl_allocator_free (GstAllocator * allocator, GstMemory * memory)
+{
+  GstClMemory *mem = (GstClMemory *) memory;
+
+  if (mem->map_count > 0) {
+    GST_ERROR_OBJECT (allocator, "freeing memory %p that is still mapped",
+        memory);
+  }
+  clReleaseMemObject (mem->buffer);
+  g_mutex_clear (&mem->lock);
+  g_free (mem);
+}
+
+/* Maps the whole buffer for reading and writing on the first map; nested maps
+ * share that mapping. A blocking map also waits for the kernels that wrote
+ * the buffer, since the queue is in order. */
+static gpointer
+gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
+{
+  GstClMemory *mem = (GstClMemory *) memory;
+  GstClAllocator *alloc = GST_CL_ALLOCATOR (memory->allocator);
+  cl_int status = CL_SUCCESS;
+  gpointer host;
+
+  g_mutex_lock (&mem->lock);
+  if (mem->map_count == 0) {
+    mem->host = clEnqueueMapBuffer (gst_cl_context_get_queue (alloc->context),
+        mem->buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, memory->maxsize,
+        0, NULL, NULL, &status);
+  }
+  if (status == CL_SUCCESS)
+    mem->map_count++;
+  host = status == CL_SUCCESS ? mem->host : NULL;
+  g_mutex_unlock (&mem->lock);
+
+  if (status != CL_SUCCESS)
+    GST_ERROR_OBJECT (alloc, "clEnqueueMapBuffer failed: %s",
+        gst_cl_error_name (status));
+  return host;
+}
+
+static void
+gst_cl_memory_unmap (GstMemory * memory)
+{
+  GstClMemory *mem = (GstClMemory *) memory;
+  GstClAllocator *alloc = GST_CL_ALLOCATOR (memory->allocator);
+  cl_command_queue queue = gst_cl_context_get_queue (alloc->context);
+  cl_int status = CL_SUCCESS;
+
+  g_mutex_lock (&mem->lock);
+  if (--mem->map_count == 0) {
+    status = clEnqueueUnmapMemObject (queue, mem->buffer, mem->host, 0, NULL,
+        NULL);
+    /* Kernels enqueued later on the same in-order queue see the data. */
+    mem->host = NULL;
+  }
+  g_mutex_unlock (&mem->lock);
+
+  if (status != CL_SUCCESS)
+    GST_ERROR_OBJECT (alloc, "clEnqueueUnmapMemObject failed: %s",
+        gst_cl_error_name (status));
+}
+
+static void
+gst_cl_allocator_finalize (GObject * object)
+{
+  GstClAllocator *self = GST_CL_ALLOCATOR (object);
+
+  gst_clear_object (&self->context);
+  G_OBJECT_CLASS (gst_cl_allocator_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_allocator_class_init (GstClAllocatorClass * klass)
+{
+  GstAllocatorClass *allocator_class = GST_ALLOCATOR_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = gst_cl_allocator_finalize;
+  allocator_class->alloc = gst_cl_allocator_alloc;
+  allocator_class->free = gst_cl_allocator_free;
+}
+
+static void
+gst_cl_allocator_init (GstClAllocator * self)
+{
+  GstAllocator *allocator = GST_ALLOCATOR_CAST (self);
+
+  allocator->mem_type = GST_CL_MEMORY_TYPE;
+  allocator->mem_map = gst_cl_memory_map;
+  allocator->mem_unmap = gst_cl_memory_unmap;
+}
+
+GstAllocator *
+gst_cl_allocator_new (GstClContext * context)
+{
+  GstClAllocator *self;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (context), NULL);
+
+  self = g_object_new (GST_TYPE_CL_ALLOCATOR, NULL);
+  gst_object_ref_sink (self);
+  self->context = gst_object_ref (context);
+  return GST_ALLOCATOR_CAST (self);
+}
+
+gboolean
+gst_is_cl_memory (GstMemory * mem, GstClContext * context)
+{
+  if (!mem || !GST_IS_CL_ALLOCATOR (mem->allocator))
+    return FALSE;
+  return !context || GST_CL_ALLOCATOR (mem->allocator)->context == context;
+}
+
+cl_mem
+gst_cl_memory_get_buffer (GstMemory * mem)
+{
+  g_return_val_if_fail (gst_is_cl_memory (mem, NULL), NULL);
+  return ((GstClMemory *) mem)->buffer;
+}
