@@ -21,6 +21,8 @@
 #define MAX_SIDE GST_CL_CONV_KERNEL_MAX_SIDE
 /* The device sums in float: beyond this a coefficient is surely a mistake. */
 #define MAX_ABS_COEFF 1e6
+/* The smallest non-zero coefficient sum, the automatic divisor. */
+#define MIN_ABS_SUM 1e-6
 
 /* Parse state: the numbers read so far, row by row. */
 typedef struct
@@ -149,7 +151,8 @@ gst_cl_conv_kernel_parse (const gchar * text, GstClConvKernel * kernel,
 {
   ParseState state = { {0,}, 0, {0,}, 0 };
   const gchar *p = text ? text : "";
-  gint width, height;
+  gint width, height, i;
+  gdouble sum;
 
   g_return_val_if_fail (kernel != NULL, FALSE);
 
@@ -166,6 +169,15 @@ gst_cl_conv_kernel_parse (const gchar * text, GstClConvKernel * kernel,
 
   if (!shape_kernel (&state, &width, &height, error))
     return FALSE;
+
+  /* The automatic divisor is the sum: one that float cancels into noise
+   * would make the result meaningless. */
+  sum = 0.0;
+  for (i = 0; i < state.n_values; i++)
+    sum += state.values[i];
+  if (sum != 0.0 && fabs (sum) < MIN_ABS_SUM)
+    return fail (error, "the coefficients sum to %g: too close to 0 to divide "
+        "by; make them sum to 0 or to at least %g", sum, MIN_ABS_SUM);
 
   kernel->width = width;
   kernel->height = height;

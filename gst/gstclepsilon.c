@@ -152,6 +152,7 @@ struct _GstClEpsilon
   guint coeffs_cookie;          /* kernel_cookie of what coeffs holds */
   GstClPlane planes[GST_VIDEO_MAX_PLANES];
   guint n_planes;
+  size_t local[2];              /* work-group size, fits every kernel */
   cl_event events[8];           /* the frame's kernels, for their times */
   guint n_events;
 
@@ -354,11 +355,14 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_epsilon_transform);
 }
 
-/* Passthrough exactly when no stage would change a sample. Call without the
- * object lock: GstBaseTransform takes it. */
+/* Passthrough exactly when no stage would change a sample. Decided only on
+ * the streaming thread (and in start), so that concurrent setters cannot
+ * leave a stale decision; a change renegotiates the allocation, since a
+ * passthrough element had none of its own. */
 static void
 gst_cl_epsilon_update_passthrough (GstClEpsilon * self)
 {
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   gboolean passthrough;
 
   GST_OBJECT_LOCK (self);
@@ -366,7 +370,11 @@ gst_cl_epsilon_update_passthrough (GstClEpsilon * self)
       !self->have_kernel;
   GST_OBJECT_UNLOCK (self);
 
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), passthrough);
+  if (passthrough == gst_base_transform_is_passthrough (trans))
+    return;
+  GST_DEBUG_OBJECT (self, "passthrough %s", passthrough ? "on" : "off");
+  gst_base_transform_set_passthrough (trans, passthrough);
+  gst_base_transform_reconfigure_src (trans);
 }
 
 static void
@@ -379,7 +387,6 @@ gst_cl_epsilon_init (GstClEpsilon * self)
   self->divisor = DEFAULT_DIVISOR;
   self->bias = DEFAULT_BIAS;
   self->device = g_strdup (DEFAULT_DEVICE);
-  gst_cl_epsilon_update_passthrough (self);
 }
 
 static void
@@ -423,6 +430,41 @@ gst_cl_epsilon_free_resources (GstClEpsilon * self)
   gst_clear_object (&self->context);
 }
 
+/* A work-group of 64x4 where every kernel and the device allow it, halved
+ * until it fits: wide rows suit both CPU vectorisation and GPU coalescing. */
+static gboolean
+gst_cl_epsilon_choose_local_size (GstClEpsilon * self, GError ** error)
+{
+  cl_device_id device = gst_cl_context_get_device (self->context);
+  cl_kernel kernels[] = { self->epsilon_planar, self->epsilon_interleaved,
+    self->convolve
+  };
+  size_t item_sizes[3] = { 0, }, max_wg = G_MAXSIZE, wg;
+  cl_int status;
+  guint i;
+
+  status = clGetDeviceInfo (device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
+      sizeof (item_sizes), item_sizes, NULL);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status,
+        "clGetDeviceInfo (CL_DEVICE_MAX_WORK_ITEM_SIZES)");
+  for (i = 0; i < G_N_ELEMENTS (kernels); i++) {
+    status = clGetKernelWorkGroupInfo (kernels[i], device,
+        CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
+    if (status != CL_SUCCESS)
+      return gst_cl_set_error (error, status, "clGetKernelWorkGroupInfo");
+    max_wg = MIN (max_wg, wg);
+  }
+
+  self->local[0] = MIN (64, MAX (item_sizes[0], 1));
+  self->local[1] = MIN (4, MAX (item_sizes[1], 1));
+  while (self->local[0] * self->local[1] > max_wg)
+    self->local[self->local[1] > 1 ? 1 : 0] /= 2;
+  GST_DEBUG_OBJECT (self, "work-group %zux%zu", self->local[0],
+      self->local[1]);
+  return TRUE;
+}
+
 /* Builds the program and its kernels for the device just opened. */
 static gboolean
 gst_cl_epsilon_build (GstClEpsilon * self, GError ** error)
@@ -446,6 +488,9 @@ gst_cl_epsilon_build (GstClEpsilon * self, GError ** error)
   self->convolve = gst_cl_program_create_kernel (self->program, "convolve",
       error);
   if (!self->convolve)
+    return FALSE;
+
+  if (!gst_cl_epsilon_choose_local_size (self, error))
     return FALSE;
 
   self->coeffs = gst_cl_context_create_buffer (self->context,
@@ -482,6 +527,7 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   self->stats.memory_path = "none";
   GST_OBJECT_UNLOCK (self);
   g_object_notify (G_OBJECT (self), "device-name");
+  gst_cl_epsilon_update_passthrough (self);
   return TRUE;
 
   /* ERRORS */
@@ -503,7 +549,13 @@ build_failed:
 static gboolean
 gst_cl_epsilon_stop (GstBaseTransform * trans)
 {
-  gst_cl_epsilon_free_resources (GST_CL_EPSILON (trans));
+  GstClEpsilon *self = GST_CL_EPSILON (trans);
+
+  gst_cl_epsilon_free_resources (self);
+  GST_OBJECT_LOCK (self);
+  g_clear_pointer (&self->device_name, g_free);
+  GST_OBJECT_UNLOCK (self);
+  g_object_notify (G_OBJECT (self), "device-name");
   return TRUE;
 }
 
@@ -704,6 +756,8 @@ gst_cl_epsilon_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
       timestamp);
   if (GST_CLOCK_TIME_IS_VALID (stream_time))
     gst_object_sync_values (GST_OBJECT (trans), stream_time);
+
+  gst_cl_epsilon_update_passthrough (GST_CL_EPSILON (trans));
 }
 
 /* ---- Per frame ------------------------------------------------------------ */
@@ -770,16 +824,10 @@ static gboolean
 enqueue_2d (GstClEpsilon * self, cl_kernel kernel, gint width, gint height,
     const gchar * what, GError ** error)
 {
-  size_t local[2] = { 64, 4 };
+  const size_t *local = self->local;
   size_t global[2];
-  size_t max_wg = 0;
   cl_event *event = NULL;
   cl_int status;
-
-  clGetKernelWorkGroupInfo (kernel, gst_cl_context_get_device (self->context),
-      CL_KERNEL_WORK_GROUP_SIZE, sizeof (max_wg), &max_wg, NULL);
-  while (max_wg > 0 && local[0] * local[1] > max_wg)
-    local[local[1] > 1 ? 1 : 0] /= 2;
 
   if (self->n_events < G_N_ELEMENTS (self->events))
     event = &self->events[self->n_events];
@@ -1114,8 +1162,6 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
       break;
   }
   GST_OBJECT_UNLOCK (self);
-
-  gst_cl_epsilon_update_passthrough (self);
 }
 
 static GstStructure *

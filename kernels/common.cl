@@ -6,7 +6,7 @@
  * handles one sample and only ever looks at samples of its own component.
  * Coordinates outside the plane are clamped to its edge (replicate border). */
 
-inline int
+static inline int
 edge_clamp (int v, int size)
 {
   return clamp (v, 0, size - 1);

@@ -26,5 +26,6 @@ convolve (__global const uchar * src, uint src_offset, int src_pitch,
       acc += coeffs[r * kw + c] * (float) row[edge_clamp (x + c - kw / 2, width)];
   }
   const float v = floor (acc / divisor + bias + 0.5f);
-  dst[y * dst_pitch + x] = (uchar) clamp (v, 0.0f, 255.0f);
+  /* The host keeps divisors away from 0; NaN must still not reach a cast. */
+  dst[y * dst_pitch + x] = isnan (v) ? 0 : (uchar) clamp (v, 0.0f, 255.0f);
 }
