@@ -107,6 +107,11 @@ map_video_frame (GstClFrame * frame, const GstVideoInfo * info,
 {
   guint i;
 
+  /* gst_video_frame_map only checks where planes start: check that every row
+   * of every plane lies within the buffer first. */
+  if (!layout_planes (frame, info, NULL, 0, gst_buffer_get_size (frame->buffer),
+          error))
+    return FALSE;
   if (!gst_video_frame_map (&frame->frame, info, frame->buffer, frame->flags)) {
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
         "Cannot map a buffer of %" G_GSIZE_FORMAT " bytes as %s %dx%d",
