@@ -163,6 +163,7 @@ struct _GstClEpsilon
     guint64 zero_copy_frames;
     GstClTransferStats totals;
     gdouble device_ms;
+    gdouble transform_ms;
     const gchar *memory_path;
   } stats;
 };
@@ -324,6 +325,9 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    *  - device-copy-bytes (guint64): bytes OpenCL copied between host-visible
    *    buffers (planes that no stage touches);
    *  - device-ms (double): time the kernels ran, from profiling events;
+   *  - transform-ms (double): wall-clock time the element spent on frames,
+   *    from taking the input to releasing the output (transfers, kernels and
+   *    waiting included); divided by frames, the element's cost per frame;
    *  - memory-path (string): for the last frame, "host-ptr" (kernels worked
    *    in place on host memory), "pinned" (DMA between pinned host memory and
    *    the device) or "copy" (a CPU copy or a pageable transfer was needed).
@@ -992,8 +996,9 @@ gst_cl_epsilon_filter_plane (GstClEpsilon * self, const GstClPlane * plane,
 /* Adds one frame's figures to the stats property. */
 static void
 gst_cl_epsilon_count_frame (GstClEpsilon * self,
-    const GstClTransferStats * frame, gdouble device_ms)
+    const GstClTransferStats * frame, gdouble device_ms, gint64 started)
 {
+  gdouble wall_ms = (g_get_monotonic_time () - started) / 1000.0;
   gboolean copied = frame->host_copy_bytes > 0 || frame->pageable;
 
   GST_OBJECT_LOCK (self);
@@ -1004,6 +1009,7 @@ gst_cl_epsilon_count_frame (GstClEpsilon * self,
   self->stats.totals.download_bytes += frame->download_bytes;
   self->stats.totals.device_copy_bytes += frame->device_copy_bytes;
   self->stats.device_ms += device_ms;
+  self->stats.transform_ms += wall_ms;
   self->stats.memory_path = copied ? "copy" :
       gst_cl_context_is_host_unified (self->context) ? "host-ptr" : "pinned";
   GST_OBJECT_UNLOCK (self);
@@ -1020,6 +1026,7 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   gboolean in_open = FALSE, out_open = FALSE;
   GstClEpsilonParams params;
   GError *error = NULL;
+  gint64 started = g_get_monotonic_time ();
   cl_int status;
   guint i;
 
@@ -1050,7 +1057,7 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   gst_cl_frame_close (&out);
   gst_cl_frame_close (&in);
   gst_cl_epsilon_count_frame (self, &stats,
-      gst_cl_epsilon_take_kernel_time (self));
+      gst_cl_epsilon_take_kernel_time (self), started);
   return GST_FLOW_OK;
 
   /* ERRORS */
@@ -1176,6 +1183,7 @@ gst_cl_epsilon_stats_locked (GstClEpsilon * self)
       "device-copy-bytes", G_TYPE_UINT64,
       self->stats.totals.device_copy_bytes,
       "device-ms", G_TYPE_DOUBLE, self->stats.device_ms,
+      "transform-ms", G_TYPE_DOUBLE, self->stats.transform_ms,
       "memory-path", G_TYPE_STRING,
       self->stats.memory_path ? self->stats.memory_path : "none", NULL);
 }

@@ -167,6 +167,7 @@ typedef struct
   guint64 download_bytes;
   guint64 device_copy_bytes;
   gdouble device_ms;
+  gdouble transform_ms;
   gchar path[32];
 } Stats;
 
@@ -187,7 +188,8 @@ get_stats (GstElement * element, Stats * s)
           "upload-bytes", G_TYPE_UINT64, &s->upload_bytes,
           "download-bytes", G_TYPE_UINT64, &s->download_bytes,
           "device-copy-bytes", G_TYPE_UINT64, &s->device_copy_bytes,
-          "device-ms", G_TYPE_DOUBLE, &s->device_ms, NULL),
+          "device-ms", G_TYPE_DOUBLE, &s->device_ms,
+          "transform-ms", G_TYPE_DOUBLE, &s->transform_ms, NULL),
       "stats lack a field or have one of the wrong type: %s", str);
   path = gst_structure_get_string (st, "memory-path");
   fail_unless (path != NULL, "stats have no memory-path string: %s", str);
@@ -204,9 +206,10 @@ stats_describe (const Stats * s)
       G_GUINT64_FORMAT ", host-copy-bytes %" G_GUINT64_FORMAT
       ", upload-bytes %" G_GUINT64_FORMAT ", download-bytes %"
       G_GUINT64_FORMAT ", device-copy-bytes %" G_GUINT64_FORMAT
-      ", device-ms %g, memory-path \"%s\"", s->frames, s->zero_copy_frames,
-      s->host_copy_bytes, s->upload_bytes, s->download_bytes,
-      s->device_copy_bytes, s->device_ms, s->path);
+      ", device-ms %g, transform-ms %g, memory-path \"%s\"", s->frames,
+      s->zero_copy_frames, s->host_copy_bytes, s->upload_bytes,
+      s->download_bytes, s->device_copy_bytes, s->device_ms, s->transform_ms,
+      s->path);
 }
 
 /* The @n frames pushed since @before (NULL: since the start) all went
@@ -740,7 +743,8 @@ GST_START_TEST (test_stats_initial)
   get_stats (e, &s);
   fail_unless (s.frames == 0 && s.zero_copy_frames == 0 &&
       s.host_copy_bytes == 0 && s.upload_bytes == 0 && s.download_bytes == 0
-      && s.device_copy_bytes == 0 && s.device_ms == 0.0);
+      && s.device_copy_bytes == 0 && s.device_ms == 0.0
+      && s.transform_ms == 0.0);
   fail_unless_equals_string (s.path, "none");
   gst_object_unref (e);
 
@@ -954,6 +958,9 @@ run_videotestsrc_pipeline (GstVideoFormat fmt, guint threshold,
       "%s: expected memory-path \"%s\"; stats: %s", ctx,
       zero_copy_path (&dev), d);
   fail_unless (s.device_ms > 0.0, "%s: no kernel time; stats: %s", ctx, d);
+  /* The element waits for its kernels inside transform. */
+  fail_unless (s.transform_ms >= s.device_ms,
+      "%s: transform time below kernel time; stats: %s", ctx, d);
 
   fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
       GST_STATE_CHANGE_SUCCESS);
