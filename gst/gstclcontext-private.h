@@ -48,6 +48,10 @@ gsize gst_cl_context_get_host_ptr_align (GstClContext * self);
 /* "DEVICE NAME (PLATFORM NAME)", for logs and the element's device-name. */
 const gchar *gst_cl_context_get_device_name (GstClContext * self);
 
+/* Platform, device and driver names and versions, one per line: what keys
+ * the on-disk caches of programs and tuning results. */
+const gchar *gst_cl_context_get_identity (GstClContext * self);
+
 /* Creates a device buffer of @size bytes (> 0) with @flags, or returns NULL
  * with @error set naming @what. The caller releases it. */
 cl_mem gst_cl_context_create_buffer (GstClContext * self, cl_mem_flags flags,

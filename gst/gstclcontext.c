@@ -31,6 +31,7 @@ struct _GstClContext
   cl_context context;
   cl_command_queue queue;
   gchar *device_name;
+  gchar *identity;
   gboolean host_unified;
   gsize host_ptr_align;
 };
@@ -215,6 +216,29 @@ on_context_notify (const char *errinfo, const void *private_info,
   GST_WARNING ("OpenCL context: %s", errinfo);
 }
 
+/* What a compiled program or a timing depends on: platform, device and
+ * driver, with their versions. */
+static gchar *
+gst_cl_context_describe (cl_device_id device)
+{
+  cl_platform_id platform = NULL;
+  gchar *parts[6], *identity;
+  guint i;
+
+  clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform), &platform,
+      NULL);
+  parts[0] = query_platform_string (platform, CL_PLATFORM_NAME);
+  parts[1] = query_platform_string (platform, CL_PLATFORM_VERSION);
+  parts[2] = query_device_string (device, CL_DEVICE_NAME);
+  parts[3] = query_device_string (device, CL_DEVICE_VERSION);
+  parts[4] = query_device_string (device, CL_DRIVER_VERSION);
+  parts[5] = NULL;
+  identity = g_strjoinv ("\n", parts);
+  for (i = 0; i < 5; i++)
+    g_free (parts[i]);
+  return identity;
+}
+
 static gboolean
 gst_cl_context_query_memory (GstClContext * self, GError ** error)
 {
@@ -235,6 +259,7 @@ gst_cl_context_query_memory (GstClContext * self, GError ** error)
 
   self->host_unified = unified;
   self->host_ptr_align = MAX (align_bits / 8, 1);
+  self->identity = gst_cl_context_describe (self->device);
   GST_INFO_OBJECT (self, "host-unified memory: %s, host pointer alignment %"
       G_GSIZE_FORMAT, unified ? "yes" : "no", self->host_ptr_align);
   return TRUE;
@@ -309,6 +334,7 @@ gst_cl_context_finalize (GObject * object)
   if (self->context)
     clReleaseContext (self->context);
   g_free (self->device_name);
+  g_free (self->identity);
 
   G_OBJECT_CLASS (gst_cl_context_parent_class)->finalize (object);
 }
@@ -343,6 +369,13 @@ gst_cl_context_get_queue (GstClContext * self)
 {
   g_return_val_if_fail (GST_IS_CL_CONTEXT (self), NULL);
   return self->queue;
+}
+
+const gchar *
+gst_cl_context_get_identity (GstClContext * self)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), NULL);
+  return self->identity;
 }
 
 gboolean

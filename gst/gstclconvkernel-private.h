@@ -48,6 +48,14 @@ gboolean gst_cl_conv_kernel_parse (const gchar * text, GstClConvKernel * kernel,
 gdouble gst_cl_conv_kernel_effective_divisor (const GstClConvKernel * kernel,
     gdouble divisor);
 
+/* Whether @kernel is the outer product of a column and a row (a box or a
+ * gaussian, say), with factors that single precision holds exactly and whose
+ * products give back every coefficient exactly; if so, fills @column
+ * (@kernel->height values) and @row (@kernel->width values), keeping integer
+ * factors for integer kernels so that sums stay exact integers. */
+gboolean gst_cl_conv_kernel_factor (const GstClConvKernel * kernel,
+    gdouble * column, gdouble * row);
+
 G_END_DECLS
 
 #endif /* __GST_CL_CONV_KERNEL_PRIVATE_H__ */

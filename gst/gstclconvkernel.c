@@ -198,3 +198,63 @@ gst_cl_conv_kernel_effective_divisor (const GstClConvKernel * kernel,
     sum += kernel->coeffs[i];
   return sum != 0.0 ? sum : 1.0;
 }
+
+static gboolean
+exact_in_float (gdouble v)
+{
+  return (gdouble) (gfloat) v == v;
+}
+
+/* The greatest common divisor of the magnitudes of @row's coefficients if
+ * they are all integers below 2^31, else 1. */
+static gdouble
+row_gcd (const gdouble * row, gint n)
+{
+  guint64 g = 0, a, b, t;
+  gint i;
+
+  for (i = 0; i < n; i++) {
+    if (row[i] != floor (row[i]) || fabs (row[i]) >= 2147483648.0)
+      return 1.0;
+    a = (guint64) fabs (row[i]);
+    for (b = g; b != 0; t = a % b, a = b, b = t);
+    g = a;
+  }
+  return g > 0 ? (gdouble) g : 1.0;
+}
+
+gboolean
+gst_cl_conv_kernel_factor (const GstClConvKernel * kernel, gdouble * column,
+    gdouble * row)
+{
+  const gdouble *k = kernel->coeffs;
+  gint w = kernel->width, h = kernel->height, i, r0 = -1, c0 = -1, r, c;
+  gdouble g;
+
+  for (i = 0; i < w * h && r0 < 0; i++) {
+    if (k[i] != 0.0) {
+      r0 = i / w;
+      c0 = i % w;
+    }
+  }
+  if (r0 < 0)
+    return FALSE;
+
+  /* The pivot's row, made small by its common factor; the column scaled to
+   * match: column[r] * row[c] = k[r][c0] * k[r0][c] / k[r0][c0]. */
+  g = row_gcd (k + r0 * w, w);
+  for (c = 0; c < w; c++)
+    row[c] = k[r0 * w + c] / g;
+  for (r = 0; r < h; r++)
+    column[r] = k[r * w + c0] / row[c0];
+
+  for (r = 0; r < h; r++) {
+    if (!exact_in_float (column[r]))
+      return FALSE;
+    for (c = 0; c < w; c++) {
+      if (!exact_in_float (row[c]) || column[r] * row[c] != k[r * w + c])
+        return FALSE;
+    }
+  }
+  return TRUE;
+}

@@ -50,8 +50,8 @@
 #include "gstclbufferpool-private.h"
 #include "gstclerror-private.h"
 #include "gstclframe-private.h"
-#include "gstclprogram-private.h"
-#include "gstclkernels.h"
+#include "gstcltuner-private.h"
+#include "gstclvariant-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -70,6 +70,8 @@ enum
   PROP_BIAS,
   PROP_DEVICE,
   PROP_DEVICE_NAME,
+  PROP_EPSILON_VARIANT,
+  PROP_CONVOLUTION_VARIANT,
   PROP_STATS,
 };
 
@@ -80,6 +82,7 @@ enum
 #define DEFAULT_DIVISOR 0.0
 #define DEFAULT_BIAS 0.0
 #define DEFAULT_DEVICE "auto"
+#define DEFAULT_VARIANT GST_CL_VARIANT_AUTO
 
 #define MIN_WINDOW_SIZE 3
 #define MAX_WINDOW_SIZE 15
@@ -110,6 +113,10 @@ typedef struct
   cl_mem src;                   /* the uploaded input */
   cl_mem dst;                   /* the filtered output */
   cl_mem tmp;                   /* luma only: epsilon result, convolution input */
+  cl_mem scratch;               /* luma only, made on first use: row sums of
+                                 * the separable convolution, floats */
+  GstClLaunch epsilon_launch;   /* chosen per frame, for the frame's values */
+  GstClLaunch conv_launch;
 } GstClPlane;
 
 /* The property values one frame is filtered with, taken together. */
@@ -123,6 +130,9 @@ typedef struct
   gint kernel_height;
   gfloat divisor;
   gfloat bias;
+  gboolean separable;
+  GstClVariant epsilon_variant;
+  GstClVariant conv_variant;
 } GstClEpsilonParams;
 
 struct _GstClEpsilon
@@ -141,20 +151,25 @@ struct _GstClEpsilon
   gdouble bias;
   gchar *device;
   gchar *device_name;
+  GstClVariant epsilon_variant;
+  GstClVariant conv_variant;
+  gboolean separable;           /* the kernel is rank-1: */
+  gdouble column[GST_CL_CONV_KERNEL_MAX_SIDE];  /* kernel = column x row */
+  gdouble row[GST_CL_CONV_KERNEL_MAX_SIDE];
 
   /* Streaming thread only (and start/stop). */
   GstClContext *context;
-  cl_program program;
-  cl_kernel epsilon_planar;
-  cl_kernel epsilon_interleaved;
-  cl_kernel convolve;
+  /* Programs by epsilon radius, built when a window size is first used. */
+  GstClKernels *kernels[MAX_WINDOW_SIZE / 2 + 1];
+  GstClTuner *tuner;
+  GHashTable *launches;         /* tuning key -> GstClLaunch, this run */
   cl_mem coeffs;                /* float coefficients of the current kernel */
+  cl_mem row_factor;            /* and its factors, when separable */
+  cl_mem column_factor;
   guint coeffs_cookie;          /* kernel_cookie of what coeffs holds */
   GstClPlane planes[GST_VIDEO_MAX_PLANES];
   guint n_planes;
-  size_t local[2];              /* work-group size, fits every kernel */
-  cl_event events[8];           /* the frame's kernels, for their times */
-  guint n_events;
+  GstClEvents events;           /* the frame's kernels, for their times */
 
   /* What the stats property reports; under the object lock. */
   struct
@@ -165,6 +180,11 @@ struct _GstClEpsilon
     gdouble device_ms;
     gdouble transform_ms;
     const gchar *memory_path;
+    gchar epsilon_launch[32];   /* "VARIANT WxH" of the last luma frame */
+    gchar conv_launch[32];
+    guint programs_compiled;
+    guint programs_cached;
+    guint tuning_runs;
   } stats;
 };
 
@@ -313,6 +333,40 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   /**
+   * GstClEpsilon:epsilon-variant:
+   *
+   * Which kernel runs the epsilon filter: "auto" times the variants and
+   * work-group sizes on the device once per configuration (format layout,
+   * window size, order of magnitude of the frame size), keeps the fastest
+   * and remembers it in the cache folder for the next start; "plain",
+   * "tiled" or "vector" force one, with a default work-group size. Every
+   * variant gives the same output. "separable" is refused (convolution
+   * only).
+   */
+  g_object_class_install_property (gobject_class, PROP_EPSILON_VARIANT,
+      g_param_spec_enum ("epsilon-variant", "Epsilon variant",
+          "Kernel variant of the epsilon filter (auto = fastest, tuned once)",
+          GST_TYPE_CL_VARIANT, DEFAULT_VARIANT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstClEpsilon:convolution-variant:
+   *
+   * Which kernel runs the convolution, as for #GstClEpsilon:epsilon-variant;
+   * "separable" (a row pass then a column pass) applies to kernels that are
+   * the product of a column and a row (box, gaussian); for other kernels it
+   * runs "plain". Output is the same within the convolution's tolerance
+   * (equal for integer kernels).
+   */
+  g_object_class_install_property (gobject_class, PROP_CONVOLUTION_VARIANT,
+      g_param_spec_enum ("convolution-variant", "Convolution variant",
+          "Kernel variant of the convolution (auto = fastest, tuned once)",
+          GST_TYPE_CL_VARIANT, DEFAULT_VARIANT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  /**
    * GstClEpsilon:stats:
    *
    * Figures since the element started, as a GstStructure:
@@ -330,7 +384,14 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    *    waiting included); divided by frames, the element's cost per frame;
    *  - memory-path (string): for the last frame, "host-ptr" (kernels worked
    *    in place on host memory), "pinned" (DMA between pinned host memory and
-   *    the device) or "copy" (a CPU copy or a pageable transfer was needed).
+   *    the device) or "copy" (a CPU copy or a pageable transfer was needed);
+   *  - epsilon-launch, convolution-launch (string): for the last frame's
+   *    luma, the kernel variant and work-group size, e.g. "vector 16x8", or
+   *    "none";
+   *  - programs-compiled, programs-cached (guint): OpenCL programs compiled
+   *    from source, and loaded as binaries from the cache, since start;
+   *  - tuning-runs (guint): variant and work-group combinations timed since
+   *    start (0 when every choice came from the cache).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
@@ -391,6 +452,8 @@ gst_cl_epsilon_init (GstClEpsilon * self)
   self->divisor = DEFAULT_DIVISOR;
   self->bias = DEFAULT_BIAS;
   self->device = g_strdup (DEFAULT_DEVICE);
+  self->epsilon_variant = DEFAULT_VARIANT;
+  self->conv_variant = DEFAULT_VARIANT;
 }
 
 static void
@@ -418,6 +481,7 @@ gst_cl_epsilon_free_planes (GstClEpsilon * self)
     g_clear_pointer (&plane->src, clReleaseMemObject);
     g_clear_pointer (&plane->dst, clReleaseMemObject);
     g_clear_pointer (&plane->tmp, clReleaseMemObject);
+    g_clear_pointer (&plane->scratch, clReleaseMemObject);
   }
   self->n_planes = 0;
 }
@@ -425,83 +489,71 @@ gst_cl_epsilon_free_planes (GstClEpsilon * self)
 static void
 gst_cl_epsilon_free_resources (GstClEpsilon * self)
 {
+  guint i;
+
   gst_cl_epsilon_free_planes (self);
   g_clear_pointer (&self->coeffs, clReleaseMemObject);
-  g_clear_pointer (&self->epsilon_planar, clReleaseKernel);
-  g_clear_pointer (&self->epsilon_interleaved, clReleaseKernel);
-  g_clear_pointer (&self->convolve, clReleaseKernel);
-  g_clear_pointer (&self->program, clReleaseProgram);
+  g_clear_pointer (&self->row_factor, clReleaseMemObject);
+  g_clear_pointer (&self->column_factor, clReleaseMemObject);
+  for (i = 0; i < G_N_ELEMENTS (self->kernels); i++)
+    g_clear_pointer (&self->kernels[i], gst_cl_kernels_free);
+  g_clear_pointer (&self->tuner, gst_cl_tuner_free);
+  g_clear_pointer (&self->launches, g_hash_table_unref);
   gst_clear_object (&self->context);
 }
 
-/* A work-group of 64x4 where every kernel and the device allow it, halved
- * until it fits: wide rows suit both CPU vectorisation and GPU coalescing. */
-static gboolean
-gst_cl_epsilon_choose_local_size (GstClEpsilon * self, GError ** error)
+/* The program for epsilon windows of @radius, built (or loaded from the
+ * program cache) the first time that radius is used. */
+static GstClKernels *
+gst_cl_epsilon_get_kernels (GstClEpsilon * self, gint radius, GError ** error)
 {
-  cl_device_id device = gst_cl_context_get_device (self->context);
-  cl_kernel kernels[] = { self->epsilon_planar, self->epsilon_interleaved,
-    self->convolve
-  };
-  size_t item_sizes[3] = { 0, }, max_wg = G_MAXSIZE, wg;
-  cl_int status;
-  guint i;
+  gboolean from_cache = FALSE;
 
-  status = clGetDeviceInfo (device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
-      sizeof (item_sizes), item_sizes, NULL);
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status,
-        "clGetDeviceInfo (CL_DEVICE_MAX_WORK_ITEM_SIZES)");
-  for (i = 0; i < G_N_ELEMENTS (kernels); i++) {
-    status = clGetKernelWorkGroupInfo (kernels[i], device,
-        CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
-    if (status != CL_SUCCESS)
-      return gst_cl_set_error (error, status, "clGetKernelWorkGroupInfo");
-    max_wg = MIN (max_wg, wg);
+  if (self->kernels[radius])
+    return self->kernels[radius];
+
+  self->kernels[radius] = gst_cl_kernels_new (self->context, radius,
+      &from_cache, error);
+  if (self->kernels[radius]) {
+    GST_OBJECT_LOCK (self);
+    if (from_cache)
+      self->stats.programs_cached++;
+    else
+      self->stats.programs_compiled++;
+    GST_OBJECT_UNLOCK (self);
   }
-
-  self->local[0] = MIN (64, MAX (item_sizes[0], 1));
-  self->local[1] = MIN (4, MAX (item_sizes[1], 1));
-  while (self->local[0] * self->local[1] > max_wg)
-    self->local[self->local[1] > 1 ? 1 : 0] /= 2;
-  GST_DEBUG_OBJECT (self, "work-group %zux%zu", self->local[0],
-      self->local[1]);
-  return TRUE;
+  return self->kernels[radius];
 }
 
-/* Builds the program and its kernels for the device just opened. */
+/* Builds what every frame needs on the device just opened: the program for
+ * the current window size (so that a build failure shows at start), the
+ * tuner and the coefficient buffers. */
 static gboolean
 gst_cl_epsilon_build (GstClEpsilon * self, GError ** error)
 {
-  static const gchar *sources[] = {
-    gst_cl_kernel_common, gst_cl_kernel_epsilon, gst_cl_kernel_convolve, NULL
-  };
+  const gsize side = sizeof (gfloat) * GST_CL_CONV_KERNEL_MAX_SIDE;
+  guint radius;
 
-  self->program = gst_cl_program_build (self->context, sources, NULL, error);
-  if (!self->program)
-    return FALSE;
-
-  self->epsilon_planar = gst_cl_program_create_kernel (self->program,
-      "epsilon_planar", error);
-  if (!self->epsilon_planar)
-    return FALSE;
-  self->epsilon_interleaved = gst_cl_program_create_kernel (self->program,
-      "epsilon_interleaved", error);
-  if (!self->epsilon_interleaved)
-    return FALSE;
-  self->convolve = gst_cl_program_create_kernel (self->program, "convolve",
-      error);
-  if (!self->convolve)
+  GST_OBJECT_LOCK (self);
+  radius = self->window_size / 2;
+  GST_OBJECT_UNLOCK (self);
+  if (!gst_cl_epsilon_get_kernels (self, radius, error))
     return FALSE;
 
-  if (!gst_cl_epsilon_choose_local_size (self, error))
-    return FALSE;
-
-  self->coeffs = gst_cl_context_create_buffer (self->context,
-      CL_MEM_READ_ONLY, sizeof (gfloat) * G_N_ELEMENTS (self->kernel.coeffs),
-      "kernel coefficients", error);
+  self->tuner = gst_cl_tuner_new (self->context);
+  self->launches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      g_free);
   self->coeffs_cookie = 0;
-  return self->coeffs != NULL;
+  self->coeffs = gst_cl_context_create_buffer (self->context,
+      CL_MEM_READ_ONLY, side * GST_CL_CONV_KERNEL_MAX_SIDE,
+      "kernel coefficients", error);
+  if (self->coeffs)
+    self->row_factor = gst_cl_context_create_buffer (self->context,
+        CL_MEM_READ_ONLY, side, "kernel row factor", error);
+  if (self->row_factor)
+    self->column_factor = gst_cl_context_create_buffer (self->context,
+        CL_MEM_READ_ONLY, side, "kernel column factor", error);
+  return self->column_factor != NULL;
 }
 
 static gboolean
@@ -520,6 +572,10 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   if (!self->context)
     goto no_device;
 
+  GST_OBJECT_LOCK (self);
+  memset (&self->stats, 0, sizeof (self->stats));
+  self->stats.memory_path = "none";
+  GST_OBJECT_UNLOCK (self);
   if (!gst_cl_epsilon_build (self, &error))
     goto build_failed;
 
@@ -527,8 +583,6 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   g_free (self->device_name);
   self->device_name =
       g_strdup (gst_cl_context_get_device_name (self->context));
-  memset (&self->stats, 0, sizeof (self->stats));
-  self->stats.memory_path = "none";
   GST_OBJECT_UNLOCK (self);
   g_object_notify (G_OBJECT (self), "device-name");
   gst_cl_epsilon_update_passthrough (self);
@@ -766,17 +820,38 @@ gst_cl_epsilon_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 
 /* ---- Per frame ------------------------------------------------------------ */
 
+/* Writes @n floats to @mem, blocking: the next frame may overwrite them
+ * again. A few hundred bytes, only when the kernel changes. */
+static gboolean
+write_floats (GstClEpsilon * self, cl_mem mem, const gfloat * values, gint n,
+    const gchar * what, GError ** error)
+{
+  cl_int status = clEnqueueWriteBuffer (gst_cl_context_get_queue
+      (self->context), mem, CL_TRUE, 0, sizeof (gfloat) * n, values, 0, NULL,
+      NULL);
+
+  if (status != CL_SUCCESS) {
+    gchar *step = g_strdup_printf ("clEnqueueWriteBuffer (%s)", what);
+
+    gst_cl_set_error (error, status, step);
+    g_free (step);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* Takes the property values for one frame under the lock, and uploads the
- * convolution coefficients if the kernel changed since the last frame. */
+ * convolution coefficients (and their factors) if the kernel changed since
+ * the last frame. */
 static gboolean
 gst_cl_epsilon_snapshot (GstClEpsilon * self, GstClEpsilonParams * params,
     GError ** error)
 {
   gfloat coeffs[G_N_ELEMENTS (self->kernel.coeffs)];
+  gfloat column[GST_CL_CONV_KERNEL_MAX_SIDE], row[GST_CL_CONV_KERNEL_MAX_SIDE];
   gboolean upload = FALSE;
   guint cookie = 0;
-  cl_int status;
-  gint i, n;
+  gint i, n = 0;
 
   GST_OBJECT_LOCK (self);
   params->threshold = self->threshold;
@@ -788,10 +863,17 @@ gst_cl_epsilon_snapshot (GstClEpsilon * self, GstClEpsilonParams * params,
   params->divisor = gst_cl_conv_kernel_effective_divisor (&self->kernel,
       self->divisor);
   params->bias = self->bias;
+  params->separable = self->have_kernel && self->separable;
+  params->epsilon_variant = self->epsilon_variant;
+  params->conv_variant = self->conv_variant;
   if (self->have_kernel && self->kernel_cookie != self->coeffs_cookie) {
     n = self->kernel.width * self->kernel.height;
     for (i = 0; i < n; i++)
       coeffs[i] = self->kernel.coeffs[i];
+    for (i = 0; i < self->kernel.height; i++)
+      column[i] = self->column[i];
+    for (i = 0; i < self->kernel.width; i++)
+      row[i] = self->row[i];
     cookie = self->kernel_cookie;
     upload = TRUE;
   }
@@ -799,15 +881,14 @@ gst_cl_epsilon_snapshot (GstClEpsilon * self, GstClEpsilonParams * params,
 
   if (!upload)
     return TRUE;
-
-  /* Blocking: the next frame may overwrite the buffer again. It is 900 bytes
-   * at most, and only written when the kernel changes. */
-  status = clEnqueueWriteBuffer (gst_cl_context_get_queue (self->context),
-      self->coeffs, CL_TRUE, 0, sizeof (gfloat) * params->kernel_width *
-      params->kernel_height, coeffs, 0, NULL, NULL);
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status,
-        "clEnqueueWriteBuffer (kernel coefficients)");
+  if (!write_floats (self, self->coeffs, coeffs, n, "kernel coefficients",
+          error))
+    return FALSE;
+  if (params->separable && (!write_floats (self, self->row_factor, row,
+              params->kernel_width, "kernel row factor", error) ||
+          !write_floats (self, self->column_factor, column,
+              params->kernel_height, "kernel column factor", error)))
+    return FALSE;
   self->coeffs_cookie = cookie;
   return TRUE;
 }
@@ -821,138 +902,216 @@ device_ref (const GstClPlane * plane, cl_mem mem)
   return ref;
 }
 
-/* Runs @kernel over @width x @height work-items. The global size is rounded
- * up to whole work-groups, which OpenCL 1.2 needs; kernels skip the excess.
- * Keeps the kernel's event, for its time in the stats. */
 static gboolean
-enqueue_2d (GstClEpsilon * self, cl_kernel kernel, gint width, gint height,
-    const gchar * what, GError ** error)
+run_epsilon (GstClEpsilon * self, GstClKernels * kernels,
+    const GstClPlane * plane, const GstClPlaneRef * src,
+    const GstClPlaneRef * dst, guint threshold, GError ** error)
 {
-  const size_t *local = self->local;
-  size_t global[2];
-  cl_event *event = NULL;
-  cl_int status;
+  GstClStagePlane stage = { src, dst, plane->width, plane->height,
+    plane->xstep
+  };
 
-  if (self->n_events < G_N_ELEMENTS (self->events))
-    event = &self->events[self->n_events];
-  global[0] = GST_ROUND_UP_N ((size_t) width, local[0]);
-  global[1] = GST_ROUND_UP_N ((size_t) height, local[1]);
-  status = clEnqueueNDRangeKernel (gst_cl_context_get_queue (self->context),
-      kernel, 2, NULL, global, local, 0, NULL, event);
-  if (status != CL_SUCCESS) {
-    gchar *step = g_strdup_printf ("clEnqueueNDRangeKernel (%s)", what);
+  return gst_cl_kernels_run_epsilon (kernels, &plane->epsilon_launch, &stage,
+      threshold, &self->events, error);
+}
 
-    gst_cl_set_error (error, status, step);
-    g_free (step);
+static gboolean
+run_convolve (GstClEpsilon * self, GstClKernels * kernels,
+    const GstClPlane * plane, const GstClPlaneRef * src,
+    const GstClPlaneRef * dst, const GstClEpsilonParams * params,
+    GError ** error)
+{
+  GstClStagePlane stage = { src, dst, plane->width, plane->height, 1 };
+  GstClConvParams conv = { self->coeffs, params->kernel_width,
+    params->kernel_height, params->divisor, params->bias, params->separable,
+    self->row_factor, self->column_factor, plane->scratch
+  };
+
+  return gst_cl_kernels_run_convolve (kernels, &plane->conv_launch, &stage,
+      &conv, &self->events, error);
+}
+
+/* ---- Choosing kernel variants -------------------------------------------- */
+
+/* One stage of one plane, for the tuner to time on the plane's own device
+ * buffers (their content does not matter for the time). */
+typedef struct
+{
+  GstClEpsilon *self;
+  GstClKernels *kernels;
+  GstClPlane *plane;
+  const GstClEpsilonParams *params;
+  gboolean convolve;
+} GstClTuneJob;
+
+static gboolean
+tune_run (const GstClLaunch * launch, GstClEvents * events,
+    gpointer user_data, GError ** error)
+{
+  GstClTuneJob *job = user_data;
+  GstClPlane *plane = job->plane;
+  GstClPlaneRef src = device_ref (plane, plane->src);
+  GstClPlaneRef dst = device_ref (plane, plane->dst);
+  GstClStagePlane stage = { &src, &dst, plane->width, plane->height,
+    job->convolve ? 1 : plane->xstep
+  };
+  GstClConvParams conv = { job->self->coeffs, job->params->kernel_width,
+    job->params->kernel_height, job->params->divisor, job->params->bias,
+    job->params->separable, job->self->row_factor,
+    job->self->column_factor, plane->scratch
+  };
+
+  if (job->convolve)
+    return gst_cl_kernels_run_convolve (job->kernels, launch, &stage, &conv,
+        events, error);
+  return gst_cl_kernels_run_epsilon (job->kernels, launch, &stage,
+      MAX (job->params->threshold, 1), events, error);
+}
+
+/* What the tuner remembers a choice under: stage, layout, window or kernel
+ * shape, and the size's order of magnitude (the best launch depends on how
+ * much work there is, not on the exact size). */
+static gchar *
+tuning_key (const GstClTuneJob * job)
+{
+  const GstClPlane *plane = job->plane;
+  const GstClEpsilonParams *params = job->params;
+  guint size_class = g_bit_storage ((gulong) plane->row_bytes *
+      plane->height);
+
+  if (job->convolve)
+    return g_strdup_printf ("convolve-%dx%d-%s-s%u", params->kernel_width,
+        params->kernel_height, params->separable ? "rank1" : "full",
+        size_class);
+  return g_strdup_printf ("epsilon-%s-r%u-s%u",
+      plane->xstep == 2 ? "interleaved" : "planar", params->radius,
+      size_class);
+}
+
+/* Times every variant the stage allows with each of its work-group sizes. */
+static gboolean
+tune (GstClEpsilon * self, GstClTuneJob * job, const gchar * key,
+    GstClLaunch * launch, GError ** error)
+{
+  GstClLaunch candidates[GST_CL_N_VARIANTS * 8];
+  GstClVariant v, last = job->convolve && job->params->separable ?
+      GST_CL_VARIANT_SEPARABLE : GST_CL_VARIANT_VECTOR;
+  size_t sizes[8][2];
+  guint i, m, n = 0;
+  gboolean ok;
+
+  for (v = GST_CL_VARIANT_PLAIN; v <= last; v++) {
+    m = gst_cl_kernels_local_sizes (job->kernels, job->convolve, v, sizes);
+    for (i = 0; i < m; i++) {
+      candidates[n].variant = v;
+      candidates[n].local[0] = sizes[i][0];
+      candidates[n].local[1] = sizes[i][1];
+      n++;
+    }
+  }
+  ok = gst_cl_tuner_tune (self->tuner, key, candidates, n, tune_run, job,
+      launch, error);
+  GST_OBJECT_LOCK (self);
+  self->stats.tuning_runs = gst_cl_tuner_get_runs (self->tuner);
+  GST_OBJECT_UNLOCK (self);
+  return ok;
+}
+
+/* The launch of one stage: a forced variant with its first work-group size,
+ * or the fastest, as chosen earlier in this run, remembered on disk, or
+ * timed now. */
+static gboolean
+choose_launch (GstClEpsilon * self, GstClTuneJob * job, GstClLaunch * launch,
+    GError ** error)
+{
+  GstClVariant forced = job->convolve ? job->params->conv_variant :
+      job->params->epsilon_variant;
+  GstClLaunch *known;
+  size_t sizes[8][2];
+  gchar *key;
+
+  if (forced == GST_CL_VARIANT_SEPARABLE && !job->params->separable)
+    forced = GST_CL_VARIANT_PLAIN;
+  if (forced != GST_CL_VARIANT_AUTO) {
+    gst_cl_kernels_local_sizes (job->kernels, job->convolve, forced, sizes);
+    launch->variant = forced;
+    launch->local[0] = sizes[0][0];
+    launch->local[1] = sizes[0][1];
+    return TRUE;
+  }
+
+  key = tuning_key (job);
+  if ((known = g_hash_table_lookup (self->launches, key))) {
+    *launch = *known;
+    g_free (key);
+    return TRUE;
+  }
+  if (!gst_cl_tuner_lookup (self->tuner, key, launch) &&
+      !tune (self, job, key, launch, error)) {
+    g_free (key);
     return FALSE;
   }
-  if (event)
-    self->n_events++;
+  g_hash_table_insert (self->launches, key, g_memdup2 (launch,
+          sizeof (*launch)));
   return TRUE;
 }
 
-/* Milliseconds the kernels of the frame ran, from their profiling events,
- * which it releases. */
-static gdouble
-gst_cl_epsilon_take_kernel_time (GstClEpsilon * self)
-{
-  cl_ulong start, end;
-  gdouble ms = 0.0;
-  guint i;
-
-  for (i = 0; i < self->n_events; i++) {
-    if (clGetEventProfilingInfo (self->events[i], CL_PROFILING_COMMAND_START,
-            sizeof (start), &start, NULL) == CL_SUCCESS &&
-        clGetEventProfilingInfo (self->events[i], CL_PROFILING_COMMAND_END,
-            sizeof (end), &end, NULL) == CL_SUCCESS && end > start)
-      ms += (end - start) / 1e6;
-    clReleaseEvent (self->events[i]);
-  }
-  self->n_events = 0;
-  return ms;
-}
-
-#define SET_ARG(kernel, index, value) \
-  (status = status != CL_SUCCESS ? status : \
-      clSetKernelArg (kernel, index, sizeof (value), &(value)))
-
-/* Sets the arguments every filter kernel starts with: source plane,
- * destination plane, size. */
-static cl_int
-set_plane_args (cl_kernel kernel, const GstClPlane * plane,
-    const GstClPlaneRef * src, const GstClPlaneRef * dst)
-{
-  cl_uint src_offset = src->offset, dst_offset = dst->offset;
-  cl_int status = CL_SUCCESS;
-
-  SET_ARG (kernel, 0, src->mem);
-  SET_ARG (kernel, 1, src_offset);
-  SET_ARG (kernel, 2, src->pitch);
-  SET_ARG (kernel, 3, dst->mem);
-  SET_ARG (kernel, 4, dst_offset);
-  SET_ARG (kernel, 5, dst->pitch);
-  SET_ARG (kernel, 6, plane->width);
-  SET_ARG (kernel, 7, plane->height);
-  return status;
-}
-
+/* The float plane the separable convolution's row pass writes. */
 static gboolean
-run_epsilon (GstClEpsilon * self, const GstClPlane * plane,
-    const GstClPlaneRef * src, const GstClPlaneRef * dst, guint threshold,
-    gint radius, GError ** error)
+ensure_scratch (GstClEpsilon * self, GstClPlane * plane, GError ** error)
 {
-  cl_kernel kernel = plane->xstep == 2 ? self->epsilon_interleaved :
-      self->epsilon_planar;
-  cl_int status = set_plane_args (kernel, plane, src, dst);
-
-  SET_ARG (kernel, 8, radius);
-  SET_ARG (kernel, 9, threshold);
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status, "clSetKernelArg (epsilon)");
-
-  return enqueue_2d (self, kernel, plane->row_bytes, plane->height, "epsilon",
-      error);
+  if (!plane->scratch)
+    plane->scratch = gst_cl_context_create_buffer (self->context,
+        CL_MEM_READ_WRITE, sizeof (gfloat) * plane->width * plane->height,
+        "separable convolution rows", error);
+  return plane->scratch != NULL;
 }
 
+/* Chooses the launch of every stage that will run on the frame's planes. */
 static gboolean
-run_convolve (GstClEpsilon * self, const GstClPlane * plane,
-    const GstClPlaneRef * src, const GstClPlaneRef * dst,
+gst_cl_epsilon_prepare_launches (GstClEpsilon * self, GstClKernels * kernels,
     const GstClEpsilonParams * params, GError ** error)
 {
-  cl_kernel kernel = self->convolve;
-  cl_int status = set_plane_args (kernel, plane, src, dst);
+  GstClTuneJob job = { self, kernels, NULL, params, FALSE };
+  guint i;
 
-  SET_ARG (kernel, 8, self->coeffs);
-  SET_ARG (kernel, 9, params->kernel_width);
-  SET_ARG (kernel, 10, params->kernel_height);
-  SET_ARG (kernel, 11, params->divisor);
-  SET_ARG (kernel, 12, params->bias);
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status, "clSetKernelArg (convolve)");
+  for (i = 0; i < self->n_planes; i++) {
+    GstClPlane *plane = job.plane = &self->planes[i];
+    guint threshold = plane->is_luma ? params->threshold :
+        params->chroma_threshold;
 
-  return enqueue_2d (self, kernel, plane->width, plane->height, "convolve",
-      error);
+    job.convolve = FALSE;
+    if (threshold > 0 && !choose_launch (self, &job, &plane->epsilon_launch,
+            error))
+      return FALSE;
+    job.convolve = TRUE;
+    if (plane->is_luma && params->have_kernel &&
+        ((params->separable && !ensure_scratch (self, plane, error)) ||
+            !choose_launch (self, &job, &plane->conv_launch, error)))
+      return FALSE;
+  }
+  return TRUE;
 }
-
-#undef SET_ARG
 
 /* Runs the stages from @src to @dst, through the plane's intermediate buffer
  * when both run. */
 static gboolean
-run_stages (GstClEpsilon * self, const GstClPlane * plane,
-    const GstClEpsilonParams * params, guint threshold, gboolean convolve,
-    const GstClPlaneRef * src, const GstClPlaneRef * dst, GError ** error)
+run_stages (GstClEpsilon * self, GstClKernels * kernels,
+    const GstClPlane * plane, const GstClEpsilonParams * params,
+    guint threshold, gboolean convolve, const GstClPlaneRef * src,
+    const GstClPlaneRef * dst, GError ** error)
 {
   GstClPlaneRef tmp = device_ref (plane, plane->tmp);
 
   if (threshold > 0) {
     const GstClPlaneRef *out = convolve ? &tmp : dst;
 
-    if (!run_epsilon (self, plane, src, out, threshold, params->radius, error))
+    if (!run_epsilon (self, kernels, plane, src, out, threshold, error))
       return FALSE;
     src = out;
   }
-  return !convolve || run_convolve (self, plane, src, dst, params, error);
+  return !convolve || run_convolve (self, kernels, plane, src, dst, params,
+      error);
 }
 
 /* Filters one plane of @in into @out. Where the device shares host memory,
@@ -961,9 +1120,10 @@ run_stages (GstClEpsilon * self, const GstClPlane * plane,
  * frames are OpenCL buffers. A plane that no stage touches is copied by
  * OpenCL, and by the CPU only when neither frame is an OpenCL buffer. */
 static gboolean
-gst_cl_epsilon_filter_plane (GstClEpsilon * self, const GstClPlane * plane,
-    const GstClEpsilonParams * params, const GstClFrame * in,
-    const GstClFrame * out, GstClTransferStats * stats, GError ** error)
+gst_cl_epsilon_filter_plane (GstClEpsilon * self, GstClKernels * kernels,
+    const GstClPlane * plane, const GstClEpsilonParams * params,
+    const GstClFrame * in, const GstClFrame * out, GstClTransferStats * stats,
+    GError ** error)
 {
   guint threshold = plane->is_luma ? params->threshold :
       params->chroma_threshold;
@@ -985,19 +1145,34 @@ gst_cl_epsilon_filter_plane (GstClEpsilon * self, const GstClPlane * plane,
     src = &dev_src;
   }
   if (in_place && dst->mem)
-    return run_stages (self, plane, params, threshold, convolve, src, dst,
-        error);
+    return run_stages (self, kernels, plane, params, threshold, convolve, src,
+        dst, error);
 
-  return run_stages (self, plane, params, threshold, convolve, src, &dev_dst,
-      error) && gst_cl_copy_plane (self->context, &dev_dst, dst,
+  return run_stages (self, kernels, plane, params, threshold, convolve, src,
+      &dev_dst, error) && gst_cl_copy_plane (self->context, &dev_dst, dst,
       plane->row_bytes, plane->height, stats, error);
+}
+
+/* "VARIANT WxH" of @launch, or "none" where the stage did not run. */
+static void
+describe_launch (gchar * text, gsize size, gboolean ran,
+    const GstClLaunch * launch)
+{
+  if (ran)
+    g_snprintf (text, size, "%s %zux%zu",
+        gst_cl_variant_to_string (launch->variant), launch->local[0],
+        launch->local[1]);
+  else
+    g_strlcpy (text, "none", size);
 }
 
 /* Adds one frame's figures to the stats property. */
 static void
 gst_cl_epsilon_count_frame (GstClEpsilon * self,
-    const GstClTransferStats * frame, gdouble device_ms, gint64 started)
+    const GstClEpsilonParams * params, const GstClTransferStats * frame,
+    gdouble device_ms, gint64 started)
 {
+  const GstClPlane *luma = &self->planes[0];
   gdouble wall_ms = (g_get_monotonic_time () - started) / 1000.0;
   gboolean copied = frame->host_copy_bytes > 0 || frame->pageable;
 
@@ -1012,6 +1187,11 @@ gst_cl_epsilon_count_frame (GstClEpsilon * self,
   self->stats.transform_ms += wall_ms;
   self->stats.memory_path = copied ? "copy" :
       gst_cl_context_is_host_unified (self->context) ? "host-ptr" : "pinned";
+  describe_launch (self->stats.epsilon_launch,
+      sizeof (self->stats.epsilon_launch), params->threshold > 0,
+      &luma->epsilon_launch);
+  describe_launch (self->stats.conv_launch, sizeof (self->stats.conv_launch),
+      params->have_kernel, &luma->conv_launch);
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -1025,6 +1205,7 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstClFrame in, out;
   gboolean in_open = FALSE, out_open = FALSE;
   GstClEpsilonParams params;
+  GstClKernels *kernels;
   GError *error = NULL;
   gint64 started = g_get_monotonic_time ();
   cl_int status;
@@ -1035,6 +1216,9 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 
   if (!gst_cl_epsilon_snapshot (self, &params, &error))
     goto failed;
+  if (!(kernels = gst_cl_epsilon_get_kernels (self, params.radius, &error)) ||
+      !gst_cl_epsilon_prepare_launches (self, kernels, &params, &error))
+    goto failed;
   if (!(in_open = gst_cl_frame_open (&in, self->context, &vfilter->in_info,
               inbuf, GST_MAP_READ, &error)))
     goto failed;
@@ -1043,7 +1227,8 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     goto failed;
 
   for (i = 0; i < self->n_planes; i++) {
-    if (!gst_cl_epsilon_filter_plane (self, &self->planes[i], &params, &in,
+    if (!gst_cl_epsilon_filter_plane (self, kernels, &self->planes[i],
+            &params, &in,
             &out, &stats, &error))
       goto failed;
   }
@@ -1056,8 +1241,8 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   }
   gst_cl_frame_close (&out);
   gst_cl_frame_close (&in);
-  gst_cl_epsilon_count_frame (self, &stats,
-      gst_cl_epsilon_take_kernel_time (self), started);
+  gst_cl_epsilon_count_frame (self, &params, &stats,
+      gst_cl_events_take_ms (&self->events), started);
   return GST_FLOW_OK;
 
   /* ERRORS */
@@ -1071,7 +1256,7 @@ failed:
   {
     /* Commands already enqueued may still use the frames' memory. */
     clFinish (gst_cl_context_get_queue (self->context));
-    gst_cl_epsilon_take_kernel_time (self);
+    gst_cl_events_take_ms (&self->events);
     if (out_open)
       gst_cl_frame_close (&out);
     if (in_open)
@@ -1108,6 +1293,8 @@ gst_cl_epsilon_set_kernel_locked (GstClEpsilon * self, const gchar * text)
 
   self->kernel = kernel;
   self->have_kernel = TRUE;
+  self->separable = gst_cl_conv_kernel_factor (&kernel, self->column,
+      self->row);
   self->kernel_cookie++;
   if (self->kernel_cookie == 0)         /* 0 means "nothing uploaded" */
     self->kernel_cookie = 1;
@@ -1164,6 +1351,18 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
       if (self->device == NULL)
         self->device = g_strdup (DEFAULT_DEVICE);
       break;
+    case PROP_EPSILON_VARIANT:
+      u = g_value_get_enum (value);
+      if (u == GST_CL_VARIANT_SEPARABLE)
+        GST_WARNING_OBJECT (self, "Ignoring epsilon-variant separable: only "
+            "convolutions separate; keeping %s",
+            gst_cl_variant_to_string (self->epsilon_variant));
+      else
+        self->epsilon_variant = u;
+      break;
+    case PROP_CONVOLUTION_VARIANT:
+      self->conv_variant = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1185,7 +1384,14 @@ gst_cl_epsilon_stats_locked (GstClEpsilon * self)
       "device-ms", G_TYPE_DOUBLE, self->stats.device_ms,
       "transform-ms", G_TYPE_DOUBLE, self->stats.transform_ms,
       "memory-path", G_TYPE_STRING,
-      self->stats.memory_path ? self->stats.memory_path : "none", NULL);
+      self->stats.memory_path ? self->stats.memory_path : "none",
+      "epsilon-launch", G_TYPE_STRING, self->stats.epsilon_launch[0] ?
+      self->stats.epsilon_launch : "none",
+      "convolution-launch", G_TYPE_STRING, self->stats.conv_launch[0] ?
+      self->stats.conv_launch : "none",
+      "programs-compiled", G_TYPE_UINT, self->stats.programs_compiled,
+      "programs-cached", G_TYPE_UINT, self->stats.programs_cached,
+      "tuning-runs", G_TYPE_UINT, self->stats.tuning_runs, NULL);
 }
 
 static void
@@ -1219,6 +1425,12 @@ gst_cl_epsilon_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_DEVICE_NAME:
       g_value_set_string (value, self->device_name);
+      break;
+    case PROP_EPSILON_VARIANT:
+      g_value_set_enum (value, self->epsilon_variant);
+      break;
+    case PROP_CONVOLUTION_VARIANT:
+      g_value_set_enum (value, self->conv_variant);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, gst_cl_epsilon_stats_locked (self));

@@ -18,10 +18,14 @@ G_BEGIN_DECLS
  * shared helpers first) for @context's device, with @options plus
  * "-cl-fp32-correctly-rounded-divide-sqrt" where the device supports it, so
  * that float division is exact whenever its result is representable.
+ * A program built before for the same device, driver, sources and options
+ * is loaded from the on-disk cache (gstclcache-private.h) as the device's
+ * binary, without compiling; @from_cache (may be NULL) says whether it was.
  * Returns the program (the caller releases it), or NULL with @error set; a
  * compiler failure carries the build log in the message. */
 cl_program gst_cl_program_build (GstClContext * context,
-    const gchar * const *sources, const gchar * options, GError ** error);
+    const gchar * const *sources, const gchar * options,
+    gboolean * from_cache, GError ** error);
 
 /* Creates kernel @name of @program, or NULL with @error set. */
 cl_kernel gst_cl_program_create_kernel (cl_program program,

@@ -12,7 +12,10 @@
 #endif
 
 #include "gstclprogram-private.h"
+#include "gstclcache-private.h"
 #include "gstclerror-private.h"
+
+#include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_program_debug);
 #define GST_CAT_DEFAULT gst_cl_program_debug
@@ -58,31 +61,72 @@ full_options (cl_device_id device, const gchar * options)
       exact_div ? "-cl-fp32-correctly-rounded-divide-sqrt" : "", NULL);
 }
 
-cl_program
-gst_cl_program_build (GstClContext * context, const gchar * const *sources,
-    const gchar * options, GError ** error)
+/* The program as the cache keeps it: built from the device's own binary. */
+static cl_program
+build_from_cache (GstClContext * context, const gchar * name,
+    const gchar * opts)
 {
   cl_device_id device = gst_cl_context_get_device (context);
-  gchar *source, *opts, *log;
+  cl_program program;
+  cl_int status, binary_status = CL_SUCCESS;
+  gchar *binary;
+  gsize size;
+
+  if (!gst_cl_cache_read (name, &binary, &size))
+    return NULL;
+  program = clCreateProgramWithBinary (gst_cl_context_get_handle (context), 1,
+      &device, &size, (const guchar **) &binary, &binary_status, &status);
+  g_free (binary);
+  if (status != CL_SUCCESS || binary_status != CL_SUCCESS) {
+    GST_INFO ("cached binary %s refused: %s", name,
+        gst_cl_error_name (status != CL_SUCCESS ? status : binary_status));
+    if (program && status == CL_SUCCESS)
+      clReleaseProgram (program);
+    return NULL;
+  }
+  status = clBuildProgram (program, 1, &device, opts, NULL, NULL);
+  if (status != CL_SUCCESS) {
+    GST_INFO ("cached binary %s does not build: %s", name,
+        gst_cl_error_name (status));
+    clReleaseProgram (program);
+    return NULL;
+  }
+  return program;
+}
+
+/* Keeps the device binary of a program just built from source. */
+static void
+store_in_cache (cl_program program, const gchar * name)
+{
+  size_t size = 0;
+  guchar *binary;
+
+  if (clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES, sizeof (size),
+          &size, NULL) != CL_SUCCESS || size == 0)
+    return;
+  binary = g_malloc (size);
+  if (clGetProgramInfo (program, CL_PROGRAM_BINARIES, sizeof (binary),
+          &binary, NULL) == CL_SUCCESS)
+    gst_cl_cache_write (name, (const gchar *) binary, size);
+  g_free (binary);
+}
+
+static cl_program
+build_from_source (GstClContext * context, const gchar * source,
+    const gchar * opts, GError ** error)
+{
+  cl_device_id device = gst_cl_context_get_device (context);
   cl_program program;
   cl_int status;
+  gchar *log;
 
-  ensure_debug_category ();
-
-  source = g_strjoinv ("\n", (gchar **) sources);
   program = clCreateProgramWithSource (gst_cl_context_get_handle (context), 1,
-      (const char **) &source, NULL, &status);
-  g_free (source);
+      &source, NULL, &status);
   if (status != CL_SUCCESS) {
     gst_cl_set_error (error, status, "clCreateProgramWithSource");
     return NULL;
   }
-
-  opts = full_options (device, options);
-  GST_DEBUG ("building for %s with options \"%s\"",
-      gst_cl_context_get_device_name (context), opts);
   status = clBuildProgram (program, 1, &device, opts, NULL, NULL);
-  g_free (opts);
   if (status == CL_SUCCESS)
     return program;
 
@@ -93,6 +137,39 @@ gst_cl_program_build (GstClContext * context, const gchar * const *sources,
   g_free (log);
   clReleaseProgram (program);
   return NULL;
+}
+
+cl_program
+gst_cl_program_build (GstClContext * context, const gchar * const *sources,
+    const gchar * options, gboolean * from_cache, GError ** error)
+{
+  gchar *source, *opts, *key, *name;
+  cl_program program;
+
+  ensure_debug_category ();
+
+  source = g_strjoinv ("\n", (gchar **) sources);
+  opts = full_options (gst_cl_context_get_device (context), options);
+  key = g_strjoin ("\n", gst_cl_context_get_identity (context), opts, source,
+      NULL);
+  name = gst_cl_cache_entry_name ("program", key, strlen (key));
+
+  program = build_from_cache (context, name, opts);
+  if (from_cache)
+    *from_cache = program != NULL;
+  if (!program) {
+    GST_DEBUG ("building for %s with options \"%s\"",
+        gst_cl_context_get_device_name (context), opts);
+    program = build_from_source (context, source, opts, error);
+    if (program)
+      store_in_cache (program, name);
+  }
+
+  g_free (name);
+  g_free (key);
+  g_free (opts);
+  g_free (source);
+  return program;
 }
 
 cl_kernel

@@ -4,7 +4,26 @@
  * k[r][c] weighing the sample at (x + c - kw / 2, y + r - kh / 2). The sum is
  * taken in float: exact for integer coefficients while |sum| < 2^24, and the
  * host builds with correctly rounded division where the device offers it, so
- * that exact arithmetic gives exact results. */
+ * that exact arithmetic gives exact results.
+ *
+ * Variants, timed per device by the host like the epsilon filter's:
+ *  - plain:     one sample per work-item;
+ *  - tiled:     the work-group's window of the plane in local memory;
+ *  - vector:    CONV_VW adjacent samples per work-item, float vectors;
+ *  - separable: for rank-1 kernels (box, gaussian), a row pass into a float
+ *               plane then a column pass: kw + kh taps instead of kw * kh.
+ *               With integer factors the sums are the same exact integers. */
+
+#define CONV_VW 8
+#define CONV_MAX_SIDE 15
+
+static inline uchar
+conv_output (float acc, float divisor, float bias)
+{
+  const float v = floor (acc / divisor + bias + 0.5f);
+  /* The host keeps divisors away from 0; NaN must still not reach a cast. */
+  return isnan (v) ? 0 : (uchar) clamp (v, 0.0f, 255.0f);
+}
 
 __kernel void
 convolve (__global const uchar * src, uint src_offset, int src_pitch,
@@ -25,7 +44,115 @@ convolve (__global const uchar * src, uint src_offset, int src_pitch,
     for (int c = 0; c < kw; c++)
       acc += coeffs[r * kw + c] * (float) row[edge_clamp (x + c - kw / 2, width)];
   }
-  const float v = floor (acc / divisor + bias + 0.5f);
-  /* The host keeps divisors away from 0; NaN must still not reach a cast. */
-  dst[y * dst_pitch + x] = isnan (v) ? 0 : (uchar) clamp (v, 0.0f, 255.0f);
+  dst[y * dst_pitch + x] = conv_output (acc, divisor, bias);
+}
+
+/* `tile` holds (local width + kw - 1) x (local height + kh - 1) samples,
+ * sized by the host; every work-item helps load it. */
+__kernel void
+convolve_tiled (__global const uchar * src, uint src_offset, int src_pitch,
+    __global uchar * dst, uint dst_offset, int dst_pitch, int width,
+    int height, __constant float * coeffs, int kw, int kh, float divisor,
+    float bias, __local uchar * tile)
+{
+  const int lw = get_local_size (0), lh = get_local_size (1);
+  const int lx = get_local_id (0), ly = get_local_id (1);
+  const int x0 = get_group_id (0) * lw - kw / 2;
+  const int y0 = get_group_id (1) * lh - kh / 2;
+  const int tw = lw + kw - 1, th = lh + kh - 1;
+  src += src_offset;
+  dst += dst_offset;
+
+  for (int ty = ly; ty < th; ty += lh) {
+    __global const uchar *row = src + edge_clamp (y0 + ty, height) * src_pitch;
+    for (int tx = lx; tx < tw; tx += lw)
+      tile[ty * tw + tx] = row[edge_clamp (x0 + tx, width)];
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  float acc = 0.0f;
+  for (int r = 0; r < kh; r++) {
+    __local const uchar *row = tile + (ly + r) * tw + lx;
+    for (int c = 0; c < kw; c++)
+      acc += coeffs[r * kw + c] * (float) row[c];
+  }
+  dst[y * dst_pitch + x] = conv_output (acc, divisor, bias);
+}
+
+/* CONV_VW adjacent samples per work-item: each kernel row reads one segment
+ * of CONV_VW + kw - 1 samples (vector loads away from the left and right
+ * edges), then each coefficient is one vector multiply-add. The sums are
+ * taken tap by tap in the same order as the plain variant's. */
+__kernel void
+convolve_vector (__global const uchar * src, uint src_offset, int src_pitch,
+    __global uchar * dst, uint dst_offset, int dst_pitch, int width,
+    int height, __constant float * coeffs, int kw, int kh, float divisor,
+    float bias)
+{
+  const int x = get_global_id (0) * CONV_VW, y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  src += src_offset;
+  dst += dst_offset;
+  const int left = x - kw / 2, seg = CONV_VW + kw - 1;
+  const bool inside = left >= 0 && left + seg <= width;
+  float w[CONV_VW + CONV_MAX_SIDE - 1];
+  float8 acc = 0.0f;
+
+  for (int r = 0; r < kh; r++) {
+    __global const uchar *row = src + edge_clamp (y + r - kh / 2, height) * src_pitch;
+    if (inside) {
+      int i = 0;
+      for (; i + 8 <= seg; i += 8)
+        vstore8 (convert_float8 (vload8 (0, row + left + i)), 0, w + i);
+      for (; i < seg; i++)
+        w[i] = row[left + i];
+    } else {
+      for (int i = 0; i < seg; i++)
+        w[i] = row[edge_clamp (left + i, width)];
+    }
+    for (int c = 0; c < kw; c++)
+      acc += coeffs[r * kw + c] * vload8 (0, w + c);
+  }
+
+  float o[CONV_VW];
+  vstore8 (acc, 0, o);
+  __global uchar *drow = dst + y * dst_pitch;
+  for (int i = 0; i < CONV_VW && x + i < width; i++)
+    drow[x + i] = conv_output (o[i], divisor, bias);
+}
+
+/* Separable, first pass: the row factor over each row, into a float plane
+ * of `width` floats per row. */
+__kernel void
+convolve_rows (__global const uchar * src, uint src_offset, int src_pitch,
+    __global float * tmp, int width, int height, __constant float * factor,
+    int kw)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  __global const uchar *row = src + src_offset + y * src_pitch;
+  float acc = 0.0f;
+  for (int c = 0; c < kw; c++)
+    acc += factor[c] * (float) row[edge_clamp (x + c - kw / 2, width)];
+  tmp[y * width + x] = acc;
+}
+
+/* Separable, second pass: the column factor over the row sums. */
+__kernel void
+convolve_columns (__global const float * tmp, __global uchar * dst,
+    uint dst_offset, int dst_pitch, int width, int height,
+    __constant float * factor, int kh, float divisor, float bias)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  float acc = 0.0f;
+  for (int r = 0; r < kh; r++)
+    acc += factor[r] * tmp[edge_clamp (y + r - kh / 2, height) * width + x];
+  dst[dst_offset + y * dst_pitch + x] = conv_output (acc, divisor, bias);
 }

@@ -4,9 +4,43 @@
  * (2 * radius + 1)^2 window around it with |p - c| <= threshold:
  * (S + n / 2) / n in integers, n >= 1 since the centre always counts.
  * Edges stay sharp because samples across them differ by more than the
- * threshold; the ringing beside them is averaged away. */
+ * threshold; the ringing beside them is averaged away.
+ *
+ * Three variants compute the same numbers; the host times them per device
+ * and keeps the fastest:
+ *  - plain:  one sample per work-item, radius at run time, the reference
+ *            shape every other variant is checked against;
+ *  - tiled:  a work-group loads its window of the plane into local memory
+ *            once (edges clamped there), then every work-item reads its
+ *            neighbours from the tile;
+ *  - vector: each work-item makes EPS_VW adjacent samples with vector
+ *            arithmetic from one row segment per window row.
+ * tiled and vector are built with RADIUS known, so the window loops unroll.
+ *
+ * Branch-free accumulation: a taken sample adds (p | 1 << 16), so one add
+ * keeps both the sum (low 16 bits: at most 225 * 255 = 57375) and the count
+ * (high bits), and "taken" is a mask from a comparison. */
 
-#define EPSILON_BODY(XSTEP)                                                   \
+#define EPS_ONE 0x10000u
+#define EPS_VW 8
+
+static inline uchar
+eps_mean (uint acc)
+{
+  const uint n = acc >> 16, sum = acc & 0xffffu;
+  return (uchar) ((sum + n / 2) / n);
+}
+
+/* Byte @bx of a row of @width samples of @xstep interleaved components,
+ * clamped to the samples of its own component. */
+static inline int
+eps_clamp_byte (int bx, int width, int xstep)
+{
+  const int comp = bx & (xstep - 1);
+  return edge_clamp ((bx - comp) / xstep, width) * xstep + comp;
+}
+
+#define EPSILON_PLAIN_BODY(XSTEP)                                             \
   const int gx = get_global_id (0);                                           \
   src += src_offset;                                                          \
   dst += dst_offset;                                                          \
@@ -35,7 +69,7 @@ epsilon_planar (__global const uchar * src, uint src_offset, int src_pitch,
     __global uchar * dst, uint dst_offset, int dst_pitch, int width,
     int height, int radius, uint threshold)
 {
-  EPSILON_BODY (1)
+  EPSILON_PLAIN_BODY (1)
 }
 
 /* Two interleaved components (NV12/NV21 chroma), filtered separately:
@@ -45,5 +79,142 @@ epsilon_interleaved (__global const uchar * src, uint src_offset, int src_pitch,
     __global uchar * dst, uint dst_offset, int dst_pitch, int width,
     int height, int radius, uint threshold)
 {
-  EPSILON_BODY (2)
+  EPSILON_PLAIN_BODY (2)
 }
+
+#ifdef RADIUS
+
+/* The tile is (local width + 2 * RADIUS * XSTEP) bytes of (local height +
+ * 2 * RADIUS) rows, as packed samples; `tile` is sized by the host. Every
+ * work-item helps load it, so none returns before the barrier. */
+static inline void
+epsilon_tiled (__global const uchar * src, int src_pitch, __global uchar * dst,
+    int dst_pitch, int width, int height, uint threshold, __local uint * tile,
+    const int xstep)
+{
+  const int lw = get_local_size (0), lh = get_local_size (1);
+  const int lx = get_local_id (0), ly = get_local_id (1);
+  const int x0 = get_group_id (0) * lw - RADIUS * xstep;
+  const int y0 = get_group_id (1) * lh - RADIUS;
+  const int tw = lw + 2 * RADIUS * xstep, th = lh + 2 * RADIUS;
+
+  for (int ty = ly; ty < th; ty += lh) {
+    __global const uchar *row = src + edge_clamp (y0 + ty, height) * src_pitch;
+    for (int tx = lx; tx < tw; tx += lw)
+      tile[ty * tw + tx] = row[eps_clamp_byte (x0 + tx, width, xstep)] | EPS_ONE;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+
+  const int gx = get_global_id (0), y = get_global_id (1);
+  if (gx >= width * xstep || y >= height)
+    return;
+  __local const uint *centre = tile + (ly + RADIUS) * tw + lx + RADIUS * xstep;
+  const uint c = *centre;
+  uint acc = 0;
+  for (int dy = -RADIUS; dy <= RADIUS; dy++) {
+    __local const uint *row = centre + dy * tw;
+    for (int dx = -RADIUS; dx <= RADIUS; dx++) {
+      const uint q = row[dx * xstep];
+      acc += q & -(uint) (abs_diff (q, c) <= threshold);
+    }
+  }
+  dst[y * dst_pitch + gx] = eps_mean (acc);
+}
+
+__kernel void
+epsilon_tiled_planar (__global const uchar * src, uint src_offset,
+    int src_pitch, __global uchar * dst, uint dst_offset, int dst_pitch,
+    int width, int height, int radius, uint threshold, __local uint * tile)
+{
+  epsilon_tiled (src + src_offset, src_pitch, dst + dst_offset, dst_pitch,
+      width, height, threshold, tile, 1);
+}
+
+__kernel void
+epsilon_tiled_interleaved (__global const uchar * src, uint src_offset,
+    int src_pitch, __global uchar * dst, uint dst_offset, int dst_pitch,
+    int width, int height, int radius, uint threshold, __local uint * tile)
+{
+  epsilon_tiled (src + src_offset, src_pitch, dst + dst_offset, dst_pitch,
+      width, height, threshold, tile, 2);
+}
+
+/* EPS_VW adjacent bytes of one row per work-item. Each window row is read
+ * once as a segment of EPS_VW + 2 * RADIUS * xstep packed samples (with
+ * vector loads away from the plane's left and right edges), then every tap
+ * is one vector compare, and and add over the EPS_VW outputs. */
+static inline void
+epsilon_vector (__global const uchar * src, int src_pitch, __global uchar * dst,
+    int dst_pitch, int width, int height, uint threshold, const int xstep)
+{
+  const int row_bytes = width * xstep;
+  const int gx = get_global_id (0) * EPS_VW, y = get_global_id (1);
+  if (gx >= row_bytes || y >= height)
+    return;
+  const int left = gx - RADIUS * xstep;
+  const int seg = EPS_VW + 2 * RADIUS * xstep;
+  const bool inside = left >= 0 && left + seg <= row_bytes;
+  const uint8 t = (uint8) (threshold);
+  __global const uchar *crow = src + y * src_pitch;
+  uint w[EPS_VW + 2 * RADIUS * 2];      /* one window row, packed */
+  uint8 c, acc = 0;
+
+  /* Near the right edge, gx + EPS_VW - 1 may be past the row: clamp. */
+  if (gx + EPS_VW <= row_bytes) {
+    c = convert_uint8 (vload8 (0, crow + gx)) | EPS_ONE;
+  } else {
+    for (int i = 0; i < EPS_VW; i++)
+      w[i] = crow[eps_clamp_byte (gx + i, width, xstep)] | EPS_ONE;
+    c = vload8 (0, w);
+  }
+
+  for (int dy = -RADIUS; dy <= RADIUS; dy++) {
+    __global const uchar *row = src + edge_clamp (y + dy, height) * src_pitch;
+    if (inside) {
+      int i = 0;
+      for (; i + 8 <= seg; i += 8)
+        vstore8 (convert_uint8 (vload8 (0, row + left + i)) | EPS_ONE, 0, w + i);
+      for (; i < seg; i++)
+        w[i] = row[left + i] | EPS_ONE;
+    } else {
+      for (int i = 0; i < seg; i++)
+        w[i] = row[eps_clamp_byte (left + i, width, xstep)] | EPS_ONE;
+    }
+    for (int dx = 0; dx <= 2 * RADIUS; dx++) {
+      const uint8 q = vload8 (0, w + dx * xstep);
+      acc += q & as_uint8 (abs_diff (q, c) <= t);
+    }
+  }
+
+  const uint8 n = acc >> 16, sum = acc & 0xffffu;
+  const uchar8 out = convert_uchar8 ((sum + n / 2) / n);
+  __global uchar *drow = dst + y * dst_pitch;
+  if (gx + EPS_VW <= row_bytes) {
+    vstore8 (out, 0, drow + gx);
+  } else {
+    uchar o[EPS_VW];
+    vstore8 (out, 0, o);
+    for (int i = 0; gx + i < row_bytes; i++)
+      drow[gx + i] = o[i];
+  }
+}
+
+__kernel void
+epsilon_vector_planar (__global const uchar * src, uint src_offset,
+    int src_pitch, __global uchar * dst, uint dst_offset, int dst_pitch,
+    int width, int height, int radius, uint threshold)
+{
+  epsilon_vector (src + src_offset, src_pitch, dst + dst_offset, dst_pitch,
+      width, height, threshold, 1);
+}
+
+__kernel void
+epsilon_vector_interleaved (__global const uchar * src, uint src_offset,
+    int src_pitch, __global uchar * dst, uint dst_offset, int dst_pitch,
+    int width, int height, int radius, uint threshold)
+{
+  epsilon_vector (src + src_offset, src_pitch, dst + dst_offset, dst_pitch,
+      width, height, threshold, 2);
+}
+
+#endif /* RADIUS */

@@ -119,7 +119,7 @@ main (int argc, char **argv)
   size = (gsize) width * height;
 
   ctx = gst_cl_context_new (argv[1], &error);
-  if (!ctx || !(program = gst_cl_program_build (ctx, sources, NULL, &error))
+  if (!ctx || !(program = gst_cl_program_build (ctx, sources, NULL, NULL, &error))
       || !(kernel = gst_cl_program_create_kernel (program, "epsilon_planar",
               &error))) {
     g_printerr ("%s\n", error->message);

@@ -30,6 +30,8 @@ typedef struct
 {
   RefParams ref;
   gchar kernel_str[8192];       /* what is set on the "kernel" property */
+  const gchar *epsilon_variant; /* NULL: the element's default (auto) */
+  const gchar *conv_variant;
 } TestConfig;
 
 static const gchar *
@@ -118,10 +120,13 @@ config_describe (const TestConfig * cfg)
 {
   gchar *k = g_strndup (cfg->kernel_str, 80);
   gchar *d = g_strdup_printf ("threshold=%u window-size=%u "
-      "chroma-threshold=%u kernel=\"%s%s\" (%dx%d) divisor=%g bias=%g",
+      "chroma-threshold=%u kernel=\"%s%s\" (%dx%d) divisor=%g bias=%g "
+      "epsilon-variant=%s convolution-variant=%s",
       cfg->ref.threshold, cfg->ref.window, cfg->ref.chroma_threshold, k,
       strlen (cfg->kernel_str) > 80 ? "..." : "", cfg->ref.kernel_width,
-      cfg->ref.kernel_height, cfg->ref.divisor, cfg->ref.bias);
+      cfg->ref.kernel_height, cfg->ref.divisor, cfg->ref.bias,
+      cfg->epsilon_variant ? cfg->epsilon_variant : "auto",
+      cfg->conv_variant ? cfg->conv_variant : "auto");
   g_free (k);
   return d;
 }
@@ -136,6 +141,12 @@ config_apply (const TestConfig * cfg, GstElement * element)
       "chroma-threshold", cfg->ref.chroma_threshold,
       "kernel", cfg->kernel_str,
       "divisor", cfg->ref.divisor, "bias", cfg->ref.bias, NULL);
+  if (cfg->epsilon_variant)
+    gst_util_set_object_arg (G_OBJECT (element), "epsilon-variant",
+        cfg->epsilon_variant);
+  if (cfg->conv_variant)
+    gst_util_set_object_arg (G_OBJECT (element), "convolution-variant",
+        cfg->conv_variant);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -816,8 +827,13 @@ GST_START_TEST (test_padded_strides)
       GstBuffer *in, *exp, *out;
       GstFlowReturn ret;
 
+      static const gchar *variants[] = { "plain", "tiled", "vector" };
+
       config_init (&cfg, 20, 7, 15);
       config_sharpen (&cfg);
+      /* Each layout through each kernel variant, in turn. */
+      cfg.epsilon_variant = cfg.conv_variant =
+          variants[(f * G_N_ELEMENTS (layouts) + l) % G_N_ELEMENTS (variants)];
       hr = make_harness (fmt, w, h, &cfg, &info);
       rand = g_rand_new_with_seed (seed);
       ctx = make_ctx ("padded strides", fmt, w, h, seed, &cfg);
@@ -1363,6 +1379,213 @@ count_log (GstDebugCategory * category, GstDebugLevel level,
  * must not log through an uninitialised debug category (that is a
  * g_critical, fatal here). Runs first thing in its own process, so nothing
  * has been initialised by an earlier test. */
+/* Every kernel variant, forced, against the reference: sizes around the
+ * vector width (8) and the work-group sizes, windows from the smallest to
+ * the largest, interleaved and planar chroma. */
+GST_START_TEST (test_epsilon_variants)
+{
+  static const gchar *variants[] = { "plain", "tiled", "vector" };
+  static const GstVideoFormat formats[] =
+      { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
+  static const gint sizes[][2] = { {1, 1}, {2, 3}, {9, 5}, {67, 41} };
+  static const guint windows[] = { 3, 9, 15 };
+  guint v, f, s, w;
+
+  for (v = 0; v < G_N_ELEMENTS (variants); v++) {
+    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+      for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+        for (w = 0; w < G_N_ELEMENTS (windows); w++) {
+          TestConfig cfg;
+
+          config_init (&cfg, 20, windows[w], 14);
+          cfg.epsilon_variant = variants[v];
+          run_one ("epsilon variant", formats[f], sizes[s][0], sizes[s][1],
+              &cfg, 0x5a000000 + v * 4096 + f * 256 + s * 16 + w,
+              (s + w) & 1 ? FILL_NOISE : FILL_SMOOTH);
+        }
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_convolution_variants)
+{
+  static const gchar *variants[] = { "plain", "tiled", "vector", "separable" };
+  static const gdouble g5[5] = { 1, 4, 6, 4, 1 };
+  static const gdouble frac3[3] = { 0.25, 0.5, 0.25 };
+  static const gint sizes[][2] = { {1, 1}, {9, 5}, {67, 41} };
+  gdouble gauss[25], fracsep[9], row15[15], col15[15];
+  TestConfig cfgs[6];
+  guint v, k, s, i;
+
+  for (i = 0; i < 25; i++)
+    gauss[i] = g5[i / 5] * g5[i % 5];
+  for (i = 0; i < 9; i++)
+    fracsep[i] = frac3[i / 3] * (1 + i % 3);    /* rank 1, not symmetric */
+  for (i = 0; i < 15; i++)
+    row15[i] = col15[i] = 1 + i;
+
+  config_init (&cfgs[0], 0, 9, 0);
+  config_set_kernel (&cfgs[0], 5, 5, gauss, 0, 0);      /* separable */
+  config_init (&cfgs[1], 20, 9, 0);
+  config_set_kernel (&cfgs[1], 3, 3, k_ones9, 0, 0);    /* box, after eps */
+  config_init (&cfgs[2], 0, 9, 0);
+  config_sharpen (&cfgs[2]);    /* not separable: "separable" runs plain */
+  config_init (&cfgs[3], 0, 9, 0);
+  config_set_kernel (&cfgs[3], 15, 1, row15, 0, 0);
+  config_init (&cfgs[4], 0, 9, 0);
+  config_set_kernel (&cfgs[4], 1, 15, col15, 0, 0);
+  config_init (&cfgs[5], 0, 9, 0);
+  config_set_kernel (&cfgs[5], 3, 3, fracsep, 3.0, 0.25);
+
+  for (v = 0; v < G_N_ELEMENTS (variants); v++) {
+    for (k = 0; k < G_N_ELEMENTS (cfgs); k++) {
+      for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+        cfgs[k].conv_variant = variants[v];
+        run_one ("convolution variant", GST_VIDEO_FORMAT_I420, sizes[s][0],
+            sizes[s][1], &cfgs[k], 0x5c000000 + v * 4096 + k * 16 + s,
+            FILL_NOISE);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
+static guint
+stats_uint (GstElement * e, const gchar * field)
+{
+  GstStructure *st = NULL;
+  guint v = G_MAXUINT;
+
+  g_object_get (e, "stats", &st, NULL);
+  fail_unless (st && gst_structure_get_uint (st, field, &v),
+      "stats lack %s", field);
+  gst_structure_free (st);
+  return v;
+}
+
+static gchar *
+stats_string (GstElement * e, const gchar * field)
+{
+  GstStructure *st = NULL;
+  gchar *v;
+
+  g_object_get (e, "stats", &st, NULL);
+  fail_unless (st && gst_structure_get_string (st, field), "stats lack %s",
+      field);
+  v = g_strdup (gst_structure_get_string (st, field));
+  gst_structure_free (st);
+  return v;
+}
+
+/* Pushes one frame through a fresh element in auto mode and checks it;
+ * returns the element's stats fields of interest. */
+static void
+run_auto (const TestConfig * cfg, guint * compiled, guint * cached,
+    guint * runs, gchar ** eps_launch, gchar ** conv_launch)
+{
+  GstVideoInfo info;
+  GstHarness *hr = make_harness (GST_VIDEO_FORMAT_NV12, 64, 48, cfg, &info);
+  GRand *rand = g_rand_new_with_seed (0x7c000001);
+  GstBuffer *in = make_input (&info, rand, FILL_NOISE);
+  GstBuffer *exp = make_expected (&info, in, cfg);
+  GstBuffer *out;
+
+  fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
+  out = gst_harness_pull (hr);
+  check_frame (&info, out, exp, 0, "tuning cache");
+  *compiled = stats_uint (hr->element, "programs-compiled");
+  *cached = stats_uint (hr->element, "programs-cached");
+  *runs = stats_uint (hr->element, "tuning-runs");
+  *eps_launch = stats_string (hr->element, "epsilon-launch");
+  *conv_launch = stats_string (hr->element, "convolution-launch");
+  gst_buffer_unref (out);
+  gst_buffer_unref (exp);
+  g_rand_free (rand);
+  harness_teardown_checked (hr);
+}
+
+/* Overwrites every file of @dir with junk. */
+static void
+damage_cache (const gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+  guint n = 0;
+
+  fail_unless (d != NULL, "no cache folder %s", dir);
+  while ((name = g_dir_read_name (d))) {
+    gchar *path = g_build_filename (dir, name, NULL);
+
+    fail_unless (g_file_set_contents (path, "junk\n[x", -1, NULL));
+    g_free (path);
+    n++;
+  }
+  g_dir_close (d);
+  fail_unless (n >= 2, "expected a program and a tuning file, found %u", n);
+}
+
+/* The first start compiles and tunes; the second loads the program binary
+ * and the choices from the cache, and chooses the same; a damaged cache is
+ * only a miss. */
+GST_START_TEST (test_tuning_cache)
+{
+  gchar *dir = g_dir_make_tmp ("clepsilon-cache-XXXXXX", NULL);
+  gchar *old = g_strdup (g_getenv ("GST_CL_CACHE_DIR"));
+  guint compiled, cached, runs;
+  gchar *eps1, *conv1, *eps2, *conv2;
+  TestConfig cfg;
+
+  fail_unless (dir != NULL);
+  g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
+  config_init (&cfg, 20, 5, 10);
+  config_blur (&cfg);
+
+  run_auto (&cfg, &compiled, &cached, &runs, &eps1, &conv1);
+  fail_unless (compiled == 1 && cached == 0 && runs > 0,
+      "cold start: compiled %u, cached %u, tuning runs %u", compiled, cached,
+      runs);
+  fail_if (g_str_equal (eps1, "none") || g_str_equal (conv1, "none"));
+
+  run_auto (&cfg, &compiled, &cached, &runs, &eps2, &conv2);
+  fail_unless (compiled == 0 && cached == 1 && runs == 0,
+      "warm start: compiled %u, cached %u, tuning runs %u", compiled, cached,
+      runs);
+  fail_unless_equals_string (eps2, eps1);
+  fail_unless_equals_string (conv2, conv1);
+  g_free (eps2);
+  g_free (conv2);
+
+  damage_cache (dir);
+  run_auto (&cfg, &compiled, &cached, &runs, &eps2, &conv2);
+  fail_unless (compiled == 1 && cached == 0 && runs > 0,
+      "damaged cache: compiled %u, cached %u, tuning runs %u", compiled,
+      cached, runs);
+
+  /* An empty GST_CL_CACHE_DIR turns the cache off. */
+  g_setenv ("GST_CL_CACHE_DIR", "", TRUE);
+  g_free (eps2);
+  g_free (conv2);
+  run_auto (&cfg, &compiled, &cached, &runs, &eps2, &conv2);
+  fail_unless (compiled == 1 && cached == 0 && runs > 0);
+
+  if (old)
+    g_setenv ("GST_CL_CACHE_DIR", old, TRUE);
+  else
+    g_unsetenv ("GST_CL_CACHE_DIR");
+  g_free (old);
+  g_free (eps1);
+  g_free (conv1);
+  g_free (eps2);
+  g_free (conv2);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_debug_logging)
 {
   GstDebugLevel old_level = gst_debug_get_default_threshold ();
@@ -1406,6 +1629,9 @@ clepsilon_suite (void)
   tcase_add_test (tc, test_window_sizes);
   tcase_add_test (tc, test_thresholds);
   tcase_add_test (tc, test_kernels);
+  tcase_add_test (tc, test_epsilon_variants);
+  tcase_add_test (tc, test_convolution_variants);
+  tcase_add_test (tc, test_tuning_cache);
   tcase_add_test (tc, test_full_hd);
   tcase_add_test (tc, test_padded_strides);
   tcase_add_test (tc, test_property_change_playing);

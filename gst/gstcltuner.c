@@ -1,0 +1,227 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcltuner-private.h"
+#include "gstclcache-private.h"
+#include "gstclerror-private.h"
+#include "gstclkernels.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define GST_CAT_DEFAULT gst_cl_tuner_debug
+GST_DEBUG_CATEGORY_STATIC (GST_CAT_DEFAULT);
+
+#define GROUP "launches"
+#define TIMED_RUNS 3
+
+struct _GstClTuner
+{
+  GstClContext *context;
+  gchar *entry;                 /* cache entry name */
+  GKeyFile *choices;
+  guint runs;
+};
+
+GstClTuner *
+gst_cl_tuner_new (GstClContext * context)
+{
+  GstClTuner *self = g_new0 (GstClTuner, 1);
+  gchar *key, *contents;
+  gsize length;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cl_tuner_debug, "cltuner", 0,
+      "gst-clfilters kernel autotuning");
+  self->context = gst_object_ref (context);
+  /* Timings hold for this device and driver running these sources. */
+  key = g_strjoin ("\n", gst_cl_context_get_identity (context),
+      gst_cl_kernel_common, gst_cl_kernel_epsilon, gst_cl_kernel_convolve,
+      NULL);
+  self->entry = gst_cl_cache_entry_name ("tuning", key, strlen (key));
+  g_free (key);
+
+  self->choices = g_key_file_new ();
+  if (gst_cl_cache_read (self->entry, &contents, &length)) {
+    if (!g_key_file_load_from_data (self->choices, contents, length,
+            G_KEY_FILE_NONE, NULL))
+      GST_WARNING ("ignoring damaged tuning file %s", self->entry);
+    g_free (contents);
+  }
+  return self;
+}
+
+void
+gst_cl_tuner_free (GstClTuner * self)
+{
+  if (!self)
+    return;
+  g_key_file_unref (self->choices);
+  g_free (self->entry);
+  gst_object_unref (self->context);
+  g_free (self);
+}
+
+guint
+gst_cl_tuner_get_runs (GstClTuner * self)
+{
+  return self->runs;
+}
+
+/* "VARIANT LOCAL0 LOCAL1", as stored. */
+static gboolean
+parse_launch (const gchar * text, GstClLaunch * launch)
+{
+  gchar **parts = g_strsplit (text, " ", -1);
+  gboolean ok = g_strv_length (parts) == 3;
+  guint64 l0 = 0, l1 = 0;
+
+  if (ok) {
+    launch->variant = gst_cl_variant_from_string (parts[0]);
+    ok = launch->variant != GST_CL_VARIANT_AUTO &&
+        g_ascii_string_to_unsigned (parts[1], 10, 1, 4096, &l0, NULL) &&
+        g_ascii_string_to_unsigned (parts[2], 10, 1, 4096, &l1, NULL);
+    launch->local[0] = l0;
+    launch->local[1] = l1;
+  }
+  g_strfreev (parts);
+  return ok;
+}
+
+gboolean
+gst_cl_tuner_lookup (GstClTuner * self, const gchar * config,
+    GstClLaunch * launch)
+{
+  gchar *text = g_key_file_get_string (self->choices, GROUP, config, NULL);
+  gboolean found = text && parse_launch (text, launch);
+
+  g_free (text);
+  return found;
+}
+
+/* Adds @config to the file on disk, merged with what other processes may
+ * have written since this one read it. */
+static void
+remember (GstClTuner * self, const gchar * config, const GstClLaunch * launch)
+{
+  gchar *text = g_strdup_printf ("%s %zu %zu",
+      gst_cl_variant_to_string (launch->variant), launch->local[0],
+      launch->local[1]);
+  gchar *contents;
+  gsize length;
+
+  if (gst_cl_cache_read (self->entry, &contents, &length)) {
+    GKeyFile *latest = g_key_file_new ();
+
+    if (g_key_file_load_from_data (latest, contents, length, G_KEY_FILE_NONE,
+            NULL)) {
+      g_key_file_unref (self->choices);
+      self->choices = latest;
+    } else {
+      g_key_file_unref (latest);
+    }
+    g_free (contents);
+  }
+  g_key_file_set_string (self->choices, GROUP, config, text);
+  g_free (text);
+
+  contents = g_key_file_to_data (self->choices, &length, NULL);
+  gst_cl_cache_write (self->entry, contents, length);
+  g_free (contents);
+}
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Median kernel time of @launch over TIMED_RUNS runs, after a warm-up run
+ * (which may compile the kernel for this work-group size). */
+static gboolean
+time_launch (GstClTuner * self, const GstClLaunch * launch, GstClTunerRun run,
+    gpointer user_data, gdouble * ms, GError ** error)
+{
+  cl_command_queue queue = gst_cl_context_get_queue (self->context);
+  gdouble times[TIMED_RUNS];
+  GstClEvents events = { {0,}, 0 };
+  cl_int status;
+  guint i;
+
+  for (i = 0; i <= TIMED_RUNS; i++) {
+    if (!run (launch, &events, user_data, error))
+      goto failed;
+    status = clFinish (queue);
+    if (status != CL_SUCCESS) {
+      gst_cl_set_error (error, status, "clFinish (tuning)");
+      goto failed;
+    }
+    if (i > 0)
+      times[i - 1] = gst_cl_events_take_ms (&events);
+    else
+      gst_cl_events_take_ms (&events);
+  }
+  qsort (times, TIMED_RUNS, sizeof (gdouble), compare_doubles);
+  *ms = times[TIMED_RUNS / 2];
+  self->runs++;
+  return TRUE;
+
+failed:
+  clFinish (queue);
+  gst_cl_events_take_ms (&events);
+  return FALSE;
+}
+
+gboolean
+gst_cl_tuner_tune (GstClTuner * self, const gchar * config,
+    const GstClLaunch * candidates, guint n_candidates, GstClTunerRun run,
+    gpointer user_data, GstClLaunch * best, GError ** error)
+{
+  gdouble best_ms = G_MAXDOUBLE, ms;
+  GError *last_error = NULL;
+  guint i;
+
+  g_return_val_if_fail (n_candidates > 0, FALSE);
+
+  /* A candidate the device refuses (too much local memory, say) is skipped;
+   * only when every one fails is it an error. */
+  for (i = 0; i < n_candidates; i++) {
+    g_clear_error (&last_error);
+    if (!time_launch (self, &candidates[i], run, user_data, &ms, &last_error)) {
+      GST_DEBUG ("%s: %s %zux%zu failed: %s", config,
+          gst_cl_variant_to_string (candidates[i].variant),
+          candidates[i].local[0], candidates[i].local[1],
+          last_error->message);
+      continue;
+    }
+    GST_DEBUG ("%s: %s %zux%zu: %.4f ms", config,
+        gst_cl_variant_to_string (candidates[i].variant),
+        candidates[i].local[0], candidates[i].local[1], ms);
+    if (ms < best_ms) {
+      best_ms = ms;
+      *best = candidates[i];
+    }
+  }
+  if (best_ms == G_MAXDOUBLE) {
+    g_propagate_error (error, last_error);
+    return FALSE;
+  }
+  g_clear_error (&last_error);
+  GST_INFO ("%s on %s: %s %zux%zu (%.4f ms)", config,
+      gst_cl_context_get_device_name (self->context),
+      gst_cl_variant_to_string (best->variant), best->local[0],
+      best->local[1], best_ms);
+  remember (self, config, best);
+  return TRUE;
+}

@@ -1,0 +1,421 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclvariant-private.h"
+#include "gstclerror-private.h"
+#include "gstclprogram-private.h"
+#include "gstclkernels.h"
+
+/* Samples per work-item of the vector variants (EPS_VW, CONV_VW). */
+#define VECTOR_WIDTH 8
+
+struct _GstClKernels
+{
+  GstClContext *context;
+  gint radius;
+  cl_program program;
+  /* [variant][xstep - 1], PLAIN..VECTOR */
+  cl_kernel epsilon[GST_CL_VARIANT_VECTOR + 1][2];
+  cl_kernel convolve[GST_CL_VARIANT_VECTOR + 1];
+  cl_kernel rows, columns;
+  size_t max_item[2];
+  size_t max_group;             /* over every kernel of the program */
+  cl_ulong local_mem;
+};
+
+static const GEnumValue variant_values[] = {
+  {GST_CL_VARIANT_AUTO, "Fastest on the device, timed once and remembered",
+      "auto"},
+  {GST_CL_VARIANT_PLAIN, "One sample per work-item", "plain"},
+  {GST_CL_VARIANT_TILED, "Local-memory tiles", "tiled"},
+  {GST_CL_VARIANT_VECTOR, "Eight samples per work-item, vector arithmetic",
+      "vector"},
+  {GST_CL_VARIANT_SEPARABLE,
+      "Row pass then column pass (convolution with a rank-1 kernel)",
+      "separable"},
+  {0, NULL, NULL}
+};
+
+GType
+gst_cl_variant_get_type (void)
+{
+  static gsize type = 0;
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type,
+        g_enum_register_static ("GstClVariant", variant_values));
+  return type;
+}
+
+const gchar *
+gst_cl_variant_to_string (GstClVariant variant)
+{
+  g_return_val_if_fail (variant < GST_CL_N_VARIANTS, "auto");
+  return variant_values[variant].value_nick;
+}
+
+GstClVariant
+gst_cl_variant_from_string (const gchar * nick)
+{
+  guint i;
+
+  for (i = 0; nick && i < GST_CL_N_VARIANTS; i++) {
+    if (g_str_equal (nick, variant_values[i].value_nick))
+      return variant_values[i].value;
+  }
+  return GST_CL_VARIANT_AUTO;
+}
+
+gdouble
+gst_cl_events_take_ms (GstClEvents * events)
+{
+  cl_ulong start, end;
+  gdouble ms = 0.0;
+  guint i;
+
+  for (i = 0; i < events->n_events; i++) {
+    if (clGetEventProfilingInfo (events->events[i],
+            CL_PROFILING_COMMAND_START, sizeof (start), &start,
+            NULL) == CL_SUCCESS
+        && clGetEventProfilingInfo (events->events[i],
+            CL_PROFILING_COMMAND_END, sizeof (end), &end, NULL) == CL_SUCCESS
+        && end > start)
+      ms += (end - start) / 1e6;
+    clReleaseEvent (events->events[i]);
+  }
+  events->n_events = 0;
+  return ms;
+}
+
+/* ---- Building ------------------------------------------------------------ */
+
+static gboolean
+create_kernels (GstClKernels * self, GError ** error)
+{
+  static const gchar *names[][2] = {
+    {NULL, NULL},
+    {"epsilon_planar", "epsilon_interleaved"},
+    {"epsilon_tiled_planar", "epsilon_tiled_interleaved"},
+    {"epsilon_vector_planar", "epsilon_vector_interleaved"},
+  };
+  static const gchar *conv_names[] = {
+    NULL, "convolve", "convolve_tiled", "convolve_vector"
+  };
+  cl_program p = self->program;
+  guint v, x;
+
+  for (v = GST_CL_VARIANT_PLAIN; v <= GST_CL_VARIANT_VECTOR; v++) {
+    for (x = 0; x < 2; x++) {
+      if (!(self->epsilon[v][x] = gst_cl_program_create_kernel (p,
+                  names[v][x], error)))
+        return FALSE;
+    }
+    if (!(self->convolve[v] = gst_cl_program_create_kernel (p,
+                conv_names[v], error)))
+      return FALSE;
+  }
+  self->rows = gst_cl_program_create_kernel (p, "convolve_rows", error);
+  self->columns = gst_cl_program_create_kernel (p, "convolve_columns", error);
+  return self->rows && self->columns;
+}
+
+/* The largest work-group every kernel of the program can run, and the
+ * device's limits per dimension and on local memory. */
+static gboolean
+query_limits (GstClKernels * self, GError ** error)
+{
+  cl_device_id device = gst_cl_context_get_device (self->context);
+  cl_kernel all[] = { self->epsilon[1][0], self->epsilon[1][1],
+    self->epsilon[2][0], self->epsilon[2][1], self->epsilon[3][0],
+    self->epsilon[3][1], self->convolve[1], self->convolve[2],
+    self->convolve[3], self->rows, self->columns
+  };
+  size_t items[3] = { 0, }, wg;
+  cl_int status;
+  guint i;
+
+  status = clGetDeviceInfo (device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
+      sizeof (items), items, NULL);
+  if (status == CL_SUCCESS)
+    status = clGetDeviceInfo (device, CL_DEVICE_LOCAL_MEM_SIZE,
+        sizeof (self->local_mem), &self->local_mem, NULL);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clGetDeviceInfo (limits)");
+  self->max_item[0] = MAX (items[0], 1);
+  self->max_item[1] = MAX (items[1], 1);
+  self->max_group = G_MAXSIZE;
+  for (i = 0; i < G_N_ELEMENTS (all); i++) {
+    status = clGetKernelWorkGroupInfo (all[i], device,
+        CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
+    if (status != CL_SUCCESS)
+      return gst_cl_set_error (error, status, "clGetKernelWorkGroupInfo");
+    self->max_group = MIN (self->max_group, MAX (wg, 1));
+  }
+  return TRUE;
+}
+
+GstClKernels *
+gst_cl_kernels_new (GstClContext * context, gint radius,
+    gboolean * from_cache, GError ** error)
+{
+  static const gchar *sources[] = {
+    gst_cl_kernel_common, gst_cl_kernel_epsilon, gst_cl_kernel_convolve, NULL
+  };
+  GstClKernels *self = g_new0 (GstClKernels, 1);
+  gchar *options = g_strdup_printf ("-DRADIUS=%d", radius);
+
+  self->context = gst_object_ref (context);
+  self->radius = radius;
+  self->program = gst_cl_program_build (context, sources, options,
+      from_cache, error);
+  g_free (options);
+  if (!self->program || !create_kernels (self, error)
+      || !query_limits (self, error)) {
+    gst_cl_kernels_free (self);
+    return NULL;
+  }
+  return self;
+}
+
+void
+gst_cl_kernels_free (GstClKernels * self)
+{
+  guint v;
+
+  if (!self)
+    return;
+  for (v = GST_CL_VARIANT_PLAIN; v <= GST_CL_VARIANT_VECTOR; v++) {
+    if (self->epsilon[v][0])
+      clReleaseKernel (self->epsilon[v][0]);
+    if (self->epsilon[v][1])
+      clReleaseKernel (self->epsilon[v][1]);
+    if (self->convolve[v])
+      clReleaseKernel (self->convolve[v]);
+  }
+  if (self->rows)
+    clReleaseKernel (self->rows);
+  if (self->columns)
+    clReleaseKernel (self->columns);
+  if (self->program)
+    clReleaseProgram (self->program);
+  gst_object_unref (self->context);
+  g_free (self);
+}
+
+/* ---- Work-group sizes ---------------------------------------------------- */
+
+/* Local memory of a tiled launch (epsilon: packed uint samples; convolution:
+ * bytes); the widest case (xstep 2, a 15x15 kernel) so one size fits all. */
+static gsize
+tile_bytes (const GstClKernels * self, gboolean convolve, const size_t *local)
+{
+  if (convolve)
+    return (local[0] + 14) * (local[1] + 14);
+  return (local[0] + 4 * self->radius) * (local[1] + 2 * self->radius) * 4;
+}
+
+guint
+gst_cl_kernels_local_sizes (GstClKernels * self, gboolean convolve,
+    GstClVariant variant, size_t sizes[][2])
+{
+  /* Wide rows suit both CPU vectorisation and GPU coalescing; square ones
+   * suit tiles (less border per sample). */
+  static const size_t wide[][2] = { {64, 4}, {32, 8}, {128, 2}, {256, 1} };
+  static const size_t square[][2] = { {32, 8}, {16, 16}, {64, 4}, {32, 4} };
+  static const size_t narrow[][2] = { {16, 8}, {32, 4}, {8, 16}, {64, 2} };
+  const size_t (*list)[2] = variant == GST_CL_VARIANT_TILED ? square :
+      variant == GST_CL_VARIANT_VECTOR ? narrow : wide;
+  guint i, n = 0;
+
+  for (i = 0; i < 4; i++) {
+    size_t l[2] = { MIN (list[i][0], self->max_item[0]),
+      MIN (list[i][1], self->max_item[1])
+    };
+    while (l[0] * l[1] > self->max_group)
+      l[l[1] > 1 ? 1 : 0] /= 2;
+    if (variant == GST_CL_VARIANT_TILED &&
+        tile_bytes (self, convolve, l) > self->local_mem / 2)
+      continue;
+    if (n > 0 && sizes[n - 1][0] == l[0] && sizes[n - 1][1] == l[1])
+      continue;
+    sizes[n][0] = l[0];
+    sizes[n][1] = l[1];
+    n++;
+  }
+  if (n == 0) {
+    /* Tiles that do not fit: the smallest work-group still runs. */
+    sizes[0][0] = sizes[0][1] = 1;
+    n = 1;
+  }
+  return n;
+}
+
+/* ---- Launching ----------------------------------------------------------- */
+
+#define SET_ARG(kernel, index, value) \
+  (status = status != CL_SUCCESS ? status : \
+      clSetKernelArg (kernel, index, sizeof (value), &(value)))
+
+/* The arguments every plane kernel starts with: source plane, destination
+ * plane, size. */
+static cl_int
+set_plane_args (cl_kernel kernel, const GstClStagePlane * plane)
+{
+  cl_uint src_offset = plane->src->offset, dst_offset = plane->dst->offset;
+  cl_int status = CL_SUCCESS;
+
+  SET_ARG (kernel, 0, plane->src->mem);
+  SET_ARG (kernel, 1, src_offset);
+  SET_ARG (kernel, 2, plane->src->pitch);
+  SET_ARG (kernel, 3, plane->dst->mem);
+  SET_ARG (kernel, 4, dst_offset);
+  SET_ARG (kernel, 5, plane->dst->pitch);
+  SET_ARG (kernel, 6, plane->width);
+  SET_ARG (kernel, 7, plane->height);
+  return status;
+}
+
+/* Runs @kernel over @width x @height work-items in work-groups of @local.
+ * The global size is rounded up to whole work-groups, which OpenCL 1.2
+ * needs; kernels skip the excess. */
+static gboolean
+enqueue (GstClKernels * self, cl_kernel kernel, gsize width, gsize height,
+    const size_t *local, GstClEvents * events, const gchar * what,
+    GError ** error)
+{
+  size_t global[2] = { GST_ROUND_UP_N (width, local[0]),
+    GST_ROUND_UP_N (height, local[1])
+  };
+  cl_event *event = NULL;
+  cl_int status;
+
+  if (events && events->n_events < G_N_ELEMENTS (events->events))
+    event = &events->events[events->n_events];
+  status = clEnqueueNDRangeKernel (gst_cl_context_get_queue (self->context),
+      kernel, 2, NULL, global, local, 0, NULL, event);
+  if (status != CL_SUCCESS) {
+    gchar *step = g_strdup_printf ("clEnqueueNDRangeKernel (%s)", what);
+
+    gst_cl_set_error (error, status, step);
+    g_free (step);
+    return FALSE;
+  }
+  if (event)
+    events->n_events++;
+  return TRUE;
+}
+
+gboolean
+gst_cl_kernels_run_epsilon (GstClKernels * self, const GstClLaunch * launch,
+    const GstClStagePlane * plane, guint threshold, GstClEvents * events,
+    GError ** error)
+{
+  GstClVariant v = launch->variant;
+  cl_kernel kernel;
+  gsize items = (gsize) plane->width * plane->xstep;
+  cl_int status;
+
+  g_return_val_if_fail (v >= GST_CL_VARIANT_PLAIN
+      && v <= GST_CL_VARIANT_VECTOR, FALSE);
+  g_return_val_if_fail (plane->xstep == 1 || plane->xstep == 2, FALSE);
+
+  kernel = self->epsilon[v][plane->xstep - 1];
+  status = set_plane_args (kernel, plane);
+  SET_ARG (kernel, 8, self->radius);
+  SET_ARG (kernel, 9, threshold);
+  if (v == GST_CL_VARIANT_TILED)
+    status = status != CL_SUCCESS ? status : clSetKernelArg (kernel, 10,
+        tile_bytes (self, FALSE, launch->local), NULL);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clSetKernelArg (epsilon)");
+
+  if (v == GST_CL_VARIANT_VECTOR)
+    items = (items + VECTOR_WIDTH - 1) / VECTOR_WIDTH;
+  return enqueue (self, kernel, items, plane->height, launch->local, events,
+      gst_cl_variant_to_string (v), error);
+}
+
+static gboolean
+run_separable (GstClKernels * self, const GstClLaunch * launch,
+    const GstClStagePlane * plane, const GstClConvParams * params,
+    GstClEvents * events, GError ** error)
+{
+  cl_uint src_offset = plane->src->offset, dst_offset = plane->dst->offset;
+  cl_int status = CL_SUCCESS;
+
+  SET_ARG (self->rows, 0, plane->src->mem);
+  SET_ARG (self->rows, 1, src_offset);
+  SET_ARG (self->rows, 2, plane->src->pitch);
+  SET_ARG (self->rows, 3, params->scratch);
+  SET_ARG (self->rows, 4, plane->width);
+  SET_ARG (self->rows, 5, plane->height);
+  SET_ARG (self->rows, 6, params->row_factor);
+  SET_ARG (self->rows, 7, params->kw);
+  SET_ARG (self->columns, 0, params->scratch);
+  SET_ARG (self->columns, 1, plane->dst->mem);
+  SET_ARG (self->columns, 2, dst_offset);
+  SET_ARG (self->columns, 3, plane->dst->pitch);
+  SET_ARG (self->columns, 4, plane->width);
+  SET_ARG (self->columns, 5, plane->height);
+  SET_ARG (self->columns, 6, params->column_factor);
+  SET_ARG (self->columns, 7, params->kh);
+  SET_ARG (self->columns, 8, params->divisor);
+  SET_ARG (self->columns, 9, params->bias);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clSetKernelArg (separable)");
+
+  return enqueue (self, self->rows, plane->width, plane->height,
+      launch->local, events, "convolve rows", error) &&
+      enqueue (self, self->columns, plane->width, plane->height,
+      launch->local, events, "convolve columns", error);
+}
+
+gboolean
+gst_cl_kernels_run_convolve (GstClKernels * self, const GstClLaunch * launch,
+    const GstClStagePlane * plane, const GstClConvParams * params,
+    GstClEvents * events, GError ** error)
+{
+  GstClVariant v = launch->variant;
+  gsize items = plane->width;
+  cl_kernel kernel;
+  cl_int status;
+
+  g_return_val_if_fail (v >= GST_CL_VARIANT_PLAIN &&
+      v <= GST_CL_VARIANT_SEPARABLE, FALSE);
+  g_return_val_if_fail (plane->xstep == 1, FALSE);
+
+  if (v == GST_CL_VARIANT_SEPARABLE) {
+    g_return_val_if_fail (params->separable, FALSE);
+    return run_separable (self, launch, plane, params, events, error);
+  }
+
+  kernel = self->convolve[v];
+  status = set_plane_args (kernel, plane);
+  SET_ARG (kernel, 8, params->coeffs);
+  SET_ARG (kernel, 9, params->kw);
+  SET_ARG (kernel, 10, params->kh);
+  SET_ARG (kernel, 11, params->divisor);
+  SET_ARG (kernel, 12, params->bias);
+  if (v == GST_CL_VARIANT_TILED)
+    status = status != CL_SUCCESS ? status : clSetKernelArg (kernel, 13,
+        tile_bytes (self, TRUE, launch->local), NULL);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clSetKernelArg (convolve)");
+
+  if (v == GST_CL_VARIANT_VECTOR)
+    items = (items + VECTOR_WIDTH - 1) / VECTOR_WIDTH;
+  return enqueue (self, kernel, items, plane->height, launch->local, events,
+      gst_cl_variant_to_string (v), error);
+}
+
+#undef SET_ARG
