@@ -185,6 +185,8 @@ struct _GstClEpsilon
     guint programs_compiled;
     guint programs_cached;
     guint tuning_runs;
+    gdouble build_ms;
+    gdouble tuning_ms;
   } stats;
 };
 
@@ -391,7 +393,10 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    *  - programs-compiled, programs-cached (guint): OpenCL programs compiled
    *    from source, and loaded as binaries from the cache, since start;
    *  - tuning-runs (guint): variant and work-group combinations timed since
-   *    start (0 when every choice came from the cache).
+   *    start (0 when every choice came from the cache);
+   *  - build-ms, tuning-ms (double): wall time spent building or loading
+   *    programs, and timing variants, since start: the start-up costs that
+   *    the caches save.
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
@@ -508,14 +513,17 @@ static GstClKernels *
 gst_cl_epsilon_get_kernels (GstClEpsilon * self, gint radius, GError ** error)
 {
   gboolean from_cache = FALSE;
+  gint64 started;
 
   if (self->kernels[radius])
     return self->kernels[radius];
 
+  started = g_get_monotonic_time ();
   self->kernels[radius] = gst_cl_kernels_new (self->context, radius,
       &from_cache, error);
   if (self->kernels[radius]) {
     GST_OBJECT_LOCK (self);
+    self->stats.build_ms += (g_get_monotonic_time () - started) / 1000.0;
     if (from_cache)
       self->stats.programs_cached++;
     else
@@ -618,7 +626,9 @@ gst_cl_epsilon_stop (GstBaseTransform * trans)
 }
 
 /* Describes @plane_index of @info; FALSE if the plane is too large for the
- * 32-bit offsets the kernels compute with. */
+ * 32-bit offsets the kernels compute with, or if GstVideoInfo's own size
+ * math overflowed (a row of 2^31 - 1 bytes gets a negative stride and a
+ * size near 2^64). */
 static gboolean
 describe_plane (const GstVideoInfo * info, guint plane_index,
     GstClPlane * plane)
@@ -633,7 +643,9 @@ describe_plane (const GstVideoInfo * info, guint plane_index,
   plane->xstep = GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
 
   if (plane->xstep < 1 || plane->xstep > 2 ||
-      (gint64) plane->width * plane->xstep * plane->height > G_MAXINT32)
+      (gint64) plane->width * plane->xstep * plane->height > G_MAXINT32 ||
+      GST_VIDEO_INFO_PLANE_STRIDE (info, plane_index) <
+      (gint64) plane->width * plane->xstep || info->size > G_MAXUINT32)
     return FALSE;
   plane->row_bytes = plane->width * plane->xstep;
   return TRUE;
@@ -748,7 +760,9 @@ gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
   GstClEpsilon *self = GST_CL_EPSILON (trans);
   GstBufferPool *pool;
   GstVideoInfo info;
+  GstClPlane plane;
   GstCaps *caps;
+  guint i;
 
   /* Passthrough: upstream gets downstream's answer. */
   if (decide_query == NULL || self->context == NULL)
@@ -758,6 +772,11 @@ gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
   gst_query_parse_allocation (query, &caps, NULL);
   if (caps == NULL || !gst_video_info_from_caps (&info, caps))
     return FALSE;
+  /* No pool for frames set_info refuses: their size may not even fit the
+   * 32-bit buffer size of a pool. */
+  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (&info); i++)
+    if (!describe_plane (&info, i, &plane))
+      return FALSE;
 
   pool = gst_cl_epsilon_create_pool (self, caps, info.size, 0, 0, TRUE);
   if (!pool)
@@ -998,6 +1017,7 @@ tune (GstClEpsilon * self, GstClTuneJob * job, const gchar * key,
       GST_CL_VARIANT_SEPARABLE : GST_CL_VARIANT_VECTOR;
   size_t sizes[8][2];
   guint i, m, n = 0;
+  gint64 started = g_get_monotonic_time ();
   gboolean ok;
 
   for (v = GST_CL_VARIANT_PLAIN; v <= last; v++) {
@@ -1013,6 +1033,7 @@ tune (GstClEpsilon * self, GstClTuneJob * job, const gchar * key,
       launch, error);
   GST_OBJECT_LOCK (self);
   self->stats.tuning_runs = gst_cl_tuner_get_runs (self->tuner);
+  self->stats.tuning_ms += (g_get_monotonic_time () - started) / 1000.0;
   GST_OBJECT_UNLOCK (self);
   return ok;
 }
@@ -1391,7 +1412,9 @@ gst_cl_epsilon_stats_locked (GstClEpsilon * self)
       self->stats.conv_launch : "none",
       "programs-compiled", G_TYPE_UINT, self->stats.programs_compiled,
       "programs-cached", G_TYPE_UINT, self->stats.programs_cached,
-      "tuning-runs", G_TYPE_UINT, self->stats.tuning_runs, NULL);
+      "tuning-runs", G_TYPE_UINT, self->stats.tuning_runs,
+      "build-ms", G_TYPE_DOUBLE, self->stats.build_ms,
+      "tuning-ms", G_TYPE_DOUBLE, self->stats.tuning_ms, NULL);
 }
 
 static void

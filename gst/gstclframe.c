@@ -40,6 +40,19 @@ layout_planes (GstClFrame * frame, const GstVideoInfo * info, cl_mem mem,
   GstVideoMeta *meta = gst_buffer_get_video_meta (frame->buffer);
   guint i;
 
+  /* What gst_video_frame_map would refuse with a critical warning. */
+  if (meta && (meta->format != GST_VIDEO_INFO_FORMAT (info) ||
+          meta->n_planes != GST_VIDEO_INFO_N_PLANES (info) ||
+          meta->width < (guint) GST_VIDEO_INFO_WIDTH (info) ||
+          meta->height < (guint) GST_VIDEO_INFO_HEIGHT (info))) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "The buffer's video meta (%s %ux%u, %u planes) does not match the "
+        "caps (%s %dx%d)", gst_video_format_to_string (meta->format),
+        meta->width, meta->height, meta->n_planes, GST_VIDEO_INFO_NAME (info),
+        GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
+    return FALSE;
+  }
+
   for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
     gsize offset = meta ? meta->offset[i] : info->offset[i];
     gint pitch = meta ? meta->stride[i] : info->stride[i];
@@ -101,6 +114,47 @@ no_wrap:
   return FALSE;
 }
 
+/* Whether every row of @plane lies within the memory mapped for it. With a
+ * video meta, gst_video_frame_map maps only the memory a plane starts in,
+ * so a plane that continues in the next memory is cut short. */
+static gboolean
+plane_in_map (const GstVideoFrame * vframe, guint plane, gsize row_bytes,
+    gsize rows)
+{
+  const GstMapInfo *map = &vframe->map[vframe->meta ? plane : 0];
+  const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (vframe, plane);
+  gsize pitch = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, plane);
+
+  return data >= map->data && data <= map->data + map->size &&
+      (gsize) (map->data + map->size - data) >= row_bytes &&
+      (gsize) (map->data + map->size - data - row_bytes) / pitch >= rows - 1;
+}
+
+/* Maps the whole buffer as one, its memories merged, for a frame whose
+ * planes gst_video_frame_map cannot give whole. */
+static gboolean
+map_whole_buffer (GstClFrame * frame, const GstVideoInfo * info,
+    GError ** error)
+{
+  guint i;
+
+  gst_video_frame_unmap (&frame->frame);
+  frame->frame_mapped = FALSE;
+  if (!gst_buffer_map (frame->buffer, &frame->map, frame->flags)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "Cannot map a buffer of %u memories as one", gst_buffer_n_memory
+        (frame->buffer));
+    return FALSE;
+  }
+  if (!layout_planes (frame, info, NULL, 0, frame->map.size, error))
+    return FALSE;
+  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
+    frame->planes[i].host = frame->map.data + frame->planes[i].offset;
+    frame->planes[i].offset = 0;
+  }
+  return TRUE;
+}
+
 static gboolean
 map_video_frame (GstClFrame * frame, const GstVideoInfo * info,
     GError ** error)
@@ -132,6 +186,8 @@ map_video_frame (GstClFrame * frame, const GstVideoInfo * info,
           pitch, row_bytes);
       return FALSE;
     }
+    if (!plane_in_map (&frame->frame, i, row_bytes, rows))
+      return map_whole_buffer (frame, info, error);
     frame->planes[i] = (GstClPlaneRef) {
     NULL, 0, GST_VIDEO_FRAME_PLANE_DATA (&frame->frame, i), pitch, FALSE};
   }

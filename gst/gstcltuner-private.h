@@ -32,9 +32,10 @@ gboolean gst_cl_tuner_lookup (GstClTuner * tuner, const gchar * config,
 typedef gboolean (*GstClTunerRun) (const GstClLaunch * launch,
     GstClEvents * events, gpointer user_data, GError ** error);
 
-/* Times each of @candidates with @run (one warm-up, then the median of
- * three runs by profiling events), stores the fastest under @config and
- * returns it in @best. Blocks until the runs are done. */
+/* Times @candidates with @run (one warm-up, then the median of three runs
+ * by profiling events): first each variant with its first work-group size,
+ * then the other sizes of the fastest variant. Stores the fastest under
+ * @config and returns it in @best. Blocks until the runs are done. */
 gboolean gst_cl_tuner_tune (GstClTuner * tuner, const gchar * config,
     const GstClLaunch * candidates, guint n_candidates, GstClTunerRun run,
     gpointer user_data, GstClLaunch * best, GError ** error);

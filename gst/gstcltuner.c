@@ -148,16 +148,17 @@ compare_doubles (const void *a, const void *b)
 }
 
 /* Median kernel time of @launch over TIMED_RUNS runs, after a warm-up run
- * (which may compile the kernel for this work-group size). */
+ * (which may compile the kernel for this work-group size). A launch whose
+ * first timed run is already far slower than @bound stops there. */
 static gboolean
 time_launch (GstClTuner * self, const GstClLaunch * launch, GstClTunerRun run,
-    gpointer user_data, gdouble * ms, GError ** error)
+    gpointer user_data, gdouble bound, gdouble * ms, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
   gdouble times[TIMED_RUNS];
   GstClEvents events = { {0,}, 0 };
   cl_int status;
-  guint i;
+  guint i, n = 0;
 
   for (i = 0; i <= TIMED_RUNS; i++) {
     if (!run (launch, &events, user_data, error))
@@ -167,13 +168,16 @@ time_launch (GstClTuner * self, const GstClLaunch * launch, GstClTunerRun run,
       gst_cl_set_error (error, status, "clFinish (tuning)");
       goto failed;
     }
-    if (i > 0)
-      times[i - 1] = gst_cl_events_take_ms (&events);
-    else
+    if (i == 0) {
       gst_cl_events_take_ms (&events);
+      continue;
+    }
+    times[n++] = gst_cl_events_take_ms (&events);
+    if (times[0] > 1.5 * bound)
+      break;
   }
-  qsort (times, TIMED_RUNS, sizeof (gdouble), compare_doubles);
-  *ms = times[TIMED_RUNS / 2];
+  qsort (times, n, sizeof (gdouble), compare_doubles);
+  *ms = times[n / 2];
   self->runs++;
   return TRUE;
 
@@ -183,36 +187,68 @@ failed:
   return FALSE;
 }
 
-gboolean
-gst_cl_tuner_tune (GstClTuner * self, const gchar * config,
-    const GstClLaunch * candidates, guint n_candidates, GstClTunerRun run,
-    gpointer user_data, GstClLaunch * best, GError ** error)
+/* Times the candidates with @pick set, keeping the fastest in @best. A
+ * candidate the device refuses (too much local memory, say) is skipped. */
+static void
+time_candidates (GstClTuner * self, const gchar * config,
+    const GstClLaunch * candidates, const gboolean * pick, guint n,
+    GstClTunerRun run, gpointer user_data, GstClLaunch * best,
+    gdouble * best_ms, GError ** last_error)
 {
-  gdouble best_ms = G_MAXDOUBLE, ms;
-  GError *last_error = NULL;
+  gdouble ms;
   guint i;
 
-  g_return_val_if_fail (n_candidates > 0, FALSE);
-
-  /* A candidate the device refuses (too much local memory, say) is skipped;
-   * only when every one fails is it an error. */
-  for (i = 0; i < n_candidates; i++) {
-    g_clear_error (&last_error);
-    if (!time_launch (self, &candidates[i], run, user_data, &ms, &last_error)) {
+  for (i = 0; i < n; i++) {
+    if (!pick[i])
+      continue;
+    g_clear_error (last_error);
+    if (!time_launch (self, &candidates[i], run, user_data, *best_ms, &ms,
+            last_error)) {
       GST_DEBUG ("%s: %s %zux%zu failed: %s", config,
           gst_cl_variant_to_string (candidates[i].variant),
           candidates[i].local[0], candidates[i].local[1],
-          last_error->message);
+          (*last_error)->message);
       continue;
     }
     GST_DEBUG ("%s: %s %zux%zu: %.4f ms", config,
         gst_cl_variant_to_string (candidates[i].variant),
         candidates[i].local[0], candidates[i].local[1], ms);
-    if (ms < best_ms) {
-      best_ms = ms;
+    if (ms < *best_ms) {
+      *best_ms = ms;
       *best = candidates[i];
     }
   }
+}
+
+gboolean
+gst_cl_tuner_tune (GstClTuner * self, const gchar * config,
+    const GstClLaunch * candidates, guint n_candidates, GstClTunerRun run,
+    gpointer user_data, GstClLaunch * best, GError ** error)
+{
+  gdouble best_ms = G_MAXDOUBLE;
+  GError *last_error = NULL;
+  gboolean *pick = g_new0 (gboolean, n_candidates);
+  guint i, j;
+
+  g_return_val_if_fail (n_candidates > 0, FALSE);
+
+  /* First each variant with its first work-group size, then the other
+   * sizes of the fastest variant only: the variant matters more than the
+   * work-group, and every launch timed costs start-up time. */
+  for (i = 0; i < n_candidates; i++) {
+    for (j = 0; j < i && candidates[j].variant != candidates[i].variant; j++);
+    pick[i] = j == i;
+  }
+  time_candidates (self, config, candidates, pick, n_candidates, run,
+      user_data, best, &best_ms, &last_error);
+  if (best_ms < G_MAXDOUBLE) {
+    for (i = 0; i < n_candidates; i++)
+      pick[i] = !pick[i] && candidates[i].variant == best->variant;
+    time_candidates (self, config, candidates, pick, n_candidates, run,
+        user_data, best, &best_ms, &last_error);
+  }
+  g_free (pick);
+
   if (best_ms == G_MAXDOUBLE) {
     g_propagate_error (error, last_error);
     return FALSE;

@@ -19,7 +19,9 @@
  *
  * Branch-free accumulation: a taken sample adds (p | 1 << 16), so one add
  * keeps both the sum (low 16 bits: at most 225 * 255 = 57375) and the count
- * (high bits), and "taken" is a mask from a comparison. */
+ * (high bits), and "taken" is a mask from a comparison. |p - c| <= t is
+ * tested as one unsigned comparison, (p - (c - t)) <= 2t, which wraps to a
+ * huge value for p < c - t: a subtraction and a compare per tap. */
 
 #define EPS_ONE 0x10000u
 #define EPS_VW 8
@@ -109,13 +111,13 @@ epsilon_tiled (__global const uchar * src, int src_pitch, __global uchar * dst,
   if (gx >= width * xstep || y >= height)
     return;
   __local const uint *centre = tile + (ly + RADIUS) * tw + lx + RADIUS * xstep;
-  const uint c = *centre;
+  const uint lo = *centre - threshold, span = 2 * threshold;
   uint acc = 0;
   for (int dy = -RADIUS; dy <= RADIUS; dy++) {
     __local const uint *row = centre + dy * tw;
     for (int dx = -RADIUS; dx <= RADIUS; dx++) {
       const uint q = row[dx * xstep];
-      acc += q & -(uint) (abs_diff (q, c) <= threshold);
+      acc += (q - lo) <= span ? q : 0;
     }
   }
   dst[y * dst_pitch + gx] = eps_mean (acc);
@@ -154,7 +156,7 @@ epsilon_vector (__global const uchar * src, int src_pitch, __global uchar * dst,
   const int left = gx - RADIUS * xstep;
   const int seg = EPS_VW + 2 * RADIUS * xstep;
   const bool inside = left >= 0 && left + seg <= row_bytes;
-  const uint8 t = (uint8) (threshold);
+  const uint8 span = (uint8) (2 * threshold);
   __global const uchar *crow = src + y * src_pitch;
   uint w[EPS_VW + 2 * RADIUS * 2];      /* one window row, packed */
   uint8 c, acc = 0;
@@ -167,6 +169,7 @@ epsilon_vector (__global const uchar * src, int src_pitch, __global uchar * dst,
       w[i] = crow[eps_clamp_byte (gx + i, width, xstep)] | EPS_ONE;
     c = vload8 (0, w);
   }
+  const uint8 lo = c - threshold;
 
   for (int dy = -RADIUS; dy <= RADIUS; dy++) {
     __global const uchar *row = src + edge_clamp (y + dy, height) * src_pitch;
@@ -182,7 +185,7 @@ epsilon_vector (__global const uchar * src, int src_pitch, __global uchar * dst,
     }
     for (int dx = 0; dx <= 2 * RADIUS; dx++) {
       const uint8 q = vload8 (0, w + dx * xstep);
-      acc += q & as_uint8 (abs_diff (q, c) <= t);
+      acc += q & as_uint8 (q - lo <= span);
     }
   }
 
