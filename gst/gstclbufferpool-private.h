@@ -23,8 +23,10 @@ G_DECLARE_FINAL_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST,
  * @context (see gst_cl_allocator_new()) with the whole frame, laid out as
  * GstVideoInfo (and the pool's GstVideoAlignment, if set) says, with a
  * GstVideoMeta when the config has GST_BUFFER_POOL_OPTION_VIDEO_META. Whatever
- * allocator a config names, the pool's own is used. Returns a new reference. */
-GstBufferPool *gst_cl_buffer_pool_new (GstClContext * context);
+ * allocator a config names, the pool's own is used; @device_resident as for
+ * gst_cl_allocator_new(). Returns a new reference. */
+GstBufferPool *gst_cl_buffer_pool_new (GstClContext * context,
+    gboolean device_resident);
 
 G_END_DECLS
 

@@ -60,7 +60,7 @@ gst_cl_buffer_pool_init (GstClBufferPool * self)
 }
 
 GstBufferPool *
-gst_cl_buffer_pool_new (GstClContext * context)
+gst_cl_buffer_pool_new (GstClContext * context, gboolean device_resident)
 {
   GstClBufferPool *self;
 
@@ -68,6 +68,6 @@ gst_cl_buffer_pool_new (GstClContext * context)
 
   self = g_object_new (GST_TYPE_CL_BUFFER_POOL, NULL);
   gst_object_ref_sink (self);
-  self->allocator = gst_cl_allocator_new (context);
+  self->allocator = gst_cl_allocator_new (context, device_resident);
   return GST_BUFFER_POOL_CAST (self);
 }

@@ -26,14 +26,16 @@ G_BEGIN_DECLS
 gchar *gst_cl_cache_entry_name (const gchar * what, const gchar * key,
     gsize key_len);
 
-/* Reads entry @name; FALSE (and nothing allocated) if it is not there or the
- * cache is off. */
+/* Reads entry @name; FALSE (and nothing allocated) if it is not there, the
+ * cache is off, or the entry fails its checksum (it is then removed). The
+ * contents are followed by a NUL byte, not counted in @length. */
 gboolean gst_cl_cache_read (const gchar * name, gchar ** contents,
     gsize * length);
 
-/* Writes entry @name atomically (a temporary file renamed over it), so that
- * a reader never sees half of it and concurrent writers do not mix. Failure
- * is logged and otherwise ignored: the cache is an optimisation. */
+/* Writes entry @name atomically (a temporary file, flushed, renamed over
+ * it), with a checksum, so that a reader never uses half of it and
+ * concurrent writers do not mix. Failure is logged and otherwise ignored:
+ * the cache is an optimisation. */
 void gst_cl_cache_write (const gchar * name, const gchar * contents,
     gsize length);
 

@@ -32,6 +32,17 @@ G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject);
  * why in words a user can act on. */
 GstClContext *gst_cl_context_new (const gchar * device_spec, GError ** error);
 
+/* Wraps an application's @context and its @device (retained; a queue of
+ * the element's own is made on it). Returns a new reference, or NULL with
+ * @error set. */
+GstClContext *gst_cl_context_new_wrapped (cl_context context,
+    cl_device_id device, GError ** error);
+
+/* Whether @device_spec (as for gst_cl_context_new()) chooses @self's device:
+ * always for NULL, "" and "auto", which accept whatever device is shared. */
+gboolean gst_cl_context_matches (GstClContext * self,
+    const gchar * device_spec);
+
 /* The handles stay owned by the GstClContext and live as long as it does. */
 cl_context gst_cl_context_get_handle (GstClContext * self);
 cl_device_id gst_cl_context_get_device (GstClContext * self);

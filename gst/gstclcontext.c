@@ -64,9 +64,14 @@ static gchar *
 query_platform_string (cl_platform_id platform, cl_platform_info param)
 {
   gchar buf[512] = { 0, };
+  cl_int status;
 
-  if (clGetPlatformInfo (platform, param, sizeof (buf) - 1, buf, NULL))
+  status = clGetPlatformInfo (platform, param, sizeof (buf) - 1, buf, NULL);
+  if (status != CL_SUCCESS) {
+    /* Kept as the thread's last error, for a "no device matches" */
+    gst_cl_set_error (NULL, status, "clGetPlatformInfo");
     return g_strdup ("?");
+  }
   return g_strstrip (g_strdup (buf));
 }
 
@@ -74,15 +79,20 @@ static gchar *
 query_device_string (cl_device_id device, cl_device_info param)
 {
   gchar buf[512] = { 0, };
+  cl_int status;
 
-  if (clGetDeviceInfo (device, param, sizeof (buf) - 1, buf, NULL))
+  status = clGetDeviceInfo (device, param, sizeof (buf) - 1, buf, NULL);
+  if (status != CL_SUCCESS) {
+    gst_cl_set_error (NULL, status, "clGetDeviceInfo");
     return g_strdup ("?");
+  }
   return g_strstrip (g_strdup (buf));
 }
 
 /* Adds the devices of @platform to @entries. A platform that reports no device
- * is skipped: one broken ICD must not hide the others. */
-static void
+ * is skipped: one broken ICD must not hide the others. Returns the status of
+ * a clGetDeviceIDs that failed, for the message when no device is found. */
+static cl_int
 list_platform_devices (cl_platform_id platform, GArray * entries)
 {
   cl_uint n_devices = 0, i;
@@ -91,8 +101,10 @@ list_platform_devices (cl_platform_id platform, GArray * entries)
   cl_int status;
 
   status = clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n_devices);
-  if (status != CL_SUCCESS || n_devices == 0)
-    return;
+  if (status == CL_DEVICE_NOT_FOUND || (status == CL_SUCCESS && n_devices == 0))
+    return CL_SUCCESS;
+  if (status != CL_SUCCESS)
+    return status;
 
   devices = g_new0 (cl_device_id, n_devices);
   status = clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, n_devices, devices,
@@ -115,6 +127,7 @@ list_platform_devices (cl_platform_id platform, GArray * entries)
   g_free (platform_name);
   g_free (platform_vendor);
   g_free (devices);
+  return status;
 }
 
 /* Every device of every platform, in enumeration order. */
@@ -124,7 +137,8 @@ list_devices (GError ** error)
   cl_uint n_platforms = 0, i;
   cl_platform_id *platforms;
   GArray *entries;
-  cl_int status;
+  cl_int status, failed = CL_SUCCESS;
+  const gchar *failed_step = NULL;
 
   status = clGetPlatformIDs (0, NULL, &n_platforms);
   if (status == CL_PLATFORM_NOT_FOUND_KHR || (status == CL_SUCCESS
@@ -141,12 +155,28 @@ list_devices (GError ** error)
 
   platforms = g_new0 (cl_platform_id, n_platforms);
   status = clGetPlatformIDs (n_platforms, platforms, NULL);
+  if (status != CL_SUCCESS) {
+    failed = status;
+    failed_step = "clGetPlatformIDs";
+  }
   entries = g_array_new (FALSE, TRUE, sizeof (GstClDeviceEntry));
   g_array_set_clear_func (entries, gst_cl_device_entry_clear);
-  for (i = 0; status == CL_SUCCESS && i < n_platforms; i++)
-    list_platform_devices (platforms[i], entries);
+  for (i = 0; status == CL_SUCCESS && i < n_platforms; i++) {
+    cl_int s = list_platform_devices (platforms[i], entries);
+
+    if (s != CL_SUCCESS && failed == CL_SUCCESS) {
+      failed = s;
+      failed_step = "clGetDeviceIDs";
+    }
+  }
   g_free (platforms);
 
+  /* No device because a call failed: say which, rather than "none". */
+  if (entries->len == 0 && failed != CL_SUCCESS) {
+    gst_cl_set_error (error, failed, failed_step);
+    g_array_unref (entries);
+    return NULL;
+  }
   if (entries->len == 0) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
         "No OpenCL device found on %u OpenCL platform(s)", n_platforms);
@@ -265,6 +295,21 @@ gst_cl_context_query_memory (GstClContext * self, GError ** error)
   return TRUE;
 }
 
+/* The queue and the device's memory properties, once self->context is
+ * there. */
+static gboolean
+gst_cl_context_prepare (GstClContext * self, GError ** error)
+{
+  cl_int status;
+
+  self->queue = clCreateCommandQueue (self->context, self->device,
+      CL_QUEUE_PROFILING_ENABLE, &status);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clCreateCommandQueue");
+
+  return gst_cl_context_query_memory (self, error);
+}
+
 static gboolean
 gst_cl_context_open (GstClContext * self, GError ** error)
 {
@@ -274,13 +319,61 @@ gst_cl_context_open (GstClContext * self, GError ** error)
       NULL, &status);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clCreateContext");
+  return gst_cl_context_prepare (self, error);
+}
 
-  self->queue = clCreateCommandQueue (self->context, self->device,
-      CL_QUEUE_PROFILING_ENABLE, &status);
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status, "clCreateCommandQueue");
+GstClContext *
+gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
+    GError ** error)
+{
+  GstClContext *self;
+  cl_platform_id platform = NULL;
+  gchar *device_name, *platform_name;
 
-  return gst_cl_context_query_memory (self, error);
+  g_return_val_if_fail (context != NULL && device != NULL, NULL);
+
+  g_type_ensure (GST_TYPE_CL_CONTEXT);
+  self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
+  gst_object_ref_sink (self);
+  clRetainContext (context);
+  self->context = context;
+  self->device = device;
+  clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform), &platform,
+      NULL);
+  device_name = query_device_string (device, CL_DEVICE_NAME);
+  platform_name = query_platform_string (platform, CL_PLATFORM_NAME);
+  self->device_name = g_strdup_printf ("%s (%s)", device_name, platform_name);
+  g_free (device_name);
+  g_free (platform_name);
+  GST_INFO_OBJECT (self, "using the application's OpenCL context on %s",
+      self->device_name);
+
+  if (!gst_cl_context_prepare (self, error)) {
+    gst_object_unref (self);
+    return NULL;
+  }
+  return self;
+}
+
+gboolean
+gst_cl_context_matches (GstClContext * self, const gchar * device_spec)
+{
+  GArray *entries;
+  gboolean match;
+  gint index;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), FALSE);
+
+  if (device_spec == NULL || *device_spec == '\0' ||
+      g_ascii_strcasecmp (device_spec, "auto") == 0)
+    return TRUE;
+  if (!(entries = list_devices (NULL)))
+    return FALSE;
+  index = pick_device (entries, device_spec);
+  match = index >= 0 &&
+      g_array_index (entries, GstClDeviceEntry, index).device == self->device;
+  g_array_unref (entries);
+  return match;
 }
 
 GstClContext *
@@ -293,15 +386,20 @@ gst_cl_context_new (const gchar * device_spec, GError ** error)
 
   /* Registers the type, and with it the debug category listing logs to. */
   g_type_ensure (GST_TYPE_CL_CONTEXT);
+  gst_cl_clear_last_error ();
   entries = list_devices (error);
   if (!entries)
     return NULL;
 
   index = pick_device (entries, device_spec);
   if (index < 0) {
+    /* A name that could not be read cannot match: say so. */
+    const gchar *query = gst_cl_get_last_error ();
+
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
-        "No OpenCL device matches \"%s\" among %u device(s)", device_spec,
-        entries->len);
+        "No OpenCL device matches \"%s\" among %u device(s)%s%s%s",
+        device_spec, entries->len, query ? " (" : "", query ? query : "",
+        query ? ")" : "");
     g_array_unref (entries);
     return NULL;
   }

@@ -25,13 +25,24 @@ const gchar *gst_cl_error_name (cl_int status);
  * write `return gst_cl_set_error (error, status, "clFoo");`. */
 gboolean gst_cl_set_error (GError ** error, cl_int status, const gchar * step);
 
+/* The message of the last error gst_cl_set_error() made on this thread, or
+ * NULL after gst_cl_clear_last_error(). For failures that reach the element
+ * through an API with no GError, such as a buffer pool's allocations. */
+const gchar *gst_cl_get_last_error (void);
+void gst_cl_clear_last_error (void);
+
 /* Posts @err as the element's error message, in its own domain and code,
  * with its message as the text users see, and frees it. */
 #define GST_CL_ELEMENT_ERROR_FROM_GERROR(el, err) G_STMT_START {             \
-    gst_element_message_full (GST_ELEMENT (el), GST_MESSAGE_ERROR,           \
-        (err)->domain, (err)->code, g_strdup ((err)->message), NULL,         \
-        __FILE__, GST_FUNCTION, __LINE__);                                   \
-    g_clear_error (&(err));                                                  \
+    if (err) {                                                               \
+      gst_element_message_full (GST_ELEMENT (el), GST_MESSAGE_ERROR,         \
+          (err)->domain, (err)->code, g_strdup ((err)->message), NULL,       \
+          __FILE__, GST_FUNCTION, __LINE__);                                 \
+      g_clear_error (&(err));                                                \
+    } else {                                                                 \
+      GST_ELEMENT_ERROR (el, LIBRARY, FAILED, (NULL),                        \
+          ("OpenCL work failed without saying why (a bug)"));                \
+    }                                                                        \
   } G_STMT_END
 
 G_END_DECLS

@@ -35,7 +35,7 @@ plane_extent (const GstVideoInfo * info, guint plane, gsize * row_bytes,
  * within @size bytes. */
 static gboolean
 layout_planes (GstClFrame * frame, const GstVideoInfo * info, cl_mem mem,
-    gsize base, gsize size, GError ** error)
+    gboolean device_side, gsize base, gsize size, GError ** error)
 {
   GstVideoMeta *meta = gst_buffer_get_video_meta (frame->buffer);
   guint i;
@@ -66,7 +66,7 @@ layout_planes (GstClFrame * frame, const GstVideoInfo * info, cl_mem mem,
         (size - offset - row_bytes) / pitch < rows - 1)
       goto too_small;
     frame->planes[i] = (GstClPlaneRef) {
-    mem, base + offset, NULL, pitch, FALSE};
+    mem, base + offset, NULL, pitch, device_side};
   }
   return TRUE;
 
@@ -138,7 +138,8 @@ map_whole_buffer (GstClFrame * frame, const GstVideoInfo * info,
 {
   guint i;
 
-  gst_video_frame_unmap (&frame->frame);
+  if (frame->frame_mapped)
+    gst_video_frame_unmap (&frame->frame);
   frame->frame_mapped = FALSE;
   if (!gst_buffer_map (frame->buffer, &frame->map, frame->flags)) {
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
@@ -146,7 +147,7 @@ map_whole_buffer (GstClFrame * frame, const GstVideoInfo * info,
         (frame->buffer));
     return FALSE;
   }
-  if (!layout_planes (frame, info, NULL, 0, frame->map.size, error))
+  if (!layout_planes (frame, info, NULL, FALSE, 0, frame->map.size, error))
     return FALSE;
   for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
     frame->planes[i].host = frame->map.data + frame->planes[i].offset;
@@ -163,16 +164,14 @@ map_video_frame (GstClFrame * frame, const GstVideoInfo * info,
 
   /* gst_video_frame_map only checks where planes start: check that every row
    * of every plane lies within the buffer first. */
-  if (!layout_planes (frame, info, NULL, 0, gst_buffer_get_size (frame->buffer),
-          error))
+  if (!layout_planes (frame, info, NULL, FALSE, 0,
+          gst_buffer_get_size (frame->buffer), error))
     return FALSE;
-  if (!gst_video_frame_map (&frame->frame, info, frame->buffer, frame->flags)) {
-    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-        "Cannot map a buffer of %" G_GSIZE_FORMAT " bytes as %s %dx%d",
-        gst_buffer_get_size (frame->buffer), GST_VIDEO_INFO_NAME (info),
-        GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
-    return FALSE;
-  }
+  /* Without a meta, gst_video_frame_map wants info->size bytes, padding
+   * after the last row included; every row is inside the buffer, as the
+   * wrapped and OpenCL paths take it: map it whole. */
+  if (!gst_video_frame_map (&frame->frame, info, frame->buffer, frame->flags))
+    return map_whole_buffer (frame, info, error);
   frame->frame_mapped = TRUE;
 
   for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
@@ -208,11 +207,13 @@ gst_cl_frame_open (GstClFrame * frame, GstClContext * context,
 
   if (gst_buffer_n_memory (buffer) == 1 && gst_is_cl_memory (mem, context)) {
     return layout_planes (frame, info, gst_cl_memory_get_buffer (mem),
-        mem->offset, mem->size, error);
+        gst_cl_memory_is_device_resident (mem), mem->offset, mem->size,
+        error);
   }
 
   if (try_wrap_host_memory (frame, info, error)) {
-    if (layout_planes (frame, info, frame->wrapped, 0, frame->map.size, error))
+    if (layout_planes (frame, info, frame->wrapped, FALSE, 0, frame->map.size,
+            error))
       return TRUE;
     gst_cl_frame_close (frame);
     return FALSE;

@@ -15,18 +15,28 @@
 G_BEGIN_DECLS
 
 #define GST_CL_MEMORY_TYPE "OpenCLBuffer"
+/* The caps feature of frames in device-resident OpenCL buffers. */
+#define GST_CAPS_FEATURE_MEMORY_CL_BUFFER "memory:OpenCLBuffer"
 
 #define GST_TYPE_CL_ALLOCATOR (gst_cl_allocator_get_type ())
 G_DECLARE_FINAL_TYPE (GstClAllocator, gst_cl_allocator, GST, CL_ALLOCATOR,
     GstAllocator);
 
-/* An allocator of GstMemory backed by one OpenCL buffer each, created with
- * CL_MEM_ALLOC_HOST_PTR on @context: host-visible memory (pinned, on a
- * discrete GPU) that upstream elements write frames into and that kernels
- * read and write without a copy where the device shares host memory. The
- * buffer is mapped for the CPU only while a GstMemory map is held.
+/* An allocator of GstMemory backed by one OpenCL buffer each on @context:
+ *  - by default with CL_MEM_ALLOC_HOST_PTR: host-visible memory (pinned, on
+ *    a discrete GPU) that upstream elements write frames into and that
+ *    kernels read and write without a copy where the device shares host
+ *    memory;
+ *  - @device_resident: plain device buffers, for frames that stay on the
+ *    device between OpenCL elements (caps feature memory:OpenCLBuffer).
+ * Either is mapped for the CPU only while a GstMemory map is held (for
+ * device-resident memory the driver copies it out and back).
  * Returns a new reference. */
-GstAllocator *gst_cl_allocator_new (GstClContext * context);
+GstAllocator *gst_cl_allocator_new (GstClContext * context,
+    gboolean device_resident);
+
+/* Whether @mem (a gst_is_cl_memory() memory) lives in device memory. */
+gboolean gst_cl_memory_is_device_resident (GstMemory * mem);
 
 /* Whether @mem is an OpenCL buffer memory of @context (of any context when
  * @context is NULL). */

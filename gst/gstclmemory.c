@@ -32,6 +32,7 @@ struct _GstClAllocator
   GstAllocator parent;
 
   GstClContext *context;
+  gboolean device_resident;
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR,
@@ -51,6 +52,7 @@ gst_cl_allocator_alloc (GstAllocator * allocator, gsize size,
   /* OpenCL buffers start at the device's base address alignment, which is at
    * least what GstAllocationParams asks for in practice (128 bytes). */
   buffer = gst_cl_context_create_buffer (self->context,
+      self->device_resident ? CL_MEM_READ_WRITE :
       CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, maxsize, "frame memory",
       &error);
   if (!buffer) {
@@ -163,7 +165,7 @@ gst_cl_allocator_init (GstClAllocator * self)
 }
 
 GstAllocator *
-gst_cl_allocator_new (GstClContext * context)
+gst_cl_allocator_new (GstClContext * context, gboolean device_resident)
 {
   GstClAllocator *self;
 
@@ -172,7 +174,15 @@ gst_cl_allocator_new (GstClContext * context)
   self = g_object_new (GST_TYPE_CL_ALLOCATOR, NULL);
   gst_object_ref_sink (self);
   self->context = gst_object_ref (context);
+  self->device_resident = device_resident;
   return GST_ALLOCATOR_CAST (self);
+}
+
+gboolean
+gst_cl_memory_is_device_resident (GstMemory * mem)
+{
+  g_return_val_if_fail (gst_is_cl_memory (mem, NULL), FALSE);
+  return GST_CL_ALLOCATOR (mem->allocator)->device_resident;
 }
 
 gboolean

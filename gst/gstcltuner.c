@@ -46,7 +46,7 @@ gst_cl_tuner_new (GstClContext * context)
   /* Timings hold for this device and driver running these sources. */
   key = g_strjoin ("\n", gst_cl_context_get_identity (context),
       gst_cl_kernel_common, gst_cl_kernel_epsilon, gst_cl_kernel_convolve,
-      NULL);
+      gst_cl_kernel_epsilon16, gst_cl_kernel_convolve16, NULL);
   self->entry = gst_cl_cache_entry_name ("tuning", key, strlen (key));
   g_free (key);
 

@@ -54,14 +54,23 @@ gdouble gst_cl_events_take_ms (GstClEvents * events);
 
 /* All kernels of one program, built for one epsilon window radius (the
  * tiled and vector epsilon kernels unroll their window loops; the others
- * take sizes at run time). */
+ * take sizes at run time) and one sample size: 8-bit samples in bytes
+ * (kernels/epsilon.cl, convolve.cl: every variant), or 10-bit samples in
+ * 16-bit little-endian words (epsilon16.cl, convolve16.cl: plain, vector
+ * and separable only). */
 typedef struct _GstClKernels GstClKernels;
 
-/* Builds (or loads from the program cache) the kernels for @radius (1..7).
- * @from_cache: whether no compilation was needed. */
+/* Builds (or loads from the program cache) the kernels for @radius (1..7),
+ * for 16-bit words when @deep, else for bytes. @from_cache: whether no
+ * compilation was needed. A @deep program fails on a big-endian device. */
 GstClKernels *gst_cl_kernels_new (GstClContext * context, gint radius,
-    gboolean * from_cache, GError ** error);
+    gboolean deep, gboolean * from_cache, GError ** error);
 void gst_cl_kernels_free (GstClKernels * kernels);
+
+/* Whether the program has @variant (not AUTO) for the epsilon filter or,
+ * with @convolve, the convolution. */
+gboolean gst_cl_kernels_has_variant (GstClKernels * kernels,
+    gboolean convolve, GstClVariant variant);
 
 /* The work-group sizes worth trying for @variant on the device, best guess
  * first; at most 8. The first is the default of a forced variant. */
@@ -69,7 +78,10 @@ guint gst_cl_kernels_local_sizes (GstClKernels * kernels, gboolean convolve,
     GstClVariant variant, size_t sizes[][2]);
 
 /* One plane for a stage: where it reads and writes, and its size in samples
- * of one component (@xstep interleaved components per sample position). */
+ * of one component (@xstep interleaved components per sample position).
+ * Deep programs only: the 10-bit value of a 16-bit word is
+ * (word >> @shift) & 1023 (P010: 6, I420_10LE: 0); offsets and pitches of
+ * @src and @dst must be even. */
 typedef struct
 {
   const GstClPlaneRef *src;
@@ -77,9 +89,12 @@ typedef struct
   gint width;
   gint height;
   gint xstep;
+  guint shift;
 } GstClStagePlane;
 
-/* Enqueues the epsilon filter of @plane with @launch (not AUTO). */
+/* Enqueues the epsilon filter of @plane with @launch (not AUTO; a variant
+ * the program has). @threshold is in sample units (10-bit ones for a deep
+ * program). */
 gboolean gst_cl_kernels_run_epsilon (GstClKernels * kernels,
     const GstClLaunch * launch, const GstClStagePlane * plane,
     guint threshold, GstClEvents * events, GError ** error);
@@ -97,7 +112,8 @@ typedef struct
 } GstClConvParams;
 
 /* Enqueues the convolution of a one-component @plane with @launch (not
- * AUTO; SEPARABLE needs @params->separable). */
+ * AUTO; a variant the program has; SEPARABLE needs @params->separable).
+ * Output is clamped to 0..255, or 0..1023 for a deep program. */
 gboolean gst_cl_kernels_run_convolve (GstClKernels * kernels,
     const GstClLaunch * launch, const GstClStagePlane * plane,
     const GstClConvParams * params, GstClEvents * events, GError ** error);

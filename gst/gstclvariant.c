@@ -23,8 +23,9 @@ struct _GstClKernels
 {
   GstClContext *context;
   gint radius;
+  gboolean deep;                /* 16-bit words: no tiled kernels */
   cl_program program;
-  /* [variant][xstep - 1], PLAIN..VECTOR */
+  /* [variant][xstep - 1], PLAIN..VECTOR; NULL where the program has none */
   cl_kernel epsilon[GST_CL_VARIANT_VECTOR + 1][2];
   cl_kernel convolve[GST_CL_VARIANT_VECTOR + 1];
   cl_kernel rows, columns;
@@ -111,22 +112,39 @@ create_kernels (GstClKernels * self, GError ** error)
   static const gchar *conv_names[] = {
     NULL, "convolve", "convolve_tiled", "convolve_vector"
   };
+  static const gchar *names16[][2] = {
+    {NULL, NULL},
+    {"epsilon16_planar", "epsilon16_interleaved"},
+    {NULL, NULL},
+    {"epsilon16_vector_planar", "epsilon16_vector_interleaved"},
+  };
+  static const gchar *conv_names16[] = {
+    NULL, "convolve16", NULL, "convolve16_vector"
+  };
   cl_program p = self->program;
   guint v, x;
 
   for (v = GST_CL_VARIANT_PLAIN; v <= GST_CL_VARIANT_VECTOR; v++) {
+    const gchar *conv_name = self->deep ? conv_names16[v] : conv_names[v];
+
     for (x = 0; x < 2; x++) {
-      if (!(self->epsilon[v][x] = gst_cl_program_create_kernel (p,
-                  names[v][x], error)))
+      const gchar *name = self->deep ? names16[v][x] : names[v][x];
+
+      if (name && !(self->epsilon[v][x] = gst_cl_program_create_kernel (p,
+                  name, error)))
         return FALSE;
     }
-    if (!(self->convolve[v] = gst_cl_program_create_kernel (p,
-                conv_names[v], error)))
+    if (conv_name && !(self->convolve[v] = gst_cl_program_create_kernel (p,
+                conv_name, error)))
       return FALSE;
   }
-  self->rows = gst_cl_program_create_kernel (p, "convolve_rows", error);
-  self->columns = gst_cl_program_create_kernel (p, "convolve_columns", error);
-  return self->rows && self->columns;
+  self->rows = gst_cl_program_create_kernel (p,
+      self->deep ? "convolve16_rows" : "convolve_rows", error);
+  if (!self->rows)
+    return FALSE;
+  self->columns = gst_cl_program_create_kernel (p,
+      self->deep ? "convolve16_columns" : "convolve_columns", error);
+  return self->columns != NULL;
 }
 
 /* The largest work-group every kernel of the program can run, and the
@@ -155,6 +173,8 @@ query_limits (GstClKernels * self, GError ** error)
   self->max_item[1] = MAX (items[1], 1);
   self->max_group = G_MAXSIZE;
   for (i = 0; i < G_N_ELEMENTS (all); i++) {
+    if (!all[i])
+      continue;
     status = clGetKernelWorkGroupInfo (all[i], device,
         CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
     if (status != CL_SUCCESS)
@@ -164,20 +184,48 @@ query_limits (GstClKernels * self, GError ** error)
   return TRUE;
 }
 
+/* The 16-bit kernels read and write words as the device's ushort. */
+static gboolean
+check_little_endian (GstClContext * context, GError ** error)
+{
+  cl_bool little = CL_TRUE;
+  cl_int status = clGetDeviceInfo (gst_cl_context_get_device (context),
+      CL_DEVICE_ENDIAN_LITTLE, sizeof (little), &little, NULL);
+
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clGetDeviceInfo (endianness)");
+  if (!little) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_SETTINGS,
+        "10-bit formats need a little-endian OpenCL device");
+    return FALSE;
+  }
+  return TRUE;
+}
+
 GstClKernels *
-gst_cl_kernels_new (GstClContext * context, gint radius,
+gst_cl_kernels_new (GstClContext * context, gint radius, gboolean deep,
     gboolean * from_cache, GError ** error)
 {
   static const gchar *sources[] = {
     gst_cl_kernel_common, gst_cl_kernel_epsilon, gst_cl_kernel_convolve, NULL
   };
-  GstClKernels *self = g_new0 (GstClKernels, 1);
-  gchar *options = g_strdup_printf ("-DRADIUS=%d", radius);
+  static const gchar *sources16[] = {
+    gst_cl_kernel_common, gst_cl_kernel_epsilon16, gst_cl_kernel_convolve16,
+    NULL
+  };
+  GstClKernels *self;
+  gchar *options;
 
+  if (deep && !check_little_endian (context, error))
+    return NULL;
+
+  self = g_new0 (GstClKernels, 1);
+  options = g_strdup_printf ("-DRADIUS=%d", radius);
   self->context = gst_object_ref (context);
   self->radius = radius;
-  self->program = gst_cl_program_build (context, sources, options,
-      from_cache, error);
+  self->deep = deep;
+  self->program = gst_cl_program_build (context, deep ? sources16 : sources,
+      options, from_cache, error);
   g_free (options);
   if (!self->program || !create_kernels (self, error)
       || !query_limits (self, error)) {
@@ -210,6 +258,18 @@ gst_cl_kernels_free (GstClKernels * self)
     clReleaseProgram (self->program);
   gst_object_unref (self->context);
   g_free (self);
+}
+
+gboolean
+gst_cl_kernels_has_variant (GstClKernels * self, gboolean convolve,
+    GstClVariant variant)
+{
+  if (variant == GST_CL_VARIANT_SEPARABLE)
+    return convolve && self->rows != NULL;
+  if (variant < GST_CL_VARIANT_PLAIN || variant > GST_CL_VARIANT_VECTOR)
+    return FALSE;
+  return convolve ? self->convolve[variant] != NULL :
+      self->epsilon[variant][0] != NULL;
 }
 
 /* ---- Work-group sizes ---------------------------------------------------- */
@@ -293,8 +353,8 @@ enqueue (GstClKernels * self, cl_kernel kernel, gsize width, gsize height,
     const size_t *local, GstClEvents * events, const gchar * what,
     GError ** error)
 {
-  size_t global[2] = { GST_ROUND_UP_N (width, local[0]),
-    GST_ROUND_UP_N (height, local[1])
+  size_t global[2] = { (width + local[0] - 1) / local[0] * local[0],
+    (height + local[1] - 1) / local[1] * local[1]
   };
   cl_event *event = NULL;
   cl_int status;
@@ -328,11 +388,14 @@ gst_cl_kernels_run_epsilon (GstClKernels * self, const GstClLaunch * launch,
   g_return_val_if_fail (v >= GST_CL_VARIANT_PLAIN
       && v <= GST_CL_VARIANT_VECTOR, FALSE);
   g_return_val_if_fail (plane->xstep == 1 || plane->xstep == 2, FALSE);
+  g_return_val_if_fail (self->epsilon[v][0] != NULL, FALSE);
 
   kernel = self->epsilon[v][plane->xstep - 1];
   status = set_plane_args (kernel, plane);
   SET_ARG (kernel, 8, self->radius);
   SET_ARG (kernel, 9, threshold);
+  if (self->deep)
+    SET_ARG (kernel, 10, plane->shift);
   if (v == GST_CL_VARIANT_TILED)
     status = status != CL_SUCCESS ? status : clSetKernelArg (kernel, 10,
         tile_bytes (self, FALSE, launch->local), NULL);
@@ -361,6 +424,8 @@ run_separable (GstClKernels * self, const GstClLaunch * launch,
   SET_ARG (self->rows, 5, plane->height);
   SET_ARG (self->rows, 6, params->row_factor);
   SET_ARG (self->rows, 7, params->kw);
+  if (self->deep)
+    SET_ARG (self->rows, 8, plane->shift);
   SET_ARG (self->columns, 0, params->scratch);
   SET_ARG (self->columns, 1, plane->dst->mem);
   SET_ARG (self->columns, 2, dst_offset);
@@ -371,6 +436,8 @@ run_separable (GstClKernels * self, const GstClLaunch * launch,
   SET_ARG (self->columns, 7, params->kh);
   SET_ARG (self->columns, 8, params->divisor);
   SET_ARG (self->columns, 9, params->bias);
+  if (self->deep)
+    SET_ARG (self->columns, 10, plane->shift);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clSetKernelArg (separable)");
 
@@ -400,12 +467,15 @@ gst_cl_kernels_run_convolve (GstClKernels * self, const GstClLaunch * launch,
   }
 
   kernel = self->convolve[v];
+  g_return_val_if_fail (kernel != NULL, FALSE);
   status = set_plane_args (kernel, plane);
   SET_ARG (kernel, 8, params->coeffs);
   SET_ARG (kernel, 9, params->kw);
   SET_ARG (kernel, 10, params->kh);
   SET_ARG (kernel, 11, params->divisor);
   SET_ARG (kernel, 12, params->bias);
+  if (self->deep)
+    SET_ARG (kernel, 13, plane->shift);
   if (v == GST_CL_VARIANT_TILED)
     status = status != CL_SUCCESS ? status : clSetKernelArg (kernel, 13,
         tile_bytes (self, TRUE, launch->local), NULL);

@@ -19,6 +19,9 @@
  *   --threshold N   epsilon threshold (default 20)
  *   --kernel TEXT   also time the convolution with this matrix
  *   --iterations N  timed runs per launch (default 20)
+ *   --lanes N       32-bit lanes per compute unit: also print the epsilon
+ *                   filter's arithmetic floor, 4 operations per tap per
+ *                   sample at compute units x lanes x clock
  * Example: cl-variants pocl 1920 1080 --kernel "1 4 6 4 1; ..." */
 
 #ifdef HAVE_CONFIG_H
@@ -111,7 +114,29 @@ count_differences (const Bench * b, guint tolerance)
   return bad;
 }
 
+/* Prints the floor of @taps taps per sample at 4 operations each, for the
+ * device's compute units and clock and @lanes 32-bit lanes per unit. */
 static void
+print_floor (Bench * b, gint taps, gint lanes, gdouble best_ms)
+{
+  cl_device_id device = gst_cl_context_get_device (b->ctx);
+  cl_uint units = 0, mhz = 0;
+  gdouble ops, rate, floor_ms;
+
+  clGetDeviceInfo (device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (units),
+      &units, NULL);
+  clGetDeviceInfo (device, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof (mhz), &mhz,
+      NULL);
+  ops = (gdouble) b->width * b->height * taps * 4;
+  rate = (gdouble) units * lanes * mhz * 1e6;
+  floor_ms = ops / rate * 1e3;
+  g_print ("  floor: %dx%d x %d taps x 4 ops = %.3g ops; %u units x %d lanes "
+      "x %u MHz = %.3g ops/s; %.3f ms; fastest is %.2fx the floor\n",
+      b->width, b->height, taps, ops, units, lanes, mhz, rate, floor_ms,
+      best_ms / floor_ms);
+}
+
+static gdouble
 bench_stage (Bench * b, const gchar * title)
 {
   GstClVariant v, last = b->convolve && b->conv.separable ?
@@ -158,6 +183,7 @@ bench_stage (Bench * b, const gchar * title)
   }
   g_print ("  fastest: %s, %.3f ms, %.2fx the plain kernel\n", best, best_ms,
       plain_ms / best_ms);
+  return best_ms;
 }
 
 /* A picture-like plane: gradients, hard edges and noise. */
@@ -222,7 +248,8 @@ setup_convolution (Bench * b, const gchar * text)
 int
 main (int argc, char **argv)
 {
-  gint window = 9, threshold = 20, iterations = 20;
+  gint window = 9, threshold = 20, iterations = 20, lanes = 0;
+  gdouble best_ms;
   gchar *kernel_text = NULL, *title;
   GOptionEntry entries[] = {
     {"window", 0, 0, G_OPTION_ARG_INT, &window, "Epsilon window side", "N"},
@@ -231,6 +258,8 @@ main (int argc, char **argv)
     {"kernel", 0, 0, G_OPTION_ARG_STRING, &kernel_text,
         "Also time the convolution with this matrix", "TEXT"},
     {"iterations", 0, 0, G_OPTION_ARG_INT, &iterations, "Timed runs", "N"},
+    {"lanes", 0, 0, G_OPTION_ARG_INT, &lanes,
+        "32-bit lanes per compute unit, for the arithmetic floor", "N"},
     {NULL}
   };
   GOptionContext *octx = g_option_context_new ("DEVICE WIDTH HEIGHT");
@@ -256,7 +285,8 @@ main (int argc, char **argv)
     return 2;
 
   if (!(b.ctx = gst_cl_context_new (argv[1], &error)) ||
-      !(b.kernels = gst_cl_kernels_new (b.ctx, window / 2, NULL, &error)))
+      !(b.kernels = gst_cl_kernels_new (b.ctx, window / 2, FALSE, NULL,
+              &error)))
     die (error);
   b.src = gst_cl_context_create_buffer (b.ctx, CL_MEM_READ_WRITE, size, "src",
       &error);
@@ -278,8 +308,10 @@ main (int argc, char **argv)
       gst_cl_context_get_device_name (b.ctx), b.width, b.height, iterations);
   title = g_strdup_printf ("epsilon %dx%d, threshold %d:", window, window,
       threshold);
-  bench_stage (&b, title);
+  best_ms = bench_stage (&b, title);
   g_free (title);
+  if (lanes > 0)
+    print_floor (&b, window * window, lanes, best_ms);
 
   if (kernel_text) {
     setup_convolution (&b, kernel_text);

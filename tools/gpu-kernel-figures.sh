@@ -11,7 +11,7 @@ out=${OUT:-.}
 gauss5="1 4 6 4 1; 4 16 24 16 4; 6 24 36 24 6; 4 16 24 16 4; 1 4 6 4 1"
 full5="1 2 3 2 1; 2 -4 6 -4 2; 3 6 12 6 3; 2 -4 6 -4 2; 1 2 3 2 1"
 {
-  build/tools/cl-variants "$dev" 3840 2160 --iterations 50 --kernel "$gauss5"
+  build/tools/cl-variants "$dev" 3840 2160 --iterations 50 --lanes 128 --kernel "$gauss5"
   build/tools/cl-variants "$dev" 3840 2160 --iterations 50 --window 3 --kernel "$full5"
   build/tools/cl-variants "$dev" 3840 2160 --iterations 50 --window 15
   build/tools/cl-variants "$dev" 1920 1080 --iterations 50

@@ -16,8 +16,8 @@ void
 ref_params_init (RefParams * p)
 {
   memset (p, 0, sizeof (*p));
-  p->threshold = 8;
-  p->window = 9;
+  p->threshold = 10;
+  p->window = 3;
   p->chroma_threshold = 0;
   p->kernel_width = 0;
   p->kernel_height = 0;
@@ -108,6 +108,206 @@ ref_convolve_plane (const guint8 * src, gint src_stride,
   }
 }
 
+void
+ref_epsilon_plane16 (const guint16 * src, gint src_stride,
+    guint16 * dst, gint dst_stride, gint width, gint height, gint xstep,
+    guint window, guint threshold)
+{
+  gint x, y, dx, dy;
+  gint r = (gint) window / 2;
+
+  for (y = 0; y < height; y++) {
+    for (x = 0; x < width; x++) {
+      gint c = src[y * src_stride + x * xstep];
+      guint sum = 0, n = 0;
+
+      for (dy = -r; dy <= r; dy++) {
+        gint sy = clampi (y + dy, 0, height - 1);
+        for (dx = -r; dx <= r; dx++) {
+          gint sx = clampi (x + dx, 0, width - 1);
+          gint v = src[sy * src_stride + sx * xstep];
+          if ((guint) ABS (v - c) <= threshold) {
+            sum += v;
+            n++;
+          }
+        }
+      }
+      dst[y * dst_stride + x * xstep] = (guint16) ((sum + n / 2) / n);
+    }
+  }
+}
+
+void
+ref_convolve_plane16 (const guint16 * src, gint src_stride,
+    guint16 * dst, gint dst_stride, gint width, gint height,
+    const gdouble * coeffs, gint kw, gint kh, gdouble divisor, gdouble bias)
+{
+  gint x, y, r, c;
+  gdouble div = ref_effective_divisor (coeffs, kw, kh, divisor);
+
+  for (y = 0; y < height; y++) {
+    for (x = 0; x < width; x++) {
+      gdouble sum = 0.0, v;
+
+      for (r = 0; r < kh; r++) {
+        gint sy = clampi (y + r - kh / 2, 0, height - 1);
+        for (c = 0; c < kw; c++) {
+          gint sx = clampi (x + c - kw / 2, 0, width - 1);
+          sum += coeffs[r * kw + c] * src[sy * src_stride + sx];
+        }
+      }
+      v = floor (sum / div + bias + 0.5);
+      if (v < 0.0)
+        v = 0.0;
+      if (v > 1023.0)
+        v = 1023.0;
+      dst[y * dst_stride + x] = (guint16) v;
+    }
+  }
+}
+
+gint
+ref_comp_offset (const GstVideoInfo * info, gint comp)
+{
+  gint bytes = GST_VIDEO_INFO_COMP_DEPTH (info, comp) > 8 ? 2 : 1;
+  gint i, rank = 0;
+
+  for (i = 0; i < (gint) GST_VIDEO_INFO_N_COMPONENTS (info); i++) {
+    if (i != comp && GST_VIDEO_INFO_COMP_PLANE (info, i) ==
+        GST_VIDEO_INFO_COMP_PLANE (info, comp) &&
+        GST_VIDEO_INFO_COMP_POFFSET (info, i) <
+        GST_VIDEO_INFO_COMP_POFFSET (info, comp))
+      rank++;
+  }
+  return rank * bytes;
+}
+
+guint
+ref_get_sample (const GstVideoInfo * info, gint comp, const guint8 * data,
+    gint stride, gint x, gint y)
+{
+  const guint8 *s = data + (gsize) y * stride +
+      x * GST_VIDEO_INFO_COMP_PSTRIDE (info, comp) +
+      ref_comp_offset (info, comp);
+
+  if (GST_VIDEO_INFO_COMP_DEPTH (info, comp) <= 8)
+    return *s;
+  return (GST_READ_UINT16_LE (s) >> GST_VIDEO_FORMAT_INFO_SHIFT (info->finfo,
+          comp)) & 0x3ff;
+}
+
+void
+ref_set_sample (const GstVideoInfo * info, gint comp, guint8 * data,
+    gint stride, gint x, gint y, guint value)
+{
+  guint8 *d = data + (gsize) y * stride +
+      x * GST_VIDEO_INFO_COMP_PSTRIDE (info, comp) +
+      ref_comp_offset (info, comp);
+
+  if (GST_VIDEO_INFO_COMP_DEPTH (info, comp) <= 8)
+    *d = (guint8) value;
+  else
+    GST_WRITE_UINT16_LE (d, value << GST_VIDEO_FORMAT_INFO_SHIFT (info->finfo,
+            comp));
+}
+
+/* Stage 1 on a packed w x h array of values, with the 8-bit oracle or the
+ * 10-bit one (threshold scaled to 10-bit units). */
+static void
+ref_epsilon_values (gboolean deep, const guint16 * in, guint16 * out, gint w,
+    gint h, guint window, guint threshold)
+{
+  guint8 *a, *b;
+  gint i;
+
+  if (deep) {
+    ref_epsilon_plane16 (in, w, out, w, w, h, 1, window, threshold << 2);
+    return;
+  }
+  a = g_malloc ((gsize) w * h);
+  b = g_malloc ((gsize) w * h);
+  for (i = 0; i < w * h; i++)
+    a[i] = (guint8) in[i];
+  ref_epsilon_plane (a, w, b, w, w, h, 1, window, threshold);
+  for (i = 0; i < w * h; i++)
+    out[i] = b[i];
+  g_free (a);
+  g_free (b);
+}
+
+/* Stage 2 likewise. */
+static void
+ref_convolve_values (gboolean deep, const guint16 * in, guint16 * out, gint w,
+    gint h, const RefParams * p)
+{
+  guint8 *a, *b;
+  gint i;
+
+  if (deep) {
+    ref_convolve_plane16 (in, w, out, w, w, h, p->kernel, p->kernel_width,
+        p->kernel_height, p->divisor, p->bias);
+    return;
+  }
+  a = g_malloc ((gsize) w * h);
+  b = g_malloc ((gsize) w * h);
+  for (i = 0; i < w * h; i++)
+    a[i] = (guint8) in[i];
+  ref_convolve_plane (a, w, b, w, w, h, p->kernel, p->kernel_width,
+      p->kernel_height, p->divisor, p->bias);
+  for (i = 0; i < w * h; i++)
+    out[i] = b[i];
+  g_free (a);
+  g_free (b);
+}
+
+void
+ref_process_region (const GstVideoInfo * info,
+    guint8 * const src_data[], const gint src_stride[],
+    guint8 * const dst_data[], const gint dst_stride[], const RefParams * p,
+    gint x, gint y, gint width, gint height)
+{
+  gboolean deep = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8;
+  gint comp, i, j;
+
+  g_assert (width > 0 && height > 0);
+  g_assert (x + width <= GST_VIDEO_INFO_WIDTH (info));
+  g_assert (y + height <= GST_VIDEO_INFO_HEIGHT (info));
+
+  for (comp = 0; comp < (gint) GST_VIDEO_INFO_N_COMPONENTS (info); comp++) {
+    gint plane = GST_VIDEO_INFO_COMP_PLANE (info, comp);
+    gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, comp);
+    gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (info->finfo, comp);
+    gint x0 = x >> ws, y0 = y >> hs;
+    gint w = ((x + width - 1) >> ws) - x0 + 1;
+    gint h = ((y + height - 1) >> hs) - y0 + 1;
+    guint thr = comp == 0 ? p->threshold : p->chroma_threshold;
+    guint16 *in = g_new (guint16, (gsize) w * h);
+    guint16 *out = g_new (guint16, (gsize) w * h);
+
+    for (j = 0; j < h; j++)
+      for (i = 0; i < w; i++)
+        in[j * w + i] = ref_get_sample (info, comp, src_data[plane],
+            src_stride[plane], x0 + i, y0 + j);
+
+    if (thr > 0)
+      ref_epsilon_values (deep, in, out, w, h, p->window, thr);
+    else
+      memcpy (out, in, sizeof (guint16) * w * h);
+
+    if (comp == 0 && p->kernel_width > 0) {
+      memcpy (in, out, sizeof (guint16) * w * h);
+      ref_convolve_values (deep, in, out, w, h, p);
+    }
+
+    for (j = 0; j < h; j++)
+      for (i = 0; i < w; i++)
+        ref_set_sample (info, comp, dst_data[plane], dst_stride[plane],
+            x0 + i, y0 + j, out[j * w + i]);
+    g_free (in);
+    g_free (out);
+  }
+}
+
 /* One component of a frame: where it lives and how big it is. */
 typedef struct
 {
@@ -144,6 +344,18 @@ ref_components (const GstVideoInfo * info, RefComp comps[3])
       comps[2] = b;
       return 3;
     }
+    case GST_VIDEO_FORMAT_Y444:{
+      RefComp a = { 1, 0, 1, w, h }, b = { 2, 0, 1, w, h };
+      comps[1] = a;
+      comps[2] = b;
+      return 3;
+    }
+    case GST_VIDEO_FORMAT_Y42B:{
+      RefComp a = { 1, 0, 1, cw, h }, b = { 2, 0, 1, cw, h };
+      comps[1] = a;
+      comps[2] = b;
+      return 3;
+    }
     default:
       g_error ("reference: unsupported format %s",
           gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)));
@@ -157,8 +369,15 @@ ref_process (const GstVideoInfo * info,
     guint8 * const dst_data[], const gint dst_stride[], const RefParams * p)
 {
   RefComp comps[3];
-  gint n = ref_components (info, comps);
+  gint n;
   gint i, x, y;
+
+  if (GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8) {
+    ref_process_region (info, src_data, src_stride, dst_data, dst_stride, p,
+        0, 0, GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
+    return;
+  }
+  n = ref_components (info, comps);
 
   /* Stage 1: epsilon (or plain copy) per component. */
   for (i = 0; i < n; i++) {

@@ -60,7 +60,44 @@ void ref_convolve_plane (const guint8 * src, gint src_stride,
 gdouble ref_effective_divisor (const gdouble * coeffs, gint kw, gint kh,
     gdouble divisor);
 
-/* Whole frame: @info gives format (GRAY8, I420, YV12, NV12, NV21) and size;
+/* The 10-bit counterparts of the two functions above, on plain 10-bit
+ * values (0..1023, one guint16 each; strides and @xstep in values, not
+ * bytes). @threshold is in 10-bit units: the element's threshold property
+ * shifted left by 2. The convolution clamps to 0..1023. */
+void ref_epsilon_plane16 (const guint16 * src, gint src_stride,
+    guint16 * dst, gint dst_stride, gint width, gint height, gint xstep,
+    guint window, guint threshold);
+void ref_convolve_plane16 (const guint16 * src, gint src_stride,
+    guint16 * dst, gint dst_stride, gint width, gint height,
+    const gdouble * coeffs, gint kw, gint kh, gdouble divisor, gdouble bias);
+
+/* Byte offset of component @comp within a pixel of its plane. (GStreamer
+ * 1.22 describes P010's V at byte 1 instead of 2: the rank of the component
+ * among its plane's components, times the sample size, is right for every
+ * format here.) */
+gint ref_comp_offset (const GstVideoInfo * info, gint comp);
+
+/* The sample of component @comp at (@x, @y) of plane data @data with
+ * @stride, as its value (10-bit formats: the 10 bits only), and back
+ * (10-bit formats: the other bits of the word written as 0). */
+guint ref_get_sample (const GstVideoInfo * info, gint comp,
+    const guint8 * data, gint stride, gint x, gint y);
+void ref_set_sample (const GstVideoInfo * info, gint comp, guint8 * data,
+    gint stride, gint x, gint y, guint value);
+
+/* The element's work on the crop rectangle (@x, @y, @width, @height) (luma
+ * samples, within the frame) of a frame in any format the element takes:
+ * the rectangle is filtered as a frame of its own (replicate borders at its
+ * edges). For subsampled chroma, the rectangle covers the chroma samples
+ * from (x >> wsub, y >> hsub) to ((x + width - 1) >> wsub, (y + height - 1)
+ * >> hsub). Only the samples of @dst in the rectangle are written. */
+void ref_process_region (const GstVideoInfo * info,
+    guint8 * const src_data[], const gint src_stride[],
+    guint8 * const dst_data[], const gint dst_stride[], const RefParams * p,
+    gint x, gint y, gint width, gint height);
+
+/* Whole frame: @info gives format (GRAY8, I420, YV12, NV12, NV21, Y444,
+ * Y42B; P010_10LE and I420_10LE through ref_process_region) and size;
  * @src/@dst hold per-plane data pointers and strides (as in a mapped
  * GstVideoFrame). Every sample of @dst that belongs to the image is
  * written; padding is left alone. */

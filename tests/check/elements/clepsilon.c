@@ -534,8 +534,8 @@ GST_START_TEST (test_properties)
   g_object_get (e, "threshold", &threshold, "window-size", &window,
       "chroma-threshold", &chroma, "kernel", &kernel, "divisor", &divisor,
       "bias", &bias, "device", &device, NULL);
-  fail_unless_equals_int (threshold, 8);
-  fail_unless_equals_int (window, 9);
+  fail_unless_equals_int (threshold, 10);
+  fail_unless_equals_int (window, 3);
   fail_unless_equals_int (chroma, 0);
   fail_unless (kernel == NULL || kernel[0] == '\0',
       "default kernel is \"%s\"", kernel);
@@ -1085,7 +1085,8 @@ GST_END_TEST;
 
 GST_START_TEST (test_default_params)
 {
-  /* only the device is set: threshold 8, window 9, no chroma, no kernel */
+  /* only the device is set: the reference's defaults (threshold 10,
+   * window 3, no chroma, no kernel) must be the element's */
   GstVideoInfo info;
   GstElement *e = make_element (NULL);
   GstHarness *hr;
@@ -1095,7 +1096,8 @@ GST_START_TEST (test_default_params)
   GstBuffer *in, *exp, *out;
   gchar *ctx;
 
-  config_init (&cfg, 8, 9, 0);
+  config_init (&cfg, 0, 0, 0);
+  ref_params_init (&cfg.ref);
   ctx = make_ctx ("defaults", GST_VIDEO_FORMAT_NV12, 29, 21, 0xdef0001, &cfg);
   hr = harness_from_element (e);
   gst_harness_set_caps_str (hr, caps, caps);
@@ -1152,7 +1154,7 @@ GST_START_TEST (test_even_window_rejected)
     GstElement *e = gst_element_factory_make ("clepsilon", NULL);
     g_object_set (e, "window-size", 4, NULL);
     g_object_get (e, "window-size", &win, NULL);
-    fail_unless_equals_int (win, 9);
+    fail_unless_equals_int (win, 3);
     g_object_set (e, "window-size", 11, NULL);
     g_object_set (e, "window-size", 14, NULL);
     g_object_get (e, "window-size", &win, NULL);

@@ -905,7 +905,8 @@ run_videotestsrc_pipeline (GstVideoFormat fmt, guint threshold,
 
   desc = g_strdup_printf ("videotestsrc num-buffers=%u ! "
       "video/x-raw,format=%s,width=%d,height=%d ! "
-      "clepsilon name=eps device=\"%s\" threshold=%u chroma-threshold=%u ! "
+      "clepsilon name=eps device=\"%s\" threshold=%u window-size=9 "
+      "chroma-threshold=%u ! "
       "fakesink name=sink signal-handoffs=true", n_frames,
       gst_video_format_to_string (fmt), w, h, test_device (), threshold,
       chroma_threshold);

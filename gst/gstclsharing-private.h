@@ -1,0 +1,47 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_CL_SHARING_PRIVATE_H__
+#define __GST_CL_SHARING_PRIVATE_H__
+
+#include "gstclcontext-private.h"
+
+G_BEGIN_DECLS
+
+/* One OpenCL device per pipeline: elements share their GstClContext through
+ * GstContext, as GStreamer's GL and CUDA elements do.
+ *
+ * The GstContext type is GST_CL_CONTEXT_TYPE. Its structure holds either
+ *  - "context" (GstClContext): what the project's elements pass each other;
+ *  - or "cl-context" and "cl-device" (G_TYPE_POINTER: a cl_context and one
+ *    of its cl_device_id): what an application provides on "need-context",
+ *    wrapped (and retained) by the element that takes it. */
+#define GST_CL_CONTEXT_TYPE "gst.opencl.context"
+
+/* Finds or makes the context for @element (steps in gstclsharing.c) into
+ * @context unless it is already set (under @element's object lock, like
+ * every write of @context here). */
+gboolean gst_cl_context_ensure_for_element (GstElement * element,
+    const gchar * device_spec, GstClContext ** context, GError ** error);
+
+/* For GstElement::set_context: takes the OpenCL context out of @context
+ * into @cl_context if that is still NULL and the device fits
+ * @device_spec. */
+void gst_cl_context_handle_set_context (GstElement * element,
+    GstContext * context, const gchar * device_spec,
+    GstClContext ** cl_context);
+
+/* Answers a GST_QUERY_CONTEXT for GST_CL_CONTEXT_TYPE with @cl_context;
+ * FALSE for other queries or when @cl_context is NULL. */
+gboolean gst_cl_context_handle_context_query (GstElement * element,
+    GstQuery * query, GstClContext * cl_context);
+
+G_END_DECLS
+
+#endif /* __GST_CL_SHARING_PRIVATE_H__ */

@@ -1,0 +1,107 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* Helpers shared by the robustness tests (clepsilonrobust, clepsilonfaults)
+ * and the fuzz target: frames with random content and optional odd layouts,
+ * the reference output, comparison, harness and bus helpers, and live
+ * object counts from GStreamer's leaks tracer. None of them calls fail ():
+ * they return what they found, so that the fuzz target can use them too. */
+
+#ifndef __CLEPSILON_ROBUST_H__
+#define __CLEPSILON_ROBUST_H__
+
+#include <gst/gst.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "reference.h"
+
+G_BEGIN_DECLS
+
+/* $CLEPSILON_TEST_DEVICE, or "pocl". */
+const gchar *rt_device (void);
+
+/* "video/x-raw, format=..., width=..., height=..., framerate=30/1". */
+gchar *rt_caps_string (GstVideoFormat fmt, gint w, gint h);
+GstCaps *rt_caps (GstVideoFormat fmt, gint w, gint h);
+
+/* Sets threshold, window-size, chroma-threshold, divisor and bias of @e
+ * from @p, and its kernel to @kernel (NULL: none). */
+void rt_apply_params (GstElement * e, const RefParams * p,
+    const gchar * kernel);
+
+/* Parses the kernel text the element would accept into @p (width, height,
+ * coefficients); FALSE if the element's parser would reject it. Only for
+ * simple texts: numbers separated by blanks or commas, rows by ';'. */
+gboolean rt_params_set_kernel (RefParams * p, const gchar * text);
+
+/* Writes random bytes over the whole buffer. */
+void rt_fill_random (GstBuffer * buf, GRand * rand);
+
+/* A buffer of @info's size and default layout with random content, its
+ * memory aligned to @align + 1 bytes (@align is a mask, as in
+ * GstAllocationParams), or at an odd address when @odd. */
+GstBuffer *rt_make_input (const GstVideoInfo * info, GRand * rand,
+    gsize align, gboolean odd);
+
+/* A buffer with a GstVideoMeta whose strides are @extra bytes wider than
+ * needed and whose planes start @gap bytes apart (plus the plane index
+ * times 7); image samples random, everything else @poison. */
+GstBuffer *rt_make_padded_input (const GstVideoInfo * info, GRand * rand,
+    gint extra, gint gap, guint8 poison);
+
+/* The reference output for @in (mapped with its video meta if it has one),
+ * in the default layout of @info. */
+GstBuffer *rt_make_expected (const GstVideoInfo * info, GstBuffer * in,
+    const RefParams * p);
+
+/* Compares the image samples of @out (mapped with its video meta if any)
+ * with @exp; luma may differ by @luma_tol. Returns the number of samples
+ * that differ and describes the first one in @first (may be NULL; free it). */
+guint rt_compare (const GstVideoInfo * info, GstBuffer * out, GstBuffer * exp,
+    guint luma_tol, gchar ** first);
+
+/* Whether every sample of every component of @a and @b (same format) is
+ * equal, padding excluded. */
+gboolean rt_same_image (const GstVideoInfo * info, GstBuffer * a,
+    GstBuffer * b);
+
+/* Gives @e a bus of its own (so that its messages can be read) and sets it
+ * to PLAYING. Returns the state change result. */
+GstStateChangeReturn rt_start (GstElement * e);
+
+/* The next ERROR message on @e's bus, or NULL. */
+GstMessage *rt_pop_error (GstElement * e);
+
+/* Pops every ERROR message on @e's bus; returns how many there were and
+ * the text of the first ("message | debug") in @text (may be NULL). */
+guint rt_drain_errors (GstElement * e, gchar ** text);
+
+/* "message | debug" of an ERROR message. */
+gchar *rt_error_text (GstMessage * msg);
+
+/* Pushes stream-start, @caps (taken) and a TIME segment on the harness's
+ * source pad without asserting. Whether the element took the caps shows at
+ * the next buffer (GST_FLOW_NOT_NEGOTIATED): a pad stores sticky events and
+ * reports them pushed even when downstream refused them. */
+void rt_push_caps (GstHarness * hr, GstCaps * caps);
+
+/* Tears @hr down, dropping the messages on the element's bus first (they
+ * hold references to the element). */
+void rt_teardown (GstHarness * hr);
+
+/* GStreamer objects and mini objects alive now, as the leaks tracer counts
+ * them (GST_TRACERS=leaks), or -1 when the tracer is not active. With
+ * @describe, a list of their types (free it). Objects flagged as possibly
+ * leaked on purpose (static caps and the like) are not counted. */
+gint rt_live_gst_objects (gchar ** describe);
+
+G_END_DECLS
+
+#endif /* __CLEPSILON_ROBUST_H__ */

@@ -1,0 +1,105 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* libclfault: a test-only seam around the OpenCL API, never part of the
+ * plugin. It defines the clXxx entry points, forwards each to the real ICD
+ * loader (dlsym (RTLD_NEXT)), and on request fails one call, or every call
+ * from one on, with a chosen error code instead of forwarding it. It also
+ * counts the OpenCL objects the application holds (created or retained and
+ * not yet released), so that tests can check that nothing leaks.
+ *
+ * Loading: a test links it (it then comes before libOpenCL in the global
+ * symbol scope, so the plugin's calls land here), or any program gets it
+ * with LD_PRELOAD=build/tests/libclfault.so.
+ *
+ * clRetain* and clRelease* are counted for the object figures but never
+ * failed nor counted as calls: drivers do not fail them on valid objects,
+ * and a failed release would only make a leak of the test's own making.
+ * A failed clFinish or clWaitForEvents still waits for the commands first,
+ * as an error found while they ran is reported; a driver that returns
+ * without draining leaves the application no safe way to free the host
+ * memory the commands use.
+ *
+ * Environment, read once at load time (for use with LD_PRELOAD):
+ *   CLFAULT_NTH=N          fail the N-th counted call (1-based)
+ *   CLFAULT_ERROR=code     the error returned, a number (default -5,
+ *                          CL_OUT_OF_RESOURCES)
+ *   CLFAULT_FUNC=clFoo     count only calls of clFoo
+ *   CLFAULT_PERSIST=1      fail call N and every counted call after it
+ *   CLFAULT_BREAK_BUILD=1  append an #error line to every program source, so
+ *                          that clBuildProgram really fails, with a build log
+ *   CLFAULT_REPORT=1       print calls, failures and live objects at exit
+ *   CLFAULT_TRACE=1        print every counted call, and which failed
+ */
+
+#ifndef __CLFAULT_H__
+#define __CLFAULT_H__
+
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum
+{
+  CLFAULT_CONTEXT,
+  CLFAULT_QUEUE,
+  CLFAULT_PROGRAM,
+  CLFAULT_KERNEL,
+  CLFAULT_MEM,
+  CLFAULT_EVENT,
+  CLFAULT_N_KINDS
+} ClFaultKind;
+
+/* Forgets any armed fault and sets the call count to 0. */
+void clfault_reset (void);
+
+/* From now on, fails the @nth counted call (1-based) with @error; with
+ * @persist, also every counted call after it. @only: count only calls of the
+ * function of that name (NULL: every call). Resets the call count. */
+void clfault_arm (unsigned long nth, cl_int error, const char *only,
+    int persist);
+
+/* Stops counting and failing calls while @suspended (e.g. while a test maps
+ * and checks the element's output). Objects are still counted. */
+void clfault_suspend (int suspended);
+
+/* Calls counted since the last reset or arm. */
+unsigned long clfault_calls (void);
+
+/* Calls failed since the last reset or arm. */
+unsigned long clfault_failures (void);
+
+/* The name of the last call failed on purpose (static string), or NULL. */
+const char *clfault_last_failed (void);
+
+/* The @i-th call failed on purpose since the last reset or arm (from 0, up
+ * to 64 are kept): its number among the counted calls, and its name in
+ * @name; 0 when there is no such failure. */
+unsigned long clfault_failure (unsigned int i, const char **name);
+
+/* Makes every program built from source from now on fail to build. */
+void clfault_set_break_build (int broken);
+
+/* Objects of @kind the application holds now. */
+long clfault_live (ClFaultKind kind);
+
+/* All objects the application holds now. */
+long clfault_live_total (void);
+
+/* A line "context=N queue=N ..." with the live objects, for messages.
+ * Static buffer, overwritten by the next call. */
+const char *clfault_describe_live (void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* __CLFAULT_H__ */

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The quality harness, on demand (not part of meson test): installs what is
+# missing (Debian 12 packages), builds, measures clepsilon against codec
+# ringing (tools/quality/quality.py), then runs the pipelines of
+# docs/pipelines.md (tools/quality/pipelines.sh). About 6-10 minutes on two
+# CPU cores with PoCL.
+#
+# Writes out/quality/report.md (every table of docs/quality.md),
+# results.json, psnr-gain.png and crop-{mpeg2,mjpeg,h264}.png; copy the
+# pictures to docs/img/ when the figures in docs/quality.md are updated.
+# Environment: DEVICE (clepsilon's device, default auto), OUT (default
+# out/quality), PIPELINES=0 to skip the pipelines.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+source "$top/tools/setup.sh"
+cd "$top"
+
+# ffmpeg: MPEG-2 and H.264 encoders and hqdn3d; plugins-bad: smooth and
+# rawvideoparse; numpy/scipy/skimage/PIL/matplotlib: the metrics and
+# pictures. The test photographs come from python3-skimage's package,
+# downloaded (not installed) by quality.py.
+packages=(ffmpeg gstreamer1.0-plugins-bad python3-numpy python3-scipy
+  python3-skimage python3-pil python3-matplotlib)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "Installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+fi
+
+export GST_PLUGIN_PATH=$top/build/gst
+# Debian's python3 packages are for /usr/bin/python3, whatever else is first
+# on PATH.
+/usr/bin/python3 tools/quality/quality.py --out "${OUT:-$top/out/quality}" \
+  --device "${DEVICE:-auto}"
+if [ "${PIPELINES:-1}" != 0 ]; then
+  bash tools/quality/pipelines.sh
+fi
