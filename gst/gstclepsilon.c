@@ -428,10 +428,11 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    * work-group sizes on the device once per configuration (format layout,
    * window size, order of magnitude of the frame size), keeps the fastest
    * and remembers it in the cache folder for the next start; "plain",
-   * "tiled" or "vector" force one, with a default work-group size. Every
-   * variant gives the same output. "separable" is refused (convolution
-   * only). 10-bit formats have plain and vector kernels only: "tiled" runs
-   * "plain" there (the stats say which ran).
+   * "tiled", "vector" or "wide" (16 samples per work-item in 16-bit lanes,
+   * for CPUs) force one, with a default work-group size. Every variant
+   * gives the same output. "separable" is refused (convolution only).
+   * 10-bit formats have plain and vector kernels only: "tiled" and "wide"
+   * run "plain" there (the stats say which ran).
    */
   g_object_class_install_property (gobject_class, PROP_EPSILON_VARIANT,
       g_param_spec_enum ("epsilon-variant", "Epsilon variant",
@@ -1407,7 +1408,7 @@ tune (GstClEpsilon * self, GstClTuneJob * job, const gchar * key,
 {
   GstClLaunch candidates[GST_CL_N_VARIANTS * 8];
   GstClVariant v, last = job->convolve && job->params->separable ?
-      GST_CL_VARIANT_SEPARABLE : GST_CL_VARIANT_VECTOR;
+      GST_CL_VARIANT_SEPARABLE : GST_CL_VARIANT_WIDE;
   size_t sizes[8][2];
   guint i, m, n = 0;
   gint64 started = g_get_monotonic_time ();

@@ -18,6 +18,8 @@
 
 /* Samples per work-item of the vector variants (EPS_VW, CONV_VW). */
 #define VECTOR_WIDTH 8
+/* Samples per work-item of the wide variant (EPS_WW). */
+#define WIDE_WIDTH 16
 
 struct _GstClKernels
 {
@@ -25,8 +27,8 @@ struct _GstClKernels
   gint radius;
   gboolean deep;                /* 16-bit words: no tiled kernels */
   cl_program program;
-  /* [variant][xstep - 1], PLAIN..VECTOR; NULL where the program has none */
-  cl_kernel epsilon[GST_CL_VARIANT_VECTOR + 1][2];
+  /* [variant][xstep - 1], PLAIN..WIDE; NULL where the program has none */
+  cl_kernel epsilon[GST_CL_VARIANT_WIDE + 1][2];
   cl_kernel convolve[GST_CL_VARIANT_VECTOR + 1];
   cl_kernel rows, columns;
   size_t max_item[2];
@@ -41,6 +43,9 @@ static const GEnumValue variant_values[] = {
   {GST_CL_VARIANT_TILED, "Local-memory tiles", "tiled"},
   {GST_CL_VARIANT_VECTOR, "Eight samples per work-item, vector arithmetic",
       "vector"},
+  {GST_CL_VARIANT_WIDE,
+      "Sixteen samples per work-item in 16-bit lanes (epsilon, 8-bit)",
+      "wide"},
   {GST_CL_VARIANT_SEPARABLE,
       "Row pass then column pass (convolution with a rank-1 kernel)",
       "separable"},
@@ -108,6 +113,7 @@ create_kernels (GstClKernels * self, GError ** error)
     {"epsilon_planar", "epsilon_interleaved"},
     {"epsilon_tiled_planar", "epsilon_tiled_interleaved"},
     {"epsilon_vector_planar", "epsilon_vector_interleaved"},
+    {"epsilon_wide_planar", "epsilon_wide_interleaved"},
   };
   static const gchar *conv_names[] = {
     NULL, "convolve", "convolve_tiled", "convolve_vector"
@@ -117,6 +123,7 @@ create_kernels (GstClKernels * self, GError ** error)
     {"epsilon16_planar", "epsilon16_interleaved"},
     {NULL, NULL},
     {"epsilon16_vector_planar", "epsilon16_vector_interleaved"},
+    {NULL, NULL},
   };
   static const gchar *conv_names16[] = {
     NULL, "convolve16", NULL, "convolve16_vector"
@@ -138,6 +145,12 @@ create_kernels (GstClKernels * self, GError ** error)
                 conv_name, error)))
       return FALSE;
   }
+  for (x = 0; x < 2 && names[GST_CL_VARIANT_WIDE][x] && !self->deep; x++) {
+    if (!(self->epsilon[GST_CL_VARIANT_WIDE][x] =
+            gst_cl_program_create_kernel (p, names[GST_CL_VARIANT_WIDE][x],
+                error)))
+      return FALSE;
+  }
   self->rows = gst_cl_program_create_kernel (p,
       self->deep ? "convolve16_rows" : "convolve_rows", error);
   if (!self->rows)
@@ -155,7 +168,8 @@ query_limits (GstClKernels * self, GError ** error)
   cl_device_id device = gst_cl_context_get_device (self->context);
   cl_kernel all[] = { self->epsilon[1][0], self->epsilon[1][1],
     self->epsilon[2][0], self->epsilon[2][1], self->epsilon[3][0],
-    self->epsilon[3][1], self->convolve[1], self->convolve[2],
+    self->epsilon[3][1], self->epsilon[4][0], self->epsilon[4][1],
+    self->convolve[1], self->convolve[2],
     self->convolve[3], self->rows, self->columns
   };
   size_t items[3] = { 0, }, wg;
@@ -242,12 +256,12 @@ gst_cl_kernels_free (GstClKernels * self)
 
   if (!self)
     return;
-  for (v = GST_CL_VARIANT_PLAIN; v <= GST_CL_VARIANT_VECTOR; v++) {
+  for (v = GST_CL_VARIANT_PLAIN; v <= GST_CL_VARIANT_WIDE; v++) {
     if (self->epsilon[v][0])
       clReleaseKernel (self->epsilon[v][0]);
     if (self->epsilon[v][1])
       clReleaseKernel (self->epsilon[v][1]);
-    if (self->convolve[v])
+    if (v <= GST_CL_VARIANT_VECTOR && self->convolve[v])
       clReleaseKernel (self->convolve[v]);
   }
   if (self->rows)
@@ -266,6 +280,8 @@ gst_cl_kernels_has_variant (GstClKernels * self, gboolean convolve,
 {
   if (variant == GST_CL_VARIANT_SEPARABLE)
     return convolve && self->rows != NULL;
+  if (variant == GST_CL_VARIANT_WIDE)
+    return !convolve && self->epsilon[variant][0] != NULL;
   if (variant < GST_CL_VARIANT_PLAIN || variant > GST_CL_VARIANT_VECTOR)
     return FALSE;
   return convolve ? self->convolve[variant] != NULL :
@@ -294,7 +310,8 @@ gst_cl_kernels_local_sizes (GstClKernels * self, gboolean convolve,
   static const size_t square[][2] = { {32, 8}, {16, 16}, {64, 4}, {32, 4} };
   static const size_t narrow[][2] = { {16, 8}, {32, 4}, {8, 16}, {64, 2} };
   const size_t (*list)[2] = variant == GST_CL_VARIANT_TILED ? square :
-      variant == GST_CL_VARIANT_VECTOR ? narrow : wide;
+      variant == GST_CL_VARIANT_VECTOR || variant == GST_CL_VARIANT_WIDE ?
+      narrow : wide;
   guint i, n = 0;
 
   for (i = 0; i < 4; i++) {
@@ -386,7 +403,7 @@ gst_cl_kernels_run_epsilon (GstClKernels * self, const GstClLaunch * launch,
   cl_int status;
 
   g_return_val_if_fail (v >= GST_CL_VARIANT_PLAIN
-      && v <= GST_CL_VARIANT_VECTOR, FALSE);
+      && v <= GST_CL_VARIANT_WIDE, FALSE);
   g_return_val_if_fail (plane->xstep == 1 || plane->xstep == 2, FALSE);
   g_return_val_if_fail (self->epsilon[v][0] != NULL, FALSE);
 
@@ -404,6 +421,8 @@ gst_cl_kernels_run_epsilon (GstClKernels * self, const GstClLaunch * launch,
 
   if (v == GST_CL_VARIANT_VECTOR)
     items = (items + VECTOR_WIDTH - 1) / VECTOR_WIDTH;
+  else if (v == GST_CL_VARIANT_WIDE)
+    items = (items + WIDE_WIDTH - 1) / WIDE_WIDTH;
   return enqueue (self, kernel, items, plane->height, launch->local, events,
       gst_cl_variant_to_string (v), error);
 }

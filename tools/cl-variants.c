@@ -140,7 +140,7 @@ static gdouble
 bench_stage (Bench * b, const gchar * title)
 {
   GstClVariant v, last = b->convolve && b->conv.separable ?
-      GST_CL_VARIANT_SEPARABLE : GST_CL_VARIANT_VECTOR;
+      GST_CL_VARIANT_SEPARABLE : GST_CL_VARIANT_WIDE;
   GstClLaunch launch = { GST_CL_VARIANT_PLAIN, {0, 0} };
   size_t sizes[8][2];
   gdouble plain_ms = 0, best_ms = G_MAXDOUBLE;
@@ -150,6 +150,8 @@ bench_stage (Bench * b, const gchar * title)
   g_print ("%s\n  %-10s %-8s %10s %9s %s\n", title, "variant", "group",
       "median ms", "vs plain", "output");
   for (v = GST_CL_VARIANT_PLAIN; v <= last; v++) {
+    if (!gst_cl_kernels_has_variant (b->kernels, b->convolve, v))
+      continue;
     n = gst_cl_kernels_local_sizes (b->kernels, b->convolve, v, sizes);
     for (i = 0; i < n; i++) {
       gdouble ms;

@@ -87,9 +87,11 @@ static GstHarness *hr;
 static gboolean verbose;
 static gchar *last_caps;
 
+/* The 8-bit formats: random bytes are valid samples of them */
 static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
-  GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_GRAY8,
+  GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_Y444,
+  GST_VIDEO_FORMAT_Y42B,
 };
 
 static const gchar *const unsupported_caps[] = {

@@ -827,7 +827,7 @@ GST_START_TEST (test_padded_strides)
       GstBuffer *in, *exp, *out;
       GstFlowReturn ret;
 
-      static const gchar *variants[] = { "plain", "tiled", "vector" };
+      static const gchar *variants[] = { "plain", "tiled", "vector", "wide" };
 
       config_init (&cfg, 20, 7, 15);
       config_sharpen (&cfg);
@@ -1386,7 +1386,7 @@ count_log (GstDebugCategory * category, GstDebugLevel level,
  * the largest, interleaved and planar chroma. */
 GST_START_TEST (test_epsilon_variants)
 {
-  static const gchar *variants[] = { "plain", "tiled", "vector" };
+  static const gchar *variants[] = { "plain", "tiled", "vector", "wide" };
   static const GstVideoFormat formats[] =
       { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
   static const gint sizes[][2] = { {1, 1}, {2, 3}, {9, 5}, {67, 41} };

@@ -676,7 +676,7 @@ GST_END_TEST;
 /* ------------------------------------------------------------------------ */
 /* Sizes and layouts                                                        */
 
-/* Every format at 1x1, 2x2, 1xN, Nx1 and odd sizes, in the default layout
+/* Every 8-bit format at 1x1, 2x2, 1xN, Nx1 and odd sizes, in the default layout
  * and with padded strides and plane offsets through a GstVideoMeta; the
  * padded input is not written to. One element per format, renegotiated from
  * size to size. */
@@ -684,7 +684,8 @@ GST_START_TEST (test_sizes_and_layouts)
 {
   static const GstVideoFormat formats[] = {
     GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
-    GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_Y444,
+    GST_VIDEO_FORMAT_Y42B,
   };
   static const gint sizes[][2] = {
     {1, 1}, {2, 2}, {1, 37}, {37, 1}, {3, 7}, {7, 3}, {33, 17}, {2, 1},
@@ -777,7 +778,7 @@ guarded_memory (gsize size)
   return gst_memory_new_wrapped (0, data, size, 0, size, g, guarded_free);
 }
 
-/* For every format and every plane, a GstVideoMeta layout in which that
+/* For every 8-bit format and every plane, a GstVideoMeta layout in which that
  * plane's last row runs one byte past the end of the buffer: refused with a
  * stream error, never read past (the next byte is an inaccessible page),
  * at an aligned and at an odd address. */
@@ -785,7 +786,8 @@ GST_START_TEST (test_undersized_each_plane)
 {
   static const GstVideoFormat formats[] = {
     GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
-    GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_GRAY8,
+    GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_Y444,
+    GST_VIDEO_FORMAT_Y42B,
   };
   GRand *rand = g_rand_new_with_seed (0x0dd);
   guint f, plane, odd, cases = 0;
