@@ -28,6 +28,16 @@ G_DECLARE_FINAL_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST,
 GstBufferPool *gst_cl_buffer_pool_new (GstClContext * context,
     gboolean device_resident);
 
+/* Points planes @planes (a bit mask) of @buffer, a buffer of a
+ * GstClBufferPool with a video meta, at the same planes of @source (laid
+ * out as its video meta, or @info, says), by appending @source's memory to
+ * @buffer: a frame's untouched planes go downstream without a copy. The
+ * pool takes the memory off again when @buffer comes back. FALSE (and
+ * @buffer untouched) where that does not apply: another pool, no video
+ * meta, more than one memory in either buffer, shared already. */
+gboolean gst_cl_buffer_pool_share_planes (GstBuffer * buffer,
+    GstBuffer * source, const GstVideoInfo * info, guint planes);
+
 G_END_DECLS
 
 #endif /* __GST_CL_BUFFER_POOL_PRIVATE_H__ */

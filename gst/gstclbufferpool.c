@@ -14,6 +14,8 @@
 #include "gstclbufferpool-private.h"
 #include "gstclmemory-private.h"
 
+#include <string.h>
+
 struct _GstClBufferPool
 {
   GstVideoBufferPool parent;
@@ -22,6 +24,81 @@ struct _GstClBufferPool
 };
 
 G_DEFINE_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST_TYPE_VIDEO_BUFFER_POOL);
+
+/* What a buffer's video meta said before planes were shared into it. */
+typedef struct
+{
+  gsize offset[GST_VIDEO_MAX_PLANES];
+  gint stride[GST_VIDEO_MAX_PLANES];
+} SavedLayout;
+
+static GQuark
+saved_layout_quark (void)
+{
+  static GQuark quark = 0;
+
+  if (!quark)
+    quark = g_quark_from_static_string ("GstClBufferPoolSavedLayout");
+  return quark;
+}
+
+gboolean
+gst_cl_buffer_pool_share_planes (GstBuffer * buffer, GstBuffer * source,
+    const GstVideoInfo * info, guint planes)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  GstVideoMeta *src_meta = gst_buffer_get_video_meta (source);
+  SavedLayout *saved;
+  gsize base;
+  guint p;
+
+  if (!buffer->pool || !GST_IS_CL_BUFFER_POOL (buffer->pool) || !meta ||
+      gst_buffer_n_memory (buffer) != 1 || gst_buffer_n_memory (source) != 1
+      || !gst_buffer_is_writable (buffer) ||
+      gst_mini_object_get_qdata (GST_MINI_OBJECT (buffer),
+          saved_layout_quark ()))
+    return FALSE;
+
+  saved = g_new (SavedLayout, 1);
+  memcpy (saved->offset, meta->offset, sizeof (saved->offset));
+  memcpy (saved->stride, meta->stride, sizeof (saved->stride));
+  gst_mini_object_set_qdata (GST_MINI_OBJECT (buffer), saved_layout_quark (),
+      saved, g_free);
+
+  /* Meta offsets count from the start of the buffer's first memory. */
+  base = gst_buffer_get_size (buffer);
+  gst_buffer_append_memory (buffer,
+      gst_memory_ref (gst_buffer_peek_memory (source, 0)));
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    if (!(planes & (1 << p)))
+      continue;
+    meta->offset[p] = base + (src_meta ? src_meta->offset[p] : info->offset[p]);
+    meta->stride[p] = src_meta ? src_meta->stride[p] : info->stride[p];
+  }
+  return TRUE;
+}
+
+/* Takes shared planes off a buffer coming back, so that it is whole again
+ * (the base class would otherwise drop a buffer whose memory changed). */
+static void
+gst_cl_buffer_pool_reset_buffer (GstBufferPool * pool, GstBuffer * buffer)
+{
+  SavedLayout *saved = gst_mini_object_steal_qdata (GST_MINI_OBJECT (buffer),
+      saved_layout_quark ());
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+
+  if (saved) {
+    gst_buffer_remove_memory_range (buffer, 1, -1);
+    GST_BUFFER_FLAG_UNSET (buffer, GST_BUFFER_FLAG_TAG_MEMORY);
+    if (meta) {
+      memcpy (meta->offset, saved->offset, sizeof (saved->offset));
+      memcpy (meta->stride, saved->stride, sizeof (saved->stride));
+    }
+    g_free (saved);
+  }
+  GST_BUFFER_POOL_CLASS (gst_cl_buffer_pool_parent_class)->reset_buffer (pool,
+      buffer);
+}
 
 /* GstVideoBufferPool allocates with the config's allocator: make it ours. */
 static gboolean
@@ -52,6 +129,8 @@ gst_cl_buffer_pool_class_init (GstClBufferPoolClass * klass)
 {
   G_OBJECT_CLASS (klass)->finalize = gst_cl_buffer_pool_finalize;
   GST_BUFFER_POOL_CLASS (klass)->set_config = gst_cl_buffer_pool_set_config;
+  GST_BUFFER_POOL_CLASS (klass)->reset_buffer =
+      gst_cl_buffer_pool_reset_buffer;
 }
 
 static void

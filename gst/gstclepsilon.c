@@ -193,6 +193,8 @@ typedef struct
   gboolean separable;
   GstClVariant epsilon_variant;
   GstClVariant conv_variant;
+  /* This frame's untouched planes go out as the input's memory. */
+  gboolean share_untouched;
 } GstClEpsilonParams;
 
 struct _GstClEpsilon
@@ -231,6 +233,7 @@ struct _GstClEpsilon
   GstClPlane planes[GST_VIDEO_MAX_PLANES];
   guint n_planes;
   GstClEvents events;           /* the frame's kernels, for their times */
+  gboolean share_untouched_ok;  /* decided with the allocation */
 
   /* What the stats property reports; under the object lock. */
   struct
@@ -850,6 +853,9 @@ gst_cl_epsilon_alloc_plane (GstClEpsilon * self, GstClPlane * plane,
 {
   gsize size = (gsize) plane->row_bytes * plane->height;
 
+  static const guint8 zero = 0;
+  cl_int status;
+
   plane->src = gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
       size, "input plane", error);
   if (!plane->src)
@@ -864,6 +870,14 @@ gst_cl_epsilon_alloc_plane (GstClEpsilon * self, GstClPlane * plane,
     if (!plane->tmp)
       return FALSE;
   }
+  /* The tuner times kernels on the input plane before any frame: give it
+   * defined samples, not whatever the allocation held (valgrind flags the
+   * kernels' reads, and NaNs or denormals would skew the timings). */
+  status = clEnqueueFillBuffer (gst_cl_context_get_queue (self->context),
+      plane->src, &zero, 1, 0, size, 0, NULL, NULL);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clEnqueueFillBuffer (input "
+        "plane)");
   return TRUE;
 }
 
@@ -944,6 +958,17 @@ caps_in_device_memory (GstCaps * caps)
 
   return features && gst_caps_features_contains (features,
       GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
+}
+
+static gboolean
+sink_in_device_memory (GstBaseTransform * trans)
+{
+  GstCaps *caps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD
+      (trans));
+  gboolean device = caps && caps_in_device_memory (caps);
+
+  gst_clear_caps (&caps);
+  return device;
 }
 
 /* Whether the peer of @pad names memory:OpenCLBuffer among what it takes
@@ -1122,6 +1147,8 @@ gst_cl_epsilon_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   size = info.size;
   video_meta = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
       NULL);
+  self->share_untouched_ok = video_meta && !caps_in_device_memory (caps) &&
+      !sink_in_device_memory (trans);
 
   pool = gst_cl_epsilon_create_pool (self, caps, size, min, max, video_meta);
   if (!pool)
@@ -1616,8 +1643,8 @@ gst_cl_epsilon_filter_plane (GstClEpsilon * self, GstClKernels * kernels,
   gsize row_bytes = (gsize) region->width * plane->xstep * plane->bytes;
 
   if (threshold == 0 && !convolve)
-    return gst_cl_copy_plane (self->context, src, dst, plane->row_bytes,
-        plane->height, stats, error);
+    return params->share_untouched || gst_cl_copy_plane (self->context, src,
+        dst, plane->row_bytes, plane->height, stats, error);
 
   /* A crop rectangle: the rest of the plane is copied as it is. */
   if ((region->width != plane->width || region->height != plane->height) &&
@@ -1729,6 +1756,40 @@ gst_cl_epsilon_regions (GstClEpsilon * self, GstBuffer * inbuf,
   }
 }
 
+/* The planes no stage touches with @params, as a bit mask. */
+static guint
+untouched_planes (GstClEpsilon * self, const GstClEpsilonParams * params)
+{
+  guint i, mask = 0;
+
+  for (i = 0; i < self->n_planes; i++) {
+    const GstClPlane *plane = &self->planes[i];
+
+    if (plane->is_luma ? params->threshold == 0 && !params->have_kernel :
+        params->chroma_threshold == 0)
+      mask |= 1 << plane->index;
+  }
+  return mask;
+}
+
+/* Whether this frame's untouched planes can go downstream as the input's
+ * own memory instead of a copy: both sides in system memory, downstream
+ * reads plane offsets from the video meta, and the buffers are simple (one
+ * memory each, the output from our pool). Luma is never untouched here
+ * (the element would be in passthrough), so the filtered plane is always
+ * in the output's own memory. */
+static gboolean
+can_share_untouched (GstClEpsilon * self, const GstClEpsilonParams * params,
+    GstBuffer * inbuf, GstBuffer * outbuf)
+{
+  guint mask = untouched_planes (self, params);
+
+  return self->share_untouched_ok && mask != 0 && !(mask & 1) &&
+      gst_buffer_n_memory (inbuf) == 1 && gst_buffer_n_memory (outbuf) == 1
+      && gst_buffer_get_video_meta (outbuf) != NULL && outbuf->pool != NULL
+      && GST_IS_CL_BUFFER_POOL (outbuf->pool);
+}
+
 static GstFlowReturn
 gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
@@ -1756,6 +1817,7 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
       !gst_cl_epsilon_prepare_launches (self, kernels, &params, &error))
     goto failed;
   gst_cl_epsilon_regions (self, inbuf, regions);
+  params.share_untouched = can_share_untouched (self, &params, inbuf, outbuf);
   if (!(in_open = gst_cl_frame_open (&in, self->context, &vfilter->in_info,
               inbuf, GST_MAP_READ, &error)))
     goto failed;
@@ -1777,6 +1839,9 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   }
   gst_cl_frame_close (&out);
   gst_cl_frame_close (&in);
+  if (params.share_untouched)
+    gst_cl_buffer_pool_share_planes (outbuf, inbuf, &vfilter->in_info,
+        untouched_planes (self, &params));
   gst_cl_epsilon_count_frame (self, &params, &stats,
       gst_cl_events_take_ms (&self->events), started);
   return GST_FLOW_OK;
