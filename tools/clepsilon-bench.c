@@ -108,6 +108,7 @@ static gchar *opt_csv = NULL, *opt_label = NULL;
 static gchar *opt_dump_input = NULL, *opt_dump_output = NULL;
 static gdouble opt_timeout = 120.0;
 static gboolean opt_read_output = TRUE, opt_write_input = TRUE;
+static gboolean opt_downstream_meta = TRUE;
 
 /* The smooth element's window is 2 * filter-size + 1 samples wide (and two
  * rows taller), and it averages samples strictly closer than tolerance: this
@@ -167,6 +168,10 @@ static GOptionEntry entries[] = {
         &opt_read_output,
         "Do not map the outputs (by default every output is mapped and read, "
         "as a downstream element would)", NULL},
+  {"no-downstream-meta", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE,
+        &opt_downstream_meta,
+        "appsink does not take GstVideoMeta (by default it does, as an "
+        "encoder or videoconvert downstream would)", NULL},
   {"no-write-input", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE,
         &opt_write_input,
         "Push pool buffers without mapping them for writing first (by "
@@ -661,6 +666,19 @@ feed (gpointer data)
   return NULL;
 }
 
+/* appsink answers the ALLOCATION query taking GstVideoMeta, as encoders and
+ * videoconvert do: planes may then sit anywhere in the buffer. */
+static GstPadProbeReturn
+take_video_meta (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ALLOCATION &&
+      !gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return GST_PAD_PROBE_OK;
+}
+
 /* Reads every output as a downstream element would: maps each memory and
  * touches every page (a device whose output lands in host memory only when
  * read pays for it here). */
@@ -847,6 +865,13 @@ start_contender (Contender * c, GstBuffer ** shared, const GstVideoInfo * info)
   gst_caps_unref (caps);
   g_object_set (c->sink, "sync", FALSE, "max-buffers", 0, "drop", FALSE,
       "enable-last-sample", FALSE, "qos", FALSE, NULL);
+  if (opt_downstream_meta) {
+    GstPad *pad = gst_element_get_static_pad (c->sink, "sink");
+
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
+        take_video_meta, NULL, NULL);
+    gst_object_unref (pad);
+  }
   gst_bin_add_many (GST_BIN (c->pipeline), c->src, c->filter, c->sink, NULL);
   if (!gst_element_link_many (c->src, c->filter, c->sink, NULL)) {
     c->skipped = g_strdup_printf ("%s does not link with %s caps",
