@@ -69,6 +69,10 @@ gst_cl_buffer_pool_share_planes (GstBuffer * buffer, GstBuffer * source,
   base = gst_buffer_get_size (buffer);
   gst_buffer_append_memory (buffer,
       gst_memory_ref (gst_buffer_peek_memory (source, 0)));
+  /* @source goes back to its pool only once @buffer is done with its
+   * memory (reset_buffer takes the memory off before this meta goes), so
+   * that it comes back whole and is reused, not reallocated. */
+  gst_buffer_add_parent_buffer_meta (buffer, source);
   for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
     if (!(planes & (1 << p)))
       continue;
@@ -79,7 +83,8 @@ gst_cl_buffer_pool_share_planes (GstBuffer * buffer, GstBuffer * source,
 }
 
 /* Takes shared planes off a buffer coming back, so that it is whole again
- * (the base class would otherwise drop a buffer whose memory changed). */
+ * (the base class would otherwise drop a buffer whose memory changed); the
+ * base class then drops the parent meta, which releases the source. */
 static void
 gst_cl_buffer_pool_reset_buffer (GstBufferPool * pool, GstBuffer * buffer)
 {

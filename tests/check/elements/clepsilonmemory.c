@@ -1568,6 +1568,48 @@ GST_START_TEST (test_untouched_planes_shared)
 
 GST_END_TEST;
 
+/* Sharing the input's chroma must not cost the input's pool its buffers:
+ * the output keeps the input buffer until it is done with its memory, and
+ * both come back whole to their pools and are reused, not reallocated. */
+GST_START_TEST (test_shared_input_buffers_reused)
+{
+  static GQuark tag = 0;
+  const gchar *ctx = "[shared chroma, input pool reuse] NV12 64x48";
+  GRand *rand = g_rand_new_with_seed (0x5a4f);
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GstHarness *hr;
+  RefParams p;
+  guint size, i, reused = 0;
+
+  if (!tag)
+    tag = g_quark_from_static_string ("test-input-tag");
+  params_init (&p, 20, 5, 0);
+  hr = make_harness_full (GST_VIDEO_FORMAT_NV12, 64, 48, &p, TRUE, &info);
+  pool = query_proposed_pool (hr, &info, &size, ctx);
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  for (i = 0; i < 6; i++) {
+    GstBuffer *in = acquire_pool_buffer (pool, &info, ctx), *out;
+
+    if (gst_mini_object_get_qdata (GST_MINI_OBJECT (in), tag))
+      reused++;
+    gst_mini_object_set_qdata (GST_MINI_OBJECT (in), tag, GINT_TO_POINTER (1),
+        NULL);
+    fill_frame (&info, in, rand);
+    out = push_and_check (hr, &info, in, &p, ctx);
+    fail_unless_equals_int (gst_buffer_n_memory (out), 2);
+    gst_buffer_unref (out);
+  }
+  fail_unless (reused >= 5, "%s: only %u of 5 input buffers were reused",
+      ctx, reused);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  harness_teardown_checked (hr);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* New caps mid-stream: each frame, written into the pool proposed for its
  * caps, comes out exact; each new ALLOCATION query gets a new pool for the
  * new format and size. */
@@ -1815,6 +1857,7 @@ clepsilonmemory_suite (void)
   tcase_add_test (tc, test_downstream_without_video_meta);
   tcase_add_test (tc, test_downstream_with_video_meta);
   tcase_add_test (tc, test_untouched_planes_shared);
+  tcase_add_test (tc, test_shared_input_buffers_reused);
   tcase_add_test (tc, test_caps_change_new_pool);
   tcase_add_test (tc, test_undersized_refused);
   tcase_add_test (tc, test_undersized_with_meta_refused_aligned);
