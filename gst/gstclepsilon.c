@@ -1147,8 +1147,12 @@ gst_cl_epsilon_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   size = info.size;
   video_meta = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
       NULL);
+  /* Only where the device works on host memory: on a discrete GPU,
+   * downstream reading the input's pinned buffer cost more than copying
+   * the planes on the device (4K NV12 on an H100, docs/memory.md). */
   self->share_untouched_ok = video_meta && !caps_in_device_memory (caps) &&
-      !sink_in_device_memory (trans);
+      !sink_in_device_memory (trans) &&
+      gst_cl_context_is_host_unified (self->context);
 
   pool = gst_cl_epsilon_create_pool (self, caps, size, min, max, video_meta);
   if (!pool)

@@ -25,6 +25,7 @@ typedef struct
   GMutex lock;                  /* guards map_count and host */
   gint map_count;
   gpointer host;                /* the mapping, while map_count > 0 */
+  gboolean writable;            /* the mapping was made for writing */
 } GstClMemory;
 
 struct _GstClAllocator
@@ -98,9 +99,15 @@ gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
 
   g_mutex_lock (&mem->lock);
   if (mem->map_count == 0) {
+    /* A read-only mapping has nothing to write back at unmap: on a discrete
+     * GPU that saves sending the whole buffer back to the device. */
+    mem->writable = (flags & GST_MAP_WRITE) != 0;
     mem->host = clEnqueueMapBuffer (gst_cl_context_get_queue (alloc->context),
-        mem->buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, memory->maxsize,
-        0, NULL, NULL, &status);
+        mem->buffer, CL_TRUE, mem->writable ? CL_MAP_READ | CL_MAP_WRITE :
+        CL_MAP_READ, 0, memory->maxsize, 0, NULL, NULL, &status);
+  } else if ((flags & GST_MAP_WRITE) && !mem->writable) {
+    /* Nested inside a read-only mapping: refuse rather than lose writes. */
+    status = CL_INVALID_OPERATION;
   }
   if (status == CL_SUCCESS)
     mem->map_count++;
