@@ -1508,10 +1508,11 @@ GST_START_TEST (test_downstream_with_video_meta)
 GST_END_TEST;
 
 /* With chroma untouched and a downstream that reads plane offsets from the
- * video meta, the output's chroma is the input's own memory: no copy by the
- * CPU or by OpenCL. The pool takes the borrowed memory off when a buffer
- * comes back, so buffers are reused whole. Without a video meta downstream,
- * chroma is copied into the output as before. */
+ * video meta, on a host-unified device, the output's chroma is the input's
+ * own memory: no copy by the CPU or by OpenCL. The pool takes the borrowed
+ * memory off when a buffer comes back, so buffers are reused whole.
+ * Without a video meta downstream, or on a discrete GPU (where a device
+ * copy measured faster), chroma is copied into the output. */
 GST_START_TEST (test_untouched_planes_shared)
 {
   static const GstVideoFormat formats[] =
@@ -1521,8 +1522,9 @@ GST_START_TEST (test_untouched_planes_shared)
   for (meta_case = 0; meta_case < 2; meta_case++) {
     for (f = 0; f < G_N_ELEMENTS (formats); f++) {
       GRand *rand = g_rand_new_with_seed (0x5a4e + f);
-      gboolean with_meta = meta_case == 0;
+      gboolean with_meta = meta_case == 0, shared;
       RefParams p;
+      DeviceInfo dev;
       GstVideoInfo info;
       GstHarness *hr;
       Stats s;
@@ -1532,6 +1534,8 @@ GST_START_TEST (test_untouched_planes_shared)
 
       params_init (&p, 20, 5, 0);
       hr = make_harness_full (formats[f], 45, 27, &p, with_meta, &info);
+      dev = element_device (hr->element);
+      shared = with_meta && dev.host_unified;
       for (i = 0; i < 4; i++) {
         GstBuffer *in = gst_buffer_new_allocate (NULL, info.size, NULL);
         GstBuffer *out;
@@ -1540,7 +1544,7 @@ GST_START_TEST (test_untouched_planes_shared)
         fill_frame (&info, in, rand);
         gst_buffer_ref (in);
         out = push_and_check (hr, &info, in, &p, ctx);
-        if (with_meta) {
+        if (shared) {
           fail_unless_equals_int (gst_buffer_n_memory (out), 2);
           fail_unless (gst_buffer_peek_memory (out, 1) ==
               gst_buffer_peek_memory (in, 0),
@@ -1553,12 +1557,14 @@ GST_START_TEST (test_untouched_planes_shared)
       }
       get_stats (hr->element, &s);
       fail_unless (s.host_copy_bytes == 0, "%s", ctx);
-      if (with_meta)
+      if (shared)
         fail_unless (s.device_copy_bytes == 0,
             "%s: chroma was copied (%" G_GUINT64_FORMAT " bytes)", ctx,
             s.device_copy_bytes);
       else
-        fail_unless (s.device_copy_bytes > 0 || s.upload_bytes > 0, "%s", ctx);
+        fail_unless (s.device_copy_bytes > 0 || s.upload_bytes > 0 ||
+            s.host_copy_bytes > 0, "%s: chroma neither shared nor copied",
+            ctx);
       harness_teardown_checked (hr);
       g_free (ctx);
       g_rand_free (rand);
@@ -1581,11 +1587,13 @@ GST_START_TEST (test_shared_input_buffers_reused)
   GstHarness *hr;
   RefParams p;
   guint size, i, reused = 0;
+  gboolean shared;
 
   if (!tag)
     tag = g_quark_from_static_string ("test-input-tag");
   params_init (&p, 20, 5, 0);
   hr = make_harness_full (GST_VIDEO_FORMAT_NV12, 64, 48, &p, TRUE, &info);
+  shared = element_device (hr->element).host_unified;
   pool = query_proposed_pool (hr, &info, &size, ctx);
   fail_unless (gst_buffer_pool_set_active (pool, TRUE));
   for (i = 0; i < 6; i++) {
@@ -1597,7 +1605,7 @@ GST_START_TEST (test_shared_input_buffers_reused)
         NULL);
     fill_frame (&info, in, rand);
     out = push_and_check (hr, &info, in, &p, ctx);
-    fail_unless_equals_int (gst_buffer_n_memory (out), 2);
+    fail_unless_equals_int (gst_buffer_n_memory (out), shared ? 2 : 1);
     gst_buffer_unref (out);
   }
   fail_unless (reused >= 5, "%s: only %u of 5 input buffers were reused",
