@@ -451,8 +451,9 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    * "separable" (a row pass then a column pass) applies to kernels that are
    * the product of a column and a row (box, gaussian); for other kernels it
    * runs "plain". Output is the same within the convolution's tolerance
-   * (equal for integer kernels). 10-bit formats have plain, vector and
-   * separable convolutions: "tiled" runs "plain" there.
+   * (equal for integer kernels). "wide" makes 16 samples per work-item in
+   * float16 (for CPUs). 10-bit formats have plain, vector and separable
+   * convolutions: "tiled" and "wide" run "plain" there.
    */
   g_object_class_install_property (gobject_class, PROP_CONVOLUTION_VARIANT,
       g_param_spec_enum ("convolution-variant", "Convolution variant",

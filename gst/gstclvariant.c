@@ -29,7 +29,7 @@ struct _GstClKernels
   cl_program program;
   /* [variant][xstep - 1], PLAIN..WIDE; NULL where the program has none */
   cl_kernel epsilon[GST_CL_VARIANT_WIDE + 1][2];
-  cl_kernel convolve[GST_CL_VARIANT_VECTOR + 1];
+  cl_kernel convolve[GST_CL_VARIANT_WIDE + 1];
   cl_kernel rows, columns;
   size_t max_item[2];
   size_t max_group;             /* over every kernel of the program */
@@ -44,7 +44,7 @@ static const GEnumValue variant_values[] = {
   {GST_CL_VARIANT_VECTOR, "Eight samples per work-item, vector arithmetic",
       "vector"},
   {GST_CL_VARIANT_WIDE,
-      "Sixteen samples per work-item in 16-bit lanes (epsilon, 8-bit)",
+      "Sixteen samples per work-item (16-bit lanes for epsilon), for CPUs",
       "wide"},
   {GST_CL_VARIANT_SEPARABLE,
       "Row pass then column pass (convolution with a rank-1 kernel)",
@@ -145,6 +145,9 @@ create_kernels (GstClKernels * self, GError ** error)
                 conv_name, error)))
       return FALSE;
   }
+  if (!self->deep && !(self->convolve[GST_CL_VARIANT_WIDE] =
+          gst_cl_program_create_kernel (p, "convolve_wide", error)))
+    return FALSE;
   for (x = 0; x < 2 && names[GST_CL_VARIANT_WIDE][x] && !self->deep; x++) {
     if (!(self->epsilon[GST_CL_VARIANT_WIDE][x] =
             gst_cl_program_create_kernel (p, names[GST_CL_VARIANT_WIDE][x],
@@ -169,7 +172,7 @@ query_limits (GstClKernels * self, GError ** error)
   cl_kernel all[] = { self->epsilon[1][0], self->epsilon[1][1],
     self->epsilon[2][0], self->epsilon[2][1], self->epsilon[3][0],
     self->epsilon[3][1], self->epsilon[4][0], self->epsilon[4][1],
-    self->convolve[1], self->convolve[2],
+    self->convolve[1], self->convolve[2], self->convolve[4],
     self->convolve[3], self->rows, self->columns
   };
   size_t items[3] = { 0, }, wg;
@@ -261,7 +264,7 @@ gst_cl_kernels_free (GstClKernels * self)
       clReleaseKernel (self->epsilon[v][0]);
     if (self->epsilon[v][1])
       clReleaseKernel (self->epsilon[v][1]);
-    if (v <= GST_CL_VARIANT_VECTOR && self->convolve[v])
+    if (self->convolve[v])
       clReleaseKernel (self->convolve[v]);
   }
   if (self->rows)
@@ -280,9 +283,7 @@ gst_cl_kernels_has_variant (GstClKernels * self, gboolean convolve,
 {
   if (variant == GST_CL_VARIANT_SEPARABLE)
     return convolve && self->rows != NULL;
-  if (variant == GST_CL_VARIANT_WIDE)
-    return !convolve && self->epsilon[variant][0] != NULL;
-  if (variant < GST_CL_VARIANT_PLAIN || variant > GST_CL_VARIANT_VECTOR)
+  if (variant < GST_CL_VARIANT_PLAIN || variant > GST_CL_VARIANT_WIDE)
     return FALSE;
   return convolve ? self->convolve[variant] != NULL :
       self->epsilon[variant][0] != NULL;
@@ -503,6 +504,8 @@ gst_cl_kernels_run_convolve (GstClKernels * self, const GstClLaunch * launch,
 
   if (v == GST_CL_VARIANT_VECTOR)
     items = (items + VECTOR_WIDTH - 1) / VECTOR_WIDTH;
+  else if (v == GST_CL_VARIANT_WIDE)
+    items = (items + WIDE_WIDTH - 1) / WIDE_WIDTH;
   return enqueue (self, kernel, items, plane->height, launch->local, events,
       gst_cl_variant_to_string (v), error);
 }
