@@ -187,8 +187,8 @@ GST_END_TEST;
 GST_START_TEST (test_no_such_device)
 {
   GRand *rand = g_rand_new_with_seed (0xde71ce);
-  GstElement *e = make_element ("no-such-device-xyz");
   Live before = live_now ();
+  GstElement *e = make_element ("no-such-device-xyz");
   RefParams p;
   GstVideoInfo info;
   GstHarness *hr;
@@ -230,6 +230,7 @@ GST_END_TEST;
  * the compiler's log; once the fault is gone the element starts. */
 GST_START_TEST (test_build_failure)
 {
+  gchar *cache = g_strdup (g_getenv ("GST_CL_CACHE_DIR"));
   Live before = live_now ();
   GstElement *e = make_element (NULL);
   gchar *text;
@@ -248,6 +249,11 @@ GST_START_TEST (test_build_failure)
   fail_unless (rt_start (e) == GST_STATE_CHANGE_SUCCESS);
   dispose_element (e);
   check_no_leak (before, "broken build");
+  if (cache)
+    g_setenv ("GST_CL_CACHE_DIR", cache, TRUE);
+  else
+    g_unsetenv ("GST_CL_CACHE_DIR");
+  g_free (cache);
 }
 
 GST_END_TEST;
@@ -691,6 +697,12 @@ GST_START_TEST (test_finish_and_map_errors)
       "height=10, framerate=30/1");
   fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 20,
           10));
+  /* no tuning (it calls clFinish too): fixed variants, and a first frame */
+  g_object_set (hr->element, "epsilon-variant", 1, "convolution-variant", 1,
+      NULL);
+  fail_unless (gst_harness_push (hr, rt_make_input (&info, rand, 127,
+              FALSE)) == GST_FLOW_OK);
+  gst_buffer_unref (gst_harness_pull (hr));
 
   clfault_arm (1, CL_OUT_OF_RESOURCES, "clFinish", FALSE);
   fail_unless (gst_harness_push (hr, rt_make_input (&info, rand, 127,
