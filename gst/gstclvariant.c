@@ -393,6 +393,21 @@ enqueue (GstClKernels * self, cl_kernel kernel, gsize width, gsize height,
   return TRUE;
 }
 
+/* Enqueues @kernel of @launch's variant over @items samples per row: the
+ * vector variants make several samples per work-item. */
+static gboolean
+enqueue_variant (GstClKernels * self, cl_kernel kernel,
+    const GstClLaunch * launch, gsize items, gsize height,
+    GstClEvents * events, GError ** error)
+{
+  if (launch->variant == GST_CL_VARIANT_VECTOR)
+    items = (items + VECTOR_WIDTH - 1) / VECTOR_WIDTH;
+  else if (launch->variant == GST_CL_VARIANT_WIDE)
+    items = (items + WIDE_WIDTH - 1) / WIDE_WIDTH;
+  return enqueue (self, kernel, items, height, launch->local, events,
+      gst_cl_variant_to_string (launch->variant), error);
+}
+
 gboolean
 gst_cl_kernels_run_epsilon (GstClKernels * self, const GstClLaunch * launch,
     const GstClStagePlane * plane, guint threshold, GstClEvents * events,
@@ -420,12 +435,8 @@ gst_cl_kernels_run_epsilon (GstClKernels * self, const GstClLaunch * launch,
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clSetKernelArg (epsilon)");
 
-  if (v == GST_CL_VARIANT_VECTOR)
-    items = (items + VECTOR_WIDTH - 1) / VECTOR_WIDTH;
-  else if (v == GST_CL_VARIANT_WIDE)
-    items = (items + WIDE_WIDTH - 1) / WIDE_WIDTH;
-  return enqueue (self, kernel, items, plane->height, launch->local, events,
-      gst_cl_variant_to_string (v), error);
+  return enqueue_variant (self, kernel, launch, items, plane->height, events,
+      error);
 }
 
 static gboolean
@@ -502,12 +513,8 @@ gst_cl_kernels_run_convolve (GstClKernels * self, const GstClLaunch * launch,
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clSetKernelArg (convolve)");
 
-  if (v == GST_CL_VARIANT_VECTOR)
-    items = (items + VECTOR_WIDTH - 1) / VECTOR_WIDTH;
-  else if (v == GST_CL_VARIANT_WIDE)
-    items = (items + WIDE_WIDTH - 1) / WIDE_WIDTH;
-  return enqueue (self, kernel, items, plane->height, launch->local, events,
-      gst_cl_variant_to_string (v), error);
+  return enqueue_variant (self, kernel, launch, items, plane->height, events,
+      error);
 }
 
 #undef SET_ARG

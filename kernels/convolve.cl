@@ -9,13 +9,12 @@
  * Variants, timed per device by the host like the epsilon filter's:
  *  - plain:     one sample per work-item;
  *  - tiled:     the work-group's window of the plane in local memory;
- *  - vector:    CONV_VW adjacent samples per work-item, float vectors;
- *  - wide:      CONV_WW samples per work-item, float16 (for CPUs);
+ *  - vector:    8 adjacent samples per work-item, float vectors;
+ *  - wide:      16 samples per work-item, float16 (for CPUs);
  *  - separable: for rank-1 kernels (box, gaussian), a row pass into a float
  *               plane then a column pass: kw + kh taps instead of kw * kh.
  *               With integer factors the sums are the same exact integers. */
 
-#define CONV_VW 8
 #define CONV_MAX_SIDE 15
 
 static inline uchar
@@ -83,91 +82,60 @@ convolve_tiled (__global const uchar * src, uint src_offset, int src_pitch,
   dst[y * dst_pitch + x] = conv_output (acc, divisor, bias);
 }
 
-/* CONV_VW adjacent samples per work-item: each kernel row reads one segment
- * of CONV_VW + kw - 1 samples (vector loads away from the left and right
- * edges), then each coefficient is one vector multiply-add. The sums are
- * taken tap by tap in the same order as the plain variant's. */
+/* VW adjacent samples per work-item (floatVW vectors): each kernel row
+ * reads one segment of VW + kw - 1 samples (vector loads away from the left
+ * and right edges), then each coefficient is one vector multiply-add. The
+ * sums are taken tap by tap in the same order as the plain variant's. */
+#define CONV_VECTOR_BODY(VW)                                                  \
+  const int x = get_global_id (0) * VW, y = get_global_id (1);                \
+  if (x >= width || y >= height)                                              \
+    return;                                                                   \
+  src += src_offset;                                                          \
+  dst += dst_offset;                                                          \
+  const int left = x - kw / 2, seg = VW + kw - 1;                             \
+  const bool inside = left >= 0 && left + seg <= width;                       \
+  float w[VW + CONV_MAX_SIDE - 1];                                            \
+  float##VW acc = 0.0f;                                                       \
+  for (int r = 0; r < kh; r++) {                                              \
+    __global const uchar *row = src + edge_clamp (y + r - kh / 2, height)     \
+        * src_pitch;                                                          \
+    if (inside) {                                                             \
+      int i = 0;                                                              \
+      for (; i + VW <= seg; i += VW)                                          \
+        vstore##VW (convert_float##VW (vload##VW (0, row + left + i)), 0,     \
+            w + i);                                                           \
+      for (; i < seg; i++)                                                    \
+        w[i] = row[left + i];                                                 \
+    } else {                                                                  \
+      for (int i = 0; i < seg; i++)                                           \
+        w[i] = row[edge_clamp (left + i, width)];                             \
+    }                                                                         \
+    for (int c = 0; c < kw; c++)                                              \
+      acc += coeffs[r * kw + c] * vload##VW (0, w + c);                       \
+  }                                                                           \
+  float o[VW];                                                                \
+  vstore##VW (acc, 0, o);                                                     \
+  __global uchar *drow = dst + y * dst_pitch;                                 \
+  for (int i = 0; i < VW && x + i < width; i++)                               \
+    drow[x + i] = conv_output (o[i], divisor, bias);
+
 __kernel void
 convolve_vector (__global const uchar * src, uint src_offset, int src_pitch,
     __global uchar * dst, uint dst_offset, int dst_pitch, int width,
     int height, __constant float * coeffs, int kw, int kh, float divisor,
     float bias)
 {
-  const int x = get_global_id (0) * CONV_VW, y = get_global_id (1);
-  if (x >= width || y >= height)
-    return;
-  src += src_offset;
-  dst += dst_offset;
-  const int left = x - kw / 2, seg = CONV_VW + kw - 1;
-  const bool inside = left >= 0 && left + seg <= width;
-  float w[CONV_VW + CONV_MAX_SIDE - 1];
-  float8 acc = 0.0f;
-
-  for (int r = 0; r < kh; r++) {
-    __global const uchar *row = src + edge_clamp (y + r - kh / 2, height) * src_pitch;
-    if (inside) {
-      int i = 0;
-      for (; i + 8 <= seg; i += 8)
-        vstore8 (convert_float8 (vload8 (0, row + left + i)), 0, w + i);
-      for (; i < seg; i++)
-        w[i] = row[left + i];
-    } else {
-      for (int i = 0; i < seg; i++)
-        w[i] = row[edge_clamp (left + i, width)];
-    }
-    for (int c = 0; c < kw; c++)
-      acc += coeffs[r * kw + c] * vload8 (0, w + c);
-  }
-
-  float o[CONV_VW];
-  vstore8 (acc, 0, o);
-  __global uchar *drow = dst + y * dst_pitch;
-  for (int i = 0; i < CONV_VW && x + i < width; i++)
-    drow[x + i] = conv_output (o[i], divisor, bias);
+  CONV_VECTOR_BODY (8)
 }
 
-/* CONV_WW adjacent samples per work-item in float16: twice the vector
- * variant's width, for CPUs with 512-bit SIMD. Same sums in the same
- * order. */
-#define CONV_WW 16
-
+/* Twice as wide, for CPUs with 512-bit SIMD. */
 __kernel void
 convolve_wide (__global const uchar * src, uint src_offset, int src_pitch,
     __global uchar * dst, uint dst_offset, int dst_pitch, int width,
     int height, __constant float * coeffs, int kw, int kh, float divisor,
     float bias)
 {
-  const int x = get_global_id (0) * CONV_WW, y = get_global_id (1);
-  if (x >= width || y >= height)
-    return;
-  src += src_offset;
-  dst += dst_offset;
-  const int left = x - kw / 2, seg = CONV_WW + kw - 1;
-  const bool inside = left >= 0 && left + seg <= width;
-  float w[CONV_WW + CONV_MAX_SIDE - 1];
-  float16 acc = 0.0f;
-
-  for (int r = 0; r < kh; r++) {
-    __global const uchar *row = src + edge_clamp (y + r - kh / 2, height) * src_pitch;
-    if (inside) {
-      int i = 0;
-      for (; i + 16 <= seg; i += 16)
-        vstore16 (convert_float16 (vload16 (0, row + left + i)), 0, w + i);
-      for (; i < seg; i++)
-        w[i] = row[left + i];
-    } else {
-      for (int i = 0; i < seg; i++)
-        w[i] = row[edge_clamp (left + i, width)];
-    }
-    for (int c = 0; c < kw; c++)
-      acc += coeffs[r * kw + c] * vload16 (0, w + c);
-  }
-
-  float o[CONV_WW];
-  vstore16 (acc, 0, o);
-  __global uchar *drow = dst + y * dst_pitch;
-  for (int i = 0; i < CONV_WW && x + i < width; i++)
-    drow[x + i] = conv_output (o[i], divisor, bias);
+  CONV_VECTOR_BODY (16)
 }
 
 /* Separable, first pass: the row factor over each row, into a float plane

@@ -41,20 +41,8 @@ if [ "${SETUP:-1}" != 0 ]; then
   cd "$top"
   # Contenders and plotting: optional, the benchmark runs without them.
   optional=(gstreamer1.0-plugins-bad ffmpeg python3-matplotlib python3-numpy)
-  missing=()
-  for p in "${optional[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-      missing+=("$p")
-  done
-  if [ ${#missing[@]} -gt 0 ]; then
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    echo "Installing: ${missing[*]}"
-    { $sudo apt-get update -qq &&
-      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-        --no-install-recommends "${missing[@]}" >/dev/null; } ||
-      echo "warning: could not install ${missing[*]}; going on without" >&2
-  fi
+  install_packages "${optional[@]}" ||
+    echo "warning: could not install ${optional[*]}; going on without" >&2
 fi
 [ -x "$bench" ] || {
   echo "$bench is missing: build first (meson setup build && ninja -C build)" >&2

@@ -21,19 +21,7 @@ cd "$top"
 # downloaded (not installed) by quality.py.
 packages=(ffmpeg gstreamer1.0-plugins-bad python3-numpy python3-scipy
   python3-skimage python3-pil python3-matplotlib)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-    missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  echo "Installing: ${missing[*]}"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
-fi
+install_packages "${packages[@]}"
 
 export GST_PLUGIN_PATH=$top/build/gst
 # Debian's python3 packages are for /usr/bin/python3, whatever else is first
