@@ -158,6 +158,7 @@ set_caps (const gchar * caps_str)
 {
   static guint n;
   GstSegment segment;
+  GstCaps *caps;
   gchar *id;
 
   if (g_strcmp0 (caps_str, last_caps) == 0)
@@ -167,8 +168,9 @@ set_caps (const gchar * caps_str)
   id = g_strdup_printf ("fuzz-%u", ++n);
   gst_pad_push_event (hr->srcpad, gst_event_new_stream_start (id));
   g_free (id);
-  gst_pad_push_event (hr->srcpad,
-      gst_event_new_caps (gst_caps_from_string (caps_str)));
+  caps = gst_caps_from_string (caps_str);
+  gst_pad_push_event (hr->srcpad, gst_event_new_caps (caps));
+  gst_caps_unref (caps);
   gst_segment_init (&segment, GST_FORMAT_TIME);
   gst_pad_push_event (hr->srcpad, gst_event_new_segment (&segment));
   return TRUE;

@@ -125,7 +125,10 @@ check_no_leak (Live before, const gchar * ctx)
 static void
 run_child (const gchar * test, const gchar * var, const gchar * value)
 {
-  gchar *argv[] = { (gchar *) "/proc/self/exe", NULL };
+  /* the program's path, read as a link: valgrind answers with its client's
+   * path, where executing /proc/self/exe would start valgrind itself */
+  gchar *self = g_file_read_link ("/proc/self/exe", NULL);
+  gchar *argv[] = { self ? self : (gchar *) "/proc/self/exe", NULL };
   gchar **env = g_get_environ ();
   gchar *out = NULL, *err = NULL;
   GError *error = NULL;
@@ -143,6 +146,7 @@ run_child (const gchar * test, const gchar * var, const gchar * value)
       "not run:\n%s\n%s", test, var, value, out, err);
   g_free (out);
   g_free (err);
+  g_free (self);
   g_strfreev (env);
 }
 
