@@ -28,13 +28,23 @@ G_DECLARE_FINAL_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST,
 GstBufferPool *gst_cl_buffer_pool_new (GstClContext * context,
     gboolean device_resident);
 
-/* Points planes @planes (a bit mask) of @buffer, a buffer of a
- * GstClBufferPool with a video meta, at the same planes of @source (laid
- * out as its video meta, or @info, says), by appending @source's memory to
- * @buffer: a frame's untouched planes go downstream without a copy. The
- * pool takes the memory off again when @buffer comes back. FALSE (and
- * @buffer untouched) where that does not apply: another pool, no video
- * meta, more than one memory in either buffer, shared already. */
+/* Whether gst_cl_buffer_pool_share_planes() applies: @buffer is a
+ * GstClBufferPool buffer of one memory, not shared into yet; @buffer and
+ * @source both hold the frame in @info's default layout (no video meta, or
+ * one that says the same); @planes (a bit mask) are the tail of that layout
+ * (every other plane lies before them), and @source holds that tail in one
+ * shareable memory. */
+gboolean gst_cl_buffer_pool_can_share_planes (GstBuffer * buffer,
+    GstBuffer * source, const GstVideoInfo * info, guint planes);
+
+/* Makes planes @planes of @buffer those of @source, without a copy: the
+ * buffer's own memory is cut to the planes before them and a share of
+ * @source's memory holding exactly those planes' bytes is appended, so
+ * that the buffer read whole is still one frame in @info's default layout.
+ * @source is held until @buffer comes back to its pool, which then takes
+ * the share off. FALSE, and @buffer untouched, where
+ * gst_cl_buffer_pool_can_share_planes() says no or the share fails: the
+ * caller then copies those planes. */
 gboolean gst_cl_buffer_pool_share_planes (GstBuffer * buffer,
     GstBuffer * source, const GstVideoInfo * info, guint planes);
 

@@ -14,8 +14,6 @@
 #include "gstclbufferpool-private.h"
 #include "gstclmemory-private.h"
 
-#include <string.h>
-
 struct _GstClBufferPool
 {
   GstVideoBufferPool parent;
@@ -25,81 +23,129 @@ struct _GstClBufferPool
 
 G_DEFINE_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST_TYPE_VIDEO_BUFFER_POOL);
 
-/* What a buffer's video meta said before planes were shared into it. */
-typedef struct
-{
-  gsize offset[GST_VIDEO_MAX_PLANES];
-  gint stride[GST_VIDEO_MAX_PLANES];
-} SavedLayout;
-
 static GQuark
-saved_layout_quark (void)
+own_memory_quark (void)
 {
   static GQuark quark = 0;
 
   if (!quark)
-    quark = g_quark_from_static_string ("GstClBufferPoolSavedLayout");
+    quark = g_quark_from_static_string ("GstClBufferPoolOwnMemory");
   return quark;
+}
+
+/* Whether @buffer's planes lie where @info's default layout puts them: no
+ * video meta, or one that says the same offsets and strides. */
+static gboolean
+has_default_layout (GstBuffer * buffer, const GstVideoInfo * info)
+{
+  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  guint p;
+
+  if (gst_buffer_get_size (buffer) < GST_VIDEO_INFO_SIZE (info))
+    return FALSE;
+  if (!meta)
+    return TRUE;
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++)
+    if (meta->offset[p] != info->offset[p] ||
+        meta->stride[p] != info->stride[p])
+      return FALSE;
+  return TRUE;
+}
+
+/* Where @planes begin in @info's default layout, if they are its tail:
+ * every other plane starts before the first of them (planes of a default
+ * layout do not overlap, so those end before it too). 0 if they are not. */
+static gsize
+shared_tail_start (const GstVideoInfo * info, guint planes)
+{
+  gsize start = GST_VIDEO_INFO_SIZE (info);
+  guint p;
+
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++)
+    if (planes & (1 << p))
+      start = MIN (start, info->offset[p]);
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++)
+    if (!(planes & (1 << p)) && info->offset[p] >= start)
+      return 0;
+  return start;
+}
+
+/* The memory of @source that holds its bytes from @start to the end of the
+ * frame, with their offset in it; NULL if no single shareable one does. */
+static GstMemory *
+find_tail_memory (GstBuffer * source, const GstVideoInfo * info, gsize start,
+    gsize * skip)
+{
+  guint idx, length;
+  GstMemory *mem;
+
+  if (!gst_buffer_find_memory (source, start, GST_VIDEO_INFO_SIZE (info) -
+          start, &idx, &length, skip) || length != 1)
+    return NULL;
+  mem = gst_buffer_peek_memory (source, idx);
+  return GST_MEMORY_FLAG_IS_SET (mem, GST_MEMORY_FLAG_NO_SHARE) ? NULL : mem;
+}
+
+gboolean
+gst_cl_buffer_pool_can_share_planes (GstBuffer * buffer, GstBuffer * source,
+    const GstVideoInfo * info, guint planes)
+{
+  gsize start = shared_tail_start (info, planes), skip;
+
+  return buffer->pool && GST_IS_CL_BUFFER_POOL (buffer->pool) &&
+      gst_buffer_n_memory (buffer) == 1 && gst_buffer_is_writable (buffer) &&
+      !gst_mini_object_get_qdata (GST_MINI_OBJECT (buffer),
+      own_memory_quark ()) && start > 0 &&
+      has_default_layout (buffer, info) && has_default_layout (source, info)
+      && find_tail_memory (source, info, start, &skip) != NULL;
 }
 
 gboolean
 gst_cl_buffer_pool_share_planes (GstBuffer * buffer, GstBuffer * source,
     const GstVideoInfo * info, guint planes)
 {
-  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
-  GstVideoMeta *src_meta = gst_buffer_get_video_meta (source);
-  SavedLayout *saved;
-  gsize base;
-  guint p;
+  gsize start = shared_tail_start (info, planes), skip;
+  GstMemory *mem, *tail;
 
-  if (!buffer->pool || !GST_IS_CL_BUFFER_POOL (buffer->pool) || !meta ||
-      gst_buffer_n_memory (buffer) != 1 || gst_buffer_n_memory (source) != 1
-      || !gst_buffer_is_writable (buffer) ||
-      gst_mini_object_get_qdata (GST_MINI_OBJECT (buffer),
-          saved_layout_quark ()))
+  if (!gst_cl_buffer_pool_can_share_planes (buffer, source, info, planes))
+    return FALSE;
+  mem = find_tail_memory (source, info, start, &skip);
+  if (!(tail = gst_memory_share (mem, skip, GST_VIDEO_INFO_SIZE (info) -
+              start)))
     return FALSE;
 
-  saved = g_new (SavedLayout, 1);
-  memcpy (saved->offset, meta->offset, sizeof (saved->offset));
-  memcpy (saved->stride, meta->stride, sizeof (saved->stride));
-  gst_mini_object_set_qdata (GST_MINI_OBJECT (buffer), saved_layout_quark (),
-      saved, g_free);
-
-  /* Meta offsets count from the start of the buffer's first memory. */
-  base = gst_buffer_get_size (buffer);
-  gst_buffer_append_memory (buffer,
-      gst_memory_ref (gst_buffer_peek_memory (source, 0)));
+  /* Remembered by address only, to tell at reset whether it is still there
+   * (a consumer that maps the buffer whole may merge its memories). */
+  gst_mini_object_set_qdata (GST_MINI_OBJECT (buffer), own_memory_quark (),
+      gst_buffer_peek_memory (buffer, 0), NULL);
+  /* The buffer's own memory keeps the planes before @start; the share
+   * follows it, so the buffer read whole is the frame in its default
+   * layout, and the video meta stays as it was. */
+  gst_buffer_resize (buffer, 0, start);
+  gst_buffer_append_memory (buffer, tail);
   /* @source goes back to its pool only once @buffer is done with its
-   * memory (reset_buffer takes the memory off before this meta goes), so
-   * that it comes back whole and is reused, not reallocated. */
+   * memory (reset_buffer takes the share off before this meta goes): until
+   * then the share keeps that memory read-only, and a pool drops buffers
+   * whose memory is not writable. */
   gst_buffer_add_parent_buffer_meta (buffer, source);
-  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-    if (!(planes & (1 << p)))
-      continue;
-    meta->offset[p] = base + (src_meta ? src_meta->offset[p] : info->offset[p]);
-    meta->stride[p] = src_meta ? src_meta->stride[p] : info->stride[p];
-  }
   return TRUE;
 }
 
-/* Takes shared planes off a buffer coming back, so that it is whole again
- * (the base class would otherwise drop a buffer whose memory changed); the
- * base class then drops the parent meta, which releases the source. */
+/* Takes the share off a buffer coming back with its own memory still in
+ * place, so that it is whole again; the base class then resizes that
+ * memory back to the pool's size and drops the parent meta, which releases
+ * the source. A buffer whose memories were replaced stays tagged, and the
+ * base class drops it. */
 static void
 gst_cl_buffer_pool_reset_buffer (GstBufferPool * pool, GstBuffer * buffer)
 {
-  SavedLayout *saved = gst_mini_object_steal_qdata (GST_MINI_OBJECT (buffer),
-      saved_layout_quark ());
-  GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
+  GstMemory *own = gst_mini_object_steal_qdata (GST_MINI_OBJECT (buffer),
+      own_memory_quark ());
 
-  if (saved) {
+  if (own && gst_buffer_n_memory (buffer) == 2 &&
+      gst_buffer_peek_memory (buffer, 0) == own) {
     gst_buffer_remove_memory_range (buffer, 1, -1);
     GST_BUFFER_FLAG_UNSET (buffer, GST_BUFFER_FLAG_TAG_MEMORY);
-    if (meta) {
-      memcpy (meta->offset, saved->offset, sizeof (saved->offset));
-      memcpy (meta->stride, saved->stride, sizeof (saved->stride));
-    }
-    g_free (saved);
   }
   GST_BUFFER_POOL_CLASS (gst_cl_buffer_pool_parent_class)->reset_buffer (pool,
       buffer);

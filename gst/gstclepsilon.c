@@ -1777,12 +1777,12 @@ untouched_planes (GstClEpsilon * self, const GstClEpsilonParams * params)
   return mask;
 }
 
-/* Whether this frame's untouched planes can go downstream as the input's
- * own memory instead of a copy: both sides in system memory, downstream
- * reads plane offsets from the video meta, and the buffers are simple (one
- * memory each, the output from our pool). Luma is never untouched here
- * (the element would be in passthrough), so the filtered plane is always
- * in the output's own memory. */
+/* Whether this frame's untouched planes can go downstream as a share of
+ * the input's memory instead of a copy: both sides in system memory on a
+ * host-unified device, downstream reads plane offsets from the video meta,
+ * and the pool can share them (gst_cl_buffer_pool_can_share_planes()).
+ * Luma is never untouched here (the element would be in passthrough), so
+ * the filtered plane is always in the output's own memory. */
 static gboolean
 can_share_untouched (GstClEpsilon * self, const GstClEpsilonParams * params,
     GstBuffer * inbuf, GstBuffer * outbuf)
@@ -1790,9 +1790,46 @@ can_share_untouched (GstClEpsilon * self, const GstClEpsilonParams * params,
   guint mask = untouched_planes (self, params);
 
   return self->share_untouched_ok && mask != 0 && !(mask & 1) &&
-      gst_buffer_n_memory (inbuf) == 1 && gst_buffer_n_memory (outbuf) == 1
-      && gst_buffer_get_video_meta (outbuf) != NULL && outbuf->pool != NULL
-      && GST_IS_CL_BUFFER_POOL (outbuf->pool);
+      gst_cl_buffer_pool_can_share_planes (outbuf, inbuf,
+      &GST_VIDEO_FILTER (self)->in_info, mask);
+}
+
+/* Copies the planes in @mask from @inbuf into @outbuf and waits for the
+ * copies: the way back when a share that was planned could not be made. */
+static gboolean
+gst_cl_epsilon_copy_planes (GstClEpsilon * self, GstBuffer * inbuf,
+    GstBuffer * outbuf, guint mask, GstClTransferStats * stats,
+    GError ** error)
+{
+  GstVideoFilter *vfilter = GST_VIDEO_FILTER (self);
+  GstClFrame in, out;
+  cl_int status;
+  gboolean ok;
+  guint i;
+
+  if (!gst_cl_frame_open (&in, self->context, &vfilter->in_info, inbuf,
+          GST_MAP_READ, error))
+    return FALSE;
+  if (!gst_cl_frame_open (&out, self->context, &vfilter->out_info, outbuf,
+          GST_MAP_WRITE, error)) {
+    gst_cl_frame_close (&in);
+    return FALSE;
+  }
+  ok = TRUE;
+  for (i = 0; ok && i < self->n_planes; i++) {
+    const GstClPlane *plane = &self->planes[i];
+
+    if (mask & (1 << plane->index))
+      ok = gst_cl_copy_plane (self->context, &in.planes[plane->index],
+          &out.planes[plane->index], plane->row_bytes, plane->height, stats,
+          error);
+  }
+  status = clFinish (gst_cl_context_get_queue (self->context));
+  if (ok && status != CL_SUCCESS)
+    ok = gst_cl_set_error (error, status, "clFinish (plane copy)");
+  gst_cl_frame_close (&out);
+  gst_cl_frame_close (&in);
+  return ok;
 }
 
 static GstFlowReturn
@@ -1844,9 +1881,16 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   }
   gst_cl_frame_close (&out);
   gst_cl_frame_close (&in);
-  if (params.share_untouched)
-    gst_cl_buffer_pool_share_planes (outbuf, inbuf, &vfilter->in_info,
-        untouched_planes (self, &params));
+  in_open = out_open = FALSE;
+  /* filter_plane skipped the untouched planes: share them, or copy them
+   * now if the share cannot be made after all. */
+  if (params.share_untouched && !gst_cl_buffer_pool_share_planes (outbuf,
+          inbuf, &vfilter->in_info, untouched_planes (self, &params))) {
+    GST_WARNING_OBJECT (self, "sharing untouched planes failed, copying");
+    if (!gst_cl_epsilon_copy_planes (self, inbuf, outbuf,
+            untouched_planes (self, &params), &stats, &error))
+      goto failed;
+  }
   gst_cl_epsilon_count_frame (self, &params, &stats,
       gst_cl_events_take_ms (&self->events), started);
   return GST_FLOW_OK;

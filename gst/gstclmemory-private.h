@@ -30,7 +30,8 @@ G_DECLARE_FINAL_TYPE (GstClAllocator, gst_cl_allocator, GST, CL_ALLOCATOR,
  *  - @device_resident: plain device buffers, for frames that stay on the
  *    device between OpenCL elements (caps feature memory:OpenCLBuffer).
  * Either is mapped for the CPU only while a GstMemory map is held (for
- * device-resident memory the driver copies it out and back).
+ * device-resident memory the driver copies it out and back). Memories can be
+ * shared (gst_memory_share()): a share is read-only and maps its root.
  * Returns a new reference. */
 GstAllocator *gst_cl_allocator_new (GstClContext * context,
     gboolean device_resident);
@@ -42,8 +43,8 @@ gboolean gst_cl_memory_is_device_resident (GstMemory * mem);
  * @context is NULL). */
 gboolean gst_is_cl_memory (GstMemory * mem, GstClContext * context);
 
-/* The OpenCL buffer behind @mem, owned by @mem. The bytes of @mem start at
- * @mem->offset in it. Only valid for gst_is_cl_memory() memory. */
+/* The OpenCL buffer behind @mem, owned by @mem (for a share, its root's
+ * buffer). The bytes of @mem start at @mem->offset in it. Only valid for gst_is_cl_memory() memory. */
 cl_mem gst_cl_memory_get_buffer (GstMemory * mem);
 
 G_END_DECLS

@@ -63,10 +63,8 @@ gst_cl_allocator_alloc (GstAllocator * allocator, gsize size,
   }
 
   mem = g_new0 (GstClMemory, 1);
-  /* Sharing would need sub-buffers; copies go through the fallback. */
-  gst_memory_init (GST_MEMORY_CAST (mem),
-      params->flags | GST_MEMORY_FLAG_NO_SHARE, allocator, NULL, maxsize,
-      params->align, params->prefix, size);
+  gst_memory_init (GST_MEMORY_CAST (mem), params->flags, allocator, NULL,
+      maxsize, params->align, params->prefix, size);
   mem->buffer = buffer;
   g_mutex_init (&mem->lock);
   return GST_MEMORY_CAST (mem);
@@ -86,13 +84,21 @@ gst_cl_allocator_free (GstAllocator * allocator, GstMemory * memory)
   g_free (mem);
 }
 
+/* The memory that owns the mapping: @memory, or the one it is a share of. */
+static GstClMemory *
+gst_cl_memory_root (GstMemory * memory)
+{
+  return (GstClMemory *) (memory->parent ? memory->parent : memory);
+}
+
 /* Maps the whole buffer for reading and writing on the first map; nested maps
  * share that mapping. A blocking map also waits for the kernels that wrote
- * the buffer, since the queue is in order. */
+ * the buffer, since the queue is in order. A share maps its root: both
+ * span the root's maxsize, so the root's base address is the share's too. */
 static gpointer
 gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
 {
-  GstClMemory *mem = (GstClMemory *) memory;
+  GstClMemory *mem = gst_cl_memory_root (memory);
   GstClAllocator *alloc = GST_CL_ALLOCATOR (memory->allocator);
   cl_int status = CL_SUCCESS;
   gpointer host;
@@ -123,7 +129,7 @@ gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
 static void
 gst_cl_memory_unmap (GstMemory * memory)
 {
-  GstClMemory *mem = (GstClMemory *) memory;
+  GstClMemory *mem = gst_cl_memory_root (memory);
   GstClAllocator *alloc = GST_CL_ALLOCATOR (memory->allocator);
   cl_command_queue queue = gst_cl_context_get_queue (alloc->context);
   cl_int status = CL_SUCCESS;
@@ -140,6 +146,28 @@ gst_cl_memory_unmap (GstMemory * memory)
   if (status != CL_SUCCESS)
     GST_ERROR_OBJECT (alloc, "clEnqueueUnmapMemObject failed: %s",
         gst_cl_error_name (status));
+}
+
+/* A share is a memory of its own over the root's OpenCL buffer (one more
+ * reference on it), read-only, mapped through the root. GstMemory's parent
+ * link keeps the root alive, and not writable, while the share lives. */
+static GstMemory *
+gst_cl_memory_share (GstMemory * memory, gssize offset, gssize size)
+{
+  GstClMemory *root = gst_cl_memory_root (memory);
+  GstClMemory *sub;
+
+  if (size == -1)
+    size = memory->size - offset;
+  sub = g_new0 (GstClMemory, 1);
+  gst_memory_init (GST_MEMORY_CAST (sub),
+      GST_MINI_OBJECT_FLAGS (root) | GST_MINI_OBJECT_FLAG_LOCK_READONLY,
+      memory->allocator, GST_MEMORY_CAST (root), memory->maxsize,
+      memory->align, memory->offset + offset, size);
+  clRetainMemObject (root->buffer);
+  sub->buffer = root->buffer;
+  g_mutex_init (&sub->lock);
+  return GST_MEMORY_CAST (sub);
 }
 
 static void
@@ -169,6 +197,7 @@ gst_cl_allocator_init (GstClAllocator * self)
   allocator->mem_type = GST_CL_MEMORY_TYPE;
   allocator->mem_map = gst_cl_memory_map;
   allocator->mem_unmap = gst_cl_memory_unmap;
+  allocator->mem_share = gst_cl_memory_share;
 }
 
 GstAllocator *

@@ -447,6 +447,45 @@ check_frame (const GstVideoInfo * info, GstBuffer * out, GstBuffer * exp,
   fail_unless (err == NULL, "%s: %s", ctx, err);
 }
 
+/* @out read whole, as a consumer that ignores the video meta reads it: as
+ * many bytes as @info's frame, each plane's samples where @info's default
+ * layout puts them, equal to @exp's. */
+static void
+check_whole_buffer (const GstVideoInfo * info, GstBuffer * out, GstBuffer * exp,
+    const gchar * ctx)
+{
+  GstVideoFrame ef;
+  GstMapInfo map;
+  guint p, row;
+
+  fail_unless_equals_int ((gint) gst_buffer_get_size (out),
+      (gint) GST_VIDEO_INFO_SIZE (info));
+  fail_unless (gst_video_frame_map (&ef, info, exp, GST_MAP_READ));
+  /* Not writable while mapped, so that its memories are not merged for
+   * good (the caller checks them). */
+  gst_buffer_ref (out);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+    gsize row_bytes;
+    guint rows;
+
+    gst_video_format_info_component (info->finfo, p, comp);
+    row_bytes = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
+        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
+    rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+    for (row = 0; row < rows; row++)
+      fail_unless (memcmp (map.data + info->offset[p] + row * info->stride[p],
+              (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&ef, p) +
+              row * GST_VIDEO_FRAME_PLANE_STRIDE (&ef, p), row_bytes) == 0,
+          "%s: plane %u row %u differs when the buffer is read whole", ctx,
+          p, row);
+  }
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_video_frame_unmap (&ef);
+}
+
 /* The buffer holds exactly one memory, from the element's OpenCL allocator. */
 static void
 check_cl_memory (GstBuffer * buf, const gchar * what, const gchar * ctx)
@@ -1508,9 +1547,11 @@ GST_START_TEST (test_downstream_with_video_meta)
 GST_END_TEST;
 
 /* With chroma untouched and a downstream that reads plane offsets from the
- * video meta, on a host-unified device, the output's chroma is the input's
- * own memory: no copy by the CPU or by OpenCL. The pool takes the borrowed
- * memory off when a buffer comes back, so buffers are reused whole.
+ * video meta, on a host-unified device, the output's chroma is a share of
+ * the input's own memory holding the chroma bytes only: no copy by the CPU
+ * or by OpenCL, and the buffer read whole is still exactly one frame in the
+ * default layout. The pool takes the share off when a buffer comes back,
+ * so buffers are reused whole.
  * Without a video meta downstream, or on a discrete GPU (where a device
  * copy measured faster), chroma is copied into the output. */
 GST_START_TEST (test_untouched_planes_shared)
@@ -1540,15 +1581,25 @@ GST_START_TEST (test_untouched_planes_shared)
         GstBuffer *in = gst_buffer_new_allocate (NULL, info.size, NULL);
         GstBuffer *out;
 
+        GstBuffer *exp;
+
         fill_bytes (in, rand);
         fill_frame (&info, in, rand);
+        exp = make_expected (&info, in, &p);
         gst_buffer_ref (in);
         out = push_and_check (hr, &info, in, &p, ctx);
+        check_whole_buffer (&info, out, exp, ctx);
+        gst_buffer_unref (exp);
         if (shared) {
+          GstMemory *chroma;
+
           fail_unless_equals_int (gst_buffer_n_memory (out), 2);
-          fail_unless (gst_buffer_peek_memory (out, 1) ==
-              gst_buffer_peek_memory (in, 0),
-              "%s: the output's chroma is not the input's memory", ctx);
+          chroma = gst_buffer_peek_memory (out, 1);
+          fail_unless (chroma->parent == gst_buffer_peek_memory (in, 0),
+              "%s: the output's chroma is not a share of the input's memory",
+              ctx);
+          fail_unless_equals_int ((gint) chroma->size,
+              (gint) (info.size - info.offset[1]));
         } else {
           fail_unless_equals_int (gst_buffer_n_memory (out), 1);
         }
