@@ -5,6 +5,10 @@ set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$top/tools/setup.sh"
 cd "$top"
+# The real-client matrix (tests/check/elements/clepsilonclients.c) feeds the
+# output to elements of these too: uritranscodebin, x264enc, avdec_h264.
+install_packages gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly \
+  gstreamer1.0-libav
 
 status=0
 meson test -C build --print-errorlogs || status=$?
