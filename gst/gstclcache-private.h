@@ -17,27 +17,36 @@ G_BEGIN_DECLS
 /* The on-disk cache of compiled programs and tuning results:
  * $XDG_CACHE_HOME/gst-clfilters (g_get_user_cache_dir()), or the folder
  * named by $GST_CL_CACHE_DIR. $GST_CL_CACHE_DIR set to an empty string turns
- * the cache off. Entries are named by a hash of everything their content
- * depends on, so a new driver, device or kernel source never reads an old
- * one; a damaged entry is only ever a cache miss. */
+ * the cache off, and so does a folder that another user owns or others can
+ * write. An entry is named by @what and a hash of its @key (everything its
+ * content depends on), and checked against both: a damaged entry, or one
+ * of another key copied under its name, is only ever a miss. Entries are
+ * read only if they are regular files of this user's that only this user
+ * can write, of at most 64 MiB, without blocking or following links. */
 
-/* A file name for @what (a short word) keyed by the SHA-256 of @key:
- * "WHAT-HASH". Free with g_free(). */
-gchar *gst_cl_cache_entry_name (const gchar * what, const gchar * key,
-    gsize key_len);
+/* Reads @what's entry for the NUL-terminated @key; FALSE (and nothing
+ * allocated) if it is not there, the cache is off, or the entry fails its
+ * checks (it is then removed). The contents are followed by a NUL byte, not
+ * counted in @length. */
+gboolean gst_cl_cache_read (const gchar * what, const gchar * key,
+    gchar ** contents, gsize * length);
 
-/* Reads entry @name; FALSE (and nothing allocated) if it is not there, the
- * cache is off, or the entry fails its checksum (it is then removed). The
- * contents are followed by a NUL byte, not counted in @length. */
-gboolean gst_cl_cache_read (const gchar * name, gchar ** contents,
-    gsize * length);
+/* Writes @what's entry for @key atomically (a temporary file, flushed,
+ * renamed over it), so that a reader never uses half of it. Failure is
+ * logged and otherwise ignored: the cache is an optimisation. */
+void gst_cl_cache_write (const gchar * what, const gchar * key,
+    const gchar * contents, gsize length);
 
-/* Writes entry @name atomically (a temporary file, flushed, renamed over
- * it), with a checksum, so that a reader never uses half of it and
- * concurrent writers do not mix. Failure is logged and otherwise ignored:
- * the cache is an optimisation. */
-void gst_cl_cache_write (const gchar * name, const gchar * contents,
-    gsize length);
+/* Given the entry's current contents (@old, NULL if none or damaged), returns
+ * the new contents (newly allocated, @length set), or NULL to leave it. */
+typedef gchar *(*GstClCacheMergeFunc) (const gchar * old, gsize old_length,
+    gsize * length, gpointer user_data);
+
+/* Replaces @what's entry for @key by what @merge makes of it, with the read,
+ * the merge and the write under an exclusive lock, so that processes
+ * updating one entry at the same time lose none of each other's changes. */
+void gst_cl_cache_update (const gchar * what, const gchar * key,
+    GstClCacheMergeFunc merge, gpointer user_data);
 
 G_END_DECLS
 

@@ -15,7 +15,12 @@
 
 #include <gst/gst.h>
 #include <glib/gstdio.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define GST_CAT_DEFAULT gst_cl_cache_debug
 GST_DEBUG_CATEGORY_STATIC (GST_CAT_DEFAULT);
@@ -32,44 +37,76 @@ ensure_debug_category (void)
   }
 }
 
-/* The cache folder, or NULL when the cache is off. */
+/* Entries larger than this are refused unread: a program binary is a few
+ * MB at most, a tuning file a few KB. */
+#define MAX_ENTRY_SIZE (64 * 1024 * 1024)
+
+/* Whether @st, of a file the cache is about to trust, belongs to this user
+ * and can be written by nobody else: PoCL's program binaries are native
+ * code, so a folder or entry others can write lets them plant some. */
+static gboolean
+is_private (const GStatBuf * st)
+{
+  return st->st_uid == geteuid () && (st->st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+/* The cache folder, or NULL when the cache is off or the folder cannot be
+ * trusted (another owner, or writable by others: logged once). */
 static gchar *
 cache_dir (void)
 {
-  const gchar *dir = g_getenv ("GST_CL_CACHE_DIR");
+  static gint warned = 0;
+  const gchar *env = g_getenv ("GST_CL_CACHE_DIR");
+  gchar *dir;
+  GStatBuf st;
 
-  if (dir)
-    return *dir ? g_strdup (dir) : NULL;
-  return g_build_filename (g_get_user_cache_dir (), "gst-clfilters", NULL);
+  if (env && !*env)
+    return NULL;
+  dir = env ? g_strdup (env) : g_build_filename (g_get_user_cache_dir (),
+      "gst-clfilters", NULL);
+  if (g_stat (dir, &st) == 0 && (!S_ISDIR (st.st_mode) || !is_private (&st))) {
+    if (g_atomic_int_compare_and_exchange (&warned, 0, 1))
+      GST_WARNING ("not using the cache folder %s: not a folder of this "
+          "user's that only this user can write", dir);
+    g_free (dir);
+    return NULL;
+  }
+  return dir;
 }
 
-gchar *
-gst_cl_cache_entry_name (const gchar * what, const gchar * key, gsize key_len)
+/* "WHAT-HASH": the file name of @what's entry for @key. */
+static gchar *
+entry_name (const gchar * what, const gchar * key_hash)
 {
-  gchar *hash = g_compute_checksum_for_data (G_CHECKSUM_SHA256,
-      (const guchar *) key, key_len);
-  gchar *name = g_strdup_printf ("%s-%s", what, hash);
-
-  g_free (hash);
-  return name;
+  return g_strdup_printf ("%s-%s", what, key_hash);
 }
 
-/* Each entry starts with a header: MAGIC, the payload's length and its
- * SHA-256, so that a truncated or altered file (power loss, disk errors,
- * other tools) is a miss, never something handed to a driver's parser. */
-#define MAGIC "gst-clfilters cache 1\n"
+/* Each entry starts with a header: MAGIC, the payload's length and the
+ * SHA-256 of the key's hash and the payload, so that a truncated or altered
+ * file (power loss, disk errors, other tools), or a valid entry of another
+ * key copied under this one's name, is a miss, never something handed to a
+ * driver. */
+#define MAGIC "gst-clfilters cache 2\n"
 #define HEADER_LEN (sizeof (MAGIC) - 1 + 17 + 65)
 
 static gchar *
-payload_checksum (const gchar * payload, gsize length)
+entry_checksum (const gchar * key_hash, const gchar * payload, gsize length)
 {
-  return g_compute_checksum_for_data (G_CHECKSUM_SHA256,
-      (const guchar *) payload, length);
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gchar *text;
+
+  g_checksum_update (sum, (const guchar *) key_hash, strlen (key_hash));
+  g_checksum_update (sum, (const guchar *) "\n", 1);
+  g_checksum_update (sum, (const guchar *) payload, length);
+  text = g_strdup (g_checksum_get_string (sum));
+  g_checksum_free (sum);
+  return text;
 }
 
 /* The payload of @data, or NULL if its header does not vouch for it. */
 static gchar *
-check_entry (const gchar * data, gsize size, gsize * length)
+check_entry (const gchar * key_hash, const gchar * data, gsize size,
+    gsize * length)
 {
   gchar lenhex[17] = { 0, }, sum[65] = { 0, };
   gchar *expected;
@@ -83,7 +120,7 @@ check_entry (const gchar * data, gsize size, gsize * length)
   if (!g_ascii_string_to_unsigned (lenhex, 16, 0, G_MAXUINT64, &n, NULL) ||
       n != size - HEADER_LEN)
     return NULL;
-  expected = payload_checksum (data + HEADER_LEN, n);
+  expected = entry_checksum (key_hash, data + HEADER_LEN, n);
   ok = g_str_equal (expected, sum);
   g_free (expected);
   if (!ok)
@@ -92,47 +129,75 @@ check_entry (const gchar * data, gsize size, gsize * length)
   return g_memdup2 (data + HEADER_LEN, n + 1);    /* with a NUL after */
 }
 
-gboolean
-gst_cl_cache_read (const gchar * name, gchar ** contents, gsize * length)
+/* The bytes of the file at @path, if it is a regular file of this user's
+ * that only this user can write, of at most MAX_ENTRY_SIZE bytes. Never
+ * blocks on a FIFO or device, never follows a link. */
+static gchar *
+read_private_file (const gchar * path, gsize * size)
 {
-  gchar *dir, *path, *data = NULL;
+  gchar *data = NULL;
+  GStatBuf st;
+  gsize done = 0;
+  gint fd;
+
+  fd = g_open (path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0);
+  if (fd < 0)
+    return NULL;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || !is_private (&st) ||
+      st.st_size > MAX_ENTRY_SIZE) {
+    GST_WARNING ("ignoring %s: not a regular file of this user's that only "
+        "this user can write, of at most %d bytes", path, MAX_ENTRY_SIZE);
+    close (fd);
+    return NULL;
+  }
+  data = g_malloc (st.st_size + 1);
+  while (done < (gsize) st.st_size) {
+    gssize n = read (fd, data + done, st.st_size - done);
+
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    done += n;
+  }
+  close (fd);
+  if (done != (gsize) st.st_size) {
+    g_free (data);
+    return NULL;
+  }
+  *size = done;
+  return data;
+}
+
+/* Reads @path as an entry for @key_hash: the payload, or NULL (a damaged
+ * entry is removed). */
+static gchar *
+read_entry (const gchar * path, const gchar * key_hash, gsize * length)
+{
+  gchar *data, *contents = NULL;
   gsize size = 0;
 
-  ensure_debug_category ();
-  if (!(dir = cache_dir ()))
-    return FALSE;
-  path = g_build_filename (dir, name, NULL);
-  *contents = NULL;
-  if (g_file_get_contents (path, &data, &size, NULL)) {
-    *contents = check_entry (data, size, length);
-    if (!*contents) {
-      GST_WARNING ("%s is damaged: removing it", path);
+  if ((data = read_private_file (path, &size))) {
+    contents = check_entry (key_hash, data, size, length);
+    if (!contents) {
+      GST_WARNING ("%s is damaged or not this entry: removing it", path);
       g_unlink (path);
     }
   }
-  GST_DEBUG ("%s: %s", path, *contents ? "hit" : "miss");
+  GST_DEBUG ("%s: %s", path, contents ? "hit" : "miss");
   g_free (data);
-  g_free (path);
-  g_free (dir);
-  return *contents != NULL;
+  return contents;
 }
 
-void
-gst_cl_cache_write (const gchar * name, const gchar * contents, gsize length)
+static void
+write_entry (const gchar * path, const gchar * key_hash,
+    const gchar * contents, gsize length)
 {
   GError *error = NULL;
-  gchar *dir, *path = NULL, *sum, *header;
+  gchar *sum, *header;
   GString *entry;
 
-  ensure_debug_category ();
-  if (!(dir = cache_dir ()))
-    return;
-  if (g_mkdir_with_parents (dir, 0700) != 0) {
-    GST_WARNING ("cannot create cache folder %s", dir);
-    goto done;
-  }
-  path = g_build_filename (dir, name, NULL);
-  sum = payload_checksum (contents, length);
+  sum = entry_checksum (key_hash, contents, length);
   header = g_strdup_printf ("%s%016" G_GINT64_MODIFIER "x\n%s\n", MAGIC,
       (guint64) length, sum);
   g_assert (strlen (header) == HEADER_LEN);
@@ -149,8 +214,86 @@ gst_cl_cache_write (const gchar * name, const gchar * contents, gsize length)
   g_string_free (entry, TRUE);
   g_free (header);
   g_free (sum);
+}
 
-done:
-  g_free (path);
+/* The folder (created if need be), the entry's path and the key's hash;
+ * FALSE when the cache is off or unusable. */
+static gboolean
+locate (const gchar * what, const gchar * key, gboolean create,
+    gchar ** path, gchar ** key_hash)
+{
+  gchar *dir, *name;
+
+  ensure_debug_category ();
+  if (!(dir = cache_dir ()))
+    return FALSE;
+  if (create && g_mkdir_with_parents (dir, 0700) != 0) {
+    GST_WARNING ("cannot create cache folder %s", dir);
+    g_free (dir);
+    return FALSE;
+  }
+  *key_hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, key, -1);
+  name = entry_name (what, *key_hash);
+  *path = g_build_filename (dir, name, NULL);
+  g_free (name);
   g_free (dir);
+  return TRUE;
+}
+
+gboolean
+gst_cl_cache_read (const gchar * what, const gchar * key, gchar ** contents,
+    gsize * length)
+{
+  gchar *path, *key_hash;
+
+  *contents = NULL;
+  if (!locate (what, key, FALSE, &path, &key_hash))
+    return FALSE;
+  *contents = read_entry (path, key_hash, length);
+  g_free (key_hash);
+  g_free (path);
+  return *contents != NULL;
+}
+
+void
+gst_cl_cache_write (const gchar * what, const gchar * key,
+    const gchar * contents, gsize length)
+{
+  gchar *path, *key_hash;
+
+  if (!locate (what, key, TRUE, &path, &key_hash))
+    return;
+  write_entry (path, key_hash, contents, length);
+  g_free (key_hash);
+  g_free (path);
+}
+
+void
+gst_cl_cache_update (const gchar * what, const gchar * key,
+    GstClCacheMergeFunc merge, gpointer user_data)
+{
+  gchar *path, *key_hash, *lock_path, *old, *merged;
+  gsize old_length = 0, length = 0;
+  gint fd;
+
+  if (!locate (what, key, TRUE, &path, &key_hash))
+    return;
+  /* Read, merge and write under an exclusive lock on a file beside the
+   * entry: other processes (and threads, whose descriptors are their own)
+   * wait, so that no update is lost. */
+  lock_path = g_strconcat (path, ".lock", NULL);
+  fd = g_open (lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0 || flock (fd, LOCK_EX) != 0)
+    GST_WARNING ("cannot lock %s: updating it unlocked", lock_path);
+  old = read_entry (path, key_hash, &old_length);
+  merged = merge (old, old_length, &length, user_data);
+  if (merged)
+    write_entry (path, key_hash, merged, length);
+  if (fd >= 0)
+    close (fd);                 /* releases the lock */
+  g_free (merged);
+  g_free (old);
+  g_free (lock_path);
+  g_free (key_hash);
+  g_free (path);
 }

@@ -40,6 +40,12 @@ G_DEFINE_TYPE_WITH_CODE (GstClContext, gst_cl_context, GST_TYPE_OBJECT,
     GST_DEBUG_CATEGORY_INIT (gst_cl_context_debug, "clcontext", 0,
         "OpenCL context"));
 
+/* Enumerating platforms and devices, querying them and creating contexts
+ * are serialised across the process: two pipelines starting at once in a
+ * process that had not used OpenCL yet crashed inside PoCL's first-time
+ * set-up, or found no device (docs/robustness.md). */
+G_LOCK_DEFINE_STATIC (opencl_setup);
+
 /* One enumerated device, with what selection looks at. */
 typedef struct
 {
@@ -203,15 +209,22 @@ pick_auto (GArray * entries)
   return 0;
 }
 
+/* Case-insensitive substring search. Either string may come from outside
+ * (a driver's name, a property set from code): invalid UTF-8 is made valid
+ * first, as g_utf8_casefold() reads past the end of what it cannot parse. */
 static gboolean
 contains_casefold (const gchar * haystack, const gchar * needle)
 {
-  gchar *h = g_utf8_casefold (haystack, -1);
-  gchar *n = g_utf8_casefold (needle, -1);
+  gchar *vh = g_utf8_make_valid (haystack, -1);
+  gchar *vn = g_utf8_make_valid (needle, -1);
+  gchar *h = g_utf8_casefold (vh, -1);
+  gchar *n = g_utf8_casefold (vn, -1);
   gboolean found = strstr (h, n) != NULL;
 
   g_free (h);
   g_free (n);
+  g_free (vh);
+  g_free (vn);
   return found;
 }
 
@@ -338,10 +351,12 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
   clRetainContext (context);
   self->context = context;
   self->device = device;
+  G_LOCK (opencl_setup);
   clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform), &platform,
       NULL);
   device_name = query_device_string (device, CL_DEVICE_NAME);
   platform_name = query_platform_string (platform, CL_PLATFORM_NAME);
+  G_UNLOCK (opencl_setup);
   self->device_name = g_strdup_printf ("%s (%s)", device_name, platform_name);
   g_free (device_name);
   g_free (platform_name);
@@ -367,7 +382,10 @@ gst_cl_context_matches (GstClContext * self, const gchar * device_spec)
   if (device_spec == NULL || *device_spec == '\0' ||
       g_ascii_strcasecmp (device_spec, "auto") == 0)
     return TRUE;
-  if (!(entries = list_devices (NULL)))
+  G_LOCK (opencl_setup);
+  entries = list_devices (NULL);
+  G_UNLOCK (opencl_setup);
+  if (!entries)
     return FALSE;
   index = pick_device (entries, device_spec);
   match = index >= 0 &&
@@ -376,8 +394,22 @@ gst_cl_context_matches (GstClContext * self, const gchar * device_spec)
   return match;
 }
 
+static GstClContext *gst_cl_context_new_locked (const gchar * device_spec,
+    GError ** error);
+
 GstClContext *
 gst_cl_context_new (const gchar * device_spec, GError ** error)
+{
+  GstClContext *self;
+
+  G_LOCK (opencl_setup);
+  self = gst_cl_context_new_locked (device_spec, error);
+  G_UNLOCK (opencl_setup);
+  return self;
+}
+
+static GstClContext *
+gst_cl_context_new_locked (const gchar * device_spec, GError ** error)
 {
   GstClContext *self;
   GstClDeviceEntry *entry;

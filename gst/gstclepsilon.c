@@ -1852,6 +1852,14 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   if (G_UNLIKELY (self->n_planes == 0))
     goto not_negotiated;
 
+  /* The buffers first: one too small for its caps is refused before any
+   * program is built or tuned for those caps. */
+  if (!(in_open = gst_cl_frame_open (&in, self->context, &vfilter->in_info,
+              inbuf, GST_MAP_READ, &error)))
+    goto failed;
+  if (!(out_open = gst_cl_frame_open (&out, self->context,
+              &vfilter->out_info, outbuf, GST_MAP_WRITE, &error)))
+    goto failed;
   if (!gst_cl_epsilon_snapshot (self, &params, &error))
     goto failed;
   if (!(kernels = gst_cl_epsilon_get_kernels (self,
@@ -1860,12 +1868,6 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     goto failed;
   gst_cl_epsilon_regions (self, inbuf, regions);
   params.share_untouched = can_share_untouched (self, &params, inbuf, outbuf);
-  if (!(in_open = gst_cl_frame_open (&in, self->context, &vfilter->in_info,
-              inbuf, GST_MAP_READ, &error)))
-    goto failed;
-  if (!(out_open = gst_cl_frame_open (&out, self->context,
-              &vfilter->out_info, outbuf, GST_MAP_WRITE, &error)))
-    goto failed;
 
   for (i = 0; i < self->n_planes; i++) {
     if (!gst_cl_epsilon_filter_plane (self, kernels, &self->planes[i],
@@ -1996,6 +1998,14 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
         self->bias = d;
       break;
     case PROP_DEVICE:
+      /* Set from code, a string need not be text: the device is chosen
+       * by matching names, which only text can do. */
+      if (g_value_get_string (value) &&
+          !g_utf8_validate (g_value_get_string (value), -1, NULL)) {
+        GST_WARNING_OBJECT (self, "Ignoring a device that is not valid "
+            "UTF-8; keeping \"%s\"", self->device);
+        break;
+      }
       g_free (self->device);
       self->device = g_value_dup_string (value);
       if (self->device == NULL)

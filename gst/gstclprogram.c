@@ -63,7 +63,7 @@ full_options (cl_device_id device, const gchar * options)
 
 /* The program as the cache keeps it: built from the device's own binary. */
 static cl_program
-build_from_cache (GstClContext * context, const gchar * name,
+build_from_cache (GstClContext * context, const gchar * key,
     const gchar * opts)
 {
   cl_device_id device = gst_cl_context_get_device (context);
@@ -72,13 +72,13 @@ build_from_cache (GstClContext * context, const gchar * name,
   gchar *binary;
   gsize size;
 
-  if (!gst_cl_cache_read (name, &binary, &size))
+  if (!gst_cl_cache_read ("program", key, &binary, &size))
     return NULL;
   program = clCreateProgramWithBinary (gst_cl_context_get_handle (context), 1,
       &device, &size, (const guchar **) &binary, &binary_status, &status);
   g_free (binary);
   if (status != CL_SUCCESS || binary_status != CL_SUCCESS) {
-    GST_INFO ("cached binary %s refused: %s", name,
+    GST_INFO ("cached binary refused: %s",
         gst_cl_error_name (status != CL_SUCCESS ? status : binary_status));
     if (program && status == CL_SUCCESS)
       clReleaseProgram (program);
@@ -86,7 +86,7 @@ build_from_cache (GstClContext * context, const gchar * name,
   }
   status = clBuildProgram (program, 1, &device, opts, NULL, NULL);
   if (status != CL_SUCCESS) {
-    GST_INFO ("cached binary %s does not build: %s", name,
+    GST_INFO ("cached binary does not build: %s",
         gst_cl_error_name (status));
     clReleaseProgram (program);
     return NULL;
@@ -96,7 +96,7 @@ build_from_cache (GstClContext * context, const gchar * name,
 
 /* Keeps the device binary of a program just built from source. */
 static void
-store_in_cache (cl_program program, const gchar * name)
+store_in_cache (cl_program program, const gchar * key)
 {
   size_t size = 0;
   guchar *binary;
@@ -107,7 +107,7 @@ store_in_cache (cl_program program, const gchar * name)
   binary = g_malloc (size);
   if (clGetProgramInfo (program, CL_PROGRAM_BINARIES, sizeof (binary),
           &binary, NULL) == CL_SUCCESS)
-    gst_cl_cache_write (name, (const gchar *) binary, size);
+    gst_cl_cache_write ("program", key, (const gchar *) binary, size);
   g_free (binary);
 }
 
@@ -143,7 +143,7 @@ cl_program
 gst_cl_program_build (GstClContext * context, const gchar * const *sources,
     const gchar * options, gboolean * from_cache, GError ** error)
 {
-  gchar *source, *opts, *key, *name;
+  gchar *source, *opts, *key;
   cl_program program;
 
   ensure_debug_category ();
@@ -152,9 +152,7 @@ gst_cl_program_build (GstClContext * context, const gchar * const *sources,
   opts = full_options (gst_cl_context_get_device (context), options);
   key = g_strjoin ("\n", gst_cl_context_get_identity (context), opts, source,
       NULL);
-  name = gst_cl_cache_entry_name ("program", key, strlen (key));
-
-  program = build_from_cache (context, name, opts);
+  program = build_from_cache (context, key, opts);
   if (from_cache)
     *from_cache = program != NULL;
   if (!program) {
@@ -162,10 +160,9 @@ gst_cl_program_build (GstClContext * context, const gchar * const *sources,
         gst_cl_context_get_device_name (context), opts);
     program = build_from_source (context, source, opts, error);
     if (program)
-      store_in_cache (program, name);
+      store_in_cache (program, key);
   }
 
-  g_free (name);
   g_free (key);
   g_free (opts);
   g_free (source);

@@ -28,7 +28,7 @@ GST_DEBUG_CATEGORY_STATIC (GST_CAT_DEFAULT);
 struct _GstClTuner
 {
   GstClContext *context;
-  gchar *entry;                 /* cache entry name */
+  gchar *key;                   /* its cache entry's key */
   GKeyFile *choices;
   guint runs;
 };
@@ -37,24 +37,22 @@ GstClTuner *
 gst_cl_tuner_new (GstClContext * context)
 {
   GstClTuner *self = g_new0 (GstClTuner, 1);
-  gchar *key, *contents;
+  gchar *contents;
   gsize length;
 
   GST_DEBUG_CATEGORY_INIT (gst_cl_tuner_debug, "cltuner", 0,
       "gst-clfilters kernel autotuning");
   self->context = gst_object_ref (context);
   /* Timings hold for this device and driver running these sources. */
-  key = g_strjoin ("\n", gst_cl_context_get_identity (context),
+  self->key = g_strjoin ("\n", gst_cl_context_get_identity (context),
       gst_cl_kernel_common, gst_cl_kernel_epsilon, gst_cl_kernel_convolve,
       gst_cl_kernel_epsilon16, gst_cl_kernel_convolve16, NULL);
-  self->entry = gst_cl_cache_entry_name ("tuning", key, strlen (key));
-  g_free (key);
 
   self->choices = g_key_file_new ();
-  if (gst_cl_cache_read (self->entry, &contents, &length)) {
+  if (gst_cl_cache_read ("tuning", self->key, &contents, &length)) {
     if (!g_key_file_load_from_data (self->choices, contents, length,
             G_KEY_FILE_NONE, NULL))
-      GST_WARNING ("ignoring damaged tuning file %s", self->entry);
+      GST_WARNING ("ignoring a tuning file that does not parse");
     g_free (contents);
   }
   return self;
@@ -66,7 +64,7 @@ gst_cl_tuner_free (GstClTuner * self)
   if (!self)
     return;
   g_key_file_unref (self->choices);
-  g_free (self->entry);
+  g_free (self->key);
   gst_object_unref (self->context);
   g_free (self);
 }
@@ -108,6 +106,33 @@ gst_cl_tuner_lookup (GstClTuner * self, const gchar * config,
   return found;
 }
 
+typedef struct
+{
+  GstClTuner *tuner;
+  const gchar *config;
+  const gchar *launch;
+} Remembered;
+
+/* The tuning file with one more choice: the latest on disk (other
+ * processes may have added theirs since this one read it), else ours. */
+static gchar *
+merge_choice (const gchar * old, gsize old_length, gsize * length,
+    gpointer user_data)
+{
+  Remembered *r = user_data;
+  GKeyFile *latest = g_key_file_new ();
+
+  if (old && g_key_file_load_from_data (latest, old, old_length,
+          G_KEY_FILE_NONE, NULL)) {
+    g_key_file_unref (r->tuner->choices);
+    r->tuner->choices = latest;
+  } else {
+    g_key_file_unref (latest);
+  }
+  g_key_file_set_string (r->tuner->choices, GROUP, r->config, r->launch);
+  return g_key_file_to_data (r->tuner->choices, length, NULL);
+}
+
 /* Adds @config to the file on disk, merged with what other processes may
  * have written since this one read it. */
 static void
@@ -116,27 +141,12 @@ remember (GstClTuner * self, const gchar * config, const GstClLaunch * launch)
   gchar *text = g_strdup_printf ("%s %zu %zu",
       gst_cl_variant_to_string (launch->variant), launch->local[0],
       launch->local[1]);
-  gchar *contents;
-  gsize length;
+  Remembered r = { self, config, text };
 
-  if (gst_cl_cache_read (self->entry, &contents, &length)) {
-    GKeyFile *latest = g_key_file_new ();
-
-    if (g_key_file_load_from_data (latest, contents, length, G_KEY_FILE_NONE,
-            NULL)) {
-      g_key_file_unref (self->choices);
-      self->choices = latest;
-    } else {
-      g_key_file_unref (latest);
-    }
-    g_free (contents);
-  }
+  gst_cl_cache_update ("tuning", self->key, merge_choice, &r);
+  /* With the cache off nothing is merged: remember it for this run. */
   g_key_file_set_string (self->choices, GROUP, config, text);
   g_free (text);
-
-  contents = g_key_file_to_data (self->choices, &length, NULL);
-  gst_cl_cache_write (self->entry, contents, length);
-  g_free (contents);
 }
 
 static int

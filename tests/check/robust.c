@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include <gst/check/gstcheck.h>
+
 #include "robust.h"
 
 #define DEFAULT_TEST_DEVICE "pocl"
@@ -374,4 +376,52 @@ rt_teardown (GstHarness * hr)
     gst_object_unref (bus);
   }
   gst_harness_teardown (hr);
+}
+
+void
+rt_run_child (const gchar * child_env, const gchar * test, const gchar * var,
+    const gchar * value)
+{
+  /* the program's path, read as a link: valgrind answers with its client's
+   * path, where executing /proc/self/exe would start valgrind itself */
+  gchar *self = g_file_read_link ("/proc/self/exe", NULL);
+  gchar *argv[] = { self ? self : (gchar *) "/proc/self/exe", NULL };
+  gchar **env = g_get_environ ();
+  gchar *out = NULL, *err = NULL;
+  GError *error = NULL;
+  gint status = 0;
+
+  env = g_environ_setenv (env, var, value, TRUE);
+  env = g_environ_setenv (env, child_env, "1", TRUE);
+  env = g_environ_setenv (env, "GST_CHECKS", test, TRUE);
+  fail_unless (g_spawn_sync (NULL, argv, env, G_SPAWN_DEFAULT, NULL, NULL,
+          &out, &err, &status, &error), "cannot run the child: %s",
+      error ? error->message : "?");
+  fail_unless (g_spawn_check_wait_status (status, NULL), "%s with %s=%s "
+      "failed:\n%s\n%s", test, var, value, out, err);
+  fail_unless (strstr (out, "100%: Checks: 1") != NULL, "%s with %s=%s did "
+      "not run:\n%s\n%s", test, var, value, out, err);
+  g_free (out);
+  g_free (err);
+  g_free (self);
+  g_strfreev (env);
+}
+
+gchar *
+rt_cache_off (void)
+{
+  gchar *saved = g_strdup (g_getenv ("GST_CL_CACHE_DIR"));
+
+  g_setenv ("GST_CL_CACHE_DIR", "", TRUE);
+  return saved;
+}
+
+void
+rt_cache_restore (gchar * saved)
+{
+  if (saved)
+    g_setenv ("GST_CL_CACHE_DIR", saved, TRUE);
+  else
+    g_unsetenv ("GST_CL_CACHE_DIR");
+  g_free (saved);
 }

@@ -102,6 +102,17 @@ void rt_teardown (GstHarness * hr);
  * leaked on purpose (static caps and the like) are not counted. */
 gint rt_live_gst_objects (gchar ** describe);
 
+/* Runs this program again, with @child_env=1, @var=@value and only the test
+ * @test (GST_CHECKS), in a new process; fails with its output unless that
+ * test ran and passed. */
+void rt_run_child (const gchar * child_env, const gchar * test,
+    const gchar * var, const gchar * value);
+
+/* Turns the program and tuning cache off (GST_CL_CACHE_DIR=""), returning
+ * the variable's value before, for rt_cache_restore(), which frees it. */
+gchar *rt_cache_off (void);
+void rt_cache_restore (gchar * saved);
+
 G_END_DECLS
 
 #endif /* __CLEPSILON_ROBUST_H__ */

@@ -120,34 +120,11 @@ check_no_leak (Live before, const gchar * ctx)
   }
 }
 
-/* Runs this program again with @var=@value and only @test; fails with its
- * output unless it passes. */
+/* Runs this program again with @var=@value and only @test (a child). */
 static void
 run_child (const gchar * test, const gchar * var, const gchar * value)
 {
-  /* the program's path, read as a link: valgrind answers with its client's
-   * path, where executing /proc/self/exe would start valgrind itself */
-  gchar *self = g_file_read_link ("/proc/self/exe", NULL);
-  gchar *argv[] = { self ? self : (gchar *) "/proc/self/exe", NULL };
-  gchar **env = g_get_environ ();
-  gchar *out = NULL, *err = NULL;
-  GError *error = NULL;
-  gint status = 0;
-
-  env = g_environ_setenv (env, var, value, TRUE);
-  env = g_environ_setenv (env, CHILD_ENV, "1", TRUE);
-  env = g_environ_setenv (env, "GST_CHECKS", test, TRUE);
-  fail_unless (g_spawn_sync (NULL, argv, env, G_SPAWN_DEFAULT, NULL, NULL,
-          &out, &err, &status, &error), "cannot run the child: %s",
-      error ? error->message : "?");
-  fail_unless (g_spawn_check_wait_status (status, NULL), "%s with %s=%s "
-      "failed:\n%s\n%s", test, var, value, out, err);
-  fail_unless (strstr (out, "100%: Checks: 1") != NULL, "%s with %s=%s did "
-      "not run:\n%s\n%s", test, var, value, out, err);
-  g_free (out);
-  g_free (err);
-  g_free (self);
-  g_strfreev (env);
+  rt_run_child (CHILD_ENV, test, var, value);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -237,13 +214,12 @@ GST_END_TEST;
  * the compiler's log; once the fault is gone the element starts. */
 GST_START_TEST (test_build_failure)
 {
-  gchar *cache = g_strdup (g_getenv ("GST_CL_CACHE_DIR"));
+  gchar *cache = rt_cache_off ();
   Live before = live_now ();
   GstElement *e = make_element (NULL);
   gchar *text;
 
   /* no program binary from the cache: build from source */
-  g_setenv ("GST_CL_CACHE_DIR", "", TRUE);
   clfault_set_break_build (TRUE);
   text = check_start_fails (e, "broken build", "clBuildProgram",
       "CL_BUILD_PROGRAM_FAILURE", "injected build failure", NULL);
@@ -256,11 +232,7 @@ GST_START_TEST (test_build_failure)
   fail_unless (rt_start (e) == GST_STATE_CHANGE_SUCCESS);
   dispose_element (e);
   check_no_leak (before, "broken build");
-  if (cache)
-    g_setenv ("GST_CL_CACHE_DIR", cache, TRUE);
-  else
-    g_unsetenv ("GST_CL_CACHE_DIR");
-  g_free (cache);
+  rt_cache_restore (cache);
 }
 
 GST_END_TEST;

@@ -33,6 +33,9 @@
 #include "../robust.h"
 #include "../../clfault/clfault.h"
 
+/* Set in a child this program runs of itself (rt_run_child()). */
+#define CHILD_ENV "CLEPSILON_ROBUST_CHILD"
+
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
 
@@ -873,6 +876,46 @@ GST_START_TEST (test_undersized_each_plane)
   }
   GST_INFO ("%u undersized layouts refused", cases);
   g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* A 4 KB buffer under 16000x16000 caps, with the cache off: refused before
+ * any program is built or kernel variant timed for those caps (before, 28 s
+ * of tuning came first). */
+GST_START_TEST (test_undersized_before_tuning)
+{
+  gchar *cache = rt_cache_off (), *text = NULL;
+  GstStructure *stats = NULL;
+  guint before = 0, compiled = G_MAXUINT, runs = G_MAXUINT, n;
+  GstVideoInfo info;
+  GstHarness *hr;
+  RefParams p;
+  GstFlowReturn ret;
+
+  params (&p, 20, 9, 0);
+  hr = new_harness (&p, NULL);
+  set_format (hr, GST_VIDEO_FORMAT_GRAY8, 16000, 16000, &info);
+  g_object_get (hr->element, "stats", &stats, NULL);
+  fail_unless (gst_structure_get_uint (stats, "programs-compiled",
+          &before));
+  gst_structure_free (stats);
+  ret = gst_harness_push (hr, gst_buffer_new_allocate (NULL, 4096, NULL));
+  fail_unless (ret == GST_FLOW_ERROR, "push returned %s",
+      gst_flow_get_name (ret));
+  n = rt_drain_errors (hr->element, &text);
+  fail_unless (n == 1 && strstr (text, "too small") != NULL, "%u errors: %s",
+      n, text);
+  g_object_get (hr->element, "stats", &stats, NULL);
+  fail_unless (gst_structure_get_uint (stats, "programs-compiled", &compiled)
+      && gst_structure_get_uint (stats, "tuning-runs", &runs));
+  fail_unless (compiled == before && runs == 0, "before refusing the "
+      "buffer: %u programs compiled (%u at start), %u tuning runs", compiled,
+      before, runs);
+  gst_structure_free (stats);
+  g_free (text);
+  rt_teardown (hr);
+  rt_cache_restore (cache);
 }
 
 GST_END_TEST;
@@ -1888,6 +1931,34 @@ static const gchar *comma_locales[] = {
   "nl_NL.UTF-8", "es_ES.UTF-8", "it_IT.UTF-8", "ru_RU.UTF-8",
 };
 
+/* A device string that is not valid UTF-8 (possible from code) is refused
+ * with a warning and the previous one kept (before, choosing the device
+ * read past the end of it); the element still starts on the old one. */
+GST_START_TEST (test_device_not_utf8)
+{
+  GstElement *e = gst_element_factory_make ("clepsilon", NULL);
+  gchar *device = NULL, *w;
+
+  capture_start ();
+  g_object_set (e, "device", rt_device (), NULL);
+  g_object_set (e, "device", "\xff\xfe\xc3(pocl\xe2\x82", NULL);
+  w = take_warning ("device not UTF-8");
+  fail_unless (strstr (w, "UTF-8") != NULL, "warning \"%s\"", w);
+  g_free (w);
+  g_object_get (e, "device", &device, NULL);
+  fail_unless_equals_string (device, rt_device ());
+  fail_unless (rt_start (e) != GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_set_state (e, GST_STATE_NULL) ==
+      GST_STATE_CHANGE_SUCCESS);
+  /* The bus's messages hold the element: drop them with the bus. */
+  gst_element_set_bus (e, NULL);
+  g_free (device);
+  gst_object_unref (e);
+  capture_stop ();
+}
+
+GST_END_TEST;
+
 /* Malformed kernel strings, each rejected with a warning saying why, the
  * previous kernel kept and frames still right; and the decimal point is
  * '.' in a comma-decimal locale too. */
@@ -2101,6 +2172,91 @@ GST_START_TEST (test_out_of_range_values)
 
 GST_END_TEST;
 
+/* ------------------------------------------------------------------------ */
+/* Pipelines starting at the same moment                                    */
+
+#define STARTS 4
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  guint waiting;
+  GstElement *pipelines[STARTS];
+} StartLine;
+
+/* Waits until every thread is at the line, then sets its pipeline going:
+ * the elements' starts (device enumeration, context) overlap. */
+static gpointer
+start_at_once (gpointer data)
+{
+  StartLine *line = data;
+  guint me;
+
+  g_mutex_lock (&line->lock);
+  me = line->waiting++;
+  if (line->waiting == STARTS)
+    g_cond_broadcast (&line->cond);
+  while (line->waiting < STARTS)
+    g_cond_wait (&line->cond, &line->lock);
+  g_mutex_unlock (&line->lock);
+  gst_element_set_state (line->pipelines[me], GST_STATE_PLAYING);
+  return NULL;
+}
+
+/* Child, in a process that has not used OpenCL yet: STARTS pipelines with
+ * a clepsilon each reach PLAYING at the same moment, and all play to the
+ * end (before, this crashed inside PoCL's first enumeration in 12 of 20
+ * runs, or found no device). */
+GST_START_TEST (test_child_concurrent_starts)
+{
+  GThread *threads[STARTS];
+  StartLine line = { 0, };
+  guint i;
+
+  for (i = 0; i < STARTS; i++) {
+    gchar *desc = g_strdup_printf ("videotestsrc num-buffers=3 ! "
+        "video/x-raw,format=NV12,width=64,height=48 ! clepsilon device=%s ! "
+        "fakesink", rt_device ());
+
+    line.pipelines[i] = gst_parse_launch (desc, NULL);
+    fail_unless (line.pipelines[i] != NULL);
+    g_free (desc);
+  }
+  for (i = 0; i < STARTS; i++)
+    threads[i] = g_thread_new ("start", start_at_once, &line);
+  for (i = 0; i < STARTS; i++)
+    g_thread_join (threads[i]);
+  for (i = 0; i < STARTS; i++) {
+    GstBus *bus = gst_element_get_bus (line.pipelines[i]);
+    GstMessage *msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    gchar *text = msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR ?
+        rt_error_text (msg) : NULL;
+
+    fail_unless (msg != NULL && text == NULL, "pipeline %u of %u: %s", i,
+        STARTS, msg ? text : "no EOS within 60 s");
+    gst_message_unref (msg);
+    gst_element_set_state (line.pipelines[i], GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (line.pipelines[i]);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_concurrent_starts)
+{
+  guint run;
+
+  /* Each run a new process, whose first use of OpenCL is the race. */
+  for (run = 0; run < 10; run++)
+    rt_run_child (CHILD_ENV, "test_child_concurrent_starts",
+        "CLEPSILON_STARTS_RUN", "1");
+}
+
+GST_END_TEST;
+
 static Suite *
 clepsilonrobust_suite (void)
 {
@@ -2108,6 +2264,10 @@ clepsilonrobust_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
+  if (g_getenv (CHILD_ENV)) {
+    tcase_add_test (tc, test_child_concurrent_starts);
+    return s;
+  }
   tcase_add_test (tc, test_state_sequences);
   tcase_add_test (tc, test_state_changes_with_data);
   tcase_add_test (tc, test_playing_null_cycles);
@@ -2116,6 +2276,7 @@ clepsilonrobust_suite (void)
   tcase_add_test (tc, test_allocation_query_huge_caps);
   tcase_add_test (tc, test_sizes_and_layouts);
   tcase_add_test (tc, test_undersized_each_plane);
+  tcase_add_test (tc, test_undersized_before_tuning);
   tcase_add_test (tc, test_plane_across_memories);
   tcase_add_test (tc, test_meta_mismatch);
   tcase_add_test (tc, test_flushing_seeks);
@@ -2125,6 +2286,8 @@ clepsilonrobust_suite (void)
   tcase_add_test (tc, test_property_churn);
   tcase_add_test (tc, test_malformed_kernels);
   tcase_add_test (tc, test_out_of_range_values);
+  tcase_add_test (tc, test_device_not_utf8);
+  tcase_add_test (tc, test_concurrent_starts);
 
   return s;
 }

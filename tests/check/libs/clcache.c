@@ -1,0 +1,273 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* The on-disk cache (gst/gstclcache.c) against what a hostile or broken
+ * cache folder holds: FIFOs, links to devices, huge files, valid entries
+ * under another key's name, files and folders others can write, and
+ * several writers updating one entry at once. Each case builds its own
+ * folder in $TMPDIR and points GST_CL_CACHE_DIR at it. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gstclcache-private.h"
+
+/* A fresh private cache folder, set as GST_CL_CACHE_DIR. */
+static gchar *
+make_cache_dir (void)
+{
+  gchar *dir = g_dir_make_tmp ("clcache-XXXXXX", NULL);
+
+  fail_unless (dir != NULL);
+  g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
+  return dir;
+}
+
+static void
+remove_cache_dir (gchar * dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+
+  g_chmod (dir, 0700);
+  while (d && (name = g_dir_read_name (d))) {
+    gchar *path = g_build_filename (dir, name, NULL);
+
+    g_unlink (path);
+    g_free (path);
+  }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (dir);
+  g_free (dir);
+}
+
+/* Where the cache keeps @what's entry for @key: "WHAT-SHA256(KEY)", as
+ * gst/gstclcache.c names it. */
+static gchar *
+entry_path (const gchar * dir, const gchar * what, const gchar * key)
+{
+  gchar *hash = g_compute_checksum_for_string (G_CHECKSUM_SHA256, key, -1);
+  gchar *name = g_strdup_printf ("%s-%s", what, hash);
+  gchar *path = g_build_filename (dir, name, NULL);
+
+  g_free (name);
+  g_free (hash);
+  return path;
+}
+
+static gboolean
+read_entry (const gchar * what, const gchar * key, gchar ** contents)
+{
+  gsize length;
+
+  return gst_cl_cache_read (what, key, contents, &length);
+}
+
+GST_START_TEST (test_round_trip)
+{
+  gchar *dir = make_cache_dir (), *contents = NULL;
+  gsize length = 0;
+
+  gst_cl_cache_write ("program", "key one", "binary\0bytes", 12);
+  fail_unless (gst_cl_cache_read ("program", "key one", &contents, &length));
+  fail_unless_equals_int (length, 12);
+  fail_unless (memcmp (contents, "binary\0bytes", 12) == 0);
+  fail_unless (contents[12] == '\0');
+  g_free (contents);
+  fail_if (read_entry ("program", "key two", &contents));
+  fail_if (read_entry ("tuning", "key one", &contents));
+  remove_cache_dir (dir);
+}
+
+GST_END_TEST;
+
+/* A FIFO where an entry should be: read without blocking, and refused
+ * (before, start hung forever inside g_file_get_contents). */
+GST_START_TEST (test_fifo_entry)
+{
+  gchar *dir = make_cache_dir (), *contents = NULL;
+  gchar *path = entry_path (dir, "tuning", "k");
+
+  fail_unless (mkfifo (path, 0600) == 0);
+  fail_if (read_entry ("tuning", "k", &contents));
+  fail_unless (contents == NULL);
+  g_free (path);
+  remove_cache_dir (dir);
+}
+
+GST_END_TEST;
+
+/* A link to /dev/zero, and a 3 GB sparse file: refused unread (before, the
+ * first grew the process to 4.3 GB, the second took 19 s). */
+GST_START_TEST (test_endless_and_huge_entries)
+{
+  gchar *dir = make_cache_dir (), *contents = NULL;
+  gchar *link = entry_path (dir, "program", "zero");
+  gchar *huge = entry_path (dir, "program", "huge");
+  FILE *f;
+
+  fail_unless (symlink ("/dev/zero", link) == 0);
+  fail_if (read_entry ("program", "zero", &contents));
+  f = fopen (huge, "w");
+  fail_unless (f != NULL);
+  fail_unless (ftruncate (fileno (f), (off_t) 3 << 30) == 0);
+  fclose (f);
+  fail_if (read_entry ("program", "huge", &contents));
+  fail_unless (contents == NULL);
+  g_free (link);
+  g_free (huge);
+  remove_cache_dir (dir);
+}
+
+GST_END_TEST;
+
+/* A valid entry copied under another key's name is a miss, and the copy
+ * is removed (before, the window-15 program ran for window 3). */
+GST_START_TEST (test_entry_of_another_key)
+{
+  gchar *dir = make_cache_dir (), *contents = NULL, *data;
+  gchar *a = entry_path (dir, "program", "window 15");
+  gchar *b = entry_path (dir, "program", "window 3");
+  gsize size;
+
+  gst_cl_cache_write ("program", "window 15", "fifteen", 7);
+  gst_cl_cache_write ("program", "window 3", "three", 5);
+  fail_unless (g_file_get_contents (a, &data, &size, NULL));
+  fail_unless (g_file_set_contents_full (b, data, size,
+          G_FILE_SET_CONTENTS_NONE, 0600, NULL));
+  g_free (data);
+  fail_if (read_entry ("program", "window 3", &contents));
+  fail_if (g_file_test (b, G_FILE_TEST_EXISTS));
+  fail_unless (read_entry ("program", "window 15", &contents));
+  fail_unless_equals_string (contents, "fifteen");
+  g_free (contents);
+  g_free (a);
+  g_free (b);
+  remove_cache_dir (dir);
+}
+
+GST_END_TEST;
+
+/* Entries and folders that others can write, or that another user owns,
+ * are not trusted: a program binary is native code. */
+GST_START_TEST (test_untrusted_files)
+{
+  gchar *dir = make_cache_dir (), *contents = NULL;
+  gchar *path = entry_path (dir, "program", "k");
+
+  gst_cl_cache_write ("program", "k", "code", 4);
+  fail_unless (read_entry ("program", "k", &contents));
+  g_clear_pointer (&contents, g_free);
+
+  fail_unless (g_chmod (path, 0620) == 0);
+  fail_if (read_entry ("program", "k", &contents), "group-writable entry");
+  fail_unless (g_chmod (path, 0602) == 0);
+  fail_if (read_entry ("program", "k", &contents), "world-writable entry");
+  fail_unless (g_chmod (path, 0600) == 0);
+  fail_unless (read_entry ("program", "k", &contents));
+  g_clear_pointer (&contents, g_free);
+
+  fail_unless (g_chmod (dir, 0777) == 0);
+  fail_if (read_entry ("program", "k", &contents), "world-writable folder");
+  gst_cl_cache_write ("program", "other", "x", 1);
+  fail_unless (g_chmod (dir, 0700) == 0);
+  fail_if (read_entry ("program", "other", &contents),
+      "written into a world-writable folder");
+
+  if (geteuid () == 0) {
+    /* Root can give the entry away: another user's file is refused. */
+    fail_unless (chown (path, 1, 1) == 0);
+    fail_if (read_entry ("program", "k", &contents), "another user's entry");
+  } else {
+    GST_INFO ("not root: another owner's entry not tried");
+  }
+  g_free (path);
+  remove_cache_dir (dir);
+}
+
+GST_END_TEST;
+
+/* Several writers adding lines to one entry at the same time: with the
+ * read, merge and write under one lock, no line is lost (before, the
+ * tuning file lost entries to concurrent processes). */
+#define WRITERS 6
+#define LINES 25
+
+static gchar *
+append_line (const gchar * old, gsize old_length, gsize * length,
+    gpointer user_data)
+{
+  GString *s = g_string_new_len (old, old ? old_length : 0);
+
+  g_string_append_printf (s, "%s\n", (const gchar *) user_data);
+  *length = s->len;
+  return g_string_free (s, FALSE);
+}
+
+static gpointer
+writer (gpointer data)
+{
+  guint id = GPOINTER_TO_UINT (data), i;
+
+  for (i = 0; i < LINES; i++) {
+    gchar *line = g_strdup_printf ("writer %u line %u", id, i);
+
+    gst_cl_cache_update ("tuning", "shared", append_line, line);
+    g_free (line);
+  }
+  return NULL;
+}
+
+GST_START_TEST (test_concurrent_updates)
+{
+  gchar *dir = make_cache_dir (), *contents = NULL;
+  GThread *threads[WRITERS];
+  gchar **lines;
+  guint i;
+
+  for (i = 0; i < WRITERS; i++)
+    threads[i] = g_thread_new ("writer", writer, GUINT_TO_POINTER (i));
+  for (i = 0; i < WRITERS; i++)
+    g_thread_join (threads[i]);
+  fail_unless (read_entry ("tuning", "shared", &contents));
+  lines = g_strsplit (contents, "\n", -1);
+  /* The last element is the empty string after the final newline. */
+  fail_unless_equals_int (g_strv_length (lines) - 1, WRITERS * LINES);
+  g_strfreev (lines);
+  g_free (contents);
+  remove_cache_dir (dir);
+}
+
+GST_END_TEST;
+
+static Suite *
+clcache_suite (void)
+{
+  Suite *s = suite_create ("clcache");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_round_trip);
+  tcase_add_test (tc, test_fifo_entry);
+  tcase_add_test (tc, test_endless_and_huge_entries);
+  tcase_add_test (tc, test_entry_of_another_key);
+  tcase_add_test (tc, test_untrusted_files);
+  tcase_add_test (tc, test_concurrent_updates);
+  return s;
+}
+
+GST_CHECK_MAIN (clcache);
