@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the whole test suite on the PoCL
-# CPU device. Exits non-zero on any failure.
+# CPU device. Exits non-zero on any failure. With --package, then also builds
+# the Debian package, installs it, tests it and removes it (tools/package.sh).
 set -euo pipefail
+package=0
+case "$*" in
+  "") ;;
+  --package) package=1 ;;
+  *) echo "usage: tools/test.sh [--package]" >&2; exit 2 ;;
+esac
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$top/tools/setup.sh"
 cd "$top"
@@ -33,4 +40,8 @@ for line in open(sys.argv[1]):
         failed += 1
 print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
 PY
+
+if [ $package -eq 1 ]; then
+  bash "$top/tools/package.sh" || status=1
+fi
 exit $status
