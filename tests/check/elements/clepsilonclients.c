@@ -135,6 +135,11 @@ static const Client clients[] = {
         "videoscale ! video/x-raw,width=61,height=37 ! " APPSINK,
       "videoscale"},
   {"compositor", CLIENT_CHAIN, "compositor ! " APPSINK, "compositor"},
+  /* Writes the frame in place, chroma too: a plane the output shares with
+   * the input is read-only, and must be copied on write, not written. */
+  {"videobalance", CLIENT_CHAIN,
+      "videobalance saturation=0.5 brightness=0.1 ! " APPSINK, "videobalance",
+      META_ADD},
   {"tee+queues", CLIENT_CHAIN, "tee name=t ! queue ! " APPSINK
         " t. ! queue ! appsink name=sink2 sync=false wait-on-eos=false", "tee queue",
       META_ADD},
@@ -768,6 +773,28 @@ missing_factory (const Client * client)
   return missing;
 }
 
+/* A checksum of every byte of @frames: what went in must come back as it
+ * was (a shared plane is read-only downstream). */
+static gchar *
+frames_checksum (GPtrArray * frames)
+{
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  gchar *text;
+  guint i;
+
+  for (i = 0; i < frames->len; i++) {
+    GstBuffer *buf = g_ptr_array_index (frames, i);
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+    g_checksum_update (sum, map.data, map.size);
+    gst_buffer_unmap (buf, &map);
+  }
+  text = g_strdup (g_checksum_get_string (sum));
+  g_checksum_free (sum);
+  return text;
+}
+
 /* Runs one cell; returns "ok", "n/a" or a failure (to free). */
 static gchar *
 run_cell (const Client * client, const Config * config, const gchar * dir)
@@ -808,12 +835,20 @@ run_cell (const Client * client, const Config * config, const gchar * dir)
     verdict = ref.not_negotiated ? g_strdup ("n/a") :
         g_strdup_printf ("reference failed: %s", ref.error);
   } else {
+    gchar *before = frames_checksum (frames);
+    gchar *after;
+
     run_route (client, config, &info, frames, TRUE, dir, &test);
-    if (test.error)
+    after = frames_checksum (frames);
+    if (!g_str_equal (before, after))
+      verdict = g_strdup ("the input frames were written to");
+    else if (test.error)
       verdict = g_strdup_printf ("error: %s", test.error);
     else if (!(verdict = compare_results (&test, &ref, &info, client)))
       verdict = g_strdup ("ok");
     result_clear (&test);
+    g_free (before);
+    g_free (after);
   }
   result_clear (&ref);
   g_ptr_array_unref (refs);
