@@ -165,6 +165,7 @@ read_private_file (const gchar * path, gsize * size)
     g_free (data);
     return NULL;
   }
+  data[done] = '\0';
   *size = done;
   return data;
 }
