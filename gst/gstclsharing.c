@@ -23,21 +23,12 @@
 #endif
 
 #include "gstclsharing-private.h"
+#include "gstclerror-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_sharing_debug
-GST_DEBUG_CATEGORY_STATIC (GST_CAT_DEFAULT);
+GST_CL_DEBUG_CATEGORY (gst_cl_sharing_debug, "clsharing",
+    "OpenCL context sharing between elements");
 
-static void
-ensure_debug_category (void)
-{
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cl_sharing_debug, "clsharing", 0,
-        "OpenCL context sharing between elements");
-    g_once_init_leave (&done, 1);
-  }
-}
 
 /* The GstClContext in @context's structure (a new reference), wrapping an
  * application's cl_context if that is what it holds; NULL if neither. */

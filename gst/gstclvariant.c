@@ -277,6 +277,18 @@ gst_cl_kernels_free (GstClKernels * self)
   g_free (self);
 }
 
+gint
+gst_cl_kernels_get_radius (GstClKernels * self)
+{
+  return self->radius;
+}
+
+gboolean
+gst_cl_kernels_is_deep (GstClKernels * self)
+{
+  return self->deep;
+}
+
 gboolean
 gst_cl_kernels_has_variant (GstClKernels * self, gboolean convolve,
     GstClVariant variant)
@@ -518,3 +530,14 @@ gst_cl_kernels_run_convolve (GstClKernels * self, const GstClLaunch * launch,
 }
 
 #undef SET_ARG
+
+gboolean
+gst_cl_stage_run (const GstClStage * stage, const GstClLaunch * launch,
+    GstClEvents * events, GError ** error)
+{
+  if (stage->convolve)
+    return gst_cl_kernels_run_convolve (stage->kernels, launch, &stage->plane,
+        &stage->conv, events, error);
+  return gst_cl_kernels_run_epsilon (stage->kernels, launch, &stage->plane,
+      stage->threshold, events, error);
+}
