@@ -545,29 +545,6 @@ gst_cl_epsilon_free_resources (GstClEpsilon * self)
   GST_OBJECT_UNLOCK (self);
 }
 
-/* Drops a context set earlier (set_context) for another device than
- * @device names; the device list is read outside the object lock. */
-static void
-gst_cl_epsilon_drop_foreign_context (GstClEpsilon * self,
-    const gchar * device)
-{
-  GstClContext *context = NULL;
-
-  GST_OBJECT_LOCK (self);
-  if (self->context)
-    context = gst_object_ref (self->context);
-  GST_OBJECT_UNLOCK (self);
-  if (!context || gst_cl_context_matches (context, device)) {
-    gst_clear_object (&context);
-    return;
-  }
-  GST_OBJECT_LOCK (self);
-  if (self->context == context)
-    gst_clear_object (&self->context);
-  GST_OBJECT_UNLOCK (self);
-  gst_object_unref (context);
-}
-
 static gboolean
 gst_cl_epsilon_start (GstBaseTransform * trans)
 {
@@ -582,7 +559,6 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   GST_OBJECT_UNLOCK (self);
 
   /* Shared with the pipeline's other OpenCL elements where they have one. */
-  gst_cl_epsilon_drop_foreign_context (self, device);
   if (!gst_cl_context_ensure_for_element (GST_ELEMENT (self), device,
           &self->context, &error)) {
     g_free (device);
