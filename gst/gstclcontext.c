@@ -179,7 +179,7 @@ list_devices (GError ** error)
 
   /* No device because a call failed: say which, rather than "none". */
   if (entries->len == 0 && failed != CL_SUCCESS) {
-    gst_cl_set_error (error, failed, failed_step);
+    gst_cl_set_error (error, failed, "%s", failed_step);
     g_array_unref (entries);
     return NULL;
   }
@@ -541,11 +541,7 @@ gst_cl_context_create_buffer (GstClContext * self, cl_mem_flags flags,
 
   mem = clCreateBuffer (self->context, flags, size, NULL, &status);
   if (status != CL_SUCCESS) {
-    gchar *step = g_strdup_printf ("clCreateBuffer (%s, %" G_GSIZE_FORMAT
-        " bytes)", what, size);
-
-    gst_cl_set_error (error, status, step);
-    g_free (step);
+    gst_cl_set_error (error, status, "clCreateBuffer (%s, %" G_GSIZE_FORMAT " bytes)", what, size);
     return NULL;
   }
   return mem;

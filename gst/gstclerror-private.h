@@ -20,10 +20,12 @@ G_BEGIN_DECLS
 const gchar *gst_cl_error_name (cl_int status);
 
 /* Fills @error (GST_RESOURCE_ERROR_FAILED) with a message a user can act on:
- * "OpenCL <step> failed: <CL_ERROR_NAME> (<code>)". @step names the OpenCL
- * call or the step of the work that failed. Returns FALSE, so that callers can
- * write `return gst_cl_set_error (error, status, "clFoo");`. */
-gboolean gst_cl_set_error (GError ** error, cl_int status, const gchar * step);
+ * "OpenCL <step> failed: <CL_ERROR_NAME> (<code>)". The printf-style
+ * @step_format names the OpenCL call or the step of the work that failed.
+ * Returns FALSE, so that callers can write
+ * `return gst_cl_set_error (error, status, "clFoo (%s)", what);`. */
+gboolean gst_cl_set_error (GError ** error, cl_int status,
+    const gchar * step_format, ...) G_GNUC_PRINTF (3, 4);
 
 /* The message of the last error gst_cl_set_error() made on this thread, or
  * NULL after gst_cl_clear_last_error(). For failures that reach the element

@@ -272,10 +272,7 @@ write_floats (GstClPlan * self, cl_mem mem, const gdouble * values, gint n,
   status = clEnqueueWriteBuffer (gst_cl_context_get_queue (self->context),
       mem, CL_TRUE, 0, sizeof (gfloat) * n, floats, 0, NULL, NULL);
   if (status != CL_SUCCESS) {
-    gchar *step = g_strdup_printf ("clEnqueueWriteBuffer (%s)", what);
-
-    gst_cl_set_error (error, status, step);
-    g_free (step);
+    gst_cl_set_error (error, status, "clEnqueueWriteBuffer (%s)", what);
     return FALSE;
   }
   return TRUE;
@@ -574,7 +571,7 @@ finish (GstClPlan * self, const gchar * what, GError ** error)
 {
   cl_int status = clFinish (gst_cl_context_get_queue (self->context));
 
-  return status == CL_SUCCESS || gst_cl_set_error (error, status, what);
+  return status == CL_SUCCESS || gst_cl_set_error (error, status, "%s", what);
 }
 
 /* Opens @inbuf for reading and @outbuf for writing. */

@@ -168,10 +168,7 @@ gst_cl_program_create_kernel (cl_program program, const gchar * name,
 
   kernel = clCreateKernel (program, name, &status);
   if (status != CL_SUCCESS) {
-    gchar *step = g_strdup_printf ("clCreateKernel (%s)", name);
-
-    gst_cl_set_error (error, status, step);
-    g_free (step);
+    gst_cl_set_error (error, status, "clCreateKernel (%s)", name);
     return NULL;
   }
   return kernel;

@@ -394,10 +394,7 @@ enqueue (GstClKernels * self, cl_kernel kernel, gsize width, gsize height,
   status = clEnqueueNDRangeKernel (gst_cl_context_get_queue (self->context),
       kernel, 2, NULL, global, local, 0, NULL, event);
   if (status != CL_SUCCESS) {
-    gchar *step = g_strdup_printf ("clEnqueueNDRangeKernel (%s)", what);
-
-    gst_cl_set_error (error, status, step);
-    g_free (step);
+    gst_cl_set_error (error, status, "clEnqueueNDRangeKernel (%s)", what);
     return FALSE;
   }
   if (event)
