@@ -300,6 +300,14 @@ gst_cl_context_query_memory (GstClContext * self, GError ** error)
     return gst_cl_set_error (error, status,
         "clGetDeviceInfo (CL_DEVICE_MEM_BASE_ADDR_ALIGN)");
 
+  /* GST_CL_DISCRETE=1 takes the discrete-GPU paths (device buffers,
+   * transfers, frames in flight) on any device: how the suite tests them on
+   * PoCL. */
+  if (unified && g_strcmp0 (g_getenv ("GST_CL_DISCRETE"), "1") == 0) {
+    GST_INFO_OBJECT (self, "GST_CL_DISCRETE=1: treating the device as "
+        "discrete");
+    unified = CL_FALSE;
+  }
   self->host_unified = unified;
   self->host_ptr_align = MAX (align_bits / 8, 1);
   self->identity = gst_cl_context_describe (self->device);

@@ -119,6 +119,7 @@ enum
   PROP_EPSILON_VARIANT,
   PROP_CONVOLUTION_VARIANT,
   PROP_STATS,
+  PROP_FRAMES_IN_FLIGHT,
 };
 
 /* Chosen by tools/quality/run.sh, see docs/quality.md. */
@@ -130,6 +131,10 @@ enum
 #define DEFAULT_BIAS 0.0
 #define DEFAULT_DEVICE "auto"
 #define DEFAULT_VARIANT GST_CL_VARIANT_AUTO
+/* 0: AUTO_FRAMES_IN_FLIGHT on a device that does not share host memory;
+ * on an H100 three overlap upload, kernels and download (docs/memory.md). */
+#define DEFAULT_FRAMES_IN_FLIGHT 0
+#define AUTO_FRAMES_IN_FLIGHT 3
 
 #define MIN_WINDOW_SIZE 3
 #define MAX_WINDOW_SIZE 15
@@ -165,6 +170,7 @@ struct _GstClEpsilon
   guint settings_cookie;        /* bumped on every change of settings */
   gchar *device;
   gchar *device_name;
+  guint frames_in_flight;
 
   /* Streaming thread only (and start/stop). */
   GstClContext *context;
@@ -418,6 +424,27 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
       g_param_spec_boxed ("stats", "Statistics",
           "Frames, bytes copied and transferred, kernel time, memory path",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * GstClEpsilon:frames-in-flight:
+   *
+   * How many frames may be on their way through the device at once, on a
+   * device that does not share host memory (a discrete GPU): the element
+   * enqueues a frame's upload, kernels and download and hands the frame on
+   * without waiting; whoever maps it waits for it, and another OpenCL
+   * element waits on the device. Uploads, kernels and downloads of
+   * successive frames then overlap. 1 waits for each frame before handing
+   * it on; 0 (default) takes 3 there. Devices that work on host memory
+   * (CPUs, integrated GPUs) always take 1: their kernels work on the frames
+   * in place. Frames are not held back, so the element adds no latency.
+   * Applies from the next caps.
+   */
+  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+          "Frames on their way through a discrete GPU at once (0 = auto, "
+          "1 = wait for each)", 0, GST_CL_PLAN_MAX_DEPTH,
+          DEFAULT_FRAMES_IN_FLIGHT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 
   gst_element_class_set_static_metadata (element_class,
       "OpenCL epsilon filter", "Filter/Effect/Video",
@@ -687,12 +714,18 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   GstClEpsilon *self = GST_CL_EPSILON (vfilter);
   GError *error = NULL;
   GstClPlan *plan;
+  guint depth;
 
   if (!self->context)
     return FALSE;
   if (!gst_cl_plan_supports (in_info))
     goto too_large;
-  if (!(plan = gst_cl_plan_new (self->context, self->tuner, in_info, &error)))
+  GST_OBJECT_LOCK (self);
+  depth = self->frames_in_flight ? self->frames_in_flight :
+      AUTO_FRAMES_IN_FLIGHT;
+  GST_OBJECT_UNLOCK (self);
+  if (!(plan = gst_cl_plan_new (self->context, self->tuner, in_info, depth,
+              &error)))
     goto plan_failed;
   g_clear_pointer (&self->plan, gst_cl_plan_free);
   self->plan = plan;
@@ -933,6 +966,9 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
     case PROP_CONVOLUTION_VARIANT:
       s->conv_variant = g_value_get_enum (value);
       break;
+    case PROP_FRAMES_IN_FLIGHT:
+      self->frames_in_flight = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -981,6 +1017,9 @@ gst_cl_epsilon_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_CONVOLUTION_VARIANT:
       g_value_set_enum (value, s->conv_variant);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      g_value_set_uint (value, self->frames_in_flight);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, gst_cl_stats_to_structure (self->stats));

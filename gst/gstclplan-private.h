@@ -50,14 +50,27 @@ typedef struct _GstClPlan GstClPlan;
  * the kernels' 32-bit offsets. */
 gboolean gst_cl_plan_supports (const GstVideoInfo * info);
 
+/* The most frames a plan keeps in flight. */
+#define GST_CL_PLAN_MAX_DEPTH 8
+
 /* A plan for frames of @info on @context, with device buffers for every
  * plane; it builds programs and chooses launches through @tuner (borrowed:
- * it must outlive the plan). NULL with @error set when the buffers cannot
- * be made; @info must be supported (gst_cl_plan_supports()). Until
- * gst_cl_plan_set_settings() no stage runs. */
+ * it must outlive the plan). Up to @depth frames are in flight at once on a
+ * device that does not share host memory (1: each frame is waited for).
+ * NULL with @error set when the buffers cannot be made; @info must be
+ * supported (gst_cl_plan_supports()). Until gst_cl_plan_set_settings() no
+ * stage runs. */
 GstClPlan *gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
-    const GstVideoInfo * info, GError ** error);
+    const GstVideoInfo * info, guint depth, GError ** error);
+
+/* Waits for every frame in flight and lets go of the buffers they held;
+ * returns the milliseconds their kernels ran. Freeing drains too. */
+gdouble gst_cl_plan_drain (GstClPlan * plan);
 void gst_cl_plan_free (GstClPlan * plan);
+
+/* How many frames the plan keeps in flight: 1 on a device that shares host
+ * memory, whatever was asked. */
+guint gst_cl_plan_get_depth (GstClPlan * plan);
 
 /* Takes @settings for the next frames. Only stores them: programs,
  * launches and coefficients follow at the next gst_cl_plan_process(), once
@@ -69,13 +82,18 @@ void gst_cl_plan_set_settings (GstClPlan * plan,
  * plane indices. */
 guint gst_cl_plan_untouched_planes (GstClPlan * plan);
 
-/* Filters the frame in @inbuf into @outbuf (both of the plan's format) and
- * waits until it is done. With a GstVideoCropMeta on @inbuf only its
- * rectangle is filtered and the rest copied. With @share_untouched, planes
- * that no stage touches go out as a share of @inbuf's memory where the pool
- * allows it (gst_cl_buffer_pool_share_planes()), else they are copied.
- * Fills @frame (all but wall_ms). FALSE with @error set on failure; the
- * device is then idle and nothing refers to either buffer. */
+/* Filters the frame in @inbuf into @outbuf (both of the plan's format).
+ * With frames in flight and @outbuf one OpenCL memory of the context, it
+ * returns once the work is enqueued: the memory's pending event
+ * (gst_cl_memory_set_pending()) completes with it, and @inbuf is held until
+ * then; otherwise it waits until the frame is done. With a GstVideoCropMeta
+ * on @inbuf only its rectangle is filtered and the rest copied. With
+ * @share_untouched, planes that no stage touches go out as a share of
+ * @inbuf's memory where that pays and the pool allows it
+ * (gst_cl_buffer_pool_share_planes()), else they are copied. Fills @frame
+ * (all but wall_ms; device_ms counts the frames that completed during the
+ * call). FALSE with @error set on failure; the device is then idle and
+ * nothing refers to either buffer. */
 gboolean gst_cl_plan_process (GstClPlan * plan, GstBuffer * inbuf,
     GstBuffer * outbuf, gboolean share_untouched, GstClFrameStats * frame,
     GError ** error);

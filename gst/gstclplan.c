@@ -26,6 +26,7 @@
 #include "gstclplan-private.h"
 #include "gstclbufferpool-private.h"
 #include "gstclerror-private.h"
+#include "gstclmemory-private.h"
 
 #include <string.h>
 
@@ -41,6 +42,18 @@ typedef struct
   gint width, height;
 } GstClRegion;
 
+/* What one frame in flight holds until it completes. */
+typedef struct
+{
+  cl_event done;                /* its last command; NULL when idle */
+  GstClEvents events;           /* its kernels, for their times */
+  GstBuffer *inbuf;             /* read by commands still in flight */
+  GstClFrame in;                /* opened while in flight (host pointers) */
+  gboolean in_open;
+  cl_mem staging;               /* pinned, for system-memory input */
+  guint8 *staging_host;         /* mapped for the CPU while the plan lives */
+} GstClSlot;
+
 /* One plane of the format, with its device buffers and stages. */
 typedef struct
 {
@@ -55,8 +68,11 @@ typedef struct
   gint row_bytes;               /* width * xstep * bytes: rows are packed on
                                  * the device */
   gboolean is_luma;
-  cl_mem src;                   /* the uploaded input */
-  cl_mem dst;                   /* the filtered output */
+  /* One input and one output buffer per slot: frames in flight upload into
+   * and download from their slot's pair while the next frame's kernels run
+   * on another. Slot 0's are what the tuner times on. */
+  cl_mem src[GST_CL_PLAN_MAX_DEPTH];    /* the uploaded input */
+  cl_mem dst[GST_CL_PLAN_MAX_DEPTH];    /* the filtered output */
   cl_mem tmp;                   /* luma only: epsilon result, convolution input */
   cl_mem scratch;               /* luma only, made on first use: row sums of
                                  * the separable convolution, floats */
@@ -81,7 +97,16 @@ struct _GstClPlan
 
   GstClPlanSettings settings;
   gboolean pending;             /* settings not applied yet */
-  GstClEvents events;           /* the frame's kernels, for their times */
+
+  /* Frames in flight (depth > 1 on a device that does not share host
+   * memory): uploads on their own queue, kernels on the context's, downloads
+   * and plane copies on a third, ordered by events; slot i of depth holds
+   * what frame n = i (mod depth) needs until it completes. With depth 1
+   * every queue is the context's and each frame is waited for. */
+  guint depth;
+  cl_command_queue up, compute, down;
+  GstClSlot slots[GST_CL_PLAN_MAX_DEPTH];
+  guint next;                   /* the slot of the next frame */
 };
 
 gboolean
@@ -145,15 +170,18 @@ alloc_plane (GstClPlan * self, GstClPlane * plane, GError ** error)
   gsize size = (gsize) plane->row_bytes * plane->height;
   static const guint8 zero = 0;
   cl_int status;
+  guint k;
 
-  plane->src = gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
-      size, "input plane", error);
-  if (!plane->src)
-    return FALSE;
-  plane->dst = gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
-      size, "output plane", error);
-  if (!plane->dst)
-    return FALSE;
+  for (k = 0; k < self->depth; k++) {
+    plane->src[k] = gst_cl_context_create_buffer (self->context,
+        CL_MEM_READ_WRITE, size, "input plane", error);
+    if (!plane->src[k])
+      return FALSE;
+    plane->dst[k] = gst_cl_context_create_buffer (self->context,
+        CL_MEM_READ_WRITE, size, "output plane", error);
+    if (!plane->dst[k])
+      return FALSE;
+  }
   if (plane->is_luma) {
     plane->tmp = gst_cl_context_create_buffer (self->context,
         CL_MEM_READ_WRITE, size, "intermediate plane", error);
@@ -164,16 +192,38 @@ alloc_plane (GstClPlan * self, GstClPlane * plane, GError ** error)
    * defined samples, not whatever the allocation held (valgrind flags the
    * kernels' reads, and NaNs or denormals would skew the timings). */
   status = clEnqueueFillBuffer (gst_cl_context_get_queue (self->context),
-      plane->src, &zero, 1, 0, size, 0, NULL, NULL);
+      plane->src[0], &zero, 1, 0, size, 0, NULL, NULL);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clEnqueueFillBuffer (input "
         "plane)");
   return TRUE;
 }
 
+/* The upload and download queues of frames in flight. */
+static gboolean
+create_queues (GstClPlan * self, GError ** error)
+{
+  cl_context handle = gst_cl_context_get_handle (self->context);
+  cl_device_id device = gst_cl_context_get_device (self->context);
+  cl_int status;
+
+  self->compute = gst_cl_context_get_queue (self->context);
+  if (self->depth == 1) {
+    self->up = self->down = self->compute;
+    return TRUE;
+  }
+  self->up = clCreateCommandQueue (handle, device, 0, &status);
+  if (status == CL_SUCCESS)
+    self->down = clCreateCommandQueue (handle, device, 0, &status);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clCreateCommandQueue (frames "
+        "in flight)");
+  return TRUE;
+}
+
 GstClPlan *
 gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
-    const GstVideoInfo * info, GError ** error)
+    const GstVideoInfo * info, guint depth, GError ** error)
 {
   const gsize side = sizeof (gfloat) * GST_CL_CONV_KERNEL_MAX_SIDE;
   GstClPlan *self = g_new0 (GstClPlan, 1);
@@ -183,6 +233,12 @@ gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
   self->context = gst_object_ref (context);
   self->tuner = tuner;
   self->info = *info;
+  /* Where kernels work on the frames in place, nothing is to overlap. */
+  self->depth = gst_cl_context_is_host_unified (context) ? 1 :
+      CLAMP (depth, 1, GST_CL_PLAN_MAX_DEPTH);
+  GST_DEBUG ("%u frames in flight", self->depth);
+  if (!create_queues (self, error))
+    goto failed;
   for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
     if (!describe_plane (info, i, &self->planes[i]))
       goto unsupported;
@@ -211,24 +267,100 @@ failed:
   return NULL;
 }
 
+guint
+gst_cl_plan_get_depth (GstClPlan * self)
+{
+  return self->depth;
+}
+
+/* Waits for the frame in @slot, if any, and lets go of what it held; adds
+ * its kernels' time to @device_ms. */
+static void
+retire_slot (GstClPlan * self, GstClSlot * slot, gdouble * device_ms)
+{
+  if (slot->done) {
+    cl_int status = clWaitForEvents (1, &slot->done);
+
+    if (status != CL_SUCCESS)
+      GST_WARNING ("waiting for a frame in flight: %s",
+          gst_cl_error_name (status));
+    clReleaseEvent (slot->done);
+    slot->done = NULL;
+  }
+  *device_ms += gst_cl_events_take_ms (&slot->events);
+  if (slot->in_open)
+    gst_cl_frame_close (&slot->in);
+  slot->in_open = FALSE;
+  gst_clear_buffer (&slot->inbuf);
+}
+
+/* Waits for every command on the plan's queues. */
+static gboolean
+finish_queues (GstClPlan * self, GError ** error)
+{
+  cl_command_queue queues[3] = { self->up, self->down, self->compute };
+  cl_int status, first = CL_SUCCESS;
+  guint i;
+
+  for (i = 0; i < 3; i++) {
+    if (i == 2 || queues[i] != self->compute) {
+      status = clFinish (queues[i]);
+      if (first == CL_SUCCESS)
+        first = status;
+    }
+  }
+  return first == CL_SUCCESS ||
+      gst_cl_set_error (error, first, "clFinish (frame)");
+}
+
+gdouble
+gst_cl_plan_drain (GstClPlan * self)
+{
+  gdouble device_ms = 0;
+  guint k;
+
+  finish_queues (self, NULL);
+  for (k = 0; k < self->depth; k++)
+    retire_slot (self, &self->slots[k], &device_ms);
+  return device_ms;
+}
+
 void
 gst_cl_plan_free (GstClPlan * self)
 {
-  guint i;
+  guint i, k;
 
   if (!self)
     return;
+  /* Frames in flight still read and write the plan's buffers; a frame
+   * waited for left nothing behind. */
+  if (self->compute && self->depth > 1)
+    gst_cl_plan_drain (self);
+  for (k = 0; k < GST_CL_PLAN_MAX_DEPTH; k++) {
+    GstClSlot *slot = &self->slots[k];
+
+    if (slot->staging_host)
+      clEnqueueUnmapMemObject (self->compute, slot->staging,
+          slot->staging_host, 0, NULL, NULL);
+    g_clear_pointer (&slot->staging, clReleaseMemObject);
+  }
   for (i = 0; i < self->n_planes; i++) {
     GstClPlane *plane = &self->planes[i];
 
-    g_clear_pointer (&plane->src, clReleaseMemObject);
-    g_clear_pointer (&plane->dst, clReleaseMemObject);
+    for (k = 0; k < GST_CL_PLAN_MAX_DEPTH; k++) {
+      g_clear_pointer (&plane->src[k], clReleaseMemObject);
+      g_clear_pointer (&plane->dst[k], clReleaseMemObject);
+    }
     g_clear_pointer (&plane->tmp, clReleaseMemObject);
     g_clear_pointer (&plane->scratch, clReleaseMemObject);
   }
   g_clear_pointer (&self->coeffs, clReleaseMemObject);
   g_clear_pointer (&self->row_factor, clReleaseMemObject);
   g_clear_pointer (&self->column_factor, clReleaseMemObject);
+  if (self->up && self->up != self->compute)
+    clReleaseCommandQueue (self->up);
+  if (self->down && self->down != self->compute)
+    clReleaseCommandQueue (self->down);
   gst_object_unref (self->context);
   g_free (self);
 }
@@ -319,8 +451,8 @@ plan_plane (GstClPlan * self, GstClPlane * plane, GstClKernels * kernels,
 {
   const GstClPlanSettings *s = &self->settings;
   guint threshold = plane->is_luma ? s->threshold : s->chroma_threshold;
-  GstClPlaneRef src = device_ref (plane, plane->src);
-  GstClPlaneRef dst = device_ref (plane, plane->dst);
+  GstClPlaneRef src = device_ref (plane, plane->src[0]);
+  GstClPlaneRef dst = device_ref (plane, plane->dst[0]);
   GstClStagePlane where = { &src, &dst, plane->width, plane->height,
     plane->xstep, plane->shift
   };
@@ -399,18 +531,32 @@ region_ref (const GstClPlane * plane, const GstClPlaneRef * ref, gint x,
   return moved;
 }
 
-/* Whether kernels may work on @ref where it is: 16-bit samples need even
- * offsets and pitches (a frame whose video meta says otherwise goes through
- * the plane's device buffers). */
+/* Whether kernels may work on @ref where it is: an OpenCL buffer that the
+ * device reaches (device memory, or any where it shares host memory);
+ * 16-bit samples need even offsets and pitches (a frame whose video meta
+ * says otherwise goes through the plane's device buffers). */
 static gboolean
-kernel_aligned (const GstClPlane * plane, const GstClPlaneRef * ref)
+kernel_reaches (GstClPlan * self, const GstClPlane * plane,
+    const GstClPlaneRef * ref)
 {
-  return plane->bytes == 1 || ((ref->offset | (gsize) ref->pitch) & 1) == 0;
+  return ref->mem && (ref->device_side ||
+      gst_cl_context_is_host_unified (self->context)) &&
+      (plane->bytes == 1 || ((ref->offset | (gsize) ref->pitch) & 1) == 0);
 }
+
+/* One frame's work on one plane, as the three phases enqueue it. */
+typedef struct
+{
+  const GstClPlane *plane;
+  GstClRegion region;
+  GstClPlaneRef src, dst;       /* the region in the frames */
+  GstClPlaneRef ksrc, kdst;     /* where the kernels read and write it */
+  gboolean filtered;            /* a stage runs */
+} GstClPlaneWork;
 
 /* Runs @stage with @launch from @src to @dst over @region. */
 static gboolean
-run_stage (GstClPlan * self, const GstClStage * stage,
+run_stage (GstClPlan * self, GstClSlot * slot, const GstClStage * stage,
     const GstClLaunch * launch, const GstClRegion * region,
     const GstClPlaneRef * src, const GstClPlaneRef * dst, GError ** error)
 {
@@ -420,32 +566,34 @@ run_stage (GstClPlan * self, const GstClStage * stage,
   here.plane.dst = dst;
   here.plane.width = region->width;
   here.plane.height = region->height;
-  return gst_cl_stage_run (&here, launch, &self->events, error);
+  return gst_cl_stage_run (&here, launch, &slot->events, error);
 }
 
-/* Runs the plane's stages from @src to @dst, through its intermediate
- * buffer when both run. */
+/* Runs the plane's stages from its kernel source to its kernel destination,
+ * through its intermediate buffer when both run. */
 static gboolean
-run_stages (GstClPlan * self, const GstClPlane * plane,
-    const GstClRegion * region, const GstClPlaneRef * src,
-    const GstClPlaneRef * dst, GError ** error)
+run_stages (GstClPlan * self, GstClSlot * slot, const GstClPlaneWork * w,
+    GError ** error)
 {
+  const GstClPlane *plane = w->plane;
   GstClPlaneRef tmp = device_ref (plane, plane->tmp);
+  const GstClPlaneRef *src = &w->ksrc;
 
   if (plane->epsilon) {
-    const GstClPlaneRef *out = plane->convolve ? &tmp : dst;
+    const GstClPlaneRef *out = plane->convolve ? &tmp : &w->kdst;
 
-    if (!run_stage (self, &plane->epsilon_stage, &plane->epsilon_launch,
-            region, src, out, error))
+    if (!run_stage (self, slot, &plane->epsilon_stage, &plane->epsilon_launch,
+            &w->region, src, out, error))
       return FALSE;
     src = out;
   }
-  return !plane->convolve || run_stage (self, &plane->conv_stage,
-      &plane->conv_launch, region, src, dst, error);
+  return !plane->convolve || run_stage (self, slot, &plane->conv_stage,
+      &plane->conv_launch, &w->region, src, &w->kdst, error);
 }
 
-/* Copies the samples of @plane around @region from @src to @dst: the rows
- * above and below it, and the parts of its rows left and right of it. */
+/* Copies the samples of @plane around @region from @src to @dst on the
+ * download queue: the rows above and below it, and the parts of its rows
+ * left and right of it. */
 static gboolean
 copy_around (GstClPlan * self, const GstClPlane * plane,
     const GstClRegion * region, const GstClPlaneRef * src,
@@ -469,61 +617,106 @@ copy_around (GstClPlan * self, const GstClPlane * plane,
       continue;
     from = region_ref (plane, src, part->x, part->y);
     to = region_ref (plane, dst, part->x, part->y);
-    if (!gst_cl_copy_plane (self->context, &from, &to, (gsize) part->width *
+    if (!gst_cl_copy_plane_on (self->down, &from, &to, (gsize) part->width *
             plane->xstep * plane->bytes, part->height, stats, error))
       return FALSE;
   }
   return TRUE;
 }
 
-/* Filters @region of one plane of @in into @out, and copies the rest of the
- * plane. Where the device shares host memory, kernels read and write the
- * frames' buffers in place; otherwise the plane goes through device
- * buffers, with DMA from and to pinned memory when the frames are OpenCL
- * buffers. A plane that no stage touches is copied by OpenCL (by the CPU
- * only when neither frame is an OpenCL buffer), or skipped if @skip_untouched:
- * it is shared afterwards. */
-static gboolean
-filter_plane (GstClPlan * self, const GstClPlane * plane,
-    const GstClRegion * region, const GstClFrame * in, const GstClFrame * out,
-    gboolean skip_untouched, GstClTransferStats * stats, GError ** error)
+/* The pinned staging buffer of @slot, made and mapped on first use: system
+ * memory input is copied there by the CPU, then sent to the device by DMA
+ * while the CPU goes on with the next frame. */
+static guint8 *
+slot_staging (GstClPlan * self, GstClSlot * slot, GError ** error)
 {
-  gboolean in_place = gst_cl_context_is_host_unified (self->context);
-  const GstClPlaneRef *src = &in->planes[plane->index];
-  const GstClPlaneRef *dst = &out->planes[plane->index];
-  GstClPlaneRef dev_src = device_ref (plane, plane->src);
-  GstClPlaneRef dev_dst = device_ref (plane, plane->dst);
-  GstClPlaneRef src_region, dst_region;
-  gsize row_bytes = (gsize) region->width * plane->xstep * plane->bytes;
+  cl_int status;
 
-  if (!plane->epsilon && !plane->convolve)
-    return skip_untouched || gst_cl_copy_plane (self->context, src, dst,
-        plane->row_bytes, plane->height, stats, error);
+  if (slot->staging_host)
+    return slot->staging_host;
+  slot->staging = gst_cl_context_create_buffer (self->context,
+      CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, self->info.size,
+      "staging frame", error);
+  if (!slot->staging)
+    return NULL;
+  slot->staging_host = clEnqueueMapBuffer (self->compute, slot->staging,
+      CL_TRUE, CL_MAP_WRITE, 0, self->info.size, 0, NULL, NULL, &status);
+  if (status != CL_SUCCESS) {
+    gst_cl_set_error (error, status, "clEnqueueMapBuffer (staging frame)");
+    return NULL;
+  }
+  return slot->staging_host;
+}
+
+/* Phase 1, on the upload queue (and the download queue for what no kernel
+ * touches): decides where the kernels read and write @w's region, and
+ * enqueues the upload of its input, or the copy of a plane no stage touches
+ * (skipped with @skip_untouched: it is shared afterwards). */
+static gboolean
+prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
+    GstClPlaneWork * w, gboolean skip_untouched, GstClTransferStats * stats,
+    GError ** error)
+{
+  const GstClPlane *plane = w->plane;
+  const GstClRegion *r = &w->region;
+  gsize row_bytes = (gsize) r->width * plane->xstep * plane->bytes;
+  GstClPlaneRef dev_src = device_ref (plane, plane->src[k]);
+  GstClPlaneRef dev_dst = device_ref (plane, plane->dst[k]);
+  GstClPlaneRef whole_src = w->src, whole_dst = w->dst;
+  gsize y;
+
+  w->filtered = plane->epsilon || plane->convolve;
+  if (!w->filtered)
+    return skip_untouched || gst_cl_copy_plane_on (self->down, &w->src,
+        &w->dst, plane->row_bytes, plane->height, stats, error);
 
   /* A crop rectangle: the rest of the plane is copied as it is. */
-  if ((region->width != plane->width || region->height != plane->height) &&
-      !copy_around (self, plane, region, src, dst, stats, error))
+  if ((r->width != plane->width || r->height != plane->height) &&
+      !copy_around (self, plane, r, &whole_src, &whole_dst, stats, error))
     return FALSE;
-  src_region = region_ref (plane, src, region->x, region->y);
-  dst_region = region_ref (plane, dst, region->x, region->y);
-  src = &src_region;
-  dst = &dst_region;
+  w->src = region_ref (plane, &whole_src, r->x, r->y);
+  w->dst = region_ref (plane, &whole_dst, r->x, r->y);
+  w->kdst = kernel_reaches (self, plane, &w->dst) ? w->dst : dev_dst;
+  w->ksrc = w->src;
+  if (kernel_reaches (self, plane, &w->src))
+    return TRUE;
 
-  /* Device-resident frames (memory:OpenCLBuffer) are used where they are. */
-  if (!src->mem || !(in_place || src->device_side) ||
-      !kernel_aligned (plane, src)) {
-    if (!gst_cl_copy_plane (self->context, src, &dev_src, row_bytes,
-            region->height, stats, error))
+  w->ksrc = dev_src;
+  if (!w->src.mem && self->depth > 1) {
+    /* System memory: the CPU copies it into pinned memory now, DMA sends it
+     * while the next frame is prepared. */
+    guint8 *staging = slot_staging (self, slot, error);
+    GstClPlaneRef pinned = { NULL, 0, NULL, row_bytes, FALSE };
+
+    if (!staging)
       return FALSE;
-    src = &dev_src;
+    pinned.host = staging + self->info.offset[plane->index];
+    for (y = 0; y < (gsize) r->height; y++)
+      memcpy (pinned.host + y * row_bytes, w->src.host + y * w->src.pitch,
+          row_bytes);
+    stats->host_copy_bytes += row_bytes * r->height;
+    stats->upload_bytes += row_bytes * r->height;
+    return gst_cl_copy_plane_on (self->up, &pinned, &dev_src, row_bytes,
+        r->height, &(GstClTransferStats) {
+        0}, error);
   }
-  if (dst->mem && (in_place || dst->device_side) &&
-      kernel_aligned (plane, dst))
-    return run_stages (self, plane, region, src, dst, error);
+  return gst_cl_copy_plane_on (self->up, &w->src, &dev_src, row_bytes,
+      r->height, stats, error);
+}
 
-  return run_stages (self, plane, region, src, &dev_dst, error) &&
-      gst_cl_copy_plane (self->context, &dev_dst, dst, row_bytes,
-      region->height, stats, error);
+/* Phase 3, on the download queue: the filtered region into the output,
+ * where the kernels did not write it there. */
+static gboolean
+finish_plane (GstClPlan * self, const GstClPlaneWork * w,
+    GstClTransferStats * stats, GError ** error)
+{
+  const GstClPlane *plane = w->plane;
+
+  if (!w->filtered || w->kdst.mem == w->dst.mem)
+    return TRUE;
+  return gst_cl_copy_plane_on (self->down, &w->kdst, &w->dst,
+      (gsize) w->region.width * plane->xstep * plane->bytes,
+      w->region.height, stats, error);
 }
 
 /* The part of each plane the frame filters: all of it or, with a crop meta
@@ -532,7 +725,7 @@ filter_plane (GstClPlan * self, const GstClPlane * plane,
  * samples. A rectangle that is empty once clipped is ignored: a malformed
  * meta must not turn the filter off. */
 static void
-find_regions (GstClPlan * self, GstBuffer * inbuf, GstClRegion * regions)
+find_regions (GstClPlan * self, GstBuffer * inbuf, GstClPlaneWork * work)
 {
   const GstVideoInfo *info = &self->info;
   GstVideoCropMeta *crop = gst_buffer_get_video_crop_meta (inbuf);
@@ -551,8 +744,9 @@ find_regions (GstClPlan * self, GstBuffer * inbuf, GstClRegion * regions)
 
   for (i = 0; i < self->n_planes; i++) {
     const GstClPlane *plane = &self->planes[i];
-    GstClRegion *r = &regions[i];
+    GstClRegion *r = &work[i].region;
 
+    work[i].plane = plane;
     if (!crop) {
       *r = (GstClRegion) {
       0, 0, plane->width, plane->height};
@@ -563,15 +757,6 @@ find_regions (GstClPlan * self, GstBuffer * inbuf, GstClRegion * regions)
       r->height = ((y + h - 1) >> plane->hsub) - r->y + 1;
     }
   }
-}
-
-/* Waits for every command enqueued so far. */
-static gboolean
-finish (GstClPlan * self, const gchar * what, GError ** error)
-{
-  cl_int status = clFinish (gst_cl_context_get_queue (self->context));
-
-  return status == CL_SUCCESS || gst_cl_set_error (error, status, "%s", what);
 }
 
 /* Opens @inbuf for reading and @outbuf for writing. */
@@ -597,21 +782,25 @@ copy_planes (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
     guint mask, GstClTransferStats * stats, GError ** error)
 {
   GstClFrame in, out;
-  gboolean ok;
+  gboolean ok = TRUE;
+  cl_int status;
   guint i;
 
   if (!open_frames (self, inbuf, outbuf, &in, &out, error))
     return FALSE;
-  ok = TRUE;
   for (i = 0; ok && i < self->n_planes; i++) {
     const GstClPlane *plane = &self->planes[i];
 
     if (mask & (1 << plane->index))
-      ok = gst_cl_copy_plane (self->context, &in.planes[plane->index],
+      ok = gst_cl_copy_plane_on (self->down, &in.planes[plane->index],
           &out.planes[plane->index], plane->row_bytes, plane->height, stats,
           error);
   }
-  ok = finish (self, "clFinish (plane copy)", ok ? error : NULL) && ok;
+  status = clFinish (self->down);
+  if (ok && status != CL_SUCCESS)
+    ok = gst_cl_set_error (error, status, "clFinish (plane copy)");
+  if (self->down != self->compute)
+    clFinish (self->compute);
   gst_cl_frame_close (&out);
   gst_cl_frame_close (&in);
   return ok;
@@ -630,14 +819,14 @@ describe_launch (gchar * text, gsize size, gboolean runs,
     g_strlcpy (text, "none", size);
 }
 
-/* Fills @frame from the frame's transfers and the luma plane's launches. */
+/* Fills the rest of @frame from its transfers and the luma plane's
+ * launches. */
 static void
 describe_frame (GstClPlan * self, GstClFrameStats * frame)
 {
   const GstClPlane *luma = &self->planes[0];
   const GstClTransferStats *t = &frame->transfers;
 
-  frame->device_ms = gst_cl_events_take_ms (&self->events);
   frame->memory_path = t->host_copy_bytes > 0 || t->pageable ? "copy" :
       gst_cl_context_is_host_unified (self->context) ? "host-ptr" : "pinned";
   describe_launch (frame->epsilon_launch, sizeof (frame->epsilon_launch),
@@ -646,39 +835,157 @@ describe_frame (GstClPlan * self, GstClFrameStats * frame)
       luma->convolve, &luma->conv_launch);
 }
 
+/* The single OpenCL memory of @buffer on the plan's context, or NULL. */
+static GstMemory *
+cl_memory_of (GstClPlan * self, GstBuffer * buffer)
+{
+  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+
+  return gst_buffer_n_memory (buffer) == 1 &&
+      gst_is_cl_memory (mem, self->context) ? mem : NULL;
+}
+
+/* Makes every later command on @queue wait for @events (NULLs skipped). */
+static gboolean
+queue_waits (cl_command_queue queue, cl_event * events, guint n,
+    GError ** error)
+{
+  cl_event wait[4];
+  cl_uint m = 0;
+  cl_int status;
+  guint i;
+
+  for (i = 0; i < n; i++)
+    if (events[i])
+      wait[m++] = events[i];
+  if (m == 0)
+    return TRUE;
+  status = clEnqueueBarrierWithWaitList (queue, m, wait, NULL);
+  return status == CL_SUCCESS ||
+      gst_cl_set_error (error, status, "clEnqueueBarrierWithWaitList");
+}
+
+/* An event that completes with everything enqueued on @queue so far. */
+static gboolean
+queue_marker (cl_command_queue queue, cl_event * event, GError ** error)
+{
+  cl_int status = clEnqueueMarkerWithWaitList (queue, 0, NULL, event);
+
+  return status == CL_SUCCESS ||
+      gst_cl_set_error (error, status, "clEnqueueMarkerWithWaitList");
+}
+
+/* Enqueues the frame: uploads, then kernels once they are done, then
+ * downloads once those are; the output's memory gets the last event. Each
+ * queue first waits for what the memories of both buffers still have in
+ * flight (written by another element, or unmapped by the CPU). */
+static gboolean
+enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
+    GstClPlaneWork * work, GstBuffer * inbuf, GstBuffer * outbuf,
+    gboolean skip_untouched, GstClTransferStats * stats, GError ** error)
+{
+  GstMemory *in_mem = cl_memory_of (self, inbuf);
+  GstMemory *out_mem = cl_memory_of (self, outbuf);
+  cl_event in_pending = in_mem ? gst_cl_memory_get_pending (in_mem) : NULL;
+  cl_event out_pending = out_mem ? gst_cl_memory_get_pending (out_mem) : NULL;
+  cl_event pending[2] = { in_pending, out_pending }, uploaded = NULL;
+  cl_event computed = NULL;
+  gboolean ok;
+  guint i;
+
+  ok = queue_waits (self->up, pending, 2, error) &&
+      (self->down == self->up || queue_waits (self->down, pending, 2, error))
+      && (self->compute == self->up ||
+      queue_waits (self->compute, pending, 2, error));
+  for (i = 0; ok && i < self->n_planes; i++)
+    ok = prepare_plane (self, slot, k, &work[i], skip_untouched, stats, error);
+  if (ok && self->up != self->compute)
+    ok = queue_marker (self->up, &uploaded, error) &&
+        queue_waits (self->compute, &uploaded, 1, error);
+  for (i = 0; ok && i < self->n_planes; i++)
+    ok = !work[i].filtered || run_stages (self, slot, &work[i], error);
+  if (ok && self->down != self->compute)
+    ok = queue_marker (self->compute, &computed, error) &&
+        queue_waits (self->down, &computed, 1, error);
+  for (i = 0; ok && i < self->n_planes; i++)
+    ok = finish_plane (self, &work[i], stats, error);
+  if (ok && self->depth > 1) {
+    ok = queue_marker (self->down, &slot->done, error);
+    if (ok && out_mem)
+      gst_cl_memory_set_pending (out_mem, slot->done);
+    clFlush (self->up);
+    clFlush (self->compute);
+    clFlush (self->down);
+  }
+  for (i = 0; i < 2; i++)
+    if (pending[i])
+      clReleaseEvent (pending[i]);
+  if (uploaded)
+    clReleaseEvent (uploaded);
+  if (computed)
+    clReleaseEvent (computed);
+  return ok;
+}
+
 gboolean
 gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
     gboolean share_untouched, GstClFrameStats * frame, GError ** error)
 {
-  GstClRegion regions[GST_VIDEO_MAX_PLANES];
+  GstClPlaneWork work[GST_VIDEO_MAX_PLANES] = { {0,}, };
+  guint k = self->next, i, untouched;
+  GstClSlot *slot = &self->slots[k];
   GstClFrame in, out;
-  guint i, untouched;
-  gboolean ok;
+  gboolean ok, in_flight;
 
   memset (frame, 0, sizeof (*frame));
+  /* The slot's previous frame must be done with its buffers. */
+  retire_slot (self, slot, &frame->device_ms);
   /* The buffers first: one too small for the format is refused before any
    * program is built or tuned for it. */
   if (!open_frames (self, inbuf, outbuf, &in, &out, error))
     return FALSE;
+  /* The tuner times on slot 0's buffers, which frames in flight may use. */
+  if (self->pending && self->depth > 1)
+    frame->device_ms += gst_cl_plan_drain (self);
   ok = !self->pending || apply_settings (self, error);
 
   untouched = gst_cl_plan_untouched_planes (self);
   /* Luma is never untouched here (the element would be in passthrough), so
-   * the filtered plane is always in the output's own memory. */
+   * the filtered plane is always in the output's own memory. Sharing pays
+   * where the device works on host memory, or where the input is in system
+   * memory (it would otherwise cross to the device and back); from our own
+   * pool on a discrete GPU, the device copies it instead (docs/memory.md). */
   share_untouched = ok && share_untouched && untouched != 0 &&
-      !(untouched & 1) && gst_cl_buffer_pool_can_share_planes (outbuf, inbuf,
-      &self->info, untouched);
-  find_regions (self, inbuf, regions);
-  for (i = 0; ok && i < self->n_planes; i++)
-    ok = filter_plane (self, &self->planes[i], &regions[i], &in, &out,
-        share_untouched, &frame->transfers, error);
-
-  /* The frames stay open until every command on them has completed. */
-  ok = finish (self, "clFinish (frame)", ok ? error : NULL) && ok;
-  gst_cl_frame_close (&out);
-  gst_cl_frame_close (&in);
-  /* filter_plane skipped the untouched planes: share them, or copy them
-   * now if the share cannot be made after all. */
+      !(untouched & 1) && (gst_cl_context_is_host_unified (self->context) ||
+      !cl_memory_of (self, inbuf)) &&
+      gst_cl_buffer_pool_can_share_planes (outbuf, inbuf, &self->info,
+      untouched);
+  find_regions (self, inbuf, work);
+  for (i = 0; i < self->n_planes; i++) {
+    work[i].src = in.planes[self->planes[i].index];
+    work[i].dst = out.planes[self->planes[i].index];
+  }
+  /* Frames in flight need the output's memory to carry the event (else
+   * nothing would wait for it); anything else is waited for here. */
+  in_flight = self->depth > 1 && cl_memory_of (self, outbuf) != NULL;
+  ok = ok && enqueue_frame (self, slot, k, work, inbuf, outbuf,
+      share_untouched, &frame->transfers, error);
+  if (ok && in_flight) {
+    /* Held until the slot comes round again: what the commands read. */
+    gst_cl_frame_close (&out);
+    slot->in = in;
+    slot->in_open = TRUE;
+    slot->inbuf = gst_buffer_ref (inbuf);
+    self->next = (k + 1) % self->depth;
+  } else {
+    /* The frames stay open until every command on them has completed. */
+    ok = finish_queues (self, ok ? error : NULL) && ok;
+    gst_cl_frame_close (&out);
+    gst_cl_frame_close (&in);
+    retire_slot (self, slot, &frame->device_ms);
+  }
+  /* The untouched planes were skipped: share them, or copy them now if the
+   * share cannot be made after all. */
   if (ok && share_untouched && !gst_cl_buffer_pool_share_planes (outbuf,
           inbuf, &self->info, untouched)) {
     GST_WARNING ("sharing untouched planes failed, copying");

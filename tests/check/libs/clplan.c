@@ -214,7 +214,7 @@ GST_START_TEST (test_against_reference)
 
     gst_video_info_set_format (&info, formats[f], 37, 23);
     fail_unless (gst_cl_plan_supports (&info));
-    plan = gst_cl_plan_new (context, tuner, &info, &error);
+    plan = gst_cl_plan_new (context, tuner, &info, 1, &error);
     fail_unless (plan != NULL, "%s", error ? error->message : "");
     for (c = 0; c < G_N_ELEMENTS (cases); c++) {
       for (v = GST_CL_VARIANT_AUTO; v <= GST_CL_VARIANT_SEPARABLE; v++) {
@@ -254,7 +254,7 @@ GST_START_TEST (test_crop)
   RefParams p;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 41, 29);
-  plan = gst_cl_plan_new (context, tuner, &info, NULL);
+  plan = gst_cl_plan_new (context, tuner, &info, 1, NULL);
   fail_unless (plan != NULL);
   make_settings (&cases[2], GST_CL_VARIANT_AUTO, &s, &p);
   p.chroma_threshold = s.chroma_threshold = 9;
@@ -282,7 +282,7 @@ GST_START_TEST (test_untouched_planes)
   RefParams p;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 16, 16);
-  plan = gst_cl_plan_new (context, tuner, &info, NULL);
+  plan = gst_cl_plan_new (context, tuner, &info, 1, NULL);
   fail_unless (plan != NULL);
   make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
   gst_cl_plan_set_settings (plan, &s);
@@ -315,7 +315,7 @@ GST_START_TEST (test_small_buffer_before_tuning)
   RefParams p;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 640, 480);
-  plan = gst_cl_plan_new (context, tuner, &info, NULL);
+  plan = gst_cl_plan_new (context, tuner, &info, 1, NULL);
   fail_unless (plan != NULL);
   make_settings (&cases[4], GST_CL_VARIANT_AUTO, &s, &p);
   gst_cl_plan_set_settings (plan, &s);
