@@ -724,6 +724,9 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   depth = self->frames_in_flight ? self->frames_in_flight :
       AUTO_FRAMES_IN_FLIGHT;
   GST_OBJECT_UNLOCK (self);
+  /* Frames in flight of the old format may still fail: say so now. */
+  if (self->plan && !gst_cl_plan_drain (self->plan, NULL, &error))
+    goto plan_failed;
   if (!(plan = gst_cl_plan_new (self->context, self->tuner, in_info, depth,
               &error)))
     goto plan_failed;

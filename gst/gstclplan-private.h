@@ -64,8 +64,10 @@ GstClPlan *gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
     const GstVideoInfo * info, guint depth, GError ** error);
 
 /* Waits for every frame in flight and lets go of the buffers they held;
- * returns the milliseconds their kernels ran. Freeing drains too. */
-gdouble gst_cl_plan_drain (GstClPlan * plan);
+ * adds the milliseconds their kernels ran to @device_ms (may be NULL).
+ * FALSE with @error set where a command failed. Freeing drains too. */
+gboolean gst_cl_plan_drain (GstClPlan * plan, gdouble * device_ms,
+    GError ** error);
 void gst_cl_plan_free (GstClPlan * plan);
 
 /* How many frames the plan keeps in flight: 1 on a device that shares host

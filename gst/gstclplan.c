@@ -274,16 +274,26 @@ gst_cl_plan_get_depth (GstClPlan * self)
 }
 
 /* Waits for the frame in @slot, if any, and lets go of what it held; adds
- * its kernels' time to @device_ms. */
-static void
-retire_slot (GstClPlan * self, GstClSlot * slot, gdouble * device_ms)
+ * its kernels' time to @device_ms. FALSE with @error set (if not NULL)
+ * where one of its commands failed. */
+static gboolean
+retire_slot (GstClPlan * self, GstClSlot * slot, gdouble * device_ms,
+    GError ** error)
 {
-  if (slot->done) {
-    cl_int status = clWaitForEvents (1, &slot->done);
+  cl_int status = CL_SUCCESS, outcome = CL_COMPLETE;
+  const gchar *step = "clWaitForEvents (frame in flight)";
 
-    if (status != CL_SUCCESS)
-      GST_WARNING ("waiting for a frame in flight: %s",
-          gst_cl_error_name (status));
+  if (slot->done) {
+    status = clWaitForEvents (1, &slot->done);
+    if (status == CL_SUCCESS) {
+      step = "clGetEventInfo (frame in flight)";
+      status = clGetEventInfo (slot->done, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (outcome), &outcome, NULL);
+    }
+    if (status == CL_SUCCESS && outcome < 0) {
+      step = "a command of a frame in flight";
+      status = outcome;
+    }
     clReleaseEvent (slot->done);
     slot->done = NULL;
   }
@@ -292,6 +302,30 @@ retire_slot (GstClPlan * self, GstClSlot * slot, gdouble * device_ms)
     gst_cl_frame_close (&slot->in);
   slot->in_open = FALSE;
   gst_clear_buffer (&slot->inbuf);
+  return status == CL_SUCCESS || gst_cl_set_error (error, status, "%s", step);
+}
+
+/* Gives the staging buffers back to OpenCL (mapped again when next used),
+ * so that freeing the plan has nothing left that can fail. */
+static gboolean
+unmap_staging (GstClPlan * self, GError ** error)
+{
+  cl_int status, first = CL_SUCCESS;
+  guint k;
+
+  for (k = 0; k < self->depth; k++) {
+    GstClSlot *slot = &self->slots[k];
+
+    if (!slot->staging_host)
+      continue;
+    status = clEnqueueUnmapMemObject (self->compute, slot->staging,
+        slot->staging_host, 0, NULL, NULL);
+    slot->staging_host = NULL;
+    if (first == CL_SUCCESS)
+      first = status;
+  }
+  return first == CL_SUCCESS ||
+      gst_cl_set_error (error, first, "clEnqueueUnmapMemObject (staging)");
 }
 
 /* Waits for every command on the plan's queues. */
@@ -313,16 +347,24 @@ finish_queues (GstClPlan * self, GError ** error)
       gst_cl_set_error (error, first, "clFinish (frame)");
 }
 
-gdouble
-gst_cl_plan_drain (GstClPlan * self)
+gboolean
+gst_cl_plan_drain (GstClPlan * self, gdouble * device_ms, GError ** error)
 {
-  gdouble device_ms = 0;
+  gboolean ok, busy = FALSE;
+  gdouble ms = 0;
   guint k;
 
-  finish_queues (self, NULL);
   for (k = 0; k < self->depth; k++)
-    retire_slot (self, &self->slots[k], &device_ms);
-  return device_ms;
+    busy |= self->slots[k].done != NULL;
+  /* Every command of a frame that was waited for is done. */
+  if (!busy)
+    return unmap_staging (self, error);
+  ok = finish_queues (self, error);
+  for (k = 0; k < self->depth; k++)
+    ok = retire_slot (self, &self->slots[k], &ms, ok ? error : NULL) && ok;
+  if (device_ms)
+    *device_ms += ms;
+  return unmap_staging (self, ok ? error : NULL) && ok;
 }
 
 void
@@ -335,15 +377,11 @@ gst_cl_plan_free (GstClPlan * self)
   /* Frames in flight still read and write the plan's buffers; a frame
    * waited for left nothing behind. */
   if (self->compute && self->depth > 1)
-    gst_cl_plan_drain (self);
-  for (k = 0; k < GST_CL_PLAN_MAX_DEPTH; k++) {
-    GstClSlot *slot = &self->slots[k];
-
-    if (slot->staging_host)
-      clEnqueueUnmapMemObject (self->compute, slot->staging,
-          slot->staging_host, 0, NULL, NULL);
-    g_clear_pointer (&slot->staging, clReleaseMemObject);
-  }
+    gst_cl_plan_drain (self, NULL, NULL);
+  if (self->compute)
+    unmap_staging (self, NULL);
+  for (k = 0; k < GST_CL_PLAN_MAX_DEPTH; k++)
+    g_clear_pointer (&self->slots[k].staging, clReleaseMemObject);
   for (i = 0; i < self->n_planes; i++) {
     GstClPlane *plane = &self->planes[i];
 
@@ -634,9 +672,10 @@ slot_staging (GstClPlan * self, GstClSlot * slot, GError ** error)
 
   if (slot->staging_host)
     return slot->staging_host;
-  slot->staging = gst_cl_context_create_buffer (self->context,
-      CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, self->info.size,
-      "staging frame", error);
+  if (!slot->staging)
+    slot->staging = gst_cl_context_create_buffer (self->context,
+        CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, self->info.size,
+        "staging frame", error);
   if (!slot->staging)
     return NULL;
   slot->staging_host = clEnqueueMapBuffer (self->compute, slot->staging,
@@ -845,6 +884,19 @@ cl_memory_of (GstClPlan * self, GstBuffer * buffer)
       gst_is_cl_memory (mem, self->context) ? mem : NULL;
 }
 
+/* Starts what the queues hold, without waiting. */
+static gboolean
+flush_queues (GstClPlan * self, GError ** error)
+{
+  cl_int status = clFlush (self->up);
+
+  if (status == CL_SUCCESS)
+    status = clFlush (self->compute);
+  if (status == CL_SUCCESS)
+    status = clFlush (self->down);
+  return status == CL_SUCCESS || gst_cl_set_error (error, status, "clFlush");
+}
+
 /* Makes every later command on @queue wait for @events (NULLs skipped). */
 static gboolean
 queue_waits (cl_command_queue queue, cl_event * events, guint n,
@@ -913,9 +965,7 @@ enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
     ok = queue_marker (self->down, &slot->done, error);
     if (ok && out_mem)
       gst_cl_memory_set_pending (out_mem, slot->done);
-    clFlush (self->up);
-    clFlush (self->compute);
-    clFlush (self->down);
+    ok = ok && flush_queues (self, error);
   }
   for (i = 0; i < 2; i++)
     if (pending[i])
@@ -938,16 +988,20 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
   gboolean ok, in_flight;
 
   memset (frame, 0, sizeof (*frame));
-  /* The slot's previous frame must be done with its buffers. */
-  retire_slot (self, slot, &frame->device_ms);
+  /* The slot's previous frame must be done with its buffers; an error of
+   * its commands is this frame's (that one went out already). */
+  if (!retire_slot (self, slot, &frame->device_ms, error)) {
+    gst_cl_plan_drain (self, NULL, NULL);
+    return FALSE;
+  }
   /* The buffers first: one too small for the format is refused before any
    * program is built or tuned for it. */
   if (!open_frames (self, inbuf, outbuf, &in, &out, error))
     return FALSE;
   /* The tuner times on slot 0's buffers, which frames in flight may use. */
-  if (self->pending && self->depth > 1)
-    frame->device_ms += gst_cl_plan_drain (self);
-  ok = !self->pending || apply_settings (self, error);
+  ok = !self->pending || ((self->depth == 1 ||
+          gst_cl_plan_drain (self, &frame->device_ms, error)) &&
+      apply_settings (self, error));
 
   untouched = gst_cl_plan_untouched_planes (self);
   /* Luma is never untouched here (the element would be in passthrough), so
@@ -982,7 +1036,7 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
     ok = finish_queues (self, ok ? error : NULL) && ok;
     gst_cl_frame_close (&out);
     gst_cl_frame_close (&in);
-    retire_slot (self, slot, &frame->device_ms);
+    ok = retire_slot (self, slot, &frame->device_ms, ok ? error : NULL) && ok;
   }
   /* The untouched planes were skipped: share them, or copy them now if the
    * share cannot be made after all. */

@@ -668,6 +668,9 @@ GST_START_TEST (test_finish_and_map_errors)
   gpointer copy;
   gchar *text = NULL;
 
+  /* each frame waited for (one clFinish per frame), also where frames would
+   * otherwise be in flight (GST_CL_DISCRETE=1) */
+  g_object_set (e, "frames-in-flight", 1, NULL);
   fail_unless (rt_start (e) == GST_STATE_CHANGE_SUCCESS);
   hr = gst_harness_new_with_element (e, "sink", "src");
   gst_object_unref (e);
