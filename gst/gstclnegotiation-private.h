@@ -25,8 +25,8 @@ G_BEGIN_DECLS
  *     (frames written there reach the device without a copy);
  *  4. output frames come from a pool of ours too, with a video meta only if
  *     downstream takes one, and untouched planes may be shared with the
- *     input only where downstream reads the meta and the device works on
- *     host memory. */
+ *     input only where downstream reads the meta (the plan then shares them
+ *     where that pays: see gst_cl_plan_process()). */
 
 /* Whether @caps (fixed) carry frames in device-resident OpenCL buffers. */
 gboolean gst_cl_caps_in_device_memory (GstCaps * caps);

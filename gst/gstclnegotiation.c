@@ -189,12 +189,10 @@ gst_cl_allocation_decide (GstClContext * context, GstQuery * query,
   size = info.size;
   video_meta = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
       NULL);
-  /* Only where the device works on host memory: on a discrete GPU,
-   * downstream reading the input's pinned buffer cost more than copying
-   * the planes on the device (4K NV12 on an H100, docs/memory.md). */
+  /* Both sides in system memory and downstream reading the meta; the plan
+   * decides per frame whether sharing pays (gst_cl_plan_process()). */
   *share_untouched = video_meta && !gst_cl_caps_in_device_memory (caps) &&
-      !(sinkcaps && gst_cl_caps_in_device_memory (sinkcaps)) &&
-      gst_cl_context_is_host_unified (context);
+      !(sinkcaps && gst_cl_caps_in_device_memory (sinkcaps));
 
   pool = create_pool (context, caps, size, min, max, video_meta);
   if (!pool)

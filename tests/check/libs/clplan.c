@@ -21,6 +21,8 @@
 #include <gst/check/gstcheck.h>
 #include <string.h>
 
+#include "gstclbufferpool-private.h"
+#include "gstclmemory-private.h"
 #include "gstclplan-private.h"
 #include "reference.h"
 
@@ -336,6 +338,122 @@ GST_START_TEST (test_small_buffer_before_tuning)
 
 GST_END_TEST;
 
+/* A started pool of OpenCL buffers for @info, as the element's own. */
+static GstBufferPool *
+cl_pool (const GstVideoInfo * info)
+{
+  GstBufferPool *pool = gst_cl_buffer_pool_new (context, FALSE);
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstCaps *caps = gst_video_info_to_caps (info);
+
+  gst_buffer_pool_config_set_params (config, caps, info->size, 0, 0);
+  gst_caps_unref (caps);
+  fail_unless (gst_buffer_pool_set_config (pool, config));
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  return pool;
+}
+
+/* Frames in flight (with GST_CL_DISCRETE=1, or on a discrete GPU): seven
+ * frames enqueued before any output is read, from system memory and from
+ * OpenCL memory, with the settings changed halfway; every output, mapped
+ * afterwards (the map waits for the frame), matches the reference, and
+ * the inputs come back to their pool once drained. */
+GST_START_TEST (test_frames_in_flight)
+{
+  GRand *rand = g_rand_new_with_seed (0x3f1e);
+  GstBuffer *ins[7], *outs[7];
+  RefParams ps[7];
+  GstClPlanSettings s;
+  GstBufferPool *in_pool, *out_pool;
+  GstVideoInfo info;
+  GstClPlan *plan;
+  GError *error = NULL;
+  guint i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 53, 31);
+  in_pool = cl_pool (&info);
+  out_pool = cl_pool (&info);
+  plan = gst_cl_plan_new (context, tuner, &info, 3, &error);
+  fail_unless (plan != NULL, "%s", error ? error->message : "");
+  fail_unless_equals_int (gst_cl_plan_get_depth (plan),
+      gst_cl_context_is_host_unified (context) ? 1 : 3);
+  for (i = 0; i < G_N_ELEMENTS (ins); i++) {
+    GstClFrameStats frame;
+    GstMapInfo map;
+    guint j;
+
+    make_settings (&cases[i < 4 ? 0 : 2], GST_CL_VARIANT_AUTO, &s, &ps[i]);
+    if (i >= 4)
+      ps[i].chroma_threshold = s.chroma_threshold = 7;
+    gst_cl_plan_set_settings (plan, &s);
+    if (i % 2) {
+      fail_unless (gst_buffer_pool_acquire_buffer (in_pool, &ins[i], NULL) ==
+          GST_FLOW_OK);
+    } else {
+      ins[i] = gst_buffer_new_allocate (NULL, info.size, NULL);
+    }
+    fail_unless (gst_buffer_map (ins[i], &map, GST_MAP_WRITE));
+    for (j = 0; j < map.size; j++)
+      map.data[j] = g_rand_int_range (rand, 0, 256);
+    gst_buffer_unmap (ins[i], &map);
+    fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &outs[i], NULL) ==
+        GST_FLOW_OK);
+    fail_unless (gst_cl_plan_process (plan, ins[i], outs[i], FALSE, &frame,
+            &error), "frame %u: %s", i, error ? error->message : "");
+    if (gst_cl_plan_get_depth (plan) > 1) {
+      /* what a map of the output will wait for */
+      cl_event pending =
+          gst_cl_memory_get_pending (gst_buffer_peek_memory (outs[i], 0));
+
+      fail_unless (pending != NULL, "frame %u: nothing to wait for", i);
+      clReleaseEvent (pending);
+    }
+  }
+  for (i = 0; i < G_N_ELEMENTS (ins); i++) {
+    GstVideoFrame fin, fout, fref;
+    GstBuffer *ref = padded_frame (&info, 0, NULL);
+    gint x, y, comp;
+
+    fail_unless (gst_video_frame_map (&fin, &info, ins[i], GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fout, &info, outs[i], GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fref, &info, ref, GST_MAP_WRITE));
+    ref_process_region (&info, (guint8 **) fin.data, fin.info.stride,
+        (guint8 **) fref.data, fref.info.stride, &ps[i], 0, 0, 53, 31);
+    for (comp = 0; comp < 3; comp++)
+      for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fin, comp); y++)
+        for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&fin, comp); x++) {
+          guint plane = GST_VIDEO_INFO_COMP_PLANE (&info, comp);
+          guint got = ref_get_sample (&info, comp, fout.data[plane],
+              fout.info.stride[plane], x, y);
+          guint want = ref_get_sample (&info, comp, fref.data[plane],
+              fref.info.stride[plane], x, y);
+
+          fail_unless (got == want, "frame %u, component %d at %d,%d: %u, "
+              "reference %u", i, comp, x, y, got, want);
+        }
+    gst_video_frame_unmap (&fref);
+    gst_video_frame_unmap (&fout);
+    gst_video_frame_unmap (&fin);
+    gst_buffer_unref (ref);
+  }
+  fail_unless (gst_cl_plan_drain (plan, NULL, &error), "%s",
+      error ? error->message : "");
+  for (i = 0; i < G_N_ELEMENTS (ins); i++) {
+    /* nothing holds the inputs any more: ours is the last reference */
+    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[i]), 1);
+    gst_buffer_unref (ins[i]);
+    gst_buffer_unref (outs[i]);
+  }
+  gst_cl_plan_free (plan);
+  gst_buffer_pool_set_active (in_pool, FALSE);
+  gst_buffer_pool_set_active (out_pool, FALSE);
+  gst_object_unref (in_pool);
+  gst_object_unref (out_pool);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 static Suite *
 clplan_suite (void)
 {
@@ -348,6 +466,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_crop);
   tcase_add_test (tc, test_untouched_planes);
   tcase_add_test (tc, test_small_buffer_before_tuning);
+  tcase_add_test (tc, test_frames_in_flight);
   return s;
 }
 
