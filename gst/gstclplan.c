@@ -977,6 +977,22 @@ enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
   return ok;
 }
 
+/* Whether untouched planes of @inbuf are better shared than copied:
+ * always where the device works on host memory or @inbuf is in system
+ * memory; not from OpenCL memory on a discrete GPU, where the device copies
+ * them (docs/memory.md). GST_CL_SHARE_UNTOUCHED=always or never overrides
+ * this, to measure the other way. */
+static gboolean
+sharing_pays (GstClPlan * self, GstBuffer * inbuf)
+{
+  const gchar *force = g_getenv ("GST_CL_SHARE_UNTOUCHED");
+
+  if (g_strcmp0 (force, "always") == 0 || g_strcmp0 (force, "never") == 0)
+    return force[0] == 'a';
+  return gst_cl_context_is_host_unified (self->context) ||
+      !cl_memory_of (self, inbuf);
+}
+
 gboolean
 gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
     gboolean share_untouched, GstClFrameStats * frame, GError ** error)
@@ -1010,8 +1026,7 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
    * memory (it would otherwise cross to the device and back); from our own
    * pool on a discrete GPU, the device copies it instead (docs/memory.md). */
   share_untouched = ok && share_untouched && untouched != 0 &&
-      !(untouched & 1) && (gst_cl_context_is_host_unified (self->context) ||
-      !cl_memory_of (self, inbuf)) &&
+      !(untouched & 1) && sharing_pays (self, inbuf) &&
       gst_cl_buffer_pool_can_share_planes (outbuf, inbuf, &self->info,
       untouched);
   find_regions (self, inbuf, work);

@@ -103,7 +103,7 @@ static gchar *opt_input = (gchar *) "pool";
 static gchar *opt_clepsilon = (gchar *) "threshold=20 window-size=9";
 static gchar **opt_extra = NULL;
 static gchar **opt_smooth = NULL;
-static gboolean opt_no_smooth = FALSE;
+static gboolean opt_no_smooth = FALSE, opt_concurrent = FALSE;
 static gchar *opt_csv = NULL, *opt_label = NULL;
 static gchar *opt_dump_input = NULL, *opt_dump_output = NULL;
 static gdouble opt_timeout = 120.0;
@@ -149,6 +149,10 @@ static GOptionEntry entries[] = {
   {"smooth", 's', 0, G_OPTION_ARG_STRING_ARRAY, &opt_smooth,
         "A smooth contender with these properties (repeatable; default "
         "\"" DEFAULT_SMOOTH "\", I420 only)", "\"PROP=VAL ...\""},
+  {"concurrent", 0, 0, G_OPTION_ARG_NONE, &opt_concurrent,
+        "Run the clepsilon contenders' batches at the same time, one thread "
+        "each (e.g. one per GPU: --extra=\"device=1\"), and report their "
+        "aggregate frames per second", NULL},
   {"no-smooth", 0, 0, G_OPTION_ARG_NONE, &opt_no_smooth,
       "No smooth contender", NULL},
   {"smooth-frames", 0, 0, G_OPTION_ARG_INT, &opt_smooth_frames,
@@ -700,6 +704,45 @@ read_output (GstBuffer * buf)
   (void) sink;
 }
 
+static gdouble run_frames (Contender * c, gint n);
+
+/* One clepsilon contender's batch, in a thread of its own. */
+static gpointer
+concurrent_batch (gpointer data)
+{
+  Contender *c = data;
+  gdouble s = run_frames (c, c->frames);
+
+  if (s >= 0)
+    c->ms[c->batches++] = s * 1e3 / c->frames;
+  else
+    g_printerr ("%s: failed: %s\n", c->name, c->failed);
+  return NULL;
+}
+
+/* Batch @r of every clepsilon contender at once; returns their frames per
+ * second together. */
+static gdouble
+run_concurrent (GPtrArray * list, gint r)
+{
+  GThread *threads[64];
+  gint64 start = g_get_monotonic_time ();
+  gint i, n = 0, frames = 0;
+
+  for (i = 0; i < (gint) list->len && n < 64; i++) {
+    Contender *c = g_ptr_array_index (list, i);
+
+    if (c->kind != KIND_CLEPSILON || c->skipped || c->failed ||
+        r >= c->repeat)
+      continue;
+    frames += c->frames;
+    threads[n++] = g_thread_new ("batch", concurrent_batch, c);
+  }
+  for (i = 0; i < n; i++)
+    g_thread_join (threads[i]);
+  return frames / ((g_get_monotonic_time () - start) / 1e6);
+}
+
 /* Pushes @n frames from a feeding thread and pulls @n outputs here; returns
  * the wall time in seconds, or a negative number when the contender failed. */
 static gdouble
@@ -1116,6 +1159,7 @@ main (int argc, char **argv)
   Contender *base, *main_c = NULL;
   GstElementFactory *factory;
   gint i, r, max_repeat = 0, status = 0;
+  gdouble *aggregate;
 
   /* Lines in order with the messages on stderr, also into a pipe. */
   setvbuf (stdout, NULL, _IOLBF, 0);
@@ -1237,13 +1281,19 @@ main (int argc, char **argv)
     max_repeat = MAX (max_repeat, c->repeat);
   }
 
-  /* Batch r of every contender, then batch r + 1. */
+  /* Batch r of every contender, then batch r + 1; with --concurrent the
+   * clepsilon contenders' batches of a round run at once. */
+  aggregate = g_new0 (gdouble, max_repeat);
   for (r = 0; r < max_repeat; r++) {
+    if (opt_concurrent)
+      aggregate[r] = run_concurrent (list, r);
     for (i = 0; i < (gint) list->len; i++) {
       Contender *c = g_ptr_array_index (list, i);
       gdouble s;
 
       if (c->skipped || c->failed || r >= c->repeat)
+        continue;
+      if (opt_concurrent && c->kind == KIND_CLEPSILON)
         continue;
       s = run_frames (c, c->frames);
       if (s < 0) {
@@ -1272,6 +1322,10 @@ main (int argc, char **argv)
 
   if (main_c->device_name)
     g_print ("clepsilon device: %s\n", main_c->device_name);
+  if (opt_concurrent && max_repeat > 0)
+    g_print ("clepsilon contenders at once: aggregate %.1f fps (median of %d "
+        "rounds)\n", median (aggregate, max_repeat), max_repeat);
+  g_free (aggregate);
   g_print ("%-48s %-6s %10s %10s %10s %9s %12s\n", "contender", "input",
       "median ms", "min ms", "max ms", "fps", "- identity");
   for (i = 0; i < (gint) list->len; i++) {
