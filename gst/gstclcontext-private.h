@@ -48,6 +48,11 @@ cl_context gst_cl_context_get_handle (GstClContext * self);
 cl_device_id gst_cl_context_get_device (GstClContext * self);
 cl_command_queue gst_cl_context_get_queue (GstClContext * self);
 
+/* A second in-order queue, for the CPU's maps and unmaps of frame memory
+ * (gstclmemory.c): they wait for the events of the memory they map, not
+ * behind the kernels of other frames on the main queue. */
+cl_command_queue gst_cl_context_get_host_queue (GstClContext * self);
+
 /* Whether the device works on host memory itself (a CPU or integrated GPU):
  * kernels can then read and write host-visible buffers in place. FALSE for
  * every device when the environment has GST_CL_DISCRETE=1 (tests). */

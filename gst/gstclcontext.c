@@ -30,6 +30,7 @@ struct _GstClContext
   cl_device_id device;
   cl_context context;
   cl_command_queue queue;
+  cl_command_queue host_queue;  /* maps and unmaps of frame memory */
   gchar *device_name;
   gchar *identity;
   gboolean host_unified;
@@ -327,6 +328,10 @@ gst_cl_context_prepare (GstClContext * self, GError ** error)
       CL_QUEUE_PROFILING_ENABLE, &status);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clCreateCommandQueue");
+  self->host_queue = clCreateCommandQueue (self->context, self->device, 0,
+      &status);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clCreateCommandQueue (maps)");
 
   return gst_cl_context_query_memory (self, error);
 }
@@ -465,6 +470,10 @@ gst_cl_context_finalize (GObject * object)
 {
   GstClContext *self = GST_CL_CONTEXT (object);
 
+  if (self->host_queue) {
+    clFinish (self->host_queue);
+    clReleaseCommandQueue (self->host_queue);
+  }
   if (self->queue) {
     clFinish (self->queue);
     clReleaseCommandQueue (self->queue);
@@ -500,6 +509,13 @@ gst_cl_context_get_device (GstClContext * self)
 {
   g_return_val_if_fail (GST_IS_CL_CONTEXT (self), NULL);
   return self->device;
+}
+
+cl_command_queue
+gst_cl_context_get_host_queue (GstClContext * self)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), NULL);
+  return self->host_queue;
 }
 
 cl_command_queue

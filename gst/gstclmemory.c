@@ -95,9 +95,11 @@ gst_cl_memory_root (GstMemory * memory)
 }
 
 /* Maps the whole buffer for reading and writing on the first map; nested maps
- * share that mapping. A blocking map also waits for the kernels that wrote
- * the buffer, since the queue is in order. A share maps its root: both
- * span the root's maxsize, so the root's base address is the share's too. */
+ * share that mapping. Maps and unmaps go to the context's host queue: a map
+ * waits for the buffer's pending event (what wrote it last), not for
+ * unrelated kernels; commands on other queues wait for the unmap's event.
+ * A share maps its root: both span the root's maxsize, so the root's base
+ * address is the share's too. */
 static gpointer
 gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
 {
@@ -112,7 +114,8 @@ gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
      * GPU that saves sending the whole buffer back to the device. The map
      * waits for the frame still in flight into the buffer, if any. */
     mem->writable = (flags & GST_MAP_WRITE) != 0;
-    mem->host = clEnqueueMapBuffer (gst_cl_context_get_queue (alloc->context),
+    mem->host = clEnqueueMapBuffer (gst_cl_context_get_host_queue
+        (alloc->context),
         mem->buffer, CL_TRUE, mem->writable ? CL_MAP_READ | CL_MAP_WRITE :
         CL_MAP_READ, 0, memory->maxsize, mem->pending ? 1 : 0,
         mem->pending ? &mem->pending : NULL, NULL, &status);
@@ -140,7 +143,7 @@ gst_cl_memory_unmap (GstMemory * memory)
 {
   GstClMemory *mem = gst_cl_memory_root (memory);
   GstClAllocator *alloc = GST_CL_ALLOCATOR (memory->allocator);
-  cl_command_queue queue = gst_cl_context_get_queue (alloc->context);
+  cl_command_queue queue = gst_cl_context_get_host_queue (alloc->context);
   cl_int status = CL_SUCCESS;
 
   g_mutex_lock (&mem->lock);
