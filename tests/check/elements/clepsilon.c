@@ -1415,6 +1415,35 @@ GST_START_TEST (test_epsilon_variants)
 
 GST_END_TEST;
 
+/* The wide epsilon kernel works in row strips of 256 bytes, two 16-sample
+ * vectors at a time in the interior and one near the edges: widths on
+ * either side of a strip and of the vector steps, in bytes of planar and
+ * interleaved rows, with windows that reach past a vector. */
+GST_START_TEST (test_epsilon_wide_strips)
+{
+  static const GstVideoFormat formats[] =
+      { GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12 };
+  static const gint widths[] = { 33, 255, 257, 290, 529 };
+  static const guint windows[] = { 3, 5, 15 };
+  guint f, s, w;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    for (s = 0; s < G_N_ELEMENTS (widths); s++) {
+      for (w = 0; w < G_N_ELEMENTS (windows); w++) {
+        TestConfig cfg;
+
+        config_init (&cfg, 20, windows[w], 14);
+        cfg.epsilon_variant = "wide";
+        run_one ("epsilon wide strips", formats[f], widths[s], 6 + w, &cfg,
+            0x5b000000 + f * 256 + s * 16 + w, w & 1 ? FILL_SMOOTH :
+            FILL_NOISE);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_convolution_variants)
 {
   static const gchar *variants[] =
@@ -1636,6 +1665,7 @@ clepsilon_suite (void)
   tcase_add_test (tc, test_thresholds);
   tcase_add_test (tc, test_kernels);
   tcase_add_test (tc, test_epsilon_variants);
+  tcase_add_test (tc, test_epsilon_wide_strips);
   tcase_add_test (tc, test_convolution_variants);
   tcase_add_test (tc, test_tuning_cache);
   tcase_add_test (tc, test_full_hd);
