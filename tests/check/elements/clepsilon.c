@@ -1489,6 +1489,49 @@ GST_START_TEST (test_convolution_variants)
 
 GST_END_TEST;
 
+/* The wide convolution: 16-bit integer lanes where the sum of |k| times
+ * 255 stays below 2^16 (257 is the last such sum), float lanes above and
+ * for fractions; sums that are mostly negative, zero coefficients skipped,
+ * and widths across its 256-sample strips and near the vector steps. */
+GST_START_TEST (test_convolution_wide)
+{
+  static const gint widths[] = { 17, 255, 257, 290 };
+  gdouble edge257[9] = { 0, 1, 0, 0, 255, 0, 0, 1, 0 };
+  gdouble edge258[9] = { 0, 1, 0, 0, 255, 0, 0, 2, 0 };
+  gdouble negative[9] = { -1, -2, -1, -2, -3, -2, -1, -2, 5 };
+  gdouble big[15 * 15], half[25];
+  TestConfig cfgs[6];
+  guint k, s, i;
+
+  for (i = 0; i < 15 * 15; i++)
+    big[i] = (gint) ((i * 7) % 5) - 2;  /* -2..2, a fifth of them 0 */
+  for (i = 0; i < 25; i++)
+    half[i] = i % 2 ? 0.5 : -0.25;
+
+  config_init (&cfgs[0], 0, 9, 0);
+  config_set_kernel (&cfgs[0], 3, 3, edge257, 0, 0);    /* 16-bit lanes */
+  config_init (&cfgs[1], 0, 9, 0);
+  config_set_kernel (&cfgs[1], 3, 3, edge258, 0, 0);    /* float lanes */
+  config_init (&cfgs[2], 0, 9, 0);
+  config_set_kernel (&cfgs[2], 3, 3, negative, -7.0, 100);
+  config_init (&cfgs[3], 0, 9, 0);
+  config_set_kernel (&cfgs[3], 15, 15, big, 9.0, 128);
+  config_init (&cfgs[4], 0, 9, 0);
+  config_set_kernel (&cfgs[4], 5, 5, half, 0.75, 10);
+  config_init (&cfgs[5], 20, 3, 0);
+  config_sharpen (&cfgs[5]);
+
+  for (k = 0; k < G_N_ELEMENTS (cfgs); k++) {
+    for (s = 0; s < G_N_ELEMENTS (widths); s++) {
+      cfgs[k].conv_variant = "wide";
+      run_one ("convolution wide", GST_VIDEO_FORMAT_I420, widths[s], 5 + k,
+          &cfgs[k], 0x5d000000 + k * 16 + s, s & 1 ? FILL_SMOOTH : FILL_NOISE);
+    }
+  }
+}
+
+GST_END_TEST;
+
 static guint
 stats_uint (GstElement * e, const gchar * field)
 {
@@ -1667,6 +1710,7 @@ clepsilon_suite (void)
   tcase_add_test (tc, test_epsilon_variants);
   tcase_add_test (tc, test_epsilon_wide_strips);
   tcase_add_test (tc, test_convolution_variants);
+  tcase_add_test (tc, test_convolution_wide);
   tcase_add_test (tc, test_tuning_cache);
   tcase_add_test (tc, test_full_hd);
   tcase_add_test (tc, test_padded_strides);
