@@ -159,7 +159,7 @@ static inline void
 conv_store16 (__global uchar * drow, int x, int x_end, uchar16 out)
 {
   if (x + CONV_WW <= x_end) {
-    vstore16 (out, 0, drow + x);
+    store_uchar16 (out, drow + x);
   } else {
     uchar o[CONV_WW];
     vstore16 (out, 0, o);

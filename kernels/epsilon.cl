@@ -263,7 +263,7 @@ static inline void
 eps_wide_store (__global uchar * drow, int x, int x_end, uchar16 out)
 {
   if (x + EPS_WW <= x_end) {
-    vstore16 (out, 0, drow + x);
+    store_uchar16 (out, drow + x);
   } else {
     uchar o[EPS_WW];
     vstore16 (out, 0, o);
@@ -307,8 +307,8 @@ epsilon_wide (__global const uchar * src, int src_pitch, __global uchar * dst,
                       dx * xstep)), k1, sum1, n1);
         }
       }
-      vstore16 (eps_wide_mean (sum0, n0), 0, drow + x);
-      vstore16 (eps_wide_mean (sum1, n1), 0, drow + x + EPS_WW);
+      store_uchar16 (eps_wide_mean (sum0, n0), drow + x);
+      store_uchar16 (eps_wide_mean (sum1, n1), drow + x + EPS_WW);
       x += 2 * EPS_WW;
     } else if (x >= reach && x + EPS_WW + reach <= row_bytes) {
       /* Interior, one vector. */
