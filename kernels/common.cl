@@ -26,3 +26,18 @@ store_uchar16 (uchar16 v, __global uchar * p)
 {
   ((__global unaligned_uchar16 *) p)->v = v;
 }
+
+/* The 16 bytes of @v at @row + @x, but none at or past @end: a row's last
+ * vector may be partial. */
+static inline void
+store_uchar16_upto (__global uchar * row, int x, int end, uchar16 v)
+{
+  if (x + 16 <= end) {
+    store_uchar16 (v, row + x);
+  } else {
+    uchar o[16];
+    vstore16 (v, 0, o);
+    for (int i = 0; x + i < end; i++)
+      row[x + i] = o[i];
+  }
+}

@@ -155,19 +155,6 @@ conv_output16 (float16 acc, float divisor, float bias)
   return convert_uchar16 (select (c, (float16) 0.0f, isnan (v)));
 }
 
-static inline void
-conv_store16 (__global uchar * drow, int x, int x_end, uchar16 out)
-{
-  if (x + CONV_WW <= x_end) {
-    store_uchar16 (out, drow + x);
-  } else {
-    uchar o[CONV_WW];
-    vstore16 (out, 0, o);
-    for (int i = 0; x + i < x_end; i++)
-      drow[x + i] = o[i];
-  }
-}
-
 /* The 16 samples from @x - rx of a row, through a clamped segment where
  * @inside is false. */
 #define CONV_TAPS(ACC, CONVERT, COEFF)                                        \
@@ -227,7 +214,7 @@ convolve_wide (__global const uchar * src, uint src_offset, int src_pitch,
       short16 acc = 0;
       CONV_TAPS (acc, convert_short16, CONV_INT_COEFF);
       const int16 sum = lo + convert_int16 (as_ushort16 (acc - (short) lo));
-      conv_store16 (drow, x, x_end, conv_output16 (convert_float16 (sum),
+      store_uchar16_upto (drow, x, x_end, conv_output16 (convert_float16 (sum),
               divisor, bias));
     }
   } else {
@@ -235,7 +222,7 @@ convolve_wide (__global const uchar * src, uint src_offset, int src_pitch,
       const bool inside = x >= rx && x + CONV_WW + rx <= width;
       float16 acc = 0.0f;
       CONV_TAPS (acc, convert_float16, CONV_FLOAT_COEFF);
-      conv_store16 (drow, x, x_end, conv_output16 (acc, divisor, bias));
+      store_uchar16_upto (drow, x, x_end, conv_output16 (acc, divisor, bias));
     }
   }
 }

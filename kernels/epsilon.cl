@@ -260,19 +260,6 @@ eps_wide_mean (ushort16 sum, ushort16 n)
   } while (0)
 
 static inline void
-eps_wide_store (__global uchar * drow, int x, int x_end, uchar16 out)
-{
-  if (x + EPS_WW <= x_end) {
-    store_uchar16 (out, drow + x);
-  } else {
-    uchar o[EPS_WW];
-    vstore16 (out, 0, o);
-    for (int i = 0; x + i < x_end; i++)
-      drow[x + i] = o[i];
-  }
-}
-
-static inline void
 epsilon_wide (__global const uchar * src, int src_pitch, __global uchar * dst,
     int dst_pitch, int width, int height, uint threshold, const int xstep)
 {
@@ -321,7 +308,7 @@ epsilon_wide (__global const uchar * src, int src_pitch, __global uchar * dst,
           EPS_WIDE_TAP (convert_ushort16 (vload16 (0, row + dx * xstep)), k,
               sum, n);
       }
-      eps_wide_store (drow, x, x_end, eps_wide_mean (sum, n));
+      store_uchar16_upto (drow, x, x_end, eps_wide_mean (sum, n));
       x += EPS_WW;
     } else {
       /* Near an edge, or the row's last vector: each window row's segment
@@ -337,7 +324,7 @@ epsilon_wide (__global const uchar * src, int src_pitch, __global uchar * dst,
         for (int dx = 0; dx <= 2 * RADIUS; dx++)
           EPS_WIDE_TAP (vload16 (0, seg + dx * xstep), k, sum, n);
       }
-      eps_wide_store (drow, x, x_end, eps_wide_mean (sum, n));
+      store_uchar16_upto (drow, x, x_end, eps_wide_mean (sum, n));
       x += EPS_WW;
     }
   }
