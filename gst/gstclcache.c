@@ -12,6 +12,7 @@
 #endif
 
 #include "gstclcache-private.h"
+#include "gstclerror-private.h"
 
 #include <gst/gst.h>
 #include <glib/gstdio.h>
@@ -23,19 +24,9 @@
 #include <unistd.h>
 
 #define GST_CAT_DEFAULT gst_cl_cache_debug
-GST_DEBUG_CATEGORY_STATIC (GST_CAT_DEFAULT);
+GST_CL_DEBUG_CATEGORY (gst_cl_cache_debug, "clcache",
+    "gst-clfilters on-disk cache of programs and tuning");
 
-static void
-ensure_debug_category (void)
-{
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cl_cache_debug, "clcache", 0,
-        "gst-clfilters on-disk cache of programs and tuning");
-    g_once_init_leave (&done, 1);
-  }
-}
 
 /* Entries larger than this are refused unread: a program binary is a few
  * MB at most, a tuning file a few KB. */

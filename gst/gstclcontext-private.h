@@ -49,7 +49,8 @@ cl_device_id gst_cl_context_get_device (GstClContext * self);
 cl_command_queue gst_cl_context_get_queue (GstClContext * self);
 
 /* Whether the device works on host memory itself (a CPU or integrated GPU):
- * kernels can then read and write host-visible buffers in place. */
+ * kernels can then read and write host-visible buffers in place. FALSE for
+ * every device when the environment has GST_CL_DISCRETE=1 (tests). */
 gboolean gst_cl_context_is_host_unified (GstClContext * self);
 
 /* The alignment, in bytes, that host pointers need to be wrapped as

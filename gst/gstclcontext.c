@@ -179,7 +179,7 @@ list_devices (GError ** error)
 
   /* No device because a call failed: say which, rather than "none". */
   if (entries->len == 0 && failed != CL_SUCCESS) {
-    gst_cl_set_error (error, failed, failed_step);
+    gst_cl_set_error (error, failed, "%s", failed_step);
     g_array_unref (entries);
     return NULL;
   }
@@ -300,6 +300,14 @@ gst_cl_context_query_memory (GstClContext * self, GError ** error)
     return gst_cl_set_error (error, status,
         "clGetDeviceInfo (CL_DEVICE_MEM_BASE_ADDR_ALIGN)");
 
+  /* GST_CL_DISCRETE=1 takes the discrete-GPU paths (device buffers,
+   * transfers, frames in flight) on any device: how the suite tests them on
+   * PoCL. */
+  if (unified && g_strcmp0 (g_getenv ("GST_CL_DISCRETE"), "1") == 0) {
+    GST_INFO_OBJECT (self, "GST_CL_DISCRETE=1: treating the device as "
+        "discrete");
+    unified = CL_FALSE;
+  }
   self->host_unified = unified;
   self->host_ptr_align = MAX (align_bits / 8, 1);
   self->identity = gst_cl_context_describe (self->device);
@@ -541,11 +549,7 @@ gst_cl_context_create_buffer (GstClContext * self, cl_mem_flags flags,
 
   mem = clCreateBuffer (self->context, flags, size, NULL, &status);
   if (status != CL_SUCCESS) {
-    gchar *step = g_strdup_printf ("clCreateBuffer (%s, %" G_GSIZE_FORMAT
-        " bytes)", what, size);
-
-    gst_cl_set_error (error, status, step);
-    g_free (step);
+    gst_cl_set_error (error, status, "clCreateBuffer (%s, %" G_GSIZE_FORMAT " bytes)", what, size);
     return NULL;
   }
   return mem;

@@ -91,14 +91,13 @@
 
 #include "gstclepsilon.h"
 #include "gstclcontext-private.h"
-#include "gstclconvkernel-private.h"
-#include "gstclbufferpool-private.h"
 #include "gstclerror-private.h"
-#include "gstclframe-private.h"
 #include "gstclmemory-private.h"
+#include "gstclnegotiation-private.h"
 #include "gstclsharing-private.h"
+#include "gstclplan-private.h"
+#include "gstclstats-private.h"
 #include "gstcltuner-private.h"
-#include "gstclvariant-private.h"
 
 #include <math.h>
 #include <string.h>
@@ -120,6 +119,7 @@ enum
   PROP_EPSILON_VARIANT,
   PROP_CONVOLUTION_VARIANT,
   PROP_STATS,
+  PROP_FRAMES_IN_FLIGHT,
 };
 
 /* Chosen by tools/quality/run.sh, see docs/quality.md. */
@@ -131,6 +131,10 @@ enum
 #define DEFAULT_BIAS 0.0
 #define DEFAULT_DEVICE "auto"
 #define DEFAULT_VARIANT GST_CL_VARIANT_AUTO
+/* 0: AUTO_FRAMES_IN_FLIGHT on a device that does not share host memory;
+ * on an H100 three overlap upload, kernels and download (docs/memory.md). */
+#define DEFAULT_FRAMES_IN_FLIGHT 0
+#define AUTO_FRAMES_IN_FLIGHT 3
 
 #define MIN_WINDOW_SIZE 3
 #define MAX_WINDOW_SIZE 15
@@ -156,102 +160,26 @@ static GstStaticPadTemplate gst_cl_epsilon_src_template =
 GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (CAPS));
 
-/* One plane of the negotiated format, with its device buffers. */
-typedef struct
-{
-  guint index;                  /* plane of the GstVideoFrame */
-  gint width;                   /* samples of one component per row */
-  gint height;
-  gint xstep;                   /* components interleaved in the plane */
-  gint bytes;                   /* per sample: 1, or 2 (10-bit in 16-bit words) */
-  guint depth;                  /* bits per sample: 8 or 10 */
-  guint shift;                  /* 10-bit value's lowest bit in its word */
-  guint wsub, hsub;             /* log2 of the subsampling against luma */
-  gint row_bytes;               /* width * xstep * bytes: rows are packed on
-                                 * the device */
-  gboolean is_luma;
-  cl_mem src;                   /* the uploaded input */
-  cl_mem dst;                   /* the filtered output */
-  cl_mem tmp;                   /* luma only: epsilon result, convolution input */
-  cl_mem scratch;               /* luma only, made on first use: row sums of
-                                 * the separable convolution, floats */
-  GstClLaunch epsilon_launch;   /* chosen per frame, for the frame's values */
-  GstClLaunch conv_launch;
-} GstClPlane;
-
-/* The property values one frame is filtered with, taken together. */
-typedef struct
-{
-  guint threshold;
-  guint radius;
-  guint chroma_threshold;
-  gboolean have_kernel;
-  gint kernel_width;
-  gint kernel_height;
-  gfloat divisor;
-  gfloat bias;
-  gboolean separable;
-  GstClVariant epsilon_variant;
-  GstClVariant conv_variant;
-  /* This frame's untouched planes go out as the input's memory. */
-  gboolean share_untouched;
-} GstClEpsilonParams;
-
 struct _GstClEpsilon
 {
   GstVideoFilter parent;
 
   /* Properties, under the object lock. */
-  guint threshold;
-  guint window_size;
-  guint chroma_threshold;
+  GstClPlanSettings settings;
   gchar *kernel_text;
-  GstClConvKernel kernel;
-  gboolean have_kernel;
-  guint kernel_cookie;          /* bumped on every accepted kernel */
-  gdouble divisor;
-  gdouble bias;
+  guint settings_cookie;        /* bumped on every change of settings */
   gchar *device;
   gchar *device_name;
-  GstClVariant epsilon_variant;
-  GstClVariant conv_variant;
-  gboolean separable;           /* the kernel is rank-1: */
-  gdouble column[GST_CL_CONV_KERNEL_MAX_SIDE];  /* kernel = column x row */
-  gdouble row[GST_CL_CONV_KERNEL_MAX_SIDE];
+  guint frames_in_flight;
 
   /* Streaming thread only (and start/stop). */
   GstClContext *context;
-  /* Programs by sample size (bytes, 16-bit words) and epsilon radius, built
-   * when first used. */
-  GstClKernels *kernels[2][MAX_WINDOW_SIZE / 2 + 1];
   GstClTuner *tuner;
-  GHashTable *launches;         /* tuning key -> GstClLaunch, this run */
-  cl_mem coeffs;                /* float coefficients of the current kernel */
-  cl_mem row_factor;            /* and its factors, when separable */
-  cl_mem column_factor;
-  guint coeffs_cookie;          /* kernel_cookie of what coeffs holds */
-  GstClPlane planes[GST_VIDEO_MAX_PLANES];
-  guint n_planes;
-  GstClEvents events;           /* the frame's kernels, for their times */
-  gboolean share_untouched_ok;  /* decided with the allocation */
-
-  /* What the stats property reports; under the object lock. */
-  struct
-  {
-    guint64 frames;
-    guint64 zero_copy_frames;
-    GstClTransferStats totals;
-    gdouble device_ms;
-    gdouble transform_ms;
-    const gchar *memory_path;
-    gchar epsilon_launch[32];   /* "VARIANT WxH" of the last luma frame */
-    gchar conv_launch[32];
-    guint programs_compiled;
-    guint programs_cached;
-    guint tuning_runs;
-    gdouble build_ms;
-    gdouble tuning_ms;
-  } stats;
+  GstClPlan *plan;              /* for the negotiated format */
+  guint plan_cookie;            /* settings_cookie of the plan's settings */
+  gboolean same_memory;         /* both pads carry the same kind of memory */
+  gboolean share_untouched;     /* decided with the allocation */
+  GstClStats *stats;            /* has its own lock */
 };
 
 #define gst_cl_epsilon_parent_class parent_class
@@ -497,6 +425,27 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
           "Frames, bytes copied and transferred, kernel time, memory path",
           GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
+  /**
+   * GstClEpsilon:frames-in-flight:
+   *
+   * How many frames may be on their way through the device at once, on a
+   * device that does not share host memory (a discrete GPU): the element
+   * enqueues a frame's upload, kernels and download and hands the frame on
+   * without waiting; whoever maps it waits for it, and another OpenCL
+   * element waits on the device. Uploads, kernels and downloads of
+   * successive frames then overlap. 1 waits for each frame before handing
+   * it on; 0 (default) takes 3 there. Devices that work on host memory
+   * (CPUs, integrated GPUs) always take 1: their kernels work on the frames
+   * in place. Frames are not held back, so the element adds no latency.
+   * Applies from the next caps.
+   */
+  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+          "Frames on their way through a discrete GPU at once (0 = auto, "
+          "1 = wait for each)", 0, GST_CL_PLAN_MAX_DEPTH,
+          DEFAULT_FRAMES_IN_FLIGHT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
+
   gst_element_class_set_static_metadata (element_class,
       "OpenCL epsilon filter", "Filter/Effect/Video",
       "Removes mosquito noise with an epsilon filter and an optional "
@@ -529,57 +478,21 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
   trans_class->filter_meta = GST_DEBUG_FUNCPTR (gst_cl_epsilon_filter_meta);
 }
 
-/* Passthrough exactly when no stage would change a sample. Decided only on
- * the streaming thread (and in start), so that concurrent setters cannot
- * leave a stale decision; a change renegotiates the allocation, since a
- * passthrough element had none of its own. */
-static gboolean
-same_memory_both_sides (GstBaseTransform * trans)
-{
-  GstCaps *in = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
-  GstCaps *out = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SRC_PAD (trans));
-  gboolean same = !in || !out ||
-      gst_caps_features_is_equal (gst_caps_get_features (in, 0),
-      gst_caps_get_features (out, 0));
-
-  gst_clear_caps (&in);
-  gst_clear_caps (&out);
-  return same;
-}
-
-static void
-gst_cl_epsilon_update_passthrough (GstClEpsilon * self)
-{
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  gboolean passthrough;
-
-  GST_OBJECT_LOCK (self);
-  passthrough = self->threshold == 0 && self->chroma_threshold == 0 &&
-      !self->have_kernel;
-  GST_OBJECT_UNLOCK (self);
-  /* Frames in device memory on one side and system memory on the other
-   * need the element to move them, even when no stage runs. */
-  passthrough = passthrough && same_memory_both_sides (trans);
-
-  if (passthrough == gst_base_transform_is_passthrough (trans))
-    return;
-  GST_DEBUG_OBJECT (self, "passthrough %s", passthrough ? "on" : "off");
-  gst_base_transform_set_passthrough (trans, passthrough);
-  gst_base_transform_reconfigure_src (trans);
-}
-
 static void
 gst_cl_epsilon_init (GstClEpsilon * self)
 {
-  self->threshold = DEFAULT_THRESHOLD;
-  self->window_size = DEFAULT_WINDOW_SIZE;
-  self->chroma_threshold = DEFAULT_CHROMA_THRESHOLD;
+  self->settings.threshold = DEFAULT_THRESHOLD;
+  self->settings.window_size = DEFAULT_WINDOW_SIZE;
+  self->settings.chroma_threshold = DEFAULT_CHROMA_THRESHOLD;
+  self->settings.divisor = DEFAULT_DIVISOR;
+  self->settings.bias = DEFAULT_BIAS;
+  self->settings.epsilon_variant = DEFAULT_VARIANT;
+  self->settings.conv_variant = DEFAULT_VARIANT;
+  self->settings_cookie = 1;
   self->kernel_text = g_strdup (DEFAULT_KERNEL);
-  self->divisor = DEFAULT_DIVISOR;
-  self->bias = DEFAULT_BIAS;
   self->device = g_strdup (DEFAULT_DEVICE);
-  self->epsilon_variant = DEFAULT_VARIANT;
-  self->conv_variant = DEFAULT_VARIANT;
+  self->same_memory = TRUE;
+  self->stats = gst_cl_stats_new ();
 }
 
 static void
@@ -590,118 +503,73 @@ gst_cl_epsilon_finalize (GObject * object)
   g_free (self->kernel_text);
   g_free (self->device);
   g_free (self->device_name);
+  gst_cl_stats_free (self->stats);
   /* A context set on the element (set_context) that it never started with. */
   gst_clear_object (&self->context);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
-/* ---- OpenCL resources ---------------------------------------------------- */
+/* ---- Settings, from the properties to the plan -------------------------- */
 
+/* Gives the plan the properties' values where they changed since it last
+ * got them, and turns passthrough on exactly when no stage would change a
+ * sample. Streaming thread only (and start), so that concurrent setters
+ * cannot leave a stale decision; a change of passthrough renegotiates the
+ * allocation, since a passthrough element had none of its own. */
 static void
-gst_cl_epsilon_free_planes (GstClEpsilon * self)
+gst_cl_epsilon_update_settings (GstClEpsilon * self, gboolean force)
 {
-  guint i;
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstClPlanSettings settings;
+  gboolean passthrough;
 
-  for (i = 0; i < self->n_planes; i++) {
-    GstClPlane *plane = &self->planes[i];
-
-    g_clear_pointer (&plane->src, clReleaseMemObject);
-    g_clear_pointer (&plane->dst, clReleaseMemObject);
-    g_clear_pointer (&plane->tmp, clReleaseMemObject);
-    g_clear_pointer (&plane->scratch, clReleaseMemObject);
+  GST_OBJECT_LOCK (self);
+  if (!force && self->settings_cookie == self->plan_cookie) {
+    GST_OBJECT_UNLOCK (self);
+    return;
   }
-  self->n_planes = 0;
+  settings = self->settings;
+  self->plan_cookie = self->settings_cookie;
+  GST_OBJECT_UNLOCK (self);
+
+  if (self->plan)
+    gst_cl_plan_set_settings (self->plan, &settings);
+  /* Frames in device memory on one side and system memory on the other
+   * need the element to move them, even when no stage runs. */
+  passthrough = gst_cl_plan_settings_are_identity (&settings) &&
+      self->same_memory;
+  if (passthrough == gst_base_transform_is_passthrough (trans))
+    return;
+  GST_DEBUG_OBJECT (self, "passthrough %s", passthrough ? "on" : "off");
+  gst_base_transform_set_passthrough (trans, passthrough);
+  gst_base_transform_reconfigure_src (trans);
 }
 
-/* Frees the plan in self->planes and puts @planes in its place. */
 static void
-gst_cl_epsilon_replace_planes (GstClEpsilon * self, const GstClPlane * planes,
-    guint n_planes)
+gst_cl_epsilon_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 {
-  gst_cl_epsilon_free_planes (self);
-  memcpy (self->planes, planes, sizeof (self->planes));
-  self->n_planes = n_planes;
+  GstClockTime timestamp, stream_time;
+
+  timestamp = GST_BUFFER_TIMESTAMP (buffer);
+  stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      timestamp);
+  if (GST_CLOCK_TIME_IS_VALID (stream_time))
+    gst_object_sync_values (GST_OBJECT (trans), stream_time);
+
+  gst_cl_epsilon_update_settings (GST_CL_EPSILON (trans), FALSE);
 }
+
+/* ---- Start and stop ------------------------------------------------------ */
 
 static void
 gst_cl_epsilon_free_resources (GstClEpsilon * self)
 {
-  guint i;
-
-  gst_cl_epsilon_free_planes (self);
-  g_clear_pointer (&self->coeffs, clReleaseMemObject);
-  g_clear_pointer (&self->row_factor, clReleaseMemObject);
-  g_clear_pointer (&self->column_factor, clReleaseMemObject);
-  for (i = 0; i < G_N_ELEMENTS (self->kernels[0]); i++) {
-    g_clear_pointer (&self->kernels[0][i], gst_cl_kernels_free);
-    g_clear_pointer (&self->kernels[1][i], gst_cl_kernels_free);
-  }
+  g_clear_pointer (&self->plan, gst_cl_plan_free);
   g_clear_pointer (&self->tuner, gst_cl_tuner_free);
-  g_clear_pointer (&self->launches, g_hash_table_unref);
   GST_OBJECT_LOCK (self);
   gst_clear_object (&self->context);
   GST_OBJECT_UNLOCK (self);
-}
-
-/* The program for epsilon windows of @radius on bytes, or on 16-bit words
- * when @deep, built (or loaded from the program cache) the first time it is
- * used. */
-static GstClKernels *
-gst_cl_epsilon_get_kernels (GstClEpsilon * self, gboolean deep, gint radius,
-    GError ** error)
-{
-  GstClKernels **kernels = &self->kernels[deep ? 1 : 0][radius];
-  gboolean from_cache = FALSE;
-  gint64 started;
-
-  if (*kernels)
-    return *kernels;
-
-  started = g_get_monotonic_time ();
-  *kernels = gst_cl_kernels_new (self->context, radius, deep, &from_cache,
-      error);
-  if (*kernels) {
-    GST_OBJECT_LOCK (self);
-    self->stats.build_ms += (g_get_monotonic_time () - started) / 1000.0;
-    if (from_cache)
-      self->stats.programs_cached++;
-    else
-      self->stats.programs_compiled++;
-    GST_OBJECT_UNLOCK (self);
-  }
-  return *kernels;
-}
-
-/* Builds what every frame needs on the device just opened: the program for
- * the current window size (so that a build failure shows at start), the
- * tuner and the coefficient buffers. */
-static gboolean
-gst_cl_epsilon_build (GstClEpsilon * self, GError ** error)
-{
-  const gsize side = sizeof (gfloat) * GST_CL_CONV_KERNEL_MAX_SIDE;
-  guint radius;
-
-  GST_OBJECT_LOCK (self);
-  radius = self->window_size / 2;
-  GST_OBJECT_UNLOCK (self);
-  if (!gst_cl_epsilon_get_kernels (self, FALSE, radius, error))
-    return FALSE;
-
-  self->tuner = gst_cl_tuner_new (self->context);
-  self->launches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-      g_free);
-  self->coeffs_cookie = 0;
-  self->coeffs = gst_cl_context_create_buffer (self->context,
-      CL_MEM_READ_ONLY, side * GST_CL_CONV_KERNEL_MAX_SIDE,
-      "kernel coefficients", error);
-  if (self->coeffs)
-    self->row_factor = gst_cl_context_create_buffer (self->context,
-        CL_MEM_READ_ONLY, side, "kernel row factor", error);
-  if (self->row_factor)
-    self->column_factor = gst_cl_context_create_buffer (self->context,
-        CL_MEM_READ_ONLY, side, "kernel column factor", error);
-  return self->column_factor != NULL;
 }
 
 static gboolean
@@ -710,18 +578,14 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   GstClEpsilon *self = GST_CL_EPSILON (trans);
   GError *error = NULL;
   gchar *device;
+  guint radius;
 
   GST_OBJECT_LOCK (self);
   device = g_strdup (self->device);
+  radius = self->settings.window_size / 2;
   GST_OBJECT_UNLOCK (self);
 
-  /* Shared with the pipeline's other OpenCL elements where they have one;
-   * one set earlier for another device than "device" now names is
-   * dropped. */
-  GST_OBJECT_LOCK (self);
-  if (self->context && !gst_cl_context_matches (self->context, device))
-    gst_clear_object (&self->context);
-  GST_OBJECT_UNLOCK (self);
+  /* Shared with the pipeline's other OpenCL elements where they have one. */
   if (!gst_cl_context_ensure_for_element (GST_ELEMENT (self), device,
           &self->context, &error)) {
     g_free (device);
@@ -729,11 +593,11 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   }
   g_free (device);
 
-  GST_OBJECT_LOCK (self);
-  memset (&self->stats, 0, sizeof (self->stats));
-  self->stats.memory_path = "none";
-  GST_OBJECT_UNLOCK (self);
-  if (!gst_cl_epsilon_build (self, &error))
+  gst_cl_stats_reset (self->stats);
+  self->tuner = gst_cl_tuner_new (self->context, self->stats);
+  /* The program for the current window now, so that a build failure shows
+   * at start. */
+  if (!gst_cl_tuner_get_kernels (self->tuner, FALSE, radius, &error))
     goto build_failed;
 
   GST_OBJECT_LOCK (self);
@@ -742,7 +606,8 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
       g_strdup (gst_cl_context_get_device_name (self->context));
   GST_OBJECT_UNLOCK (self);
   g_object_notify (G_OBJECT (self), "device-name");
-  gst_cl_epsilon_update_passthrough (self);
+  self->same_memory = TRUE;
+  gst_cl_epsilon_update_settings (self, TRUE);
   return TRUE;
 
   /* ERRORS */
@@ -815,108 +680,61 @@ gst_cl_epsilon_query (GstBaseTransform * trans, GstPadDirection direction,
       query);
 }
 
-/* Describes @plane_index of @info; FALSE if the plane is too large for the
- * 32-bit offsets the kernels compute with, or if GstVideoInfo's own size
- * math overflowed (a row of 2^31 - 1 bytes gets a negative stride and a
- * size near 2^64). */
-static gboolean
-describe_plane (const GstVideoInfo * info, guint plane_index,
-    GstClPlane * plane)
+/* ---- Caps and allocation (rules in gstclnegotiation-private.h) ---------- */
+
+static GstCaps *
+gst_cl_epsilon_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  gint comp[GST_VIDEO_MAX_COMPONENTS];
+  GstCaps *result = gst_cl_caps_transform (caps, filter);
 
-  gst_video_format_info_component (info->finfo, plane_index, comp);
-  plane->index = plane_index;
-  plane->is_luma = comp[0] == GST_VIDEO_COMP_Y;
-  plane->width = GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]);
-  plane->height = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
-  plane->depth = GST_VIDEO_INFO_COMP_DEPTH (info, comp[0]);
-  plane->bytes = plane->depth > 8 ? 2 : 1;
-  plane->shift = GST_VIDEO_FORMAT_INFO_SHIFT (info->finfo, comp[0]);
-  plane->wsub = GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, comp[0]);
-  plane->hsub = GST_VIDEO_FORMAT_INFO_H_SUB (info->finfo, comp[0]);
-  plane->xstep = GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]) / plane->bytes;
-
-  if ((plane->depth != 8 && plane->depth != 10) || plane->xstep < 1 ||
-      plane->xstep > 2 || (gint64) plane->width * plane->xstep *
-      plane->bytes * plane->height > G_MAXINT32 ||
-      GST_VIDEO_INFO_PLANE_STRIDE (info, plane_index) <
-      (gint64) plane->width * plane->xstep * plane->bytes ||
-      info->size > G_MAXUINT32)
-    return FALSE;
-  plane->row_bytes = plane->width * plane->xstep * plane->bytes;
-  return TRUE;
+  GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SRC ? "src" : "sink", caps, result);
+  return result;
 }
 
-static gboolean
-gst_cl_epsilon_alloc_plane (GstClEpsilon * self, GstClPlane * plane,
-    GError ** error)
+static GstCaps *
+gst_cl_epsilon_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
 {
-  gsize size = (gsize) plane->row_bytes * plane->height;
-
-  static const guint8 zero = 0;
-  cl_int status;
-
-  plane->src = gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
-      size, "input plane", error);
-  if (!plane->src)
-    return FALSE;
-  plane->dst = gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
-      size, "output plane", error);
-  if (!plane->dst)
-    return FALSE;
-  if (plane->is_luma) {
-    plane->tmp = gst_cl_context_create_buffer (self->context,
-        CL_MEM_READ_WRITE, size, "intermediate plane", error);
-    if (!plane->tmp)
-      return FALSE;
-  }
-  /* The tuner times kernels on the input plane before any frame: give it
-   * defined samples, not whatever the allocation held (valgrind flags the
-   * kernels' reads, and NaNs or denormals would skew the timings). */
-  status = clEnqueueFillBuffer (gst_cl_context_get_queue (self->context),
-      plane->src, &zero, 1, 0, size, 0, NULL, NULL);
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status, "clEnqueueFillBuffer (input "
-        "plane)");
-  return TRUE;
+  if (direction == GST_PAD_SINK)
+    othercaps = gst_cl_caps_keep_peer_memory (GST_BASE_TRANSFORM_SRC_PAD
+        (trans), othercaps);
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->fixate_caps (trans,
+      direction, caps, othercaps);
 }
 
-/* Prepares the plan for the new format: one GstClPlane per plane with its
- * device buffers, so that transform only enqueues work. */
+/* Builds the plan for the new format, beside the old one, which stays if
+ * these caps fail: GstBaseTransform then keeps the previous caps, and does
+ * not call set_info again when they come back. */
 static gboolean
 gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
 {
   GstClEpsilon *self = GST_CL_EPSILON (vfilter);
-  GstClPlane old[GST_VIDEO_MAX_PLANES], built[GST_VIDEO_MAX_PLANES];
-  guint old_n = self->n_planes, n_built;
   GError *error = NULL;
-  guint i;
+  GstClPlan *plan;
+  guint depth;
 
   if (!self->context)
     return FALSE;
-
-  /* The new plan is built beside the old one, which stays if these caps
-   * fail: GstBaseTransform then keeps the previous caps, and does not call
-   * set_info again when they come back. */
-  memcpy (old, self->planes, sizeof (old));
-  memset (self->planes, 0, sizeof (self->planes));
-  self->n_planes = 0;
-  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (in_info); i++) {
-    if (!describe_plane (in_info, i, &self->planes[i]))
-      goto too_large;
-    self->n_planes = i + 1;
-    if (!gst_cl_epsilon_alloc_plane (self, &self->planes[i], &error))
-      goto alloc_failed;
-  }
-  memcpy (built, self->planes, sizeof (built));
-  n_built = self->n_planes;
-  memcpy (self->planes, old, sizeof (old));
-  self->n_planes = old_n;
-  gst_cl_epsilon_replace_planes (self, built, n_built);
-  GST_DEBUG_OBJECT (self, "prepared %u planes for %" GST_PTR_FORMAT,
-      self->n_planes, incaps);
+  if (!gst_cl_plan_supports (in_info))
+    goto too_large;
+  GST_OBJECT_LOCK (self);
+  depth = self->frames_in_flight ? self->frames_in_flight :
+      AUTO_FRAMES_IN_FLIGHT;
+  GST_OBJECT_UNLOCK (self);
+  /* Frames in flight of the old format may still fail: say so now. */
+  if (self->plan && !gst_cl_plan_drain (self->plan, NULL, &error))
+    goto plan_failed;
+  if (!(plan = gst_cl_plan_new (self->context, self->tuner, in_info, depth,
+              &error)))
+    goto plan_failed;
+  g_clear_pointer (&self->plan, gst_cl_plan_free);
+  self->plan = plan;
+  self->same_memory = gst_cl_caps_same_memory (incaps, outcaps);
+  gst_cl_epsilon_update_settings (self, TRUE);
+  GST_DEBUG_OBJECT (self, "planned %" GST_PTR_FORMAT, incaps);
   return TRUE;
 
   /* ERRORS */
@@ -925,13 +743,11 @@ too_large:
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
         ("frames of %dx%d are too large", GST_VIDEO_INFO_WIDTH (in_info),
             GST_VIDEO_INFO_HEIGHT (in_info)));
-    gst_cl_epsilon_replace_planes (self, old, old_n);
     return FALSE;
   }
-alloc_failed:
+plan_failed:
   {
     GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
-    gst_cl_epsilon_replace_planes (self, old, old_n);
     return FALSE;
   }
 }
@@ -950,222 +766,31 @@ gst_cl_epsilon_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   return TRUE;
 }
 
-/* Our pool for @caps, with a video meta when @video_meta. */
-/* Whether @caps (fixed) carry frames in device-resident OpenCL buffers. */
-static gboolean
-caps_in_device_memory (GstCaps * caps)
-{
-  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
-
-  return features && gst_caps_features_contains (features,
-      GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
-}
-
-static gboolean
-sink_in_device_memory (GstBaseTransform * trans)
-{
-  GstCaps *caps = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD
-      (trans));
-  gboolean device = caps && caps_in_device_memory (caps);
-
-  gst_clear_caps (&caps);
-  return device;
-}
-
-/* Whether the peer of @pad names memory:OpenCLBuffer among what it takes
- * (a sink that takes ANY caps does not count). */
-static gboolean
-peer_takes_device_memory (GstPad * pad)
-{
-  GstCaps *peer = gst_pad_peer_query_caps (pad, NULL);
-  gboolean takes = FALSE;
-  guint i;
-
-  for (i = 0; peer && !gst_caps_is_any (peer) && i < gst_caps_get_size (peer);
-      i++) {
-    GstCapsFeatures *f = gst_caps_get_features (peer, i);
-
-    takes |= f && !gst_caps_features_is_any (f) &&
-        gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
-  }
-  GST_LOG_OBJECT (pad, "peer takes %" GST_PTR_FORMAT ": device memory %s",
-      peer, takes ? "yes" : "no");
-  gst_clear_caps (&peer);
-  return takes;
-}
-
-/* @caps with every structure in system memory, or in device memory. */
-static GstCaps *
-caps_with_memory (GstCaps * caps, gboolean device)
-{
-  GstCaps *out = gst_caps_copy (caps);
-  guint i;
-
-  for (i = 0; i < gst_caps_get_size (out); i++)
-    gst_caps_set_features (out, i, device ?
-        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CL_BUFFER, NULL) :
-        gst_caps_features_new_empty ());
-  return out;
-}
-
-/* The filter keeps format and size; frames may come or go in system memory
- * or stay on the device (memory:OpenCLBuffer), whatever the other side. */
-static GstCaps *
-gst_cl_epsilon_transform_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
-{
-  GstCaps *result = gst_caps_merge (caps_with_memory (caps, TRUE),
-      caps_with_memory (caps, FALSE));
-
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, result,
-        GST_CAPS_INTERSECT_FIRST);
-
-    gst_caps_unref (result);
-    result = tmp;
-  }
-  GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
-      direction == GST_PAD_SRC ? "src" : "sink", caps, result);
-  return result;
-}
-
-/* Output stays on the device only for a peer that names memory:OpenCLBuffer,
- * such as another clepsilon: system memory is the default for every other
- * element, including sinks that take ANY caps. */
-static GstCaps *
-gst_cl_epsilon_fixate_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
-{
-  gboolean device;
-  GstCaps *kept;
-  guint i;
-
-  if (direction == GST_PAD_SINK) {
-    device = peer_takes_device_memory (GST_BASE_TRANSFORM_SRC_PAD (trans));
-    kept = gst_caps_new_empty ();
-    for (i = 0; i < gst_caps_get_size (othercaps); i++) {
-      GstCapsFeatures *f = gst_caps_get_features (othercaps, i);
-      gboolean on_device = f && gst_caps_features_contains (f,
-          GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
-
-      if (on_device == device)
-        gst_caps_append_structure_full (kept,
-            gst_structure_copy (gst_caps_get_structure (othercaps, i)),
-            f ? gst_caps_features_copy (f) : NULL);
-    }
-    if (!gst_caps_is_empty (kept)) {
-      gst_caps_unref (othercaps);
-      othercaps = kept;
-    } else {
-      gst_caps_unref (kept);
-    }
-  }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->fixate_caps (trans,
-      direction, caps, othercaps);
-}
-
-static GstBufferPool *
-gst_cl_epsilon_create_pool (GstClEpsilon * self, GstCaps * caps, guint size,
-    guint min, guint max, gboolean video_meta)
-{
-  GstBufferPool *pool = gst_cl_buffer_pool_new (self->context,
-      caps_in_device_memory (caps));
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-
-  gst_buffer_pool_config_set_params (config, caps, size, min, max);
-  if (video_meta)
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    GST_WARNING_OBJECT (self, "pool refused its config for %" GST_PTR_FORMAT,
-        caps);
-    gst_object_unref (pool);
-    return NULL;
-  }
-  return pool;
-}
-
-/* Offers upstream a pool of OpenCL buffers: frames written there need no
- * copy to reach the device. */
 static gboolean
 gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
   GstClEpsilon *self = GST_CL_EPSILON (trans);
-  GstBufferPool *pool;
-  GstVideoInfo info;
-  GstClPlane plane;
-  GstCaps *caps;
-  guint i;
 
   /* Passthrough: upstream gets downstream's answer. */
   if (decide_query == NULL || self->context == NULL)
     return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
         decide_query, query);
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
-    return FALSE;
-  /* No pool for frames set_info refuses: their size may not even fit the
-   * 32-bit buffer size of a pool. */
-  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (&info); i++)
-    if (!describe_plane (&info, i, &plane))
-      return FALSE;
-
-  pool = gst_cl_epsilon_create_pool (self, caps, info.size, 0, 0, TRUE);
-  if (!pool)
-    return FALSE;
-  gst_query_add_allocation_pool (query, pool, info.size, 0, 0);
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  /* Frames with a crop meta are filtered on the crop rectangle and keep the
-   * meta (transform_meta); only where downstream crops them in the end. */
-  if (gst_query_find_allocation_meta (decide_query,
-          GST_VIDEO_CROP_META_API_TYPE, NULL))
-    gst_query_add_allocation_meta (query, GST_VIDEO_CROP_META_API_TYPE, NULL);
-  gst_object_unref (pool);
-  return TRUE;
+  return gst_cl_allocation_propose (self->context, decide_query, query);
 }
 
-/* Output frames come from our pool too, so that kernels write them in place
- * (or DMA lands in pinned memory); with a video meta if downstream takes
- * one, else in the default layout. */
 static gboolean
 gst_cl_epsilon_decide_allocation (GstBaseTransform * trans, GstQuery * query)
 {
   GstClEpsilon *self = GST_CL_EPSILON (trans);
-  guint size, min = 0, max = 0;
-  GstBufferPool *pool;
-  GstVideoInfo info;
-  GstCaps *caps;
-  gboolean video_meta;
+  GstCaps *sinkcaps =
+      gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
+  gboolean ok = gst_cl_allocation_decide (self->context, query, sinkcaps,
+      &self->share_untouched);
 
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
-    return FALSE;
-
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, NULL, &size, &min, &max);
-  size = info.size;
-  video_meta = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
-      NULL);
-  /* Only where the device works on host memory: on a discrete GPU,
-   * downstream reading the input's pinned buffer cost more than copying
-   * the planes on the device (4K NV12 on an H100, docs/memory.md). */
-  self->share_untouched_ok = video_meta && !caps_in_device_memory (caps) &&
-      !sink_in_device_memory (trans) &&
-      gst_cl_context_is_host_unified (self->context);
-
-  pool = gst_cl_epsilon_create_pool (self, caps, size, min, max, video_meta);
-  if (!pool)
-    return FALSE;
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
-  gst_object_unref (pool);
-
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
-      query);
+  gst_clear_caps (&sinkcaps);
+  return ok && GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation
+      (trans, query);
 }
 
 /* The output has the input's size and layout, so the input's crop rectangle
@@ -1191,6 +816,8 @@ gst_cl_epsilon_filter_meta (GstBaseTransform * trans, GstQuery * query,
   return api == GST_VIDEO_CROP_META_API_TYPE;
 }
 
+/* ---- Frames -------------------------------------------------------------- */
+
 /* GstBaseTransform returns GST_FLOW_ERROR without an error message when the
  * output pool cannot allocate; the allocator's OpenCL error says why. */
 static GstFlowReturn
@@ -1210,691 +837,22 @@ gst_cl_epsilon_prepare_output_buffer (GstBaseTransform * trans,
   return ret;
 }
 
-static void
-gst_cl_epsilon_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
-{
-  GstClockTime timestamp, stream_time;
-
-  timestamp = GST_BUFFER_TIMESTAMP (buffer);
-  stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
-      timestamp);
-  if (GST_CLOCK_TIME_IS_VALID (stream_time))
-    gst_object_sync_values (GST_OBJECT (trans), stream_time);
-
-  gst_cl_epsilon_update_passthrough (GST_CL_EPSILON (trans));
-}
-
-/* ---- Per frame ------------------------------------------------------------ */
-
-/* Writes @n floats to @mem, blocking: the next frame may overwrite them
- * again. A few hundred bytes, only when the kernel changes. */
-static gboolean
-write_floats (GstClEpsilon * self, cl_mem mem, const gfloat * values, gint n,
-    const gchar * what, GError ** error)
-{
-  cl_int status = clEnqueueWriteBuffer (gst_cl_context_get_queue
-      (self->context), mem, CL_TRUE, 0, sizeof (gfloat) * n, values, 0, NULL,
-      NULL);
-
-  if (status != CL_SUCCESS) {
-    gchar *step = g_strdup_printf ("clEnqueueWriteBuffer (%s)", what);
-
-    gst_cl_set_error (error, status, step);
-    g_free (step);
-    return FALSE;
-  }
-  return TRUE;
-}
-
-/* Takes the property values for one frame under the lock, and uploads the
- * convolution coefficients (and their factors) if the kernel changed since
- * the last frame. */
-static gboolean
-gst_cl_epsilon_snapshot (GstClEpsilon * self, GstClEpsilonParams * params,
-    GError ** error)
-{
-  gfloat coeffs[G_N_ELEMENTS (self->kernel.coeffs)];
-  gfloat column[GST_CL_CONV_KERNEL_MAX_SIDE], row[GST_CL_CONV_KERNEL_MAX_SIDE];
-  gboolean upload = FALSE;
-  guint cookie = 0;
-  gint i, n = 0;
-
-  GST_OBJECT_LOCK (self);
-  params->threshold = self->threshold;
-  params->radius = self->window_size / 2;
-  params->chroma_threshold = self->chroma_threshold;
-  params->have_kernel = self->have_kernel;
-  params->kernel_width = self->kernel.width;
-  params->kernel_height = self->kernel.height;
-  params->divisor = gst_cl_conv_kernel_effective_divisor (&self->kernel,
-      self->divisor);
-  params->bias = self->bias;
-  params->separable = self->have_kernel && self->separable;
-  params->epsilon_variant = self->epsilon_variant;
-  params->conv_variant = self->conv_variant;
-  if (self->have_kernel && self->kernel_cookie != self->coeffs_cookie) {
-    n = self->kernel.width * self->kernel.height;
-    for (i = 0; i < n; i++)
-      coeffs[i] = self->kernel.coeffs[i];
-    for (i = 0; i < self->kernel.height; i++)
-      column[i] = self->column[i];
-    for (i = 0; i < self->kernel.width; i++)
-      row[i] = self->row[i];
-    cookie = self->kernel_cookie;
-    upload = TRUE;
-  }
-  GST_OBJECT_UNLOCK (self);
-
-  if (!upload)
-    return TRUE;
-  if (!write_floats (self, self->coeffs, coeffs, n, "kernel coefficients",
-          error))
-    return FALSE;
-  if (params->separable && (!write_floats (self, self->row_factor, row,
-              params->kernel_width, "kernel row factor", error) ||
-          !write_floats (self, self->column_factor, column,
-              params->kernel_height, "kernel column factor", error)))
-    return FALSE;
-  self->coeffs_cookie = cookie;
-  return TRUE;
-}
-
-/* A packed device buffer of @plane, as a plane reference. */
-static GstClPlaneRef
-device_ref (const GstClPlane * plane, cl_mem mem)
-{
-  GstClPlaneRef ref = { mem, 0, NULL, plane->row_bytes, TRUE };
-
-  return ref;
-}
-
-/* A rectangle of one plane, in samples of one component: the part a frame
- * filters (all of it, or what lies under the input's crop rectangle). */
-typedef struct
-{
-  gint x, y;
-  gint width, height;
-} GstClRegion;
-
-/* @ref moved on to the sample at (@x, @y) of @plane. */
-static GstClPlaneRef
-region_ref (const GstClPlane * plane, const GstClPlaneRef * ref, gint x,
-    gint y)
-{
-  GstClPlaneRef moved = *ref;
-  gsize skip = (gsize) y * ref->pitch + (gsize) x * plane->xstep *
-      plane->bytes;
-
-  if (moved.mem)
-    moved.offset += skip;
-  else
-    moved.host += skip;
-  return moved;
-}
-
-/* Whether kernels may work on @ref where it is: 16-bit samples need even
- * offsets and pitches (a frame whose video meta says otherwise goes through
- * the plane's device buffers). */
-static gboolean
-kernel_aligned (const GstClPlane * plane, const GstClPlaneRef * ref)
-{
-  return plane->bytes == 1 || ((ref->offset | (gsize) ref->pitch) & 1) == 0;
-}
-
-/* Runs the epsilon filter on @region of @plane; @threshold on the 8-bit
- * scale, as the properties give it. */
-static gboolean
-run_epsilon (GstClEpsilon * self, GstClKernels * kernels,
-    const GstClPlane * plane, const GstClRegion * region,
-    const GstClPlaneRef * src, const GstClPlaneRef * dst, guint threshold,
-    GError ** error)
-{
-  GstClStagePlane stage = { src, dst, region->width, region->height,
-    plane->xstep, plane->shift
-  };
-
-  return gst_cl_kernels_run_epsilon (kernels, &plane->epsilon_launch, &stage,
-      threshold << (plane->depth - 8), &self->events, error);
-}
-
-static gboolean
-run_convolve (GstClEpsilon * self, GstClKernels * kernels,
-    const GstClPlane * plane, const GstClRegion * region,
-    const GstClPlaneRef * src, const GstClPlaneRef * dst,
-    const GstClEpsilonParams * params, GError ** error)
-{
-  GstClStagePlane stage = { src, dst, region->width, region->height, 1,
-    plane->shift
-  };
-  GstClConvParams conv = { self->coeffs, params->kernel_width,
-    params->kernel_height, params->divisor, params->bias, params->separable,
-    self->row_factor, self->column_factor, plane->scratch
-  };
-
-  return gst_cl_kernels_run_convolve (kernels, &plane->conv_launch, &stage,
-      &conv, &self->events, error);
-}
-
-/* ---- Choosing kernel variants -------------------------------------------- */
-
-/* One stage of one plane, for the tuner to time on the plane's own device
- * buffers (their content does not matter for the time). */
-typedef struct
-{
-  GstClEpsilon *self;
-  GstClKernels *kernels;
-  GstClPlane *plane;
-  const GstClEpsilonParams *params;
-  gboolean convolve;
-} GstClTuneJob;
-
-static gboolean
-tune_run (const GstClLaunch * launch, GstClEvents * events,
-    gpointer user_data, GError ** error)
-{
-  GstClTuneJob *job = user_data;
-  GstClPlane *plane = job->plane;
-  GstClPlaneRef src = device_ref (plane, plane->src);
-  GstClPlaneRef dst = device_ref (plane, plane->dst);
-  GstClStagePlane stage = { &src, &dst, plane->width, plane->height,
-    job->convolve ? 1 : plane->xstep, plane->shift
-  };
-  GstClConvParams conv = { job->self->coeffs, job->params->kernel_width,
-    job->params->kernel_height, job->params->divisor, job->params->bias,
-    job->params->separable, job->self->row_factor,
-    job->self->column_factor, plane->scratch
-  };
-
-  if (job->convolve)
-    return gst_cl_kernels_run_convolve (job->kernels, launch, &stage, &conv,
-        events, error);
-  return gst_cl_kernels_run_epsilon (job->kernels, launch, &stage,
-      MAX (job->params->threshold, 1), events, error);
-}
-
-/* What the tuner remembers a choice under: stage, layout, window or kernel
- * shape, and the size's order of magnitude (the best launch depends on how
- * much work there is, not on the exact size). */
-static gchar *
-tuning_key (const GstClTuneJob * job)
-{
-  const GstClPlane *plane = job->plane;
-  const GstClEpsilonParams *params = job->params;
-  const gchar *words = plane->bytes == 2 ? "16" : "";
-  guint size_class = g_bit_storage ((gulong) plane->row_bytes *
-      plane->height);
-
-  if (job->convolve)
-    return g_strdup_printf ("convolve%s-%dx%d-%s-s%u", words,
-        params->kernel_width, params->kernel_height,
-        params->separable ? "rank1" : "full", size_class);
-  return g_strdup_printf ("epsilon%s-%s-r%u-s%u", words,
-      plane->xstep == 2 ? "interleaved" : "planar", params->radius,
-      size_class);
-}
-
-/* Times every variant the stage allows with each of its work-group sizes. */
-static gboolean
-tune (GstClEpsilon * self, GstClTuneJob * job, const gchar * key,
-    GstClLaunch * launch, GError ** error)
-{
-  GstClLaunch candidates[GST_CL_N_VARIANTS * 8];
-  GstClVariant v, last = job->convolve && job->params->separable ?
-      GST_CL_VARIANT_SEPARABLE : GST_CL_VARIANT_WIDE;
-  size_t sizes[8][2];
-  guint i, m, n = 0;
-  gint64 started = g_get_monotonic_time ();
-  gboolean ok;
-
-  for (v = GST_CL_VARIANT_PLAIN; v <= last; v++) {
-    if (!gst_cl_kernels_has_variant (job->kernels, job->convolve, v))
-      continue;
-    m = gst_cl_kernels_local_sizes (job->kernels, job->convolve, v, sizes);
-    for (i = 0; i < m; i++) {
-      candidates[n].variant = v;
-      candidates[n].local[0] = sizes[i][0];
-      candidates[n].local[1] = sizes[i][1];
-      n++;
-    }
-  }
-  ok = gst_cl_tuner_tune (self->tuner, key, candidates, n, tune_run, job,
-      launch, error);
-  GST_OBJECT_LOCK (self);
-  self->stats.tuning_runs = gst_cl_tuner_get_runs (self->tuner);
-  self->stats.tuning_ms += (g_get_monotonic_time () - started) / 1000.0;
-  GST_OBJECT_UNLOCK (self);
-  return ok;
-}
-
-/* Whether @launch is one that tune() could have chosen for @job. */
-static gboolean
-launch_is_known (const GstClTuneJob * job, const GstClLaunch * launch)
-{
-  size_t sizes[8][2];
-  guint i, n;
-
-  if (launch->variant == GST_CL_VARIANT_SEPARABLE ?
-      !(job->convolve && job->params->separable) :
-      !gst_cl_kernels_has_variant (job->kernels, job->convolve,
-          launch->variant))
-    return FALSE;
-  n = gst_cl_kernels_local_sizes (job->kernels, job->convolve,
-      launch->variant, sizes);
-  for (i = 0; i < n; i++) {
-    if (sizes[i][0] == launch->local[0] && sizes[i][1] == launch->local[1])
-      return TRUE;
-  }
-  return FALSE;
-}
-
-/* The launch of one stage: a forced variant with its first work-group size,
- * or the fastest, as chosen earlier in this run, remembered on disk, or
- * timed now. */
-static gboolean
-choose_launch (GstClEpsilon * self, GstClTuneJob * job, GstClLaunch * launch,
-    GError ** error)
-{
-  GstClVariant forced = job->convolve ? job->params->conv_variant :
-      job->params->epsilon_variant;
-  GstClLaunch *known;
-  size_t sizes[8][2];
-  gchar *key;
-
-  if (forced == GST_CL_VARIANT_SEPARABLE && !job->params->separable)
-    forced = GST_CL_VARIANT_PLAIN;
-  /* The 16-bit programs have no tiled kernels. */
-  if (forced != GST_CL_VARIANT_AUTO &&
-      !gst_cl_kernels_has_variant (job->kernels, job->convolve, forced))
-    forced = GST_CL_VARIANT_PLAIN;
-  if (forced != GST_CL_VARIANT_AUTO) {
-    gst_cl_kernels_local_sizes (job->kernels, job->convolve, forced, sizes);
-    launch->variant = forced;
-    launch->local[0] = sizes[0][0];
-    launch->local[1] = sizes[0][1];
-    return TRUE;
-  }
-
-  key = tuning_key (job);
-  if ((known = g_hash_table_lookup (self->launches, key))) {
-    *launch = *known;
-    g_free (key);
-    return TRUE;
-  }
-  /* A remembered choice this program cannot run (a damaged or foreign
-   * cache file) is timed again, and overwritten. */
-  if (!(gst_cl_tuner_lookup (self->tuner, key, launch) &&
-          launch_is_known (job, launch)) &&
-      !tune (self, job, key, launch, error)) {
-    g_free (key);
-    return FALSE;
-  }
-  g_hash_table_insert (self->launches, key, g_memdup2 (launch,
-          sizeof (*launch)));
-  return TRUE;
-}
-
-/* The float plane the separable convolution's row pass writes. */
-static gboolean
-ensure_scratch (GstClEpsilon * self, GstClPlane * plane, GError ** error)
-{
-  if (!plane->scratch)
-    plane->scratch = gst_cl_context_create_buffer (self->context,
-        CL_MEM_READ_WRITE, sizeof (gfloat) * plane->width * plane->height,
-        "separable convolution rows", error);
-  return plane->scratch != NULL;
-}
-
-/* Chooses the launch of every stage that will run on the frame's planes. */
-static gboolean
-gst_cl_epsilon_prepare_launches (GstClEpsilon * self, GstClKernels * kernels,
-    const GstClEpsilonParams * params, GError ** error)
-{
-  GstClTuneJob job = { self, kernels, NULL, params, FALSE };
-  guint i;
-
-  for (i = 0; i < self->n_planes; i++) {
-    GstClPlane *plane = job.plane = &self->planes[i];
-    guint threshold = plane->is_luma ? params->threshold :
-        params->chroma_threshold;
-
-    job.convolve = FALSE;
-    if (threshold > 0 && !choose_launch (self, &job, &plane->epsilon_launch,
-            error))
-      return FALSE;
-    job.convolve = TRUE;
-    if (plane->is_luma && params->have_kernel &&
-        ((params->separable && !ensure_scratch (self, plane, error)) ||
-            !choose_launch (self, &job, &plane->conv_launch, error)))
-      return FALSE;
-  }
-  return TRUE;
-}
-
-/* Runs the stages from @src to @dst, through the plane's intermediate buffer
- * when both run. */
-static gboolean
-run_stages (GstClEpsilon * self, GstClKernels * kernels,
-    const GstClPlane * plane, const GstClRegion * region,
-    const GstClEpsilonParams * params, guint threshold, gboolean convolve,
-    const GstClPlaneRef * src, const GstClPlaneRef * dst, GError ** error)
-{
-  GstClPlaneRef tmp = device_ref (plane, plane->tmp);
-
-  if (threshold > 0) {
-    const GstClPlaneRef *out = convolve ? &tmp : dst;
-
-    if (!run_epsilon (self, kernels, plane, region, src, out, threshold,
-            error))
-      return FALSE;
-    src = out;
-  }
-  return !convolve || run_convolve (self, kernels, plane, region, src, dst,
-      params, error);
-}
-
-/* Copies the samples of @plane around @region from @src to @dst: the rows
- * above and below it, and the parts of its rows left and right of it. */
-static gboolean
-copy_around (GstClEpsilon * self, const GstClPlane * plane,
-    const GstClRegion * region, const GstClPlaneRef * src,
-    const GstClPlaneRef * dst, GstClTransferStats * stats, GError ** error)
-{
-  const gint below = region->y + region->height;
-  const gint right = region->x + region->width;
-  const GstClRegion parts[4] = {
-    {0, 0, plane->width, region->y},
-    {0, below, plane->width, plane->height - below},
-    {0, region->y, region->x, region->height},
-    {right, region->y, plane->width - right, region->height},
-  };
-  guint i;
-
-  for (i = 0; i < G_N_ELEMENTS (parts); i++) {
-    const GstClRegion *part = &parts[i];
-    GstClPlaneRef from, to;
-
-    if (part->width <= 0 || part->height <= 0)
-      continue;
-    from = region_ref (plane, src, part->x, part->y);
-    to = region_ref (plane, dst, part->x, part->y);
-    if (!gst_cl_copy_plane (self->context, &from, &to, (gsize) part->width *
-            plane->xstep * plane->bytes, part->height, stats, error))
-      return FALSE;
-  }
-  return TRUE;
-}
-
-/* Filters @region of one plane of @in into @out, and copies the rest of the
- * plane. Where the device shares host memory,
- * kernels read and write the frames' buffers in place; otherwise the plane
- * goes through device buffers, with DMA from and to pinned memory when the
- * frames are OpenCL buffers. A plane that no stage touches is copied by
- * OpenCL, and by the CPU only when neither frame is an OpenCL buffer. */
-static gboolean
-gst_cl_epsilon_filter_plane (GstClEpsilon * self, GstClKernels * kernels,
-    const GstClPlane * plane, const GstClRegion * region,
-    const GstClEpsilonParams * params, const GstClFrame * in,
-    const GstClFrame * out, GstClTransferStats * stats, GError ** error)
-{
-  guint threshold = plane->is_luma ? params->threshold :
-      params->chroma_threshold;
-  gboolean convolve = plane->is_luma && params->have_kernel;
-  gboolean in_place = gst_cl_context_is_host_unified (self->context);
-  const GstClPlaneRef *src = &in->planes[plane->index];
-  const GstClPlaneRef *dst = &out->planes[plane->index];
-  GstClPlaneRef dev_src = device_ref (plane, plane->src);
-  GstClPlaneRef dev_dst = device_ref (plane, plane->dst);
-  GstClPlaneRef src_region, dst_region;
-  gsize row_bytes = (gsize) region->width * plane->xstep * plane->bytes;
-
-  if (threshold == 0 && !convolve)
-    return params->share_untouched || gst_cl_copy_plane (self->context, src,
-        dst, plane->row_bytes, plane->height, stats, error);
-
-  /* A crop rectangle: the rest of the plane is copied as it is. */
-  if ((region->width != plane->width || region->height != plane->height) &&
-      !copy_around (self, plane, region, src, dst, stats, error))
-    return FALSE;
-  src_region = region_ref (plane, src, region->x, region->y);
-  dst_region = region_ref (plane, dst, region->x, region->y);
-  src = &src_region;
-  dst = &dst_region;
-
-  /* Device-resident frames (memory:OpenCLBuffer) are used where they are. */
-  if (!src->mem || !(in_place || src->device_side) ||
-      !kernel_aligned (plane, src)) {
-    if (!gst_cl_copy_plane (self->context, src, &dev_src, row_bytes,
-            region->height, stats, error))
-      return FALSE;
-    src = &dev_src;
-  }
-  if (dst->mem && (in_place || dst->device_side) &&
-      kernel_aligned (plane, dst))
-    return run_stages (self, kernels, plane, region, params, threshold,
-        convolve, src, dst, error);
-
-  return run_stages (self, kernels, plane, region, params, threshold,
-      convolve, src, &dev_dst, error) &&
-      gst_cl_copy_plane (self->context, &dev_dst, dst, row_bytes,
-      region->height, stats, error);
-}
-
-/* "VARIANT WxH" of @launch, or "none" where the stage did not run. */
-static void
-describe_launch (gchar * text, gsize size, gboolean ran,
-    const GstClLaunch * launch)
-{
-  if (ran)
-    g_snprintf (text, size, "%s %zux%zu",
-        gst_cl_variant_to_string (launch->variant), launch->local[0],
-        launch->local[1]);
-  else
-    g_strlcpy (text, "none", size);
-}
-
-/* Adds one frame's figures to the stats property. */
-static void
-gst_cl_epsilon_count_frame (GstClEpsilon * self,
-    const GstClEpsilonParams * params, const GstClTransferStats * frame,
-    gdouble device_ms, gint64 started)
-{
-  const GstClPlane *luma = &self->planes[0];
-  gdouble wall_ms = (g_get_monotonic_time () - started) / 1000.0;
-  gboolean copied = frame->host_copy_bytes > 0 || frame->pageable;
-
-  GST_OBJECT_LOCK (self);
-  self->stats.frames++;
-  self->stats.zero_copy_frames += copied ? 0 : 1;
-  self->stats.totals.host_copy_bytes += frame->host_copy_bytes;
-  self->stats.totals.upload_bytes += frame->upload_bytes;
-  self->stats.totals.download_bytes += frame->download_bytes;
-  self->stats.totals.device_copy_bytes += frame->device_copy_bytes;
-  self->stats.device_ms += device_ms;
-  self->stats.transform_ms += wall_ms;
-  self->stats.memory_path = copied ? "copy" :
-      gst_cl_context_is_host_unified (self->context) ? "host-ptr" : "pinned";
-  describe_launch (self->stats.epsilon_launch,
-      sizeof (self->stats.epsilon_launch), params->threshold > 0,
-      &luma->epsilon_launch);
-  describe_launch (self->stats.conv_launch, sizeof (self->stats.conv_launch),
-      params->have_kernel, &luma->conv_launch);
-  GST_OBJECT_UNLOCK (self);
-}
-
-/* The part of each plane the frame filters: all of it or, with a crop meta
- * on @inbuf, what lies under the crop rectangle (clipped to the frame): for
- * subsampled chroma, every chroma sample that covers one of its luma
- * samples. A rectangle that is empty once clipped is ignored: a malformed
- * meta must not turn the filter off. */
-static void
-gst_cl_epsilon_regions (GstClEpsilon * self, GstBuffer * inbuf,
-    GstClRegion * regions)
-{
-  const GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
-  GstVideoCropMeta *crop = gst_buffer_get_video_crop_meta (inbuf);
-  guint i, x = 0, y = 0, w = 0, h = 0;
-
-  if (crop) {
-    x = MIN (crop->x, (guint) GST_VIDEO_INFO_WIDTH (info));
-    y = MIN (crop->y, (guint) GST_VIDEO_INFO_HEIGHT (info));
-    w = MIN (crop->width, GST_VIDEO_INFO_WIDTH (info) - x);
-    h = MIN (crop->height, GST_VIDEO_INFO_HEIGHT (info) - y);
-    GST_LOG_OBJECT (self, "crop meta %u,%u %ux%u: filtering %u,%u %ux%u",
-        crop->x, crop->y, crop->width, crop->height, x, y, w, h);
-    if (w == 0 || h == 0)
-      crop = NULL;
-  }
-
-  for (i = 0; i < self->n_planes; i++) {
-    const GstClPlane *plane = &self->planes[i];
-    GstClRegion *r = &regions[i];
-
-    if (!crop) {
-      *r = (GstClRegion) {
-      0, 0, plane->width, plane->height};
-    } else {
-      r->x = x >> plane->wsub;
-      r->y = y >> plane->hsub;
-      r->width = ((x + w - 1) >> plane->wsub) - r->x + 1;
-      r->height = ((y + h - 1) >> plane->hsub) - r->y + 1;
-    }
-  }
-}
-
-/* The planes no stage touches with @params, as a bit mask. */
-static guint
-untouched_planes (GstClEpsilon * self, const GstClEpsilonParams * params)
-{
-  guint i, mask = 0;
-
-  for (i = 0; i < self->n_planes; i++) {
-    const GstClPlane *plane = &self->planes[i];
-
-    if (plane->is_luma ? params->threshold == 0 && !params->have_kernel :
-        params->chroma_threshold == 0)
-      mask |= 1 << plane->index;
-  }
-  return mask;
-}
-
-/* Whether this frame's untouched planes can go downstream as a share of
- * the input's memory instead of a copy: both sides in system memory on a
- * host-unified device, downstream reads plane offsets from the video meta,
- * and the pool can share them (gst_cl_buffer_pool_can_share_planes()).
- * Luma is never untouched here (the element would be in passthrough), so
- * the filtered plane is always in the output's own memory. */
-static gboolean
-can_share_untouched (GstClEpsilon * self, const GstClEpsilonParams * params,
-    GstBuffer * inbuf, GstBuffer * outbuf)
-{
-  guint mask = untouched_planes (self, params);
-
-  return self->share_untouched_ok && mask != 0 && !(mask & 1) &&
-      gst_cl_buffer_pool_can_share_planes (outbuf, inbuf,
-      &GST_VIDEO_FILTER (self)->in_info, mask);
-}
-
-/* Copies the planes in @mask from @inbuf into @outbuf and waits for the
- * copies: the way back when a share that was planned could not be made. */
-static gboolean
-gst_cl_epsilon_copy_planes (GstClEpsilon * self, GstBuffer * inbuf,
-    GstBuffer * outbuf, guint mask, GstClTransferStats * stats,
-    GError ** error)
-{
-  GstVideoFilter *vfilter = GST_VIDEO_FILTER (self);
-  GstClFrame in, out;
-  cl_int status;
-  gboolean ok;
-  guint i;
-
-  if (!gst_cl_frame_open (&in, self->context, &vfilter->in_info, inbuf,
-          GST_MAP_READ, error))
-    return FALSE;
-  if (!gst_cl_frame_open (&out, self->context, &vfilter->out_info, outbuf,
-          GST_MAP_WRITE, error)) {
-    gst_cl_frame_close (&in);
-    return FALSE;
-  }
-  ok = TRUE;
-  for (i = 0; ok && i < self->n_planes; i++) {
-    const GstClPlane *plane = &self->planes[i];
-
-    if (mask & (1 << plane->index))
-      ok = gst_cl_copy_plane (self->context, &in.planes[plane->index],
-          &out.planes[plane->index], plane->row_bytes, plane->height, stats,
-          error);
-  }
-  status = clFinish (gst_cl_context_get_queue (self->context));
-  if (ok && status != CL_SUCCESS)
-    ok = gst_cl_set_error (error, status, "clFinish (plane copy)");
-  gst_cl_frame_close (&out);
-  gst_cl_frame_close (&in);
-  return ok;
-}
-
 static GstFlowReturn
 gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
 {
   GstClEpsilon *self = GST_CL_EPSILON (trans);
-  GstVideoFilter *vfilter = GST_VIDEO_FILTER (trans);
-  GstClTransferStats stats = { 0, };
-  GstClFrame in, out;
-  gboolean in_open = FALSE, out_open = FALSE;
-  GstClEpsilonParams params;
-  GstClRegion regions[GST_VIDEO_MAX_PLANES];
-  GstClKernels *kernels;
-  GError *error = NULL;
   gint64 started = g_get_monotonic_time ();
-  cl_int status;
-  guint i;
+  GstClFrameStats frame;
+  GError *error = NULL;
 
-  if (G_UNLIKELY (self->n_planes == 0))
+  if (G_UNLIKELY (self->plan == NULL))
     goto not_negotiated;
-
-  /* The buffers first: one too small for its caps is refused before any
-   * program is built or tuned for those caps. */
-  if (!(in_open = gst_cl_frame_open (&in, self->context, &vfilter->in_info,
-              inbuf, GST_MAP_READ, &error)))
+  if (!gst_cl_plan_process (self->plan, inbuf, outbuf, self->share_untouched,
+          &frame, &error))
     goto failed;
-  if (!(out_open = gst_cl_frame_open (&out, self->context,
-              &vfilter->out_info, outbuf, GST_MAP_WRITE, &error)))
-    goto failed;
-  if (!gst_cl_epsilon_snapshot (self, &params, &error))
-    goto failed;
-  if (!(kernels = gst_cl_epsilon_get_kernels (self,
-              self->planes[0].bytes == 2, params.radius, &error)) ||
-      !gst_cl_epsilon_prepare_launches (self, kernels, &params, &error))
-    goto failed;
-  gst_cl_epsilon_regions (self, inbuf, regions);
-  params.share_untouched = can_share_untouched (self, &params, inbuf, outbuf);
-
-  for (i = 0; i < self->n_planes; i++) {
-    if (!gst_cl_epsilon_filter_plane (self, kernels, &self->planes[i],
-            &regions[i], &params, &in, &out, &stats, &error))
-      goto failed;
-  }
-
-  /* The frames stay open until every command on them has completed. */
-  status = clFinish (gst_cl_context_get_queue (self->context));
-  if (status != CL_SUCCESS) {
-    gst_cl_set_error (&error, status, "clFinish (frame)");
-    goto failed;
-  }
-  gst_cl_frame_close (&out);
-  gst_cl_frame_close (&in);
-  in_open = out_open = FALSE;
-  /* filter_plane skipped the untouched planes: share them, or copy them
-   * now if the share cannot be made after all. */
-  if (params.share_untouched && !gst_cl_buffer_pool_share_planes (outbuf,
-          inbuf, &vfilter->in_info, untouched_planes (self, &params))) {
-    GST_WARNING_OBJECT (self, "sharing untouched planes failed, copying");
-    if (!gst_cl_epsilon_copy_planes (self, inbuf, outbuf,
-            untouched_planes (self, &params), &stats, &error))
-      goto failed;
-  }
-  gst_cl_epsilon_count_frame (self, &params, &stats,
-      gst_cl_events_take_ms (&self->events), started);
+  frame.wall_ms = (g_get_monotonic_time () - started) / 1000.0;
+  gst_cl_stats_add_frame (self->stats, &frame);
   return GST_FLOW_OK;
 
   /* ERRORS */
@@ -1906,13 +864,6 @@ not_negotiated:
   }
 failed:
   {
-    /* Commands already enqueued may still use the frames' memory. */
-    clFinish (gst_cl_context_get_queue (self->context));
-    gst_cl_events_take_ms (&self->events);
-    if (out_open)
-      gst_cl_frame_close (&out);
-    if (in_open)
-      gst_cl_frame_close (&in);
     GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
     return GST_FLOW_ERROR;
   }
@@ -1929,7 +880,7 @@ gst_cl_epsilon_set_kernel_locked (GstClEpsilon * self, const gchar * text)
   GError *error = NULL;
 
   if (text == NULL || text[strspn (text, " \t\r\n")] == '\0') {
-    self->have_kernel = FALSE;
+    self->settings.have_kernel = FALSE;
     g_free (self->kernel_text);
     self->kernel_text = g_strdup ("");
     return;
@@ -1942,14 +893,8 @@ gst_cl_epsilon_set_kernel_locked (GstClEpsilon * self, const gchar * text)
     g_clear_error (&error);
     return;
   }
-
-  self->kernel = kernel;
-  self->have_kernel = TRUE;
-  self->separable = gst_cl_conv_kernel_factor (&kernel, self->column,
-      self->row);
-  self->kernel_cookie++;
-  if (self->kernel_cookie == 0)         /* 0 means "nothing uploaded" */
-    self->kernel_cookie = 1;
+  self->settings.kernel = kernel;
+  self->settings.have_kernel = TRUE;
   g_free (self->kernel_text);
   self->kernel_text = g_strdup (text);
 }
@@ -1959,24 +904,25 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstClEpsilon *self = GST_CL_EPSILON (object);
+  GstClPlanSettings *s = &self->settings;
   gdouble d;
   guint u;
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_THRESHOLD:
-      self->threshold = g_value_get_uint (value);
+      s->threshold = g_value_get_uint (value);
       break;
     case PROP_WINDOW_SIZE:
       u = g_value_get_uint (value);
       if (u % 2 == 1)
-        self->window_size = u;
+        s->window_size = u;
       else
         GST_WARNING_OBJECT (self, "Ignoring window-size %u: it must be odd; "
-            "keeping %u", u, self->window_size);
+            "keeping %u", u, s->window_size);
       break;
     case PROP_CHROMA_THRESHOLD:
-      self->chroma_threshold = g_value_get_uint (value);
+      s->chroma_threshold = g_value_get_uint (value);
       break;
     case PROP_KERNEL:
       gst_cl_epsilon_set_kernel_locked (self, g_value_get_string (value));
@@ -1986,16 +932,16 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
       if (isnan (d) || (d != 0.0 && fabs (d) < MIN_ABS_DIVISOR))
         GST_WARNING_OBJECT (self, "Ignoring divisor %g: it must be 0 or at "
             "least %g in magnitude; keeping %g", d, MIN_ABS_DIVISOR,
-            self->divisor);
+            s->divisor);
       else
-        self->divisor = d;
+        s->divisor = d;
       break;
     case PROP_BIAS:
       d = g_value_get_double (value);
       if (isnan (d))
-        GST_WARNING_OBJECT (self, "Ignoring bias NaN; keeping %g", self->bias);
+        GST_WARNING_OBJECT (self, "Ignoring bias NaN; keeping %g", s->bias);
       else
-        self->bias = d;
+        s->bias = d;
       break;
     case PROP_DEVICE:
       /* Set from code, a string need not be text: the device is chosen
@@ -2016,44 +962,24 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
       if (u == GST_CL_VARIANT_SEPARABLE)
         GST_WARNING_OBJECT (self, "Ignoring epsilon-variant separable: only "
             "convolutions separate; keeping %s",
-            gst_cl_variant_to_string (self->epsilon_variant));
+            gst_cl_variant_to_string (s->epsilon_variant));
       else
-        self->epsilon_variant = u;
+        s->epsilon_variant = u;
       break;
     case PROP_CONVOLUTION_VARIANT:
-      self->conv_variant = g_value_get_enum (value);
+      s->conv_variant = g_value_get_enum (value);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      self->frames_in_flight = g_value_get_uint (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
+  /* The streaming thread hands the settings to the plan at the next frame
+   * (gst_cl_epsilon_update_settings). */
+  self->settings_cookie++;
   GST_OBJECT_UNLOCK (self);
-}
-
-static GstStructure *
-gst_cl_epsilon_stats_locked (GstClEpsilon * self)
-{
-  return gst_structure_new ("application/x-clepsilon-stats",
-      "frames", G_TYPE_UINT64, self->stats.frames,
-      "zero-copy-frames", G_TYPE_UINT64, self->stats.zero_copy_frames,
-      "host-copy-bytes", G_TYPE_UINT64, self->stats.totals.host_copy_bytes,
-      "upload-bytes", G_TYPE_UINT64, self->stats.totals.upload_bytes,
-      "download-bytes", G_TYPE_UINT64, self->stats.totals.download_bytes,
-      "device-copy-bytes", G_TYPE_UINT64,
-      self->stats.totals.device_copy_bytes,
-      "device-ms", G_TYPE_DOUBLE, self->stats.device_ms,
-      "transform-ms", G_TYPE_DOUBLE, self->stats.transform_ms,
-      "memory-path", G_TYPE_STRING,
-      self->stats.memory_path ? self->stats.memory_path : "none",
-      "epsilon-launch", G_TYPE_STRING, self->stats.epsilon_launch[0] ?
-      self->stats.epsilon_launch : "none",
-      "convolution-launch", G_TYPE_STRING, self->stats.conv_launch[0] ?
-      self->stats.conv_launch : "none",
-      "programs-compiled", G_TYPE_UINT, self->stats.programs_compiled,
-      "programs-cached", G_TYPE_UINT, self->stats.programs_cached,
-      "tuning-runs", G_TYPE_UINT, self->stats.tuning_runs,
-      "build-ms", G_TYPE_DOUBLE, self->stats.build_ms,
-      "tuning-ms", G_TYPE_DOUBLE, self->stats.tuning_ms, NULL);
 }
 
 static void
@@ -2061,26 +987,27 @@ gst_cl_epsilon_get_property (GObject * object, guint prop_id, GValue * value,
     GParamSpec * pspec)
 {
   GstClEpsilon *self = GST_CL_EPSILON (object);
+  const GstClPlanSettings *s = &self->settings;
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_THRESHOLD:
-      g_value_set_uint (value, self->threshold);
+      g_value_set_uint (value, s->threshold);
       break;
     case PROP_WINDOW_SIZE:
-      g_value_set_uint (value, self->window_size);
+      g_value_set_uint (value, s->window_size);
       break;
     case PROP_CHROMA_THRESHOLD:
-      g_value_set_uint (value, self->chroma_threshold);
+      g_value_set_uint (value, s->chroma_threshold);
       break;
     case PROP_KERNEL:
       g_value_set_string (value, self->kernel_text);
       break;
     case PROP_DIVISOR:
-      g_value_set_double (value, self->divisor);
+      g_value_set_double (value, s->divisor);
       break;
     case PROP_BIAS:
-      g_value_set_double (value, self->bias);
+      g_value_set_double (value, s->bias);
       break;
     case PROP_DEVICE:
       g_value_set_string (value, self->device);
@@ -2089,13 +1016,16 @@ gst_cl_epsilon_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_string (value, self->device_name);
       break;
     case PROP_EPSILON_VARIANT:
-      g_value_set_enum (value, self->epsilon_variant);
+      g_value_set_enum (value, s->epsilon_variant);
       break;
     case PROP_CONVOLUTION_VARIANT:
-      g_value_set_enum (value, self->conv_variant);
+      g_value_set_enum (value, s->conv_variant);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      g_value_set_uint (value, self->frames_in_flight);
       break;
     case PROP_STATS:
-      g_value_take_boxed (value, gst_cl_epsilon_stats_locked (self));
+      g_value_take_boxed (value, gst_cl_stats_to_structure (self->stats));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -20,10 +20,12 @@ G_BEGIN_DECLS
 const gchar *gst_cl_error_name (cl_int status);
 
 /* Fills @error (GST_RESOURCE_ERROR_FAILED) with a message a user can act on:
- * "OpenCL <step> failed: <CL_ERROR_NAME> (<code>)". @step names the OpenCL
- * call or the step of the work that failed. Returns FALSE, so that callers can
- * write `return gst_cl_set_error (error, status, "clFoo");`. */
-gboolean gst_cl_set_error (GError ** error, cl_int status, const gchar * step);
+ * "OpenCL <step> failed: <CL_ERROR_NAME> (<code>)". The printf-style
+ * @step_format names the OpenCL call or the step of the work that failed.
+ * Returns FALSE, so that callers can write
+ * `return gst_cl_set_error (error, status, "clFoo (%s)", what);`. */
+gboolean gst_cl_set_error (GError ** error, cl_int status,
+    const gchar * step_format, ...) G_GNUC_PRINTF (3, 4);
 
 /* The message of the last error gst_cl_set_error() made on this thread, or
  * NULL after gst_cl_clear_last_error(). For failures that reach the element
@@ -44,6 +46,23 @@ void gst_cl_clear_last_error (void);
           ("OpenCL work failed without saying why (a bug)"));                \
     }                                                                        \
   } G_STMT_END
+
+/* Defines the debug category @cat of a file of the library that is not a
+ * GObject type (types initialise theirs in G_DEFINE_TYPE_WITH_CODE), as the
+ * file's GST_CAT_DEFAULT, and ensure_debug_category() that registers it
+ * once: call that before the file's first log line. */
+#define GST_CL_DEBUG_CATEGORY(cat, name, description)                        \
+  GST_DEBUG_CATEGORY_STATIC (cat);                                           \
+  static void                                                                \
+  ensure_debug_category (void)                                               \
+  {                                                                          \
+    static gsize done = 0;                                                   \
+                                                                             \
+    if (g_once_init_enter (&done)) {                                         \
+      GST_DEBUG_CATEGORY_INIT (cat, name, 0, description);                   \
+      g_once_init_leave (&done, 1);                                          \
+    }                                                                        \
+  }
 
 G_END_DECLS
 

@@ -92,10 +92,18 @@ gst_cl_error_name (cl_int status)
 static GPrivate last_error = G_PRIVATE_INIT (g_free);
 
 gboolean
-gst_cl_set_error (GError ** error, cl_int status, const gchar * step)
+gst_cl_set_error (GError ** error, cl_int status, const gchar * step_format,
+    ...)
 {
-  gchar *msg = g_strdup_printf ("OpenCL %s failed: %s (%d)", step,
+  gchar *step, *msg;
+  va_list args;
+
+  va_start (args, step_format);
+  step = g_strdup_vprintf (step_format, args);
+  va_end (args);
+  msg = g_strdup_printf ("OpenCL %s failed: %s (%d)", step,
       gst_cl_error_name (status), status);
+  g_free (step);
 
   g_set_error_literal (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
       msg);

@@ -76,6 +76,11 @@ gboolean gst_cl_copy_plane (GstClContext * context, const GstClPlaneRef * src,
     const GstClPlaneRef * dst, gsize row_bytes, gsize height,
     GstClTransferStats * stats, GError ** error);
 
+/* gst_cl_copy_plane() on @queue (of the frames' context). */
+gboolean gst_cl_copy_plane_on (cl_command_queue queue,
+    const GstClPlaneRef * src, const GstClPlaneRef * dst, gsize row_bytes,
+    gsize height, GstClTransferStats * stats, GError ** error);
+
 G_END_DECLS
 
 #endif /* __GST_CL_FRAME_PRIVATE_H__ */

@@ -272,7 +272,15 @@ gst_cl_copy_plane (GstClContext * context, const GstClPlaneRef * src,
     const GstClPlaneRef * dst, gsize row_bytes, gsize height,
     GstClTransferStats * stats, GError ** error)
 {
-  cl_command_queue queue = gst_cl_context_get_queue (context);
+  return gst_cl_copy_plane_on (gst_cl_context_get_queue (context), src, dst,
+      row_bytes, height, stats, error);
+}
+
+gboolean
+gst_cl_copy_plane_on (cl_command_queue queue, const GstClPlaneRef * src,
+    const GstClPlaneRef * dst, gsize row_bytes, gsize height,
+    GstClTransferStats * stats, GError ** error)
+{
   const size_t src_origin[3] = { src->offset, 0, 0 };
   const size_t dst_origin[3] = { dst->offset, 0, 0 };
   const size_t host_origin[3] = { 0, 0, 0 };

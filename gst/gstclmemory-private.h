@@ -47,6 +47,16 @@ gboolean gst_is_cl_memory (GstMemory * mem, GstClContext * context);
  * buffer). The bytes of @mem start at @mem->offset in it. Only valid for gst_is_cl_memory() memory. */
 cl_mem gst_cl_memory_get_buffer (GstMemory * mem);
 
+/* Frames in flight: the event of the last OpenCL command that writes @mem's
+ * buffer (a download into it, a kernel, an unmap), which any later reader
+ * or writer must wait for, as GStreamer's CUDA memory keeps a pending sync.
+ * gst_cl_memory_set_pending() retains @event (NULL clears) and releases the
+ * one it replaces; gst_cl_memory_get_pending() returns a new reference, or
+ * NULL when nothing is pending. A map waits for the pending event first; an
+ * unmap leaves its own. A share has its root's. */
+void gst_cl_memory_set_pending (GstMemory * mem, cl_event event);
+cl_event gst_cl_memory_get_pending (GstMemory * mem);
+
 G_END_DECLS
 
 #endif /* __GST_CL_MEMORY_PRIVATE_H__ */

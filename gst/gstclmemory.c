@@ -26,6 +26,7 @@ typedef struct
   gint map_count;
   gpointer host;                /* the mapping, while map_count > 0 */
   gboolean writable;            /* the mapping was made for writing */
+  cl_event pending;             /* the last command writing the buffer */
 } GstClMemory;
 
 struct _GstClAllocator
@@ -79,6 +80,8 @@ gst_cl_allocator_free (GstAllocator * allocator, GstMemory * memory)
     GST_ERROR_OBJECT (allocator, "freeing memory %p that is still mapped",
         memory);
   }
+  if (mem->pending)
+    clReleaseEvent (mem->pending);
   clReleaseMemObject (mem->buffer);
   g_mutex_clear (&mem->lock);
   g_free (mem);
@@ -106,11 +109,17 @@ gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
   g_mutex_lock (&mem->lock);
   if (mem->map_count == 0) {
     /* A read-only mapping has nothing to write back at unmap: on a discrete
-     * GPU that saves sending the whole buffer back to the device. */
+     * GPU that saves sending the whole buffer back to the device. The map
+     * waits for the frame still in flight into the buffer, if any. */
     mem->writable = (flags & GST_MAP_WRITE) != 0;
     mem->host = clEnqueueMapBuffer (gst_cl_context_get_queue (alloc->context),
         mem->buffer, CL_TRUE, mem->writable ? CL_MAP_READ | CL_MAP_WRITE :
-        CL_MAP_READ, 0, memory->maxsize, 0, NULL, NULL, &status);
+        CL_MAP_READ, 0, memory->maxsize, mem->pending ? 1 : 0,
+        mem->pending ? &mem->pending : NULL, NULL, &status);
+    if (status == CL_SUCCESS && mem->pending) {
+      clReleaseEvent (mem->pending);
+      mem->pending = NULL;
+    }
   } else if ((flags & GST_MAP_WRITE) && !mem->writable) {
     /* Nested inside a read-only mapping: refuse rather than lose writes. */
     status = CL_INVALID_OPERATION;
@@ -136,9 +145,13 @@ gst_cl_memory_unmap (GstMemory * memory)
 
   g_mutex_lock (&mem->lock);
   if (--mem->map_count == 0) {
+    /* Commands on other queues (frames in flight) wait for this event;
+     * those enqueued later on the same in-order queue see the data anyway. */
+    if (mem->pending)
+      clReleaseEvent (mem->pending);
+    mem->pending = NULL;
     status = clEnqueueUnmapMemObject (queue, mem->buffer, mem->host, 0, NULL,
-        NULL);
-    /* Kernels enqueued later on the same in-order queue see the data. */
+        &mem->pending);
     mem->host = NULL;
   }
   g_mutex_unlock (&mem->lock);
@@ -234,4 +247,36 @@ gst_cl_memory_get_buffer (GstMemory * mem)
 {
   g_return_val_if_fail (gst_is_cl_memory (mem, NULL), NULL);
   return ((GstClMemory *) mem)->buffer;
+}
+
+void
+gst_cl_memory_set_pending (GstMemory * memory, cl_event event)
+{
+  GstClMemory *mem;
+
+  g_return_if_fail (gst_is_cl_memory (memory, NULL));
+  mem = gst_cl_memory_root (memory);
+  if (event)
+    clRetainEvent (event);
+  g_mutex_lock (&mem->lock);
+  if (mem->pending)
+    clReleaseEvent (mem->pending);
+  mem->pending = event;
+  g_mutex_unlock (&mem->lock);
+}
+
+cl_event
+gst_cl_memory_get_pending (GstMemory * memory)
+{
+  GstClMemory *mem;
+  cl_event event;
+
+  g_return_val_if_fail (gst_is_cl_memory (memory, NULL), NULL);
+  mem = gst_cl_memory_root (memory);
+  g_mutex_lock (&mem->lock);
+  event = mem->pending;
+  if (event)
+    clRetainEvent (event);
+  g_mutex_unlock (&mem->lock);
+  return event;
 }

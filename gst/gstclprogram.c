@@ -17,20 +17,10 @@
 
 #include <string.h>
 
-GST_DEBUG_CATEGORY_STATIC (gst_cl_program_debug);
 #define GST_CAT_DEFAULT gst_cl_program_debug
+GST_CL_DEBUG_CATEGORY (gst_cl_program_debug, "clprogram",
+    "OpenCL program build");
 
-static void
-ensure_debug_category (void)
-{
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cl_program_debug, "clprogram", 0,
-        "OpenCL program build");
-    g_once_init_leave (&done, 1);
-  }
-}
 
 static gchar *
 get_build_log (cl_program program, cl_device_id device)
@@ -178,10 +168,7 @@ gst_cl_program_create_kernel (cl_program program, const gchar * name,
 
   kernel = clCreateKernel (program, name, &status);
   if (status != CL_SUCCESS) {
-    gchar *step = g_strdup_printf ("clCreateKernel (%s)", name);
-
-    gst_cl_set_error (error, status, step);
-    g_free (step);
+    gst_cl_set_error (error, status, "clCreateKernel (%s)", name);
     return NULL;
   }
   return kernel;

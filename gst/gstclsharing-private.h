@@ -25,8 +25,9 @@ G_BEGIN_DECLS
 #define GST_CL_CONTEXT_TYPE "gst.opencl.context"
 
 /* Finds or makes the context for @element (steps in gstclsharing.c) into
- * @context unless it is already set (under @element's object lock, like
- * every write of @context here). */
+ * @context unless it is already set for a device @device_spec accepts (one
+ * set earlier for another device is dropped); under @element's object lock,
+ * like every write of @context here. */
 gboolean gst_cl_context_ensure_for_element (GstElement * element,
     const gchar * device_spec, GstClContext ** context, GError ** error);
 

@@ -23,21 +23,12 @@
 #endif
 
 #include "gstclsharing-private.h"
+#include "gstclerror-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_sharing_debug
-GST_DEBUG_CATEGORY_STATIC (GST_CAT_DEFAULT);
+GST_CL_DEBUG_CATEGORY (gst_cl_sharing_debug, "clsharing",
+    "OpenCL context sharing between elements");
 
-static void
-ensure_debug_category (void)
-{
-  static gsize done = 0;
-
-  if (g_once_init_enter (&done)) {
-    GST_DEBUG_CATEGORY_INIT (gst_cl_sharing_debug, "clsharing", 0,
-        "OpenCL context sharing between elements");
-    g_once_init_leave (&done, 1);
-  }
-}
 
 /* The GstClContext in @context's structure (a new reference), wrapping an
  * application's cl_context if that is what it holds; NULL if neither. */
@@ -196,6 +187,30 @@ have_context (GstElement * element, GstClContext ** cl_context)
   return have;
 }
 
+/* Drops a context set earlier (set_context) for another device than
+ * @device_spec names; the device list is read outside the object lock. */
+static void
+drop_foreign_context (GstElement * element, const gchar * device_spec,
+    GstClContext ** cl_context)
+{
+  GstClContext *held = NULL;
+
+  GST_OBJECT_LOCK (element);
+  if (*cl_context)
+    held = gst_object_ref (*cl_context);
+  GST_OBJECT_UNLOCK (element);
+  if (!held || gst_cl_context_matches (held, device_spec)) {
+    gst_clear_object (&held);
+    return;
+  }
+  GST_DEBUG_OBJECT (element, "dropping a context for another device");
+  GST_OBJECT_LOCK (element);
+  if (*cl_context == held)
+    gst_clear_object (cl_context);
+  GST_OBJECT_UNLOCK (element);
+  gst_object_unref (held);
+}
+
 gboolean
 gst_cl_context_ensure_for_element (GstElement * element,
     const gchar * device_spec, GstClContext ** cl_context, GError ** error)
@@ -206,6 +221,7 @@ gst_cl_context_ensure_for_element (GstElement * element,
   gint i;
 
   ensure_debug_category ();
+  drop_foreign_context (element, device_spec, cl_context);
   if (have_context (element, cl_context))
     return TRUE;
 

@@ -11,18 +11,39 @@
 #define __GST_CL_TUNER_PRIVATE_H__
 
 #include "gstclvariant-private.h"
+#include "gstclstats-private.h"
 
 G_BEGIN_DECLS
 
-/* Autotuning: for one device and one configuration (a short key such as
- * "epsilon-planar-r4-s21": stage, layout, window radius, size class), time
- * candidate launches once, keep the fastest, and remember it on disk (one
- * GKeyFile in the cache folder, named by a hash of the device identity and
- * the kernel sources) so that the next start does not time again. */
+/* Choosing and remembering kernel variants, for one device and one run of
+ * an element. The tuner keeps the programs (one per sample size and window
+ * radius, built on first use) and, for each configuration (a short key such
+ * as "epsilon-planar-r4-s21": stage, layout, window radius, size class),
+ * the fastest launch: timed once, remembered on disk (one GKeyFile in the
+ * cache folder, named by a hash of the device identity and the kernel
+ * sources) so that the next start does not time again. Builds and timings
+ * are counted in the GstClStats given at creation. Streaming thread only. */
 typedef struct _GstClTuner GstClTuner;
 
-GstClTuner *gst_cl_tuner_new (GstClContext * context);
+/* A tuner for @context that counts in @stats (borrowed: it must outlive the
+ * tuner), with the choices remembered on disk for this device loaded. */
+GstClTuner *gst_cl_tuner_new (GstClContext * context, GstClStats * stats);
 void gst_cl_tuner_free (GstClTuner * tuner);
+
+/* The program for epsilon windows of @radius (1..7) on bytes, or on 16-bit
+ * words when @deep: built (or loaded from the program cache) the first time
+ * it is asked for, then kept until the tuner is freed. Owned by the tuner. */
+GstClKernels *gst_cl_tuner_get_kernels (GstClTuner * tuner, gboolean deep,
+    gint radius, GError ** error);
+
+/* The launch @stage runs with: with @forced (not AUTO) that variant with its
+ * first work-group size (PLAIN where the program lacks it, or for SEPARABLE
+ * on a kernel that does not separate); with AUTO the fastest for the
+ * stage's configuration, chosen earlier in this run, remembered on disk, or
+ * timed now by running @stage on the buffers it names (blocking; their
+ * content does not matter). */
+gboolean gst_cl_tuner_choose (GstClTuner * tuner, const GstClStage * stage,
+    GstClVariant forced, GstClLaunch * launch, GError ** error);
 
 /* The remembered choice for @config, if any. */
 gboolean gst_cl_tuner_lookup (GstClTuner * tuner, const gchar * config,
@@ -39,9 +60,6 @@ typedef gboolean (*GstClTunerRun) (const GstClLaunch * launch,
 gboolean gst_cl_tuner_tune (GstClTuner * tuner, const gchar * config,
     const GstClLaunch * candidates, guint n_candidates, GstClTunerRun run,
     gpointer user_data, GstClLaunch * best, GError ** error);
-
-/* How many launches gst_cl_tuner_tune() timed since @tuner was made. */
-guint gst_cl_tuner_get_runs (GstClTuner * tuner);
 
 G_END_DECLS
 

@@ -20,29 +20,37 @@
 #include <string.h>
 
 #define GST_CAT_DEFAULT gst_cl_tuner_debug
-GST_DEBUG_CATEGORY_STATIC (GST_CAT_DEFAULT);
+GST_CL_DEBUG_CATEGORY (gst_cl_tuner_debug, "cltuner",
+    "gst-clfilters kernel autotuning");
 
 #define GROUP "launches"
 #define TIMED_RUNS 3
+#define MAX_RADIUS 7
 
 struct _GstClTuner
 {
   GstClContext *context;
+  GstClStats *stats;
   gchar *key;                   /* its cache entry's key */
   GKeyFile *choices;
+  GHashTable *launches;         /* config -> GstClLaunch, this run */
+  /* by sample size (bytes, 16-bit words) and epsilon radius */
+  GstClKernels *kernels[2][MAX_RADIUS + 1];
   guint runs;
 };
 
 GstClTuner *
-gst_cl_tuner_new (GstClContext * context)
+gst_cl_tuner_new (GstClContext * context, GstClStats * stats)
 {
   GstClTuner *self = g_new0 (GstClTuner, 1);
   gchar *contents;
   gsize length;
 
-  GST_DEBUG_CATEGORY_INIT (gst_cl_tuner_debug, "cltuner", 0,
-      "gst-clfilters kernel autotuning");
+  ensure_debug_category ();
   self->context = gst_object_ref (context);
+  self->stats = stats;
+  self->launches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      g_free);
   /* Timings hold for this device and driver running these sources. */
   self->key = g_strjoin ("\n", gst_cl_context_get_identity (context),
       gst_cl_kernel_common, gst_cl_kernel_epsilon, gst_cl_kernel_convolve,
@@ -61,18 +69,41 @@ gst_cl_tuner_new (GstClContext * context)
 void
 gst_cl_tuner_free (GstClTuner * self)
 {
+  guint i;
+
   if (!self)
     return;
+  for (i = 0; i <= MAX_RADIUS; i++) {
+    g_clear_pointer (&self->kernels[0][i], gst_cl_kernels_free);
+    g_clear_pointer (&self->kernels[1][i], gst_cl_kernels_free);
+  }
+  g_hash_table_unref (self->launches);
   g_key_file_unref (self->choices);
   g_free (self->key);
   gst_object_unref (self->context);
   g_free (self);
 }
 
-guint
-gst_cl_tuner_get_runs (GstClTuner * self)
+GstClKernels *
+gst_cl_tuner_get_kernels (GstClTuner * self, gboolean deep, gint radius,
+    GError ** error)
 {
-  return self->runs;
+  GstClKernels **kernels;
+  gboolean from_cache = FALSE;
+  gint64 started;
+
+  g_return_val_if_fail (radius >= 1 && radius <= MAX_RADIUS, NULL);
+  kernels = &self->kernels[deep ? 1 : 0][radius];
+  if (*kernels)
+    return *kernels;
+
+  started = g_get_monotonic_time ();
+  *kernels = gst_cl_kernels_new (self->context, radius, deep, &from_cache,
+      error);
+  if (*kernels)
+    gst_cl_stats_add_build (self->stats,
+        (g_get_monotonic_time () - started) / 1000.0, from_cache);
+  return *kernels;
 }
 
 /* "VARIANT LOCAL0 LOCAL1", as stored. */
@@ -269,5 +300,134 @@ gst_cl_tuner_tune (GstClTuner * self, const gchar * config,
       gst_cl_variant_to_string (best->variant), best->local[0],
       best->local[1], best_ms);
   remember (self, config, best);
+  return TRUE;
+}
+
+/* ---- Choosing the launch of one stage ------------------------------------ */
+
+/* What a choice is remembered under: stage, layout, window or kernel shape,
+ * and the size's order of magnitude (the best launch depends on how much
+ * work there is, not on the exact size). */
+static gchar *
+stage_config (const GstClStage * stage)
+{
+  const GstClStagePlane *plane = &stage->plane;
+  gboolean deep = gst_cl_kernels_is_deep (stage->kernels);
+  const gchar *words = deep ? "16" : "";
+  guint size_class = g_bit_storage ((gulong) plane->width * plane->xstep *
+      (deep ? 2 : 1) * plane->height);
+
+  if (stage->convolve)
+    return g_strdup_printf ("convolve%s-%dx%d-%s-s%u", words,
+        stage->conv.kw, stage->conv.kh,
+        stage->conv.separable ? "rank1" : "full", size_class);
+  return g_strdup_printf ("epsilon%s-%s-r%d-s%u", words,
+      plane->xstep == 2 ? "interleaved" : "planar",
+      gst_cl_kernels_get_radius (stage->kernels), size_class);
+}
+
+static gboolean
+run_stage (const GstClLaunch * launch, GstClEvents * events,
+    gpointer user_data, GError ** error)
+{
+  return gst_cl_stage_run (user_data, launch, events, error);
+}
+
+/* The last variant @stage may run: SEPARABLE only for a separable
+ * convolution. */
+static GstClVariant
+last_variant (const GstClStage * stage)
+{
+  return stage->convolve && stage->conv.separable ?
+      GST_CL_VARIANT_SEPARABLE : GST_CL_VARIANT_WIDE;
+}
+
+/* Times every variant the stage allows with each of its work-group sizes. */
+static gboolean
+tune_stage (GstClTuner * self, const GstClStage * stage, const gchar * config,
+    GstClLaunch * launch, GError ** error)
+{
+  GstClLaunch candidates[GST_CL_N_VARIANTS * 8];
+  GstClVariant v;
+  size_t sizes[8][2];
+  guint i, m, n = 0, runs = self->runs;
+  gint64 started = g_get_monotonic_time ();
+  gboolean ok;
+
+  for (v = GST_CL_VARIANT_PLAIN; v <= last_variant (stage); v++) {
+    if (!gst_cl_kernels_has_variant (stage->kernels, stage->convolve, v))
+      continue;
+    m = gst_cl_kernels_local_sizes (stage->kernels, stage->convolve, v, sizes);
+    for (i = 0; i < m; i++) {
+      candidates[n].variant = v;
+      candidates[n].local[0] = sizes[i][0];
+      candidates[n].local[1] = sizes[i][1];
+      n++;
+    }
+  }
+  ok = gst_cl_tuner_tune (self, config, candidates, n, run_stage,
+      (gpointer) stage, launch, error);
+  gst_cl_stats_add_tuning (self->stats, self->runs - runs,
+      (g_get_monotonic_time () - started) / 1000.0);
+  return ok;
+}
+
+/* Whether @launch is one that tune_stage() could have chosen for @stage. */
+static gboolean
+launch_is_known (const GstClStage * stage, const GstClLaunch * launch)
+{
+  size_t sizes[8][2];
+  guint i, n;
+
+  if (launch->variant > last_variant (stage) ||
+      !gst_cl_kernels_has_variant (stage->kernels, stage->convolve,
+          launch->variant))
+    return FALSE;
+  n = gst_cl_kernels_local_sizes (stage->kernels, stage->convolve,
+      launch->variant, sizes);
+  for (i = 0; i < n; i++) {
+    if (sizes[i][0] == launch->local[0] && sizes[i][1] == launch->local[1])
+      return TRUE;
+  }
+  return FALSE;
+}
+
+gboolean
+gst_cl_tuner_choose (GstClTuner * self, const GstClStage * stage,
+    GstClVariant forced, GstClLaunch * launch, GError ** error)
+{
+  GstClLaunch *known;
+  size_t sizes[8][2];
+  gchar *config;
+
+  if (forced != GST_CL_VARIANT_AUTO && (forced > last_variant (stage) ||
+          !gst_cl_kernels_has_variant (stage->kernels, stage->convolve,
+              forced)))
+    forced = GST_CL_VARIANT_PLAIN;
+  if (forced != GST_CL_VARIANT_AUTO) {
+    gst_cl_kernels_local_sizes (stage->kernels, stage->convolve, forced,
+        sizes);
+    launch->variant = forced;
+    launch->local[0] = sizes[0][0];
+    launch->local[1] = sizes[0][1];
+    return TRUE;
+  }
+
+  config = stage_config (stage);
+  if ((known = g_hash_table_lookup (self->launches, config))) {
+    *launch = *known;
+    g_free (config);
+    return TRUE;
+  }
+  /* A remembered choice this program cannot run (a damaged or foreign
+   * cache file) is timed again, and overwritten. */
+  if (!(gst_cl_tuner_lookup (self, config, launch) &&
+          launch_is_known (stage, launch)) &&
+      !tune_stage (self, stage, config, launch, error)) {
+    g_free (config);
+    return FALSE;
+  }
+  g_hash_table_insert (self->launches, config, g_memdup2 (launch,
+          sizeof (*launch)));
   return TRUE;
 }

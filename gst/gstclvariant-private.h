@@ -68,6 +68,10 @@ GstClKernels *gst_cl_kernels_new (GstClContext * context, gint radius,
     gboolean deep, gboolean * from_cache, GError ** error);
 void gst_cl_kernels_free (GstClKernels * kernels);
 
+/* The window radius and sample size the program was built for. */
+gint gst_cl_kernels_get_radius (GstClKernels * kernels);
+gboolean gst_cl_kernels_is_deep (GstClKernels * kernels);
+
 /* Whether the program has @variant (not AUTO) for the epsilon filter or,
  * with @convolve, the convolution. */
 gboolean gst_cl_kernels_has_variant (GstClKernels * kernels,
@@ -118,6 +122,24 @@ typedef struct
 gboolean gst_cl_kernels_run_convolve (GstClKernels * kernels,
     const GstClLaunch * launch, const GstClStagePlane * plane,
     const GstClConvParams * params, GstClEvents * events, GError ** error);
+
+/* One stage of one plane with every argument of its kernels: the single
+ * place where frames, the tuner and the tools say what a launch computes.
+ * @threshold is in sample units (10-bit ones for a deep program); @conv is
+ * read only when @convolve. */
+typedef struct
+{
+  GstClKernels *kernels;
+  gboolean convolve;
+  GstClStagePlane plane;
+  guint threshold;
+  GstClConvParams conv;
+} GstClStage;
+
+/* Enqueues @stage with @launch: gst_cl_kernels_run_epsilon() or
+ * gst_cl_kernels_run_convolve() with the stage's arguments. */
+gboolean gst_cl_stage_run (const GstClStage * stage,
+    const GstClLaunch * launch, GstClEvents * events, GError ** error);
 
 G_END_DECLS
 

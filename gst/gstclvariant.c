@@ -279,6 +279,18 @@ gst_cl_kernels_free (GstClKernels * self)
   g_free (self);
 }
 
+gint
+gst_cl_kernels_get_radius (GstClKernels * self)
+{
+  return self->radius;
+}
+
+gboolean
+gst_cl_kernels_is_deep (GstClKernels * self)
+{
+  return self->deep;
+}
+
 gboolean
 gst_cl_kernels_has_variant (GstClKernels * self, gboolean convolve,
     GstClVariant variant)
@@ -387,10 +399,7 @@ enqueue (GstClKernels * self, cl_kernel kernel, gsize width, gsize height,
   status = clEnqueueNDRangeKernel (gst_cl_context_get_queue (self->context),
       kernel, 2, NULL, global, local, 0, NULL, event);
   if (status != CL_SUCCESS) {
-    gchar *step = g_strdup_printf ("clEnqueueNDRangeKernel (%s)", what);
-
-    gst_cl_set_error (error, status, step);
-    g_free (step);
+    gst_cl_set_error (error, status, "clEnqueueNDRangeKernel (%s)", what);
     return FALSE;
   }
   if (event)
@@ -524,3 +533,14 @@ gst_cl_kernels_run_convolve (GstClKernels * self, const GstClLaunch * launch,
 }
 
 #undef SET_ARG
+
+gboolean
+gst_cl_stage_run (const GstClStage * stage, const GstClLaunch * launch,
+    GstClEvents * events, GError ** error)
+{
+  if (stage->convolve)
+    return gst_cl_kernels_run_convolve (stage->kernels, launch, &stage->plane,
+        &stage->conv, events, error);
+  return gst_cl_kernels_run_epsilon (stage->kernels, launch, &stage->plane,
+      stage->threshold, events, error);
+}

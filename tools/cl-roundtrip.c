@@ -22,8 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gstclcontext-private.h"
-#include "gstclprogram-private.h"
-#include "gstclkernels.h"
+#include "gstclvariant-private.h"
 
 static int
 compare_doubles (const void *a, const void *b)
@@ -52,34 +51,30 @@ check (cl_int status, const gchar * what)
 /* Median ms of upload + kernel + download with @host as host memory; the
  * kernel's own median time goes to @kernel_ms. */
 static gdouble
-round_trip (cl_command_queue queue, cl_kernel kernel, const size_t * global,
-    cl_mem src, cl_mem dst, guint8 * host, gsize size, gint iterations,
-    gdouble * kernel_ms)
+round_trip (cl_command_queue queue, const GstClStage * stage,
+    const GstClLaunch * launch, cl_mem src, cl_mem dst, guint8 * host,
+    gsize size, gint iterations, gdouble * kernel_ms)
 {
-  const size_t local[2] = { 64, 4 };
   gdouble *total = g_new (gdouble, iterations);
   gdouble *kern = g_new (gdouble, iterations);
+  GstClEvents events = { {0,}, 0 };
+  GError *error = NULL;
   gdouble result;
   gint i;
 
   for (i = 0; i < iterations; i++) {
     gint64 t0 = g_get_monotonic_time ();
-    cl_ulong s = 0, e = 0;
-    cl_event ev;
 
     check (clEnqueueWriteBuffer (queue, src, CL_FALSE, 0, size, host, 0, NULL,
             NULL), "upload");
-    check (clEnqueueNDRangeKernel (queue, kernel, 2, NULL, global, local, 0,
-            NULL, &ev), "kernel");
+    if (!gst_cl_stage_run (stage, launch, &events, &error)) {
+      g_printerr ("%s\n", error->message);
+      exit (1);
+    }
     check (clEnqueueReadBuffer (queue, dst, CL_TRUE, 0, size, host, 0, NULL,
             NULL), "download");
     total[i] = (g_get_monotonic_time () - t0) / 1e3;
-    clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_START, sizeof (s), &s,
-        NULL);
-    clGetEventProfilingInfo (ev, CL_PROFILING_COMMAND_END, sizeof (e), &e,
-        NULL);
-    kern[i] = (e - s) / 1e6;
-    clReleaseEvent (ev);
+    kern[i] = gst_cl_events_take_ms (&events);
   }
   result = median (total, iterations);
   *kernel_ms = median (kern, iterations);
@@ -91,18 +86,14 @@ round_trip (cl_command_queue queue, cl_kernel kernel, const size_t * global,
 int
 main (int argc, char **argv)
 {
-  static const gchar *sources[] = {
-    gst_cl_kernel_common, gst_cl_kernel_epsilon, gst_cl_kernel_convolve, NULL
-  };
+  /* The plain variant in 64x4 work-groups, as the element may choose it. */
+  const GstClLaunch launch = { GST_CL_VARIANT_PLAIN, {64, 4} };
   GError *error = NULL;
   GstClContext *ctx;
+  GstClKernels *kernels = NULL;
   cl_command_queue queue;
-  cl_program program;
-  cl_kernel kernel;
   cl_mem src, dst, pinned;
-  cl_int width, height, radius = 4, status;
-  cl_uint threshold = 20, zero = 0;
-  size_t global[2];
+  cl_int width, height, status;
   guint8 *pinned_ptr, *pageable;
   gdouble pinned_ms, pageable_ms, k1, k2;
   gsize size;
@@ -119,9 +110,7 @@ main (int argc, char **argv)
   size = (gsize) width * height;
 
   ctx = gst_cl_context_new (argv[1], &error);
-  if (!ctx || !(program = gst_cl_program_build (ctx, sources, NULL, NULL, &error))
-      || !(kernel = gst_cl_program_create_kernel (program, "epsilon_planar",
-              &error))) {
+  if (!ctx || !(kernels = gst_cl_kernels_new (ctx, 4, FALSE, NULL, &error))) {
     g_printerr ("%s\n", error->message);
     return 1;
   }
@@ -143,26 +132,21 @@ main (int argc, char **argv)
   memset (pinned_ptr, 128, size);
   memset (pageable, 128, size);
 
-  check (clSetKernelArg (kernel, 0, sizeof (cl_mem), &src), "arg");
-  check (clSetKernelArg (kernel, 1, sizeof (cl_uint), &zero), "arg");
-  check (clSetKernelArg (kernel, 2, sizeof (cl_int), &width), "arg");
-  check (clSetKernelArg (kernel, 3, sizeof (cl_mem), &dst), "arg");
-  check (clSetKernelArg (kernel, 4, sizeof (cl_uint), &zero), "arg");
-  check (clSetKernelArg (kernel, 5, sizeof (cl_int), &width), "arg");
-  check (clSetKernelArg (kernel, 6, sizeof (cl_int), &width), "arg");
-  check (clSetKernelArg (kernel, 7, sizeof (cl_int), &height), "arg");
-  check (clSetKernelArg (kernel, 8, sizeof (cl_int), &radius), "arg");
-  check (clSetKernelArg (kernel, 9, sizeof (cl_uint), &threshold), "arg");
-  global[0] = GST_ROUND_UP_N ((size_t) width, 64);
-  global[1] = GST_ROUND_UP_N ((size_t) height, 4);
+  {
+    GstClPlaneRef src_ref = { src, 0, NULL, width, TRUE };
+    GstClPlaneRef dst_ref = { dst, 0, NULL, width, TRUE };
+    /* 9x9 (radius 4 program) at threshold 20 */
+    GstClStage stage = { kernels, FALSE, {&src_ref, &dst_ref, width, height,
+        1, 0}, 20
+    };
 
-  /* Warm up once, untimed. */
-  round_trip (queue, kernel, global, src, dst, pinned_ptr, size, 1, &k1);
-  pinned_ms = round_trip (queue, kernel, global, src, dst, pinned_ptr, size,
-      iterations, &k1);
-  pageable_ms = round_trip (queue, kernel, global, src, dst, pageable, size,
-      iterations, &k2);
-
+    /* Warm up once, untimed. */
+    round_trip (queue, &stage, &launch, src, dst, pinned_ptr, size, 1, &k1);
+    pinned_ms = round_trip (queue, &stage, &launch, src, dst, pinned_ptr,
+        size, iterations, &k1);
+    pageable_ms = round_trip (queue, &stage, &launch, src, dst, pageable,
+        size, iterations, &k2);
+  }
   g_print ("%s, %dx%d 8-bit plane, 9x9 epsilon, median of %d:\n",
       gst_cl_context_get_device_name (ctx), width, height, iterations);
   g_print ("  pinned   round trip %.3f ms (kernel %.3f ms)\n", pinned_ms, k1);
@@ -174,8 +158,7 @@ main (int argc, char **argv)
   clReleaseMemObject (pinned);
   clReleaseMemObject (src);
   clReleaseMemObject (dst);
-  clReleaseKernel (kernel);
-  clReleaseProgram (program);
+  gst_cl_kernels_free (kernels);
   gst_object_unref (ctx);
   g_free (pageable);
   return 0;

@@ -189,6 +189,9 @@ rt_make_expected (const GstVideoInfo * info, GstBuffer * in,
   GstBuffer *exp = gst_buffer_new_allocate (NULL, info->size, NULL);
   GstVideoFrame in_frame, exp_frame;
 
+  /* Not writable while mapped: a buffer of several memories is then mapped
+   * through a temporary merged copy instead of being merged for good. */
+  gst_buffer_ref (in);
   gst_buffer_memset (exp, 0, 0, info->size);
   if (!gst_video_frame_map (&in_frame, info, in, GST_MAP_READ))
     g_error ("cannot map an input frame");
@@ -197,6 +200,7 @@ rt_make_expected (const GstVideoInfo * info, GstBuffer * in,
   ref_process_frame (&in_frame, &exp_frame, p);
   gst_video_frame_unmap (&exp_frame);
   gst_video_frame_unmap (&in_frame);
+  gst_buffer_unref (in);
   return exp;
 }
 

@@ -57,7 +57,8 @@ GstBuffer *rt_make_padded_input (const GstVideoInfo * info, GRand * rand,
     gint extra, gint gap, guint8 poison);
 
 /* The reference output for @in (mapped with its video meta if it has one),
- * in the default layout of @info. */
+ * in the default layout of @info; bytes outside the image are 0. @in is
+ * left as it is: a buffer of several memories is not merged. */
 GstBuffer *rt_make_expected (const GstVideoInfo * info, GstBuffer * in,
     const RefParams * p);
 

@@ -19,78 +19,10 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
-#include "../reference.h"
-
-#define DEFAULT_TEST_DEVICE "pocl"
+#include "../harness.h"
 
 /* ------------------------------------------------------------------------ */
 /* Configurations                                                           */
-
-typedef struct
-{
-  RefParams ref;
-  gchar kernel_str[8192];       /* what is set on the "kernel" property */
-  const gchar *epsilon_variant; /* NULL: the element's default (auto) */
-  const gchar *conv_variant;
-} TestConfig;
-
-static const gchar *
-test_device (void)
-{
-  const gchar *d = g_getenv ("CLEPSILON_TEST_DEVICE");
-  return (d != NULL && *d != '\0') ? d : DEFAULT_TEST_DEVICE;
-}
-
-static void
-config_init (TestConfig * cfg, guint threshold, guint window,
-    guint chroma_threshold)
-{
-  memset (cfg, 0, sizeof (*cfg));
-  ref_params_init (&cfg->ref);
-  cfg->ref.threshold = threshold;
-  cfg->ref.window = window;
-  cfg->ref.chroma_threshold = chroma_threshold;
-  cfg->kernel_str[0] = '\0';
-}
-
-/* Sets a kernel given both as the property string and as coefficients. */
-static void
-config_set_kernel_str (TestConfig * cfg, const gchar * str, gint kw, gint kh,
-    const gdouble * coeffs, gdouble divisor, gdouble bias)
-{
-  g_assert (kw >= 1 && kw <= REF_KERNEL_MAX_SIDE && (kw & 1));
-  g_assert (kh >= 1 && kh <= REF_KERNEL_MAX_SIDE && (kh & 1));
-  g_assert (strlen (str) < sizeof (cfg->kernel_str));
-  g_strlcpy (cfg->kernel_str, str, sizeof (cfg->kernel_str));
-  cfg->ref.kernel_width = kw;
-  cfg->ref.kernel_height = kh;
-  memcpy (cfg->ref.kernel, coeffs, sizeof (gdouble) * kw * kh);
-  cfg->ref.divisor = divisor;
-  cfg->ref.bias = bias;
-}
-
-/* Sets a kernel from coefficients, writing the string as "a b c; d e f". */
-static void
-config_set_kernel (TestConfig * cfg, gint kw, gint kh,
-    const gdouble * coeffs, gdouble divisor, gdouble bias)
-{
-  GString *s = g_string_new (NULL);
-  gchar num[G_ASCII_DTOSTR_BUF_SIZE];
-  gint r, c;
-
-  for (r = 0; r < kh; r++) {
-    if (r > 0)
-      g_string_append (s, "; ");
-    for (c = 0; c < kw; c++) {
-      if (c > 0)
-        g_string_append_c (s, ' ');
-      g_string_append (s, g_ascii_formatd (num, sizeof (num), "%.17g",
-              coeffs[r * kw + c]));
-    }
-  }
-  config_set_kernel_str (cfg, s->str, kw, kh, coeffs, divisor, bias);
-  g_string_free (s, TRUE);
-}
 
 static gboolean
 is_integer (gdouble v)
@@ -101,7 +33,7 @@ is_integer (gdouble v)
 /* Convolution must be exact with integer coefficients, divisor and bias;
  * otherwise within 1. */
 static guint
-config_luma_tolerance (const TestConfig * cfg)
+config_luma_tolerance (const ThConfig * cfg)
 {
   gint i;
 
@@ -115,106 +47,14 @@ config_luma_tolerance (const TestConfig * cfg)
   return 0;
 }
 
-static gchar *
-config_describe (const TestConfig * cfg)
-{
-  gchar *k = g_strndup (cfg->kernel_str, 80);
-  gchar *d = g_strdup_printf ("threshold=%u window-size=%u "
-      "chroma-threshold=%u kernel=\"%s%s\" (%dx%d) divisor=%g bias=%g "
-      "epsilon-variant=%s convolution-variant=%s",
-      cfg->ref.threshold, cfg->ref.window, cfg->ref.chroma_threshold, k,
-      strlen (cfg->kernel_str) > 80 ? "..." : "", cfg->ref.kernel_width,
-      cfg->ref.kernel_height, cfg->ref.divisor, cfg->ref.bias,
-      cfg->epsilon_variant ? cfg->epsilon_variant : "auto",
-      cfg->conv_variant ? cfg->conv_variant : "auto");
-  g_free (k);
-  return d;
-}
-
-/* Sets every mutable property of @cfg on @element. */
-static void
-config_apply (const TestConfig * cfg, GstElement * element)
-{
-  g_object_set (element,
-      "threshold", cfg->ref.threshold,
-      "window-size", cfg->ref.window,
-      "chroma-threshold", cfg->ref.chroma_threshold,
-      "kernel", cfg->kernel_str,
-      "divisor", cfg->ref.divisor, "bias", cfg->ref.bias, NULL);
-  if (cfg->epsilon_variant)
-    gst_util_set_object_arg (G_OBJECT (element), "epsilon-variant",
-        cfg->epsilon_variant);
-  if (cfg->conv_variant)
-    gst_util_set_object_arg (G_OBJECT (element), "convolution-variant",
-        cfg->conv_variant);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Frames                                                                   */
-
-typedef enum
-{
-  FILL_NOISE,                   /* uniform 0..255 */
-  FILL_SMOOTH,                  /* gradient plus +-24 noise */
-} FillMode;
-
-/* Writes every image sample of @frame (not the padding). */
-static void
-fill_frame (GstVideoFrame * frame, GRand * rand, FillMode mode)
-{
-  guint comp, x, y;
-
-  for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (frame); comp++) {
-    guint8 *data = GST_VIDEO_FRAME_COMP_DATA (frame, comp);
-    gint stride = GST_VIDEO_FRAME_COMP_STRIDE (frame, comp);
-    gint pstride = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp);
-    guint w = GST_VIDEO_FRAME_COMP_WIDTH (frame, comp);
-    guint h = GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp);
-
-    for (y = 0; y < h; y++) {
-      for (x = 0; x < w; x++) {
-        gint v;
-
-        if (mode == FILL_NOISE) {
-          v = g_rand_int_range (rand, 0, 256);
-        } else {
-          v = (gint) ((x * 5 + y * 3 + comp * 60) % 256);
-          v += g_rand_int_range (rand, -24, 25);
-          v = CLAMP (v, 0, 255);
-        }
-        data[y * stride + x * pstride] = (guint8) v;
-      }
-    }
-  }
-}
-
-static GstBuffer *
-make_input (const GstVideoInfo * info, GRand * rand, FillMode mode)
-{
-  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
-  GstVideoFrame frame;
-  GstMapInfo map;
-
-  /* random padding too: it must not matter */
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  {
-    gsize i;
-    for (i = 0; i < map.size; i++)
-      map.data[i] = (guint8) g_rand_int_range (rand, 0, 256);
-  }
-  gst_buffer_unmap (buf, &map);
-
-  fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE));
-  fill_frame (&frame, rand, mode);
-  gst_video_frame_unmap (&frame);
-  return buf;
-}
 
 /* A buffer with a GstVideoMeta: strides @extra bytes larger than needed and
  * plane offsets with gaps of @gap bytes or more; everything that is not an
  * image sample is @poison. */
 static GstBuffer *
-make_padded_input (const GstVideoInfo * info, GRand * rand, FillMode mode,
+make_padded_input (const GstVideoInfo * info, GRand * rand, ThFill mode,
     gint extra, gint gap, guint8 poison)
 {
   gsize offset[GST_VIDEO_MAX_PLANES] = { 0, };
@@ -261,177 +101,30 @@ make_padded_input (const GstVideoInfo * info, GRand * rand, FillMode mode,
     fail_unless_equals_int (GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p),
         stride[p]);
   }
-  fill_frame (&frame, rand, mode);
+  th_fill_frame (&frame, rand, mode);
   gst_video_frame_unmap (&frame);
   return buf;
-}
-
-/* Runs the reference on @in; the result is laid out as @info says. */
-static GstBuffer *
-make_expected (const GstVideoInfo * info, GstBuffer * in,
-    const TestConfig * cfg)
-{
-  GstBuffer *exp = gst_buffer_new_allocate (NULL, info->size, NULL);
-  GstVideoFrame in_frame, exp_frame;
-
-  gst_buffer_memset (exp, 0, 0, info->size);
-  fail_unless (gst_video_frame_map (&in_frame, info, in, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&exp_frame, info, exp, GST_MAP_WRITE));
-  ref_process_frame (&in_frame, &exp_frame, &cfg->ref);
-  gst_video_frame_unmap (&exp_frame);
-  gst_video_frame_unmap (&in_frame);
-  return exp;
-}
-
-/* Compares every image sample of @out with @exp. Luma may differ by
- * @luma_tol, chroma must be equal. Fails with the first mismatch. */
-static void
-check_frame (const GstVideoInfo * info, GstBuffer * out, GstBuffer * exp,
-    guint luma_tol, const gchar * ctx)
-{
-  GstVideoFrame of, ef;
-  guint comp, x, y;
-  guint n_bad = 0;
-  gint bad_plane = -1, bad_comp = -1, bad_x = -1, bad_y = -1;
-  guint bad_got = 0, bad_exp = 0;
-
-  fail_unless (gst_video_frame_map (&of, info, out, GST_MAP_READ),
-      "%s: cannot map the output buffer as a video frame", ctx);
-  fail_unless (gst_video_frame_map (&ef, info, exp, GST_MAP_READ));
-
-  for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (&of); comp++) {
-    const guint8 *o = GST_VIDEO_FRAME_COMP_DATA (&of, comp);
-    const guint8 *e = GST_VIDEO_FRAME_COMP_DATA (&ef, comp);
-    gint os = GST_VIDEO_FRAME_COMP_STRIDE (&of, comp);
-    gint es = GST_VIDEO_FRAME_COMP_STRIDE (&ef, comp);
-    gint ops = GST_VIDEO_FRAME_COMP_PSTRIDE (&of, comp);
-    gint eps = GST_VIDEO_FRAME_COMP_PSTRIDE (&ef, comp);
-    guint w = GST_VIDEO_FRAME_COMP_WIDTH (&of, comp);
-    guint h = GST_VIDEO_FRAME_COMP_HEIGHT (&of, comp);
-    guint tol = comp == 0 ? luma_tol : 0;
-
-    for (y = 0; y < h; y++) {
-      for (x = 0; x < w; x++) {
-        guint got = o[y * os + x * ops];
-        guint want = e[y * es + x * eps];
-
-        if ((guint) ABS ((gint) got - (gint) want) > tol) {
-          if (n_bad == 0) {
-            bad_plane = GST_VIDEO_FRAME_COMP_PLANE (&of, comp);
-            bad_comp = comp;
-            bad_x = x;
-            bad_y = y;
-            bad_got = got;
-            bad_exp = want;
-          }
-          n_bad++;
-        }
-      }
-    }
-  }
-  gst_video_frame_unmap (&ef);
-  gst_video_frame_unmap (&of);
-
-  fail_unless (n_bad == 0,
-      "%s: %u samples differ from the reference (tolerance %u on luma); "
-      "first: plane %d component %d x %d y %d got %u expected %u",
-      ctx, n_bad, luma_tol, bad_plane, bad_comp, bad_x, bad_y, bad_got,
-      bad_exp);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Element and harness                                                      */
 
+/* A clepsilon with every setting of @cfg (NULL: the defaults). */
 static GstElement *
-make_element (const TestConfig * cfg)
+make_element (const ThConfig * cfg)
 {
-  GstElement *e = gst_element_factory_make ("clepsilon", NULL);
+  GstElement *e = th_make_element ();
 
-  fail_unless (e != NULL, "cannot create clepsilon (is the plugin built?)");
-  g_object_set (e, "device", test_device (), NULL);
   if (cfg)
-    config_apply (cfg, e);
+    th_config_apply (cfg, e);
   return e;
 }
 
-static gchar *
-caps_string (GstVideoFormat fmt, gint w, gint h)
-{
-  return g_strdup_printf ("video/x-raw, format=(string)%s, width=(int)%d, "
-      "height=(int)%d, framerate=(fraction)30/1, "
-      "pixel-aspect-ratio=(fraction)1/1", gst_video_format_to_string (fmt),
-      w, h);
-}
-
-/* Starts @e (with a bus of its own, so that a failure to start is reported
- * with the element's error message instead of a harness assertion) and wraps
- * it in a harness. Takes the reference to @e. */
 static GstHarness *
-harness_from_element (GstElement * e)
-{
-  GstBus *bus = gst_bus_new ();
-  GstStateChangeReturn ret;
-  GstHarness *hr;
-
-  gst_element_set_bus (e, bus);
-  ret = gst_element_set_state (e, GST_STATE_PLAYING);
-  if (ret == GST_STATE_CHANGE_FAILURE) {
-    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-    GError *err = NULL;
-    gchar *dbg = NULL;
-
-    if (msg)
-      gst_message_parse_error (msg, &err, &dbg);
-    fail ("clepsilon with device=\"%s\" failed to start: %s (%s)",
-        test_device (), err ? err->message : "no error message",
-        dbg ? dbg : "");
-  }
-  gst_object_unref (bus);
-
-  hr = gst_harness_new_with_element (e, "sink", "src");
-  gst_object_unref (e);
-  return hr;
-}
-
-/* Tears @hr down, failing if the element posted an ERROR. */
-static void
-harness_teardown_checked (GstHarness * hr)
-{
-  GstBus *bus = gst_element_get_bus (hr->element);
-  GstMessage *msg;
-
-  if (bus != NULL) {
-    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-    if (msg != NULL) {
-      GError *err = NULL;
-      gchar *dbg = NULL;
-
-      gst_message_parse_error (msg, &err, &dbg);
-      fail ("clepsilon posted an error: %s (%s)", err->message,
-          dbg ? dbg : "");
-    }
-    /* The bus's messages hold the element: drop them, or the element, its
-     * bus and the messages outlive the test (valgrind, leaks tracer). */
-    gst_bus_set_flushing (bus, TRUE);
-    gst_object_unref (bus);
-  }
-  gst_harness_teardown (hr);
-}
-
-static GstHarness *
-make_harness (GstVideoFormat fmt, gint w, gint h, const TestConfig * cfg,
+make_harness (GstVideoFormat fmt, gint w, gint h, const ThConfig * cfg,
     GstVideoInfo * info)
 {
-  GstHarness *hr;
-  gchar *caps = caps_string (fmt, w, h);
-
-  hr = harness_from_element (make_element (cfg));
-  gst_harness_set_caps_str (hr, caps, caps);
-  g_free (caps);
-
-  gst_video_info_init (info);
-  fail_unless (gst_video_info_set_format (info, fmt, w, h));
-  return hr;
+  return th_harness_new (make_element (cfg), fmt, w, h, 0, info);
 }
 
 /* The output caps must be the input caps. */
@@ -453,48 +146,32 @@ check_output_caps (GstHarness * hr, const gchar * ctx)
   gst_caps_unref (out);
 }
 
-static gchar *
-make_ctx (const gchar * what, GstVideoFormat fmt, gint w, gint h,
-    guint32 seed, const TestConfig * cfg)
-{
-  gchar *d = config_describe (cfg);
-  gchar *ctx = g_strdup_printf ("[%s] %s %dx%d seed=0x%08x %s device=%s",
-      what, gst_video_format_to_string (fmt), w, h, seed, d, test_device ());
-  g_free (d);
-  return ctx;
-}
-
 /* Pushes one random frame through a fresh element configured with @cfg and
  * compares the output with the reference. */
 static void
 run_one (const gchar * what, GstVideoFormat fmt, gint w, gint h,
-    const TestConfig * cfg, guint32 seed, FillMode mode)
+    const ThConfig * cfg, guint32 seed, ThFill mode)
 {
   GstVideoInfo info;
   GstHarness *hr = make_harness (fmt, w, h, cfg, &info);
   GRand *rand = g_rand_new_with_seed (seed);
-  gchar *ctx = make_ctx (what, fmt, w, h, seed, cfg);
+  gchar *ctx = th_config_ctx (what, fmt, w, h, seed, cfg);
   GstBuffer *in, *exp, *out;
-  GstFlowReturn ret;
 
-  in = make_input (&info, rand, mode);
-  exp = make_expected (&info, in, cfg);
+  in = th_make_input (&info, rand, mode);
+  exp = rt_make_expected (&info, in, &cfg->ref);
   GST_BUFFER_PTS (in) = 0;
   GST_BUFFER_DURATION (in) = GST_SECOND / 30;
 
-  ret = gst_harness_push (hr, in);
-  fail_unless (ret == GST_FLOW_OK, "%s: push returned %s", ctx,
-      gst_flow_get_name (ret));
-  out = gst_harness_pull (hr);
-  fail_unless (out != NULL, "%s: no output buffer", ctx);
+  out = th_push_pull (hr, in, ctx);
   check_output_caps (hr, ctx);
-  check_frame (&info, out, exp, config_luma_tolerance (cfg), ctx);
+  th_check_frame (&info, out, exp, config_luma_tolerance (cfg), ctx);
 
   gst_buffer_unref (out);
   gst_buffer_unref (exp);
   g_free (ctx);
   g_rand_free (rand);
-  harness_teardown_checked (hr);
+  th_teardown_checked (hr);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -511,15 +188,15 @@ static const gdouble k_frac[9] = {
 };
 
 static void
-config_blur (TestConfig * cfg)
+config_blur (ThConfig * cfg)
 {
-  config_set_kernel_str (cfg, "1 2 1; 2 4 2; 1 2 1", 3, 3, k_blur, 0, 0);
+  th_config_set_kernel_str (cfg, "1 2 1; 2 4 2; 1 2 1", 3, 3, k_blur, 0, 0);
 }
 
 static void
-config_sharpen (TestConfig * cfg)
+config_sharpen (ThConfig * cfg)
 {
-  config_set_kernel_str (cfg, "0 -1 0; -1 5 -1; 0 -1 0", 3, 3, k_sharpen, 0,
+  th_config_set_kernel_str (cfg, "0 -1 0; -1 5 -1; 0 -1 0", 3, 3, k_sharpen, 0,
       0);
 }
 
@@ -591,25 +268,25 @@ GST_START_TEST (test_sizes)
 
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
-      TestConfig cfg;
+      ThConfig cfg;
       guint32 seed = 0x51e00000 + f * 16 + s;
 
       /* luma only, window much larger than the smallest frames */
-      config_init (&cfg, 20, 15, 0);
+      th_config_init (&cfg, 20, 15, 0);
       run_one ("sizes", formats[f], sizes[s][0], sizes[s][1], &cfg, seed,
-          FILL_NOISE);
+          TH_FILL_NOISE);
 
       /* luma, chroma and convolution */
-      config_init (&cfg, 20, 5, 12);
+      th_config_init (&cfg, 20, 5, 12);
       config_blur (&cfg);
       run_one ("sizes", formats[f], sizes[s][0], sizes[s][1], &cfg,
-          seed + 0x1000, FILL_SMOOTH);
+          seed + 0x1000, TH_FILL_SMOOTH);
 
       /* a 15x15 kernel, larger than the smallest frames */
-      config_init (&cfg, 255, 3, 255);
-      config_set_kernel (&cfg, 15, 15, big, 0, 0);
+      th_config_init (&cfg, 255, 3, 255);
+      th_config_set_kernel (&cfg, 15, 15, big, 0, 0);
       run_one ("sizes", formats[f], sizes[s][0], sizes[s][1], &cfg,
-          seed + 0x2000, FILL_NOISE);
+          seed + 0x2000, TH_FILL_NOISE);
     }
   }
 }
@@ -618,22 +295,22 @@ GST_END_TEST;
 
 GST_START_TEST (test_other_formats)
 {
-  TestConfig cfg;
+  ThConfig cfg;
 
-  config_init (&cfg, 25, 7, 15);
+  th_config_init (&cfg, 25, 7, 15);
   config_sharpen (&cfg);
   run_one ("other formats", GST_VIDEO_FORMAT_GRAY8, 45, 27, &cfg,
-      0x0f000001, FILL_SMOOTH);
+      0x0f000001, TH_FILL_SMOOTH);
   run_one ("other formats", GST_VIDEO_FORMAT_YV12, 45, 27, &cfg,
-      0x0f000002, FILL_SMOOTH);
+      0x0f000002, TH_FILL_SMOOTH);
   run_one ("other formats", GST_VIDEO_FORMAT_NV21, 45, 27, &cfg,
-      0x0f000003, FILL_SMOOTH);
+      0x0f000003, TH_FILL_SMOOTH);
   /* NV21 without chroma filtering: chroma must be copied bit-exact */
-  config_init (&cfg, 25, 7, 0);
+  th_config_init (&cfg, 25, 7, 0);
   run_one ("other formats", GST_VIDEO_FORMAT_NV21, 45, 27, &cfg,
-      0x0f000004, FILL_NOISE);
+      0x0f000004, TH_FILL_NOISE);
   run_one ("other formats", GST_VIDEO_FORMAT_YV12, 45, 27, &cfg,
-      0x0f000005, FILL_NOISE);
+      0x0f000005, TH_FILL_NOISE);
 }
 
 GST_END_TEST;
@@ -646,11 +323,11 @@ GST_START_TEST (test_window_sizes)
 
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
     for (win = 3; win <= 15; win += 2) {
-      TestConfig cfg;
+      ThConfig cfg;
 
-      config_init (&cfg, 20, win, 12);
+      th_config_init (&cfg, 20, win, 12);
       run_one ("window sizes", formats[f], 37, 23, &cfg,
-          0x3e000000 + f * 32 + win, FILL_SMOOTH);
+          0x3e000000 + f * 32 + win, TH_FILL_SMOOTH);
     }
   }
 }
@@ -668,12 +345,12 @@ GST_START_TEST (test_thresholds)
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
     for (t = 0; t < G_N_ELEMENTS (thresholds); t++) {
       for (c = 0; c < G_N_ELEMENTS (chromas); c++) {
-        TestConfig cfg;
+        ThConfig cfg;
 
-        config_init (&cfg, thresholds[t], 7, chromas[c]);
+        th_config_init (&cfg, thresholds[t], 7, chromas[c]);
         run_one ("thresholds", formats[f], 33, 19, &cfg,
-            0x7e000000 + f * 64 + t * 8 + c, (t + c) & 1 ? FILL_NOISE :
-            FILL_SMOOTH);
+            0x7e000000 + f * 64 + t * 8 + c, (t + c) & 1 ? TH_FILL_NOISE :
+            TH_FILL_SMOOTH);
       }
     }
   }
@@ -686,7 +363,7 @@ GST_START_TEST (test_kernels)
   GRand *krand = g_rand_new_with_seed (0x4b000001);
   gdouble row[15], big[225], sq25[25];
   GString *s25;
-  TestConfig cfg;
+  ThConfig cfg;
   gint i;
 
   for (i = 0; i < 15; i++)
@@ -700,91 +377,91 @@ GST_START_TEST (test_kernels)
   }
 
   /* convolution alone (threshold 0: epsilon off) */
-  config_init (&cfg, 0, 9, 0);
+  th_config_init (&cfg, 0, 9, 0);
   config_blur (&cfg);
   run_one ("kernel blur", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg, 0x4b100001,
-      FILL_NOISE);
+      TH_FILL_NOISE);
 
-  config_init (&cfg, 0, 9, 0);
+  th_config_init (&cfg, 0, 9, 0);
   config_sharpen (&cfg);
   run_one ("kernel sharpen", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg, 0x4b100002,
-      FILL_NOISE);
+      TH_FILL_NOISE);
 
-  config_init (&cfg, 0, 9, 0);
-  config_set_kernel (&cfg, 15, 1, row, 0, 0);
+  th_config_init (&cfg, 0, 9, 0);
+  th_config_set_kernel (&cfg, 15, 1, row, 0, 0);
   run_one ("kernel 1x15 row", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg,
-      0x4b100003, FILL_NOISE);
+      0x4b100003, TH_FILL_NOISE);
 
-  config_init (&cfg, 0, 9, 0);
-  config_set_kernel (&cfg, 1, 15, row, 0, 0);
+  th_config_init (&cfg, 0, 9, 0);
+  th_config_set_kernel (&cfg, 1, 15, row, 0, 0);
   run_one ("kernel 15x1 column", GST_VIDEO_FORMAT_I420, 53, 31, &cfg,
-      0x4b100004, FILL_NOISE);
+      0x4b100004, TH_FILL_NOISE);
 
-  config_init (&cfg, 0, 9, 0);
-  config_set_kernel (&cfg, 15, 15, big, 0, 0);
+  th_config_init (&cfg, 0, 9, 0);
+  th_config_set_kernel (&cfg, 15, 15, big, 0, 0);
   run_one ("kernel 15x15 random", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg,
-      0x4b100005, FILL_NOISE);
+      0x4b100005, TH_FILL_NOISE);
 
   /* fractional coefficients, explicit divisor and bias: within 1 */
-  config_init (&cfg, 0, 9, 0);
-  config_set_kernel (&cfg, 3, 3, k_frac, 2.5, 3.3);
+  th_config_init (&cfg, 0, 9, 0);
+  th_config_set_kernel (&cfg, 3, 3, k_frac, 2.5, 3.3);
   run_one ("kernel fractional", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg,
-      0x4b100006, FILL_NOISE);
+      0x4b100006, TH_FILL_NOISE);
 
   /* one row with a perfect-square count is a square matrix */
-  config_init (&cfg, 0, 9, 0);
-  config_set_kernel_str (&cfg, "1 1 1 1 1 1 1 1 1", 3, 3, k_ones9, 0, 0);
+  th_config_init (&cfg, 0, 9, 0);
+  th_config_set_kernel_str (&cfg, "1 1 1 1 1 1 1 1 1", 3, 3, k_ones9, 0, 0);
   run_one ("kernel one-row 3x3", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg,
-      0x4b100007, FILL_NOISE);
+      0x4b100007, TH_FILL_NOISE);
 
-  config_init (&cfg, 0, 9, 0);
-  config_set_kernel_str (&cfg, s25->str, 5, 5, sq25, 0, 0);
+  th_config_init (&cfg, 0, 9, 0);
+  th_config_set_kernel_str (&cfg, s25->str, 5, 5, sq25, 0, 0);
   run_one ("kernel one-row 5x5", GST_VIDEO_FORMAT_I420, 53, 31, &cfg,
-      0x4b100008, FILL_NOISE);
+      0x4b100008, TH_FILL_NOISE);
 
   /* coefficients summing to 0: auto divisor is 1; bias lifts it */
-  config_init (&cfg, 0, 9, 0);
-  config_set_kernel_str (&cfg, "-1,-1,-1;-1,8,-1;-1,-1,-1", 3, 3, k_edge,
+  th_config_init (&cfg, 0, 9, 0);
+  th_config_set_kernel_str (&cfg, "-1,-1,-1;-1,8,-1;-1,-1,-1", 3, 3, k_edge,
       0, 128);
   run_one ("kernel zero-sum edge", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg,
-      0x4b100009, FILL_SMOOTH);
+      0x4b100009, TH_FILL_SMOOTH);
 
   /* negative divisor inverts */
-  config_init (&cfg, 0, 9, 0);
-  config_set_kernel (&cfg, 3, 3, k_edge, -2, 128);
+  th_config_init (&cfg, 0, 9, 0);
+  th_config_set_kernel (&cfg, 3, 3, k_edge, -2, 128);
   run_one ("kernel edge divisor -2 bias 128", GST_VIDEO_FORMAT_I420, 53, 31,
-      &cfg, 0x4b10000f, FILL_NOISE);
+      &cfg, 0x4b10000f, TH_FILL_NOISE);
 
   /* explicit integer divisor and negative integer bias: exact */
-  config_init (&cfg, 0, 9, 0);
-  config_set_kernel (&cfg, 3, 3, k_blur, 8, -40);
+  th_config_init (&cfg, 0, 9, 0);
+  th_config_set_kernel (&cfg, 3, 3, k_blur, 8, -40);
   run_one ("kernel blur divisor 8 bias -40", GST_VIDEO_FORMAT_NV12, 53, 31,
-      &cfg, 0x4b10000a, FILL_NOISE);
+      &cfg, 0x4b10000a, TH_FILL_NOISE);
 
   /* 1x1 kernel: a plain gain */
   {
     const gdouble one[1] = { 3 };
-    config_init (&cfg, 0, 9, 0);
-    config_set_kernel (&cfg, 1, 1, one, 2, 0);
+    th_config_init (&cfg, 0, 9, 0);
+    th_config_set_kernel (&cfg, 1, 1, one, 2, 0);
     run_one ("kernel 1x1", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg, 0x4b10000b,
-        FILL_NOISE);
+        TH_FILL_NOISE);
   }
 
   /* convolution after epsilon, with chroma filtering */
-  config_init (&cfg, 20, 9, 10);
+  th_config_init (&cfg, 20, 9, 10);
   config_sharpen (&cfg);
   run_one ("epsilon + sharpen", GST_VIDEO_FORMAT_NV12, 53, 31, &cfg,
-      0x4b10000c, FILL_SMOOTH);
+      0x4b10000c, TH_FILL_SMOOTH);
 
-  config_init (&cfg, 20, 5, 10);
-  config_set_kernel (&cfg, 15, 15, big, 0, 0);
+  th_config_init (&cfg, 20, 5, 10);
+  th_config_set_kernel (&cfg, 15, 15, big, 0, 0);
   run_one ("epsilon + 15x15", GST_VIDEO_FORMAT_I420, 53, 31, &cfg,
-      0x4b10000d, FILL_SMOOTH);
+      0x4b10000d, TH_FILL_SMOOTH);
 
-  config_init (&cfg, 30, 3, 0);
-  config_set_kernel (&cfg, 3, 3, k_frac, 0, -7.5);
+  th_config_init (&cfg, 30, 3, 0);
+  th_config_set_kernel (&cfg, 3, 3, k_frac, 0, -7.5);
   run_one ("epsilon + fractional auto divisor", GST_VIDEO_FORMAT_I420, 53, 31,
-      &cfg, 0x4b10000e, FILL_SMOOTH);
+      &cfg, 0x4b10000e, TH_FILL_SMOOTH);
 
   g_string_free (s25, TRUE);
   g_rand_free (krand);
@@ -794,12 +471,12 @@ GST_END_TEST;
 
 GST_START_TEST (test_full_hd)
 {
-  TestConfig cfg;
+  ThConfig cfg;
 
-  config_init (&cfg, 20, 9, 10);
+  th_config_init (&cfg, 20, 9, 10);
   config_blur (&cfg);
   run_one ("1080p", GST_VIDEO_FORMAT_NV12, 1920, 1080, &cfg, 0x1080f001,
-      FILL_SMOOTH);
+      TH_FILL_SMOOTH);
 }
 
 GST_END_TEST;
@@ -822,43 +499,35 @@ GST_START_TEST (test_padded_strides)
       GstVideoFormat fmt = formats[f];
       gint w = 37, h = 23;
       guint32 seed = 0x9a000000 + f * 16 + l;
-      TestConfig cfg;
+      ThConfig cfg;
       GstVideoInfo info;
       GstHarness *hr;
       GRand *rand;
       gchar *ctx, *full;
-      GstBuffer *in, *exp, *out;
-      GstFlowReturn ret;
+      GstBuffer *in, *out;
 
       static const gchar *variants[] = { "plain", "tiled", "vector", "wide" };
 
-      config_init (&cfg, 20, 7, 15);
+      th_config_init (&cfg, 20, 7, 15);
       config_sharpen (&cfg);
       /* Each layout through each kernel variant, in turn. */
       cfg.epsilon_variant = cfg.conv_variant =
           variants[(f * G_N_ELEMENTS (layouts) + l) % G_N_ELEMENTS (variants)];
       hr = make_harness (fmt, w, h, &cfg, &info);
       rand = g_rand_new_with_seed (seed);
-      ctx = make_ctx ("padded strides", fmt, w, h, seed, &cfg);
+      ctx = th_config_ctx ("padded strides", fmt, w, h, seed, &cfg);
       full = g_strdup_printf ("%s stride+%d gap %d poison 0x%02x", ctx,
           layouts[l][0], layouts[l][1], layouts[l][2]);
 
-      in = make_padded_input (&info, rand, FILL_NOISE, layouts[l][0],
+      in = make_padded_input (&info, rand, TH_FILL_NOISE, layouts[l][0],
           layouts[l][1], (guint8) layouts[l][2]);
-      exp = make_expected (&info, in, &cfg);
-      ret = gst_harness_push (hr, in);
-      fail_unless (ret == GST_FLOW_OK, "%s: push returned %s", full,
-          gst_flow_get_name (ret));
-      out = gst_harness_pull (hr);
-      fail_unless (out != NULL, "%s: no output", full);
-      check_frame (&info, out, exp, 0, full);
+      out = th_push_check (hr, &info, in, &cfg.ref, full);
 
       gst_buffer_unref (out);
-      gst_buffer_unref (exp);
       g_free (full);
       g_free (ctx);
       g_rand_free (rand);
-      harness_teardown_checked (hr);
+      th_teardown_checked (hr);
     }
   }
 }
@@ -872,7 +541,7 @@ GST_START_TEST (test_property_change_playing)
   const GstVideoFormat fmt = GST_VIDEO_FORMAT_NV12;
   const gint w = 40, h = 30;
   const guint32 seed = 0xc4a70001;
-  TestConfig cfgs[12];
+  ThConfig cfgs[12];
   GstBuffer *exps[12];
   guint n = 0, i;
   GstVideoInfo info;
@@ -883,7 +552,7 @@ GST_START_TEST (test_property_change_playing)
   for (i = 0; i < 15; i++)
     row[i] = 1;
 
-  config_init (&cfgs[n++], 20, 9, 0);
+  th_config_init (&cfgs[n++], 20, 9, 0);
   cfgs[n] = cfgs[n - 1];
   cfgs[n++].ref.threshold = 5;
   cfgs[n] = cfgs[n - 1];
@@ -895,25 +564,26 @@ GST_START_TEST (test_property_change_playing)
   cfgs[n] = cfgs[n - 1];
   cfgs[n++].ref.chroma_threshold = 30;
   cfgs[n] = cfgs[n - 1];
-  config_set_kernel (&cfgs[n++], 3, 3, k_blur, 4, 10);
+  th_config_set_kernel (&cfgs[n++], 3, 3, k_blur, 4, 10);
   /* everything off: passthrough */
-  config_init (&cfgs[n++], 0, 3, 0);
-  config_init (&cfgs[n++], 255, 15, 0);
-  config_init (&cfgs[n++], 0, 15, 10);
-  config_init (&cfgs[n], 0, 15, 0);
-  config_set_kernel (&cfgs[n++], 15, 1, row, 0, 0);
-  config_init (&cfgs[n], 40, 11, 0);
-  config_set_kernel (&cfgs[n++], 1, 15, row, 5, -3);
+  th_config_init (&cfgs[n++], 0, 3, 0);
+  th_config_init (&cfgs[n++], 255, 15, 0);
+  th_config_init (&cfgs[n++], 0, 15, 10);
+  th_config_init (&cfgs[n], 0, 15, 0);
+  th_config_set_kernel (&cfgs[n++], 15, 1, row, 0, 0);
+  th_config_init (&cfgs[n], 40, 11, 0);
+  th_config_set_kernel (&cfgs[n++], 1, 15, row, 5, -3);
   g_assert (n <= G_N_ELEMENTS (cfgs));
 
   hr = make_harness (fmt, w, h, &cfgs[0], &info);
 
   for (i = 0; i < n; i++) {
-    GstBuffer *in = make_input (&info, rand, i & 1 ? FILL_NOISE : FILL_SMOOTH);
+    GstBuffer *in = th_make_input (&info, rand,
+        i & 1 ? TH_FILL_NOISE : TH_FILL_SMOOTH);
     GstFlowReturn ret;
 
-    config_apply (&cfgs[i], hr->element);
-    exps[i] = make_expected (&info, in, &cfgs[i]);
+    th_config_apply (&cfgs[i], hr->element);
+    exps[i] = rt_make_expected (&info, in, &cfgs[i].ref);
     GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
     GST_BUFFER_DURATION (in) = GST_SECOND / 30;
     ret = gst_harness_push (hr, in);
@@ -924,12 +594,12 @@ GST_START_TEST (test_property_change_playing)
   fail_unless_equals_int (gst_harness_buffers_in_queue (hr), n);
   for (i = 0; i < n; i++) {
     GstBuffer *out = gst_harness_pull (hr);
-    gchar *ctx = make_ctx ("property change", fmt, w, h, seed, &cfgs[i]);
+    gchar *ctx = th_config_ctx ("property change", fmt, w, h, seed, &cfgs[i]);
     gchar *full = g_strdup_printf ("%s frame %u", ctx, i);
 
     fail_unless (out != NULL, "%s: no output", full);
     fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 30);
-    check_frame (&info, out, exps[i], config_luma_tolerance (&cfgs[i]),
+    th_check_frame (&info, out, exps[i], config_luma_tolerance (&cfgs[i]),
         full);
     gst_buffer_unref (out);
     gst_buffer_unref (exps[i]);
@@ -938,7 +608,7 @@ GST_START_TEST (test_property_change_playing)
   }
 
   g_rand_free (rand);
-  harness_teardown_checked (hr);
+  th_teardown_checked (hr);
 }
 
 GST_END_TEST;
@@ -949,7 +619,7 @@ GST_END_TEST;
     GST_BUFFER_FLAG_MARKER | GST_BUFFER_FLAG_HEADER | GST_BUFFER_FLAG_DROPPABLE)
 
 static void
-check_metadata (const TestConfig * cfg, const gchar * what)
+check_metadata (const ThConfig * cfg, const gchar * what)
 {
   const GstVideoFormat fmt = GST_VIDEO_FORMAT_I420;
   const gint w = 24, h = 18;
@@ -958,15 +628,15 @@ check_metadata (const TestConfig * cfg, const gchar * what)
   GstVideoInfo info;
   GstHarness *hr = make_harness (fmt, w, h, cfg, &info);
   GRand *rand = g_rand_new_with_seed (seed);
-  gchar *ctx = make_ctx (what, fmt, w, h, seed, cfg);
+  gchar *ctx = th_config_ctx (what, fmt, w, h, seed, cfg);
   GstBuffer *exps[5];
   guint i;
 
   for (i = 0; i < N; i++) {
-    GstBuffer *in = make_input (&info, rand, FILL_NOISE);
+    GstBuffer *in = th_make_input (&info, rand, TH_FILL_NOISE);
     GstFlowReturn ret;
 
-    exps[i] = make_expected (&info, in, cfg);
+    exps[i] = rt_make_expected (&info, in, &cfg->ref);
     GST_BUFFER_PTS (in) = 1000 + i * 33 * MS;
     GST_BUFFER_DTS (in) = 500 + i * 33 * MS;
     GST_BUFFER_DURATION (in) = 33 * MS + i;
@@ -1015,7 +685,7 @@ check_metadata (const TestConfig * cfg, const gchar * what)
     fail_unless ((GST_BUFFER_FLAGS (out) & CHECKED_FLAGS) == want,
         "%s: buffer %u flags 0x%x, expected 0x%x", ctx, i,
         GST_BUFFER_FLAGS (out) & CHECKED_FLAGS, want);
-    check_frame (&info, out, exps[i], config_luma_tolerance (cfg), ctx);
+    th_check_frame (&info, out, exps[i], config_luma_tolerance (cfg), ctx);
     gst_buffer_unref (out);
     gst_buffer_unref (exps[i]);
   }
@@ -1024,18 +694,18 @@ check_metadata (const TestConfig * cfg, const gchar * what)
 
   g_free (ctx);
   g_rand_free (rand);
-  harness_teardown_checked (hr);
+  th_teardown_checked (hr);
 }
 
 GST_START_TEST (test_buffer_metadata)
 {
-  TestConfig cfg;
+  ThConfig cfg;
 
-  config_init (&cfg, 20, 5, 10);
+  th_config_init (&cfg, 20, 5, 10);
   config_blur (&cfg);
   check_metadata (&cfg, "metadata filtering");
 
-  config_init (&cfg, 0, 5, 0);
+  th_config_init (&cfg, 0, 5, 0);
   check_metadata (&cfg, "metadata passthrough");
 }
 
@@ -1050,18 +720,18 @@ GST_START_TEST (test_passthrough)
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
     const gint w = 31, h = 17;
     const guint32 seed = 0xba550000 + f;
-    TestConfig cfg;
+    ThConfig cfg;
     GstVideoInfo info;
     GstHarness *hr;
     GRand *rand = g_rand_new_with_seed (seed);
     GstBuffer *in, *out, *copy;
     gchar *ctx;
 
-    config_init (&cfg, 0, 9, 0);
+    th_config_init (&cfg, 0, 9, 0);
     hr = make_harness (formats[f], w, h, &cfg, &info);
-    ctx = make_ctx ("passthrough", formats[f], w, h, seed, &cfg);
+    ctx = th_config_ctx ("passthrough", formats[f], w, h, seed, &cfg);
 
-    in = make_input (&info, rand, FILL_NOISE);
+    in = th_make_input (&info, rand, TH_FILL_NOISE);
     copy = gst_buffer_copy_deep (in);
     gst_buffer_ref (in);
     fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
@@ -1071,16 +741,16 @@ GST_START_TEST (test_passthrough)
       GST_INFO ("%s: passthrough output is a different buffer", ctx);
 
     /* identical data in every sample */
-    check_frame (&info, out, copy, 0, ctx);
+    th_check_frame (&info, out, copy, 0, ctx);
     /* the input must not have been modified either */
-    check_frame (&info, in, copy, 0, ctx);
+    th_check_frame (&info, in, copy, 0, ctx);
 
     gst_buffer_unref (out);
     gst_buffer_unref (in);
     gst_buffer_unref (copy);
     g_free (ctx);
     g_rand_free (rand);
-    harness_teardown_checked (hr);
+    th_teardown_checked (hr);
   }
 }
 
@@ -1091,64 +761,54 @@ GST_START_TEST (test_default_params)
   /* only the device is set: the reference's defaults (threshold 10,
    * window 3, no chroma, no kernel) must be the element's */
   GstVideoInfo info;
-  GstElement *e = make_element (NULL);
   GstHarness *hr;
-  gchar *caps = caps_string (GST_VIDEO_FORMAT_NV12, 29, 21);
-  TestConfig cfg;
+  ThConfig cfg;
   GRand *rand = g_rand_new_with_seed (0xdef0001);
-  GstBuffer *in, *exp, *out;
+  GstBuffer *in, *out;
   gchar *ctx;
 
-  config_init (&cfg, 0, 0, 0);
+  th_config_init (&cfg, 0, 0, 0);
   ref_params_init (&cfg.ref);
-  ctx = make_ctx ("defaults", GST_VIDEO_FORMAT_NV12, 29, 21, 0xdef0001, &cfg);
-  hr = harness_from_element (e);
-  gst_harness_set_caps_str (hr, caps, caps);
-  fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 29,
-          21));
-  in = make_input (&info, rand, FILL_SMOOTH);
-  exp = make_expected (&info, in, &cfg);
-  fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
-  out = gst_harness_pull (hr);
-  fail_unless (out != NULL);
-  check_frame (&info, out, exp, 0, ctx);
+  ctx = th_config_ctx ("defaults", GST_VIDEO_FORMAT_NV12, 29, 21, 0xdef0001,
+      &cfg);
+  hr = make_harness (GST_VIDEO_FORMAT_NV12, 29, 21, NULL, &info);
+  in = th_make_input (&info, rand, TH_FILL_SMOOTH);
+  out = th_push_check (hr, &info, in, &cfg.ref, ctx);
 
   gst_buffer_unref (out);
-  gst_buffer_unref (exp);
   g_free (ctx);
-  g_free (caps);
   g_rand_free (rand);
-  harness_teardown_checked (hr);
+  th_teardown_checked (hr);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_device_name)
 {
-  TestConfig cfg;
+  ThConfig cfg;
   GstVideoInfo info;
   GstHarness *hr;
   gchar *name = NULL;
 
-  config_init (&cfg, 20, 9, 0);
+  th_config_init (&cfg, 20, 9, 0);
   hr = make_harness (GST_VIDEO_FORMAT_GRAY8, 8, 8, &cfg, &info);
   g_object_get (hr->element, "device-name", &name, NULL);
   fail_unless (name != NULL && name[0] != '\0',
-      "device-name is empty once started (device=%s)", test_device ());
+      "device-name is empty once started (device=%s)", rt_device ());
   GST_INFO ("device-name: %s", name);
   g_free (name);
-  harness_teardown_checked (hr);
+  th_teardown_checked (hr);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_even_window_rejected)
 {
-  TestConfig cfg;
+  ThConfig cfg;
   GstVideoInfo info;
   GstHarness *hr;
   GRand *rand = g_rand_new_with_seed (0xe7e70001);
-  GstBuffer *in, *exp, *out;
+  GstBuffer *in, *out;
   guint win;
   gchar *ctx;
 
@@ -1166,7 +826,7 @@ GST_START_TEST (test_even_window_rejected)
   }
 
   /* while PLAYING: the filter keeps using the old window */
-  config_init (&cfg, 20, 7, 10);
+  th_config_init (&cfg, 20, 7, 10);
   hr = make_harness (GST_VIDEO_FORMAT_I420, 37, 23, &cfg, &info);
   g_object_set (hr->element, "window-size", 4, NULL);
   g_object_get (hr->element, "window-size", &win, NULL);
@@ -1175,19 +835,15 @@ GST_START_TEST (test_even_window_rejected)
   g_object_get (hr->element, "window-size", &win, NULL);
   fail_unless_equals_int (win, 7);
 
-  ctx = make_ctx ("even window rejected", GST_VIDEO_FORMAT_I420, 37, 23,
+  ctx = th_config_ctx ("even window rejected", GST_VIDEO_FORMAT_I420, 37, 23,
       0xe7e70001, &cfg);
-  in = make_input (&info, rand, FILL_SMOOTH);
-  exp = make_expected (&info, in, &cfg);
-  fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
-  out = gst_harness_pull (hr);
-  check_frame (&info, out, exp, 0, ctx);
+  in = th_make_input (&info, rand, TH_FILL_SMOOTH);
+  out = th_push_check (hr, &info, in, &cfg.ref, ctx);
   gst_buffer_unref (out);
-  gst_buffer_unref (exp);
 
   g_free (ctx);
   g_rand_free (rand);
-  harness_teardown_checked (hr);
+  th_teardown_checked (hr);
 }
 
 GST_END_TEST;
@@ -1217,11 +873,11 @@ GST_START_TEST (test_bad_kernel_rejected)
     "1x 2 1", "1e999 1 1", "1 1 1 1", "1 2 1; 2 4 2; 1 2", k16, k17,
   };
   const gchar *good = "0 -1 0; -1 5 -1; 0 -1 0";
-  TestConfig cfg;
+  ThConfig cfg;
   GstVideoInfo info;
   GstHarness *hr;
   GRand *rand = g_rand_new_with_seed (0xbadc0001);
-  GstBuffer *in, *exp, *out;
+  GstBuffer *in, *out;
   gchar *kernel, *ctx;
   guint i;
 
@@ -1239,7 +895,7 @@ GST_START_TEST (test_bad_kernel_rejected)
   }
 
   /* while PLAYING with a kernel */
-  config_init (&cfg, 0, 9, 0);
+  th_config_init (&cfg, 0, 9, 0);
   config_sharpen (&cfg);
   hr = make_harness (GST_VIDEO_FORMAT_NV12, 30, 20, &cfg, &info);
   for (i = 0; i < G_N_ELEMENTS (bad); i++) {
@@ -1251,21 +907,17 @@ GST_START_TEST (test_bad_kernel_rejected)
     g_free (kernel);
   }
 
-  ctx = make_ctx ("bad kernel rejected", GST_VIDEO_FORMAT_NV12, 30, 20,
+  ctx = th_config_ctx ("bad kernel rejected", GST_VIDEO_FORMAT_NV12, 30, 20,
       0xbadc0001, &cfg);
-  in = make_input (&info, rand, FILL_NOISE);
-  exp = make_expected (&info, in, &cfg);
-  fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
-  out = gst_harness_pull (hr);
-  check_frame (&info, out, exp, 0, ctx);
+  in = th_make_input (&info, rand, TH_FILL_NOISE);
+  out = th_push_check (hr, &info, in, &cfg.ref, ctx);
   gst_buffer_unref (out);
-  gst_buffer_unref (exp);
 
   g_free (ctx);
   g_free (k16);
   g_free (k17);
   g_rand_free (rand);
-  harness_teardown_checked (hr);
+  th_teardown_checked (hr);
 }
 
 GST_END_TEST;
@@ -1326,44 +978,35 @@ GST_START_TEST (test_renegotiate)
     {GST_VIDEO_FORMAT_NV12, 37, 23},
   };
   const guint32 seed = 0x4e60a001;
-  TestConfig cfg;
+  ThConfig cfg;
   GstVideoInfo info;
   GstHarness *hr;
   GRand *rand = g_rand_new_with_seed (seed);
   guint i;
 
-  config_init (&cfg, 20, 7, 9);
+  th_config_init (&cfg, 20, 7, 9);
   config_sharpen (&cfg);
   hr = make_harness (steps[0].fmt, steps[0].w, steps[0].h, &cfg, &info);
 
   for (i = 0; i < G_N_ELEMENTS (steps); i++) {
-    gchar *ctx = make_ctx ("renegotiate", steps[i].fmt, steps[i].w,
+    gchar *ctx = th_config_ctx ("renegotiate", steps[i].fmt, steps[i].w,
         steps[i].h, seed, &cfg);
     gchar *full = g_strdup_printf ("%s step %u", ctx, i);
-    GstBuffer *in, *exp, *out;
+    GstBuffer *in, *out;
 
-    if (i > 0) {
-      gchar *caps = caps_string (steps[i].fmt, steps[i].w, steps[i].h);
-      gst_harness_set_caps_str (hr, caps, caps);
-      g_free (caps);
-      fail_unless (gst_video_info_set_format (&info, steps[i].fmt,
-              steps[i].w, steps[i].h));
-    }
-    in = make_input (&info, rand, FILL_SMOOTH);
-    exp = make_expected (&info, in, &cfg);
-    fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
-    out = gst_harness_pull (hr);
-    fail_unless (out != NULL, "%s: no output", full);
+    if (i > 0)
+      th_harness_set_format (hr, steps[i].fmt, steps[i].w, steps[i].h,
+          &info);
+    in = th_make_input (&info, rand, TH_FILL_SMOOTH);
+    out = th_push_check (hr, &info, in, &cfg.ref, full);
     check_output_caps (hr, full);
-    check_frame (&info, out, exp, 0, full);
     gst_buffer_unref (out);
-    gst_buffer_unref (exp);
     g_free (full);
     g_free (ctx);
   }
 
   g_rand_free (rand);
-  harness_teardown_checked (hr);
+  th_teardown_checked (hr);
 }
 
 GST_END_TEST;
@@ -1400,13 +1043,13 @@ GST_START_TEST (test_epsilon_variants)
     for (f = 0; f < G_N_ELEMENTS (formats); f++) {
       for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
         for (w = 0; w < G_N_ELEMENTS (windows); w++) {
-          TestConfig cfg;
+          ThConfig cfg;
 
-          config_init (&cfg, 20, windows[w], 14);
+          th_config_init (&cfg, 20, windows[w], 14);
           cfg.epsilon_variant = variants[v];
           run_one ("epsilon variant", formats[f], sizes[s][0], sizes[s][1],
               &cfg, 0x5a000000 + v * 4096 + f * 256 + s * 16 + w,
-              (s + w) & 1 ? FILL_NOISE : FILL_SMOOTH);
+              (s + w) & 1 ? TH_FILL_NOISE : TH_FILL_SMOOTH);
         }
       }
     }
@@ -1452,7 +1095,7 @@ GST_START_TEST (test_convolution_variants)
   static const gdouble frac3[3] = { 0.25, 0.5, 0.25 };
   static const gint sizes[][2] = { {1, 1}, {9, 5}, {67, 41} };
   gdouble gauss[25], fracsep[9], row15[15], col15[15];
-  TestConfig cfgs[6];
+  ThConfig cfgs[6];
   guint v, k, s, i;
 
   for (i = 0; i < 25; i++)
@@ -1462,18 +1105,18 @@ GST_START_TEST (test_convolution_variants)
   for (i = 0; i < 15; i++)
     row15[i] = col15[i] = 1 + i;
 
-  config_init (&cfgs[0], 0, 9, 0);
-  config_set_kernel (&cfgs[0], 5, 5, gauss, 0, 0);      /* separable */
-  config_init (&cfgs[1], 20, 9, 0);
-  config_set_kernel (&cfgs[1], 3, 3, k_ones9, 0, 0);    /* box, after eps */
-  config_init (&cfgs[2], 0, 9, 0);
+  th_config_init (&cfgs[0], 0, 9, 0);
+  th_config_set_kernel (&cfgs[0], 5, 5, gauss, 0, 0);      /* separable */
+  th_config_init (&cfgs[1], 20, 9, 0);
+  th_config_set_kernel (&cfgs[1], 3, 3, k_ones9, 0, 0);    /* box, after eps */
+  th_config_init (&cfgs[2], 0, 9, 0);
   config_sharpen (&cfgs[2]);    /* not separable: "separable" runs plain */
-  config_init (&cfgs[3], 0, 9, 0);
-  config_set_kernel (&cfgs[3], 15, 1, row15, 0, 0);
-  config_init (&cfgs[4], 0, 9, 0);
-  config_set_kernel (&cfgs[4], 1, 15, col15, 0, 0);
-  config_init (&cfgs[5], 0, 9, 0);
-  config_set_kernel (&cfgs[5], 3, 3, fracsep, 3.0, 0.25);
+  th_config_init (&cfgs[3], 0, 9, 0);
+  th_config_set_kernel (&cfgs[3], 15, 1, row15, 0, 0);
+  th_config_init (&cfgs[4], 0, 9, 0);
+  th_config_set_kernel (&cfgs[4], 1, 15, col15, 0, 0);
+  th_config_init (&cfgs[5], 0, 9, 0);
+  th_config_set_kernel (&cfgs[5], 3, 3, fracsep, 3.0, 0.25);
 
   for (v = 0; v < G_N_ELEMENTS (variants); v++) {
     for (k = 0; k < G_N_ELEMENTS (cfgs); k++) {
@@ -1481,7 +1124,7 @@ GST_START_TEST (test_convolution_variants)
         cfgs[k].conv_variant = variants[v];
         run_one ("convolution variant", GST_VIDEO_FORMAT_I420, sizes[s][0],
             sizes[s][1], &cfgs[k], 0x5c000000 + v * 4096 + k * 16 + s,
-            FILL_NOISE);
+            TH_FILL_NOISE);
       }
     }
   }
@@ -1562,28 +1205,23 @@ stats_string (GstElement * e, const gchar * field)
 /* Pushes one frame through a fresh element in auto mode and checks it;
  * returns the element's stats fields of interest. */
 static void
-run_auto (const TestConfig * cfg, guint * compiled, guint * cached,
+run_auto (const ThConfig * cfg, guint * compiled, guint * cached,
     guint * runs, gchar ** eps_launch, gchar ** conv_launch)
 {
   GstVideoInfo info;
   GstHarness *hr = make_harness (GST_VIDEO_FORMAT_NV12, 64, 48, cfg, &info);
   GRand *rand = g_rand_new_with_seed (0x7c000001);
-  GstBuffer *in = make_input (&info, rand, FILL_NOISE);
-  GstBuffer *exp = make_expected (&info, in, cfg);
-  GstBuffer *out;
+  GstBuffer *out = th_push_check (hr, &info, th_make_input (&info, rand,
+          TH_FILL_NOISE), &cfg->ref, "tuning cache");
 
-  fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
-  out = gst_harness_pull (hr);
-  check_frame (&info, out, exp, 0, "tuning cache");
   *compiled = stats_uint (hr->element, "programs-compiled");
   *cached = stats_uint (hr->element, "programs-cached");
   *runs = stats_uint (hr->element, "tuning-runs");
   *eps_launch = stats_string (hr->element, "epsilon-launch");
   *conv_launch = stats_string (hr->element, "convolution-launch");
   gst_buffer_unref (out);
-  gst_buffer_unref (exp);
   g_rand_free (rand);
-  harness_teardown_checked (hr);
+  th_teardown_checked (hr);
 }
 
 /* Overwrites every file of @dir with junk. */
@@ -1615,11 +1253,11 @@ GST_START_TEST (test_tuning_cache)
   gchar *old = g_strdup (g_getenv ("GST_CL_CACHE_DIR"));
   guint compiled, cached, runs;
   gchar *eps1, *conv1, *eps2, *conv2;
-  TestConfig cfg;
+  ThConfig cfg;
 
   fail_unless (dir != NULL);
   g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
-  config_init (&cfg, 20, 5, 10);
+  th_config_init (&cfg, 20, 5, 10);
   config_blur (&cfg);
 
   run_auto (&cfg, &compiled, &cached, &runs, &eps1, &conv1);
@@ -1669,17 +1307,17 @@ GST_START_TEST (test_debug_logging)
   GstDebugLevel old_level = gst_debug_get_default_threshold ();
   gboolean old_active = gst_debug_is_active ();
   guint count = 0;
-  TestConfig cfg;
+  ThConfig cfg;
 
   gst_debug_remove_log_function (gst_debug_log_default);
   gst_debug_add_log_function (count_log, &count, NULL);
   gst_debug_set_active (TRUE);
   gst_debug_set_default_threshold (GST_LEVEL_MEMDUMP);
 
-  config_init (&cfg, 20, 5, 10);
+  th_config_init (&cfg, 20, 5, 10);
   config_blur (&cfg);
   run_one ("debug logging", GST_VIDEO_FORMAT_NV12, 17, 9, &cfg, 0xdeb00001,
-      FILL_NOISE);
+      TH_FILL_NOISE);
   fail_unless (count > 0, "no log message seen");
 
   gst_debug_set_default_threshold (old_level);

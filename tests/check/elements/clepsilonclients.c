@@ -38,18 +38,10 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
-#include "reference.h"
+#include "harness.h"
 
 #define N_FRAMES 4
 #define FRAME_DURATION (GST_SECOND / 25)
-
-static const gchar *
-test_device (void)
-{
-  const gchar *d = g_getenv ("CLEPSILON_TEST_DEVICE");
-
-  return d && *d ? d : "pocl";
-}
 
 /* ------------------------------------------------------------------------ */
 /* The matrix's axes                                                        */
@@ -495,7 +487,7 @@ run_to_eos (GstElement * pipeline, Result * r)
 static GstElement *
 make_clepsilon (const Setting * setting)
 {
-  gchar *desc = g_strdup_printf ("clepsilon device=\"%s\" %s", test_device (),
+  gchar *desc = g_strdup_printf ("clepsilon device=\"%s\" %s", rt_device (),
       setting->properties);
   GstElement *e = gst_parse_launch (desc, NULL);
 
@@ -568,11 +560,11 @@ run_route (const Client * client, const Config * config,
     GstElement *src;
 
     if (with_element) {
-      eps = g_strdup_printf ("clepsilon device=\"%s\" %s ! %s", test_device (),
+      eps = g_strdup_printf ("clepsilon device=\"%s\" %s ! %s", rt_device (),
           config->setting->properties, client->kind == CLIENT_DOUBLE ?
           "clepsilon device=\"%s\" %s ! " : "");
       if (client->kind == CLIENT_DOUBLE) {
-        gchar *twice = g_strdup_printf (eps, test_device (),
+        gchar *twice = g_strdup_printf (eps, rt_device (),
             config->setting->properties);
         g_free (eps);
         eps = twice;

@@ -29,7 +29,8 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
-#include "../robust.h"
+#include "../harness.h"
+#include "../live.h"
 #include "../../clfault/clfault.h"
 
 #define CHILD_ENV "CLEPSILON_FAULTS_CHILD"
@@ -40,14 +41,13 @@
 static GstElement *
 make_element (const gchar * device)
 {
-  GstElement *e = gst_element_factory_make ("clepsilon", NULL);
+  GstElement *e = th_make_element ();
 
-  fail_unless (e != NULL, "cannot create clepsilon (is the plugin built?)");
-  g_object_set (e, "device", device ? device : rt_device (), "threshold", 20,
-      "window-size", 5, "chroma-threshold", 10, NULL);
-  /* Under valgrind, timing every variant takes minutes a start. */
-  if (g_getenv ("CLEPSILON_UNDER_VALGRIND"))
-    g_object_set (e, "epsilon-variant", 1, "convolution-variant", 1, NULL);
+  if (device)
+    g_object_set (e, "device", device, NULL);
+  g_object_set (e, "threshold", 20, "window-size", 5, "chroma-threshold", 10,
+      NULL);
+  th_plain_variants_under_valgrind (e);
   return e;
 }
 
@@ -88,36 +88,6 @@ dispose_element (GstElement * e)
     gst_object_unref (bus);
   }
   gst_object_unref (e);
-}
-
-typedef struct
-{
-  glong cl;
-  gint gst;
-} Live;
-
-static Live
-live_now (void)
-{
-  Live l = { clfault_live_total (), rt_live_gst_objects (NULL) };
-
-  return l;
-}
-
-static void
-check_no_leak (Live before, const gchar * ctx)
-{
-  Live now = live_now ();
-
-  fail_unless (now.cl == before.cl, "%s: %ld OpenCL objects alive, %ld "
-      "before (%s)", ctx, now.cl, before.cl, clfault_describe_live ());
-  if (before.gst >= 0 && now.gst != before.gst) {
-    gchar *what = NULL;
-
-    rt_live_gst_objects (&what);
-    fail ("%s: %d GStreamer objects alive, %d before: %s", ctx, now.gst,
-        before.gst, what);
-  }
 }
 
 /* Runs this program again with @var=@value and only @test (a child). */
@@ -176,7 +146,6 @@ GST_START_TEST (test_no_such_device)
   RefParams p;
   GstVideoInfo info;
   GstHarness *hr;
-  GstBuffer *in, *exp, *out;
   gchar *text;
 
   text = check_start_fails (e, "no such device", "no-such-device-xyz",
@@ -191,17 +160,9 @@ GST_START_TEST (test_no_such_device)
   rt_push_caps (hr, rt_caps (GST_VIDEO_FORMAT_NV12, 20, 10));
   fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 20,
           10));
-  ref_params_init (&p);
-  p.threshold = 20;
-  p.window = 5;
-  p.chroma_threshold = 10;
-  in = rt_make_input (&info, rand, 127, FALSE);
-  exp = rt_make_expected (&info, in, &p);
-  fail_unless (gst_harness_push (hr, in) == GST_FLOW_OK);
-  out = gst_harness_pull (hr);
-  fail_unless (rt_compare (&info, out, exp, 0, NULL) == 0);
-  gst_buffer_unref (out);
-  gst_buffer_unref (exp);
+  th_params_init (&p, 20, 5, 10);
+  th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
+      "after no such device");
   rt_teardown (hr);
   gst_object_unref (e);
   g_rand_free (rand);
@@ -252,7 +213,6 @@ check_too_large_for_device (GstVideoFormat fmt, gint w, gint h)
   gchar *text = NULL;
   RefParams p;
   Live before;
-  GstBuffer *in, *exp, *out;
 
   fail_unless (rt_start (e) == GST_STATE_CHANGE_SUCCESS);
   hr = gst_harness_new_with_element (e, "sink", "src");
@@ -276,17 +236,9 @@ check_too_large_for_device (GstVideoFormat fmt, gint w, gint h)
       "height=10, framerate=30/1");
   fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 20,
           10));
-  ref_params_init (&p);
-  p.threshold = 20;
-  p.window = 5;
-  p.chroma_threshold = 10;
-  in = rt_make_input (&info, rand, 127, FALSE);
-  exp = rt_make_expected (&info, in, &p);
-  fail_unless (gst_harness_push (hr, in) == GST_FLOW_OK);
-  out = gst_harness_pull (hr);
-  fail_unless (rt_compare (&info, out, exp, 0, NULL) == 0);
-  gst_buffer_unref (out);
-  gst_buffer_unref (exp);
+  th_params_init (&p, 20, 5, 10);
+  th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
+      "after too large");
   rt_teardown (hr);
   g_rand_free (rand);
 }
@@ -379,10 +331,7 @@ run_life (Life * life)
 
   memset (life, 0, sizeof (*life));
   life->flow = GST_FLOW_OK;
-  ref_params_init (&p);
-  p.threshold = 20;
-  p.window = 5;
-  p.chroma_threshold = 10;
+  th_params_init (&p, 20, 5, 10);
   g_object_set (e, "kernel", "1 2 1; 2 4 2; 1 2 1", NULL);
   fail_unless (rt_params_set_kernel (&p, "1 2 1; 2 4 2; 1 2 1"));
 
@@ -668,6 +617,9 @@ GST_START_TEST (test_finish_and_map_errors)
   gpointer copy;
   gchar *text = NULL;
 
+  /* each frame waited for (one clFinish per frame), also where frames would
+   * otherwise be in flight (GST_CL_DISCRETE=1) */
+  g_object_set (e, "frames-in-flight", 1, NULL);
   fail_unless (rt_start (e) == GST_STATE_CHANGE_SUCCESS);
   hr = gst_harness_new_with_element (e, "sink", "src");
   gst_object_unref (e);

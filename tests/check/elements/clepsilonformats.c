@@ -31,61 +31,10 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
-#include "../reference.h"
-
-#define DEFAULT_TEST_DEVICE "pocl"
-
-static const gchar *
-test_device (void)
-{
-  const gchar *d = g_getenv ("CLEPSILON_TEST_DEVICE");
-  return (d != NULL && *d != '\0') ? d : DEFAULT_TEST_DEVICE;
-}
+#include "../harness.h"
 
 /* ------------------------------------------------------------------------ */
 /* Configurations                                                           */
-
-typedef struct
-{
-  RefParams ref;
-  gchar kernel_str[4096];
-  const gchar *epsilon_variant; /* NULL: the element's default (auto) */
-  const gchar *conv_variant;
-} Config;
-
-static void
-config_init (Config * cfg, guint threshold, guint window, guint chroma)
-{
-  memset (cfg, 0, sizeof (*cfg));
-  ref_params_init (&cfg->ref);
-  cfg->ref.threshold = threshold;
-  cfg->ref.window = window;
-  cfg->ref.chroma_threshold = chroma;
-}
-
-/* An integer kernel (so that the device's float sums are exact). */
-static void
-config_kernel (Config * cfg, gint kw, gint kh, const gdouble * coeffs,
-    gdouble divisor, gdouble bias)
-{
-  GString *s = g_string_new (NULL);
-  gint r, c;
-
-  for (r = 0; r < kh; r++) {
-    if (r > 0)
-      g_string_append (s, "; ");
-    for (c = 0; c < kw; c++)
-      g_string_append_printf (s, c ? " %d" : "%d", (gint) coeffs[r * kw + c]);
-  }
-  g_assert (s->len < sizeof (cfg->kernel_str));
-  g_strlcpy (cfg->kernel_str, s->str, sizeof (cfg->kernel_str));
-  g_string_free (s, TRUE);
-  cfg->ref.kernel_width = kw;
-  cfg->ref.kernel_height = kh;
-  memcpy (cfg->ref.kernel, coeffs, sizeof (gdouble) * kw * kh);
-  cfg->ref.divisor = divisor;
-  cfg->ref.bias = bias;
-}
 
 static const gdouble k_blur[9] = { 1, 2, 1, 2, 4, 2, 1, 2, 1 };
 static const gdouble k_sharpen[9] = { 0, -1, 0, -1, 5, -1, 0, -1, 0 };
@@ -100,7 +49,7 @@ static const gdouble k_gauss5[25] = {
 /* A 15x15 kernel of small random integers: larger than the tiny frames,
  * and its sums reach far outside 0..1023. */
 static void
-config_big_kernel (Config * cfg, guint32 seed)
+config_big_kernel (ThConfig * cfg, guint32 seed)
 {
   GRand *rand = g_rand_new_with_seed (seed);
   gdouble k[225];
@@ -109,19 +58,7 @@ config_big_kernel (Config * cfg, guint32 seed)
   for (i = 0; i < G_N_ELEMENTS (k); i++)
     k[i] = g_rand_int_range (rand, -2, 5);
   g_rand_free (rand);
-  config_kernel (cfg, 15, 15, k, 0, 0);
-}
-
-static gchar *
-config_describe (const Config * cfg)
-{
-  return g_strdup_printf ("threshold=%u window-size=%u chroma-threshold=%u "
-      "kernel=\"%.40s%s\" divisor=%g bias=%g epsilon-variant=%s "
-      "convolution-variant=%s", cfg->ref.threshold, cfg->ref.window,
-      cfg->ref.chroma_threshold, cfg->kernel_str,
-      strlen (cfg->kernel_str) > 40 ? "..." : "", cfg->ref.divisor,
-      cfg->ref.bias, cfg->epsilon_variant ? cfg->epsilon_variant : "auto",
-      cfg->conv_variant ? cfg->conv_variant : "auto");
+  th_config_set_kernel (cfg, 15, 15, k, 0, 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -185,14 +122,8 @@ make_input (const GstVideoInfo * info, GRand * rand, FillMode mode,
 {
   GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
   GstVideoFrame frame;
-  GstMapInfo map;
-  gsize i;
 
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  for (i = 0; i < map.size; i++)
-    map.data[i] = (guint8) g_rand_int_range (rand, 0, 256);
-  gst_buffer_unmap (buf, &map);
-
+  th_fill_bytes (buf, rand);
   fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE));
   fill_frame (info, &frame, rand, mode, junk);
   gst_video_frame_unmap (&frame);
@@ -247,7 +178,7 @@ typedef struct
  * input as it is. */
 static GstBuffer *
 make_expected (const GstVideoInfo * info, GstBuffer * in,
-    const Config * cfg, const Rect * rect)
+    const ThConfig * cfg, const Rect * rect)
 {
   GstBuffer *exp = gst_buffer_new_allocate (NULL, info->size, NULL);
   GstVideoFrame in_frame, exp_frame;
@@ -333,101 +264,18 @@ check_frame (const GstVideoInfo * info, GstBuffer * out, GstBuffer * exp,
 /* ------------------------------------------------------------------------ */
 /* Element and harness                                                      */
 
-static GstElement *
-make_element (const Config * cfg)
-{
-  GstElement *e = gst_element_factory_make ("clepsilon", NULL);
-
-  fail_unless (e != NULL, "cannot create clepsilon (is the plugin built?)");
-  g_object_set (e, "device", test_device (), "threshold", cfg->ref.threshold,
-      "window-size", cfg->ref.window, "chroma-threshold",
-      cfg->ref.chroma_threshold, "kernel", cfg->kernel_str, "divisor",
-      cfg->ref.divisor, "bias", cfg->ref.bias, NULL);
-  if (cfg->epsilon_variant)
-    gst_util_set_object_arg (G_OBJECT (e), "epsilon-variant",
-        cfg->epsilon_variant);
-  if (cfg->conv_variant)
-    gst_util_set_object_arg (G_OBJECT (e), "convolution-variant",
-        cfg->conv_variant);
-  return e;
-}
-
-/* Starts @e with a bus of its own, so that a failure to start shows the
- * element's message, and wraps it in a harness (taking @e). With
- * @downstream_crop, the harness's sink side takes crop metas. */
+/* A started clepsilon with every setting of @cfg in a harness with caps
+ * @fmt @w x @h. With @downstream_crop, the harness's sink side takes crop
+ * metas. */
 static GstHarness *
-make_harness (const Config * cfg, GstVideoFormat fmt, gint w, gint h,
+make_harness (const ThConfig * cfg, GstVideoFormat fmt, gint w, gint h,
     gboolean downstream_crop, GstVideoInfo * info)
 {
-  GstElement *e = make_element (cfg);
-  GstBus *bus = gst_bus_new ();
-  GstHarness *hr;
-  gchar *caps;
+  GstElement *e = th_make_element ();
 
-  gst_element_set_bus (e, bus);
-  if (gst_element_set_state (e, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE) {
-    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-    GError *err = NULL;
-
-    if (msg)
-      gst_message_parse_error (msg, &err, NULL);
-    fail ("clepsilon with device=\"%s\" failed to start: %s", test_device (),
-        err ? err->message : "no error message");
-  }
-  gst_object_unref (bus);
-  hr = gst_harness_new_with_element (e, "sink", "src");
-  gst_object_unref (e);
-
-  if (downstream_crop)
-    gst_harness_add_propose_allocation_meta (hr, GST_VIDEO_CROP_META_API_TYPE,
-        NULL);
-  caps = g_strdup_printf ("video/x-raw, format=(string)%s, width=(int)%d, "
-      "height=(int)%d, framerate=(fraction)30/1, "
-      "pixel-aspect-ratio=(fraction)1/1", gst_video_format_to_string (fmt),
-      w, h);
-  gst_harness_set_caps_str (hr, caps, caps);
-  g_free (caps);
-  gst_video_info_init (info);
-  fail_unless (gst_video_info_set_format (info, fmt, w, h));
-  return hr;
-}
-
-/* Tears @hr down, failing if the element posted an error. */
-static void
-teardown_checked (GstHarness * hr)
-{
-  GstBus *bus = gst_element_get_bus (hr->element);
-
-  if (bus) {
-    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-
-    if (msg) {
-      GError *err = NULL;
-      gchar *dbg = NULL;
-
-      gst_message_parse_error (msg, &err, &dbg);
-      fail ("clepsilon posted an error: %s (%s)", err->message,
-          dbg ? dbg : "");
-    }
-    /* The bus's messages hold the element: drop them, or the element, its
-     * bus and the messages outlive the test (valgrind, leaks tracer). */
-    gst_bus_set_flushing (bus, TRUE);
-    gst_object_unref (bus);
-  }
-  gst_harness_teardown (hr);
-}
-
-static gchar *
-make_ctx (const gchar * what, GstVideoFormat fmt, gint w, gint h,
-    guint32 seed, const Config * cfg)
-{
-  gchar *d = config_describe (cfg);
-  gchar *ctx = g_strdup_printf ("[%s] %s %dx%d seed=0x%08x %s device=%s",
-      what, gst_video_format_to_string (fmt), w, h, seed, d, test_device ());
-
-  g_free (d);
-  return ctx;
+  th_config_apply (cfg, e);
+  return th_harness_new (e, fmt, w, h,
+      downstream_crop ? GST_VIDEO_CROP_META_API_TYPE : 0, info);
 }
 
 /* The "epsilon-launch" or "convolution-launch" stats of @e. */
@@ -457,7 +305,7 @@ typedef struct
  * output with the reference; checks the crop meta on the output. Returns
  * the output (unref it). */
 static GstBuffer *
-push_one (GstHarness * hr, const GstVideoInfo * info, const Config * cfg,
+push_one (GstHarness * hr, const GstVideoInfo * info, const ThConfig * cfg,
     const Input * input, GRand * rand, FillMode mode, const gchar * ctx)
 {
   Rect whole = { 0, 0, GST_VIDEO_INFO_WIDTH (info),
@@ -465,7 +313,6 @@ push_one (GstHarness * hr, const GstVideoInfo * info, const Config * cfg,
   };
   GstBuffer *in, *exp, *out;
   GstVideoCropMeta *meta;
-  GstFlowReturn ret;
 
   in = input->odd_layout ? make_odd_input (info, rand, mode) :
       make_input (info, rand, mode, input->junk);
@@ -480,11 +327,7 @@ push_one (GstHarness * hr, const GstVideoInfo * info, const Config * cfg,
   GST_BUFFER_PTS (in) = 0;
   GST_BUFFER_DURATION (in) = GST_SECOND / 30;
 
-  ret = gst_harness_push (hr, in);
-  fail_unless (ret == GST_FLOW_OK, "%s: push returned %s", ctx,
-      gst_flow_get_name (ret));
-  out = gst_harness_pull (hr);
-  fail_unless (out != NULL, "%s: no output buffer", ctx);
+  out = th_push_pull (hr, in, ctx);
   check_frame (info, out, exp, ctx);
   gst_buffer_unref (exp);
 
@@ -507,19 +350,19 @@ push_one (GstHarness * hr, const GstVideoInfo * info, const Config * cfg,
 /* One frame through a fresh element. */
 static void
 run_one (const gchar * what, GstVideoFormat fmt, gint w, gint h,
-    const Config * cfg, const Input * input, guint32 seed, FillMode mode)
+    const ThConfig * cfg, const Input * input, guint32 seed, FillMode mode)
 {
   GstVideoInfo info;
   GstHarness *hr = make_harness (cfg, fmt, w, h, FALSE, &info);
   GRand *rand = g_rand_new_with_seed (seed);
-  gchar *ctx = make_ctx (what, fmt, w, h, seed, cfg);
+  gchar *ctx = th_config_ctx (what, fmt, w, h, seed, cfg);
   static const Input plain = { FALSE, FALSE, NULL, {0, 0, 0, 0} };
 
   gst_buffer_unref (push_one (hr, &info, cfg, input ? input : &plain, rand,
           mode, ctx));
   g_free (ctx);
   g_rand_free (rand);
-  teardown_checked (hr);
+  th_teardown_checked (hr);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -535,20 +378,20 @@ GST_START_TEST (test_planar_444_422)
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       guint32 seed = 0x44400000 + f * 256 + s * 16;
-      Config cfg;
+      ThConfig cfg;
 
       /* luma, chroma and a blur */
-      config_init (&cfg, 20, 5, 12);
-      config_kernel (&cfg, 3, 3, k_blur, 0, 0);
+      th_config_init (&cfg, 20, 5, 12);
+      th_config_set_kernel (&cfg, 3, 3, k_blur, 0, 0);
       run_one ("4:4:4 / 4:2:2", formats[f], sizes[s][0], sizes[s][1], &cfg,
           NULL, seed, FILL_SMOOTH);
       /* every sample averaged in, a kernel larger than the frame */
-      config_init (&cfg, 255, 3, 255);
+      th_config_init (&cfg, 255, 3, 255);
       config_big_kernel (&cfg, seed);
       run_one ("4:4:4 / 4:2:2", formats[f], sizes[s][0], sizes[s][1], &cfg,
           NULL, seed + 1, FILL_NOISE);
       /* chroma copied bit-exact */
-      config_init (&cfg, 25, 7, 0);
+      th_config_init (&cfg, 25, 7, 0);
       run_one ("4:4:4 / 4:2:2", formats[f], sizes[s][0], sizes[s][1], &cfg,
           NULL, seed + 2, FILL_NOISE);
     }
@@ -572,27 +415,27 @@ GST_START_TEST (test_10bit)
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       guint32 seed = 0x10b00000 + f * 256 + s * 16;
       Input junk = { FALSE, TRUE, NULL, {0, 0, 0, 0} };
-      Config cfg;
+      ThConfig cfg;
 
       /* the element's defaults, luma only */
-      config_init (&cfg, 8, 9, 0);
+      th_config_init (&cfg, 8, 9, 0);
       run_one ("10-bit", formats10[f], sizes[s][0], sizes[s][1], &cfg, NULL,
           seed, FILL_SMOOTH);
       /* luma, chroma and a sharpening kernel (clamps at both ends), with
        * junk around the 10-bit values */
-      config_init (&cfg, 20, 5, 12);
-      config_kernel (&cfg, 3, 3, k_sharpen, 0, 0);
+      th_config_init (&cfg, 20, 5, 12);
+      th_config_set_kernel (&cfg, 3, 3, k_sharpen, 0, 0);
       run_one ("10-bit", formats10[f], sizes[s][0], sizes[s][1], &cfg, &junk,
           seed + 1, FILL_NOISE);
       /* the largest thresholds (1020 in 10-bit units: differences of 1021
        * to 1023 stay out), a 15x15 kernel */
-      config_init (&cfg, 255, 3, 255);
+      th_config_init (&cfg, 255, 3, 255);
       config_big_kernel (&cfg, seed);
       run_one ("10-bit", formats10[f], sizes[s][0], sizes[s][1], &cfg, NULL,
           seed + 2, FILL_NOISE);
       /* divisor and bias, in 10-bit units */
-      config_init (&cfg, 3, 3, 0);
-      config_kernel (&cfg, 3, 3, k_blur, 8, 100);
+      th_config_init (&cfg, 3, 3, 0);
+      th_config_set_kernel (&cfg, 3, 3, k_blur, 8, 100);
       run_one ("10-bit", formats10[f], sizes[s][0], sizes[s][1], &cfg, NULL,
           seed + 3, FILL_SMOOTH);
     }
@@ -622,11 +465,11 @@ GST_START_TEST (test_10bit_threshold_scale)
       GstVideoFrame frame;
       GstHarness *hr;
       GstBuffer *in, *out;
-      Config cfg;
+      ThConfig cfg;
       guint8 *luma;
       gint stride;
 
-      config_init (&cfg, 1, 3, 0);
+      th_config_init (&cfg, 1, 3, 0);
       hr = make_harness (&cfg, formats10[f], 2, 1, FALSE, &info);
       in = gst_buffer_new_allocate (NULL, info.size, NULL);
       gst_buffer_memset (in, 0, 0, info.size);
@@ -652,7 +495,7 @@ GST_START_TEST (test_10bit_threshold_scale)
           pairs[i][3]);
       gst_video_frame_unmap (&frame);
       gst_buffer_unref (out);
-      teardown_checked (hr);
+      th_teardown_checked (hr);
     }
   }
 }
@@ -681,13 +524,13 @@ GST_START_TEST (test_10bit_variants)
           GRand *rand = g_rand_new_with_seed (seed);
           Input plain = { FALSE, w == 1, NULL, {0, 0, 0, 0} };
           gchar *ctx, *launch;
-          Config cfg;
+          ThConfig cfg;
 
-          config_init (&cfg, 20, windows[w], 14);
+          th_config_init (&cfg, 20, windows[w], 14);
           cfg.epsilon_variant = variants[v];
           hr = make_harness (&cfg, formats10[f], sizes[s][0], sizes[s][1],
               FALSE, &info);
-          ctx = make_ctx ("10-bit epsilon variant", formats10[f],
+          ctx = th_config_ctx ("10-bit epsilon variant", formats10[f],
               sizes[s][0], sizes[s][1], seed, &cfg);
           gst_buffer_unref (push_one (hr, &info, &cfg, &plain, rand,
                   (s + w) & 1 ? FILL_NOISE : FILL_SMOOTH, ctx));
@@ -697,7 +540,7 @@ GST_START_TEST (test_10bit_variants)
           g_free (launch);
           g_free (ctx);
           g_rand_free (rand);
-          teardown_checked (hr);
+          th_teardown_checked (hr);
         }
       }
 
@@ -710,18 +553,18 @@ GST_START_TEST (test_10bit_variants)
           Input plain = { FALSE, FALSE, NULL, {0, 0, 0, 0} };
           const gchar *ran;
           gchar *ctx, *launch;
-          Config cfg;
+          ThConfig cfg;
 
           /* a rank-1 gaussian, then a kernel that does not separate */
-          config_init (&cfg, 0, 3, 0);
+          th_config_init (&cfg, 0, 3, 0);
           if (w == 0)
-            config_kernel (&cfg, 5, 5, k_gauss5, 0, 0);
+            th_config_set_kernel (&cfg, 5, 5, k_gauss5, 0, 0);
           else
-            config_kernel (&cfg, 3, 3, k_sharpen, 0, 2);
+            th_config_set_kernel (&cfg, 3, 3, k_sharpen, 0, 2);
           cfg.conv_variant = conv_variants[v];
           hr = make_harness (&cfg, formats10[f], sizes[s][0], sizes[s][1],
               FALSE, &info);
-          ctx = make_ctx ("10-bit convolution variant", formats10[f],
+          ctx = th_config_ctx ("10-bit convolution variant", formats10[f],
               sizes[s][0], sizes[s][1], seed, &cfg);
           gst_buffer_unref (push_one (hr, &info, &cfg, &plain, rand,
                   FILL_NOISE, ctx));
@@ -732,7 +575,7 @@ GST_START_TEST (test_10bit_variants)
           g_free (launch);
           g_free (ctx);
           g_rand_free (rand);
-          teardown_checked (hr);
+          th_teardown_checked (hr);
         }
       }
     }
@@ -761,13 +604,13 @@ GST_START_TEST (test_odd_layout)
     guint64 up = 0, down = 0, copied = 0;
     GstVideoInfo info;
     GstHarness *hr;
-    Config cfg;
+    ThConfig cfg;
     gchar *ctx;
 
-    config_init (&cfg, 20, 5, 10);
-    config_kernel (&cfg, 3, 3, k_blur, 0, 0);
+    th_config_init (&cfg, 20, 5, 10);
+    th_config_set_kernel (&cfg, 3, 3, k_blur, 0, 0);
     hr = make_harness (&cfg, formats[f], 23, 11, FALSE, &info);
-    ctx = make_ctx ("odd layout", formats[f], 23, 11, seed, &cfg);
+    ctx = th_config_ctx ("odd layout", formats[f], 23, 11, seed, &cfg);
     gst_buffer_unref (push_one (hr, &info, &cfg, &odd, rand, FILL_SMOOTH,
             ctx));
     g_object_get (hr->element, "stats", &stats, NULL);
@@ -782,7 +625,7 @@ GST_START_TEST (test_odd_layout)
     gst_structure_free (stats);
     g_free (ctx);
     g_rand_free (rand);
-    teardown_checked (hr);
+    th_teardown_checked (hr);
   }
 }
 
@@ -836,10 +679,10 @@ GST_START_TEST (test_crop)
     for (c = 0; c < G_N_ELEMENTS (crops); c++) {
       guint32 seed = 0xc0000000 + f * 256 + c;
       Input input = { FALSE, c == 1, &crops[c], clipped (&crops[c], w, h) };
-      Config cfg;
+      ThConfig cfg;
 
-      config_init (&cfg, 20, 5, 14);
-      config_kernel (&cfg, 3, 3, k_blur, 0, 0);
+      th_config_init (&cfg, 20, 5, 14);
+      th_config_set_kernel (&cfg, 3, 3, k_blur, 0, 0);
       run_one ("crop", formats[f], w, h, &cfg, &input, seed,
           c & 1 ? FILL_NOISE : FILL_SMOOTH);
     }
@@ -870,14 +713,14 @@ GST_START_TEST (test_crop_frames)
       GRand *rand = g_rand_new_with_seed (seed);
       GstVideoInfo info;
       GstHarness *hr;
-      Config cfg;
+      ThConfig cfg;
       gchar *ctx;
 
-      config_init (&cfg, 16, 7, 9);
-      config_kernel (&cfg, 3, 3, k_sharpen, 0, 0);
+      th_config_init (&cfg, 16, 7, 9);
+      th_config_set_kernel (&cfg, 3, 3, k_sharpen, 0, 0);
       cfg.epsilon_variant = variants[v];
       hr = make_harness (&cfg, formats[f], w, h, FALSE, &info);
-      ctx = make_ctx ("crop frames", formats[f], w, h, seed, &cfg);
+      ctx = th_config_ctx ("crop frames", formats[f], w, h, seed, &cfg);
       for (c = 0; c <= G_N_ELEMENTS (crops); c++) {
         /* The last frame has no crop meta at all. */
         gboolean last = c == G_N_ELEMENTS (crops);
@@ -890,7 +733,7 @@ GST_START_TEST (test_crop_frames)
       }
       g_free (ctx);
       g_rand_free (rand);
-      teardown_checked (hr);
+      th_teardown_checked (hr);
     }
   }
 }
@@ -905,9 +748,9 @@ GST_START_TEST (test_crop_passthrough)
   GstBuffer *in, *out;
   GstVideoCropMeta *meta;
   GRand *rand = g_rand_new_with_seed (0xc2000000);
-  Config cfg;
+  ThConfig cfg;
 
-  config_init (&cfg, 0, 3, 0);
+  th_config_init (&cfg, 0, 3, 0);
   hr = make_harness (&cfg, GST_VIDEO_FORMAT_P010_10LE, 16, 8, FALSE, &info);
   in = make_input (&info, rand, FILL_NOISE, FALSE);
   meta = gst_buffer_add_video_crop_meta (in);
@@ -925,7 +768,7 @@ GST_START_TEST (test_crop_passthrough)
   gst_buffer_unref (out);
   gst_buffer_unref (in);
   g_rand_free (rand);
-  teardown_checked (hr);
+  th_teardown_checked (hr);
 }
 
 GST_END_TEST;
@@ -944,10 +787,10 @@ GST_START_TEST (test_crop_allocation)
     GstQuery *query;
     GRand *rand = g_rand_new_with_seed (0xc3000000 + downstream);
     Input plain = { FALSE, FALSE, NULL, {0, 0, 0, 0} };
-    Config cfg;
+    ThConfig cfg;
     gboolean proposed;
 
-    config_init (&cfg, 20, 5, 0);
+    th_config_init (&cfg, 20, 5, 0);
     hr = make_harness (&cfg, GST_VIDEO_FORMAT_I420, 32, 16, downstream, &info);
     /* One frame, so that the element has decided its own allocation. */
     gst_buffer_unref (push_one (hr, &info, &cfg, &plain, rand, FILL_NOISE,
@@ -966,7 +809,7 @@ GST_START_TEST (test_crop_allocation)
     gst_query_unref (query);
     gst_caps_unref (caps);
     g_rand_free (rand);
-    teardown_checked (hr);
+    th_teardown_checked (hr);
   }
 }
 

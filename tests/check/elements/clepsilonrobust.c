@@ -23,14 +23,13 @@
 #include <locale.h>
 #include <math.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
-#include "../robust.h"
+#include "../harness.h"
+#include "../live.h"
 #include "../../clfault/clfault.h"
 
 /* Set in a child this program runs of itself (rt_run_child()). */
@@ -43,127 +42,18 @@
 static GstHarness *
 new_harness (const RefParams * p, const gchar * kernel)
 {
-  GstElement *e = gst_element_factory_make ("clepsilon", NULL);
-  GstHarness *hr;
+  GstElement *e = th_make_element ();
 
-  fail_unless (e != NULL, "cannot create clepsilon (is the plugin built?)");
-  g_object_set (e, "device", rt_device (), NULL);
   /* Under valgrind every new window or kernel would be timed, kernels run
    * hundreds of times each: the churn alone would take hours. */
-  if (g_getenv ("CLEPSILON_UNDER_VALGRIND"))
-    g_object_set (e, "epsilon-variant", 1, "convolution-variant", 1, NULL);
+  th_plain_variants_under_valgrind (e);
   if (p)
     rt_apply_params (e, p, kernel);
-  if (rt_start (e) == GST_STATE_CHANGE_FAILURE) {
-    gchar *text = NULL;
-
-    rt_drain_errors (e, &text);
-    fail ("clepsilon with device=\"%s\" failed to start: %s", rt_device (),
-        text ? text : "no error message");
-  }
-  hr = gst_harness_new_with_element (e, "sink", "src");
-  gst_object_unref (e);
-  return hr;
-}
-
-static void
-set_format (GstHarness * hr, GstVideoFormat fmt, gint w, gint h,
-    GstVideoInfo * info)
-{
-  gchar *caps = rt_caps_string (fmt, w, h);
-
-  gst_harness_set_caps_str (hr, caps, caps);
-  g_free (caps);
-  fail_unless (gst_video_info_set_format (info, fmt, w, h));
-}
-
-/* Fails if the element posted an ERROR, then tears @hr down. */
-static void
-teardown_checked (GstHarness * hr)
-{
-  gchar *text = NULL;
-
-  if (rt_drain_errors (hr->element, &text) > 0)
-    fail ("clepsilon posted an error: %s", text);
-  rt_teardown (hr);
-}
-
-/* Pushes @in (taken) and checks the one output against the reference for
- * @p; returns the output (unref it). */
-static GstBuffer *
-push_check (GstHarness * hr, const GstVideoInfo * info, GstBuffer * in,
-    const RefParams * p, const gchar * ctx)
-{
-  GstBuffer *exp = rt_make_expected (info, in, p);
-  GstFlowReturn ret;
-  GstBuffer *out;
-  gchar *first = NULL;
-  guint bad;
-
-  ret = gst_harness_push (hr, in);
-  fail_unless (ret == GST_FLOW_OK, "%s: push returned %s", ctx,
-      gst_flow_get_name (ret));
-  out = gst_harness_try_pull (hr);
-  fail_unless (out != NULL, "%s: no output", ctx);
-  bad = rt_compare (info, out, exp, 0, &first);
-  fail_unless (bad == 0, "%s: %u samples differ from the reference; first "
-      "%s", ctx, bad, first);
-  fail_unless (gst_harness_try_pull (hr) == NULL, "%s: two outputs", ctx);
-  gst_buffer_unref (exp);
-  return out;
-}
-
-static void
-push_check_unref (GstHarness * hr, const GstVideoInfo * info, GstBuffer * in,
-    const RefParams * p, const gchar * ctx)
-{
-  gst_buffer_unref (push_check (hr, info, in, p, ctx));
-}
-
-static void
-params (RefParams * p, guint threshold, guint window, guint chroma)
-{
-  ref_params_init (p);
-  p->threshold = threshold;
-  p->window = window;
-  p->chroma_threshold = chroma;
+  return th_harness_from_element (e);
 }
 
 static const gchar *const k_blur = "1 2 1; 2 4 2; 1 2 1";
 static const gchar *const k_sharpen = "0 -1 0; -1 5 -1; 0 -1 0";
-
-/* What the process holds: OpenCL objects (libclfault) and GStreamer objects
- * (leaks tracer, -1 without it). */
-typedef struct
-{
-  glong cl;
-  gint gst;
-} Live;
-
-static Live
-live_now (void)
-{
-  Live l = { clfault_live_total (), rt_live_gst_objects (NULL) };
-
-  return l;
-}
-
-/* Fails if more OpenCL or GStreamer objects are alive than at @before. */
-static void
-check_no_leak (Live before, const gchar * ctx)
-{
-  Live now = live_now ();
-
-  fail_unless (now.cl == before.cl, "%s: %ld OpenCL objects alive, %ld "
-      "before (%s)", ctx, now.cl, before.cl, clfault_describe_live ());
-  if (before.gst >= 0 && now.gst != before.gst) {
-    gchar *what = NULL;
-
-    rt_live_gst_objects (&what);
-    fail ("%s: %d GStreamer objects alive, %d before: %s", ctx, now.gst,
-        before.gst, what);
-  }
-}
 
 /* Runs one small element life, so that what is created once per process
  * (types, caches, the PoCL program cache) exists before a leak baseline. */
@@ -175,15 +65,15 @@ warm_up (void)
   GstHarness *hr;
   GRand *rand = g_rand_new_with_seed (1);
 
-  params (&p, 20, 5, 10);
+  th_params_init (&p, 20, 5, 10);
   hr = new_harness (&p, k_blur);
   fail_unless (rt_params_set_kernel (&p, k_blur));
-  set_format (hr, GST_VIDEO_FORMAT_NV12, 16, 8, &info);
-  push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_NV12, 16, 8, &info);
+  th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
       "warm-up");
-  push_check_unref (hr, &info, rt_make_input (&info, rand, 0, TRUE), &p,
+  th_push_check_unref (hr, &info, rt_make_input (&info, rand, 0, TRUE), &p,
       "warm-up");
-  teardown_checked (hr);
+  th_teardown_checked (hr);
   g_rand_free (rand);
 }
 
@@ -283,11 +173,11 @@ GST_START_TEST (test_state_changes_with_data)
   RefParams p;
   guint i;
 
-  params (&p, 20, 5, 10);
+  th_params_init (&p, 20, 5, 10);
   hr = new_harness (&p, k_sharpen);
   fail_unless (rt_params_set_kernel (&p, k_sharpen));
-  set_format (hr, GST_VIDEO_FORMAT_I420, 23, 17, &info);
-  push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_I420, 23, 17, &info);
+  th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
       "PLAYING");
 
   for (i = 0; i < G_N_ELEMENTS (walk); i++) {
@@ -300,7 +190,7 @@ GST_START_TEST (test_state_changes_with_data)
     if (walk[i] >= GST_STATE_PAUSED) {
       if (prev <= GST_STATE_READY)
         rt_push_caps (hr, rt_caps (GST_VIDEO_FORMAT_I420, 23, 17));
-      push_check_unref (hr, &info, rt_make_input (&info, rand, 127, i & 1),
+      th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, i & 1),
           &p, ctx);
     } else {
       GstBuffer *in = rt_make_input (&info, rand, 127, FALSE);
@@ -312,7 +202,7 @@ GST_START_TEST (test_state_changes_with_data)
     prev = walk[i];
     g_free (ctx);
   }
-  teardown_checked (hr);
+  th_teardown_checked (hr);
   g_rand_free (rand);
 }
 
@@ -345,7 +235,7 @@ GST_START_TEST (test_playing_null_cycles)
 
   warm_up ();
   before = live_now ();
-  params (&p, 25, 7, 12);
+  th_params_init (&p, 25, 7, 12);
   hr = new_harness (&p, k_blur);
   fail_unless (rt_params_set_kernel (&p, k_blur));
 
@@ -362,9 +252,9 @@ GST_START_TEST (test_playing_null_cycles)
           GST_STATE_CHANGE_SUCCESS, "%s: PLAYING failed", ctx);
     fail_unless (gst_video_info_from_caps (&info, caps));
     rt_push_caps (hr, caps);
-    push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
+    th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
         ctx);
-    push_check_unref (hr, &info, rt_make_input (&info, rand, 0, TRUE), &p,
+    th_push_check_unref (hr, &info, rt_make_input (&info, rand, 0, TRUE), &p,
         ctx);
     fail_unless (gst_element_set_state (hr->element, GST_STATE_NULL) ==
         GST_STATE_CHANGE_SUCCESS, "%s: NULL failed", ctx);
@@ -372,7 +262,7 @@ GST_START_TEST (test_playing_null_cycles)
         "%s: OpenCL objects alive in NULL: %s", ctx, clfault_describe_live ());
     g_free (ctx);
   }
-  teardown_checked (hr);
+  th_teardown_checked (hr);
   check_no_leak (before, "40 PLAYING -> NULL cycles");
   g_rand_free (rand);
 }
@@ -441,7 +331,7 @@ GST_START_TEST (test_renegotiate_midstream)
   RefParams p;
   guint round, i;
 
-  params (&p, 20, 5, 9);
+  th_params_init (&p, 20, 5, 9);
   hr = new_harness (&p, k_sharpen);
   fail_unless (rt_params_set_kernel (&p, k_sharpen));
 
@@ -456,8 +346,8 @@ GST_START_TEST (test_renegotiate_midstream)
       GstStructure *config;
       GstCaps *pool_caps = NULL;
 
-      set_format (hr, steps[i].fmt, steps[i].w, steps[i].h, &info);
-      push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE),
+      th_harness_set_format (hr, steps[i].fmt, steps[i].w, steps[i].h, &info);
+      th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE),
           &p, ctx);
 
       /* the pool proposed now is for these caps */
@@ -478,7 +368,7 @@ GST_START_TEST (test_renegotiate_midstream)
       fail_unless (gst_buffer_pool_acquire_buffer (pool, &in, NULL) ==
           GST_FLOW_OK);
       rt_fill_random (in, rand);
-      push_check_unref (hr, &info, in, &p, ctx);
+      th_push_check_unref (hr, &info, in, &p, ctx);
 
       /* a frame of the previous caps' pool, as a slow upstream might push */
       if (prev_pool != NULL) {
@@ -537,7 +427,7 @@ GST_START_TEST (test_renegotiate_midstream)
 
   fail_unless (gst_buffer_pool_set_active (prev_pool, FALSE));
   gst_object_unref (prev_pool);
-  teardown_checked (hr);
+  th_teardown_checked (hr);
   g_rand_free (rand);
 }
 
@@ -582,10 +472,10 @@ GST_START_TEST (test_unsupported_caps)
   RefParams p;
   guint i;
 
-  params (&p, 20, 5, 10);
+  th_params_init (&p, 20, 5, 10);
   hr = new_harness (&p, NULL);
-  set_format (hr, GST_VIDEO_FORMAT_NV12, 64, 48, &info);
-  push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_NV12, 64, 48, &info);
+  th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
       "before");
 
   for (i = 0; i < G_N_ELEMENTS (bad); i++) {
@@ -625,11 +515,11 @@ GST_START_TEST (test_unsupported_caps)
     g_free (text);
 
     /* and back */
-    set_format (hr, GST_VIDEO_FORMAT_I420, 31, 7, &info);
-    push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
+    th_harness_set_format (hr, GST_VIDEO_FORMAT_I420, 31, 7, &info);
+    th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
         bad[i].caps);
   }
-  teardown_checked (hr);
+  th_teardown_checked (hr);
   g_rand_free (rand);
 }
 
@@ -649,9 +539,9 @@ GST_START_TEST (test_allocation_query_huge_caps)
   RefParams p;
   guint i;
 
-  params (&p, 20, 5, 0);
+  th_params_init (&p, 20, 5, 0);
   hr = new_harness (&p, NULL);
-  set_format (hr, GST_VIDEO_FORMAT_NV12, 64, 48, &info);
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_NV12, 64, 48, &info);
   for (i = 0; i < G_N_ELEMENTS (huge); i++) {
     GstCaps *caps = gst_caps_from_string (huge[i]);
     GstQuery *query = gst_query_new_allocation (caps, TRUE);
@@ -675,7 +565,7 @@ GST_START_TEST (test_allocation_query_huge_caps)
     gst_query_unref (query);
     gst_caps_unref (caps);
   }
-  teardown_checked (hr);
+  th_teardown_checked (hr);
 }
 
 GST_END_TEST;
@@ -705,7 +595,7 @@ GST_START_TEST (test_sizes_and_layouts)
     GstHarness *hr;
     RefParams p;
 
-    params (&p, 30, 7, 20);
+    th_params_init (&p, 30, 7, 20);
     hr = new_harness (&p, k_blur);
     fail_unless (rt_params_set_kernel (&p, k_blur));
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
@@ -715,16 +605,16 @@ GST_START_TEST (test_sizes_and_layouts)
       GstVideoInfo info;
       GstBuffer *in, *copy;
 
-      set_format (hr, formats[f], sizes[s][0], sizes[s][1], &info);
-      push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE),
+      th_harness_set_format (hr, formats[f], sizes[s][0], sizes[s][1], &info);
+      th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE),
           &p, ctx);
-      push_check_unref (hr, &info, rt_make_input (&info, rand, 0, TRUE), &p,
+      th_push_check_unref (hr, &info, rt_make_input (&info, rand, 0, TRUE), &p,
           ctx);
 
       in = rt_make_padded_input (&info, rand, 13, 29, 0xa5);
       copy = gst_buffer_copy_deep (in);
       gst_buffer_ref (in);
-      push_check_unref (hr, &info, in, &p, pctx);
+      th_push_check_unref (hr, &info, in, &p, pctx);
       {
         GstMapInfo a, b;
 
@@ -741,7 +631,7 @@ GST_START_TEST (test_sizes_and_layouts)
       g_free (pctx);
       g_free (ctx);
     }
-    teardown_checked (hr);
+    th_teardown_checked (hr);
   }
   GST_INFO ("%u frames checked", cases);
   g_rand_free (rand);
@@ -749,40 +639,17 @@ GST_START_TEST (test_sizes_and_layouts)
 
 GST_END_TEST;
 
-/* Memory whose last byte lies right before an inaccessible page, so that any
- * read past its end crashes the test. Its address has the parity of @size
- * (the page boundary is even). */
-typedef struct
-{
-  guint8 *base;
-  gsize len;
-} Guarded;
-
-static void
-guarded_free (gpointer data)
-{
-  Guarded *g = data;
-
-  munmap (g->base, g->len);
-  g_free (g);
-}
-
+/* @size bytes of 0x11 that end right at an inaccessible page. */
 static GstMemory *
 guarded_memory (gsize size)
 {
-  gsize page = sysconf (_SC_PAGESIZE);
-  gsize pages = (size + page - 1) / page + 1;
-  Guarded *g = g_new0 (Guarded, 1);
-  guint8 *data;
+  GstMemory *mem = th_guarded_memory_new (size, 1, FALSE);
+  GstMapInfo map;
 
-  g->len = pages * page;
-  g->base = mmap (NULL, g->len, PROT_READ | PROT_WRITE,
-      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  fail_unless (g->base != MAP_FAILED);
-  fail_unless (mprotect (g->base + (pages - 1) * page, page, PROT_NONE) == 0);
-  data = g->base + (pages - 1) * page - size;
-  memset (data, 0x11, size);
-  return gst_memory_new_wrapped (0, data, size, 0, size, g, guarded_free);
+  fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
+  memset (map.data, 0x11, map.size);
+  gst_memory_unmap (mem, &map);
+  return mem;
 }
 
 /* For every 8-bit format and every plane, a GstVideoMeta layout in which that
@@ -804,9 +671,9 @@ GST_START_TEST (test_undersized_each_plane)
     GstHarness *hr;
     RefParams p;
 
-    params (&p, 20, 5, 10);
+    th_params_init (&p, 20, 5, 10);
     hr = new_harness (&p, NULL);
-    set_format (hr, formats[f], 30, 20, &info);
+    th_harness_set_format (hr, formats[f], 30, 20, &info);
     for (plane = 0; plane < GST_VIDEO_INFO_N_PLANES (&info); plane++) {
       for (odd = 0; odd < 2; odd++) {
         gsize offset[GST_VIDEO_MAX_PLANES];
@@ -870,9 +737,9 @@ GST_START_TEST (test_undersized_each_plane)
       }
     }
     /* still working */
-    push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
+    th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
         "after the refused frames");
-    teardown_checked (hr);
+    th_teardown_checked (hr);
   }
   GST_INFO ("%u undersized layouts refused", cases);
   g_rand_free (rand);
@@ -893,9 +760,9 @@ GST_START_TEST (test_undersized_before_tuning)
   RefParams p;
   GstFlowReturn ret;
 
-  params (&p, 20, 9, 0);
+  th_params_init (&p, 20, 9, 0);
   hr = new_harness (&p, NULL);
-  set_format (hr, GST_VIDEO_FORMAT_GRAY8, 16000, 16000, &info);
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_GRAY8, 16000, 16000, &info);
   g_object_get (hr->element, "stats", &stats, NULL);
   fail_unless (gst_structure_get_uint (stats, "programs-compiled",
           &before));
@@ -937,10 +804,10 @@ GST_START_TEST (test_plane_across_memories)
     GstHarness *hr;
     RefParams p;
 
-    params (&p, 20, 5, 10);
+    th_params_init (&p, 20, 5, 10);
     hr = new_harness (&p, k_blur);
     fail_unless (rt_params_set_kernel (&p, k_blur));
-    set_format (hr, formats[f], 40, 30, &info);
+    th_harness_set_format (hr, formats[f], 40, 30, &info);
     for (split = 1; split < 4; split++) {
       /* split inside the luma plane, at a row boundary and mid-row */
       gsize cut = split == 1 ? 40 * 10 : split == 2 ? 40 * 10 + 17 :
@@ -990,7 +857,7 @@ GST_START_TEST (test_plane_across_memories)
       gst_buffer_unref (whole);
       g_free (ctx);
     }
-    teardown_checked (hr);
+    th_teardown_checked (hr);
   }
   g_rand_free (rand);
 }
@@ -1022,9 +889,9 @@ GST_START_TEST (test_meta_mismatch)
   RefParams p;
   guint i, path;
 
-  params (&p, 20, 5, 10);
+  th_params_init (&p, 20, 5, 10);
   hr = new_harness (&p, NULL);
-  set_format (hr, GST_VIDEO_FORMAT_I420, 30, 20, &info);
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_I420, 30, 20, &info);
   for (i = 0; i < G_N_ELEMENTS (metas); i++) {
     for (path = 0; path < 2; path++) {
       GstBuffer *buf = rt_make_input (&info, rand, 127, path == 1);
@@ -1052,9 +919,9 @@ GST_START_TEST (test_meta_mismatch)
       g_free (ctx);
     }
   }
-  push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
+  th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
       "after the mismatched metas");
-  teardown_checked (hr);
+  th_teardown_checked (hr);
   g_rand_free (rand);
 }
 
@@ -1268,10 +1135,10 @@ GST_START_TEST (test_flush_while_pushing)
   RefParams p;
   guint i, ok = 0, flushed = 0, flushes = 0;
 
-  params (&p, 20, 5, 10);
+  th_params_init (&p, 20, 5, 10);
   ps.hr = new_harness (&p, k_blur);
   fail_unless (rt_params_set_kernel (&p, k_blur));
-  set_format (ps.hr, GST_VIDEO_FORMAT_NV12, 48, 32, &ps.info);
+  th_harness_set_format (ps.hr, GST_VIDEO_FORMAT_NV12, 48, 32, &ps.info);
   ps.n = 300;
   ps.inputs = g_new0 (GstBuffer *, ps.n);
   ps.rets = g_new0 (GstFlowReturn, ps.n);
@@ -1332,7 +1199,7 @@ GST_START_TEST (test_flush_while_pushing)
     gst_buffer_unref (ps.inputs[i]);
   g_free (ps.inputs);
   g_free (ps.rets);
-  teardown_checked (ps.hr);
+  th_teardown_checked (ps.hr);
   g_rand_free (rand);
 }
 
@@ -1355,9 +1222,9 @@ GST_START_TEST (test_eos)
   FlowWatch w = { 0, };
   GstElement *pipeline;
 
-  params (&p, 20, 5, 10);
+  th_params_init (&p, 20, 5, 10);
   hr = new_harness (&p, NULL);
-  set_format (hr, GST_VIDEO_FORMAT_I420, 20, 10, &info);
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_I420, 20, 10, &info);
   for (i = 0; i < 5; i++)
     fail_unless (gst_harness_push (hr, rt_make_input (&info, rand, 127,
                 FALSE)) == GST_FLOW_OK);
@@ -1381,9 +1248,9 @@ GST_START_TEST (test_eos)
   gst_harness_push_event (hr, gst_event_new_flush_stop (TRUE));
   gst_segment_init (&segment, GST_FORMAT_TIME);
   gst_harness_push_event (hr, gst_event_new_segment (&segment));
-  push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
+  th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
       "after EOS and a flush");
-  teardown_checked (hr);
+  th_teardown_checked (hr);
 
   desc = g_strdup_printf ("videotestsrc num-buffers=60 ! video/x-raw,"
       "format=NV12,width=96,height=64 ! queue max-size-buffers=4 ! "
@@ -1546,16 +1413,16 @@ GST_START_TEST (test_nothing_lost)
     guint i;
     const guint n = 50;
 
-    params (&p, mode == 0 ? 20 : 0, 5, 0);
+    th_params_init (&p, mode == 0 ? 20 : 0, 5, 0);
     hr = new_harness (&p, NULL);
-    set_format (hr, GST_VIDEO_FORMAT_NV12, 24, 16, &info);
+    th_harness_set_format (hr, GST_VIDEO_FORMAT_NV12, 24, 16, &info);
     {
       GstElement *copy = g_object_new (rt_video_copy_get_type (), NULL);
 
       ref = gst_harness_new_with_element (copy, "sink", "src");
       gst_object_unref (copy);
     }
-    set_format (ref, GST_VIDEO_FORMAT_NV12, 24, 16, &info);
+    th_harness_set_format (ref, GST_VIDEO_FORMAT_NV12, 24, 16, &info);
 
     for (i = 0; i < n; i++) {
       GstBuffer *in = rt_make_input (&info, rand, 127, i % 4 == 3), *out,
@@ -1645,7 +1512,7 @@ GST_START_TEST (test_nothing_lost)
       gst_buffer_unref (in);
     }
     gst_harness_teardown (ref);
-    teardown_checked (hr);
+    th_teardown_checked (hr);
   }
   gst_caps_unref (ts_caps);
   g_rand_free (rand);
@@ -1818,9 +1685,9 @@ GST_START_TEST (test_property_churn)
   RefParams p;
   guint frames = 0;
 
-  params (&p, 12, 3, 0);
+  th_params_init (&p, 12, 3, 0);
   hr = new_harness (&p, NULL);
-  set_format (hr, GST_VIDEO_FORMAT_NV12, 24, 14, &info);
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_NV12, 24, 14, &info);
   churn.element = hr->element;
   churn.iterations = 1000;
   churn.seed = 0xc4243;
@@ -1852,7 +1719,7 @@ GST_START_TEST (test_property_churn)
   fail_unless (g_hash_table_size (seen) > 1, "the frames all saw the same "
       "values: the churn did not reach them");
   g_hash_table_unref (seen);
-  teardown_checked (hr);
+  th_teardown_checked (hr);
   g_rand_free (rand);
 }
 
@@ -1994,10 +1861,10 @@ GST_START_TEST (test_malformed_kernels)
   bad[n_bad++] = big->str;
 
   capture_start ();
-  params (&p, 20, 5, 10);
+  th_params_init (&p, 20, 5, 10);
   hr = new_harness (&p, good);
   fail_unless (rt_params_set_kernel (&p, good));
-  set_format (hr, GST_VIDEO_FORMAT_NV12, 30, 20, &info);
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_NV12, 30, 20, &info);
   no_warning ("a good kernel");
 
   for (i = 0; i < n_bad; i++) {
@@ -2016,7 +1883,7 @@ GST_START_TEST (test_malformed_kernels)
     fail_unless (g_strcmp0 (kernel, good) == 0, "%s: the kernel reads back "
         "\"%.40s\"", ctx, kernel);
     g_free (kernel);
-    push_check_unref (hr, &info, rt_make_input (&info, rand, 127, i & 1), &p,
+    th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, i & 1), &p,
         ctx);
     g_free (ctx);
   }
@@ -2028,7 +1895,7 @@ GST_START_TEST (test_malformed_kernels)
   p.threshold = 20;
   p.window = 5;
   p.chroma_threshold = 10;
-  push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
+  th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
       "empty kernel");
 
   /* a comma-decimal locale: '.' still is the decimal point */
@@ -2043,7 +1910,7 @@ GST_START_TEST (test_malformed_kernels)
     g_object_set (hr->element, "kernel", k, NULL);
     no_warning (used);
     fail_unless (rt_params_set_kernel (&p, k));
-    push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
+    th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
         used);
     /* "0,5" is two numbers there too, as documented */
     g_object_set (hr->element, "kernel", "0,5", NULL);
@@ -2055,7 +1922,7 @@ GST_START_TEST (test_malformed_kernels)
   setlocale (LC_NUMERIC, old_locale);
   g_free (old_locale);
 
-  teardown_checked (hr);
+  th_teardown_checked (hr);
   capture_stop ();
   g_string_free (big, TRUE);
   g_string_free (k16, TRUE);
@@ -2089,14 +1956,14 @@ GST_START_TEST (test_out_of_range_values)
   const gdouble bad_biases_range[] = { 2e6, -2e6, INFINITY, -INFINITY, NAN };
 
   capture_start ();
-  params (&p, 20, 7, 10);
+  th_params_init (&p, 20, 7, 10);
   p.divisor = 3;
   p.bias = 5;
   hr = new_harness (&p, k_blur);
   fail_unless (rt_params_set_kernel (&p, k_blur));
-  set_format (hr, GST_VIDEO_FORMAT_I420, 26, 18, &info);
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_I420, 26, 18, &info);
 
-#define FRAME(what) push_check_unref (hr, &info, \
+#define FRAME(what) th_push_check_unref (hr, &info, \
       rt_make_input (&info, rand, 127, FALSE), &p, what)
 
   for (i = 0; i < G_N_ELEMENTS (bad_thresholds); i++) {
@@ -2165,7 +2032,7 @@ GST_START_TEST (test_out_of_range_values)
   no_warning ("the end");
 #undef FRAME
 
-  teardown_checked (hr);
+  th_teardown_checked (hr);
   capture_stop ();
   g_rand_free (rand);
 }

@@ -21,16 +21,9 @@
 #include <gst/video/video.h>
 #include <CL/cl.h>
 
-#include "../reference.h"
+#include "../harness.h"
 
 #define CONTEXT_TYPE "gst.opencl.context"
-
-static const gchar *
-test_device (void)
-{
-  const gchar *d = g_getenv ("CLEPSILON_TEST_DEVICE");
-  return (d != NULL && *d != '\0') ? d : "pocl";
-}
 
 typedef struct
 {
@@ -160,7 +153,7 @@ GST_START_TEST (test_two_elements_share)
       "video/x-raw,format=NV12,width=64,height=48 ! "
       "clepsilon name=a device=%s ! clepsilon name=b device=%s "
       "kernel=\"1 2 1; 2 4 2; 1 2 1\" ! clepsilon name=c ! fakesink",
-      test_device (), test_device ());
+      rt_device (), rt_device ());
   BusLog log = { 0, };
   GstElement *pipeline = run_pipeline (desc, &log);
 
@@ -188,7 +181,7 @@ GST_START_TEST (test_restart_reuses)
 {
   gchar *desc = g_strdup_printf ("videotestsrc num-buffers=2 ! "
       "video/x-raw,format=I420,width=32,height=16 ! clepsilon name=a "
-      "device=%s ! clepsilon name=b ! fakesink", test_device ());
+      "device=%s ! clepsilon name=b ! fakesink", rt_device ());
   BusLog log = { 0, };
   GstElement *pipeline = run_pipeline (desc, &log);
   gpointer first = element_cl_context (pipeline, "a");
@@ -244,8 +237,8 @@ find_test_device (void)
       b = g_ascii_strdown (name, -1);
       clGetDeviceInfo (devices[d], CL_DEVICE_NAME, sizeof (name), name, NULL);
       c = g_ascii_strdown (name, -1);
-      match = strstr (a, test_device ()) || strstr (b, test_device ()) ||
-          strstr (c, test_device ());
+      match = strstr (a, rt_device ()) || strstr (b, rt_device ()) ||
+          strstr (c, rt_device ());
       g_free (a);
       g_free (b);
       g_free (c);
@@ -253,7 +246,7 @@ find_test_device (void)
         return devices[d];
     }
   }
-  fail ("no OpenCL device matches \"%s\"", test_device ());
+  fail ("no OpenCL device matches \"%s\"", rt_device ());
   return NULL;
 }
 
@@ -325,7 +318,7 @@ GST_START_TEST (test_mismatched_device_not_shared)
 
   desc = g_strdup_printf ("videotestsrc num-buffers=1 ! "
       "video/x-raw,format=GRAY8,width=16,height=16 ! clepsilon name=a "
-      "device=%s ! fakesink", test_device ());
+      "device=%s ! fakesink", rt_device ());
   pipeline = run_pipeline (desc, &log);
   maker = gst_bin_get_by_name (GST_BIN (pipeline), "a");
   context = gst_element_get_context (pipeline, CONTEXT_TYPE);
@@ -455,7 +448,7 @@ GST_START_TEST (test_chain_stays_on_device)
 {
   gchar *desc = g_strdup_printf ("clepsilon name=a device=%s threshold=20 "
       "window-size=5 chroma-threshold=10 ! clepsilon name=b "
-      "kernel=\"1 2 1; 2 4 2; 1 2 1\" threshold=0", test_device ());
+      "kernel=\"1 2 1; 2 4 2; 1 2 1\" threshold=0", rt_device ());
   GstHarness *h = gst_harness_new_parse (desc);
   const gchar *caps = "video/x-raw,format=NV12,width=53,height=31,"
       "framerate=30/1";
@@ -510,7 +503,7 @@ GST_END_TEST;
 GST_START_TEST (test_device_memory_maps)
 {
   gchar *desc = g_strdup_printf ("clepsilon device=%s threshold=20 "
-      "window-size=9", test_device ());
+      "window-size=9", rt_device ());
   const gchar *in_caps = "video/x-raw,format=I420,width=37,height=23,"
       "framerate=30/1";
   const gchar *out_caps = "video/x-raw(memory:OpenCLBuffer),format=I420,"
@@ -554,7 +547,7 @@ GST_END_TEST;
 GST_START_TEST (test_idle_element_moves_frames)
 {
   gchar *desc = g_strdup_printf ("clepsilon name=a device=%s threshold=20 "
-      "window-size=5 ! clepsilon name=b threshold=0", test_device ());
+      "window-size=5 ! clepsilon name=b threshold=0", rt_device ());
   GstHarness *h = gst_harness_new_parse (desc);
   const gchar *caps = "video/x-raw,format=I420,width=29,height=17,"
       "framerate=30/1";

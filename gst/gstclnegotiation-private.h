@@ -1,0 +1,60 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_CL_NEGOTIATION_PRIVATE_H__
+#define __GST_CL_NEGOTIATION_PRIVATE_H__
+
+#include <gst/video/video.h>
+#include "gstclcontext-private.h"
+
+G_BEGIN_DECLS
+
+/* The rules of a filter element's caps and allocation, in the order the
+ * GStreamer allocation model applies them (docs/design.md):
+ *  1. caps: frames may come and go in system memory or stay on the device
+ *     (memory:OpenCLBuffer), whatever the other side takes;
+ *  2. fixation: output stays on the device only for a peer that names
+ *     memory:OpenCLBuffer; every other element gets system memory;
+ *  3. upstream is offered a pool of OpenCL buffers with the video meta
+ *     (frames written there reach the device without a copy);
+ *  4. output frames come from a pool of ours too, with a video meta only if
+ *     downstream takes one, and untouched planes may be shared with the
+ *     input only where downstream reads the meta (the plan then shares them
+ *     where that pays: see gst_cl_plan_process()). */
+
+/* Whether @caps (fixed) carry frames in device-resident OpenCL buffers. */
+gboolean gst_cl_caps_in_device_memory (GstCaps * caps);
+
+/* Whether @in and @out carry frames in the same kind of memory; TRUE where
+ * either is NULL (not negotiated yet). */
+gboolean gst_cl_caps_same_memory (GstCaps * in, GstCaps * out);
+
+/* Rule 1: @caps in device memory, then in system memory, intersected with
+ * @filter if given. Returns new caps. */
+GstCaps *gst_cl_caps_transform (GstCaps * caps, GstCaps * filter);
+
+/* Rule 2: of @othercaps (taken), the structures in the memory the peer of
+ * @srcpad should get, or @othercaps as they are where none is. */
+GstCaps *gst_cl_caps_keep_peer_memory (GstPad * srcpad, GstCaps * othercaps);
+
+/* Rule 3: answers an ALLOCATION query from upstream with our pool and the
+ * video meta, and the crop meta where @decide_query (downstream's answer)
+ * has it. FALSE for caps the element cannot filter. */
+gboolean gst_cl_allocation_propose (GstClContext * context,
+    GstQuery * decide_query, GstQuery * query);
+
+/* Rule 4: puts our pool for the caps of @query (downstream's answer) first
+ * in it. @share_untouched: whether the planes no stage touches may go out
+ * as a share of the input's memory, for input of @sinkcaps. */
+gboolean gst_cl_allocation_decide (GstClContext * context, GstQuery * query,
+    GstCaps * sinkcaps, gboolean * share_untouched);
+
+G_END_DECLS
+
+#endif /* __GST_CL_NEGOTIATION_PRIVATE_H__ */

@@ -1,0 +1,206 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclnegotiation-private.h"
+#include "gstclerror-private.h"
+#include "gstclbufferpool-private.h"
+#include "gstclmemory-private.h"
+#include "gstclplan-private.h"
+
+#define GST_CAT_DEFAULT gst_cl_negotiation_debug
+GST_CL_DEBUG_CATEGORY (gst_cl_negotiation_debug, "clnegotiation",
+    "gst-clfilters caps and allocation");
+
+
+gboolean
+gst_cl_caps_in_device_memory (GstCaps * caps)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+
+  return features && gst_caps_features_contains (features,
+      GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
+}
+
+gboolean
+gst_cl_caps_same_memory (GstCaps * in, GstCaps * out)
+{
+  return !in || !out ||
+      gst_caps_features_is_equal (gst_caps_get_features (in, 0),
+      gst_caps_get_features (out, 0));
+}
+
+/* @caps with every structure in system memory, or in device memory. */
+static GstCaps *
+caps_with_memory (GstCaps * caps, gboolean device)
+{
+  GstCaps *out = gst_caps_copy (caps);
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (out); i++)
+    gst_caps_set_features (out, i, device ?
+        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CL_BUFFER, NULL) :
+        gst_caps_features_new_empty ());
+  return out;
+}
+
+GstCaps *
+gst_cl_caps_transform (GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *result = gst_caps_merge (caps_with_memory (caps, TRUE),
+      caps_with_memory (caps, FALSE));
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  return result;
+}
+
+/* Whether the peer of @pad names memory:OpenCLBuffer among what it takes
+ * (a sink that takes ANY caps does not count). */
+static gboolean
+peer_takes_device_memory (GstPad * pad)
+{
+  GstCaps *peer = gst_pad_peer_query_caps (pad, NULL);
+  gboolean takes = FALSE;
+  guint i;
+
+  ensure_debug_category ();
+  for (i = 0; peer && !gst_caps_is_any (peer) && i < gst_caps_get_size (peer);
+      i++) {
+    GstCapsFeatures *f = gst_caps_get_features (peer, i);
+
+    takes |= f && !gst_caps_features_is_any (f) &&
+        gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
+  }
+  GST_LOG_OBJECT (pad, "peer takes %" GST_PTR_FORMAT ": device memory %s",
+      peer, takes ? "yes" : "no");
+  gst_clear_caps (&peer);
+  return takes;
+}
+
+GstCaps *
+gst_cl_caps_keep_peer_memory (GstPad * srcpad, GstCaps * othercaps)
+{
+  gboolean device = peer_takes_device_memory (srcpad);
+  GstCaps *kept = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (othercaps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (othercaps, i);
+    gboolean on_device = f && gst_caps_features_contains (f,
+        GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
+
+    if (on_device == device)
+      gst_caps_append_structure_full (kept,
+          gst_structure_copy (gst_caps_get_structure (othercaps, i)),
+          f ? gst_caps_features_copy (f) : NULL);
+  }
+  if (gst_caps_is_empty (kept)) {
+    gst_caps_unref (kept);
+    return othercaps;
+  }
+  gst_caps_unref (othercaps);
+  return kept;
+}
+
+/* Our pool for @caps, with a video meta when @video_meta. */
+static GstBufferPool *
+create_pool (GstClContext * context, GstCaps * caps, guint size, guint min,
+    guint max, gboolean video_meta)
+{
+  GstBufferPool *pool = gst_cl_buffer_pool_new (context,
+      gst_cl_caps_in_device_memory (caps));
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  if (video_meta)
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    ensure_debug_category ();
+    GST_WARNING ("pool refused its config for %" GST_PTR_FORMAT, caps);
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}
+
+gboolean
+gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
+    GstQuery * query)
+{
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GstCaps *caps;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+  /* No pool for frames the plan refuses: their size may not even fit the
+   * 32-bit buffer size of a pool. */
+  if (!gst_cl_plan_supports (&info))
+    return FALSE;
+
+  pool = create_pool (context, caps, info.size, 0, 0, TRUE);
+  if (!pool)
+    return FALSE;
+  gst_query_add_allocation_pool (query, pool, info.size, 0, 0);
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  /* Frames with a crop meta are filtered on the crop rectangle and keep the
+   * meta (the element's transform_meta); only where downstream crops them
+   * in the end. */
+  if (gst_query_find_allocation_meta (decide_query,
+          GST_VIDEO_CROP_META_API_TYPE, NULL))
+    gst_query_add_allocation_meta (query, GST_VIDEO_CROP_META_API_TYPE, NULL);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+gboolean
+gst_cl_allocation_decide (GstClContext * context, GstQuery * query,
+    GstCaps * sinkcaps, gboolean * share_untouched)
+{
+  guint size, min = 0, max = 0;
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GstCaps *caps;
+  gboolean video_meta;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (caps == NULL || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, &size, &min, &max);
+  size = info.size;
+  video_meta = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
+      NULL);
+  /* Both sides in system memory and downstream reading the meta; the plan
+   * decides per frame whether sharing pays (gst_cl_plan_process()). */
+  *share_untouched = video_meta && !gst_cl_caps_in_device_memory (caps) &&
+      !(sinkcaps && gst_cl_caps_in_device_memory (sinkcaps));
+
+  pool = create_pool (context, caps, size, min, max, video_meta);
+  if (!pool)
+    return FALSE;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}

@@ -1,0 +1,105 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_CL_PLAN_PRIVATE_H__
+#define __GST_CL_PLAN_PRIVATE_H__
+
+#include <gst/video/video.h>
+#include "gstclconvkernel-private.h"
+#include "gstclframe-private.h"
+#include "gstclstats-private.h"
+#include "gstcltuner-private.h"
+
+G_BEGIN_DECLS
+
+/* What one frame is filtered with: the element's properties, taken
+ * together under its lock. Plain data: copy it by value. */
+typedef struct
+{
+  guint threshold;              /* luma, 8-bit scale; 0: no epsilon stage */
+  guint window_size;            /* odd, 3..15 */
+  guint chroma_threshold;       /* 0: chroma untouched */
+  gboolean have_kernel;         /* a convolution of luma after epsilon */
+  GstClConvKernel kernel;
+  gdouble divisor;              /* as the property: 0 = sum of coefficients */
+  gdouble bias;
+  GstClVariant epsilon_variant;
+  GstClVariant conv_variant;
+} GstClPlanSettings;
+
+/* Whether no stage of @settings changes a sample. */
+gboolean gst_cl_plan_settings_are_identity (const GstClPlanSettings *
+    settings);
+
+/* What runs on the frames of one video format: a plane description per
+ * plane of the format with its device buffers, and for each plane its
+ * stages (epsilon filter, convolution, or none: copied or shared) with
+ * their launches and scratch memory. Made when caps are set; given new
+ * settings when the properties change; run once per frame. Streaming
+ * thread only. */
+typedef struct _GstClPlan GstClPlan;
+
+/* Whether the plan can handle frames of @info: 8- or 10-bit samples, at
+ * most two interleaved components per plane, and planes small enough for
+ * the kernels' 32-bit offsets. */
+gboolean gst_cl_plan_supports (const GstVideoInfo * info);
+
+/* The most frames a plan keeps in flight. */
+#define GST_CL_PLAN_MAX_DEPTH 8
+
+/* A plan for frames of @info on @context, with device buffers for every
+ * plane; it builds programs and chooses launches through @tuner (borrowed:
+ * it must outlive the plan). Up to @depth frames are in flight at once on a
+ * device that does not share host memory (1: each frame is waited for).
+ * NULL with @error set when the buffers cannot be made; @info must be
+ * supported (gst_cl_plan_supports()). Until gst_cl_plan_set_settings() no
+ * stage runs. */
+GstClPlan *gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
+    const GstVideoInfo * info, guint depth, GError ** error);
+
+/* Waits for every frame in flight and lets go of the buffers they held;
+ * adds the milliseconds their kernels ran to @device_ms (may be NULL).
+ * FALSE with @error set where a command failed. Freeing drains too. */
+gboolean gst_cl_plan_drain (GstClPlan * plan, gdouble * device_ms,
+    GError ** error);
+void gst_cl_plan_free (GstClPlan * plan);
+
+/* How many frames the plan keeps in flight: 1 on a device that shares host
+ * memory, whatever was asked. */
+guint gst_cl_plan_get_depth (GstClPlan * plan);
+
+/* Takes @settings for the next frames. Only stores them: programs,
+ * launches and coefficients follow at the next gst_cl_plan_process(), once
+ * its buffers were found usable. */
+void gst_cl_plan_set_settings (GstClPlan * plan,
+    const GstClPlanSettings * settings);
+
+/* The planes no stage touches with the current settings, as a bit mask of
+ * plane indices. */
+guint gst_cl_plan_untouched_planes (GstClPlan * plan);
+
+/* Filters the frame in @inbuf into @outbuf (both of the plan's format).
+ * With frames in flight and @outbuf one OpenCL memory of the context, it
+ * returns once the work is enqueued: the memory's pending event
+ * (gst_cl_memory_set_pending()) completes with it, and @inbuf is held until
+ * then; otherwise it waits until the frame is done. With a GstVideoCropMeta
+ * on @inbuf only its rectangle is filtered and the rest copied. With
+ * @share_untouched, planes that no stage touches go out as a share of
+ * @inbuf's memory where that pays and the pool allows it
+ * (gst_cl_buffer_pool_share_planes()), else they are copied. Fills @frame
+ * (all but wall_ms; device_ms counts the frames that completed during the
+ * call). FALSE with @error set on failure; the device is then idle and
+ * nothing refers to either buffer. */
+gboolean gst_cl_plan_process (GstClPlan * plan, GstBuffer * inbuf,
+    GstBuffer * outbuf, gboolean share_untouched, GstClFrameStats * frame,
+    GError ** error);
+
+G_END_DECLS
+
+#endif /* __GST_CL_PLAN_PRIVATE_H__ */

@@ -1,0 +1,58 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+#ifndef __GST_CL_STATS_PRIVATE_H__
+#define __GST_CL_STATS_PRIVATE_H__
+
+#include "gstclframe-private.h"
+
+G_BEGIN_DECLS
+
+/* The one home of the figures the element's "stats" property reports:
+ * written by the streaming thread (frames) and the tuner (programs and
+ * timing), read by the property from any thread. Every function takes the
+ * object's own lock; none blocks on anything else. */
+typedef struct _GstClStats GstClStats;
+
+/* What one frame cost and how it ran, for gst_cl_stats_add_frame(). */
+typedef struct
+{
+  GstClTransferStats transfers;
+  gdouble device_ms;            /* kernels, from profiling events */
+  gdouble wall_ms;              /* from taking the input to releasing it */
+  const gchar *memory_path;     /* "host-ptr", "pinned" or "copy"; static */
+  gchar epsilon_launch[32];     /* luma's "VARIANT WxH", or "none" */
+  gchar conv_launch[32];
+} GstClFrameStats;
+
+/* A new set of figures, all zero and memory path "none". */
+GstClStats *gst_cl_stats_new (void);
+void gst_cl_stats_free (GstClStats * stats);
+
+/* Sets every figure back to what gst_cl_stats_new() gives. */
+void gst_cl_stats_reset (GstClStats * stats);
+
+/* Counts one frame. */
+void gst_cl_stats_add_frame (GstClStats * stats, const GstClFrameStats * frame);
+
+/* Counts a program built in @ms, compiled from source or loaded from the
+ * program cache. */
+void gst_cl_stats_add_build (GstClStats * stats, gdouble ms,
+    gboolean from_cache);
+
+/* Counts @runs launches timed in @ms by the tuner. */
+void gst_cl_stats_add_tuning (GstClStats * stats, guint runs, gdouble ms);
+
+/* The figures as an "application/x-clepsilon-stats" structure (fields
+ * documented with the element's "stats" property). */
+GstStructure *gst_cl_stats_to_structure (GstClStats * stats);
+
+G_END_DECLS
+
+#endif /* __GST_CL_STATS_PRIVATE_H__ */
