@@ -1073,13 +1073,13 @@ GST_START_TEST (test_epsilon_wide_strips)
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
     for (s = 0; s < G_N_ELEMENTS (widths); s++) {
       for (w = 0; w < G_N_ELEMENTS (windows); w++) {
-        TestConfig cfg;
+        ThConfig cfg;
 
-        config_init (&cfg, 20, windows[w], 14);
+        th_config_init (&cfg, 20, windows[w], 14);
         cfg.epsilon_variant = "wide";
         run_one ("epsilon wide strips", formats[f], widths[s], 6 + w, &cfg,
-            0x5b000000 + f * 256 + s * 16 + w, w & 1 ? FILL_SMOOTH :
-            FILL_NOISE);
+            0x5b000000 + f * 256 + s * 16 + w, w & 1 ? TH_FILL_SMOOTH :
+            TH_FILL_NOISE);
       }
     }
   }
@@ -1143,7 +1143,7 @@ GST_START_TEST (test_convolution_wide)
   gdouble edge258[9] = { 0, 1, 0, 0, 255, 0, 0, 2, 0 };
   gdouble negative[9] = { -1, -2, -1, -2, -3, -2, -1, -2, 5 };
   gdouble big[15 * 15], half[25];
-  TestConfig cfgs[6];
+  ThConfig cfgs[6];
   guint k, s, i;
 
   for (i = 0; i < 15 * 15; i++)
@@ -1151,24 +1151,24 @@ GST_START_TEST (test_convolution_wide)
   for (i = 0; i < 25; i++)
     half[i] = i % 2 ? 0.5 : -0.25;
 
-  config_init (&cfgs[0], 0, 9, 0);
-  config_set_kernel (&cfgs[0], 3, 3, edge257, 0, 0);    /* 16-bit lanes */
-  config_init (&cfgs[1], 0, 9, 0);
-  config_set_kernel (&cfgs[1], 3, 3, edge258, 0, 0);    /* float lanes */
-  config_init (&cfgs[2], 0, 9, 0);
-  config_set_kernel (&cfgs[2], 3, 3, negative, -7.0, 100);
-  config_init (&cfgs[3], 0, 9, 0);
-  config_set_kernel (&cfgs[3], 15, 15, big, 9.0, 128);
-  config_init (&cfgs[4], 0, 9, 0);
-  config_set_kernel (&cfgs[4], 5, 5, half, 0.75, 10);
-  config_init (&cfgs[5], 20, 3, 0);
+  th_config_init (&cfgs[0], 0, 9, 0);
+  th_config_set_kernel (&cfgs[0], 3, 3, edge257, 0, 0);    /* 16-bit lanes */
+  th_config_init (&cfgs[1], 0, 9, 0);
+  th_config_set_kernel (&cfgs[1], 3, 3, edge258, 0, 0);    /* float lanes */
+  th_config_init (&cfgs[2], 0, 9, 0);
+  th_config_set_kernel (&cfgs[2], 3, 3, negative, -7.0, 100);
+  th_config_init (&cfgs[3], 0, 9, 0);
+  th_config_set_kernel (&cfgs[3], 15, 15, big, 9.0, 128);
+  th_config_init (&cfgs[4], 0, 9, 0);
+  th_config_set_kernel (&cfgs[4], 5, 5, half, 0.75, 10);
+  th_config_init (&cfgs[5], 20, 3, 0);
   config_sharpen (&cfgs[5]);
 
   for (k = 0; k < G_N_ELEMENTS (cfgs); k++) {
     for (s = 0; s < G_N_ELEMENTS (widths); s++) {
       cfgs[k].conv_variant = "wide";
       run_one ("convolution wide", GST_VIDEO_FORMAT_I420, widths[s], 5 + k,
-          &cfgs[k], 0x5d000000 + k * 16 + s, s & 1 ? FILL_SMOOTH : FILL_NOISE);
+          &cfgs[k], 0x5d000000 + k * 16 + s, s & 1 ? TH_FILL_SMOOTH : TH_FILL_NOISE);
     }
   }
 }
