@@ -45,7 +45,7 @@ static const GEnumValue variant_values[] = {
   {GST_CL_VARIANT_VECTOR, "Eight samples per work-item, vector arithmetic",
       "vector"},
   {GST_CL_VARIANT_WIDE,
-      "Sixteen samples per work-item (16-bit lanes for epsilon), for CPUs",
+      "A row strip per work-item in 16-bit lanes, for CPUs",
       "wide"},
   {GST_CL_VARIANT_SEPARABLE,
       "Row pass then column pass (convolution with a rank-1 kernel)",
