@@ -24,7 +24,7 @@ typedef enum
   GST_CL_VARIANT_PLAIN,
   GST_CL_VARIANT_TILED,
   GST_CL_VARIANT_VECTOR,
-  GST_CL_VARIANT_WIDE,          /* 16 samples per work-item; 8-bit only */
+  GST_CL_VARIANT_WIDE,          /* a row strip per work-item; 8-bit only */
   GST_CL_VARIANT_SEPARABLE,     /* convolution with a rank-1 kernel only */
   GST_CL_N_VARIANTS
 } GstClVariant;

@@ -18,8 +18,9 @@
 
 /* Samples per work-item of the vector variants (EPS_VW, CONV_VW). */
 #define VECTOR_WIDTH 8
-/* Samples per work-item of the wide variant (EPS_WW). */
-#define WIDE_WIDTH 16
+/* Bytes of a row per work-item of the wide variants (EPS_STRIP,
+ * CONV_STRIP). */
+#define WIDE_STRIP 256
 
 struct _GstClKernels
 {
@@ -44,7 +45,7 @@ static const GEnumValue variant_values[] = {
   {GST_CL_VARIANT_VECTOR, "Eight samples per work-item, vector arithmetic",
       "vector"},
   {GST_CL_VARIANT_WIDE,
-      "Sixteen samples per work-item (16-bit lanes for epsilon), for CPUs",
+      "A row strip per work-item in 16-bit lanes, for CPUs",
       "wide"},
   {GST_CL_VARIANT_SEPARABLE,
       "Row pass then column pass (convolution with a rank-1 kernel)",
@@ -237,7 +238,8 @@ gst_cl_kernels_new (GstClContext * context, gint radius, gboolean deep,
     return NULL;
 
   self = g_new0 (GstClKernels, 1);
-  options = g_strdup_printf ("-DRADIUS=%d", radius);
+  options = g_strdup_printf ("-DRADIUS=%d -DEPS_STRIP=%d -DCONV_STRIP=%d",
+      radius, WIDE_STRIP, WIDE_STRIP);
   self->context = gst_object_ref (context);
   self->radius = radius;
   self->deep = deep;
@@ -322,9 +324,12 @@ gst_cl_kernels_local_sizes (GstClKernels * self, gboolean convolve,
   static const size_t wide[][2] = { {64, 4}, {32, 8}, {128, 2}, {256, 1} };
   static const size_t square[][2] = { {32, 8}, {16, 16}, {64, 4}, {32, 4} };
   static const size_t narrow[][2] = { {16, 8}, {32, 4}, {8, 16}, {64, 2} };
+  /* The wide variants: a work-item is a row strip of WIDE_STRIP bytes; a
+   * few rows per work-group keep many cores busy. */
+  static const size_t strips[][2] = { {1, 8}, {2, 4}, {1, 16}, {8, 1} };
   const size_t (*list)[2] = variant == GST_CL_VARIANT_TILED ? square :
-      variant == GST_CL_VARIANT_VECTOR || variant == GST_CL_VARIANT_WIDE ?
-      narrow : wide;
+      variant == GST_CL_VARIANT_WIDE ? strips :
+      variant == GST_CL_VARIANT_VECTOR ? narrow : wide;
   guint i, n = 0;
 
   for (i = 0; i < 4; i++) {
@@ -403,7 +408,8 @@ enqueue (GstClKernels * self, cl_kernel kernel, gsize width, gsize height,
 }
 
 /* Enqueues @kernel of @launch's variant over @items samples per row: the
- * vector variants make several samples per work-item. */
+ * vector variants make several samples per work-item, the wide ones a
+ * strip. */
 static gboolean
 enqueue_variant (GstClKernels * self, cl_kernel kernel,
     const GstClLaunch * launch, gsize items, gsize height,
@@ -412,7 +418,7 @@ enqueue_variant (GstClKernels * self, cl_kernel kernel,
   if (launch->variant == GST_CL_VARIANT_VECTOR)
     items = (items + VECTOR_WIDTH - 1) / VECTOR_WIDTH;
   else if (launch->variant == GST_CL_VARIANT_WIDE)
-    items = (items + WIDE_WIDTH - 1) / WIDE_WIDTH;
+    items = (items + WIDE_STRIP - 1) / WIDE_STRIP;
   return enqueue (self, kernel, items, height, launch->local, events,
       gst_cl_variant_to_string (launch->variant), error);
 }

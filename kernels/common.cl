@@ -11,3 +11,33 @@ edge_clamp (int v, int size)
 {
   return clamp (v, 0, size - 1);
 }
+
+/* 16 bytes stored at any alignment in one vector store. PoCL 3.1 stores a
+ * vstore16 of bytes byte by byte (16 extracts and 16 stores, a third of a
+ * 3x3 epsilon filter's time); a packed struct tells the compiler the
+ * alignment is 1 and lets it use an unaligned vector store. */
+typedef struct __attribute__ ((packed))
+{
+  uchar16 v;
+} unaligned_uchar16;
+
+static inline void
+store_uchar16 (uchar16 v, __global uchar * p)
+{
+  ((__global unaligned_uchar16 *) p)->v = v;
+}
+
+/* The 16 bytes of @v at @row + @x, but none at or past @end: a row's last
+ * vector may be partial. */
+static inline void
+store_uchar16_upto (__global uchar * row, int x, int end, uchar16 v)
+{
+  if (x + 16 <= end) {
+    store_uchar16 (v, row + x);
+  } else {
+    uchar o[16];
+    vstore16 (v, 0, o);
+    for (int i = 0; x + i < end; i++)
+      row[x + i] = o[i];
+  }
+}

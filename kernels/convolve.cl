@@ -10,7 +10,8 @@
  *  - plain:     one sample per work-item;
  *  - tiled:     the work-group's window of the plane in local memory;
  *  - vector:    8 adjacent samples per work-item, float vectors;
- *  - wide:      16 samples per work-item, float16 (for CPUs);
+ *  - wide:      a row strip per work-item, 16 samples at a time, in 16-bit
+ *               integer lanes where the matrix allows (for CPUs);
  *  - separable: for rank-1 kernels (box, gaussian), a row pass into a float
  *               plane then a column pass: kw + kh taps instead of kw * kh.
  *               With integer factors the sums are the same exact integers. */
@@ -128,14 +129,102 @@ convolve_vector (__global const uchar * src, uint src_offset, int src_pitch,
   CONV_VECTOR_BODY (8)
 }
 
-/* Twice as wide, for CPUs with 512-bit SIMD. */
+/* A strip of CONV_STRIP samples of one row per work-item, 16 at a time,
+ * for CPUs: few work-items, each a loop of vector code. Away from the left
+ * and right edges each tap loads straight from the source row with no
+ * clamp; vectors near an edge gather their clamped segment first. Zero
+ * coefficients are skipped (a uniform branch).
+ *
+ * Integer matrices whose sums span less than 2^16 (sum of |k| * 255 <
+ * 65536, as most sharpen, box and binomial matrices) are summed in wrapping
+ * 16-bit lanes, twice as many per vector as floats: the true sum lies in
+ * [lo, lo + 65535] with lo the most negative sum possible, so lo plus the
+ * 16-bit difference from lo is the exact sum, the same integer the float
+ * variants get (exact below 2^24); the output step is then theirs. Other
+ * matrices take float lanes, tap by tap in the plain variant's order. */
+#ifndef CONV_STRIP
+#define CONV_STRIP 256
+#endif
+#define CONV_WW 16
+
+static inline uchar16
+conv_output16 (float16 acc, float divisor, float bias)
+{
+  const float16 v = floor (acc / divisor + bias + 0.5f);
+  const float16 c = clamp (v, 0.0f, 255.0f);
+  return convert_uchar16 (select (c, (float16) 0.0f, isnan (v)));
+}
+
+/* The 16 samples from @x - rx of a row, through a clamped segment where
+ * @inside is false. */
+#define CONV_TAPS(ACC, CONVERT, COEFF)                                        \
+  for (int r = 0; r < kh; r++) {                                              \
+    __global const uchar *row = src + edge_clamp (y + r - ry, height)         \
+        * src_pitch;                                                          \
+    if (inside) {                                                             \
+      row += x - rx;                                                          \
+      for (int c = 0; c < kw; c++) {                                          \
+        if (COEFF (r * kw + c) != 0)                                          \
+          ACC += COEFF (r * kw + c) * CONVERT (vload16 (0, row + c));         \
+      }                                                                       \
+    } else {                                                                  \
+      for (int i = 0; i < CONV_WW + kw - 1; i++)                              \
+        seg[i] = row[edge_clamp (x - rx + i, width)];                         \
+      for (int c = 0; c < kw; c++) {                                          \
+        if (COEFF (r * kw + c) != 0)                                          \
+          ACC += COEFF (r * kw + c) * CONVERT (vload16 (0, seg + c));         \
+      }                                                                       \
+    }                                                                         \
+  }
+
+#define CONV_INT_COEFF(i) ic[i]
+#define CONV_FLOAT_COEFF(i) coeffs[i]
+
 __kernel void
 convolve_wide (__global const uchar * src, uint src_offset, int src_pitch,
     __global uchar * dst, uint dst_offset, int dst_pitch, int width,
     int height, __constant float * coeffs, int kw, int kh, float divisor,
     float bias)
 {
-  CONV_VECTOR_BODY (16)
+  const int x_begin = get_global_id (0) * CONV_STRIP, y = get_global_id (1);
+  if (x_begin >= width || y >= height)
+    return;
+  const int x_end = min (x_begin + CONV_STRIP, width);
+  const int rx = kw / 2, ry = kh / 2;
+  src += src_offset;
+  __global uchar *drow = dst + dst_offset + y * dst_pitch;
+  uchar seg[CONV_WW + CONV_MAX_SIDE - 1];
+  short ic[CONV_MAX_SIDE * CONV_MAX_SIDE];
+  float pos = 0.0f, neg = 0.0f;
+  bool exact = true;
+
+  for (int i = 0; i < kw * kh; i++) {
+    const float k = coeffs[i];
+    exact = exact && k == rint (k) && fabs (k) < 256.0f;
+    pos += k > 0.0f ? k : 0.0f;
+    neg -= k < 0.0f ? k : 0.0f;
+    ic[i] = exact ? (short) k : 0;
+  }
+  exact = exact && (pos + neg) * 255.0f < 65536.0f;
+
+  if (exact) {
+    const int lo = -(int) neg * 255;
+    for (int x = x_begin; x < x_end; x += CONV_WW) {
+      const bool inside = x >= rx && x + CONV_WW + rx <= width;
+      short16 acc = 0;
+      CONV_TAPS (acc, convert_short16, CONV_INT_COEFF);
+      const int16 sum = lo + convert_int16 (as_ushort16 (acc - (short) lo));
+      store_uchar16_upto (drow, x, x_end, conv_output16 (convert_float16 (sum),
+              divisor, bias));
+    }
+  } else {
+    for (int x = x_begin; x < x_end; x += CONV_WW) {
+      const bool inside = x >= rx && x + CONV_WW + rx <= width;
+      float16 acc = 0.0f;
+      CONV_TAPS (acc, convert_float16, CONV_FLOAT_COEFF);
+      store_uchar16_upto (drow, x, x_end, conv_output16 (acc, divisor, bias));
+    }
+  }
 }
 
 /* Separable, first pass: the row factor over each row, into a float plane

@@ -221,70 +221,112 @@ epsilon_vector_interleaved (__global const uchar * src, uint src_offset,
       width, height, threshold, 2);
 }
 
-/* EPS_WW adjacent bytes of one row per work-item, in 16-bit lanes: CPUs'
- * SIMD units hold twice as many 16-bit lanes as 32-bit ones. Samples are
- * offset by 256 (so c - t never wraps below 0) and the sum and count are
- * kept apart; the sum of the offset samples wraps modulo 2^16, which is
- * exact since the true sum of the taken samples (at most 57375) fits. */
+/* A strip of EPS_STRIP bytes of one row per work-item, EPS_WW samples at a
+ * time in 16-bit lanes: CPUs' SIMD units hold twice as many 16-bit lanes as
+ * 32-bit ones, and a long strip gives PoCL few work-items, each a loop of
+ * vector code. Away from the plane's left and right edges (the interior,
+ * nearly every vector of a row) each tap is a vector load straight from the
+ * source row with no clamp; vectors near an edge take a separate path that
+ * gathers their clamped segment first.
+ *
+ * Per tap: q + (t - c) <= 2t in wrapping 16-bit lanes is |q - c| <= t (a
+ * q below c - t wraps past 2t, since 2t < 2^16 - 255), then the sum and the
+ * count of the taken samples grow by select()s, which CPUs do as masked
+ * adds. The sum of at most 225 taken bytes fits 16 bits. The mean is taken
+ * in float: (S + n/2) / n is below 2^16 over n <= 225, so its quotient is at
+ * least 1/225 away from the next integer, far more than a float division's
+ * error, and truncation gives the integer quotient (no integer division,
+ * which no CPU has in SIMD). */
 #define EPS_WW 16
+#ifndef EPS_STRIP
+#define EPS_STRIP 256
+#endif
+
+static inline uchar16
+eps_wide_mean (ushort16 sum, ushort16 n)
+{
+  const float16 a = convert_float16 (sum + (n >> (ushort) 1));
+  return convert_uchar16 (a / convert_float16 (n));
+}
+
+/* One tap: q joins the mean if |q - c| <= t, k = t - c. Written as selects
+ * of the updated values, which AVX-512 does as one masked add each. */
+#define EPS_WIDE_TAP(q, k, sum, n)                                           \
+  do {                                                                        \
+    const ushort16 q_ = (q);                                                  \
+    const ushort16 take_ = as_ushort16 (q_ + (k) <= span);                    \
+    sum += q_ & take_;                                                        \
+    n -= take_;                                                               \
+  } while (0)
 
 static inline void
 epsilon_wide (__global const uchar * src, int src_pitch, __global uchar * dst,
     int dst_pitch, int width, int height, uint threshold, const int xstep)
 {
   const int row_bytes = width * xstep;
-  const int gx = get_global_id (0) * EPS_WW, y = get_global_id (1);
-  if (gx >= row_bytes || y >= height)
+  const int x_begin = get_global_id (0) * EPS_STRIP, y = get_global_id (1);
+  if (x_begin >= row_bytes || y >= height)
     return;
-  const int left = gx - RADIUS * xstep;
-  const int seg = EPS_WW + 2 * RADIUS * xstep;
-  const bool inside = left >= 0 && left + seg <= row_bytes;
-  __global const uchar *crow = src + y * src_pitch;
-  ushort w[EPS_WW + 2 * RADIUS * 2];    /* one window row, offset */
-  ushort16 c, sum = 0, n = 0;
-
-  if (gx + EPS_WW <= row_bytes) {
-    c = convert_ushort16 (vload16 (0, crow + gx)) + (ushort) 256;
-  } else {
-    for (int i = 0; i < EPS_WW; i++)
-      w[i] = crow[eps_clamp_byte (gx + i, width, xstep)] + 256;
-    c = vload16 (0, w);
-  }
-  const ushort16 lo = c - (ushort) threshold;
+  const int x_end = min (x_begin + EPS_STRIP, row_bytes);
+  const int reach = RADIUS * xstep;
+  __global const uchar *rows[2 * RADIUS + 1];
+  for (int dy = -RADIUS; dy <= RADIUS; dy++)
+    rows[dy + RADIUS] = src + edge_clamp (y + dy, height) * src_pitch;
+  __global const uchar *crow = rows[RADIUS];
+  __global uchar *drow = dst + y * dst_pitch;
   const ushort16 span = (ushort16) (2 * threshold);
 
-  for (int dy = -RADIUS; dy <= RADIUS; dy++) {
-    __global const uchar *row = src + edge_clamp (y + dy, height) * src_pitch;
-    if (inside) {
-      int i = 0;
-      for (; i + 16 <= seg; i += 16)
-        vstore16 (convert_ushort16 (vload16 (0, row + left + i)) +
-            (ushort) 256, 0, w + i);
-      for (; i < seg; i++)
-        w[i] = row[left + i] + 256;
+  for (int x = x_begin; x < x_end;) {
+    if (x >= reach && x + 2 * EPS_WW + reach <= row_bytes
+        && x + 2 * EPS_WW <= x_end) {
+      /* Interior, two vectors at once: two independent chains of adds. */
+      const ushort16 k0 = (ushort) threshold -
+          convert_ushort16 (vload16 (0, crow + x));
+      const ushort16 k1 = (ushort) threshold -
+          convert_ushort16 (vload16 (0, crow + x + EPS_WW));
+      ushort16 sum0 = 0, n0 = 0, sum1 = 0, n1 = 0;
+      for (int dy = 0; dy <= 2 * RADIUS; dy++) {
+        __global const uchar *row = rows[dy] + x - reach;
+        for (int dx = 0; dx <= 2 * RADIUS; dx++) {
+          EPS_WIDE_TAP (convert_ushort16 (vload16 (0, row + dx * xstep)), k0,
+              sum0, n0);
+          EPS_WIDE_TAP (convert_ushort16 (vload16 (0, row + EPS_WW +
+                      dx * xstep)), k1, sum1, n1);
+        }
+      }
+      store_uchar16 (eps_wide_mean (sum0, n0), drow + x);
+      store_uchar16 (eps_wide_mean (sum1, n1), drow + x + EPS_WW);
+      x += 2 * EPS_WW;
+    } else if (x >= reach && x + EPS_WW + reach <= row_bytes) {
+      /* Interior, one vector. */
+      const ushort16 k = (ushort) threshold -
+          convert_ushort16 (vload16 (0, crow + x));
+      ushort16 sum = 0, n = 0;
+      for (int dy = 0; dy <= 2 * RADIUS; dy++) {
+        __global const uchar *row = rows[dy] + x - reach;
+        for (int dx = 0; dx <= 2 * RADIUS; dx++)
+          EPS_WIDE_TAP (convert_ushort16 (vload16 (0, row + dx * xstep)), k,
+              sum, n);
+      }
+      store_uchar16_upto (drow, x, x_end, eps_wide_mean (sum, n));
+      x += EPS_WW;
     } else {
-      for (int i = 0; i < seg; i++)
-        w[i] = row[eps_clamp_byte (left + i, width, xstep)] + 256;
+      /* Near an edge, or the row's last vector: each window row's segment
+       * with clamped coordinates, then the same taps from it. */
+      ushort seg[EPS_WW + 2 * RADIUS * 2];
+      ushort16 sum = 0, n = 0;
+      for (int i = 0; i < EPS_WW; i++)
+        seg[i] = crow[eps_clamp_byte (x + i, width, xstep)];
+      const ushort16 k = (ushort) threshold - vload16 (0, seg);
+      for (int dy = 0; dy <= 2 * RADIUS; dy++) {
+        for (int i = 0; i < EPS_WW + 2 * reach; i++)
+          seg[i] = rows[dy][eps_clamp_byte (x - reach + i, width, xstep)];
+        for (int dx = 0; dx <= 2 * RADIUS; dx++)
+          EPS_WIDE_TAP (vload16 (0, seg + dx * xstep), k, sum, n);
+      }
+      store_uchar16_upto (drow, x, x_end, eps_wide_mean (sum, n));
+      x += EPS_WW;
     }
-    for (int dx = 0; dx <= 2 * RADIUS; dx++) {
-      const ushort16 q = vload16 (0, w + dx * xstep);
-      const ushort16 take = as_ushort16 (q - lo <= span);
-      sum += q & take;
-      n -= take;
-    }
-  }
-
-  const uint16 nn = convert_uint16 (n);
-  const uint16 total = convert_uint16 ((ushort16) (sum - (n << 8)));
-  const uchar16 out = convert_uchar16 ((total + nn / 2) / nn);
-  __global uchar *drow = dst + y * dst_pitch;
-  if (gx + EPS_WW <= row_bytes) {
-    vstore16 (out, 0, drow + gx);
-  } else {
-    uchar o[EPS_WW];
-    vstore16 (out, 0, o);
-    for (int i = 0; gx + i < row_bytes; i++)
-      drow[gx + i] = o[i];
   }
 }
 

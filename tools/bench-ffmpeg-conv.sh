@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# 5x5 convolution of 8-bit luma: clepsilon (kernel=..., epsilon stage off)
-# against FFmpeg's CPU `convolution` filter, on the same frames in the same run.
+# 5x5 and 3x3 convolution of 8-bit luma: clepsilon (kernel=..., epsilon stage
+# off) against FFmpeg's CPU `convolution` filter, on the same frames in the
+# same run.
 #
-# For each matrix (a non-separable 5x5 sharpen and a separable 5x5 binomial
-# gaussian), clepsilon-bench makes its ring of GRAY8 frames, times identity and
+# For each matrix (a non-separable 5x5 sharpen, a separable 5x5 binomial
+# gaussian, and a 3x3 box, which FFmpeg runs in its x86 SIMD code),
+# clepsilon-bench makes its ring of GRAY8 frames, times identity and
 # clepsilon on them and writes the frames (--dump-input) and clepsilon's
 # outputs (--dump-output) to files; FFmpeg then reads those frames as rawvideo
 # gray, looped, once with `-vf null` and once with `-vf convolution=...`, each
@@ -49,6 +51,7 @@ device=${DEVICE:+device=$DEVICE }
 matrices=(
   "sharpen5|0 0 -1 0 0; 0 -1 -2 -1 0; -1 -2 17 -2 -1; 0 -1 -2 -1 0; 0 0 -1 0 0"
   "gauss5|1 4 6 4 1; 4 16 24 16 4; 6 24 36 24 6; 4 16 24 16 4; 1 4 6 4 1"
+  "box3|1 1 1; 1 1 1; 1 1 1"
 )
 
 extra=()
@@ -102,7 +105,8 @@ for m in "${matrices[@]}"; do
   coeffs=${rows//;/}
   coeffs=$(echo $coeffs)
   sum=$(echo "$coeffs" | tr ' ' '\n' | awk '{s+=$1} END {print s}')
-  label="conv5x5 $name ${width}x${height}"
+  side=$(awk -F';' '{ print NF }' <<<"$rows")
+  label="conv${side}x${side} $name ${width}x${height}"
   echo "== $label"
   echo "clepsilon kernel=\"$rows\" against FFmpeg's convolution filter"
 

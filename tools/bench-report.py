@@ -272,7 +272,7 @@ def main():
         conv = [l for l in groups if l.startswith("conv")]
         for name, labels, title in (
                 ("epsilon", eps, "Epsilon filter, ms per frame (%s)" % args.machine),
-                ("conv", conv, "5x5 convolution of 1080p luma, ms per frame (%s)"
+                ("conv", conv, "Convolution of 1080p luma, ms per frame (%s)"
                  % args.machine)):
             path = os.path.join(args.img, "bench-%s-%s.png" % (args.machine, name))
             if labels and plot(groups, labels, path, title):

@@ -28,7 +28,7 @@ top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$top"
 
 machine=${MACHINE:-pocl}
-cases=${CASES:-i420 random nv12 720p 4k conv}
+cases=${CASES:-i420 3x3 random nv12 720p 4k conv}
 frames=${FRAMES:-30}
 repeat=${REPEAT:-5}
 out=out/bench/$machine
@@ -96,7 +96,7 @@ gst=$(gst-launch-1.0 --gst-version 2>/dev/null | sed -n '1s/.*version //p' || tr
 ff=$(ffmpeg -version 2>/dev/null | sed -n '1s/ffmpeg version \([^ ]*\).*/FFmpeg \1/p' || true)
 tree=${TREE:-$(git describe --always --dirty 2>/dev/null || echo "unknown (set TREE)")}
 settings="MACHINE=$machine FRAMES=$frames REPEAT=$repeat${DEVICE:+ DEVICE=$DEVICE}"
-[ "$cases" = "i420 random nv12 720p 4k conv" ] || settings+=" CASES=\"$cases\""
+[ "$cases" = "i420 3x3 random nv12 720p 4k conv" ] || settings+=" CASES=\"$cases\""
 [ "$EXTRA" = "$default_extra" ] || settings+=" EXTRA=\"$EXTRA\""
 [ "$CONV_EXTRA" = "$default_conv_extra" ] || settings+=" CONV_EXTRA=\"$CONV_EXTRA\""
 machine_line="machine: $(date '+%Y-%m-%d %H:%M'); ${cpu:-unknown CPU}, $(nproc) CPUs, $os; GStreamer ${gst:-?}; ${ff:-no FFmpeg}; tree $tree; run as: $settings bash tools/bench-table.sh"
@@ -126,6 +126,12 @@ for c in $cases; do
       --format=I420 --width=1920 --height=1080 --clepsilon="$eps" \
       --smooth="filter-size=4 tolerance=21" --smooth="filter-size=9 tolerance=20"
     ;;
+  3x3)
+    # The element's defaults (3x3, threshold 10); smooth has no 3x3 window.
+    run_case 3x3 "1080p I420, 3x3 epsilon, threshold 10 (defaults)" \
+      --format=I420 --width=1920 --height=1080 \
+      --clepsilon="${device}threshold=10 window-size=3" --no-smooth
+    ;;
   random)
     run_case random "1080p I420, 9x9 epsilon, threshold 20, random frames" \
       --format=I420 --width=1920 --height=1080 --pattern=random \
@@ -153,7 +159,7 @@ for c in $cases; do
     }
     ;;
   *)
-    echo "unknown case '$c' (i420 random nv12 720p 4k conv)" >&2
+    echo "unknown case '$c' (i420 3x3 random nv12 720p 4k conv)" >&2
     failed=1
     ;;
   esac

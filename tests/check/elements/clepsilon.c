@@ -1058,6 +1058,35 @@ GST_START_TEST (test_epsilon_variants)
 
 GST_END_TEST;
 
+/* The wide epsilon kernel works in row strips of 256 bytes, two 16-sample
+ * vectors at a time in the interior and one near the edges: widths on
+ * either side of a strip and of the vector steps, in bytes of planar and
+ * interleaved rows, with windows that reach past a vector. */
+GST_START_TEST (test_epsilon_wide_strips)
+{
+  static const GstVideoFormat formats[] =
+      { GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12 };
+  static const gint widths[] = { 33, 255, 257, 290, 529 };
+  static const guint windows[] = { 3, 5, 15 };
+  guint f, s, w;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    for (s = 0; s < G_N_ELEMENTS (widths); s++) {
+      for (w = 0; w < G_N_ELEMENTS (windows); w++) {
+        ThConfig cfg;
+
+        th_config_init (&cfg, 20, windows[w], 14);
+        cfg.epsilon_variant = "wide";
+        run_one ("epsilon wide strips", formats[f], widths[s], 6 + w, &cfg,
+            0x5b000000 + f * 256 + s * 16 + w, w & 1 ? TH_FILL_SMOOTH :
+            TH_FILL_NOISE);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_convolution_variants)
 {
   static const gchar *variants[] =
@@ -1097,6 +1126,49 @@ GST_START_TEST (test_convolution_variants)
             sizes[s][1], &cfgs[k], 0x5c000000 + v * 4096 + k * 16 + s,
             TH_FILL_NOISE);
       }
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* The wide convolution: 16-bit integer lanes where the sum of |k| times
+ * 255 stays below 2^16 (257 is the last such sum), float lanes above and
+ * for fractions; sums that are mostly negative, zero coefficients skipped,
+ * and widths across its 256-sample strips and near the vector steps. */
+GST_START_TEST (test_convolution_wide)
+{
+  static const gint widths[] = { 17, 255, 257, 290 };
+  gdouble edge257[9] = { 0, 1, 0, 0, 255, 0, 0, 1, 0 };
+  gdouble edge258[9] = { 0, 1, 0, 0, 255, 0, 0, 2, 0 };
+  gdouble negative[9] = { -1, -2, -1, -2, -3, -2, -1, -2, 5 };
+  gdouble big[15 * 15], half[25];
+  ThConfig cfgs[6];
+  guint k, s, i;
+
+  for (i = 0; i < 15 * 15; i++)
+    big[i] = (gint) ((i * 7) % 5) - 2;  /* -2..2, a fifth of them 0 */
+  for (i = 0; i < 25; i++)
+    half[i] = i % 2 ? 0.5 : -0.25;
+
+  th_config_init (&cfgs[0], 0, 9, 0);
+  th_config_set_kernel (&cfgs[0], 3, 3, edge257, 0, 0);    /* 16-bit lanes */
+  th_config_init (&cfgs[1], 0, 9, 0);
+  th_config_set_kernel (&cfgs[1], 3, 3, edge258, 0, 0);    /* float lanes */
+  th_config_init (&cfgs[2], 0, 9, 0);
+  th_config_set_kernel (&cfgs[2], 3, 3, negative, -7.0, 100);
+  th_config_init (&cfgs[3], 0, 9, 0);
+  th_config_set_kernel (&cfgs[3], 15, 15, big, 9.0, 128);
+  th_config_init (&cfgs[4], 0, 9, 0);
+  th_config_set_kernel (&cfgs[4], 5, 5, half, 0.75, 10);
+  th_config_init (&cfgs[5], 20, 3, 0);
+  config_sharpen (&cfgs[5]);
+
+  for (k = 0; k < G_N_ELEMENTS (cfgs); k++) {
+    for (s = 0; s < G_N_ELEMENTS (widths); s++) {
+      cfgs[k].conv_variant = "wide";
+      run_one ("convolution wide", GST_VIDEO_FORMAT_I420, widths[s], 5 + k,
+          &cfgs[k], 0x5d000000 + k * 16 + s, s & 1 ? TH_FILL_SMOOTH : TH_FILL_NOISE);
     }
   }
 }
@@ -1274,7 +1346,9 @@ clepsilon_suite (void)
   tcase_add_test (tc, test_thresholds);
   tcase_add_test (tc, test_kernels);
   tcase_add_test (tc, test_epsilon_variants);
+  tcase_add_test (tc, test_epsilon_wide_strips);
   tcase_add_test (tc, test_convolution_variants);
+  tcase_add_test (tc, test_convolution_wide);
   tcase_add_test (tc, test_tuning_cache);
   tcase_add_test (tc, test_full_hd);
   tcase_add_test (tc, test_padded_strides);
