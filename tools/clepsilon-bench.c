@@ -906,7 +906,10 @@ start_contender (Contender * c, GstBuffer ** shared, const GstVideoInfo * info)
       "is-live", FALSE, "block", FALSE, "max-bytes", (guint64) 0,
       "max-buffers", (guint64) 0, "max-time", (guint64) 0, NULL);
   gst_caps_unref (caps);
-  g_object_set (c->sink, "sync", FALSE, "max-buffers", 0, "drop", FALSE,
+  /* A few outputs waiting at most, as downstream elements hold (an encoder,
+   * a queue of 10 MB): frames in flight must not outrun the reader, which
+   * would only make the pool allocate ever more buffers. */
+  g_object_set (c->sink, "sync", FALSE, "max-buffers", 4, "drop", FALSE,
       "enable-last-sample", FALSE, "qos", FALSE, NULL);
   if (opt_downstream_meta) {
     GstPad *pad = gst_element_get_static_pad (c->sink, "sink");
