@@ -131,10 +131,9 @@ enum
 #define DEFAULT_BIAS 0.0
 #define DEFAULT_DEVICE "auto"
 #define DEFAULT_VARIANT GST_CL_VARIANT_AUTO
-/* 0: AUTO_FRAMES_IN_FLIGHT on a device that does not share host memory;
- * on an H100 three overlap upload, kernels and download (docs/memory.md). */
+/* 0: GST_CL_PLAN_AUTO_DEPTH frames from system memory, on a device that
+ * does not share host memory (docs/memory.md). */
 #define DEFAULT_FRAMES_IN_FLIGHT 0
-#define AUTO_FRAMES_IN_FLIGHT 3
 
 #define MIN_WINDOW_SIZE 3
 #define MAX_WINDOW_SIZE 15
@@ -434,9 +433,12 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    * without waiting; whoever maps it waits for it, and another OpenCL
    * element waits on the device. Uploads, kernels and downloads of
    * successive frames then overlap. 1 waits for each frame before handing
-   * it on; 0 (default) takes 3 there. Devices that work on host memory
-   * (CPUs, integrated GPUs) always take 1: their kernels work on the frames
-   * in place. Frames are not held back, so the element adds no latency.
+   * it on; 0 (default) keeps 3 in flight for frames that come in system
+   * memory (a decoder's), where the CPU's copy into pinned memory then
+   * overlaps the device's work, and waits for frames written into the
+   * element's own pool, which measured faster on an H100. Devices that work
+   * on host memory (CPUs, integrated GPUs) always take 1: their kernels
+   * work on the frames in place. Frames are not held back, so the element adds no latency.
    * Applies from the next caps.
    */
   g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
@@ -721,8 +723,7 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   if (!gst_cl_plan_supports (in_info))
     goto too_large;
   GST_OBJECT_LOCK (self);
-  depth = self->frames_in_flight ? self->frames_in_flight :
-      AUTO_FRAMES_IN_FLIGHT;
+  depth = self->frames_in_flight;
   GST_OBJECT_UNLOCK (self);
   /* Frames in flight of the old format may still fail: say so now. */
   if (self->plan && !gst_cl_plan_drain (self->plan, NULL, &error))

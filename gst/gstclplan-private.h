@@ -50,13 +50,15 @@ typedef struct _GstClPlan GstClPlan;
  * the kernels' 32-bit offsets. */
 gboolean gst_cl_plan_supports (const GstVideoInfo * info);
 
-/* The most frames a plan keeps in flight. */
+/* The most frames a plan keeps in flight, and what depth 0 (auto) takes. */
 #define GST_CL_PLAN_MAX_DEPTH 8
+#define GST_CL_PLAN_AUTO_DEPTH 3
 
 /* A plan for frames of @info on @context, with device buffers for every
  * plane; it builds programs and chooses launches through @tuner (borrowed:
  * it must outlive the plan). Up to @depth frames are in flight at once on a
- * device that does not share host memory (1: each frame is waited for).
+ * device that does not share host memory (1: each frame is waited for;
+ * 0: GST_CL_PLAN_AUTO_DEPTH, for frames from system memory only).
  * NULL with @error set when the buffers cannot be made; @info must be
  * supported (gst_cl_plan_supports()). Until gst_cl_plan_set_settings() no
  * stage runs. */

@@ -104,6 +104,10 @@ struct _GstClPlan
    * what frame n = i (mod depth) needs until it completes. With depth 1
    * every queue is the context's and each frame is waited for. */
   guint depth;
+  gboolean auto_depth;          /* in flight only from system memory */
+  cl_command_queue async_up, async_down;
+  /* This frame's queues: the async ones for a frame in flight, else the
+   * context's queue for all three */
   cl_command_queue up, compute, down;
   GstClSlot slots[GST_CL_PLAN_MAX_DEPTH];
   guint next;                   /* the slot of the next frame */
@@ -208,13 +212,12 @@ create_queues (GstClPlan * self, GError ** error)
   cl_int status;
 
   self->compute = gst_cl_context_get_queue (self->context);
-  if (self->depth == 1) {
-    self->up = self->down = self->compute;
+  self->up = self->down = self->compute;
+  if (self->depth == 1)
     return TRUE;
-  }
-  self->up = clCreateCommandQueue (handle, device, 0, &status);
+  self->async_up = clCreateCommandQueue (handle, device, 0, &status);
   if (status == CL_SUCCESS)
-    self->down = clCreateCommandQueue (handle, device, 0, &status);
+    self->async_down = clCreateCommandQueue (handle, device, 0, &status);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clCreateCommandQueue (frames "
         "in flight)");
@@ -234,8 +237,10 @@ gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
   self->tuner = tuner;
   self->info = *info;
   /* Where kernels work on the frames in place, nothing is to overlap. */
+  self->auto_depth = depth == 0;
   self->depth = gst_cl_context_is_host_unified (context) ? 1 :
-      CLAMP (depth, 1, GST_CL_PLAN_MAX_DEPTH);
+      self->auto_depth ? GST_CL_PLAN_AUTO_DEPTH :
+      MIN (depth, GST_CL_PLAN_MAX_DEPTH);
   GST_DEBUG ("%u frames in flight", self->depth);
   if (!create_queues (self, error))
     goto failed;
@@ -332,12 +337,14 @@ unmap_staging (GstClPlan * self, GError ** error)
 static gboolean
 finish_queues (GstClPlan * self, GError ** error)
 {
-  cl_command_queue queues[3] = { self->up, self->down, self->compute };
+  cl_command_queue queues[3] = { self->async_up, self->async_down,
+    self->compute
+  };
   cl_int status, first = CL_SUCCESS;
   guint i;
 
   for (i = 0; i < 3; i++) {
-    if (i == 2 || queues[i] != self->compute) {
+    if (queues[i]) {
       status = clFinish (queues[i]);
       if (first == CL_SUCCESS)
         first = status;
@@ -395,10 +402,10 @@ gst_cl_plan_free (GstClPlan * self)
   g_clear_pointer (&self->coeffs, clReleaseMemObject);
   g_clear_pointer (&self->row_factor, clReleaseMemObject);
   g_clear_pointer (&self->column_factor, clReleaseMemObject);
-  if (self->up && self->up != self->compute)
-    clReleaseCommandQueue (self->up);
-  if (self->down && self->down != self->compute)
-    clReleaseCommandQueue (self->down);
+  if (self->async_up)
+    clReleaseCommandQueue (self->async_up);
+  if (self->async_down)
+    clReleaseCommandQueue (self->async_down);
   gst_object_unref (self->context);
   g_free (self);
 }
@@ -721,7 +728,7 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
     return TRUE;
 
   w->ksrc = dev_src;
-  if (!w->src.mem && self->depth > 1) {
+  if (!w->src.mem && self->up != self->compute) {
     /* System memory: the CPU copies it into pinned memory now, DMA sends it
      * while the next frame is prepared. */
     guint8 *staging = slot_staging (self, slot, error);
@@ -961,7 +968,7 @@ enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
         queue_waits (self->down, &computed, 1, error);
   for (i = 0; ok && i < self->n_planes; i++)
     ok = finish_plane (self, &work[i], stats, error);
-  if (ok && self->depth > 1) {
+  if (ok && self->down != self->compute) {
     ok = queue_marker (self->down, &slot->done, error);
     if (ok && out_mem)
       gst_cl_memory_set_pending (out_mem, slot->done);
@@ -1035,8 +1042,15 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
     work[i].dst = out.planes[self->planes[i].index];
   }
   /* Frames in flight need the output's memory to carry the event (else
-   * nothing would wait for it); anything else is waited for here. */
-  in_flight = self->depth > 1 && cl_memory_of (self, outbuf) != NULL;
+   * nothing would wait for it); anything else is waited for here. By
+   * default only frames from system memory are left in flight: there the
+   * CPU's copy into pinned memory overlaps the device's work, while from
+   * our own pinned pool a frame waited for measured faster on an H100
+   * (docs/memory.md). */
+  in_flight = self->depth > 1 && cl_memory_of (self, outbuf) != NULL &&
+      !(self->auto_depth && cl_memory_of (self, inbuf));
+  self->up = in_flight ? self->async_up : self->compute;
+  self->down = in_flight ? self->async_down : self->compute;
   ok = ok && enqueue_frame (self, slot, k, work, inbuf, outbuf,
       share_untouched, &frame->transfers, error);
   if (ok && in_flight) {
