@@ -55,45 +55,45 @@ dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
     return;
   src += src_offset;
   dst += dst_offset;
-  for (int m = 0; m < 8; m++) {
+  _Pragma ("unroll") for (int m = 0; m < 8; m++) {
     __global const uchar *row = src + edge_clamp (y0 + m, height) * src_pitch;
-    for (int n = 0; n < 8; n++)
+    _Pragma ("unroll") for (int n = 0; n < 8; n++)
       b[m][n] = (int) row[edge_clamp (x0 + n, width)] - 128;
   }
   /* forward: rows into t[m][u], columns back into b[v][u] */
-  for (int m = 0; m < 8; m++)
-    for (int u = 0; u < 8; u++) {
+  _Pragma ("unroll") for (int m = 0; m < 8; m++)
+    _Pragma ("unroll") for (int u = 0; u < 8; u++) {
       int s = 0;
-      for (int n = 0; n < 8; n++)
+      _Pragma ("unroll") for (int n = 0; n < 8; n++)
         s += dct_c[u][n] * b[m][n];
       t[m][u] = (s + 512) >> 10;
     }
-  for (int v = 0; v < 8; v++)
-    for (int u = 0; u < 8; u++) {
+  _Pragma ("unroll") for (int v = 0; v < 8; v++)
+    _Pragma ("unroll") for (int u = 0; u < 8; u++) {
       int s = 0;
-      for (int m = 0; m < 8; m++)
+      _Pragma ("unroll") for (int m = 0; m < 8; m++)
         s += dct_c[v][m] * t[m][u];
       s = (s + 2048) >> 12;
       b[v][u] = (v + u == 0 || (int) abs (s) >= threshold) ? s : 0;
     }
   /* inverse: rows into t[v][n], columns back into b[m][n] */
-  for (int v = 0; v < 8; v++)
-    for (int n = 0; n < 8; n++) {
+  _Pragma ("unroll") for (int v = 0; v < 8; v++)
+    _Pragma ("unroll") for (int n = 0; n < 8; n++) {
       int s = 0;
-      for (int u = 0; u < 8; u++)
+      _Pragma ("unroll") for (int u = 0; u < 8; u++)
         s += dct_c[u][n] * b[v][u];
       t[v][n] = (s + 2048) >> 12;
     }
-  for (int m = 0; m < 8; m++) {
+  _Pragma ("unroll") for (int m = 0; m < 8; m++) {
     const int y = y0 + m;
     if (y < 0 || y >= height)
       continue;
-    for (int n = 0; n < 8; n++) {
+    _Pragma ("unroll") for (int n = 0; n < 8; n++) {
       const int x = x0 + n;
       if (x < 0 || x >= width)
         continue;
       int s = 0;
-      for (int v = 0; v < 8; v++)
+      _Pragma ("unroll") for (int v = 0; v < 8; v++)
         s += dct_c[v][m] * t[v][n];
       int r = (s + 2048) >> 12;
       __global int *a = acc + y * width + x;
