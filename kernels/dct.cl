@@ -41,6 +41,51 @@ __constant int dct_c[8][8] = {
   {400, -1138, 1703, -2009, 2009, -1703, 1138, -400},
 };
 
+/* y[u] = sum_n C[u][n] x[n], exactly: the same integer sums as the matrix
+ * product, reassociated through the basis' symmetries (C[u][7 - n] =
+ * (-1)^u C[u][n], and again within the even half), 22 multiplies instead
+ * of 64. No rounding happens inside, so the result is the product's. */
+static inline void
+fdct8 (const int *x, int *y)
+{
+  const int e0 = x[0] + x[7], e1 = x[1] + x[6], e2 = x[2] + x[5],
+      e3 = x[3] + x[4];
+  const int o0 = x[0] - x[7], o1 = x[1] - x[6], o2 = x[2] - x[5],
+      o3 = x[3] - x[4];
+  const int ee0 = e0 + e3, ee1 = e1 + e2, eo0 = e0 - e3, eo1 = e1 - e2;
+
+  y[0] = 1448 * (ee0 + ee1);
+  y[4] = 1448 * (ee0 - ee1);
+  y[2] = 1892 * eo0 + 784 * eo1;
+  y[6] = 784 * eo0 - 1892 * eo1;
+  y[1] = 2009 * o0 + 1703 * o1 + 1138 * o2 + 400 * o3;
+  y[3] = 1703 * o0 - 400 * o1 - 2009 * o2 - 1138 * o3;
+  y[5] = 1138 * o0 - 2009 * o1 + 400 * o2 + 1703 * o3;
+  y[7] = 400 * o0 - 1138 * o1 + 1703 * o2 - 2009 * o3;
+}
+
+/* y[n] = sum_u C[u][n] X[u], exactly, the same way. */
+static inline void
+idct8 (const int *X, int *y)
+{
+  const int a0 = 1448 * (X[0] + X[4]), a1 = 1448 * (X[0] - X[4]);
+  const int b0 = 1892 * X[2] + 784 * X[6], b1 = 784 * X[2] - 1892 * X[6];
+  const int e0 = a0 + b0, e3 = a0 - b0, e1 = a1 + b1, e2 = a1 - b1;
+  const int o0 = 2009 * X[1] + 1703 * X[3] + 1138 * X[5] + 400 * X[7];
+  const int o1 = 1703 * X[1] - 400 * X[3] - 2009 * X[5] - 1138 * X[7];
+  const int o2 = 1138 * X[1] - 2009 * X[3] + 400 * X[5] + 1703 * X[7];
+  const int o3 = 400 * X[1] - 1138 * X[3] + 1703 * X[5] - 2009 * X[7];
+
+  y[0] = e0 + o0;
+  y[7] = e0 - o0;
+  y[1] = e1 + o1;
+  y[6] = e1 - o1;
+  y[2] = e2 + o2;
+  y[5] = e2 - o2;
+  y[3] = e3 + o3;
+  y[4] = e3 - o3;
+}
+
 __kernel void
 dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
     __global int *acc, __global uchar * dst, uint dst_offset, int dst_pitch,
@@ -49,7 +94,7 @@ dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
 {
   const int x0 = (int) get_global_id (0) * 8 - sx;
   const int y0 = (int) get_global_id (1) * 8 - sy;
-  int b[8][8], t[8][8];
+  int b[8][8], t[8][8], col[8], s[8];
 
   if (x0 >= width || y0 >= height)
     return;
@@ -60,42 +105,39 @@ dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
     _Pragma ("unroll") for (int n = 0; n < 8; n++)
       b[m][n] = (int) row[edge_clamp (x0 + n, width)] - 128;
   }
-  /* forward: rows into t[m][u], columns back into b[v][u] */
-  _Pragma ("unroll") for (int m = 0; m < 8; m++)
-    _Pragma ("unroll") for (int u = 0; u < 8; u++) {
-      int s = 0;
-      _Pragma ("unroll") for (int n = 0; n < 8; n++)
-        s += dct_c[u][n] * b[m][n];
-      t[m][u] = (s + 512) >> 10;
-    }
-  _Pragma ("unroll") for (int v = 0; v < 8; v++)
-    _Pragma ("unroll") for (int u = 0; u < 8; u++) {
-      int s = 0;
-      _Pragma ("unroll") for (int m = 0; m < 8; m++)
-        s += dct_c[v][m] * t[m][u];
-      s = (s + 2048) >> 12;
-      b[v][u] = (v + u == 0 || (int) abs (s) >= threshold) ? s : 0;
-    }
-  /* inverse: rows into t[v][n], columns back into b[m][n] */
-  _Pragma ("unroll") for (int v = 0; v < 8; v++)
-    _Pragma ("unroll") for (int n = 0; n < 8; n++) {
-      int s = 0;
-      _Pragma ("unroll") for (int u = 0; u < 8; u++)
-        s += dct_c[u][n] * b[v][u];
-      t[v][n] = (s + 2048) >> 12;
-    }
+  /* forward: rows into t[m][u], columns into b[v][u], thresholded */
   _Pragma ("unroll") for (int m = 0; m < 8; m++) {
-    const int y = y0 + m;
-    if (y < 0 || y >= height)
+    fdct8 (b[m], s);
+    _Pragma ("unroll") for (int u = 0; u < 8; u++)
+      t[m][u] = (s[u] + 512) >> 10;
+  }
+  _Pragma ("unroll") for (int u = 0; u < 8; u++) {
+    _Pragma ("unroll") for (int m = 0; m < 8; m++)
+      col[m] = t[m][u];
+    fdct8 (col, s);
+    _Pragma ("unroll") for (int v = 0; v < 8; v++) {
+      const int x = (s[v] + 2048) >> 12;
+      b[v][u] = (v + u == 0 || (int) abs (x) >= threshold) ? x : 0;
+    }
+  }
+  /* inverse: rows into t[v][n], then columns */
+  _Pragma ("unroll") for (int v = 0; v < 8; v++) {
+    idct8 (b[v], s);
+    _Pragma ("unroll") for (int n = 0; n < 8; n++)
+      t[v][n] = (s[n] + 2048) >> 12;
+  }
+  _Pragma ("unroll") for (int n = 0; n < 8; n++) {
+    const int x = x0 + n;
+    _Pragma ("unroll") for (int v = 0; v < 8; v++)
+      col[v] = t[v][n];
+    idct8 (col, s);
+    if (x < 0 || x >= width)
       continue;
-    _Pragma ("unroll") for (int n = 0; n < 8; n++) {
-      const int x = x0 + n;
-      if (x < 0 || x >= width)
+    _Pragma ("unroll") for (int m = 0; m < 8; m++) {
+      const int y = y0 + m;
+      if (y < 0 || y >= height)
         continue;
-      int s = 0;
-      _Pragma ("unroll") for (int v = 0; v < 8; v++)
-        s += dct_c[v][m] * t[v][n];
-      int r = (s + 2048) >> 12;
+      int r = (s[m] + 2048) >> 12;
       __global int *a = acc + y * width + x;
       if (mode == 0) {
         *a = r;

@@ -67,6 +67,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(TOP, "out", "quality-auto"))
     ap.add_argument("--device", default="pocl")
+    ap.add_argument("--crops-only", action="store_true",
+                    help="only the before/after pictures, from the work "
+                    "files of the last run")
     ap.add_argument("--quick", action="store_true",
                     help="fewer fixed settings of clepsilon, smooth, "
                     "hqdn3d and spp's qp (a few minutes)")
@@ -89,6 +92,8 @@ def main():
     ref = q.read_luma(pristine).astype(np.float64)
     sc = Frames(layout, ref)
     tmp = os.path.join(work, "filtered.yuv")
+    if args.crops_only:
+        return crops(out, work, ref, layout, report_names, args.device)
 
     if args.quick:
         eps = list(itertools.product([4, 8, 10, 12, 16, 20, 24], [3, 5]))
@@ -166,6 +171,7 @@ def main():
                "steps": steps}, open(os.path.join(out, "auto.json"), "w"),
               indent=1)
     report(out, res, pr, steps, names, report_names, args, exact)
+    crops(out, work, ref, layout, report_names, args.device)
     log("wrote %s/auto.md in %.0f s" % (out, time.time() - t_start))
 
 
@@ -256,6 +262,57 @@ def report(out, res, pr, steps, names, rep, args, exact):
           " | %.2f | %d |" % (min(s.values()), st))
     open(os.path.join(out, "auto.md"), "w").write("\n".join(L) + "\n")
     print("\n".join(L))
+
+
+def crops(out, work, ref, layout, report_names, device):
+    """For mpeg2-q14, mjpeg-q15 and h264-crf36, the 64x48 window of a judged
+    still with the largest decoded error, enlarged 4x: pristine, decoded,
+    the automatic mode (gain 10, 16 passes), spp=quality=6:qp=8 and
+    clepsilon's defaults; below each, |error| x 4 and the window's PSNR."""
+    from PIL import Image, ImageDraw
+    cw, ch, zoom, gap, label_h = 64, 48, 4, 6, 14
+    tmp = os.path.join(work, "crop.yuv")
+    for cname in ["mpeg2-q14", "mjpeg-q15", "h264-crf36"]:
+        dec_path = os.path.join(work, "decoded-%s.yuv" % cname)
+        dec = q.read_luma(dec_path).astype(np.float64)
+        best = None
+        for name, f0, k in layout:
+            if k != 1 or name not in report_names:
+                continue
+            err = (ref[f0] - dec[f0]) ** 2
+            for y in range(0, q.H - ch + 1, 8):
+                for x in range(0, q.W - cw + 1, 8):
+                    e = err[y:y + ch, x:x + cw].sum()
+                    if best is None or e > best[0]:
+                        best = (e, name, f0, x, y)
+        _, name, f0, x, y = best
+        panels = [("pristine (%s)" % name, ref[f0]),
+                  ("decoded, " + cname, dec[f0])]
+        cl_dct(dec_path, tmp, device, 10, 16)
+        panels.append(("auto (16 passes)", q.read_luma(tmp)[f0]))
+        ffmpeg_filter(dec_path, tmp, "spp=quality=6:qp=8")
+        panels.append(("spp=quality=6:qp=8", q.read_luma(tmp)[f0]))
+        q.gst_filter(dec_path, tmp, ["clepsilon", "device=" + device])
+        panels.append(("clepsilon defaults", q.read_luma(tmp)[f0]))
+        r0 = ref[f0][y:y + ch, x:x + cw]
+        pw, ph = cw * zoom, ch * zoom
+        img = Image.new("L", (len(panels) * (pw + gap) - gap,
+                              2 * (ph + label_h) + gap), 255)
+        draw = ImageDraw.Draw(img)
+        for i, (label, plane) in enumerate(panels):
+            crop = plane[y:y + ch, x:x + cw].astype(np.float64)
+            err = np.clip(np.abs(crop - r0) * 4, 0, 255)
+            label2 = "error x4 (none)" if i == 0 else \
+                "error x4, PSNR here %.2f dB" % q.psnr(np.mean((crop - r0) ** 2))
+            for row, (tile, text) in enumerate(((crop, label), (err, label2))):
+                top = row * (ph + label_h + gap)
+                im = Image.fromarray(np.clip(tile, 0, 255).astype(np.uint8))
+                img.paste(im.resize((pw, ph), Image.NEAREST),
+                          (i * (pw + gap), top + label_h))
+                draw.text((i * (pw + gap) + 2, top + 1), text, fill=0)
+        path = os.path.join(out, "auto-crop-%s.png" % cname.split("-")[0])
+        img.save(path, optimize=True)
+        log("%s: %s at (%d, %d)" % (path, name, x, y))
 
 
 if __name__ == "__main__":
