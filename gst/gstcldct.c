@@ -34,6 +34,9 @@
 #define EST_STEP_MIN 24
 #define EST_STEP_MAX 255
 
+/* dct_pass's work-group size (DCT_WG in kernels/dct.cl). */
+#define DCT_WG 64
+
 struct _GstClDct
 {
   GstClContext *context;
@@ -255,7 +258,7 @@ gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
     /* a 1-pass run never touches acc; any buffer will do as the argument */
     cl_mem acc = self->acc ? self->acc : self->hist;
     gint sx, sy;
-    size_t global[2];
+    size_t global[2], local[2] = { DCT_WG, 1 };
     cl_int err = CL_SUCCESS;
     guint a = 0;
 
@@ -276,9 +279,10 @@ gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
     err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &plog);
     if (err != CL_SUCCESS)
       return gst_cl_set_error (error, err, "clSetKernelArg (dct_pass)");
-    global[0] = (width + sx + 7) / 8;
+    /* eight work-items a block, whole work-groups (kernels/dct.cl) */
+    global[0] = ((width + sx + 7) / 8 * 8 + DCT_WG - 1) / DCT_WG * DCT_WG;
     global[1] = (height + sy + 7) / 8;
-    err = clEnqueueNDRangeKernel (queue, self->pass, 2, NULL, global, NULL,
+    err = clEnqueueNDRangeKernel (queue, self->pass, 2, NULL, global, local,
         0, NULL, NULL);
     if (err != CL_SUCCESS)
       return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel (dct_pass)");

@@ -13,7 +13,7 @@
  *   r[m][n] = (sum_v C[v][m] Q[v][n] + 2048) >> 12   (quarter levels)
  * Every sum fits in 32 bits; >> of a negative int is arithmetic.
  *
- * dct_pass: one work-item per 8x8 block of the grid that starts at
+ * dct_pass: eight work-items per 8x8 block of the grid that starts at
  * (-sx, -sy) (samples outside the plane replicate its edge); AC
  * coefficients with |X| < threshold become 0, the DC term stays; the
  * block's inverse is added into `acc` (one int per sample, `width` per
@@ -86,69 +86,80 @@ idct8 (const int *X, int *y)
   y[4] = e3 - o3;
 }
 
-__kernel void
+/* Blocks per work-group of dct_pass; the work-group is 8 work-items a block
+ * (DCT_WG = 8 * DCT_BLOCKS along dimension 0, 1 along dimension 1). */
+#define DCT_BLOCKS 8
+#define DCT_WG (8 * DCT_BLOCKS)
+
+/* Each work-item holds one row of its block for the row transforms and one
+ * column for the column transforms, the block passing through local memory
+ * in between: every work-item does the same 8-point transforms on 8 values
+ * of its own, which a CPU device vectorizes across work-items. */
+__kernel __attribute__ ((reqd_work_group_size (DCT_WG, 1, 1)))
+void
 dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
     __global int *acc, __global uchar * dst, uint dst_offset, int dst_pitch,
     int width, int height, int sx, int sy, int threshold, int mode,
     int passes_log2)
 {
-  const int x0 = (int) get_global_id (0) * 8 - sx;
+  __local int tile[DCT_BLOCKS][8][8];
+  const int lid = get_local_id (0);
+  const int k = lid / 8, i = lid % 8;
+  const int x0 = ((int) get_group_id (0) * DCT_BLOCKS + k) * 8 - sx;
   const int y0 = (int) get_global_id (1) * 8 - sy;
-  int b[8][8], t[8][8], col[8], s[8];
+  __local int (*t)[8] = tile[k];
+  int v8[8], s[8];
 
-  if (x0 >= width || y0 >= height)
-    return;
   src += src_offset;
   dst += dst_offset;
-  _Pragma ("unroll") for (int m = 0; m < 8; m++) {
-    __global const uchar *row = src + edge_clamp (y0 + m, height) * src_pitch;
+  /* forward, rows: row i of the block (edges replicated) */
+  {
+    __global const uchar *row = src + edge_clamp (y0 + i, height) * src_pitch;
     _Pragma ("unroll") for (int n = 0; n < 8; n++)
-      b[m][n] = (int) row[edge_clamp (x0 + n, width)] - 128;
-  }
-  /* forward: rows into t[m][u], columns into b[v][u], thresholded */
-  _Pragma ("unroll") for (int m = 0; m < 8; m++) {
-    fdct8 (b[m], s);
+      v8[n] = (int) row[edge_clamp (x0 + n, width)] - 128;
+    fdct8 (v8, s);
     _Pragma ("unroll") for (int u = 0; u < 8; u++)
-      t[m][u] = (s[u] + 512) >> 10;
+      t[i][u] = (s[u] + 512) >> 10;
   }
-  _Pragma ("unroll") for (int u = 0; u < 8; u++) {
-    _Pragma ("unroll") for (int m = 0; m < 8; m++)
-      col[m] = t[m][u];
-    fdct8 (col, s);
-    _Pragma ("unroll") for (int v = 0; v < 8; v++) {
-      const int x = (s[v] + 2048) >> 12;
-      b[v][u] = (v + u == 0 || (int) abs (x) >= threshold) ? x : 0;
-    }
-  }
-  /* inverse: rows into t[v][n], then columns */
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* forward, columns: column u = i, thresholded */
+  _Pragma ("unroll") for (int m = 0; m < 8; m++)
+    v8[m] = t[m][i];
+  fdct8 (v8, s);
   _Pragma ("unroll") for (int v = 0; v < 8; v++) {
-    idct8 (b[v], s);
-    _Pragma ("unroll") for (int n = 0; n < 8; n++)
-      t[v][n] = (s[n] + 2048) >> 12;
+    const int x = (s[v] + 2048) >> 12;
+    t[v][i] = (v + i == 0 || (int) abs (x) >= threshold) ? x : 0;
   }
-  _Pragma ("unroll") for (int n = 0; n < 8; n++) {
-    const int x = x0 + n;
-    _Pragma ("unroll") for (int v = 0; v < 8; v++)
-      col[v] = t[v][n];
-    idct8 (col, s);
-    if (x < 0 || x >= width)
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* inverse, rows: row v = i */
+  _Pragma ("unroll") for (int u = 0; u < 8; u++)
+    v8[u] = t[i][u];
+  idct8 (v8, s);
+  _Pragma ("unroll") for (int n = 0; n < 8; n++)
+    t[i][n] = (s[n] + 2048) >> 12;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* inverse, columns: column n = i, into the samples (x0 + i, y0 + m) */
+  _Pragma ("unroll") for (int v = 0; v < 8; v++)
+    v8[v] = t[v][i];
+  idct8 (v8, s);
+  const int x = x0 + i;
+  if (x < 0 || x >= width || x0 >= width)
+    return;
+  _Pragma ("unroll") for (int m = 0; m < 8; m++) {
+    const int y = y0 + m;
+    if (y < 0 || y >= height)
       continue;
-    _Pragma ("unroll") for (int m = 0; m < 8; m++) {
-      const int y = y0 + m;
-      if (y < 0 || y >= height)
-        continue;
-      int r = (s[m] + 2048) >> 12;
-      __global int *a = acc + y * width + x;
-      if (mode == 0) {
-        *a = r;
-      } else if (mode == 1) {
-        *a += r;
-      } else {
-        if (mode == 2)
-          r += *a;
-        r = (r + (514 << passes_log2)) >> (2 + passes_log2);
-        dst[y * dst_pitch + x] = (uchar) clamp (r, 0, 255);
-      }
+    int r = (s[m] + 2048) >> 12;
+    __global int *a = acc + y * width + x;
+    if (mode == 0) {
+      *a = r;
+    } else if (mode == 1) {
+      *a += r;
+    } else {
+      if (mode == 2)
+        r += *a;
+      r = (r + (514 << passes_log2)) >> (2 + passes_log2);
+      dst[y * dst_pitch + x] = (uchar) clamp (r, 0, 255);
     }
   }
 }
