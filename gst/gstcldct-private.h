@@ -35,8 +35,8 @@ G_BEGIN_DECLS
 /* The stage's largest number of passes (block grids). */
 #define GST_CL_DCT_MAX_PASSES 16
 
-/* Default gain of gst_cl_dct_auto_threshold(), in 16ths (fitted by
- * tools/quality/quality.py --fit on its FIT sequences). */
+/* Default gain of gst_cl_dct_auto_threshold(), in 16ths: the best of
+ * 6..14 on the FIT sequences of tools/quality/auto.py (docs/quality.md). */
 #define GST_CL_DCT_DEFAULT_GAIN 10
 
 typedef struct _GstClDct GstClDct;

@@ -27,12 +27,16 @@ DCT = np.array([
     [784, -1892, 1892, -784, -784, 1892, -1892, 784],
     [400, -1138, 1703, -2009, 2009, -1703, 1138, -400]], np.int64)
 
-# Block offsets (x, y) of each pass, by number of passes.
+# Block offsets (x, y) of the passes, by number of passes: the pattern of
+# FFmpeg's spp for its quality 1 to 4 (offsets spread over the 8x8 cell so
+# that no two passes share a row or column phase where it can be helped).
 SHIFTS = {
     1: [(0, 0)],
     2: [(0, 0), (4, 4)],
-    4: [(0, 0), (4, 0), (0, 4), (4, 4)],
-    8: [(0, 0), (4, 4), (2, 2), (6, 6), (4, 0), (0, 4), (2, 6), (6, 2)],
+    4: [(0, 0), (2, 2), (6, 4), (4, 6)],
+    8: [(0, 0), (5, 1), (2, 2), (7, 3), (4, 4), (1, 5), (6, 6), (3, 7)],
+    16: [(0, 0), (4, 0), (1, 1), (5, 1), (3, 2), (7, 2), (2, 3), (6, 3),
+         (0, 4), (4, 4), (3, 5), (7, 5), (1, 6), (5, 6), (2, 7), (6, 7)],
 }
 
 # The coefficients (u = column frequency, v = row frequency) whose histogram
