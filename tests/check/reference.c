@@ -435,3 +435,136 @@ ref_process_frame (const GstVideoFrame * src, GstVideoFrame * dst,
   }
   ref_process (&src->info, sd, ss, dd, ds, p);
 }
+
+/* ---- Shifted-DCT thresholding and its estimate (kernels/dct.cl) -------- */
+
+static const gint ref_dct_c[8][8] = {
+  {1448, 1448, 1448, 1448, 1448, 1448, 1448, 1448},
+  {2009, 1703, 1138, 400, -400, -1138, -1703, -2009},
+  {1892, 784, -784, -1892, -1892, -784, 784, 1892},
+  {1703, -400, -2009, -1138, 1138, 2009, 400, -1703},
+  {1448, -1448, -1448, 1448, 1448, -1448, -1448, 1448},
+  {1138, -2009, 400, 1703, -1703, -400, 2009, -1138},
+  {784, -1892, 1892, -784, -784, 1892, -1892, 784},
+  {400, -1138, 1703, -2009, 2009, -1703, 1138, -400},
+};
+
+/* Floor division by 2^s, written out so that it does not lean on >> of a
+ * negative number. */
+static gint
+ref_shift (gint64 v, gint s)
+{
+  const gint64 d = (gint64) 1 << s;
+  return (gint) (v >= 0 ? v / d : -((-v + d - 1) / d));
+}
+
+/* The 8x8 block at (x0, y0) of @src, edges replicated, minus 128, into its
+ * quarter-level coefficients @X[v][u] (the dct.cl formulas). */
+static void
+ref_dct_forward (const guint8 * src, gint stride, gint width, gint height,
+    gint x0, gint y0, gint X[8][8])
+{
+  gint b[8][8], r[8][8], m, n, u, v;
+
+  for (m = 0; m < 8; m++)
+    for (n = 0; n < 8; n++)
+      b[m][n] = src[CLAMP (y0 + m, 0, height - 1) * stride +
+          CLAMP (x0 + n, 0, width - 1)] - 128;
+  for (m = 0; m < 8; m++)
+    for (u = 0; u < 8; u++) {
+      gint64 s = 512;
+      for (n = 0; n < 8; n++)
+        s += (gint64) ref_dct_c[u][n] * b[m][n];
+      r[m][u] = ref_shift (s, 10);
+    }
+  for (v = 0; v < 8; v++)
+    for (u = 0; u < 8; u++) {
+      gint64 s = 2048;
+      for (m = 0; m < 8; m++)
+        s += (gint64) ref_dct_c[v][m] * r[m][u];
+      X[v][u] = ref_shift (s, 12);
+    }
+}
+
+void
+ref_dct_pass_offset (guint passes, guint i, gint * sx, gint * sy)
+{
+  static const gint o16[16][2] = {
+    {0, 0}, {4, 0}, {1, 1}, {5, 1}, {3, 2}, {7, 2}, {2, 3}, {6, 3},
+    {0, 4}, {4, 4}, {3, 5}, {7, 5}, {1, 6}, {5, 6}, {2, 7}, {6, 7}
+  };
+  static const gint o8[8][2] = {
+    {0, 0}, {5, 1}, {2, 2}, {7, 3}, {4, 4}, {1, 5}, {6, 6}, {3, 7}
+  };
+  static const gint o4[4][2] = { {0, 0}, {2, 2}, {6, 4}, {4, 6} };
+  static const gint o2[2][2] = { {0, 0}, {4, 4} };
+  const gint (*o)[2] = passes == 16 ? o16 : passes == 8 ? o8 :
+      passes == 4 ? o4 : o2;
+
+  g_assert (passes == 1 || passes == 2 || passes == 4 || passes == 8
+      || passes == 16);
+  *sx = passes == 1 ? 0 : o[i][0];
+  *sy = passes == 1 ? 0 : o[i][1];
+}
+
+void
+ref_dct_threshold_plane (const guint8 * src, gint src_stride, guint8 * dst,
+    gint dst_stride, gint width, gint height, guint threshold, guint passes)
+{
+  gint64 *acc = g_new0 (gint64, (gsize) width * height);
+  gint X[8][8], q[8][8], x0, y0, m, n, u, v, sx, sy, log2p = 0;
+  guint i;
+
+  while ((1u << log2p) < passes)
+    log2p++;
+  for (i = 0; i < passes; i++) {
+    ref_dct_pass_offset (passes, i, &sx, &sy);
+    for (y0 = -sy; y0 < height; y0 += 8)
+      for (x0 = -sx; x0 < width; x0 += 8) {
+        ref_dct_forward (src, src_stride, width, height, x0, y0, X);
+        for (v = 0; v < 8; v++)
+          for (u = 0; u < 8; u++)
+            if (u + v > 0 && ABS (X[v][u]) < (gint) threshold)
+              X[v][u] = 0;
+        for (v = 0; v < 8; v++)
+          for (n = 0; n < 8; n++) {
+            gint64 s = 2048;
+            for (u = 0; u < 8; u++)
+              s += (gint64) ref_dct_c[u][n] * X[v][u];
+            q[v][n] = ref_shift (s, 12);
+          }
+        for (m = 0; m < 8; m++)
+          for (n = 0; n < 8; n++) {
+            gint64 s = 2048;
+            if (y0 + m < 0 || y0 + m >= height || x0 + n < 0
+                || x0 + n >= width)
+              continue;
+            for (v = 0; v < 8; v++)
+              s += (gint64) ref_dct_c[v][m] * q[v][n];
+            acc[(gsize) (y0 + m) * width + x0 + n] += ref_shift (s, 12);
+          }
+      }
+  }
+  for (m = 0; m < height; m++)
+    for (n = 0; n < width; n++) {
+      const gint64 a = acc[(gsize) m * width + n] + 514 * (gint64) passes;
+      dst[m * dst_stride + n] = CLAMP (ref_shift (a, 2 + log2p), 0, 255);
+    }
+  g_free (acc);
+}
+
+void
+ref_dct_histogram (const guint8 * src, gint stride, gint width, gint height,
+    guint32 * hist)
+{
+  static const gint pos[3][2] = { {1, 0}, {0, 1}, {1, 1} };     /* (u, v) */
+  gint X[8][8], bx, by, k;
+
+  memset (hist, 0, 3 * 1024 * sizeof (guint32));
+  for (by = 0; by + 8 <= height; by += 8)
+    for (bx = 0; bx + 8 <= width; bx += 8) {
+      ref_dct_forward (src, stride, width, height, bx, by, X);
+      for (k = 0; k < 3; k++)
+        hist[k * 1024 + MIN (ABS (X[pos[k][1]][pos[k][0]]), 1023)]++;
+    }
+}

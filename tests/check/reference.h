@@ -110,6 +110,23 @@ void ref_process (const GstVideoInfo * info,
 void ref_process_frame (const GstVideoFrame * src, GstVideoFrame * dst,
     const RefParams * p);
 
+/* Shifted-DCT thresholding of one 8-bit plane (xstep 1), the formulas of
+ * kernels/dct.cl: the mean of @passes (1, 2, 4, 8, 16) inverse integer 8x8
+ * DCTs over block grids at ref_dct_pass_offset(), AC coefficients with
+ * |X| < @threshold (quarter levels) zeroed. @src and @dst must not overlap. */
+void ref_dct_threshold_plane (const guint8 * src, gint src_stride,
+    guint8 * dst, gint dst_stride, gint width, gint height, guint threshold,
+    guint passes);
+
+/* The block offsets (x, y) of pass @i of @passes (spp's pattern). */
+void ref_dct_pass_offset (guint passes, guint i, gint * sx, gint * sy);
+
+/* The estimate's histogram of a plane: 3 x 1024 counts of |X| (clamped to
+ * 1023) of coefficients (u, v) = (1, 0), (0, 1), (1, 1) over the blocks of
+ * the plane's own grid that lie wholly inside it. */
+void ref_dct_histogram (const guint8 * src, gint stride, gint width,
+    gint height, guint32 * hist);
+
 G_END_DECLS
 
 #endif /* __CLEPSILON_REFERENCE_H__ */

@@ -37,7 +37,16 @@ STILLS = [
     ("coffee", "coffee.png", 108, 56),
     ("coins", "coins.png", 0, 7),
     ("motorcycle", "motorcycle_left.png", 178, 106),
+    # Added for issue 15's fit/report split: textures and a different
+    # view, never used to fit anything.
+    ("brick", "brick.png", 64, 112),
+    ("gravel", "gravel.png", 64, 112),
+    ("moon", "moon.png", 64, 112),
+    ("motorcycle-right", "motorcycle_right.png", 300, 150),
 ]
+# The automatic mode's parameters are fitted on these sequences and reported
+# on the others (REPORT); the figures that judge it are the REPORT ones.
+FIT = ["astronaut", "camera", "coffee", "motorcycle-pan"]
 # A clip: the crop window pans over one photograph, 3 px right and 1 px down
 # per frame, so the inter-frame codecs predict from moved content.
 CLIP = ("motorcycle-pan", "motorcycle_left.png", 150, 100, 3, 1, 12)

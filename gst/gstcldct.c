@@ -1,0 +1,291 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* The coding-noise estimate and the shifted-DCT thresholding stage: host
+ * side of kernels/dct.cl. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcldct-private.h"
+#include "gstclerror-private.h"
+#include "gstclprogram-private.h"
+#include "gstclkernels.h"
+
+#include <string.h>
+
+/* The comb (tools/quality/dctmodel.py has the same numbers and says why):
+ * values below EST_MIN are rounding noise around a zeroed coefficient; a
+ * step fits when EST_FIT / 64 of the other values lie within EST_TOL of
+ * one of its nonzero multiples; steps EST_STEP_MAX down to EST_STEP_MIN are
+ * tried, the first (largest) that fits wins, so that its divisors, which
+ * fit too, are not taken for it. */
+#define EST_MIN 6
+#define EST_TOL 2
+#define EST_FIT 40
+#define EST_MIN_COUNT 64
+#define EST_STEP_MIN 24
+#define EST_STEP_MAX 255
+
+/* dct_pass's work-group size (DCT_WG in kernels/dct.cl). */
+#define DCT_WG 64
+
+struct _GstClDct
+{
+  GstClContext *context;
+  cl_program program;
+  cl_kernel pass;
+  cl_kernel histogram;
+  cl_mem hist;                  /* GST_CL_DCT_HIST_SIZE uints */
+  cl_mem acc;                   /* one int per sample of the last plane */
+  gsize acc_size;
+};
+
+/* spp's offsets for its quality 0..4 (vf_spp.c), by log2 of the passes. */
+static const gint8 offsets[5][16][2] = {
+  {{0, 0}},
+  {{0, 0}, {4, 4}},
+  {{0, 0}, {2, 2}, {6, 4}, {4, 6}},
+  {{0, 0}, {5, 1}, {2, 2}, {7, 3}, {4, 4}, {1, 5}, {6, 6}, {3, 7}},
+  {{0, 0}, {4, 0}, {1, 1}, {5, 1}, {3, 2}, {7, 2}, {2, 3}, {6, 3},
+      {0, 4}, {4, 4}, {3, 5}, {7, 5}, {1, 6}, {5, 6}, {2, 7}, {6, 7}},
+};
+
+static gint
+passes_log2 (guint passes)
+{
+  switch (passes) {
+    case 1:
+      return 0;
+    case 2:
+      return 1;
+    case 4:
+      return 2;
+    case 8:
+      return 3;
+    case 16:
+      return 4;
+    default:
+      return -1;
+  }
+}
+
+void
+gst_cl_dct_pass_offset (guint passes, guint i, gint * sx, gint * sy)
+{
+  const gint l = passes_log2 (passes);
+
+  g_return_if_fail (l >= 0 && i < passes);
+  *sx = offsets[l][i][0];
+  *sy = offsets[l][i][1];
+}
+
+GstClDct *
+gst_cl_dct_new (GstClContext * context, GError ** error)
+{
+  static const gchar *sources[] = {
+    gst_cl_kernel_common, gst_cl_kernel_dct, NULL
+  };
+  GstClDct *self = g_new0 (GstClDct, 1);
+
+  self->context = gst_object_ref (context);
+  self->program = gst_cl_program_build (context, sources, "", NULL, error);
+  if (!self->program)
+    goto failed;
+  self->pass = gst_cl_program_create_kernel (self->program, "dct_pass", error);
+  if (!self->pass)
+    goto failed;
+  self->histogram = gst_cl_program_create_kernel (self->program,
+      "dct_histogram", error);
+  if (!self->histogram)
+    goto failed;
+  self->hist = gst_cl_context_create_buffer (context, CL_MEM_READ_WRITE,
+      GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), "DCT histogram", error);
+  if (!self->hist)
+    goto failed;
+  return self;
+
+  /* ERRORS */
+failed:
+  gst_cl_dct_free (self);
+  return NULL;
+}
+
+void
+gst_cl_dct_free (GstClDct * self)
+{
+  if (!self)
+    return;
+  if (self->acc)
+    clReleaseMemObject (self->acc);
+  if (self->hist)
+    clReleaseMemObject (self->hist);
+  if (self->histogram)
+    clReleaseKernel (self->histogram);
+  if (self->pass)
+    clReleaseKernel (self->pass);
+  if (self->program)
+    clReleaseProgram (self->program);
+  gst_object_unref (self->context);
+  g_free (self);
+}
+
+gboolean
+gst_cl_dct_histogram (GstClDct * self, cl_mem src, gsize src_offset,
+    gint src_pitch, gint width, gint height, guint32 * hist, GError ** error)
+{
+  cl_command_queue queue = gst_cl_context_get_queue (self->context);
+  const cl_uint zero = 0, off = (cl_uint) src_offset;
+  size_t global[2];
+  cl_int err = CL_SUCCESS;
+  guint a = 0;
+
+  g_return_val_if_fail (width > 0 && height > 0, FALSE);
+  if (width < 8 || height < 8) {
+    memset (hist, 0, GST_CL_DCT_HIST_SIZE * sizeof (guint32));
+    return TRUE;
+  }
+  err = clEnqueueFillBuffer (queue, self->hist, &zero, sizeof (zero), 0,
+      GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clEnqueueFillBuffer (histogram)");
+  err |= clSetKernelArg (self->histogram, a++, sizeof (cl_mem), &src);
+  err |= clSetKernelArg (self->histogram, a++, sizeof (cl_uint), &off);
+  err |= clSetKernelArg (self->histogram, a++, sizeof (cl_int), &src_pitch);
+  err |= clSetKernelArg (self->histogram, a++, sizeof (cl_int), &width);
+  err |= clSetKernelArg (self->histogram, a++, sizeof (cl_int), &height);
+  err |= clSetKernelArg (self->histogram, a++, sizeof (cl_mem), &self->hist);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clSetKernelArg (dct_histogram)");
+  global[0] = width / 8;
+  global[1] = height / 8;
+  err = clEnqueueNDRangeKernel (queue, self->histogram, 2, NULL, global, NULL,
+      0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel "
+        "(dct_histogram)");
+  err = clEnqueueReadBuffer (queue, self->hist, CL_TRUE, 0,
+      GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), hist, 0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clEnqueueReadBuffer (histogram)");
+  return TRUE;
+}
+
+guint
+gst_cl_dct_comb_step (const guint32 * hist)
+{
+  guint64 n = 0;
+  gint i, d, k;
+
+  for (i = EST_MIN; i < GST_CL_DCT_BINS - 1; i++)
+    n += hist[i];
+  if (n < EST_MIN_COUNT)
+    return 0;
+  for (d = EST_STEP_MAX; d >= EST_STEP_MIN; d--) {
+    guint64 near = 0;
+
+    for (k = d; k < GST_CL_DCT_BINS - 1 + EST_TOL; k += d) {
+      const gint lo = MAX (k - EST_TOL, EST_MIN);
+      const gint hi = MIN (k + EST_TOL, GST_CL_DCT_BINS - 2);
+
+      for (i = lo; i <= hi; i++)
+        near += hist[i];
+    }
+    if (near * 64 >= (guint64) EST_FIT * n)
+      return d;
+  }
+  return 0;
+}
+
+guint
+gst_cl_dct_estimate_step (const guint32 * hist)
+{
+  guint s[GST_CL_DCT_HIST_COEFFS], found = 0, i, j;
+
+  for (i = 0; i < GST_CL_DCT_HIST_COEFFS; i++) {
+    const guint step = gst_cl_dct_comb_step (hist + i * GST_CL_DCT_BINS);
+
+    /* insertion sort of the steps found */
+    if (step == 0)
+      continue;
+    for (j = found; j > 0 && s[j - 1] > step; j--)
+      s[j] = s[j - 1];
+    s[j] = step;
+    found++;
+  }
+  return found < 2 ? 0 : s[found / 2];
+}
+
+guint
+gst_cl_dct_auto_threshold (guint step, guint gain)
+{
+  return step ? (step * gain + 8) >> 4 : 0;
+}
+
+gboolean
+gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
+    gint src_pitch, cl_mem dst, gsize dst_offset, gint dst_pitch, gint width,
+    gint height, guint threshold, guint passes, GError ** error)
+{
+  cl_command_queue queue = gst_cl_context_get_queue (self->context);
+  const cl_uint soff = (cl_uint) src_offset, doff = (cl_uint) dst_offset;
+  const cl_int thr = (cl_int) MIN (threshold, G_MAXINT32);
+  const cl_int plog = passes_log2 (passes);
+  const gsize need = (gsize) width * height * sizeof (cl_int);
+  guint i;
+
+  g_return_val_if_fail (plog >= 0 && width > 0 && height > 0, FALSE);
+  if (passes > 1 && self->acc_size < need) {
+    if (self->acc)
+      clReleaseMemObject (self->acc);
+    self->acc_size = 0;
+    self->acc = gst_cl_context_create_buffer (self->context,
+        CL_MEM_READ_WRITE, need, "DCT accumulator", error);
+    if (!self->acc)
+      return FALSE;
+    self->acc_size = need;
+  }
+  for (i = 0; i < passes; i++) {
+    /* the first pass writes the sums, the last the output (see dct.cl) */
+    const cl_int mode = passes == 1 ? 3 : i == 0 ? 0 : i + 1 < passes ? 1 : 2;
+    /* a 1-pass run never touches acc; any buffer will do as the argument */
+    cl_mem acc = self->acc ? self->acc : self->hist;
+    gint sx, sy;
+    size_t global[2], local[2] = { DCT_WG, 1 };
+    cl_int err = CL_SUCCESS;
+    guint a = 0;
+
+    gst_cl_dct_pass_offset (passes, i, &sx, &sy);
+    err |= clSetKernelArg (self->pass, a++, sizeof (cl_mem), &src);
+    err |= clSetKernelArg (self->pass, a++, sizeof (cl_uint), &soff);
+    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &src_pitch);
+    err |= clSetKernelArg (self->pass, a++, sizeof (cl_mem), &acc);
+    err |= clSetKernelArg (self->pass, a++, sizeof (cl_mem), &dst);
+    err |= clSetKernelArg (self->pass, a++, sizeof (cl_uint), &doff);
+    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &dst_pitch);
+    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &width);
+    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &height);
+    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &sx);
+    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &sy);
+    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &thr);
+    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &mode);
+    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &plog);
+    if (err != CL_SUCCESS)
+      return gst_cl_set_error (error, err, "clSetKernelArg (dct_pass)");
+    /* eight work-items a block, whole work-groups (kernels/dct.cl) */
+    global[0] = ((width + sx + 7) / 8 * 8 + DCT_WG - 1) / DCT_WG * DCT_WG;
+    global[1] = (height + sy + 7) / 8;
+    err = clEnqueueNDRangeKernel (queue, self->pass, 2, NULL, global, local,
+        0, NULL, NULL);
+    if (err != CL_SUCCESS)
+      return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel (dct_pass)");
+  }
+  return TRUE;
+}

@@ -1,0 +1,293 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* The shifted-DCT thresholding stage and the noise estimate
+ * (gstcldct-private.h) on the device against the CPU reference
+ * (tests/check/reference.c, ref_dct_*): sample for sample, on random planes
+ * of odd and tiny sizes, at offsets into padded buffers whose padding is
+ * poisoned and must stay so. The device is $CLEPSILON_TEST_DEVICE (default
+ * "pocl"); the seed is printed on failure. */
+
+#include <math.h>
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+
+#include "gstcldct-private.h"
+#include "../reference.h"
+
+#define POISON 0xa5
+
+static GstClContext *ctx;
+static GstClDct *dct;
+
+static void
+setup (void)
+{
+  const gchar *d = g_getenv ("CLEPSILON_TEST_DEVICE");
+  GError *err = NULL;
+
+  ctx = gst_cl_context_new (d && *d ? d : "pocl", &err);
+  fail_unless (ctx != NULL, "no OpenCL device: %s", err ? err->message : "");
+  dct = gst_cl_dct_new (ctx, &err);
+  fail_unless (dct != NULL, "gst_cl_dct_new: %s", err ? err->message : "");
+}
+
+static void
+teardown (void)
+{
+  gst_cl_dct_free (dct);
+  gst_object_unref (ctx);
+}
+
+/* A plane like a decoded picture: a smooth ramp, an edge, and noise of
+ * amplitude @noise, or plain random bytes for @noise < 0. */
+static void
+fill_plane (GRand * rand, guint8 * p, gint stride, gint w, gint h, gint noise)
+{
+  const gint edge = g_rand_int_range (rand, 0, MAX (w, 1));
+  gint x, y;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      gint v;
+      if (noise < 0) {
+        v = g_rand_int_range (rand, 0, 256);
+      } else {
+        v = 60 + (x * 40) / MAX (w, 1) + (y * 30) / MAX (h, 1) +
+            (x >= edge ? 110 : 0) + g_rand_int_range (rand, -noise,
+            noise + 1);
+      }
+      p[y * stride + x] = CLAMP (v, 0, 255);
+    }
+}
+
+static cl_mem
+upload (const guint8 * data, gsize size)
+{
+  GError *err = NULL;
+  cl_mem m = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, size,
+      "test", &err);
+
+  fail_unless (m != NULL, "%s", err ? err->message : "");
+  fail_unless (clEnqueueWriteBuffer (gst_cl_context_get_queue (ctx), m,
+          CL_TRUE, 0, size, data, 0, NULL, NULL) == CL_SUCCESS);
+  return m;
+}
+
+/* One run of the stage at @threshold / @passes on a @w x @h plane, both
+ * planes at an offset into buffers with padded rows; compares the whole
+ * destination buffer with the reference (padding: still POISON). */
+static void
+check_stage (guint32 seed, gint w, gint h, gint noise, guint threshold,
+    guint passes)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  const gint spitch = w + g_rand_int_range (rand, 0, 9);
+  const gint dpitch = w + g_rand_int_range (rand, 0, 9);
+  const gsize soff = g_rand_int_range (rand, 0, 40);
+  const gsize doff = g_rand_int_range (rand, 0, 40);
+  const gsize ssize = soff + (gsize) spitch * h + 7;
+  const gsize dsize = doff + (gsize) dpitch * h + 5;
+  guint8 *src = g_malloc (ssize), *want = g_malloc (dsize),
+      *got = g_malloc (dsize);
+  cl_mem s, d;
+  GError *err = NULL;
+  gsize i;
+
+  memset (src, POISON, ssize);
+  fill_plane (rand, src + soff, spitch, w, h, noise);
+  memset (want, POISON, dsize);
+  ref_dct_threshold_plane (src + soff, spitch, want + doff, dpitch, w, h,
+      threshold, passes);
+  s = upload (src, ssize);
+  d = upload (want, dsize);     /* poisoned where the stage must not write */
+  memset (want + doff, 0, 0);
+  {
+    guint8 *poison = g_malloc (dsize);
+    memset (poison, POISON, dsize);
+    fail_unless (clEnqueueWriteBuffer (gst_cl_context_get_queue (ctx), d,
+            CL_TRUE, 0, dsize, poison, 0, NULL, NULL) == CL_SUCCESS);
+    g_free (poison);
+  }
+  fail_unless (gst_cl_dct_threshold (dct, s, soff, spitch, d, doff, dpitch,
+          w, h, threshold, passes, &err), "%s", err ? err->message : "");
+  fail_unless (clEnqueueReadBuffer (gst_cl_context_get_queue (ctx), d,
+          CL_TRUE, 0, dsize, got, 0, NULL, NULL) == CL_SUCCESS);
+  for (i = 0; i < dsize; i++) {
+    if (got[i] != want[i]) {
+      const glong rel = (glong) i - (glong) doff;
+      fail ("seed %u, %dx%d, threshold %u, %u passes: byte %" G_GSIZE_FORMAT
+          " (row %ld, column %ld) is %u, reference %u", seed, w, h,
+          threshold, passes, i, rel >= 0 ? rel / dpitch : -1,
+          rel >= 0 ? rel % dpitch : -1, got[i], want[i]);
+    }
+  }
+  clReleaseMemObject (s);
+  clReleaseMemObject (d);
+  g_free (src);
+  g_free (want);
+  g_free (got);
+  g_rand_free (rand);
+}
+
+GST_START_TEST (test_stage_exact)
+{
+  static const gint sizes[][2] = {
+    {1, 1}, {2, 3}, {7, 5}, {8, 8}, {9, 9}, {17, 3}, {33, 17}, {64, 48},
+    {97, 61}, {130, 7},
+  };
+  static const guint passes[] = { 1, 2, 4, 8, 16 };
+  static const guint thresholds[] = { 1, 9, 40, 120, 5000 };
+  guint32 seed = 15;
+  guint i, j, k;
+
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+    for (j = 0; j < G_N_ELEMENTS (passes); j++)
+      for (k = 0; k < G_N_ELEMENTS (thresholds); k++)
+        check_stage (seed++, sizes[i][0], sizes[i][1], (i + k) % 3 ? 6 : -1,
+            thresholds[k], passes[j]);
+}
+
+GST_END_TEST;
+
+/* A larger plane, every pass count, the default gain's threshold. */
+GST_START_TEST (test_stage_exact_large)
+{
+  check_stage (1515, 333, 199, 10, 70, 16);
+  check_stage (1516, 320, 240, 3, 50, 8);
+  check_stage (1517, 321, 241, -1, 112, 4);
+}
+
+GST_END_TEST;
+
+static void
+check_histogram (guint32 seed, gint w, gint h, gint noise)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  const gint pitch = w + g_rand_int_range (rand, 0, 9);
+  const gsize off = g_rand_int_range (rand, 0, 40);
+  const gsize size = off + (gsize) pitch * h + 3;
+  guint8 *src = g_malloc (size);
+  guint32 want[GST_CL_DCT_HIST_SIZE], got[GST_CL_DCT_HIST_SIZE];
+  GError *err = NULL;
+  cl_mem s;
+  guint i;
+
+  memset (src, POISON, size);
+  fill_plane (rand, src + off, pitch, w, h, noise);
+  ref_dct_histogram (src + off, pitch, w, h, want);
+  s = upload (src, size);
+  memset (got, 0x5a, sizeof (got));
+  fail_unless (gst_cl_dct_histogram (dct, s, off, pitch, w, h, got, &err),
+      "%s", err ? err->message : "");
+  for (i = 0; i < GST_CL_DCT_HIST_SIZE; i++)
+    fail_unless (got[i] == want[i], "seed %u, %dx%d: bin %u of coefficient "
+        "%u is %u, reference %u", seed, w, h, i % GST_CL_DCT_BINS,
+        i / GST_CL_DCT_BINS, got[i], want[i]);
+  clReleaseMemObject (s);
+  g_free (src);
+  g_rand_free (rand);
+}
+
+GST_START_TEST (test_histogram_exact)
+{
+  check_histogram (1, 1, 1, 4);
+  check_histogram (2, 7, 9, 4);
+  check_histogram (3, 8, 8, -1);
+  check_histogram (4, 61, 37, 8);
+  check_histogram (5, 320, 181, -1);
+  check_histogram (6, 333, 200, 2);
+}
+
+GST_END_TEST;
+
+/* A picture made of 8x8 blocks whose low-frequency coefficients are
+ * multiples of @step (quarter levels), rounded to 8 bits as a decoder does;
+ * its histogram read by the reference. */
+static void
+quantized_histogram (guint32 seed, gint step, guint32 * hist)
+{
+  const gint w = 256, h = 192;
+  guint8 *p = g_malloc (w * h);
+  GRand *rand = g_rand_new_with_seed (seed);
+  gint bx, by, m, n, u, v;
+
+  for (by = 0; by < h; by += 8)
+    for (bx = 0; bx < w; bx += 8) {
+      gdouble c[8][8] = { {0} };
+      c[0][0] = g_rand_int_range (rand, -400, 400);
+      for (v = 0; v < 3; v++)
+        for (u = 0; u < 3; u++)
+          if (u + v)
+            c[v][u] = g_rand_int_range (rand, -2, 3) * step / 4.0;
+      for (m = 0; m < 8; m++)
+        for (n = 0; n < 8; n++) {
+          gdouble s = 128;
+          for (v = 0; v < 8; v++)
+            for (u = 0; u < 8; u++)
+              s += c[v][u] * (v ? 0.5 : sqrt (0.125)) * (u ? 0.5 :
+                  sqrt (0.125)) * cos ((2 * m + 1) * v * G_PI / 16) *
+                  cos ((2 * n + 1) * u * G_PI / 16);
+          p[(by + m) * w + bx + n] = CLAMP ((gint) floor (s + 0.5), 0, 255);
+        }
+    }
+  ref_dct_histogram (p, w, w, h, hist);
+  g_free (p);
+  g_rand_free (rand);
+}
+
+GST_START_TEST (test_estimate)
+{
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  gint step;
+
+  for (step = 40; step <= 240; step += 25) {
+    guint got;
+    quantized_histogram (step, step, hist);
+    got = gst_cl_dct_estimate_step (hist);
+    fail_unless (ABS ((gint) got - step) <= 1, "step %d estimated as %u",
+        step, got);
+  }
+  /* no quantization: noise over a ramp, and random bytes */
+  {
+    GRand *rand = g_rand_new_with_seed (99);
+    guint8 *p = g_malloc (256 * 192);
+    fill_plane (rand, p, 256, 256, 192, 12);
+    ref_dct_histogram (p, 256, 256, 192, hist);
+    fail_unless_equals_int (gst_cl_dct_estimate_step (hist), 0);
+    fill_plane (rand, p, 256, 256, 192, -1);
+    ref_dct_histogram (p, 256, 256, 192, hist);
+    fail_unless_equals_int (gst_cl_dct_estimate_step (hist), 0);
+    g_free (p);
+    g_rand_free (rand);
+  }
+  fail_unless_equals_int (gst_cl_dct_auto_threshold (0, 10), 0);
+  fail_unless_equals_int (gst_cl_dct_auto_threshold (112, 10), 70);
+}
+
+GST_END_TEST;
+
+static Suite *
+dct_suite (void)
+{
+  Suite *s = suite_create ("dct");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_stage_exact);
+  tcase_add_test (tc, test_stage_exact_large);
+  tcase_add_test (tc, test_histogram_exact);
+  tcase_add_test (tc, test_estimate);
+  return s;
+}
+
+GST_CHECK_MAIN (dct);

@@ -1,0 +1,187 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* The automatic mode's device work (gstcldct-private.h) outside the element,
+ * for the quality harness and for timing:
+ *
+ *   cl-dct filter DEVICE WIDTH HEIGHT IN.yuv OUT.yuv [GAIN [PASSES [THR]]]
+ *     I420 frames: luma through the estimate and the stage, chroma copied;
+ *     THR > 0 fixes the threshold instead of estimating it. Prints each
+ *     frame's step and threshold.
+ *   cl-dct bench DEVICE WIDTH HEIGHT PASSES ITERATIONS
+ *     a synthetic decoded-like luma plane: median wall ms (clFinish'd) of
+ *     the histogram (read back) and of the stage at threshold 70.
+ *
+ * The automatic mode holds the last step found for up to HOLD frames, so
+ * that the predicted frames of an MPEG-2 GOP, which show no comb, keep the
+ * strength of their I frame (docs/quality.md). */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gstcldct-private.h"
+
+#define HOLD 64
+
+static void
+die (const gchar * what, GError * err)
+{
+  g_printerr ("cl-dct: %s: %s\n", what, err ? err->message : "failed");
+  exit (1);
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  const gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  return x < y ? -1 : x > y;
+}
+
+static int
+filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
+    const gchar * out, guint gain, guint passes, guint fixed)
+{
+  cl_command_queue q = gst_cl_context_get_queue (ctx);
+  const gsize ysize = (gsize) w * h, fsize = ysize + 2 * ((w + 1) / 2) *
+      ((h + 1) / 2);
+  guint8 *frame = g_malloc (fsize);
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  FILE *fi = fopen (in, "rb"), *fo = fopen (out, "wb");
+  GError *err = NULL;
+  cl_mem src, dst;
+  guint held = 0, age = 0, n = 0;
+
+  if (!fi || !fo)
+    die ("open", NULL);
+  src = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, ysize, "in",
+      &err);
+  dst = src ? gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, ysize,
+      "out", &err) : NULL;
+  if (!dst)
+    die ("buffers", err);
+  while (fread (frame, 1, fsize, fi) == fsize) {
+    guint step = 0, thr = fixed;
+
+    clEnqueueWriteBuffer (q, src, CL_TRUE, 0, ysize, frame, 0, NULL, NULL);
+    if (!fixed) {
+      if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
+        die ("histogram", err);
+      step = gst_cl_dct_estimate_step (hist);
+      if (step) {
+        held = step;
+        age = 0;
+      } else if (held && ++age <= HOLD) {
+        step = held;
+      } else {
+        held = 0;
+      }
+      thr = gst_cl_dct_auto_threshold (step, gain);
+    }
+    if (thr) {
+      if (!gst_cl_dct_threshold (dct, src, 0, w, dst, 0, w, w, h, thr,
+              passes, &err))
+        die ("stage", err);
+      clEnqueueReadBuffer (q, dst, CL_TRUE, 0, ysize, frame, 0, NULL, NULL);
+    }
+    printf ("frame %u step %u threshold %u\n", n++, step, thr);
+    fwrite (frame, 1, fsize, fo);
+  }
+  fclose (fi);
+  fclose (fo);
+  clReleaseMemObject (src);
+  clReleaseMemObject (dst);
+  g_free (frame);
+  return 0;
+}
+
+static int
+bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
+    gint iterations)
+{
+  cl_command_queue q = gst_cl_context_get_queue (ctx);
+  guint8 *p = g_malloc ((gsize) w * h);
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  gdouble *th = g_new (gdouble, iterations), *ts = g_new (gdouble, iterations);
+  GRand *rand = g_rand_new_with_seed (15);
+  GError *err = NULL;
+  cl_mem src, dst;
+  gint i, x, y;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      p[(gsize) y * w + x] = CLAMP (60 + x * 100 / w + (x % 97 > 50 ? 60 : 0)
+          + g_rand_int_range (rand, -6, 7), 0, 255);
+  src = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE,
+      (gsize) w * h, "in", &err);
+  dst = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE,
+      (gsize) w * h, "out", &err);
+  clEnqueueWriteBuffer (q, src, CL_TRUE, 0, (gsize) w * h, p, 0, NULL, NULL);
+  for (i = -2; i < iterations; i++) {   /* two warm-up rounds */
+    gint64 t0 = g_get_monotonic_time (), t1, t2;
+    if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
+      die ("histogram", err);
+    t1 = g_get_monotonic_time ();
+    if (!gst_cl_dct_threshold (dct, src, 0, w, dst, 0, w, w, h, 70, passes,
+            &err))
+      die ("stage", err);
+    clFinish (q);
+    t2 = g_get_monotonic_time ();
+    if (i >= 0) {
+      th[i] = (t1 - t0) / 1000.0;
+      ts[i] = (t2 - t1) / 1000.0;
+    }
+  }
+  qsort (th, iterations, sizeof (gdouble), cmp_double);
+  qsort (ts, iterations, sizeof (gdouble), cmp_double);
+  printf ("%dx%d luma, %s: estimate (histogram + read) %.2f ms, stage "
+      "(%u passes) %.2f ms, median of %d\n", w, h,
+      gst_cl_context_get_device_name (ctx), th[iterations / 2], passes,
+      ts[iterations / 2], iterations);
+  clReleaseMemObject (src);
+  clReleaseMemObject (dst);
+  g_free (p);
+  g_free (th);
+  g_free (ts);
+  g_rand_free (rand);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  GstClContext *ctx;
+  GstClDct *dct;
+  GError *err = NULL;
+  gint w, h, r;
+
+  gst_init (&argc, &argv);
+  if (argc < 7 || (strcmp (argv[1], "filter") && strcmp (argv[1], "bench"))) {
+    g_printerr ("usage: cl-dct filter DEVICE W H IN OUT [GAIN [PASSES "
+        "[THRESHOLD]]]\n       cl-dct bench DEVICE W H PASSES ITERATIONS\n");
+    return 2;
+  }
+  w = atoi (argv[3]);
+  h = atoi (argv[4]);
+  ctx = gst_cl_context_new (argv[2], &err);
+  if (!ctx)
+    die ("device", err);
+  dct = gst_cl_dct_new (ctx, &err);
+  if (!dct)
+    die ("kernels", err);
+  if (!strcmp (argv[1], "filter"))
+    r = filter (ctx, dct, w, h, argv[5], argv[6],
+        argc > 7 ? atoi (argv[7]) : GST_CL_DCT_DEFAULT_GAIN,
+        argc > 8 ? atoi (argv[8]) : 8, argc > 9 ? atoi (argv[9]) : 0);
+  else
+    r = bench (ctx, dct, w, h, atoi (argv[5]), atoi (argv[6]));
+  gst_cl_dct_free (dct);
+  gst_object_unref (ctx);
+  return r;
+}
