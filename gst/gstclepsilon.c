@@ -120,6 +120,7 @@ enum
   PROP_CONVOLUTION_VARIANT,
   PROP_STATS,
   PROP_FRAMES_IN_FLIGHT,
+  PROP_STRENGTH,
 };
 
 /* Chosen by tools/quality/run.sh, see docs/quality.md. */
@@ -134,6 +135,7 @@ enum
 /* 0: GST_CL_PLAN_AUTO_DEPTH frames from system memory, on a device that
  * does not share host memory (docs/memory.md). */
 #define DEFAULT_FRAMES_IN_FLIGHT 0
+#define DEFAULT_STRENGTH GST_CL_STRENGTH_OFF
 
 #define MIN_WINDOW_SIZE 3
 #define MAX_WINDOW_SIZE 15
@@ -448,6 +450,28 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
           DEFAULT_FRAMES_IN_FLIGHT, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
 
+  /**
+   * GstClEpsilon:strength:
+   *
+   * "off" (default): luma is de-noised by the epsilon filter with
+   * #GstClEpsilon:threshold. "auto": for 8-bit formats, each frame's
+   * quantizer step is read off the 8x8 DCTs of its luma (coefficients of
+   * block-coded video cluster on multiples of it), and luma is de-noised by
+   * thresholding the DCTs of 8x8 blocks at 16 shifted grids (in the family
+   * of FFmpeg's spp) at a strength set from that step; #GstClEpsilon:threshold
+   * is then not used for luma. A frame that shows no coding (never encoded,
+   * or H.264, whose deblocking leaves no comb) is left as it is; a frame
+   * without a step of its own keeps the last one found for up to 64 frames.
+   * Costs far more than the epsilon filter (docs/quality.md). 10-bit formats
+   * keep the epsilon filter. Chroma and the convolution are as without it.
+   * The threshold chosen is in the stats ("auto-threshold").
+   */
+  g_object_class_install_property (gobject_class, PROP_STRENGTH,
+      g_param_spec_enum ("strength", "Strength",
+          "auto: set the luma de-noising from each frame's own quantization "
+          "(8-bit formats); off: the epsilon filter's threshold",
+          GST_TYPE_CL_STRENGTH, DEFAULT_STRENGTH, flags));
+
   gst_element_class_set_static_metadata (element_class,
       "OpenCL epsilon filter", "Filter/Effect/Video",
       "Removes mosquito noise with an epsilon filter and an optional "
@@ -490,6 +514,7 @@ gst_cl_epsilon_init (GstClEpsilon * self)
   self->settings.bias = DEFAULT_BIAS;
   self->settings.epsilon_variant = DEFAULT_VARIANT;
   self->settings.conv_variant = DEFAULT_VARIANT;
+  self->settings.strength = DEFAULT_STRENGTH;
   self->settings_cookie = 1;
   self->kernel_text = g_strdup (DEFAULT_KERNEL);
   self->device = g_strdup (DEFAULT_DEVICE);
@@ -973,6 +998,9 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
     case PROP_FRAMES_IN_FLIGHT:
       self->frames_in_flight = g_value_get_uint (value);
       break;
+    case PROP_STRENGTH:
+      s->strength = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -1024,6 +1052,9 @@ gst_cl_epsilon_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_FRAMES_IN_FLIGHT:
       g_value_set_uint (value, self->frames_in_flight);
+      break;
+    case PROP_STRENGTH:
+      g_value_set_enum (value, s->strength);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, gst_cl_stats_to_structure (self->stats));

@@ -25,6 +25,7 @@
 
 #include "gstclplan-private.h"
 #include "gstclbufferpool-private.h"
+#include "gstcldct-private.h"
 #include "gstclerror-private.h"
 #include "gstclmemory-private.h"
 
@@ -79,6 +80,7 @@ typedef struct
   /* What runs, with the current settings; arguments but the planes' places
    * and sizes are set when the settings are applied. */
   gboolean epsilon, convolve;
+  gboolean dct;                 /* strength=auto: DCT thresholding */
   GstClStage epsilon_stage, conv_stage;
   GstClLaunch epsilon_launch, conv_launch;
 } GstClPlane;
@@ -97,6 +99,12 @@ struct _GstClPlan
 
   GstClPlanSettings settings;
   gboolean pending;             /* settings not applied yet */
+
+  /* strength=auto */
+  GstClDct *dct;
+  guint held_step;              /* the last quantizer step found */
+  guint held_frames;            /* frames since it was found */
+  guint auto_threshold;         /* this frame's */
 
   /* Frames in flight (depth > 1 on a device that does not share host
    * memory): uploads on their own queue, kernels on the context's, downloads
@@ -117,7 +125,32 @@ gboolean
 gst_cl_plan_settings_are_identity (const GstClPlanSettings * settings)
 {
   return settings->threshold == 0 && settings->chroma_threshold == 0 &&
-      !settings->have_kernel;
+      !settings->have_kernel && settings->strength == GST_CL_STRENGTH_OFF;
+}
+
+GType
+gst_cl_strength_get_type (void)
+{
+  static const GEnumValue values[] = {
+    {GST_CL_STRENGTH_OFF, "The epsilon filter's threshold", "off"},
+    {GST_CL_STRENGTH_AUTO, "Set from each frame's own quantization "
+          "(8-bit formats)", "auto"},
+    {0, NULL, NULL}
+  };
+  static gsize type = 0;
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstClStrength",
+            values));
+  return type;
+}
+
+/* Whether strength=auto thresholds the DCTs of @plane. */
+static gboolean
+plane_takes_dct (const GstClPlanSettings * s, const GstClPlane * plane)
+{
+  return plane->is_luma && plane->bytes == 1 &&
+      s->strength == GST_CL_STRENGTH_AUTO;
 }
 
 /* ---- Planes -------------------------------------------------------------- */
@@ -402,6 +435,7 @@ gst_cl_plan_free (GstClPlan * self)
   g_clear_pointer (&self->coeffs, clReleaseMemObject);
   g_clear_pointer (&self->row_factor, clReleaseMemObject);
   g_clear_pointer (&self->column_factor, clReleaseMemObject);
+  g_clear_pointer (&self->dct, gst_cl_dct_free);
   if (self->async_up)
     clReleaseCommandQueue (self->async_up);
   if (self->async_down)
@@ -427,8 +461,8 @@ gst_cl_plan_untouched_planes (GstClPlan * self)
   for (i = 0; i < self->n_planes; i++) {
     const GstClPlanSettings *s = &self->settings;
 
-    if (self->planes[i].is_luma ? s->threshold == 0 && !s->have_kernel :
-        s->chroma_threshold == 0)
+    if (self->planes[i].is_luma ? s->threshold == 0 && !s->have_kernel &&
+        !plane_takes_dct (s, &self->planes[i]) : s->chroma_threshold == 0)
       mask |= 1 << self->planes[i].index;
   }
   return mask;
@@ -502,7 +536,8 @@ plan_plane (GstClPlan * self, GstClPlane * plane, GstClKernels * kernels,
     plane->xstep, plane->shift
   };
 
-  plane->epsilon = threshold > 0;
+  plane->dct = plane_takes_dct (s, plane);
+  plane->epsilon = threshold > 0 && !plane->dct;
   plane->convolve = plane->is_luma && s->have_kernel;
   if (plane->epsilon) {
     plane->epsilon_stage = (GstClStage) {
@@ -549,6 +584,9 @@ apply_settings (GstClPlan * self, GError ** error)
   if (!kernels)
     return FALSE;
   if (s->have_kernel && !upload_kernel (self, &separable, error))
+    return FALSE;
+  if (plane_takes_dct (s, &self->planes[0]) && !self->dct &&
+      !(self->dct = gst_cl_dct_new (self->context, error)))
     return FALSE;
   for (i = 0; i < self->n_planes; i++) {
     if (!plan_plane (self, &self->planes[i], kernels, separable, error))
@@ -614,6 +652,43 @@ run_stage (GstClPlan * self, GstClSlot * slot, const GstClStage * stage,
   return gst_cl_stage_run (&here, launch, &slot->events, error);
 }
 
+/* Frames without a quantizer step of their own (MPEG-2's P and B frames
+ * show no comb) keep the last one found for this many frames. */
+#define AUTO_HOLD_FRAMES 64
+
+/* strength=auto on @w's region from @src to @dst: the quantizer step read
+ * off the frame's DCTs (blocking: the histogram comes back to the CPU),
+ * the DCT thresholding at the strength it gives, or a copy where the frame
+ * shows no coding (docs/quality.md). */
+static gboolean
+run_auto (GstClPlan * self, const GstClPlaneWork * w,
+    const GstClPlaneRef * src, const GstClPlaneRef * dst, GError ** error)
+{
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  GstClTransferStats ignored = { 0, };
+  guint step;
+
+  if (!gst_cl_dct_histogram (self->dct, src->mem, src->offset, src->pitch,
+          w->region.width, w->region.height, hist, error))
+    return FALSE;
+  step = gst_cl_dct_estimate_step (hist);
+  if (step > 0) {
+    self->held_step = step;
+    self->held_frames = 0;
+  } else if (self->held_step > 0 && ++self->held_frames <= AUTO_HOLD_FRAMES) {
+    step = self->held_step;
+  }
+  self->auto_threshold = gst_cl_dct_auto_threshold (step,
+      GST_CL_DCT_DEFAULT_GAIN);
+  GST_LOG ("quantizer step %u: DCT threshold %u", step, self->auto_threshold);
+  if (self->auto_threshold == 0)
+    return gst_cl_copy_plane_on (self->compute, src, dst, w->region.width,
+        w->region.height, &ignored, error);
+  return gst_cl_dct_threshold (self->dct, src->mem, src->offset, src->pitch,
+      dst->mem, dst->offset, dst->pitch, w->region.width, w->region.height,
+      self->auto_threshold, GST_CL_DCT_MAX_PASSES, error);
+}
+
 /* Runs the plane's stages from its kernel source to its kernel destination,
  * through its intermediate buffer when both run. */
 static gboolean
@@ -624,10 +699,11 @@ run_stages (GstClPlan * self, GstClSlot * slot, const GstClPlaneWork * w,
   GstClPlaneRef tmp = device_ref (plane, plane->tmp);
   const GstClPlaneRef *src = &w->ksrc;
 
-  if (plane->epsilon) {
+  if (plane->epsilon || plane->dct) {
     const GstClPlaneRef *out = plane->convolve ? &tmp : &w->kdst;
 
-    if (!run_stage (self, slot, &plane->epsilon_stage, &plane->epsilon_launch,
+    if (plane->dct ? !run_auto (self, w, src, out, error) :
+        !run_stage (self, slot, &plane->epsilon_stage, &plane->epsilon_launch,
             &w->region, src, out, error))
       return FALSE;
     src = out;
@@ -711,7 +787,7 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
   GstClPlaneRef whole_src = w->src, whole_dst = w->dst;
   gsize y;
 
-  w->filtered = plane->epsilon || plane->convolve;
+  w->filtered = plane->epsilon || plane->dct || plane->convolve;
   if (!w->filtered)
     return skip_untouched || gst_cl_copy_plane_on (self->down, &w->src,
         &w->dst, plane->row_bytes, plane->height, stats, error);
@@ -879,6 +955,7 @@ describe_frame (GstClPlan * self, GstClFrameStats * frame)
       luma->epsilon, &luma->epsilon_launch);
   describe_launch (frame->conv_launch, sizeof (frame->conv_launch),
       luma->convolve, &luma->conv_launch);
+  frame->auto_threshold = luma->dct ? self->auto_threshold : 0;
 }
 
 /* The single OpenCL memory of @buffer on the plan's context, or NULL. */

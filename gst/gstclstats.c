@@ -26,6 +26,7 @@ struct _GstClStats
   const gchar *memory_path;
   gchar epsilon_launch[32];
   gchar conv_launch[32];
+  guint auto_threshold;
   guint programs_compiled;
   guint programs_cached;
   guint tuning_runs;
@@ -63,6 +64,7 @@ gst_cl_stats_reset (GstClStats * self)
   g_strlcpy (self->epsilon_launch, "none", sizeof (self->epsilon_launch));
   g_strlcpy (self->conv_launch, "none", sizeof (self->conv_launch));
   self->programs_compiled = self->programs_cached = self->tuning_runs = 0;
+  self->auto_threshold = 0;
   g_mutex_unlock (&self->lock);
 }
 
@@ -86,6 +88,7 @@ gst_cl_stats_add_frame (GstClStats * self, const GstClFrameStats * frame)
       sizeof (self->epsilon_launch));
   g_strlcpy (self->conv_launch, frame->conv_launch,
       sizeof (self->conv_launch));
+  self->auto_threshold = frame->auto_threshold;
   g_mutex_unlock (&self->lock);
 }
 
@@ -132,7 +135,8 @@ gst_cl_stats_to_structure (GstClStats * self)
       "programs-cached", G_TYPE_UINT, self->programs_cached,
       "tuning-runs", G_TYPE_UINT, self->tuning_runs,
       "build-ms", G_TYPE_DOUBLE, self->build_ms,
-      "tuning-ms", G_TYPE_DOUBLE, self->tuning_ms, NULL);
+      "tuning-ms", G_TYPE_DOUBLE, self->tuning_ms,
+      "auto-threshold", G_TYPE_UINT, self->auto_threshold, NULL);
   g_mutex_unlock (&self->lock);
   return s;
 }

@@ -131,6 +131,15 @@ def main():
             if not np.array_equal(m, o[f0]):
                 sys.exit("cl-dct differs from dctmodel: %s %s" % (cname, n))
             exact.append((cname, n))
+        # the element's strength=auto: the same stage (gain 10, 16 passes)
+        # through clepsilon, which must give cl-dct's luma exactly
+        q.gst_filter(dec, tmp, ["clepsilon", "device=" + args.device,
+                     "strength=auto"])
+        r["clepsilon strength=auto"] = sc.score(tmp)
+        e = q.read_luma(tmp)
+        cl_dct(dec, tmp, args.device, 10, 16)
+        if not np.array_equal(e, q.read_luma(tmp)):
+            sys.exit("clepsilon strength=auto differs from cl-dct: %s" % cname)
         for thr, p in itertools.product(STAGE_THRESHOLDS, [8]):
             cl_dct(dec, tmp, args.device, 0, p, thr)
             r["stage threshold=%d passes=%d" % (thr, p)] = sc.score(tmp)

@@ -23,6 +23,7 @@
 
 #include "gstclbufferpool-private.h"
 #include "gstclmemory-private.h"
+#include "gstcldct-private.h"
 #include "gstclplan-private.h"
 #include "reference.h"
 
@@ -454,6 +455,145 @@ GST_START_TEST (test_frames_in_flight)
 
 GST_END_TEST;
 
+/* One frame that went through a real JPEG encoder at low quality, from
+ * GStreamer's own elements, in system memory (I420 @width x @height). */
+static GstBuffer *
+jpeg_frame (gint width, gint height, GstVideoInfo * info)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc pattern=zone-plate kx2=20 "
+      "ky2=20 kt=1 num-buffers=1 ! video/x-raw,format=I420,width=%d,height=%d "
+      "! jpegenc quality=12 ! jpegdec ! video/x-raw,format=I420 ! appsink "
+      "name=sink", width, height);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GstElement *sink;
+  GstSample *sample;
+  GstBuffer *buf;
+
+  g_free (desc);
+  if (!pipeline)
+    return NULL;
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  g_signal_emit_by_name (sink, "pull-sample", &sample);
+  fail_unless (sample != NULL);
+  fail_unless (gst_video_info_from_caps (info, gst_sample_get_caps (sample)));
+  buf = gst_buffer_copy_deep (gst_sample_get_buffer (sample));
+  gst_sample_unref (sample);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  return buf;
+}
+
+/* strength=auto on a frame that went through jpegenc: the quantizer step
+ * found as the CPU reference of the histogram finds it, luma thresholded
+ * as the CPU reference does at that strength, chroma untouched; then a
+ * frame with no coding keeps the step (held), and a plan for a new format
+ * starts without one. */
+GST_START_TEST (test_strength_auto)
+{
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  GstClPlanSettings s;
+  GstVideoInfo info;
+  GstClPlan *plan;
+  GstBuffer *in;
+  RefParams p;
+  guint frame_n;
+
+  in = jpeg_frame (160, 120, &info);
+  if (!in) {
+    GST_WARNING ("no videotestsrc, jpegenc or jpegdec: skipping");
+    return;
+  }
+  plan = gst_cl_plan_new (context, tuner, &info, 1, NULL);
+  fail_unless (plan != NULL);
+  make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
+  s.strength = GST_CL_STRENGTH_AUTO;
+  gst_cl_plan_set_settings (plan, &s);
+  fail_if (gst_cl_plan_settings_are_identity (&s));
+  fail_unless_equals_int (gst_cl_plan_untouched_planes (plan), 0x6);
+
+  for (frame_n = 0; frame_n < 2; frame_n++) {
+    GstVideoFrame fin, fout;
+    GstBuffer *out = gst_buffer_new_allocate (NULL, info.size, NULL);
+    GstClFrameStats frame;
+    guint8 *expected;
+    guint threshold, step, i;
+    gint x, y;
+
+    if (frame_n == 1) {
+      /* no comb at all: a flat frame with noise of one level */
+      GstMapInfo map;
+
+      gst_buffer_map (in, &map, GST_MAP_WRITE);
+      for (i = 0; i < map.size; i++)
+        map.data[i] = 100 + (i * 7919 % 3);
+      gst_buffer_unmap (in, &map);
+    }
+    fail_unless (gst_cl_plan_process (plan, in, out, FALSE, &frame, NULL));
+    fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
+    ref_dct_histogram (GST_VIDEO_FRAME_PLANE_DATA (&fin, 0),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0), 160, 120, hist);
+    step = gst_cl_dct_estimate_step (hist);
+    if (frame_n == 0)
+      fail_unless (step > 0, "jpegenc quality=12 left no step to find");
+    else
+      fail_unless (step == 0, "a flat frame has a step: %u", step);
+    threshold = frame.auto_threshold;
+    fail_unless (threshold > 0, "frame %u: no threshold", frame_n);
+    if (frame_n == 0)
+      fail_unless_equals_int (threshold, gst_cl_dct_auto_threshold (step,
+              GST_CL_DCT_DEFAULT_GAIN));
+    expected = g_malloc (160 * 120);
+    ref_dct_threshold_plane (GST_VIDEO_FRAME_PLANE_DATA (&fin, 0),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0), expected, 160, 160, 120,
+        threshold, GST_CL_DCT_MAX_PASSES);
+    for (y = 0; y < 120; y++)
+      for (x = 0; x < 160; x++) {
+        guint got = ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fout, 0))[y *
+            GST_VIDEO_FRAME_PLANE_STRIDE (&fout, 0) + x];
+
+        fail_unless (got == expected[y * 160 + x], "frame %u, luma at %d,%d: "
+            "%u, reference %u (threshold %u)", frame_n, x, y, got,
+            expected[y * 160 + x], threshold);
+      }
+    for (i = 1; i < 3; i++)
+      for (y = 0; y < 60; y++)
+        fail_unless (memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fin, i) +
+                y * GST_VIDEO_FRAME_PLANE_STRIDE (&fin, i),
+                (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fout, i) +
+                y * GST_VIDEO_FRAME_PLANE_STRIDE (&fout, i), 80) == 0);
+    g_free (expected);
+    gst_video_frame_unmap (&fout);
+    gst_video_frame_unmap (&fin);
+    gst_buffer_unref (out);
+  }
+  gst_cl_plan_free (plan);
+
+  /* a new plan (new caps) holds no step: the flat frame is left as it is */
+  plan = gst_cl_plan_new (context, tuner, &info, 1, NULL);
+  gst_cl_plan_set_settings (plan, &s);
+  {
+    GstBuffer *out = gst_buffer_new_allocate (NULL, info.size, NULL);
+    GstClFrameStats frame;
+    GstMapInfo a, b;
+
+    fail_unless (gst_cl_plan_process (plan, in, out, FALSE, &frame, NULL));
+    fail_unless_equals_int (frame.auto_threshold, 0);
+    gst_buffer_map (in, &a, GST_MAP_READ);
+    gst_buffer_map (out, &b, GST_MAP_READ);
+    fail_unless (memcmp (a.data, b.data, info.offset[1]) == 0);
+    gst_buffer_unmap (out, &b);
+    gst_buffer_unmap (in, &a);
+    gst_buffer_unref (out);
+  }
+  gst_cl_plan_free (plan);
+  gst_buffer_unref (in);
+}
+
+GST_END_TEST;
+
 static Suite *
 clplan_suite (void)
 {
@@ -467,6 +607,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_untouched_planes);
   tcase_add_test (tc, test_small_buffer_before_tuning);
   tcase_add_test (tc, test_frames_in_flight);
+  tcase_add_test (tc, test_strength_auto);
   return s;
 }
 
