@@ -61,6 +61,10 @@
  *  - #GstClEpsilon:epsilon-variant and #GstClEpsilon:convolution-variant
  *    (default "auto"): which OpenCL kernel runs each stage; "auto" times
  *    them on the device once. They change speed, not output.
+ *  - #GstClEpsilon:strength (default "off"): "auto" sets the luma
+ *    de-noising from each frame's own quantization (8-bit formats).
+ *  - #GstClEpsilon:frames-in-flight (default 0, auto): frames on their way
+ *    through a discrete GPU at once.
  *  - #GstClEpsilon:stats (read-only): frames, copies, transfers, kernel
  *    time and memory path since start.
  *
@@ -420,6 +424,9 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    *  - build-ms, tuning-ms (double): wall time spent building or loading
    *    programs, and timing variants, since start: the start-up costs that
    *    the caches save.
+   *  - auto-threshold (guint): with #GstClEpsilon:strength auto, the DCT
+   *    threshold of the last frame's luma (quarter levels; 0: left as it
+   *    was).
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
