@@ -129,6 +129,32 @@ make_settings (const Case * c, GstClVariant variant, GstClPlanSettings * s,
   }
 }
 
+/* Checks every sample of every component of @out against @ref. */
+static void
+compare_frames (const GstVideoFrame * out, const GstVideoFrame * ref,
+    const gchar * what)
+{
+  const GstVideoInfo *info = &out->info;
+  guint comp;
+  gint x, y;
+
+  for (comp = 0; comp < GST_VIDEO_INFO_N_COMPONENTS (info); comp++) {
+    guint plane = GST_VIDEO_INFO_COMP_PLANE (info, comp);
+
+    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (out, comp); y++) {
+      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (out, comp); x++) {
+        guint got = ref_get_sample (info, comp, out->data[plane],
+            out->info.stride[plane], x, y);
+        guint want = ref_get_sample (&ref->info, comp, ref->data[plane],
+            ref->info.stride[plane], x, y);
+
+        fail_unless (got == want, "%s: component %u at %d,%d: %u, "
+            "reference %u", what, comp, x, y, got, want);
+      }
+    }
+  }
+}
+
 /* Runs @plan on @in and checks the output against the reference of @p,
  * with the crop rectangle of @in if it has one. */
 static void
@@ -141,8 +167,8 @@ check_frame (GstClPlan * plan, const GstVideoInfo * info, GstBuffer * in,
   GstBuffer *ref = padded_frame (info, 0, NULL);
   GstClFrameStats frame;
   GError *error = NULL;
-  guint i, comp;
-  gint x, y;
+  guint i;
+  gint y;
 
   fail_unless (gst_cl_plan_process (plan, in, out, TRUE, &frame, &error),
       "%s: %s", what, error ? error->message : "");
@@ -174,20 +200,7 @@ check_frame (GstClPlan * plan, const GstVideoInfo * info, GstBuffer * in,
         fref.info.stride, p, 0, 0, GST_VIDEO_INFO_WIDTH (info),
         GST_VIDEO_INFO_HEIGHT (info));
   }
-  for (comp = 0; comp < GST_VIDEO_INFO_N_COMPONENTS (info); comp++) {
-    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fin, comp); y++) {
-      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&fin, comp); x++) {
-        guint plane = GST_VIDEO_INFO_COMP_PLANE (info, comp);
-        guint got = ref_get_sample (info, comp, fout.data[plane],
-            fout.info.stride[plane], x, y);
-        guint want = ref_get_sample (info, comp, fref.data[plane],
-            fref.info.stride[plane], x, y);
-
-        fail_unless (got == want, "%s: component %u at %d,%d: %u, "
-            "reference %u", what, comp, x, y, got, want);
-      }
-    }
-  }
+  compare_frames (&fout, &fref, what);
   gst_video_frame_unmap (&fout);
   gst_video_frame_unmap (&fref);
   gst_video_frame_unmap (&fin);
@@ -413,25 +426,16 @@ GST_START_TEST (test_frames_in_flight)
   for (i = 0; i < G_N_ELEMENTS (ins); i++) {
     GstVideoFrame fin, fout, fref;
     GstBuffer *ref = padded_frame (&info, 0, NULL);
-    gint x, y, comp;
+    gchar *what;
 
     fail_unless (gst_video_frame_map (&fin, &info, ins[i], GST_MAP_READ));
     fail_unless (gst_video_frame_map (&fout, &info, outs[i], GST_MAP_READ));
     fail_unless (gst_video_frame_map (&fref, &info, ref, GST_MAP_WRITE));
     ref_process_region (&info, (guint8 **) fin.data, fin.info.stride,
         (guint8 **) fref.data, fref.info.stride, &ps[i], 0, 0, 53, 31);
-    for (comp = 0; comp < 3; comp++)
-      for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fin, comp); y++)
-        for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&fin, comp); x++) {
-          guint plane = GST_VIDEO_INFO_COMP_PLANE (&info, comp);
-          guint got = ref_get_sample (&info, comp, fout.data[plane],
-              fout.info.stride[plane], x, y);
-          guint want = ref_get_sample (&info, comp, fref.data[plane],
-              fref.info.stride[plane], x, y);
-
-          fail_unless (got == want, "frame %u, component %d at %d,%d: %u, "
-              "reference %u", i, comp, x, y, got, want);
-        }
+    what = g_strdup_printf ("frame %u", i);
+    compare_frames (&fout, &fref, what);
+    g_free (what);
     gst_video_frame_unmap (&fref);
     gst_video_frame_unmap (&fout);
     gst_video_frame_unmap (&fin);
