@@ -226,6 +226,8 @@ static gboolean gst_cl_epsilon_transform_meta (GstBaseTransform * trans,
     GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
 static gboolean gst_cl_epsilon_filter_meta (GstBaseTransform * trans,
     GstQuery * query, GType api, const GstStructure * params);
+static gboolean gst_cl_epsilon_sink_event (GstBaseTransform * trans,
+    GstEvent * event);
 
 static void
 gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
@@ -509,6 +511,7 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
   trans_class->transform_meta =
       GST_DEBUG_FUNCPTR (gst_cl_epsilon_transform_meta);
   trans_class->filter_meta = GST_DEBUG_FUNCPTR (gst_cl_epsilon_filter_meta);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_epsilon_sink_event);
 }
 
 static void
@@ -851,6 +854,31 @@ gst_cl_epsilon_filter_meta (GstBaseTransform * trans, GstQuery * query,
 
 /* ---- Frames -------------------------------------------------------------- */
 
+/* Frames in flight end with the stream: at EOS they are waited for (a
+ * failure of theirs is an error of the stream, which nothing else would
+ * report), after a flush they are let go; either way the buffers they
+ * read go back upstream. */
+static gboolean
+gst_cl_epsilon_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstClEpsilon *self = GST_CL_EPSILON (trans);
+  GError *error = NULL;
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_EOS:
+      if (self->plan && !gst_cl_plan_drain (self->plan, NULL, &error))
+        GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      if (self->plan)
+        gst_cl_plan_drain (self->plan, NULL, NULL);
+      break;
+    default:
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
 /* GstBaseTransform returns GST_FLOW_ERROR without an error message when the
  * output pool cannot allocate; the allocator's OpenCL error says why. */
 static GstFlowReturn
@@ -937,11 +965,12 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstClEpsilon *self = GST_CL_EPSILON (object);
-  GstClPlanSettings *s = &self->settings;
+  GstClPlanSettings *s = &self->settings, before;
   gdouble d;
   guint u;
 
   GST_OBJECT_LOCK (self);
+  memcpy (&before, s, sizeof (before));
   switch (prop_id) {
     case PROP_THRESHOLD:
       s->threshold = g_value_get_uint (value);
@@ -1013,8 +1042,9 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
       break;
   }
   /* The streaming thread hands the settings to the plan at the next frame
-   * (gst_cl_epsilon_update_settings). */
-  self->settings_cookie++;
+   * (gst_cl_epsilon_update_settings), where they changed. */
+  if (memcmp (&before, s, sizeof (before)) != 0)
+    self->settings_cookie++;
   GST_OBJECT_UNLOCK (self);
 }
 

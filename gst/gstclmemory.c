@@ -155,6 +155,10 @@ gst_cl_memory_unmap (GstMemory * memory)
     mem->pending = NULL;
     status = clEnqueueUnmapMemObject (queue, mem->buffer, mem->host, 0, NULL,
         &mem->pending);
+    /* Commands of other queues wait for its event: OpenCL wants the queue
+     * that holds it flushed first. */
+    if (status == CL_SUCCESS)
+      status = clFlush (queue);
     mem->host = NULL;
   }
   g_mutex_unlock (&mem->lock);

@@ -79,9 +79,12 @@ gboolean gst_cl_plan_supports (const GstVideoInfo * info);
 GstClPlan *gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
     const GstVideoInfo * info, guint depth, GError ** error);
 
-/* Waits for every frame in flight and lets go of the buffers they held;
- * adds the milliseconds their kernels ran to @device_ms (may be NULL).
- * FALSE with @error set where a command failed. Freeing drains too. */
+/* Waits for every frame in flight and lets go of the buffers they held
+ * (at EOS, a flush, new caps, stop); adds the milliseconds their kernels
+ * ran to @device_ms (may be NULL); forgets the quantizer step held for
+ * strength=auto. FALSE with @error set where a command of one of them
+ * failed: that frame's error, which nothing else reports. Freeing drains
+ * too, without a word. */
 gboolean gst_cl_plan_drain (GstClPlan * plan, gdouble * device_ms,
     GError ** error);
 void gst_cl_plan_free (GstClPlan * plan);
@@ -90,9 +93,11 @@ void gst_cl_plan_free (GstClPlan * plan);
  * memory, whatever was asked. */
 guint gst_cl_plan_get_depth (GstClPlan * plan);
 
-/* Takes @settings for the next frames. Only stores them: programs,
- * launches and coefficients follow at the next gst_cl_plan_process(), once
- * its buffers were found usable. */
+/* Takes @settings for the next frames. Where only thresholds, divisor or
+ * bias change, the next launches take the new values at once; otherwise
+ * this only stores them, and programs, launches and coefficients follow at
+ * the next gst_cl_plan_process() (waiting for the frames in flight first),
+ * once its buffers were found usable. */
 void gst_cl_plan_set_settings (GstClPlan * plan,
     const GstClPlanSettings * settings);
 

@@ -99,6 +99,7 @@ struct _GstClPlan
 
   GstClPlanSettings settings;
   gboolean pending;             /* settings not applied yet */
+  gboolean applied;             /* some settings were */
 
   /* strength=auto */
   GstClDct *dct;
@@ -387,8 +388,9 @@ finish_queues (GstClPlan * self, GError ** error)
       gst_cl_set_error (error, first, "clFinish (frame)");
 }
 
-gboolean
-gst_cl_plan_drain (GstClPlan * self, gdouble * device_ms, GError ** error)
+/* Waits for the frames in flight; see gst_cl_plan_drain(). */
+static gboolean
+wait_in_flight (GstClPlan * self, gdouble * device_ms, GError ** error)
 {
   gboolean ok, busy = FALSE;
   gdouble ms = 0;
@@ -398,12 +400,21 @@ gst_cl_plan_drain (GstClPlan * self, gdouble * device_ms, GError ** error)
     busy |= self->slots[k].done != NULL;
   /* Every command of a frame that was waited for is done. */
   if (!busy)
-    return unmap_staging (self, error);
+    return TRUE;
   ok = finish_queues (self, error);
   for (k = 0; k < self->depth; k++)
     ok = retire_slot (self, &self->slots[k], &ms, ok ? error : NULL) && ok;
   if (device_ms)
     *device_ms += ms;
+  return ok;
+}
+
+gboolean
+gst_cl_plan_drain (GstClPlan * self, gdouble * device_ms, GError ** error)
+{
+  gboolean ok = wait_in_flight (self, device_ms, error);
+
+  self->held_step = self->held_frames = 0;
   return unmap_staging (self, ok ? error : NULL) && ok;
 }
 
@@ -446,11 +457,45 @@ gst_cl_plan_free (GstClPlan * self)
 
 /* ---- Applying settings --------------------------------------------------- */
 
+/* Whether @b differs from @a only in values that are kernel arguments
+ * (thresholds, divisor, bias), with the same stages running. */
+static gboolean
+only_arguments_change (const GstClPlanSettings * a,
+    const GstClPlanSettings * b)
+{
+  return (a->threshold > 0) == (b->threshold > 0) &&
+      (a->chroma_threshold > 0) == (b->chroma_threshold > 0) &&
+      a->window_size == b->window_size && a->have_kernel == b->have_kernel &&
+      memcmp (&a->kernel, &b->kernel, sizeof (a->kernel)) == 0 &&
+      a->epsilon_variant == b->epsilon_variant &&
+      a->conv_variant == b->conv_variant && a->strength == b->strength;
+}
+
 void
 gst_cl_plan_set_settings (GstClPlan * self, const GstClPlanSettings * settings)
 {
-  self->settings = *settings;
-  self->pending = TRUE;
+  gboolean light = self->applied && !self->pending &&
+      only_arguments_change (&self->settings, settings);
+  guint i;
+
+  memcpy (&self->settings, settings, sizeof (self->settings));
+  if (!light) {
+    self->pending = TRUE;
+    return;
+  }
+  /* New values for the next launches: frames in flight keep theirs (kernel
+   * arguments are taken at enqueue), nothing to drain or to time. */
+  for (i = 0; i < self->n_planes; i++) {
+    GstClPlane *plane = &self->planes[i];
+    guint threshold = plane->is_luma ? settings->threshold :
+        settings->chroma_threshold;
+
+    plane->epsilon_stage.threshold = threshold << (plane->depth - 8);
+    plane->conv_stage.conv.divisor =
+        gst_cl_conv_kernel_effective_divisor (&settings->kernel,
+        settings->divisor);
+    plane->conv_stage.conv.bias = settings->bias;
+  }
 }
 
 guint
@@ -593,6 +638,7 @@ apply_settings (GstClPlan * self, GError ** error)
       return FALSE;
   }
   self->pending = FALSE;
+  self->applied = TRUE;
   return TRUE;
 }
 
@@ -770,6 +816,28 @@ slot_staging (GstClPlan * self, GstClSlot * slot, GError ** error)
   return slot->staging_host;
 }
 
+/* Copies the whole of @plane from host memory at @ref into @slot's pinned
+ * staging buffer and points @ref there. */
+static gboolean
+stage_plane (GstClPlan * self, GstClSlot * slot, const GstClPlane * plane,
+    GstClPlaneRef * ref, GstClTransferStats * stats, GError ** error)
+{
+  guint8 *staging = slot_staging (self, slot, error);
+  guint8 *to;
+  gsize y;
+
+  if (!staging)
+    return FALSE;
+  to = staging + self->info.offset[plane->index];
+  for (y = 0; y < (gsize) plane->height; y++)
+    memcpy (to + y * plane->row_bytes, ref->host + y * ref->pitch,
+        plane->row_bytes);
+  stats->host_copy_bytes += (guint64) plane->row_bytes * plane->height;
+  ref->host = to;
+  ref->pitch = plane->row_bytes;
+  return TRUE;
+}
+
 /* Phase 1, on the upload queue (and the download queue for what no kernel
  * touches): decides where the kernels read and write @w's region, and
  * enqueues the upload of its input, or the copy of a plane no stage touches
@@ -785,12 +853,25 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
   GstClPlaneRef dev_src = device_ref (plane, plane->src[k]);
   GstClPlaneRef dev_dst = device_ref (plane, plane->dst[k]);
   GstClPlaneRef whole_src = w->src, whole_dst = w->dst;
-  gsize y;
+  gboolean pageable = stats->pageable, staged = FALSE, ok;
 
   w->filtered = plane->epsilon || plane->dct || plane->convolve;
-  if (!w->filtered)
-    return skip_untouched || gst_cl_copy_plane_on (self->down, &w->src,
-        &w->dst, plane->row_bytes, plane->height, stats, error);
+  if (!w->filtered && skip_untouched)
+    return TRUE;
+  if (!whole_src.mem && self->up != self->compute) {
+    /* A frame in flight from system memory: the CPU copies the plane into
+     * pinned memory now, and every later read is from there (DMA, while
+     * the next frame is prepared), so that the input can go at once. */
+    if (!stage_plane (self, slot, plane, &whole_src, stats, error))
+      return FALSE;
+    w->src = whole_src;
+    staged = TRUE;
+  }
+  if (!w->filtered) {
+    ok = gst_cl_copy_plane_on (self->down, &w->src, &w->dst,
+        plane->row_bytes, plane->height, stats, error);
+    goto done;
+  }
 
   /* A crop rectangle: the rest of the plane is copied as it is. */
   if ((r->width != plane->width || r->height != plane->height) &&
@@ -802,28 +883,14 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
   w->ksrc = w->src;
   if (kernel_reaches (self, plane, &w->src))
     return TRUE;
-
   w->ksrc = dev_src;
-  if (!w->src.mem && self->up != self->compute) {
-    /* System memory: the CPU copies it into pinned memory now, DMA sends it
-     * while the next frame is prepared. */
-    guint8 *staging = slot_staging (self, slot, error);
-    GstClPlaneRef pinned = { NULL, 0, NULL, row_bytes, FALSE };
-
-    if (!staging)
-      return FALSE;
-    pinned.host = staging + self->info.offset[plane->index];
-    for (y = 0; y < (gsize) r->height; y++)
-      memcpy (pinned.host + y * row_bytes, w->src.host + y * w->src.pitch,
-          row_bytes);
-    stats->host_copy_bytes += row_bytes * r->height;
-    stats->upload_bytes += row_bytes * r->height;
-    return gst_cl_copy_plane_on (self->up, &pinned, &dev_src, row_bytes,
-        r->height, &(GstClTransferStats) {
-        0}, error);
-  }
-  return gst_cl_copy_plane_on (self->up, &w->src, &dev_src, row_bytes,
+  ok = gst_cl_copy_plane_on (self->up, &w->src, &dev_src, row_bytes,
       r->height, stats, error);
+done:
+  /* Transfers from the pinned staging memory are not pageable ones. */
+  if (staged)
+    stats->pageable = pageable;
+  return ok;
 }
 
 /* Phase 3, on the download queue: the filtered region into the output,
@@ -1100,7 +1167,7 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
     return FALSE;
   /* The tuner times on slot 0's buffers, which frames in flight may use. */
   ok = !self->pending || ((self->depth == 1 ||
-          gst_cl_plan_drain (self, &frame->device_ms, error)) &&
+          wait_in_flight (self, &frame->device_ms, error)) &&
       apply_settings (self, error));
 
   untouched = gst_cl_plan_untouched_planes (self);
@@ -1131,11 +1198,17 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
   ok = ok && enqueue_frame (self, slot, k, work, inbuf, outbuf,
       share_untouched, &frame->transfers, error);
   if (ok && in_flight) {
-    /* Held until the slot comes round again: what the commands read. */
     gst_cl_frame_close (&out);
-    slot->in = in;
-    slot->in_open = TRUE;
-    slot->inbuf = gst_buffer_ref (inbuf);
+    /* Input in OpenCL memory is read by the uploads: held until the slot
+     * comes round again. Input in system memory was copied to the staging
+     * buffer: let go now. */
+    if (cl_memory_of (self, inbuf)) {
+      slot->in = in;
+      slot->in_open = TRUE;
+      slot->inbuf = gst_buffer_ref (inbuf);
+    } else {
+      gst_cl_frame_close (&in);
+    }
     self->next = (k + 1) % self->depth;
   } else {
     /* The frames stay open until every command on them has completed. */

@@ -1209,6 +1209,54 @@ GST_END_TEST;
  * gets GST_FLOW_EOS and no output, a flush makes the element usable again.
  * Then a pipeline with queues on both sides runs to EOS: all frames, none
  * after EOS, no deadlock. */
+/* Upstream with a small pool of its own in system memory (a capture
+ * source, a decoder downloading into its pool): the element must give each
+ * buffer back before upstream needs it again, whether frames stay in flight
+ * (a discrete GPU, or GST_CL_DISCRETE=1) or not; and every input comes back
+ * once the stream ends. */
+GST_START_TEST (test_upstream_small_pool)
+{
+  GRand *rand = g_rand_new_with_seed (0x5e11);
+  GstBufferPool *pool = gst_video_buffer_pool_new ();
+  GstStructure *config;
+  GstVideoInfo info;
+  GstHarness *hr;
+  GstCaps *caps;
+  RefParams p;
+  guint i;
+
+  th_params_init (&p, 20, 5, 0);
+  hr = new_harness (&p, NULL);
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_NV12, 64, 48, &info);
+  caps = gst_video_info_to_caps (&info);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, info.size, 3, 3);
+  gst_caps_unref (caps);
+  fail_unless (gst_buffer_pool_set_config (pool, config));
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  for (i = 0; i < 12; i++) {
+    GstBufferPoolAcquireParams params = { GST_FORMAT_UNDEFINED, 0, 0,
+      GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT
+    };
+    GstBuffer *in = NULL;
+    gchar *ctx = g_strdup_printf ("[upstream pool of 3] frame %u", i);
+
+    fail_unless (gst_buffer_pool_acquire_buffer (pool, &in, &params) ==
+        GST_FLOW_OK, "%s: upstream's pool is exhausted: the element holds "
+        "its buffers", ctx);
+    th_fill_buffer (&info, in, rand, TH_FILL_NOISE);
+    th_push_check_unref (hr, &info, in, &p, ctx);
+    g_free (ctx);
+  }
+  fail_unless (gst_harness_push_event (hr, gst_event_new_eos ()));
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  rt_teardown (hr);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_eos)
 {
   GRand *rand = g_rand_new_with_seed (0xe05);
@@ -2149,6 +2197,7 @@ clepsilonrobust_suite (void)
   tcase_add_test (tc, test_flushing_seeks);
   tcase_add_test (tc, test_flush_while_pushing);
   tcase_add_test (tc, test_eos);
+  tcase_add_test (tc, test_upstream_small_pool);
   tcase_add_test (tc, test_nothing_lost);
   tcase_add_test (tc, test_property_churn);
   tcase_add_test (tc, test_malformed_kernels);

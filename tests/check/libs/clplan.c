@@ -399,7 +399,14 @@ GST_START_TEST (test_frames_in_flight)
     make_settings (&cases[i < 4 ? 0 : 2], GST_CL_VARIANT_AUTO, &s, &ps[i]);
     if (i >= 4)
       ps[i].chroma_threshold = s.chroma_threshold = 7;
-    gst_cl_plan_set_settings (plan, &s);
+    if (i == 2)
+      ps[i].threshold = s.threshold = 25;       /* an argument only */
+    /* settings given at frames 0, 2 and 4 only: frames 0-3 and 4-6 stay in
+     * flight together (a new kernel at 4 waits for the frames before) */
+    if (i == 0 || i == 2 || i == 4)
+      gst_cl_plan_set_settings (plan, &s);
+    if (i == 3)
+      ps[i].threshold = 25;
     if (i % 2) {
       fail_unless (gst_buffer_pool_acquire_buffer (in_pool, &ins[i], NULL) ==
           GST_FLOW_OK);
@@ -422,6 +429,10 @@ GST_START_TEST (test_frames_in_flight)
       fail_unless (pending != NULL, "frame %u: nothing to wait for", i);
       clReleaseEvent (pending);
     }
+    /* system memory is copied to pinned memory and let go at once; OpenCL
+     * memory is held while its upload is in flight */
+    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[i]),
+        gst_cl_plan_get_depth (plan) > 1 && i % 2 ? 2 : 1);
   }
   for (i = 0; i < G_N_ELEMENTS (ins); i++) {
     GstVideoFrame fin, fout, fref;
