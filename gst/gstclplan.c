@@ -10,14 +10,18 @@
 /* The plan of a format: what happens to each plane of a frame.
  *
  *   input buffer -> GstClFrame -> per plane: region (crop) ->
- *     [upload] -> epsilon -> [tmp] -> convolution -> [download] -> output
+ *     [upload] -> epsilon or DCT (strength=auto) -> [tmp] -> convolution
+ *     -> [download] -> output
  *   planes no stage touches: copied on the device, or shared (pool)
  *
  * gst_cl_plan_new() describes the planes and makes their device buffers;
  * gst_cl_plan_set_settings() records what the properties ask for; the first
  * gst_cl_plan_process() after that builds the programs, uploads the
  * convolution coefficients and chooses each stage's launch (through the
- * tuner), so that later frames only set arguments and enqueue. */
+ * tuner), so that later frames only set arguments and enqueue. A frame is
+ * enqueued in three phases (prepare_plane: uploads and plain copies;
+ * run_stages: kernels; finish_plane: downloads), on one queue, or on three
+ * ordered by events when it is left in flight (enqueue_frame). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -838,7 +842,7 @@ stage_plane (GstClPlan * self, GstClSlot * slot, const GstClPlane * plane,
   return TRUE;
 }
 
-/* Phase 1, on the upload queue (and the download queue for what no kernel
+/* Phase 1 of enqueue_frame(), on the upload queue (and the download queue for what no kernel
  * touches): decides where the kernels read and write @w's region, and
  * enqueues the upload of its input, or the copy of a plane no stage touches
  * (skipped with @skip_untouched: it is shared afterwards). */
@@ -893,7 +897,7 @@ done:
   return ok;
 }
 
-/* Phase 3, on the download queue: the filtered region into the output,
+/* Phase 3 of enqueue_frame(), on the download queue: the filtered region into the output,
  * where the kernels did not write it there. */
 static gboolean
 finish_plane (GstClPlan * self, const GstClPlaneWork * w,
