@@ -111,6 +111,8 @@ struct _GstClPlan
   guint held_frames;            /* frames since it was found */
   guint auto_threshold;         /* this frame's */
 
+  gint share_forced;            /* GST_CL_SHARE_UNTOUCHED: 1 always, -1 never */
+
   /* Frames in flight (depth > 1 on a device that does not share host
    * memory): uploads on their own queue, kernels on the context's, downloads
    * and plane copies on a third, ordered by events; slot i of depth holds
@@ -268,12 +270,16 @@ gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
 {
   const gsize side = sizeof (gfloat) * GST_CL_CONV_KERNEL_MAX_SIDE;
   GstClPlan *self = g_new0 (GstClPlan, 1);
+  const gchar *share;
   guint i;
 
   ensure_debug_category ();
   self->context = gst_object_ref (context);
   self->tuner = tuner;
   self->info = *info;
+  share = g_getenv ("GST_CL_SHARE_UNTOUCHED");
+  self->share_forced = g_strcmp0 (share, "always") == 0 ? 1 :
+      g_strcmp0 (share, "never") == 0 ? -1 : 0;
   /* Where kernels work on the frames in place, nothing is to overlap. */
   self->auto_depth = depth == 0;
   self->depth = gst_cl_context_is_host_unified (context) ? 1 :
@@ -1135,15 +1141,13 @@ enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
 /* Whether untouched planes of @inbuf are better shared than copied:
  * always where the device works on host memory or @inbuf is in system
  * memory; not from OpenCL memory on a discrete GPU, where the device copies
- * them (docs/memory.md). GST_CL_SHARE_UNTOUCHED=always or never overrides
- * this, to measure the other way. */
+ * them (docs/memory.md). GST_CL_SHARE_UNTOUCHED=always or never (read when
+ * the plan is made) overrides this, to measure the other way. */
 static gboolean
 sharing_pays (GstClPlan * self, GstBuffer * inbuf)
 {
-  const gchar *force = g_getenv ("GST_CL_SHARE_UNTOUCHED");
-
-  if (g_strcmp0 (force, "always") == 0 || g_strcmp0 (force, "never") == 0)
-    return force[0] == 'a';
+  if (self->share_forced)
+    return self->share_forced > 0;
   return gst_cl_context_is_host_unified (self->context) ||
       !cl_memory_of (self, inbuf);
 }

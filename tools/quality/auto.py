@@ -278,8 +278,7 @@ def crops(out, work, ref, layout, report_names, device):
     still with the largest decoded error, enlarged 4x: pristine, decoded,
     the automatic mode (gain 10, 16 passes), spp=quality=6:qp=8 and
     clepsilon's defaults; below each, |error| x 4 and the window's PSNR."""
-    from PIL import Image, ImageDraw
-    cw, ch, zoom, gap, label_h = 64, 48, 4, 6, 14
+    cw, ch, zoom = 64, 48, 4
     tmp = os.path.join(work, "crop.yuv")
     for cname in ["mpeg2-q14", "mjpeg-q15", "h264-crf36"]:
         dec_path = os.path.join(work, "decoded-%s.yuv" % cname)
@@ -303,24 +302,8 @@ def crops(out, work, ref, layout, report_names, device):
         panels.append(("spp=quality=6:qp=8", q.read_luma(tmp)[f0]))
         q.gst_filter(dec_path, tmp, ["clepsilon", "device=" + device])
         panels.append(("clepsilon defaults", q.read_luma(tmp)[f0]))
-        r0 = ref[f0][y:y + ch, x:x + cw]
-        pw, ph = cw * zoom, ch * zoom
-        img = Image.new("L", (len(panels) * (pw + gap) - gap,
-                              2 * (ph + label_h) + gap), 255)
-        draw = ImageDraw.Draw(img)
-        for i, (label, plane) in enumerate(panels):
-            crop = plane[y:y + ch, x:x + cw].astype(np.float64)
-            err = np.clip(np.abs(crop - r0) * 4, 0, 255)
-            label2 = "error x4 (none)" if i == 0 else \
-                "error x4, PSNR here %.2f dB" % q.psnr(np.mean((crop - r0) ** 2))
-            for row, (tile, text) in enumerate(((crop, label), (err, label2))):
-                top = row * (ph + label_h + gap)
-                im = Image.fromarray(np.clip(tile, 0, 255).astype(np.uint8))
-                img.paste(im.resize((pw, ph), Image.NEAREST),
-                          (i * (pw + gap), top + label_h))
-                draw.text((i * (pw + gap) + 2, top + 1), text, fill=0)
         path = os.path.join(out, "auto-crop-%s.png" % cname.split("-")[0])
-        img.save(path, optimize=True)
+        q.save_panels(path, panels, x, y, cw, ch, zoom)
         log("%s: %s at (%d, %d)" % (path, name, x, y))
 
 

@@ -571,13 +571,36 @@ def plot(out, res, seq_names, chosen):
     fig.savefig(os.path.join(out, "psnr-gain.png"))
 
 
+def save_panels(path, panels, x, y, cw, ch, zoom, gap=6, label_h=14):
+    """Writes to @path the (cw x ch) window at (x, y) of each (label, luma
+    plane) of @panels, enlarged @zoom times, side by side; below each, its
+    |difference| x 4 against the first panel, with that window's PSNR."""
+    ref = panels[0][1][y:y + ch, x:x + cw].astype(np.float64)
+    pw, ph = cw * zoom, ch * zoom
+    img = Image.new("L", (len(panels) * (pw + gap) - gap,
+                          2 * (ph + label_h) + gap), 255)
+    draw = ImageDraw.Draw(img)
+    for i, (label, plane) in enumerate(panels):
+        crop = plane[y:y + ch, x:x + cw].astype(np.float64)
+        err = np.clip(np.abs(crop - ref) * 4, 0, 255)
+        label2 = "error x4 (none)" if i == 0 else \
+            "error x4, PSNR here %.2f dB" % psnr(np.mean((crop - ref) ** 2))
+        for row, (tile, text) in enumerate(((crop, label), (err, label2))):
+            top = row * (ph + label_h + gap)
+            im = Image.fromarray(np.clip(tile, 0, 255).astype(np.uint8))
+            img.paste(im.resize((pw, ph), Image.NEAREST),
+                      (i * (pw + gap), top + label_h))
+            draw.text((i * (pw + gap) + 2, top + 1), text, fill=0)
+    img.save(path, optimize=True)
+
+
 def crops(out, work, scorer, layout, chosen, device, res):
     """For the low-quality encode of each codec family, the 64x48 window of a
     still with the largest decoded error over its mosquito pixels, enlarged
     4x: pristine, decoded, clepsilon at the chosen settings and at the
     setting with the best mean PSNR for that encode; below each, its error
     against the pristine luma, |difference| x 4 (black = no error)."""
-    cw, ch, zoom, gap, label_h = 64, 48, 4, 6, 14
+    cw, ch, zoom = 64, 48, 4
     t, w = chosen if chosen else (8, 9)
     stills = [l for l in layout if l[2] == 1]
     seq_names = [l[0] for l in layout]
@@ -604,31 +627,12 @@ def crops(out, work, scorer, layout, chosen, device, res):
                     if best is None or e > best[0]:
                         best = (e, name, f0, x, y)
         _, name, f0, x, y = best
-        ref = scorer.ref[f0][y:y + ch, x:x + cw]
         panels = [("pristine (%s)" % name, scorer.ref[f0]),
                   ("decoded, " + cname, dec[f0]),
                   ("clepsilon t=%d w=%d (default)" % (t, w), fil[f0]),
                   ("clepsilon t=%d w=%d" % (st, sw), fil2[f0])]
-        pw, ph = cw * zoom, ch * zoom
-        img = Image.new("L", (len(panels) * (pw + gap) - gap,
-                              2 * (ph + label_h) + gap), 255)
-        draw = ImageDraw.Draw(img)
-        for i, (label, y_plane) in enumerate(panels):
-            crop = y_plane[y:y + ch, x:x + cw].astype(np.float64)
-            err = np.clip(np.abs(crop - ref) * 4, 0, 255)
-            if i == 0:
-                label2 = "error x4 (none)"
-            else:
-                label2 = "error x4, PSNR here %.2f dB" % psnr(
-                    np.mean((crop - ref) ** 2))
-            for row, (tile, text) in enumerate(((crop, label), (err, label2))):
-                top = row * (ph + label_h + gap)
-                im = Image.fromarray(np.clip(tile, 0, 255).astype(np.uint8))
-                img.paste(im.resize((pw, ph), Image.NEAREST),
-                          (i * (pw + gap), top + label_h))
-                draw.text((i * (pw + gap) + 2, top + 1), text, fill=0)
         path = os.path.join(out, "crop-%s.png" % family)
-        img.save(path, optimize=True)
+        save_panels(path, panels, x, y, cw, ch, zoom)
         log("%s: %s at (%d, %d), %dx%d, from %s" % (path, name, x, y, cw, ch,
                                                     cname))
 
