@@ -27,6 +27,7 @@ typedef struct
   gpointer host;                /* the mapping, while map_count > 0 */
   gboolean writable;            /* the mapping was made for writing */
   cl_event pending;             /* the last command writing the buffer */
+  gpointer svm;                 /* the buffer's storage where it is SVM */
 } GstClMemory;
 
 struct _GstClAllocator
@@ -49,14 +50,29 @@ gst_cl_allocator_alloc (GstAllocator * allocator, gsize size,
   gsize maxsize = size + params->prefix + params->padding;
   GError *error = NULL;
   GstClMemory *mem;
+  gpointer svm = NULL;
   cl_mem buffer;
 
   /* OpenCL buffers start at the device's base address alignment, which is at
    * least what GstAllocationParams asks for in practice (128 bytes). */
-  buffer = gst_cl_context_create_buffer (self->context,
-      self->device_resident ? CL_MEM_READ_WRITE :
-      CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, maxsize, "frame memory",
-      &error);
+  if (self->device_resident) {
+    buffer = gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
+        maxsize, "frame memory", &error);
+  } else {
+    /* SVM where the device has it; a mapped buffer where it has not, or
+     * where SVM runs out (this memory then works as without SVM). */
+    buffer = gst_cl_context_has_fine_svm (self->context) ?
+        gst_cl_context_create_svm_buffer (self->context, maxsize, &svm,
+        "frame memory", &error) : NULL;
+    if (error) {
+      GST_INFO_OBJECT (self, "%s: a mapped buffer instead", error->message);
+      g_clear_error (&error);
+    }
+    if (!buffer)
+      buffer = gst_cl_context_create_buffer (self->context,
+          CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, maxsize, "frame memory",
+          &error);
+  }
   if (!buffer) {
     GST_WARNING_OBJECT (self, "%s", error->message);
     g_clear_error (&error);
@@ -67,6 +83,7 @@ gst_cl_allocator_alloc (GstAllocator * allocator, gsize size,
   gst_memory_init (GST_MEMORY_CAST (mem), params->flags, allocator, NULL,
       maxsize, params->align, params->prefix, size);
   mem->buffer = buffer;
+  mem->svm = svm;
   g_mutex_init (&mem->lock);
   return GST_MEMORY_CAST (mem);
 }
@@ -80,9 +97,13 @@ gst_cl_allocator_free (GstAllocator * allocator, GstMemory * memory)
     GST_ERROR_OBJECT (allocator, "freeing memory %p that is still mapped",
         memory);
   }
+  /* clSVMFree does not wait for the commands still writing the memory. */
+  if (mem->pending && mem->svm)
+    clWaitForEvents (1, &mem->pending);
   if (mem->pending)
     clReleaseEvent (mem->pending);
   clReleaseMemObject (mem->buffer);
+  gst_cl_context_svm_free (GST_CL_ALLOCATOR (allocator)->context, mem->svm);
   g_mutex_clear (&mem->lock);
   g_free (mem);
 }
@@ -109,7 +130,16 @@ gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
   gpointer host;
 
   g_mutex_lock (&mem->lock);
-  if (mem->map_count == 0) {
+  if (mem->map_count == 0 && mem->svm) {
+    /* Fine-grained SVM needs no map: wait for what writes it, if anything. */
+    mem->writable = (flags & GST_MAP_WRITE) != 0;
+    mem->host = mem->svm;
+    if (mem->pending) {
+      status = clWaitForEvents (1, &mem->pending);
+      clReleaseEvent (mem->pending);
+      mem->pending = NULL;
+    }
+  } else if (mem->map_count == 0) {
     /* A read-only mapping has nothing to write back at unmap: on a discrete
      * GPU that saves sending the whole buffer back to the device. The map
      * waits for the frame still in flight into the buffer, if any. */
@@ -147,7 +177,10 @@ gst_cl_memory_unmap (GstMemory * memory)
   cl_int status = CL_SUCCESS;
 
   g_mutex_lock (&mem->lock);
-  if (--mem->map_count == 0) {
+  if (--mem->map_count == 0 && mem->svm) {
+    /* The CPU's stores are the device's to see at its next command. */
+    mem->host = NULL;
+  } else if (mem->map_count == 0) {
     /* Commands on other queues (frames in flight) wait for this event;
      * those enqueued later on the same in-order queue see the data anyway. */
     if (mem->pending)
