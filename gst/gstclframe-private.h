@@ -17,7 +17,9 @@ G_BEGIN_DECLS
 
 /* Where one plane's rows are: in an OpenCL buffer (@mem, from @offset) or,
  * when @mem is NULL, in host memory at @host. Rows are @pitch bytes apart.
- * @device_side: the buffer lives in device memory, not host-visible memory. */
+ * @device_side: the buffer lives in device memory, not host-visible memory.
+ * @pinned: @host is pinned memory of an OpenCL memory (transfers from and
+ * to it are DMA, and it is never staged). */
 typedef struct
 {
   cl_mem mem;
@@ -25,6 +27,7 @@ typedef struct
   guint8 *host;
   gint pitch;
   gboolean device_side;
+  gboolean pinned;
 } GstClPlaneRef;
 
 /* Bytes moved so far, by kind; see the element's "stats" property. */
@@ -38,7 +41,8 @@ typedef struct
 } GstClTransferStats;
 
 /* A GstBuffer opened for OpenCL work: one GstClPlaneRef per plane.
- *  - One OpenCL memory of the context: its buffer, with no map at all.
+ *  - One OpenCL memory of the context: its buffer, with no map at all, or
+ *    on a discrete device its pinned host memory (mapped for good).
  *  - Else, on a host-unified device, one system memory at an aligned address:
  *    wrapped as a CL_MEM_USE_HOST_PTR buffer, no copy.
  *  - Else: the GstVideoFrame mapped, planes as host pointers (transfers then

@@ -83,6 +83,26 @@ too_small:
 
 /* Wraps the buffer's one system memory as a CL_MEM_USE_HOST_PTR buffer, where
  * the device shares host memory and the address is aligned enough. */
+/* The planes as host pointers into the @size bytes at @data: a mapped
+ * buffer, or (@pinned) the pinned memory of an OpenCL memory mapped for
+ * good (gstclmemory.c), read and written by transfers after the memory's
+ * pending event (the plan waits for it). */
+static gboolean
+layout_host_planes (GstClFrame * frame, const GstVideoInfo * info,
+    guint8 * data, gsize size, gboolean pinned, GError ** error)
+{
+  guint i;
+
+  if (!layout_planes (frame, info, NULL, FALSE, 0, size, error))
+    return FALSE;
+  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
+    frame->planes[i].host = data + frame->planes[i].offset;
+    frame->planes[i].offset = 0;
+    frame->planes[i].pinned = pinned;
+  }
+  return TRUE;
+}
+
 static gboolean
 try_wrap_host_memory (GstClFrame * frame, const GstVideoInfo * info,
     GError ** error)
@@ -136,8 +156,6 @@ static gboolean
 map_whole_buffer (GstClFrame * frame, const GstVideoInfo * info,
     GError ** error)
 {
-  guint i;
-
   if (frame->frame_mapped)
     gst_video_frame_unmap (&frame->frame);
   frame->frame_mapped = FALSE;
@@ -147,13 +165,8 @@ map_whole_buffer (GstClFrame * frame, const GstVideoInfo * info,
         (frame->buffer));
     return FALSE;
   }
-  if (!layout_planes (frame, info, NULL, FALSE, 0, frame->map.size, error))
-    return FALSE;
-  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
-    frame->planes[i].host = frame->map.data + frame->planes[i].offset;
-    frame->planes[i].offset = 0;
-  }
-  return TRUE;
+  return layout_host_planes (frame, info, frame->map.data, frame->map.size,
+      FALSE, error);
 }
 
 static gboolean
@@ -206,6 +219,11 @@ gst_cl_frame_open (GstClFrame * frame, GstClContext * context,
   frame->flags = flags;
 
   if (gst_buffer_n_memory (buffer) == 1 && gst_is_cl_memory (mem, context)) {
+    guint8 *pinned = gst_cl_memory_get_pinned_host (mem);
+
+    if (pinned)
+      return layout_host_planes (frame, info, pinned + mem->offset,
+          mem->size, TRUE, error);
     return layout_planes (frame, info, gst_cl_memory_get_buffer (mem),
         gst_cl_memory_is_device_resident (mem), mem->offset, mem->size,
         error);
@@ -302,7 +320,7 @@ gst_cl_copy_plane_on (cl_command_queue queue, const GstClPlaneRef * src,
     if (status != CL_SUCCESS)
       return gst_cl_set_error (error, status, "clEnqueueReadBufferRect");
     stats->download_bytes += bytes;
-    stats->pageable = TRUE;
+    stats->pageable |= !dst->pinned;
   } else if (dst->mem) {
     status = clEnqueueWriteBufferRect (queue, dst->mem, CL_FALSE, dst_origin,
         host_origin, region, dst->pitch, 0, src->pitch, 0, src->host, 0, NULL,
@@ -310,7 +328,7 @@ gst_cl_copy_plane_on (cl_command_queue queue, const GstClPlaneRef * src,
     if (status != CL_SUCCESS)
       return gst_cl_set_error (error, status, "clEnqueueWriteBufferRect");
     stats->upload_bytes += bytes;
-    stats->pageable = TRUE;
+    stats->pageable |= !src->pinned;
   } else {
     for (y = 0; y < height; y++)
       memcpy (dst->host + y * dst->pitch, src->host + y * src->pitch,
