@@ -76,6 +76,12 @@ void gst_cl_frame_close (GstClFrame * frame);
  * OpenCL command that fits (or a CPU copy between two host pointers), and
  * counts the bytes in @stats. Not blocking: host memory must stay valid until
  * the queue is drained. */
+/* Copies a plane between host memories by the CPU, the rows split over a
+ * few threads where the plane is large; counted as host copy bytes. */
+void gst_cl_copy_host_plane (const GstClPlaneRef * src,
+    const GstClPlaneRef * dst, gsize row_bytes, gsize height,
+    GstClTransferStats * stats);
+
 gboolean gst_cl_copy_plane (GstClContext * context, const GstClPlaneRef * src,
     const GstClPlaneRef * dst, gsize row_bytes, gsize height,
     GstClTransferStats * stats, GError ** error);

@@ -119,7 +119,7 @@ struct _GstClPlan
    * what frame n = i (mod depth) needs until it completes. With depth 1
    * every queue is the context's and each frame is waited for. */
   guint depth;
-  gboolean auto_depth;          /* in flight only from system memory */
+  gboolean auto_depth;          /* in flight only from host memory */
   cl_command_queue async_up, async_down;
   /* This frame's queues: the async ones for a frame in flight, else the
    * context's queue for all three */
@@ -833,18 +833,13 @@ stage_plane (GstClPlan * self, GstClSlot * slot, const GstClPlane * plane,
     GstClPlaneRef * ref, GstClTransferStats * stats, GError ** error)
 {
   guint8 *staging = slot_staging (self, slot, error);
-  guint8 *to;
-  gsize y;
+  GstClPlaneRef to = { NULL, 0, NULL, plane->row_bytes, FALSE, TRUE };
 
   if (!staging)
     return FALSE;
-  to = staging + self->info.offset[plane->index];
-  for (y = 0; y < (gsize) plane->height; y++)
-    memcpy (to + y * plane->row_bytes, ref->host + y * ref->pitch,
-        plane->row_bytes);
-  stats->host_copy_bytes += (guint64) plane->row_bytes * plane->height;
-  ref->host = to;
-  ref->pitch = plane->row_bytes;
+  to.host = staging + self->info.offset[plane->index];
+  gst_cl_copy_host_plane (ref, &to, plane->row_bytes, plane->height, stats);
+  *ref = to;
   return TRUE;
 }
 
@@ -863,7 +858,6 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
   GstClPlaneRef dev_src = device_ref (plane, plane->src[k]);
   GstClPlaneRef dev_dst = device_ref (plane, plane->dst[k]);
   GstClPlaneRef whole_src = w->src, whole_dst = w->dst;
-  gboolean pageable = stats->pageable, staged = FALSE, ok;
 
   w->filtered = plane->epsilon || plane->dct || plane->convolve;
   if (!w->filtered && skip_untouched)
@@ -886,13 +880,10 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
     if (!stage_plane (self, slot, plane, &whole_src, stats, error))
       return FALSE;
     w->src = whole_src;
-    staged = TRUE;
   }
-  if (!w->filtered) {
-    ok = gst_cl_copy_plane_on (self->down, &w->src, &w->dst,
+  if (!w->filtered)
+    return gst_cl_copy_plane_on (self->down, &w->src, &w->dst,
         plane->row_bytes, plane->height, stats, error);
-    goto done;
-  }
 
   /* A crop rectangle: the rest of the plane is copied as it is. */
   if ((r->width != plane->width || r->height != plane->height) &&
@@ -905,13 +896,8 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
   if (kernel_reaches (self, plane, &w->src))
     return TRUE;
   w->ksrc = dev_src;
-  ok = gst_cl_copy_plane_on (self->up, &w->src, &dev_src, row_bytes,
+  return gst_cl_copy_plane_on (self->up, &w->src, &dev_src, row_bytes,
       r->height, stats, error);
-done:
-  /* Transfers from the pinned staging memory are not pageable ones. */
-  if (staged)
-    stats->pageable = pageable;
-  return ok;
 }
 
 /* Phase 3 of enqueue_frame(), on the download queue: the filtered region into the output,
