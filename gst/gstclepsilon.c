@@ -136,7 +136,7 @@ enum
 #define DEFAULT_BIAS 0.0
 #define DEFAULT_DEVICE "auto"
 #define DEFAULT_VARIANT GST_CL_VARIANT_AUTO
-/* 0: GST_CL_PLAN_AUTO_DEPTH frames from system memory, on a device that
+/* 0: GST_CL_PLAN_AUTO_DEPTH frames from host memory, on a device that
  * does not share host memory (docs/memory.md). */
 #define DEFAULT_FRAMES_IN_FLIGHT 0
 #define DEFAULT_STRENGTH GST_CL_STRENGTH_OFF
@@ -444,10 +444,11 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    * without waiting; whoever maps it waits for it, and another OpenCL
    * element waits on the device. Uploads, kernels and downloads of
    * successive frames then overlap. 1 waits for each frame before handing
-   * it on; 0 (default) keeps 3 in flight for frames that come in system
-   * memory (a decoder's), where the CPU's copy into pinned memory then
-   * overlaps the device's work, and waits for frames written into the
-   * element's own pool, which measured faster on an H100. Devices that work
+   * it on; 0 (default) keeps 3 in flight for frames in host memory: in
+   * system memory (a decoder's), where the CPU's copy into pinned memory
+   * then overlaps the device's work, or in the element's own pool, whose
+   * pinned memory goes to the device by DMA; it waits for frames in device
+   * memory (from another OpenCL element). Devices that work
    * on host memory (CPUs, integrated GPUs) always take 1: their kernels
    * work on the frames in place. Frames are not held back, so the element adds no latency.
    * Applies from the next caps.
