@@ -47,6 +47,11 @@ gboolean gst_is_cl_memory (GstMemory * mem, GstClContext * context);
  * buffer). The bytes of @mem start at @mem->offset in it. Only valid for gst_is_cl_memory() memory. */
 cl_mem gst_cl_memory_get_buffer (GstMemory * mem);
 
+/* Whether a map of @mem by the CPU is an OpenCL command (device-resident
+ * memory, or memory mapped per use); FALSE for SVM and for pinned memory
+ * mapped for its life, which the CPU reaches in place. */
+gboolean gst_cl_memory_needs_map (GstMemory * mem);
+
 /* On a discrete device, the pinned host memory that holds @mem's buffer for
  * good (its first byte, at the buffer's offset 0; the bytes of @mem start
  * at @mem->offset): the CPU, and transfers, use it without map commands,

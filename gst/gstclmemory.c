@@ -336,6 +336,16 @@ gst_cl_memory_get_buffer (GstMemory * mem)
   return ((GstClMemory *) mem)->buffer;
 }
 
+gboolean
+gst_cl_memory_needs_map (GstMemory * mem)
+{
+  GstClMemory *root;
+
+  g_return_val_if_fail (gst_is_cl_memory (mem, NULL), TRUE);
+  root = gst_cl_memory_root (mem);
+  return !root->svm && !root->pinned;
+}
+
 guint8 *
 gst_cl_memory_get_pinned_host (GstMemory * mem)
 {

@@ -280,9 +280,12 @@ gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
   share = g_getenv ("GST_CL_SHARE_UNTOUCHED");
   self->share_forced = g_strcmp0 (share, "always") == 0 ? 1 :
       g_strcmp0 (share, "never") == 0 ? -1 : 0;
-  /* Where kernels work on the frames in place, nothing is to overlap. */
+  /* Where kernels work on frames in place that the CPU maps with commands,
+   * one frame at a time; elsewhere frames in flight overlap transfers, or
+   * (SVM) a frame's launch and wait with the next frame's kernel. */
   self->auto_depth = depth == 0;
-  self->depth = gst_cl_context_is_host_unified (context) ? 1 :
+  self->depth = gst_cl_context_is_host_unified (context) &&
+      !gst_cl_context_has_fine_svm (context) ? 1 :
       self->auto_depth ? GST_CL_PLAN_AUTO_DEPTH :
       MIN (depth, GST_CL_PLAN_MAX_DEPTH);
   GST_DEBUG ("%u frames in flight", self->depth);
@@ -1165,7 +1168,7 @@ input_on_device (GstClPlan * self, GstBuffer * inbuf)
 {
   GstMemory *mem = cl_memory_of (self, inbuf);
 
-  return mem && !gst_cl_memory_get_pinned_host (mem);
+  return mem && gst_cl_memory_needs_map (mem);
 }
 
 /* Whether untouched planes of @inbuf are better shared than copied:
@@ -1227,9 +1230,13 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
    * nothing would wait for it); anything else is waited for here. By
    * default frames in host memory (system memory, copied into pinned
    * staging; our pool's pinned memory, sent by DMA from where it is) are
-   * left in flight, and frames in device memory are waited for. */
+   * left in flight, and frames in device memory are waited for. Where the
+   * device works on host memory (SVM), only frames from our pool: the
+   * kernels read a system-memory input in place, until they are done. */
   in_flight = self->depth > 1 && cl_memory_of (self, outbuf) != NULL &&
-      !(self->auto_depth && input_on_device (self, inbuf));
+      !(self->auto_depth && input_on_device (self, inbuf)) &&
+      (!gst_cl_context_is_host_unified (self->context) ||
+      cl_memory_of (self, inbuf));
   self->up = in_flight ? self->async_up : self->compute;
   self->down = in_flight ? self->async_down : self->compute;
   ok = ok && enqueue_frame (self, slot, k, work, inbuf, outbuf,
