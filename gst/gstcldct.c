@@ -34,18 +34,26 @@
 #define EST_STEP_MIN 24
 #define EST_STEP_MAX 255
 
-/* dct_pass's work-group size (DCT_WG in kernels/dct.cl). */
-#define DCT_WG 64
+/* kernels/dct.cl: the columns a strip of dct_strips owns and the margin of
+ * dct_pad's copy. */
+#define DCT_STRIP 120
+#define DCT_PAD 8
+/* Work-items of dct_strips at least, for every compute unit: where a frame
+ * has fewer strips than that, its height is cut into segments (each costs
+ * one more block row). */
+#define STRIPS_PER_CU 4
 
 struct _GstClDct
 {
   GstClContext *context;
   cl_program program;
-  cl_kernel pass;
+  cl_kernel pad;
+  cl_kernel strips;
   cl_kernel histogram;
   cl_mem hist;                  /* GST_CL_DCT_HIST_SIZE uints */
-  cl_mem acc;                   /* one int per sample of the last plane */
-  gsize acc_size;
+  cl_mem padded;                /* dct_pad's copy of the last plane */
+  gsize padded_size;
+  cl_uint compute_units;
 };
 
 /* spp's offsets for its quality 0..4 (vf_spp.c), by log2 of the passes. */
@@ -99,8 +107,12 @@ gst_cl_dct_new (GstClContext * context, GError ** error)
   self->program = gst_cl_program_build (context, sources, "", NULL, error);
   if (!self->program)
     goto failed;
-  self->pass = gst_cl_program_create_kernel (self->program, "dct_pass", error);
-  if (!self->pass)
+  self->pad = gst_cl_program_create_kernel (self->program, "dct_pad", error);
+  if (!self->pad)
+    goto failed;
+  self->strips = gst_cl_program_create_kernel (self->program, "dct_strips",
+      error);
+  if (!self->strips)
     goto failed;
   self->histogram = gst_cl_program_create_kernel (self->program,
       "dct_histogram", error);
@@ -110,6 +122,10 @@ gst_cl_dct_new (GstClContext * context, GError ** error)
       GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), "DCT histogram", error);
   if (!self->hist)
     goto failed;
+  if (clGetDeviceInfo (gst_cl_context_get_device (context),
+          CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cl_uint), &self->compute_units,
+          NULL) != CL_SUCCESS || self->compute_units == 0)
+    self->compute_units = 1;
   return self;
 
   /* ERRORS */
@@ -123,14 +139,16 @@ gst_cl_dct_free (GstClDct * self)
 {
   if (!self)
     return;
-  if (self->acc)
-    clReleaseMemObject (self->acc);
+  if (self->padded)
+    clReleaseMemObject (self->padded);
   if (self->hist)
     clReleaseMemObject (self->hist);
   if (self->histogram)
     clReleaseKernel (self->histogram);
-  if (self->pass)
-    clReleaseKernel (self->pass);
+  if (self->strips)
+    clReleaseKernel (self->strips);
+  if (self->pad)
+    clReleaseKernel (self->pad);
   if (self->program)
     clReleaseProgram (self->program);
   gst_object_unref (self->context);
@@ -236,56 +254,82 @@ gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
   const cl_uint soff = (cl_uint) src_offset, doff = (cl_uint) dst_offset;
-  const cl_int thr = (cl_int) MIN (threshold, G_MAXINT32);
+  const cl_uint thr = MIN (threshold, G_MAXINT32);
   const cl_int plog = passes_log2 (passes);
-  const gsize need = (gsize) width * height * sizeof (cl_int);
-  guint i;
+  const gint strips = (width + DCT_STRIP - 1) / DCT_STRIP;
+  const gint block_rows = (height + 7) / 8;
+  /* dct_pad's copy: every strip's blocks of every pass, and the block row
+   * below the plane's last, inside it (kernels/dct.cl) */
+  const cl_int pad_pitch = (strips * DCT_STRIP + 2 * DCT_PAD + 63) / 64 * 64;
+  const gint pad_rows = block_rows * 8 + 2 * DCT_PAD;
+  const gsize need = (gsize) pad_pitch * pad_rows;
+  gint segments, seg_rows;
+  cl_ulong sxs = 0, sys = 0;
+  size_t global[2], local[2] = { 1, 1 };
+  cl_int err = CL_SUCCESS;
+  guint a = 0, i;
 
   g_return_val_if_fail (plog >= 0 && width > 0 && height > 0, FALSE);
-  if (passes > 1 && self->acc_size < need) {
-    if (self->acc)
-      clReleaseMemObject (self->acc);
-    self->acc_size = 0;
-    self->acc = gst_cl_context_create_buffer (self->context,
-        CL_MEM_READ_WRITE, need, "DCT accumulator", error);
-    if (!self->acc)
+  if (self->padded_size < need) {
+    if (self->padded)
+      clReleaseMemObject (self->padded);
+    self->padded_size = 0;
+    self->padded = gst_cl_context_create_buffer (self->context,
+        CL_MEM_READ_WRITE, need, "DCT padded plane", error);
+    if (!self->padded)
       return FALSE;
-    self->acc_size = need;
+    self->padded_size = need;
   }
+  segments = MIN (((gint) (STRIPS_PER_CU * self->compute_units) + strips - 1)
+      / strips,
+      block_rows);
+  seg_rows = (block_rows + segments - 1) / segments * 8;
+  segments = (height + seg_rows - 1) / seg_rows;
   for (i = 0; i < passes; i++) {
-    /* the first pass writes the sums, the last the output (see dct.cl) */
-    const cl_int mode = passes == 1 ? 3 : i == 0 ? 0 : i + 1 < passes ? 1 : 2;
-    /* a 1-pass run never touches acc; any buffer will do as the argument */
-    cl_mem acc = self->acc ? self->acc : self->hist;
     gint sx, sy;
-    size_t global[2], local[2] = { DCT_WG, 1 };
-    cl_int err = CL_SUCCESS;
-    guint a = 0;
 
     gst_cl_dct_pass_offset (passes, i, &sx, &sy);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_mem), &src);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_uint), &soff);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &src_pitch);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_mem), &acc);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_mem), &dst);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_uint), &doff);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &dst_pitch);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &width);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &height);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &sx);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &sy);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &thr);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &mode);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &plog);
-    if (err != CL_SUCCESS)
-      return gst_cl_set_error (error, err, "clSetKernelArg (dct_pass)");
-    /* eight work-items a block, whole work-groups (kernels/dct.cl) */
-    global[0] = ((width + sx + 7) / 8 * 8 + DCT_WG - 1) / DCT_WG * DCT_WG;
-    global[1] = (height + sy + 7) / 8;
-    err = clEnqueueNDRangeKernel (queue, self->pass, 2, NULL, global, local,
-        0, NULL, NULL);
-    if (err != CL_SUCCESS)
-      return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel (dct_pass)");
+    sxs |= (cl_ulong) sx << (4 * i);
+    sys |= (cl_ulong) sy << (4 * i);
   }
+
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_mem), &src);
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_uint), &soff);
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &src_pitch);
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &width);
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &height);
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_mem), &self->padded);
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &pad_pitch);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clSetKernelArg (dct_pad)");
+  global[0] = pad_pitch / 16;
+  global[1] = pad_rows;
+  err = clEnqueueNDRangeKernel (queue, self->pad, 2, NULL, global, NULL, 0,
+      NULL, NULL);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel (dct_pad)");
+
+  a = 0;
+  err |= clSetKernelArg (self->strips, a++, sizeof (cl_mem), &self->padded);
+  err |= clSetKernelArg (self->strips, a++, sizeof (cl_int), &pad_pitch);
+  err |= clSetKernelArg (self->strips, a++, sizeof (cl_mem), &dst);
+  err |= clSetKernelArg (self->strips, a++, sizeof (cl_uint), &doff);
+  err |= clSetKernelArg (self->strips, a++, sizeof (cl_int), &dst_pitch);
+  err |= clSetKernelArg (self->strips, a++, sizeof (cl_int), &width);
+  err |= clSetKernelArg (self->strips, a++, sizeof (cl_int), &height);
+  err |= clSetKernelArg (self->strips, a++, sizeof (cl_int), &seg_rows);
+  err |= clSetKernelArg (self->strips, a++, sizeof (cl_ulong), &sxs);
+  err |= clSetKernelArg (self->strips, a++, sizeof (cl_ulong), &sys);
+  err |= clSetKernelArg (self->strips, a++, sizeof (cl_uint), &thr);
+  err |= clSetKernelArg (self->strips, a++, sizeof (cl_int), &plog);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clSetKernelArg (dct_strips)");
+  global[0] = strips;
+  global[1] = segments;
+  err = clEnqueueNDRangeKernel (queue, self->strips, 2, NULL, global, local,
+      0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel "
+        "(dct_strips)");
   return TRUE;
 }

@@ -13,15 +13,16 @@
  *   r[m][n] = (sum_v C[v][m] Q[v][n] + 2048) >> 12   (quarter levels)
  * Every sum fits in 32 bits; >> of a negative int is arithmetic.
  *
- * dct_pass: eight work-items per 8x8 block of the grid that starts at
- * (-sx, -sy) (samples outside the plane replicate its edge); AC
- * coefficients with |X| < threshold become 0, the DC term stays; the
- * block's inverse is added into `acc` (one int per sample, `width` per
- * row). The passes of one frame run in order, each at its own (sx, sy):
- * mode 0 writes acc, 1 adds to it, 2 adds and writes the output sample
- *   clamp ((acc + r + 514 * passes) >> (2 + log2 (passes)), 0, 255),
- * 3 (a single pass) writes the output from r alone.
- * Within one pass no two blocks touch the same sample, so no atomics.
+ * The stage: pass i thresholds every 8x8 block of the grid that starts at
+ * (-sx_i, -sy_i) (samples outside the plane replicate its edge): AC
+ * coefficients with |X| < threshold become 0, the DC term stays, and the
+ * block's inverse r is summed over the passes for each sample; the output
+ * is clamp ((sum + 514 * passes) >> (2 + log2 (passes)), 0, 255). The sum
+ * is of integers, so any order of passes and blocks gives the same bytes.
+ * dct_pad copies the plane with its edges replicated; dct_strips then runs
+ * every pass in one launch, each work-item down a strip of its own (see
+ * there), its sums in private memory: the frame is read once per pass from
+ * cache and written once.
  *
  * dct_histogram: one work-item per block of the plane's own 8x8 grid that
  * lies wholly inside it; counts |X| (clamped to DCT_BINS - 1) of the three
@@ -41,18 +42,25 @@ __constant int dct_c[8][8] = {
   {400, -1138, 1703, -2009, 2009, -1703, 1138, -400},
 };
 
+/* The strip kernel transforms DCT_LANES blocks side by side, lane j of
+ * every vector holding block j: each 8-point transform below is then the
+ * same straight-line code on whole vectors, which a CPU runs as SIMD. */
+#define DCT_LANES 16
+typedef int16 dctv;
+typedef uint16 dctuv;
+
 /* y[u] = sum_n C[u][n] x[n], exactly: the same integer sums as the matrix
  * product, reassociated through the basis' symmetries (C[u][7 - n] =
  * (-1)^u C[u][n], and again within the even half), 22 multiplies instead
  * of 64. No rounding happens inside, so the result is the product's. */
 static inline void
-fdct8 (const int *x, int *y)
+fdct8 (const dctv * x, dctv * y)
 {
-  const int e0 = x[0] + x[7], e1 = x[1] + x[6], e2 = x[2] + x[5],
+  const dctv e0 = x[0] + x[7], e1 = x[1] + x[6], e2 = x[2] + x[5],
       e3 = x[3] + x[4];
-  const int o0 = x[0] - x[7], o1 = x[1] - x[6], o2 = x[2] - x[5],
+  const dctv o0 = x[0] - x[7], o1 = x[1] - x[6], o2 = x[2] - x[5],
       o3 = x[3] - x[4];
-  const int ee0 = e0 + e3, ee1 = e1 + e2, eo0 = e0 - e3, eo1 = e1 - e2;
+  const dctv ee0 = e0 + e3, ee1 = e1 + e2, eo0 = e0 - e3, eo1 = e1 - e2;
 
   y[0] = 1448 * (ee0 + ee1);
   y[4] = 1448 * (ee0 - ee1);
@@ -66,15 +74,15 @@ fdct8 (const int *x, int *y)
 
 /* y[n] = sum_u C[u][n] X[u], exactly, the same way. */
 static inline void
-idct8 (const int *X, int *y)
+idct8 (const dctv * X, dctv * y)
 {
-  const int a0 = 1448 * (X[0] + X[4]), a1 = 1448 * (X[0] - X[4]);
-  const int b0 = 1892 * X[2] + 784 * X[6], b1 = 784 * X[2] - 1892 * X[6];
-  const int e0 = a0 + b0, e3 = a0 - b0, e1 = a1 + b1, e2 = a1 - b1;
-  const int o0 = 2009 * X[1] + 1703 * X[3] + 1138 * X[5] + 400 * X[7];
-  const int o1 = 1703 * X[1] - 400 * X[3] - 2009 * X[5] - 1138 * X[7];
-  const int o2 = 1138 * X[1] - 2009 * X[3] + 400 * X[5] + 1703 * X[7];
-  const int o3 = 400 * X[1] - 1138 * X[3] + 1703 * X[5] - 2009 * X[7];
+  const dctv a0 = 1448 * (X[0] + X[4]), a1 = 1448 * (X[0] - X[4]);
+  const dctv b0 = 1892 * X[2] + 784 * X[6], b1 = 784 * X[2] - 1892 * X[6];
+  const dctv e0 = a0 + b0, e3 = a0 - b0, e1 = a1 + b1, e2 = a1 - b1;
+  const dctv o0 = 2009 * X[1] + 1703 * X[3] + 1138 * X[5] + 400 * X[7];
+  const dctv o1 = 1703 * X[1] - 400 * X[3] - 2009 * X[5] - 1138 * X[7];
+  const dctv o2 = 1138 * X[1] - 2009 * X[3] + 400 * X[5] + 1703 * X[7];
+  const dctv o3 = 400 * X[1] - 1138 * X[3] + 1703 * X[5] - 2009 * X[7];
 
   y[0] = e0 + o0;
   y[7] = e0 - o0;
@@ -86,81 +94,169 @@ idct8 (const int *X, int *y)
   y[4] = e3 - o3;
 }
 
-/* Blocks per work-group of dct_pass; the work-group is 8 work-items a block
- * (DCT_WG = 8 * DCT_BLOCKS along dimension 0, 1 along dimension 1). */
-#define DCT_BLOCKS 8
-#define DCT_WG (8 * DCT_BLOCKS)
-
-/* Each work-item holds one row of its block for the row transforms and one
- * column for the column transforms, the block passing through local memory
- * in between: every work-item does the same 8-point transforms on 8 values
- * of its own, which a CPU device vectorizes across work-items. */
-__kernel __attribute__ ((reqd_work_group_size (DCT_WG, 1, 1)))
-void
-dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
-    __global int *acc, __global uchar * dst, uint dst_offset, int dst_pitch,
-    int width, int height, int sx, int sy, int threshold, int mode,
-    int passes_log2)
+/* The 128 values of w[0..7] read as one sequence, its even-indexed values
+ * first, then the odd: the value at position i moves to i / 2 or 64 + i / 2,
+ * its 7-bit position rotated right by one. Three of these turn eight vectors
+ * of a row's 128 consecutive samples into w[n] = sample n of each block
+ * (8 j + n moves to 16 n + j); four turn them back. Each output vector is
+ * one two-source shuffle. */
+static inline void
+unshuffle (dctv * w)
 {
-  __local int tile[DCT_BLOCKS][8][8];
-  const int lid = get_local_id (0);
-  const int k = lid / 8, i = lid % 8;
-  const int x0 = ((int) get_group_id (0) * DCT_BLOCKS + k) * 8 - sx;
-  const int y0 = (int) get_global_id (1) * 8 - sy;
-  __local int (*t)[8] = tile[k];
-  int v8[8], s[8];
+  dctv u[8];
 
-  src += src_offset;
-  dst += dst_offset;
-  /* forward, rows: row i of the block (edges replicated) */
-  {
-    __global const uchar *row = src + edge_clamp (y0 + i, height) * src_pitch;
-    _Pragma ("unroll") for (int n = 0; n < 8; n++)
-      v8[n] = (int) row[edge_clamp (x0 + n, width)] - 128;
-    fdct8 (v8, s);
-    _Pragma ("unroll") for (int u = 0; u < 8; u++)
-      t[i][u] = (s[u] + 512) >> 10;
+  _Pragma ("unroll") for (int t = 0; t < 4; t++) {
+    u[t] = (dctv) (w[2 * t].even, w[2 * t + 1].even);
+    u[t + 4] = (dctv) (w[2 * t].odd, w[2 * t + 1].odd);
   }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  /* forward, columns: column u = i, thresholded */
-  _Pragma ("unroll") for (int m = 0; m < 8; m++)
-    v8[m] = t[m][i];
-  fdct8 (v8, s);
-  _Pragma ("unroll") for (int v = 0; v < 8; v++) {
-    const int x = (s[v] + 2048) >> 12;
-    t[v][i] = (v + i == 0 || (int) abs (x) >= threshold) ? x : 0;
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  /* inverse, rows: row v = i */
-  _Pragma ("unroll") for (int u = 0; u < 8; u++)
-    v8[u] = t[i][u];
-  idct8 (v8, s);
-  _Pragma ("unroll") for (int n = 0; n < 8; n++)
-    t[i][n] = (s[n] + 2048) >> 12;
-  barrier (CLK_LOCAL_MEM_FENCE);
-  /* inverse, columns: column n = i, into the samples (x0 + i, y0 + m) */
-  _Pragma ("unroll") for (int v = 0; v < 8; v++)
-    v8[v] = t[v][i];
-  idct8 (v8, s);
-  const int x = x0 + i;
-  if (x < 0 || x >= width || x0 >= width)
-    return;
+  _Pragma ("unroll") for (int t = 0; t < 8; t++)
+    w[t] = u[t];
+}
+
+typedef struct __attribute__ ((packed))
+{
+  int16 v;
+} unaligned_int16;
+
+/* Width of the padded plane's margin on every side (dct_pad). */
+#define DCT_PAD 8
+/* Columns a strip owns: its DCT_LANES blocks of any pass cover them. */
+#define DCT_STRIP (8 * DCT_LANES - 8)
+/* acc's columns: the strip's plus DCT_PAD to the left, whole vectors. */
+#define DCT_ACC_W (8 * DCT_LANES + DCT_PAD)
+
+/* Transforms, thresholds and inverts the DCT_LANES blocks whose top left
+ * sample is at p (8 j columns apart) and adds each inverse sample into
+ * acc[(y0 + m) & 15][a + 8 j + n], m, n its row and column in the block. */
+static inline void
+dct_blocks (__global const uchar * p, int pitch, uint threshold, int y0,
+    int a, int (*acc)[DCT_ACC_W])
+{
+  dctv R[8][8], X[8][8], w[8], s[8];
+
+  /* forward, rows: R[m][u] */
   _Pragma ("unroll") for (int m = 0; m < 8; m++) {
-    const int y = y0 + m;
-    if (y < 0 || y >= height)
-      continue;
-    int r = (s[m] + 2048) >> 12;
-    __global int *a = acc + y * width + x;
-    if (mode == 0) {
-      *a = r;
-    } else if (mode == 1) {
-      *a += r;
-    } else {
-      if (mode == 2)
-        r += *a;
-      r = (r + (514 << passes_log2)) >> (2 + passes_log2);
-      dst[y * dst_pitch + x] = (uchar) clamp (r, 0, 255);
+    _Pragma ("unroll") for (int k = 0; k < 8; k++)
+      w[k] = convert_int16 (load_uchar16 (p + m * pitch + 16 * k));
+    unshuffle (w);
+    unshuffle (w);
+    unshuffle (w);
+    _Pragma ("unroll") for (int n = 0; n < 8; n++)
+      w[n] -= 128;
+    fdct8 (w, s);
+    _Pragma ("unroll") for (int u = 0; u < 8; u++)
+      R[m][u] = (s[u] + 512) >> 10;
+  }
+  /* forward, columns: X[v][u], thresholded (the DC term stays) */
+  _Pragma ("unroll") for (int u = 0; u < 8; u++) {
+    _Pragma ("unroll") for (int m = 0; m < 8; m++)
+      w[m] = R[m][u];
+    fdct8 (w, s);
+    _Pragma ("unroll") for (int v = 0; v < 8; v++) {
+      const dctv x = (s[v] + 2048) >> 12;
+      X[v][u] = u + v == 0 ? x : x & (abs (x) >= (dctuv) threshold);
     }
+  }
+  /* inverse, rows: Q[v][n], in R */
+  _Pragma ("unroll") for (int v = 0; v < 8; v++) {
+    idct8 (X[v], s);
+    _Pragma ("unroll") for (int n = 0; n < 8; n++)
+      R[v][n] = (s[n] + 2048) >> 12;
+  }
+  /* inverse, columns: r[m][n], in X */
+  _Pragma ("unroll") for (int n = 0; n < 8; n++) {
+    _Pragma ("unroll") for (int v = 0; v < 8; v++)
+      w[v] = R[v][n];
+    idct8 (w, s);
+    _Pragma ("unroll") for (int m = 0; m < 8; m++)
+      X[m][n] = (s[m] + 2048) >> 12;
+  }
+  /* back to rows of consecutive samples, into acc */
+  _Pragma ("unroll") for (int m = 0; m < 8; m++) {
+    int *row = acc[(y0 + m) & 15] + a;
+    _Pragma ("unroll") for (int n = 0; n < 8; n++)
+      w[n] = X[m][n];
+    unshuffle (w);
+    unshuffle (w);
+    unshuffle (w);
+    unshuffle (w);
+    _Pragma ("unroll") for (int k = 0; k < 8; k++)
+      ((unaligned_int16 *) (row + 16 * k))->v += w[k];
+  }
+}
+
+/* dct_pad: the plane with DCT_PAD samples of its edge replicated on every
+ * side, into pad (pad_pitch bytes a row, a multiple of 16); one work-item
+ * per 16 bytes of a row. */
+__kernel void
+dct_pad (__global const uchar * src, uint src_offset, int src_pitch,
+    int width, int height, __global uchar * pad, int pad_pitch)
+{
+  const int x = (int) get_global_id (0) * 16 - DCT_PAD;
+  const int y = (int) get_global_id (1) - DCT_PAD;
+  __global const uchar *row = src + src_offset + edge_clamp (y, height) *
+      src_pitch;
+  uchar16 v;
+
+  if (x >= 0 && x + 16 <= width) {
+    v = load_uchar16 (row + x);
+  } else {
+    uchar o[16];
+    for (int i = 0; i < 16; i++)
+      o[i] = row[edge_clamp (x + i, width)];
+    v = vload16 (0, o);
+  }
+  store_uchar16 (v, pad + (y + DCT_PAD) * pad_pitch + x + DCT_PAD);
+}
+
+/* dct_strips: all passes of the stage in one launch. Work-item (i, g) owns
+ * the columns [DCT_STRIP i, DCT_STRIP (i + 1)) and the rows
+ * [seg_rows g, seg_rows (g + 1)) of the output (seg_rows a multiple of 8)
+ * and walks down them a block row at a time: for each pass, the DCT_LANES
+ * blocks of the row that cover its columns (the last ones partly outside
+ * them; pad is dct_pad's copy of the plane), added into a rolling
+ * accumulator of 16 rows in private memory; after block row b of every
+ * pass, rows up to 8 b are whole and go to dst. Pass i's offset is
+ * ((sxs >> 4 i) & 15, (sys >> 4 i) & 15). */
+__kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
+void
+dct_strips (__global const uchar * pad, int pad_pitch, __global uchar * dst,
+    uint dst_offset, int dst_pitch, int width, int height, int seg_rows,
+    ulong sxs, ulong sys, uint threshold, int passes_log2)
+{
+  const int x0 = (int) get_global_id (0) * DCT_STRIP;
+  const int y_begin = (int) get_global_id (1) * seg_rows;
+  const int y_end = min (y_begin + seg_rows, height);
+  const int x_end = min (x0 + DCT_STRIP, width);
+  const int bias = 514 << passes_log2, shift = 2 + passes_log2;
+  int acc[16][DCT_ACC_W];
+
+  for (int y = 0; y < 16; y++)
+    for (int a = 0; a < DCT_ACC_W; a++)
+      acc[y][a] = 0;
+  dst += dst_offset;
+  for (int b = y_begin / 8; 8 * b < y_end + 8; b++) {
+    for (int i = 0; i < 1 << passes_log2; i++) {
+      const int sx = (sxs >> (4 * i)) & 15, sy = (sys >> (4 * i)) & 15;
+      const int y0 = 8 * b - sy;
+
+      dct_blocks (pad + (y0 + DCT_PAD) * pad_pitch + x0 - sx + DCT_PAD,
+          pad_pitch, threshold, y0, DCT_PAD - sx, acc);
+    }
+    /* rows 8 b - 8 .. 8 b - 1 are whole; their slots take rows 8 b + 8 ..
+     * 8 b + 15 next */
+    for (int y = max (8 * b - 8, y_begin); y < min (8 * b, y_end); y++) {
+      int *row = acc[y & 15] + DCT_PAD;
+      for (int x = x0; x < x_end; x += 16) {
+        const int16 r = (((unaligned_int16 *) (row + x - x0))->v + bias) >>
+            shift;
+        store_uchar16_upto (dst + y * dst_pitch, x, x_end,
+            convert_uchar16 (clamp (r, 0, 255)));
+      }
+    }
+    for (int y = 8 * b - 8; y < 8 * b; y++)
+      for (int a = 0; a < DCT_ACC_W; a++)
+        acc[y & 15][a] = 0;
   }
 }
 
