@@ -254,7 +254,7 @@ gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
   const cl_uint soff = (cl_uint) src_offset, doff = (cl_uint) dst_offset;
-  const cl_uint thr = MIN (threshold, G_MAXINT32);
+  const cl_int thr = (cl_int) MIN (threshold, G_MAXINT32);
   const cl_int plog = passes_log2 (passes);
   const gint strips = (width + DCT_STRIP - 1) / DCT_STRIP;
   const gint block_rows = (height + 7) / 8;
@@ -320,7 +320,7 @@ gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
   err |= clSetKernelArg (self->strips, a++, sizeof (cl_int), &seg_rows);
   err |= clSetKernelArg (self->strips, a++, sizeof (cl_ulong), &sxs);
   err |= clSetKernelArg (self->strips, a++, sizeof (cl_ulong), &sys);
-  err |= clSetKernelArg (self->strips, a++, sizeof (cl_uint), &thr);
+  err |= clSetKernelArg (self->strips, a++, sizeof (cl_int), &thr);
   err |= clSetKernelArg (self->strips, a++, sizeof (cl_int), &plog);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clSetKernelArg (dct_strips)");

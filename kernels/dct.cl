@@ -47,7 +47,6 @@ __constant int dct_c[8][8] = {
  * same straight-line code on whole vectors, which a CPU runs as SIMD. */
 #define DCT_LANES 16
 typedef int16 dctv;
-typedef uint16 dctuv;
 
 /* y[u] = sum_n C[u][n] x[n], exactly: the same integer sums as the matrix
  * product, reassociated through the basis' symmetries (C[u][7 - n] =
@@ -106,8 +105,15 @@ unshuffle (dctv * w)
   dctv u[8];
 
   _Pragma ("unroll") for (int t = 0; t < 4; t++) {
+#ifdef __clang__
+    u[t] = __builtin_shufflevector (w[2 * t], w[2 * t + 1], 0, 2, 4, 6, 8, 10,
+        12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    u[t + 4] = __builtin_shufflevector (w[2 * t], w[2 * t + 1], 1, 3, 5, 7, 9,
+        11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+#else
     u[t] = (dctv) (w[2 * t].even, w[2 * t + 1].even);
     u[t + 4] = (dctv) (w[2 * t].odd, w[2 * t + 1].odd);
+#endif
   }
   _Pragma ("unroll") for (int t = 0; t < 8; t++)
     w[t] = u[t];
@@ -129,7 +135,7 @@ typedef struct __attribute__ ((packed))
  * sample is at p (8 j columns apart) and adds each inverse sample into
  * acc[(y0 + m) & 15][a + 8 j + n], m, n its row and column in the block. */
 static inline void
-dct_blocks (__global const uchar * p, int pitch, uint threshold, int y0,
+dct_blocks (__global const uchar * p, int pitch, int threshold, int y0,
     int a, int (*acc)[DCT_ACC_W])
 {
   dctv R[8][8], X[8][8], w[8], s[8];
@@ -154,7 +160,9 @@ dct_blocks (__global const uchar * p, int pitch, uint threshold, int y0,
     fdct8 (w, s);
     _Pragma ("unroll") for (int v = 0; v < 8; v++) {
       const dctv x = (s[v] + 2048) >> 12;
-      X[v][u] = u + v == 0 ? x : x & (abs (x) >= (dctuv) threshold);
+      /* |x| >= threshold as two comparisons: PoCL 3.1 splits abs () of an
+       * int16 into pieces of two */
+      X[v][u] = u + v == 0 ? x : x & ((x >= threshold) | (-x >= threshold));
     }
   }
   /* inverse, rows: Q[v][n], in R */
@@ -222,7 +230,7 @@ __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void
 dct_strips (__global const uchar * pad, int pad_pitch, __global uchar * dst,
     uint dst_offset, int dst_pitch, int width, int height, int seg_rows,
-    ulong sxs, ulong sys, uint threshold, int passes_log2)
+    ulong sxs, ulong sys, int threshold, int passes_log2)
 {
   const int x0 = (int) get_global_id (0) * DCT_STRIP;
   const int y_begin = (int) get_global_id (1) * seg_rows;
