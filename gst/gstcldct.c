@@ -258,11 +258,12 @@ gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
   const cl_int plog = passes_log2 (passes);
   const gint strips = (width + DCT_STRIP - 1) / DCT_STRIP;
   const gint block_rows = (height + 7) / 8;
-  /* dct_pad's copy: every strip's blocks of every pass, and the block row
-   * below the plane's last, inside it (kernels/dct.cl) */
-  const cl_int pad_pitch = (strips * DCT_STRIP + 2 * DCT_PAD + 63) / 64 * 64;
+  /* dct_pad's copy, by phase: every strip's blocks of every pass, and the
+   * block row below the plane's last, inside it (kernels/dct.cl); a phase
+   * of a row has `phase` entries, whole work-items of dct_pad */
+  const cl_int phase = (strips * DCT_STRIP / 8 + 2 + 15) / 16 * 16;
   const gint pad_rows = block_rows * 8 + 2 * DCT_PAD;
-  const gsize need = (gsize) pad_pitch * pad_rows;
+  const gsize need = (gsize) 8 * phase * pad_rows;
   gint segments, seg_rows;
   cl_ulong sxs = 0, sys = 0;
   size_t global[2], local[2] = { 1, 1 };
@@ -299,10 +300,10 @@ gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
   err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &width);
   err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &height);
   err |= clSetKernelArg (self->pad, a++, sizeof (cl_mem), &self->padded);
-  err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &pad_pitch);
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &phase);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clSetKernelArg (dct_pad)");
-  global[0] = pad_pitch / 16;
+  global[0] = phase / 16;
   global[1] = pad_rows;
   err = clEnqueueNDRangeKernel (queue, self->pad, 2, NULL, global, NULL, 0,
       NULL, NULL);
@@ -311,7 +312,7 @@ gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
 
   a = 0;
   err |= clSetKernelArg (self->strips, a++, sizeof (cl_mem), &self->padded);
-  err |= clSetKernelArg (self->strips, a++, sizeof (cl_int), &pad_pitch);
+  err |= clSetKernelArg (self->strips, a++, sizeof (cl_int), &phase);
   err |= clSetKernelArg (self->strips, a++, sizeof (cl_mem), &dst);
   err |= clSetKernelArg (self->strips, a++, sizeof (cl_uint), &doff);
   err |= clSetKernelArg (self->strips, a++, sizeof (cl_int), &dst_pitch);

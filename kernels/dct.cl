@@ -96,8 +96,8 @@ idct8 (const dctv * X, dctv * y)
 /* The 128 values of w[0..7] read as one sequence, its even-indexed values
  * first, then the odd: the value at position i moves to i / 2 or 64 + i / 2,
  * its 7-bit position rotated right by one. Three of these turn eight vectors
- * of a row's 128 consecutive samples into w[n] = sample n of each block
- * (8 j + n moves to 16 n + j); four turn them back. Each output vector is
+ * of 128 consecutive samples into w[q] = samples q, q + 8, q + 16, ...
+ * (8 j + q moves to 16 q + j); four turn them back. Each output vector is
  * one two-source shuffle. */
 static inline void
 unshuffle (dctv * w)
@@ -124,31 +124,34 @@ typedef struct __attribute__ ((packed))
   int16 v;
 } unaligned_int16;
 
+/* The padded plane and the sums are kept by phase: column c of a row is
+ * entry c / 8 of the row's phase c % 8, each phase a run of entries of its
+ * own. Sample n of DCT_LANES side-by-side blocks (columns 8 j + n from any
+ * start) is then one run of consecutive entries of one phase: the blocks
+ * load and add without shuffles, which happen once a row instead, in
+ * dct_pad and where the sums become output. */
+
 /* Width of the padded plane's margin on every side (dct_pad). */
 #define DCT_PAD 8
 /* Columns a strip owns: its DCT_LANES blocks of any pass cover them. */
 #define DCT_STRIP (8 * DCT_LANES - 8)
-/* acc's columns: the strip's plus DCT_PAD to the left, whole vectors. */
-#define DCT_ACC_W (8 * DCT_LANES + DCT_PAD)
+/* Entries of a phase of acc: the strip's columns and DCT_PAD to the left,
+ * as far as DCT_LANES blocks starting at any of them reach. */
+#define DCT_ACC_P (DCT_LANES + 1)
 
-/* Transforms, thresholds and inverts the DCT_LANES blocks whose top left
- * sample is at p (8 j columns apart) and adds each inverse sample into
- * acc[(y0 + m) & 15][a + 8 j + n], m, n its row and column in the block. */
+/* Transforms, thresholds and inverts the DCT_LANES blocks whose sample n
+ * of row m lies at p[m * pitch + off[n]] (run of 16 entries, 1 a block)
+ * and adds its inverse into acc[(y0 + m) & 15][aoff[n]] likewise. */
 static inline void
-dct_blocks (__global const uchar * p, int pitch, int threshold, int y0,
-    int a, int (*acc)[DCT_ACC_W])
+dct_blocks (__global const uchar * p, int pitch, const int *off,
+    int threshold, int y0, const int *aoff, int (*acc)[8 * DCT_ACC_P])
 {
   dctv R[8][8], X[8][8], w[8], s[8];
 
   /* forward, rows: R[m][u] */
   _Pragma ("unroll") for (int m = 0; m < 8; m++) {
-    _Pragma ("unroll") for (int k = 0; k < 8; k++)
-      w[k] = convert_int16 (load_uchar16 (p + m * pitch + 16 * k));
-    unshuffle (w);
-    unshuffle (w);
-    unshuffle (w);
     _Pragma ("unroll") for (int n = 0; n < 8; n++)
-      w[n] -= 128;
+      w[n] = convert_int16 (load_uchar16 (p + m * pitch + off[n])) - 128;
     fdct8 (w, s);
     _Pragma ("unroll") for (int u = 0; u < 8; u++)
       R[m][u] = (s[u] + 512) >> 10;
@@ -171,50 +174,45 @@ dct_blocks (__global const uchar * p, int pitch, int threshold, int y0,
     _Pragma ("unroll") for (int n = 0; n < 8; n++)
       R[v][n] = (s[n] + 2048) >> 12;
   }
-  /* inverse, columns: r[m][n], in X */
+  /* inverse, columns: r[m][n], into acc */
   _Pragma ("unroll") for (int n = 0; n < 8; n++) {
     _Pragma ("unroll") for (int v = 0; v < 8; v++)
       w[v] = R[v][n];
     idct8 (w, s);
     _Pragma ("unroll") for (int m = 0; m < 8; m++)
-      X[m][n] = (s[m] + 2048) >> 12;
-  }
-  /* back to rows of consecutive samples, into acc */
-  _Pragma ("unroll") for (int m = 0; m < 8; m++) {
-    int *row = acc[(y0 + m) & 15] + a;
-    _Pragma ("unroll") for (int n = 0; n < 8; n++)
-      w[n] = X[m][n];
-    unshuffle (w);
-    unshuffle (w);
-    unshuffle (w);
-    unshuffle (w);
-    _Pragma ("unroll") for (int k = 0; k < 8; k++)
-      ((unaligned_int16 *) (row + 16 * k))->v += w[k];
+      ((unaligned_int16 *) (acc[(y0 + m) & 15] + aoff[n]))->v +=
+          (s[m] + 2048) >> 12;
   }
 }
 
 /* dct_pad: the plane with DCT_PAD samples of its edge replicated on every
- * side, into pad (pad_pitch bytes a row, a multiple of 16); one work-item
- * per 16 bytes of a row. */
+ * side, by phase (above): padded column c of row y (plane column
+ * c - DCT_PAD, row y - DCT_PAD) at pad[y * 8 * phase + (c % 8) * phase +
+ * c / 8]. One work-item per 128 padded columns of a row. */
 __kernel void
 dct_pad (__global const uchar * src, uint src_offset, int src_pitch,
-    int width, int height, __global uchar * pad, int pad_pitch)
+    int width, int height, __global uchar * pad, int phase)
 {
-  const int x = (int) get_global_id (0) * 16 - DCT_PAD;
+  const int g = get_global_id (0), x = g * 128 - DCT_PAD;
   const int y = (int) get_global_id (1) - DCT_PAD;
   __global const uchar *row = src + src_offset + edge_clamp (y, height) *
       src_pitch;
-  uchar16 v;
+  __global uchar *out = pad + (y + DCT_PAD) * 8 * phase + g * 16;
+  dctv w[8];
 
-  if (x >= 0 && x + 16 <= width) {
-    v = load_uchar16 (row + x);
+  if (x >= 0 && x + 128 <= width) {
+    _Pragma ("unroll") for (int t = 0; t < 8; t++)
+      w[t] = convert_int16 (load_uchar16 (row + x + 16 * t));
+    unshuffle (w);
+    unshuffle (w);
+    unshuffle (w);
+    _Pragma ("unroll") for (int q = 0; q < 8; q++)
+      store_uchar16 (convert_uchar16 (w[q]), out + q * phase);
   } else {
-    uchar o[16];
-    for (int i = 0; i < 16; i++)
-      o[i] = row[edge_clamp (x + i, width)];
-    v = vload16 (0, o);
+    for (int q = 0; q < 8; q++)
+      for (int j = 0; j < 16; j++)
+        out[q * phase + j] = row[edge_clamp (x + 8 * j + q, width)];
   }
-  store_uchar16 (v, pad + (y + DCT_PAD) * pad_pitch + x + DCT_PAD);
 }
 
 /* dct_strips: all passes of the stage in one launch. Work-item (i, g) owns
@@ -228,7 +226,7 @@ dct_pad (__global const uchar * src, uint src_offset, int src_pitch,
  * ((sxs >> 4 i) & 15, (sys >> 4 i) & 15). */
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void
-dct_strips (__global const uchar * pad, int pad_pitch, __global uchar * dst,
+dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
     uint dst_offset, int dst_pitch, int width, int height, int seg_rows,
     ulong sxs, ulong sys, int threshold, int passes_log2)
 {
@@ -237,33 +235,44 @@ dct_strips (__global const uchar * pad, int pad_pitch, __global uchar * dst,
   const int y_end = min (y_begin + seg_rows, height);
   const int x_end = min (x0 + DCT_STRIP, width);
   const int bias = 514 << passes_log2, shift = 2 + passes_log2;
-  int acc[16][DCT_ACC_W];
+  /* acc[y & 15][q * DCT_ACC_P + i]: column 8 i + q - DCT_PAD of the strip */
+  int acc[16][8 * DCT_ACC_P];
 
   for (int y = 0; y < 16; y++)
-    for (int a = 0; a < DCT_ACC_W; a++)
+    for (int a = 0; a < 8 * DCT_ACC_P; a++)
       acc[y][a] = 0;
   dst += dst_offset;
   for (int b = y_begin / 8; 8 * b < y_end + 8; b++) {
     for (int i = 0; i < 1 << passes_log2; i++) {
       const int sx = (sxs >> (4 * i)) & 15, sy = (sys >> (4 * i)) & 15;
       const int y0 = 8 * b - sy;
+      int off[8], aoff[8];
 
-      dct_blocks (pad + (y0 + DCT_PAD) * pad_pitch + x0 - sx + DCT_PAD,
-          pad_pitch, threshold, y0, DCT_PAD - sx, acc);
+      /* the blocks start at strip column -sx, padded column x0 + 8 - sx */
+      for (int n = 0; n < 8; n++) {
+        aoff[n] = ((n - sx) & 7) * DCT_ACC_P + ((DCT_PAD - sx + n) >> 3);
+        off[n] = ((n - sx) & 7) * phase + ((x0 + DCT_PAD - sx + n) >> 3);
+      }
+      dct_blocks (pad + (y0 + DCT_PAD) * 8 * phase, 8 * phase, off,
+          threshold, y0, aoff, acc);
     }
     /* rows 8 b - 8 .. 8 b - 1 are whole; their slots take rows 8 b + 8 ..
      * 8 b + 15 next */
     for (int y = max (8 * b - 8, y_begin); y < min (8 * b, y_end); y++) {
-      int *row = acc[y & 15] + DCT_PAD;
-      for (int x = x0; x < x_end; x += 16) {
-        const int16 r = (((unaligned_int16 *) (row + x - x0))->v + bias) >>
-            shift;
-        store_uchar16_upto (dst + y * dst_pitch, x, x_end,
-            convert_uchar16 (clamp (r, 0, 255)));
-      }
+      dctv w[8];
+
+      for (int q = 0; q < 8; q++)
+        w[q] = ((unaligned_int16 *) (acc[y & 15] + q * DCT_ACC_P + 1))->v;
+      unshuffle (w);
+      unshuffle (w);
+      unshuffle (w);
+      unshuffle (w);
+      for (int t = 0; t < 8 && x0 + 16 * t < x_end; t++)
+        store_uchar16_upto (dst + y * dst_pitch, x0 + 16 * t, x_end,
+            convert_uchar16 (clamp ((w[t] + bias) >> shift, 0, 255)));
     }
     for (int y = 8 * b - 8; y < 8 * b; y++)
-      for (int a = 0; a < DCT_ACC_W; a++)
+      for (int a = 0; a < 8 * DCT_ACC_P; a++)
         acc[y & 15][a] = 0;
   }
 }
