@@ -71,11 +71,13 @@ fdct8 (const dctv * x, dctv * y)
   y[7] = 400 * o0 - 1138 * o1 + 1703 * o2 - 2009 * o3;
 }
 
-/* y[n] = sum_u C[u][n] X[u], exactly, the same way. */
+/* y[n] = sum_u C[u][n] X[u] + bias, exactly, the same way; every y[n] has
+ * one term from a0 or a1, which carry the bias. */
 static inline void
-idct8 (const dctv * X, dctv * y)
+idct8 (const dctv * X, dctv * y, int bias)
 {
-  const dctv a0 = 1448 * (X[0] + X[4]), a1 = 1448 * (X[0] - X[4]);
+  const dctv a0 = 1448 * (X[0] + X[4]) + bias;
+  const dctv a1 = 1448 * (X[0] - X[4]) + bias;
   const dctv b0 = 1892 * X[2] + 784 * X[6], b1 = 784 * X[2] - 1892 * X[6];
   const dctv e0 = a0 + b0, e3 = a0 - b0, e1 = a1 + b1, e2 = a1 - b1;
   const dctv o0 = 2009 * X[1] + 1703 * X[3] + 1138 * X[5] + 400 * X[7];
@@ -141,19 +143,24 @@ typedef struct __attribute__ ((packed))
 
 /* Transforms, thresholds and inverts the DCT_LANES blocks whose sample n
  * of row m lies at p[m * pitch + off[n]] (run of 16 entries, 1 a block)
- * and adds its inverse into acc[(y0 + m) & 15][aoff[n]] likewise. */
+ * and adds its inverse into acc[(y0 + m) & 15][aoff[n]] likewise. A
+ * coefficient X is kept where (uint) X + tb >= tr: |X| >= threshold for
+ * tb = threshold - 1, tr = 2 threshold - 1 (the negative X wrap around
+ * to the top), always for tb = tr = 0. */
 static inline void
-dct_blocks (__global const uchar * p, int pitch, const int *off,
-    int threshold, int y0, const int *aoff, int (*acc)[8 * DCT_ACC_P])
+dct_blocks (__global const uchar * p, int pitch, const int *off, uint tb,
+    uint tr, int y0, const int *aoff, int (*acc)[8 * DCT_ACC_P])
 {
   dctv R[8][8], X[8][8], w[8], s[8];
 
   /* forward, rows: R[m][u] */
   _Pragma ("unroll") for (int m = 0; m < 8; m++) {
     _Pragma ("unroll") for (int n = 0; n < 8; n++)
-      w[n] = convert_int16 (load_uchar16 (p + m * pitch + off[n])) - 128;
+      w[n] = convert_int16 (load_uchar16 (p + m * pitch + off[n]));
     fdct8 (w, s);
-    _Pragma ("unroll") for (int u = 0; u < 8; u++)
+    /* x - 128 for x: every other row of C sums to 0 */
+    R[m][0] = (s[0] - 8 * 128 * 1448 + 512) >> 10;
+    _Pragma ("unroll") for (int u = 1; u < 8; u++)
       R[m][u] = (s[u] + 512) >> 10;
   }
   /* forward, columns: X[v][u], thresholded (the DC term stays) */
@@ -163,26 +170,33 @@ dct_blocks (__global const uchar * p, int pitch, const int *off,
     fdct8 (w, s);
     _Pragma ("unroll") for (int v = 0; v < 8; v++) {
       const dctv x = (s[v] + 2048) >> 12;
-      /* |x| >= threshold as two comparisons: PoCL 3.1 splits abs () of an
-       * int16 into pieces of two */
-      X[v][u] = u + v == 0 ? x : x & ((x >= threshold) | (-x >= threshold));
+      X[v][u] = u + v == 0 ? x : x & (as_uint16 (x) + tb >= tr);
     }
   }
   /* inverse, rows: Q[v][n], in R */
   _Pragma ("unroll") for (int v = 0; v < 8; v++) {
-    idct8 (X[v], s);
+    idct8 (X[v], s, 2048);
     _Pragma ("unroll") for (int n = 0; n < 8; n++)
-      R[v][n] = (s[n] + 2048) >> 12;
+      R[v][n] = s[n] >> 12;
   }
   /* inverse, columns: r[m][n], into acc */
   _Pragma ("unroll") for (int n = 0; n < 8; n++) {
     _Pragma ("unroll") for (int v = 0; v < 8; v++)
       w[v] = R[v][n];
-    idct8 (w, s);
+    idct8 (w, s, 2048);
     _Pragma ("unroll") for (int m = 0; m < 8; m++)
-      ((unaligned_int16 *) (acc[(y0 + m) & 15] + aoff[n]))->v +=
-          (s[m] + 2048) >> 12;
+      ((unaligned_int16 *) (acc[(y0 + m) & 15] + aoff[n]))->v += s[m] >> 12;
   }
+}
+
+static inline void
+zero_acc_row (int *row)
+{
+  _Pragma ("unroll") for (int a = 0; a + 16 <= 8 * DCT_ACC_P; a += 16)
+    ((unaligned_int16 *) (row + a))->v = 0;
+  _Pragma ("unroll") for (int a = 8 * DCT_ACC_P / 16 * 16;
+      a < 8 * DCT_ACC_P; a++)
+    row[a] = 0;
 }
 
 /* dct_pad: the plane with DCT_PAD samples of its edge replicated on every
@@ -235,12 +249,13 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
   const int y_end = min (y_begin + seg_rows, height);
   const int x_end = min (x0 + DCT_STRIP, width);
   const int bias = 514 << passes_log2, shift = 2 + passes_log2;
+  const uint tb = threshold ? threshold - 1 : 0;
+  const uint tr = threshold ? 2 * (uint) threshold - 1 : 0;
   /* acc[y & 15][q * DCT_ACC_P + i]: column 8 i + q - DCT_PAD of the strip */
   int acc[16][8 * DCT_ACC_P];
 
   for (int y = 0; y < 16; y++)
-    for (int a = 0; a < 8 * DCT_ACC_P; a++)
-      acc[y][a] = 0;
+    zero_acc_row (acc[y]);
   dst += dst_offset;
   for (int b = y_begin / 8; 8 * b < y_end + 8; b++) {
     for (int i = 0; i < 1 << passes_log2; i++) {
@@ -253,8 +268,8 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
         aoff[n] = ((n - sx) & 7) * DCT_ACC_P + ((DCT_PAD - sx + n) >> 3);
         off[n] = ((n - sx) & 7) * phase + ((x0 + DCT_PAD - sx + n) >> 3);
       }
-      dct_blocks (pad + (y0 + DCT_PAD) * 8 * phase, 8 * phase, off,
-          threshold, y0, aoff, acc);
+      dct_blocks (pad + (y0 + DCT_PAD) * 8 * phase, 8 * phase, off, tb, tr,
+          y0, aoff, acc);
     }
     /* rows 8 b - 8 .. 8 b - 1 are whole; their slots take rows 8 b + 8 ..
      * 8 b + 15 next */
@@ -272,8 +287,7 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
             convert_uchar16 (clamp ((w[t] + bias) >> shift, 0, 255)));
     }
     for (int y = 8 * b - 8; y < 8 * b; y++)
-      for (int a = 0; a < 8 * DCT_ACC_P; a++)
-        acc[y & 15][a] = 0;
+      zero_acc_row (acc[y & 15]);
   }
 }
 
