@@ -141,48 +141,55 @@ typedef struct __attribute__ ((packed))
  * as far as DCT_LANES blocks starting at any of them reach. */
 #define DCT_ACC_P (DCT_LANES + 1)
 
-/* Transforms, thresholds and inverts the DCT_LANES blocks whose sample n
- * of row m lies at p[m * pitch + off[n]] (run of 16 entries, 1 a block)
- * and adds its inverse into acc[(y0 + m) & 15][aoff[n]] likewise. A
- * coefficient X is kept where (uint) X + tb >= tr: |X| >= threshold for
- * tb = threshold - 1, tr = 2 threshold - 1 (the negative X wrap around
- * to the top), always for tb = tr = 0. */
+/* The forward row transform of one row of the DCT_LANES blocks whose
+ * sample n lies at p[off[n]] (a run of 16 entries, 1 a block): R[u]. Every
+ * |R| <= 128 * 8 * 1448 / 1024 fits 16 bits. */
 static inline void
-dct_blocks (__global const uchar * p, int pitch, const int *off, uint tb,
-    uint tr, int y0, const int *aoff, int (*acc)[8 * DCT_ACC_P])
+dct_row (__global const uchar * p, const int *off, short16 * R)
 {
-  dctv R[8][8], X[8][8], w[8], s[8];
+  dctv w[8], s[8];
 
-  /* forward, rows: R[m][u] */
-  _Pragma ("unroll") for (int m = 0; m < 8; m++) {
-    _Pragma ("unroll") for (int n = 0; n < 8; n++)
-      w[n] = convert_int16 (load_uchar16 (p + m * pitch + off[n]));
-    fdct8 (w, s);
-    /* x - 128 for x: every other row of C sums to 0 */
-    R[m][0] = (s[0] - 8 * 128 * 1448 + 512) >> 10;
-    _Pragma ("unroll") for (int u = 1; u < 8; u++)
-      R[m][u] = (s[u] + 512) >> 10;
-  }
+  _Pragma ("unroll") for (int n = 0; n < 8; n++)
+    w[n] = convert_int16 (load_uchar16 (p + off[n]));
+  fdct8 (w, s);
+  /* x - 128 for x: every other row of C sums to 0 */
+  R[0] = convert_short16 ((s[0] - 8 * 128 * 1448 + 512) >> 10);
+  _Pragma ("unroll") for (int u = 1; u < 8; u++)
+    R[u] = convert_short16 ((s[u] + 512) >> 10);
+}
+
+/* The rest of the blocks' transform from their rows R[(y0 + m) & 15]
+ * (dct_row): thresholded, inverted and added into acc[(y0 + m) & 15] at
+ * aoff[n] for sample n (as dct_row's off). A coefficient X is kept where
+ * (uint) X + tb >= tr: |X| >= threshold for tb = threshold - 1,
+ * tr = 2 threshold - 1 (the negative X wrap around to the top), always for
+ * tb = tr = 0. */
+static inline void
+dct_blocks (short16 (*R)[8], int y0, uint tb, uint tr, const int *aoff,
+    int (*acc)[8 * DCT_ACC_P])
+{
+  dctv Q[8][8], X[8][8], w[8], s[8];
+
   /* forward, columns: X[v][u], thresholded (the DC term stays) */
   _Pragma ("unroll") for (int u = 0; u < 8; u++) {
     _Pragma ("unroll") for (int m = 0; m < 8; m++)
-      w[m] = R[m][u];
+      w[m] = convert_int16 (R[(y0 + m) & 15][u]);
     fdct8 (w, s);
     _Pragma ("unroll") for (int v = 0; v < 8; v++) {
       const dctv x = (s[v] + 2048) >> 12;
       X[v][u] = u + v == 0 ? x : x & (as_uint16 (x) + tb >= tr);
     }
   }
-  /* inverse, rows: Q[v][n], in R */
+  /* inverse, rows: Q[v][n] */
   _Pragma ("unroll") for (int v = 0; v < 8; v++) {
     idct8 (X[v], s, 2048);
     _Pragma ("unroll") for (int n = 0; n < 8; n++)
-      R[v][n] = s[n] >> 12;
+      Q[v][n] = s[n] >> 12;
   }
   /* inverse, columns: r[m][n], into acc */
   _Pragma ("unroll") for (int n = 0; n < 8; n++) {
     _Pragma ("unroll") for (int v = 0; v < 8; v++)
-      w[v] = R[v][n];
+      w[v] = Q[v][n];
     idct8 (w, s, 2048);
     _Pragma ("unroll") for (int m = 0; m < 8; m++)
       ((unaligned_int16 *) (acc[(y0 + m) & 15] + aoff[n]))->v += s[m] >> 12;
@@ -253,9 +260,15 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
   const uint tr = threshold ? 2 * (uint) threshold - 1 : 0;
   /* acc[y & 15][q * DCT_ACC_P + i]: column 8 i + q - DCT_PAD of the strip */
   int acc[16][8 * DCT_ACC_P];
+  /* rows[sx][y & 15]: dct_row of row y for the passes at sx, which need
+   * it for one block row each; next[sx]: the next row to transform */
+  short16 rows[8][16][8];
+  int next[8];
 
   for (int y = 0; y < 16; y++)
     zero_acc_row (acc[y]);
+  for (int sx = 0; sx < 8; sx++)
+    next[sx] = y_begin - 8;
   dst += dst_offset;
   for (int b = y_begin / 8; 8 * b < y_end + 8; b++) {
     for (int i = 0; i < 1 << passes_log2; i++) {
@@ -268,8 +281,10 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
         aoff[n] = ((n - sx) & 7) * DCT_ACC_P + ((DCT_PAD - sx + n) >> 3);
         off[n] = ((n - sx) & 7) * phase + ((x0 + DCT_PAD - sx + n) >> 3);
       }
-      dct_blocks (pad + (y0 + DCT_PAD) * 8 * phase, 8 * phase, off, tb, tr,
-          y0, aoff, acc);
+      for (; next[sx] < y0 + 8; next[sx]++)
+        dct_row (pad + (next[sx] + DCT_PAD) * 8 * phase, off,
+            rows[sx][next[sx] & 15]);
+      dct_blocks (rows[sx], y0, tb, tr, aoff, acc);
     }
     /* rows 8 b - 8 .. 8 b - 1 are whole; their slots take rows 8 b + 8 ..
      * 8 b + 15 next */
