@@ -21,8 +21,11 @@
  * is of integers, so any order of passes and blocks gives the same bytes.
  * dct_pad copies the plane with its edges replicated; dct_strips then runs
  * every pass in one launch, each work-item down a strip of its own (see
- * there), its sums in private memory: the frame is read once per pass from
- * cache and written once.
+ * there): the sums stay in the work-item's private memory, the output is
+ * written once, and each row's forward row transform is done once per
+ * horizontal offset, for both passes at that offset. Every intermediate
+ * value fits 16 bits (|R| <= 1448, |X| <= 4095, |Q| <= 11581), the
+ * products do not.
  *
  * dct_histogram: one work-item per block of the plane's own 8x8 grid that
  * lies wholly inside it; counts |X| (clamped to DCT_BINS - 1) of the three
