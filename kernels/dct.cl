@@ -45,11 +45,16 @@ __constant int dct_c[8][8] = {
   {400, -1138, 1703, -2009, 2009, -1703, 1138, -400},
 };
 
+#ifdef DCT_STRIPS
 /* The strip kernel transforms DCT_LANES blocks side by side, lane j of
  * every vector holding block j: each 8-point transform below is then the
  * same straight-line code on whole vectors, which a CPU runs as SIMD. */
 #define DCT_LANES 16
 typedef int16 dctv;
+#else
+/* dct_pass: one value of one block a work-item. */
+typedef int dctv;
+#endif
 
 /* p = a x + b y and q = b x - a y in three multiplies instead of four:
  * t = b (x + y), p = t + (a - b) x, q = t - (a + b) y, the same integers. */
@@ -124,6 +129,8 @@ idct8 (const dctv * X, dctv * y, int bias)
   y[3] = e3 + o[3];
   y[4] = e3 - o[3];
 }
+
+#ifdef DCT_STRIPS
 
 /* The 128 values of w[0..7] read as one sequence, its even-indexed values
  * first, then the odd: the value at position i moves to i / 2 or 64 + i / 2,
@@ -335,6 +342,88 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
       zero_acc_row (acc[y & 15]);
   }
 }
+
+#else /* DCT_STRIPS */
+
+/* Blocks per work-group of dct_pass; the work-group is 8 work-items a block
+ * (DCT_WG = 8 * DCT_BLOCKS along dimension 0, 1 along dimension 1). */
+#define DCT_BLOCKS 8
+#define DCT_WG (8 * DCT_BLOCKS)
+
+/* Each work-item holds one row of its block for the row transforms and one
+ * column for the column transforms, the block passing through local memory
+ * in between: every work-item does the same 8-point transforms on 8 values
+ * of its own, which a CPU device vectorizes across work-items. */
+__kernel __attribute__ ((reqd_work_group_size (DCT_WG, 1, 1)))
+void
+dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
+    __global int *acc, __global uchar * dst, uint dst_offset, int dst_pitch,
+    int width, int height, int sx, int sy, int threshold, int mode,
+    int passes_log2)
+{
+  __local int tile[DCT_BLOCKS][8][8];
+  const int lid = get_local_id (0);
+  const int k = lid / 8, i = lid % 8;
+  const int x0 = ((int) get_group_id (0) * DCT_BLOCKS + k) * 8 - sx;
+  const int y0 = (int) get_global_id (1) * 8 - sy;
+  __local int (*t)[8] = tile[k];
+  int v8[8], s[8];
+
+  src += src_offset;
+  dst += dst_offset;
+  /* forward, rows: row i of the block (edges replicated) */
+  {
+    __global const uchar *row = src + edge_clamp (y0 + i, height) * src_pitch;
+    _Pragma ("unroll") for (int n = 0; n < 8; n++)
+      v8[n] = (int) row[edge_clamp (x0 + n, width)] - 128;
+    fdct8 (v8, s);
+    _Pragma ("unroll") for (int u = 0; u < 8; u++)
+      t[i][u] = (s[u] + 512) >> 10;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* forward, columns: column u = i, thresholded */
+  _Pragma ("unroll") for (int m = 0; m < 8; m++)
+    v8[m] = t[m][i];
+  fdct8 (v8, s);
+  _Pragma ("unroll") for (int v = 0; v < 8; v++) {
+    const int x = (s[v] + 2048) >> 12;
+    t[v][i] = (v + i == 0 || (int) abs (x) >= threshold) ? x : 0;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* inverse, rows: row v = i */
+  _Pragma ("unroll") for (int u = 0; u < 8; u++)
+    v8[u] = t[i][u];
+  idct8 (v8, s, 2048);
+  _Pragma ("unroll") for (int n = 0; n < 8; n++)
+    t[i][n] = s[n] >> 12;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  /* inverse, columns: column n = i, into the samples (x0 + i, y0 + m) */
+  _Pragma ("unroll") for (int v = 0; v < 8; v++)
+    v8[v] = t[v][i];
+  idct8 (v8, s, 2048);
+  const int x = x0 + i;
+  if (x < 0 || x >= width || x0 >= width)
+    return;
+  _Pragma ("unroll") for (int m = 0; m < 8; m++) {
+    const int y = y0 + m;
+    if (y < 0 || y >= height)
+      continue;
+    int r = s[m] >> 12;
+    __global int *a = acc + y * width + x;
+    if (mode == 0) {
+      *a = r;
+    } else if (mode == 1) {
+      *a += r;
+    } else {
+      if (mode == 2)
+        r += *a;
+      r = (r + (514 << passes_log2)) >> (2 + passes_log2);
+      dst[y * dst_pitch + x] = (uchar) clamp (r, 0, 255);
+    }
+  }
+}
+
+#endif /* DCT_STRIPS */
 
 __kernel void
 dct_histogram (__global const uchar * src, uint src_offset, int src_pitch,
