@@ -52,7 +52,8 @@ __constant int dct_c[8][8] = {
 #define DCT_LANES 16
 typedef int16 dctv;
 #else
-/* dct_pass: one value of one block a work-item. */
+/* dct_pass: a work-item holds a row or a column of one block, value by
+ * value. */
 typedef int dctv;
 #endif
 
