@@ -58,6 +58,18 @@ cl_command_queue gst_cl_context_get_host_queue (GstClContext * self);
  * every device when the environment has GST_CL_DISCRETE=1 (tests). */
 gboolean gst_cl_context_is_host_unified (GstClContext * self);
 
+/* Whether frame memory is fine-grained buffer SVM (host-unified devices
+ * that offer it, unless GST_CL_SVM=0): the CPU uses it with no map. */
+gboolean gst_cl_context_has_fine_svm (GstClContext * self);
+
+/* A buffer over @size bytes of fine-grained buffer SVM, whose address goes
+ * to @svm; only where gst_cl_context_has_fine_svm(). The SVM is freed with
+ * gst_cl_context_svm_free() after the buffer is released and no command
+ * uses it (clSVMFree does not wait). */
+cl_mem gst_cl_context_create_svm_buffer (GstClContext * self, gsize size,
+    gpointer * svm, const gchar * what, GError ** error);
+void gst_cl_context_svm_free (GstClContext * self, gpointer svm);
+
 /* The alignment, in bytes, that host pointers need to be wrapped as
  * CL_MEM_USE_HOST_PTR buffers without a copy. */
 gsize gst_cl_context_get_host_ptr_align (GstClContext * self);

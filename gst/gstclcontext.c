@@ -7,6 +7,13 @@
  * version 2 of the License, or (at your option) any later version.
  */
 
+/* Shared virtual memory (clSVMAlloc) is OpenCL 2.0: this file alone asks
+ * for it, and only calls it on devices that report it; the queues stay
+ * those of OpenCL 1.2, which every device has. */
+#undef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 200
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -34,6 +41,7 @@ struct _GstClContext
   gchar *device_name;
   gchar *identity;
   gboolean host_unified;
+  gboolean fine_svm;            /* host-unified with fine-grained buffer SVM */
   gsize host_ptr_align;
 };
 
@@ -283,6 +291,24 @@ gst_cl_context_describe (cl_device_id device)
   return identity;
 }
 
+/* Whether frame memory can be fine-grained buffer SVM: the CPU then reads
+ * and writes it with no map command (one round trip to the driver's
+ * threads each, which on PoCL is most of a small frame's cost,
+ * docs/benchmarks.md). An OpenCL 1.x device refuses the query: no.
+ * GST_CL_SVM=0 keeps mapped buffers, to test and measure that path. */
+static gboolean
+gst_cl_context_query_fine_svm (cl_device_id device)
+{
+  cl_device_svm_capabilities caps = 0;
+
+  if (g_strcmp0 (g_getenv ("GST_CL_SVM"), "0") == 0)
+    return FALSE;
+  if (clGetDeviceInfo (device, CL_DEVICE_SVM_CAPABILITIES, sizeof (caps),
+          &caps, NULL) != CL_SUCCESS)
+    return FALSE;
+  return (caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0;
+}
+
 static gboolean
 gst_cl_context_query_memory (GstClContext * self, GError ** error)
 {
@@ -310,10 +336,12 @@ gst_cl_context_query_memory (GstClContext * self, GError ** error)
     unified = CL_FALSE;
   }
   self->host_unified = unified;
+  self->fine_svm = unified && gst_cl_context_query_fine_svm (self->device);
   self->host_ptr_align = MAX (align_bits / 8, 1);
   self->identity = gst_cl_context_describe (self->device);
-  GST_INFO_OBJECT (self, "host-unified memory: %s, host pointer alignment %"
-      G_GSIZE_FORMAT, unified ? "yes" : "no", self->host_ptr_align);
+  GST_INFO_OBJECT (self, "host-unified memory: %s, fine-grained SVM frames: "
+      "%s, host pointer alignment %" G_GSIZE_FORMAT, unified ? "yes" : "no",
+      self->fine_svm ? "yes" : "no", self->host_ptr_align);
   return TRUE;
 }
 
@@ -537,6 +565,54 @@ gst_cl_context_is_host_unified (GstClContext * self)
 {
   g_return_val_if_fail (GST_IS_CL_CONTEXT (self), FALSE);
   return self->host_unified;
+}
+
+gboolean
+gst_cl_context_has_fine_svm (GstClContext * self)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), FALSE);
+  return self->fine_svm;
+}
+
+cl_mem
+gst_cl_context_create_svm_buffer (GstClContext * self, gsize size,
+    gpointer * svm, const gchar * what, GError ** error)
+{
+  cl_int status;
+  cl_mem mem;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), NULL);
+  g_return_val_if_fail (self->fine_svm && size > 0, NULL);
+
+  /* Alignment 0: that of the largest OpenCL type, at least what
+   * GstAllocationParams asks for in practice (128 bytes). */
+  *svm = clSVMAlloc (self->context, CL_MEM_READ_WRITE |
+      CL_MEM_SVM_FINE_GRAIN_BUFFER, size, 0);
+  if (!*svm) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+        "clSVMAlloc (%s, %" G_GSIZE_FORMAT " bytes) failed", what, size);
+    return NULL;
+  }
+  /* OpenCL 2.0: a buffer made with CL_MEM_USE_HOST_PTR over SVM has that
+   * memory as its storage, so kernels keep taking a cl_mem. */
+  mem = clCreateBuffer (self->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+      size, *svm, &status);
+  if (status != CL_SUCCESS) {
+    clSVMFree (self->context, *svm);
+    *svm = NULL;
+    gst_cl_set_error (error, status, "clCreateBuffer (%s over SVM, %"
+        G_GSIZE_FORMAT " bytes)", what, size);
+    return NULL;
+  }
+  return mem;
+}
+
+void
+gst_cl_context_svm_free (GstClContext * self, gpointer svm)
+{
+  g_return_if_fail (GST_IS_CL_CONTEXT (self));
+  if (svm)
+    clSVMFree (self->context, svm);
 }
 
 gsize

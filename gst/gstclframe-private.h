@@ -17,7 +17,9 @@ G_BEGIN_DECLS
 
 /* Where one plane's rows are: in an OpenCL buffer (@mem, from @offset) or,
  * when @mem is NULL, in host memory at @host. Rows are @pitch bytes apart.
- * @device_side: the buffer lives in device memory, not host-visible memory. */
+ * @device_side: the buffer lives in device memory, not host-visible memory.
+ * @pinned: @host is pinned memory of an OpenCL memory (transfers from and
+ * to it are DMA, and it is never staged). */
 typedef struct
 {
   cl_mem mem;
@@ -25,6 +27,7 @@ typedef struct
   guint8 *host;
   gint pitch;
   gboolean device_side;
+  gboolean pinned;
 } GstClPlaneRef;
 
 /* Bytes moved so far, by kind; see the element's "stats" property. */
@@ -38,7 +41,8 @@ typedef struct
 } GstClTransferStats;
 
 /* A GstBuffer opened for OpenCL work: one GstClPlaneRef per plane.
- *  - One OpenCL memory of the context: its buffer, with no map at all.
+ *  - One OpenCL memory of the context: its buffer, with no map at all, or
+ *    on a discrete device its pinned host memory (mapped for good).
  *  - Else, on a host-unified device, one system memory at an aligned address:
  *    wrapped as a CL_MEM_USE_HOST_PTR buffer, no copy.
  *  - Else: the GstVideoFrame mapped, planes as host pointers (transfers then
@@ -72,6 +76,12 @@ void gst_cl_frame_close (GstClFrame * frame);
  * OpenCL command that fits (or a CPU copy between two host pointers), and
  * counts the bytes in @stats. Not blocking: host memory must stay valid until
  * the queue is drained. */
+/* Copies a plane between host memories by the CPU, the rows split over a
+ * few threads where the plane is large; counted as host copy bytes. */
+void gst_cl_copy_host_plane (const GstClPlaneRef * src,
+    const GstClPlaneRef * dst, gsize row_bytes, gsize height,
+    GstClTransferStats * stats);
+
 gboolean gst_cl_copy_plane (GstClContext * context, const GstClPlaneRef * src,
     const GstClPlaneRef * dst, gsize row_bytes, gsize height,
     GstClTransferStats * stats, GError ** error);

@@ -47,6 +47,13 @@ gboolean gst_is_cl_memory (GstMemory * mem, GstClContext * context);
  * buffer). The bytes of @mem start at @mem->offset in it. Only valid for gst_is_cl_memory() memory. */
 cl_mem gst_cl_memory_get_buffer (GstMemory * mem);
 
+/* On a discrete device, the pinned host memory that holds @mem's buffer for
+ * good (its first byte, at the buffer's offset 0; the bytes of @mem start
+ * at @mem->offset): the CPU, and transfers, use it without map commands,
+ * and kernels never use the buffer itself. NULL for device-resident
+ * memory and on host-unified devices. */
+guint8 *gst_cl_memory_get_pinned_host (GstMemory * mem);
+
 /* Frames in flight: the event of the last OpenCL command that writes @mem's
  * buffer (a download into it, a kernel, an unmap), which any later reader
  * or writer must wait for, as GStreamer's CUDA memory keeps a pending sync.

@@ -27,6 +27,11 @@ typedef struct
   gpointer host;                /* the mapping, while map_count > 0 */
   gboolean writable;            /* the mapping was made for writing */
   cl_event pending;             /* the last command writing the buffer */
+  /* Where the CPU always finds the bytes, with no map command: the
+   * buffer's storage where it is SVM, or its pinned host memory mapped once
+   * for its whole life on a discrete device (never used by kernels then). */
+  gpointer svm;
+  gpointer pinned;
 } GstClMemory;
 
 struct _GstClAllocator
@@ -41,6 +46,26 @@ G_DEFINE_TYPE_WITH_CODE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR,
     GST_DEBUG_CATEGORY_INIT (gst_cl_memory_debug, "clmemory", 0,
         "OpenCL buffer memory"));
 
+/* Maps @buffer (CL_MEM_ALLOC_HOST_PTR: pinned host memory) once for good.
+ * On a discrete device a map and an unmap per frame each made the driver
+ * move the buffer (docs/memory.md); mapped for life, the CPU writes and
+ * reads the pinned memory in place, and frames go to the device and back
+ * by DMA from it (clEnqueueWrite/ReadBuffer with this pointer, never a
+ * kernel on @buffer, as OpenCL wants while it is mapped). */
+static gpointer
+map_for_life (GstClAllocator * self, cl_mem buffer, gsize size,
+    GError ** error)
+{
+  cl_int status;
+  gpointer host = clEnqueueMapBuffer (gst_cl_context_get_host_queue
+      (self->context), buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, size,
+      0, NULL, NULL, &status);
+
+  if (status != CL_SUCCESS)
+    gst_cl_set_error (error, status, "clEnqueueMapBuffer (frame memory)");
+  return status == CL_SUCCESS ? host : NULL;
+}
+
 static GstMemory *
 gst_cl_allocator_alloc (GstAllocator * allocator, gsize size,
     GstAllocationParams * params)
@@ -49,17 +74,36 @@ gst_cl_allocator_alloc (GstAllocator * allocator, gsize size,
   gsize maxsize = size + params->prefix + params->padding;
   GError *error = NULL;
   GstClMemory *mem;
+  gpointer svm = NULL, pinned = NULL;
   cl_mem buffer;
 
   /* OpenCL buffers start at the device's base address alignment, which is at
    * least what GstAllocationParams asks for in practice (128 bytes). */
-  buffer = gst_cl_context_create_buffer (self->context,
-      self->device_resident ? CL_MEM_READ_WRITE :
-      CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, maxsize, "frame memory",
-      &error);
-  if (!buffer) {
+  if (self->device_resident) {
+    buffer = gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
+        maxsize, "frame memory", &error);
+  } else {
+    /* SVM where the device has it; a mapped buffer where it has not, or
+     * where SVM runs out (this memory then works as without SVM). */
+    buffer = gst_cl_context_has_fine_svm (self->context) ?
+        gst_cl_context_create_svm_buffer (self->context, maxsize, &svm,
+        "frame memory", &error) : NULL;
+    if (error) {
+      GST_INFO_OBJECT (self, "%s: a mapped buffer instead", error->message);
+      g_clear_error (&error);
+    }
+    if (!buffer)
+      buffer = gst_cl_context_create_buffer (self->context,
+          CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, maxsize, "frame memory",
+          &error);
+    if (buffer && !svm && !gst_cl_context_is_host_unified (self->context))
+      pinned = map_for_life (self, buffer, maxsize, &error);
+  }
+  if (error) {
     GST_WARNING_OBJECT (self, "%s", error->message);
     g_clear_error (&error);
+    if (buffer)
+      clReleaseMemObject (buffer);
     return NULL;
   }
 
@@ -67,6 +111,8 @@ gst_cl_allocator_alloc (GstAllocator * allocator, gsize size,
   gst_memory_init (GST_MEMORY_CAST (mem), params->flags, allocator, NULL,
       maxsize, params->align, params->prefix, size);
   mem->buffer = buffer;
+  mem->svm = svm;
+  mem->pinned = pinned;
   g_mutex_init (&mem->lock);
   return GST_MEMORY_CAST (mem);
 }
@@ -80,9 +126,29 @@ gst_cl_allocator_free (GstAllocator * allocator, GstMemory * memory)
     GST_ERROR_OBJECT (allocator, "freeing memory %p that is still mapped",
         memory);
   }
+  /* clSVMFree, or the unmap of pinned memory, does not wait for the
+   * commands still writing the memory. */
+  if (mem->pending && (mem->svm || mem->pinned))
+    clWaitForEvents (1, &mem->pending);
   if (mem->pending)
     clReleaseEvent (mem->pending);
+  if (mem->pinned) {
+    cl_command_queue queue = gst_cl_context_get_host_queue
+        (GST_CL_ALLOCATOR (allocator)->context);
+
+    /* The buffer goes once the unmap has run: started now, not waited for.
+     * Nobody is left to tell of an error; it is logged. */
+    cl_int status = clEnqueueUnmapMemObject (queue, mem->buffer, mem->pinned,
+        0, NULL, NULL);
+
+    if (status == CL_SUCCESS)
+      status = clFlush (queue);
+    if (status != CL_SUCCESS)
+      GST_WARNING_OBJECT (allocator, "unmapping pinned memory %p: %s",
+          memory, gst_cl_error_name (status));
+  }
   clReleaseMemObject (mem->buffer);
+  gst_cl_context_svm_free (GST_CL_ALLOCATOR (allocator)->context, mem->svm);
   g_mutex_clear (&mem->lock);
   g_free (mem);
 }
@@ -109,7 +175,17 @@ gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
   gpointer host;
 
   g_mutex_lock (&mem->lock);
-  if (mem->map_count == 0) {
+  if (mem->map_count == 0 && (mem->svm || mem->pinned)) {
+    /* SVM, or pinned memory mapped for good: wait for what writes it, if
+     * anything; no map command. */
+    mem->writable = (flags & GST_MAP_WRITE) != 0;
+    mem->host = mem->svm ? mem->svm : mem->pinned;
+    if (mem->pending) {
+      status = clWaitForEvents (1, &mem->pending);
+      clReleaseEvent (mem->pending);
+      mem->pending = NULL;
+    }
+  } else if (mem->map_count == 0) {
     /* A read-only mapping has nothing to write back at unmap: on a discrete
      * GPU that saves sending the whole buffer back to the device. The map
      * waits for the frame still in flight into the buffer, if any. */
@@ -147,7 +223,11 @@ gst_cl_memory_unmap (GstMemory * memory)
   cl_int status = CL_SUCCESS;
 
   g_mutex_lock (&mem->lock);
-  if (--mem->map_count == 0) {
+  if (--mem->map_count == 0 && (mem->svm || mem->pinned)) {
+    /* The CPU's stores are the device's to see at its next command (SVM),
+     * or read from there by the next transfer (pinned). */
+    mem->host = NULL;
+  } else if (mem->map_count == 0) {
     /* Commands on other queues (frames in flight) wait for this event;
      * those enqueued later on the same in-order queue see the data anyway. */
     if (mem->pending)
@@ -254,6 +334,13 @@ gst_cl_memory_get_buffer (GstMemory * mem)
 {
   g_return_val_if_fail (gst_is_cl_memory (mem, NULL), NULL);
   return ((GstClMemory *) mem)->buffer;
+}
+
+guint8 *
+gst_cl_memory_get_pinned_host (GstMemory * mem)
+{
+  g_return_val_if_fail (gst_is_cl_memory (mem, NULL), NULL);
+  return gst_cl_memory_root (mem)->pinned;
 }
 
 void

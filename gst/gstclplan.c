@@ -119,7 +119,7 @@ struct _GstClPlan
    * what frame n = i (mod depth) needs until it completes. With depth 1
    * every queue is the context's and each frame is waited for. */
   guint depth;
-  gboolean auto_depth;          /* in flight only from system memory */
+  gboolean auto_depth;          /* in flight only from host memory */
   cl_command_queue async_up, async_down;
   /* This frame's queues: the async ones for a frame in flight, else the
    * context's queue for all three */
@@ -833,18 +833,13 @@ stage_plane (GstClPlan * self, GstClSlot * slot, const GstClPlane * plane,
     GstClPlaneRef * ref, GstClTransferStats * stats, GError ** error)
 {
   guint8 *staging = slot_staging (self, slot, error);
-  guint8 *to;
-  gsize y;
+  GstClPlaneRef to = { NULL, 0, NULL, plane->row_bytes, FALSE, TRUE };
 
   if (!staging)
     return FALSE;
-  to = staging + self->info.offset[plane->index];
-  for (y = 0; y < (gsize) plane->height; y++)
-    memcpy (to + y * plane->row_bytes, ref->host + y * ref->pitch,
-        plane->row_bytes);
-  stats->host_copy_bytes += (guint64) plane->row_bytes * plane->height;
-  ref->host = to;
-  ref->pitch = plane->row_bytes;
+  to.host = staging + self->info.offset[plane->index];
+  gst_cl_copy_host_plane (ref, &to, plane->row_bytes, plane->height, stats);
+  *ref = to;
   return TRUE;
 }
 
@@ -863,25 +858,32 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
   GstClPlaneRef dev_src = device_ref (plane, plane->src[k]);
   GstClPlaneRef dev_dst = device_ref (plane, plane->dst[k]);
   GstClPlaneRef whole_src = w->src, whole_dst = w->dst;
-  gboolean pageable = stats->pageable, staged = FALSE, ok;
 
   w->filtered = plane->epsilon || plane->dct || plane->convolve;
   if (!w->filtered && skip_untouched)
     return TRUE;
-  if (!whole_src.mem && self->up != self->compute) {
+  if (!w->filtered && whole_src.pinned && whole_dst.pinned) {
+    /* From our pinned memory into our pinned memory: by DMA through the
+     * device (finish_plane() downloads it), not by the CPU. */
+    w->kdst = dev_src;
+    return gst_cl_copy_plane_on (self->up, &whole_src, &dev_src,
+        plane->row_bytes, plane->height, stats, error);
+  }
+  if (!w->filtered && !whole_dst.mem)
+    /* Into other host memory: the CPU copies it there now, once. */
+    return gst_cl_copy_plane_on (self->up, &whole_src, &whole_dst,
+        plane->row_bytes, plane->height, stats, error);
+  if (!whole_src.mem && !whole_src.pinned && self->up != self->compute) {
     /* A frame in flight from system memory: the CPU copies the plane into
      * pinned memory now, and every later read is from there (DMA, while
      * the next frame is prepared), so that the input can go at once. */
     if (!stage_plane (self, slot, plane, &whole_src, stats, error))
       return FALSE;
     w->src = whole_src;
-    staged = TRUE;
   }
-  if (!w->filtered) {
-    ok = gst_cl_copy_plane_on (self->down, &w->src, &w->dst,
+  if (!w->filtered)
+    return gst_cl_copy_plane_on (self->down, &w->src, &w->dst,
         plane->row_bytes, plane->height, stats, error);
-    goto done;
-  }
 
   /* A crop rectangle: the rest of the plane is copied as it is. */
   if ((r->width != plane->width || r->height != plane->height) &&
@@ -894,13 +896,8 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
   if (kernel_reaches (self, plane, &w->src))
     return TRUE;
   w->ksrc = dev_src;
-  ok = gst_cl_copy_plane_on (self->up, &w->src, &dev_src, row_bytes,
+  return gst_cl_copy_plane_on (self->up, &w->src, &dev_src, row_bytes,
       r->height, stats, error);
-done:
-  /* Transfers from the pinned staging memory are not pageable ones. */
-  if (staged)
-    stats->pageable = pageable;
-  return ok;
 }
 
 /* Phase 3 of enqueue_frame(), on the download queue: the filtered region into the output,
@@ -911,8 +908,12 @@ finish_plane (GstClPlan * self, const GstClPlaneWork * w,
 {
   const GstClPlane *plane = w->plane;
 
-  if (!w->filtered || w->kdst.mem == w->dst.mem)
+  if (!w->kdst.mem || w->kdst.mem == w->dst.mem)
     return TRUE;
+  if (!w->filtered)
+    /* an untouched plane going through the device (prepare_plane()) */
+    return gst_cl_copy_plane_on (self->down, &w->kdst, &w->dst,
+        plane->row_bytes, plane->height, stats, error);
   return gst_cl_copy_plane_on (self->down, &w->kdst, &w->dst,
       (gsize) w->region.width * plane->xstep * plane->bytes,
       w->region.height, stats, error);
@@ -1088,6 +1089,20 @@ queue_marker (cl_command_queue queue, cl_event * event, GError ** error)
       gst_cl_set_error (error, status, "clEnqueueMarkerWithWaitList");
 }
 
+/* Waits for @pending, the event of what writes @mem, where @mem is pinned
+ * host memory (gst_cl_memory_get_pinned_host()). */
+static gboolean
+wait_pinned (GstMemory * mem, cl_event pending, GError ** error)
+{
+  cl_int status;
+
+  if (!pending || !gst_cl_memory_get_pinned_host (mem))
+    return TRUE;
+  status = clWaitForEvents (1, &pending);
+  return status == CL_SUCCESS ||
+      gst_cl_set_error (error, status, "clWaitForEvents (pinned frame)");
+}
+
 /* Enqueues the frame: uploads, then kernels once they are done, then
  * downloads once those are; the output's memory gets the last event. Each
  * queue first waits for what the memories of both buffers still have in
@@ -1106,7 +1121,11 @@ enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
   gboolean ok;
   guint i;
 
-  ok = queue_waits (self->up, pending, 2, error) &&
+  /* Pinned memory is also copied by the CPU (planes no stage touches):
+   * what still writes it must be done first. */
+  ok = wait_pinned (in_mem, in_pending, error) &&
+      wait_pinned (out_mem, out_pending, error) &&
+      queue_waits (self->up, pending, 2, error) &&
       (self->down == self->up || queue_waits (self->down, pending, 2, error))
       && (self->compute == self->up ||
       queue_waits (self->compute, pending, 2, error));
@@ -1138,10 +1157,21 @@ enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
   return ok;
 }
 
+/* Whether @inbuf is in OpenCL memory that the CPU reaches only through
+ * map commands: device-resident, or mapped per use (not SVM, not pinned
+ * memory mapped for good). */
+static gboolean
+input_on_device (GstClPlan * self, GstBuffer * inbuf)
+{
+  GstMemory *mem = cl_memory_of (self, inbuf);
+
+  return mem && !gst_cl_memory_get_pinned_host (mem);
+}
+
 /* Whether untouched planes of @inbuf are better shared than copied:
- * always where the device works on host memory or @inbuf is in system
- * memory; not from OpenCL memory on a discrete GPU, where the device copies
- * them (docs/memory.md). GST_CL_SHARE_UNTOUCHED=always or never (read when
+ * always where the device works on host memory or @inbuf is in host memory
+ * (system memory, or our pool's pinned memory); not from device memory on a
+ * discrete GPU, where the device copies them (docs/memory.md). GST_CL_SHARE_UNTOUCHED=always or never (read when
  * the plan is made) overrides this, to measure the other way. */
 static gboolean
 sharing_pays (GstClPlan * self, GstBuffer * inbuf)
@@ -1149,7 +1179,7 @@ sharing_pays (GstClPlan * self, GstBuffer * inbuf)
   if (self->share_forced)
     return self->share_forced > 0;
   return gst_cl_context_is_host_unified (self->context) ||
-      !cl_memory_of (self, inbuf);
+      !input_on_device (self, inbuf);
 }
 
 gboolean
@@ -1181,9 +1211,9 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
   untouched = gst_cl_plan_untouched_planes (self);
   /* Luma is never untouched here (the element would be in passthrough), so
    * the filtered plane is always in the output's own memory. Sharing pays
-   * where the device works on host memory, or where the input is in system
-   * memory (it would otherwise cross to the device and back); from our own
-   * pool on a discrete GPU, the device copies it instead (docs/memory.md). */
+   * where the device works on host memory, or where the input is in host
+   * memory (it would otherwise cross to the device and back); from device
+   * memory on a discrete GPU, the device copies it instead (docs/memory.md). */
   share_untouched = ok && share_untouched && untouched != 0 &&
       !(untouched & 1) && sharing_pays (self, inbuf) &&
       gst_cl_buffer_pool_can_share_planes (outbuf, inbuf, &self->info,
@@ -1195,21 +1225,20 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
   }
   /* Frames in flight need the output's memory to carry the event (else
    * nothing would wait for it); anything else is waited for here. By
-   * default only frames from system memory are left in flight: there the
-   * CPU's copy into pinned memory overlaps the device's work, while from
-   * our own pinned pool a frame waited for measured faster on an H100
-   * (docs/memory.md). */
+   * default frames in host memory (system memory, copied into pinned
+   * staging; our pool's pinned memory, sent by DMA from where it is) are
+   * left in flight, and frames in device memory are waited for. */
   in_flight = self->depth > 1 && cl_memory_of (self, outbuf) != NULL &&
-      !(self->auto_depth && cl_memory_of (self, inbuf));
+      !(self->auto_depth && input_on_device (self, inbuf));
   self->up = in_flight ? self->async_up : self->compute;
   self->down = in_flight ? self->async_down : self->compute;
   ok = ok && enqueue_frame (self, slot, k, work, inbuf, outbuf,
       share_untouched, &frame->transfers, error);
   if (ok && in_flight) {
     gst_cl_frame_close (&out);
-    /* Input in OpenCL memory is read by the uploads: held until the slot
-     * comes round again. Input in system memory was copied to the staging
-     * buffer: let go now. */
+    /* Input in OpenCL memory (pinned host memory included) is read by the
+     * uploads: held until the slot comes round again. Input in system
+     * memory was copied to the staging buffer: let go now. */
     if (cl_memory_of (self, inbuf)) {
       slot->in = in;
       slot->in_open = TRUE;

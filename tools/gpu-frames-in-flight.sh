@@ -52,7 +52,8 @@ for v in old:0 new:1 new:3 new:6; do
   echo "outputs $which frames-in-flight=$f: $(md5sum < /tmp/out-$which-$f.yuv | cut -c1-12)"
 done
 
-for t in libs_clplan elements_clepsilon elements_clepsilonformats; do
+for t in libs_clplan elements_clepsilon elements_clepsilonformats elements_clepsilonmemory \
+    elements_clepsilonclients; do
   GST_PLUGIN_PATH_1_0=$PWD/build/gst GST_PLUGIN_SYSTEM_PATH_1_0= \
     GST_REGISTRY_1_0=/tmp/reg-$t.bin CLEPSILON_TEST_DEVICE=$dev \
     timeout 150 build/tests/$t > "$log/suite-$t.log" 2>&1

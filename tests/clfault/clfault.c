@@ -18,6 +18,11 @@
 #define _GNU_SOURCE
 #endif
 
+/* clSVMAlloc and clSVMFree are OpenCL 2.0; the rest is declared as 1.2. */
+#undef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 200
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+
 #include "clfault.h"
 
 #include <dlfcn.h>
@@ -282,6 +287,41 @@ clCreateBuffer (cl_context context, cl_mem_flags flags, size_t size,
   if (mem != NULL)
     count (CLFAULT_MEM, 1);
   return mem;
+}
+
+/* Shared virtual memory: counted with the memory objects; a failure is a
+ * NULL, as clSVMAlloc has no error code. */
+EXPORT void *CL_API_CALL
+clSVMAlloc (cl_context context, cl_svm_mem_flags flags, size_t size,
+    cl_uint alignment)
+{
+  static __typeof__ (&clSVMAlloc) real_clSVMAlloc;
+  cl_int err;
+  void *p;
+
+  if (real_clSVMAlloc == NULL)
+    real_clSVMAlloc = (__typeof__ (&clSVMAlloc)) real_symbol ("clSVMAlloc");
+  if (real_clSVMAlloc == NULL)
+    return NULL;
+  if (inject ("clSVMAlloc", &err))
+    return NULL;
+  p = real_clSVMAlloc (context, flags, size, alignment);
+  if (p != NULL)
+    count (CLFAULT_MEM, 1);
+  return p;
+}
+
+EXPORT void CL_API_CALL
+clSVMFree (cl_context context, void *svm_pointer)
+{
+  static __typeof__ (&clSVMFree) real_clSVMFree;
+
+  if (real_clSVMFree == NULL)
+    real_clSVMFree = (__typeof__ (&clSVMFree)) real_symbol ("clSVMFree");
+  if (svm_pointer != NULL)
+    count (CLFAULT_MEM, -1);
+  if (real_clSVMFree != NULL)
+    real_clSVMFree (context, svm_pointer);
 }
 
 CREATE_FN (cl_mem, CLFAULT_MEM, clCreateSubBuffer, (cl_mem buffer,
