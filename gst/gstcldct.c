@@ -34,18 +34,35 @@
 #define EST_STEP_MIN 24
 #define EST_STEP_MAX 255
 
+/* kernels/dct.cl: the columns a strip of dct_strips owns and the margin of
+ * dct_pad's copy. */
+#define DCT_STRIP 120
+#define DCT_PAD 8
+/* Work-items of dct_strips at least, for every compute unit: where a frame
+ * has fewer strips than that, its height is cut into segments (each costs
+ * one more block row). */
+#define STRIPS_PER_CU 4
 /* dct_pass's work-group size (DCT_WG in kernels/dct.cl). */
 #define DCT_WG 64
 
+/* The stage's two shapes (kernels/dct.cl). CPU devices get dct_strips:
+ * every pass in one launch, a few work-items of 16 blocks side by side,
+ * each with its sums in private memory. Others get dct_pass: a launch a
+ * pass, eight work-items a block, the sums in a buffer of the frame's size;
+ * the many small work-items a GPU wants. GST_CL_DCT_KERNEL=strips or passes
+ * picks one, for tests and timings. */
 struct _GstClDct
 {
   GstClContext *context;
+  gboolean strips;
   cl_program program;
-  cl_kernel pass;
+  cl_kernel pad;                /* strips */
+  cl_kernel stage;              /* dct_strips or dct_pass */
   cl_kernel histogram;
   cl_mem hist;                  /* GST_CL_DCT_HIST_SIZE uints */
-  cl_mem acc;                   /* one int per sample of the last plane */
-  gsize acc_size;
+  cl_mem buf;                   /* dct_pad's copy, or dct_pass's sums */
+  gsize buf_size;
+  cl_uint compute_units;
 };
 
 /* spp's offsets for its quality 0..4 (vf_spp.c), by log2 of the passes. */
@@ -93,14 +110,33 @@ gst_cl_dct_new (GstClContext * context, GError ** error)
   static const gchar *sources[] = {
     gst_cl_kernel_common, gst_cl_kernel_dct, NULL
   };
+  const gchar *shape = g_getenv ("GST_CL_DCT_KERNEL");
   GstClDct *self = g_new0 (GstClDct, 1);
+  cl_device_type type = 0;
 
   self->context = gst_object_ref (context);
-  self->program = gst_cl_program_build (context, sources, "", NULL, error);
+  if (clGetDeviceInfo (gst_cl_context_get_device (context), CL_DEVICE_TYPE,
+          sizeof (type), &type, NULL) != CL_SUCCESS)
+    type = 0;
+  if (clGetDeviceInfo (gst_cl_context_get_device (context),
+          CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cl_uint), &self->compute_units,
+          NULL) != CL_SUCCESS || self->compute_units == 0)
+    self->compute_units = 1;
+  self->strips = shape && *shape ? g_strcmp0 (shape, "passes") != 0 :
+      (type & CL_DEVICE_TYPE_CPU) != 0;
+  self->program = gst_cl_program_build (context, sources,
+      self->strips ? "-DDCT_STRIPS" : "", NULL, error);
   if (!self->program)
     goto failed;
-  self->pass = gst_cl_program_create_kernel (self->program, "dct_pass", error);
-  if (!self->pass)
+  if (self->strips) {
+    self->pad = gst_cl_program_create_kernel (self->program, "dct_pad",
+        error);
+    if (!self->pad)
+      goto failed;
+  }
+  self->stage = gst_cl_program_create_kernel (self->program,
+      self->strips ? "dct_strips" : "dct_pass", error);
+  if (!self->stage)
     goto failed;
   self->histogram = gst_cl_program_create_kernel (self->program,
       "dct_histogram", error);
@@ -123,14 +159,16 @@ gst_cl_dct_free (GstClDct * self)
 {
   if (!self)
     return;
-  if (self->acc)
-    clReleaseMemObject (self->acc);
+  if (self->buf)
+    clReleaseMemObject (self->buf);
   if (self->hist)
     clReleaseMemObject (self->hist);
   if (self->histogram)
     clReleaseKernel (self->histogram);
-  if (self->pass)
-    clReleaseKernel (self->pass);
+  if (self->stage)
+    clReleaseKernel (self->stage);
+  if (self->pad)
+    clReleaseKernel (self->pad);
   if (self->program)
     clReleaseProgram (self->program);
   gst_object_unref (self->context);
@@ -229,63 +267,160 @@ gst_cl_dct_auto_threshold (guint step, guint gain)
   return step ? (step * gain + 8) >> 4 : 0;
 }
 
-gboolean
-gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
-    gint src_pitch, cl_mem dst, gsize dst_offset, gint dst_pitch, gint width,
-    gint height, guint threshold, guint passes, GError ** error)
+/* Makes self->buf @size bytes at least. */
+static gboolean
+ensure_buf (GstClDct * self, gsize size, GError ** error)
+{
+  if (self->buf_size >= size)
+    return TRUE;
+  if (self->buf)
+    clReleaseMemObject (self->buf);
+  self->buf_size = 0;
+  self->buf = gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
+      size, self->strips ? "DCT padded plane" : "DCT sums", error);
+  if (!self->buf)
+    return FALSE;
+  self->buf_size = size;
+  return TRUE;
+}
+
+/* dct_pad then dct_strips (kernels/dct.cl). */
+static gboolean
+threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
+    cl_mem dst, cl_uint doff, gint dst_pitch, gint width, gint height,
+    cl_int thr, guint passes, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
-  const cl_uint soff = (cl_uint) src_offset, doff = (cl_uint) dst_offset;
-  const cl_int thr = (cl_int) MIN (threshold, G_MAXINT32);
   const cl_int plog = passes_log2 (passes);
-  const gsize need = (gsize) width * height * sizeof (cl_int);
+  const gint strips = (width + DCT_STRIP - 1) / DCT_STRIP;
+  const gint block_rows = (height + 7) / 8;
+  /* dct_pad's copy, by phase: every strip's blocks of every pass, and the
+   * block row below the plane's last, inside it (kernels/dct.cl); a phase
+   * of a row has `phase` entries, whole work-items of dct_pad */
+  const cl_int phase = (strips * DCT_STRIP / 8 + 2 + 15) / 16 * 16;
+  const gint pad_rows = block_rows * 8 + 2 * DCT_PAD;
+  gint segments, seg_rows;
+  cl_ulong sxs = 0, sys = 0;
+  size_t global[2], local[2] = { 1, 1 };
+  cl_int err = CL_SUCCESS;
+  guint a = 0, i;
+
+  if (!ensure_buf (self, (gsize) 8 * phase * pad_rows, error))
+    return FALSE;
+  segments = MIN (((gint) (STRIPS_PER_CU * self->compute_units) + strips - 1)
+      / strips, block_rows);
+  seg_rows = (block_rows + segments - 1) / segments * 8;
+  segments = (height + seg_rows - 1) / seg_rows;
+  for (i = 0; i < passes; i++) {
+    gint sx, sy;
+
+    gst_cl_dct_pass_offset (passes, i, &sx, &sy);
+    sxs |= (cl_ulong) sx << (4 * i);
+    sys |= (cl_ulong) sy << (4 * i);
+  }
+
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_mem), &src);
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_uint), &soff);
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &src_pitch);
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &width);
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &height);
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_mem), &self->buf);
+  err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &phase);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clSetKernelArg (dct_pad)");
+  global[0] = phase / 16;
+  global[1] = pad_rows;
+  err = clEnqueueNDRangeKernel (queue, self->pad, 2, NULL, global, NULL, 0,
+      NULL, NULL);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel (dct_pad)");
+
+  a = 0;
+  err |= clSetKernelArg (self->stage, a++, sizeof (cl_mem), &self->buf);
+  err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &phase);
+  err |= clSetKernelArg (self->stage, a++, sizeof (cl_mem), &dst);
+  err |= clSetKernelArg (self->stage, a++, sizeof (cl_uint), &doff);
+  err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &dst_pitch);
+  err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &width);
+  err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &height);
+  err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &seg_rows);
+  err |= clSetKernelArg (self->stage, a++, sizeof (cl_ulong), &sxs);
+  err |= clSetKernelArg (self->stage, a++, sizeof (cl_ulong), &sys);
+  err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &thr);
+  err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &plog);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clSetKernelArg (dct_strips)");
+  global[0] = strips;
+  global[1] = segments;
+  err = clEnqueueNDRangeKernel (queue, self->stage, 2, NULL, global, local,
+      0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel "
+        "(dct_strips)");
+  return TRUE;
+}
+
+/* dct_pass once a pass (kernels/dct.cl). */
+static gboolean
+threshold_passes (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
+    cl_mem dst, cl_uint doff, gint dst_pitch, gint width, gint height,
+    cl_int thr, guint passes, GError ** error)
+{
+  cl_command_queue queue = gst_cl_context_get_queue (self->context);
+  const cl_int plog = passes_log2 (passes);
   guint i;
 
-  g_return_val_if_fail (plog >= 0 && width > 0 && height > 0, FALSE);
-  if (passes > 1 && self->acc_size < need) {
-    if (self->acc)
-      clReleaseMemObject (self->acc);
-    self->acc_size = 0;
-    self->acc = gst_cl_context_create_buffer (self->context,
-        CL_MEM_READ_WRITE, need, "DCT accumulator", error);
-    if (!self->acc)
-      return FALSE;
-    self->acc_size = need;
-  }
+  if (passes > 1 && !ensure_buf (self, (gsize) width * height *
+          sizeof (cl_int), error))
+    return FALSE;
   for (i = 0; i < passes; i++) {
     /* the first pass writes the sums, the last the output (see dct.cl) */
     const cl_int mode = passes == 1 ? 3 : i == 0 ? 0 : i + 1 < passes ? 1 : 2;
-    /* a 1-pass run never touches acc; any buffer will do as the argument */
-    cl_mem acc = self->acc ? self->acc : self->hist;
+    /* a 1-pass run never touches the sums; any buffer will do */
+    cl_mem acc = self->buf ? self->buf : self->hist;
     gint sx, sy;
     size_t global[2], local[2] = { DCT_WG, 1 };
     cl_int err = CL_SUCCESS;
     guint a = 0;
 
     gst_cl_dct_pass_offset (passes, i, &sx, &sy);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_mem), &src);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_uint), &soff);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &src_pitch);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_mem), &acc);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_mem), &dst);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_uint), &doff);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &dst_pitch);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &width);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &height);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &sx);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &sy);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &thr);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &mode);
-    err |= clSetKernelArg (self->pass, a++, sizeof (cl_int), &plog);
+    err |= clSetKernelArg (self->stage, a++, sizeof (cl_mem), &src);
+    err |= clSetKernelArg (self->stage, a++, sizeof (cl_uint), &soff);
+    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &src_pitch);
+    err |= clSetKernelArg (self->stage, a++, sizeof (cl_mem), &acc);
+    err |= clSetKernelArg (self->stage, a++, sizeof (cl_mem), &dst);
+    err |= clSetKernelArg (self->stage, a++, sizeof (cl_uint), &doff);
+    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &dst_pitch);
+    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &width);
+    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &height);
+    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &sx);
+    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &sy);
+    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &thr);
+    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &mode);
+    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &plog);
     if (err != CL_SUCCESS)
       return gst_cl_set_error (error, err, "clSetKernelArg (dct_pass)");
     /* eight work-items a block, whole work-groups (kernels/dct.cl) */
     global[0] = ((width + sx + 7) / 8 * 8 + DCT_WG - 1) / DCT_WG * DCT_WG;
     global[1] = (height + sy + 7) / 8;
-    err = clEnqueueNDRangeKernel (queue, self->pass, 2, NULL, global, local,
+    err = clEnqueueNDRangeKernel (queue, self->stage, 2, NULL, global, local,
         0, NULL, NULL);
     if (err != CL_SUCCESS)
       return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel (dct_pass)");
   }
   return TRUE;
+}
+
+gboolean
+gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
+    gint src_pitch, cl_mem dst, gsize dst_offset, gint dst_pitch, gint width,
+    gint height, guint threshold, guint passes, GError ** error)
+{
+  const cl_int thr = (cl_int) MIN (threshold, G_MAXINT32);
+
+  g_return_val_if_fail (passes_log2 (passes) >= 0 && width > 0 && height > 0,
+      FALSE);
+  return (self->strips ? threshold_strips : threshold_passes) (self, src,
+      (cl_uint) src_offset, src_pitch, dst, (cl_uint) dst_offset, dst_pitch,
+      width, height, thr, passes, error);
 }

@@ -27,6 +27,13 @@ store_uchar16 (uchar16 v, __global uchar * p)
   ((__global unaligned_uchar16 *) p)->v = v;
 }
 
+/* The 16 bytes at p, any alignment, in one vector load (as above). */
+static inline uchar16
+load_uchar16 (__global const uchar * p)
+{
+  return ((__global const unaligned_uchar16 *) p)->v;
+}
+
 /* The 16 bytes of @v at @row + @x, but none at or past @end: a row's last
  * vector may be partial. */
 static inline void

@@ -13,15 +13,19 @@
  *   r[m][n] = (sum_v C[v][m] Q[v][n] + 2048) >> 12   (quarter levels)
  * Every sum fits in 32 bits; >> of a negative int is arithmetic.
  *
- * dct_pass: eight work-items per 8x8 block of the grid that starts at
- * (-sx, -sy) (samples outside the plane replicate its edge); AC
- * coefficients with |X| < threshold become 0, the DC term stays; the
- * block's inverse is added into `acc` (one int per sample, `width` per
- * row). The passes of one frame run in order, each at its own (sx, sy):
- * mode 0 writes acc, 1 adds to it, 2 adds and writes the output sample
- *   clamp ((acc + r + 514 * passes) >> (2 + log2 (passes)), 0, 255),
- * 3 (a single pass) writes the output from r alone.
- * Within one pass no two blocks touch the same sample, so no atomics.
+ * The stage: pass i thresholds every 8x8 block of the grid that starts at
+ * (-sx_i, -sy_i) (samples outside the plane replicate its edge): AC
+ * coefficients with |X| < threshold become 0, the DC term stays, and the
+ * block's inverse r is summed over the passes for each sample; the output
+ * is clamp ((sum + 514 * passes) >> (2 + log2 (passes)), 0, 255). The sum
+ * is of integers, so any order of passes and blocks gives the same bytes.
+ * dct_pad copies the plane with its edges replicated; dct_strips then runs
+ * every pass in one launch, each work-item down a strip of its own (see
+ * there): the sums stay in the work-item's private memory, the output is
+ * written once, and each row's forward row transform is done once per
+ * horizontal offset, for both passes at that offset. Every intermediate
+ * value fits 16 bits (|R| <= 1448, |X| <= 4095, |Q| <= 11581), the
+ * products do not.
  *
  * dct_histogram: one work-item per block of the plane's own 8x8 grid that
  * lies wholly inside it; counts |X| (clamped to DCT_BINS - 1) of the three
@@ -41,50 +45,337 @@ __constant int dct_c[8][8] = {
   {400, -1138, 1703, -2009, 2009, -1703, 1138, -400},
 };
 
+#ifdef DCT_STRIPS
+/* The strip kernel transforms DCT_LANES blocks side by side, lane j of
+ * every vector holding block j: each 8-point transform below is then the
+ * same straight-line code on whole vectors, which a CPU runs as SIMD. */
+#define DCT_LANES 16
+typedef int16 dctv;
+#else
+/* dct_pass: a work-item holds a row or a column of one block, value by
+ * value. */
+typedef int dctv;
+#endif
+
+#if defined(DCT_STRIPS) && defined(__clang__) && defined(__AVX512BW__)
+/* Where the kernel is compiled for an x86 CPU with AVX-512BW (PoCL on one),
+ * each a x + b y is one pmaddwd: two 16-bit products summed in 32 bits,
+ * exactly, as long as x, y, a and b fit 16 bits. They do: the constants,
+ * and the transforms' inputs and their sums and differences (bytes: up to
+ * 1020; R: 5770; X: 4095; Q: 11581, the header). OpenCL C has no word for
+ * it, hence clang's x86 builtin; elsewhere the rotations below. */
+typedef short dct_pairs __attribute__ ((ext_vector_type (32)));
+#define PAIR(x, y) __builtin_astype ((as_uint16 (x) & 0xffff) |          \
+    (as_uint16 (y) << 16), dct_pairs)
+#define MADD(xy, a, b) \
+  __builtin_astype (__builtin_ia32_pmaddwd512 ((xy), PAIR ((dctv) (a),  \
+              (dctv) (b))), dctv)
+#define ROTATE(a, b, x, y, p, q)                                        \
+  do {                                                                  \
+    const dct_pairs xy_ = PAIR (x, y);                                  \
+    p = MADD (xy_, a, b);                                               \
+    q = MADD (xy_, b, -(a));                                            \
+  } while (0)
+#else
+/* p = a x + b y and q = b x - a y in three multiplies instead of four:
+ * t = b (x + y), p = t + (a - b) x, q = t - (a + b) y, the same integers. */
+#define ROTATE(a, b, x, y, p, q)                                        \
+  do {                                                                  \
+    const dctv t_ = (b) * ((x) + (y));                                  \
+    p = t_ + ((a) - (b)) * (x);                                         \
+    q = t_ - ((a) + (b)) * (y);                                         \
+  } while (0)
+#endif
+
+/* The odd half of the 8-point transform, forward and inverse alike (the
+ * matrix is symmetric): r = M i for
+ *   M = { c1, c3, c5, c7 }, { c3, -c7, -c1, -c5 }, { c5, -c1, c7, c3 },
+ *       { c7, -c5, c3, -c1 }, c1..c7 = 2009, 1703, 1138, 400,
+ * as four rotations of pairs of i, 12 multiplies instead of 16. */
+static inline void
+odd4 (dctv i0, dctv i1, dctv i2, dctv i3, dctv * r)
+{
+#ifdef MADD
+  /* the matrix's products in pairs: 8 pmaddwd */
+  const dct_pairs i01 = PAIR (i0, i1), i23 = PAIR (i2, i3);
+
+  r[0] = MADD (i01, 2009, 1703) + MADD (i23, 1138, 400);
+  r[1] = MADD (i01, 1703, -400) + MADD (i23, -2009, -1138);
+  r[2] = MADD (i01, 1138, -2009) + MADD (i23, 400, 1703);
+  r[3] = MADD (i01, 400, -1138) + MADD (i23, 1703, -2009);
+#else
+  dctv p1, q1, p2, q2, p3, q3, p4, q4;
+
+  ROTATE (2009, 400, i0, i3, p1, q1);   /* c1 i0 + c7 i3, c7 i0 - c1 i3 */
+  ROTATE (1138, 1703, i2, i1, p2, q2);  /* c5 i2 + c3 i1, c3 i2 - c5 i1 */
+  ROTATE (1138, 1703, i0, i3, p3, q3);  /* c5 i0 + c3 i3, c3 i0 - c5 i3 */
+  ROTATE (400, 2009, i1, i2, p4, q4);   /* c7 i1 + c1 i2, c1 i1 - c7 i2 */
+  r[0] = p1 + p2;
+  r[1] = q3 - p4;
+  r[2] = p3 - q4;
+  r[3] = q1 + q2;
+#endif
+}
+
 /* y[u] = sum_n C[u][n] x[n], exactly: the same integer sums as the matrix
  * product, reassociated through the basis' symmetries (C[u][7 - n] =
- * (-1)^u C[u][n], and again within the even half), 22 multiplies instead
- * of 64. No rounding happens inside, so the result is the product's. */
+ * (-1)^u C[u][n], and again within the even half) and rotations, 17
+ * multiplies instead of 64. No rounding happens inside, so the result is
+ * the product's. */
 static inline void
-fdct8 (const int *x, int *y)
+fdct8 (const dctv * x, dctv * y)
 {
-  const int e0 = x[0] + x[7], e1 = x[1] + x[6], e2 = x[2] + x[5],
+  const dctv e0 = x[0] + x[7], e1 = x[1] + x[6], e2 = x[2] + x[5],
       e3 = x[3] + x[4];
-  const int o0 = x[0] - x[7], o1 = x[1] - x[6], o2 = x[2] - x[5],
-      o3 = x[3] - x[4];
-  const int ee0 = e0 + e3, ee1 = e1 + e2, eo0 = e0 - e3, eo1 = e1 - e2;
+  const dctv ee0 = e0 + e3, ee1 = e1 + e2, eo0 = e0 - e3, eo1 = e1 - e2;
+  dctv r[4];
 
   y[0] = 1448 * (ee0 + ee1);
   y[4] = 1448 * (ee0 - ee1);
-  y[2] = 1892 * eo0 + 784 * eo1;
-  y[6] = 784 * eo0 - 1892 * eo1;
-  y[1] = 2009 * o0 + 1703 * o1 + 1138 * o2 + 400 * o3;
-  y[3] = 1703 * o0 - 400 * o1 - 2009 * o2 - 1138 * o3;
-  y[5] = 1138 * o0 - 2009 * o1 + 400 * o2 + 1703 * o3;
-  y[7] = 400 * o0 - 1138 * o1 + 1703 * o2 - 2009 * o3;
+  ROTATE (1892, 784, eo0, eo1, y[2], y[6]);
+  odd4 (x[0] - x[7], x[1] - x[6], x[2] - x[5], x[3] - x[4], r);
+  y[1] = r[0];
+  y[3] = r[1];
+  y[5] = r[2];
+  y[7] = r[3];
 }
 
-/* y[n] = sum_u C[u][n] X[u], exactly, the same way. */
+/* y[n] = sum_u C[u][n] X[u] + bias, exactly, the same way; every y[n] has
+ * one term from a0 or a1, which carry the bias. */
 static inline void
-idct8 (const int *X, int *y)
+idct8 (const dctv * X, dctv * y, int bias)
 {
-  const int a0 = 1448 * (X[0] + X[4]), a1 = 1448 * (X[0] - X[4]);
-  const int b0 = 1892 * X[2] + 784 * X[6], b1 = 784 * X[2] - 1892 * X[6];
-  const int e0 = a0 + b0, e3 = a0 - b0, e1 = a1 + b1, e2 = a1 - b1;
-  const int o0 = 2009 * X[1] + 1703 * X[3] + 1138 * X[5] + 400 * X[7];
-  const int o1 = 1703 * X[1] - 400 * X[3] - 2009 * X[5] - 1138 * X[7];
-  const int o2 = 1138 * X[1] - 2009 * X[3] + 400 * X[5] + 1703 * X[7];
-  const int o3 = 400 * X[1] - 1138 * X[3] + 1703 * X[5] - 2009 * X[7];
+  const dctv a0 = 1448 * (X[0] + X[4]) + bias;
+  const dctv a1 = 1448 * (X[0] - X[4]) + bias;
+  dctv b0, b1, o[4];
 
-  y[0] = e0 + o0;
-  y[7] = e0 - o0;
-  y[1] = e1 + o1;
-  y[6] = e1 - o1;
-  y[2] = e2 + o2;
-  y[5] = e2 - o2;
-  y[3] = e3 + o3;
-  y[4] = e3 - o3;
+  ROTATE (1892, 784, X[2], X[6], b0, b1);
+  const dctv e0 = a0 + b0, e3 = a0 - b0, e1 = a1 + b1, e2 = a1 - b1;
+  odd4 (X[1], X[3], X[5], X[7], o);
+  y[0] = e0 + o[0];
+  y[7] = e0 - o[0];
+  y[1] = e1 + o[1];
+  y[6] = e1 - o[1];
+  y[2] = e2 + o[2];
+  y[5] = e2 - o[2];
+  y[3] = e3 + o[3];
+  y[4] = e3 - o[3];
 }
+
+#ifdef DCT_STRIPS
+
+/* The 128 values of w[0..7] read as one sequence, its even-indexed values
+ * first, then the odd: the value at position i moves to i / 2 or 64 + i / 2,
+ * its 7-bit position rotated right by one. Three of these turn eight vectors
+ * of 128 consecutive samples into w[q] = samples q, q + 8, q + 16, ...
+ * (8 j + q moves to 16 q + j); four turn them back. Each output vector is
+ * one two-source shuffle. */
+static inline void
+unshuffle (dctv * w)
+{
+  dctv u[8];
+
+  _Pragma ("unroll") for (int t = 0; t < 4; t++) {
+#ifdef __clang__
+    u[t] = __builtin_shufflevector (w[2 * t], w[2 * t + 1], 0, 2, 4, 6, 8, 10,
+        12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    u[t + 4] = __builtin_shufflevector (w[2 * t], w[2 * t + 1], 1, 3, 5, 7, 9,
+        11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+#else
+    u[t] = (dctv) (w[2 * t].even, w[2 * t + 1].even);
+    u[t + 4] = (dctv) (w[2 * t].odd, w[2 * t + 1].odd);
+#endif
+  }
+  _Pragma ("unroll") for (int t = 0; t < 8; t++)
+    w[t] = u[t];
+}
+
+typedef struct __attribute__ ((packed))
+{
+  int16 v;
+} unaligned_int16;
+
+/* The padded plane and the sums are kept by phase: column c of a row is
+ * entry c / 8 of the row's phase c % 8, each phase a run of entries of its
+ * own. Sample n of DCT_LANES side-by-side blocks (columns 8 j + n from any
+ * start) is then one run of consecutive entries of one phase: the blocks
+ * load and add without shuffles, which happen once a row instead, in
+ * dct_pad and where the sums become output. */
+
+/* Width of the padded plane's margin on every side (dct_pad). */
+#define DCT_PAD 8
+/* Columns a strip owns: its DCT_LANES blocks of any pass cover them. */
+#define DCT_STRIP (8 * DCT_LANES - 8)
+/* Entries of a phase of acc: the strip's columns and DCT_PAD to the left,
+ * as far as DCT_LANES blocks starting at any of them reach. */
+#define DCT_ACC_P (DCT_LANES + 1)
+
+/* The forward row transform of one row of the DCT_LANES blocks whose
+ * sample n lies at p[off[n]] (a run of 16 entries, 1 a block): R[u]. Every
+ * |R| <= 128 * 8 * 1448 / 1024 fits 16 bits. */
+static inline void
+dct_row (__global const uchar * p, const int *off, short16 * R)
+{
+  dctv w[8], s[8];
+
+  _Pragma ("unroll") for (int n = 0; n < 8; n++)
+    w[n] = convert_int16 (load_uchar16 (p + off[n]));
+  fdct8 (w, s);
+  /* x - 128 for x: every other row of C sums to 0 */
+  R[0] = convert_short16 ((s[0] - 8 * 128 * 1448 + 512) >> 10);
+  _Pragma ("unroll") for (int u = 1; u < 8; u++)
+    R[u] = convert_short16 ((s[u] + 512) >> 10);
+}
+
+/* The rest of the blocks' transform from their rows R[(y0 + m) & 15]
+ * (dct_row): thresholded, inverted and added into acc[(y0 + m) & 15] at
+ * aoff[n] for sample n (as dct_row's off). A coefficient X is kept where
+ * (uint) X + tb >= tr: |X| >= threshold for tb = threshold - 1,
+ * tr = 2 threshold - 1 (the negative X wrap around to the top), always for
+ * tb = tr = 0. */
+static inline void
+dct_blocks (short16 (*R)[8], int y0, uint tb, uint tr, const int *aoff,
+    int (*acc)[8 * DCT_ACC_P])
+{
+  dctv Q[8][8], X[8][8], w[8], s[8];
+
+  /* forward, columns: X[v][u], thresholded (the DC term stays) */
+  _Pragma ("unroll") for (int u = 0; u < 8; u++) {
+    _Pragma ("unroll") for (int m = 0; m < 8; m++)
+      w[m] = convert_int16 (R[(y0 + m) & 15][u]);
+    fdct8 (w, s);
+    _Pragma ("unroll") for (int v = 0; v < 8; v++) {
+      const dctv x = (s[v] + 2048) >> 12;
+      X[v][u] = u + v == 0 ? x : x & (as_uint16 (x) + tb >= tr);
+    }
+  }
+  /* inverse, rows: Q[v][n] */
+  _Pragma ("unroll") for (int v = 0; v < 8; v++) {
+    idct8 (X[v], s, 2048);
+    _Pragma ("unroll") for (int n = 0; n < 8; n++)
+      Q[v][n] = s[n] >> 12;
+  }
+  /* inverse, columns: r[m][n], into acc */
+  _Pragma ("unroll") for (int n = 0; n < 8; n++) {
+    _Pragma ("unroll") for (int v = 0; v < 8; v++)
+      w[v] = Q[v][n];
+    idct8 (w, s, 2048);
+    _Pragma ("unroll") for (int m = 0; m < 8; m++)
+      ((unaligned_int16 *) (acc[(y0 + m) & 15] + aoff[n]))->v += s[m] >> 12;
+  }
+}
+
+static inline void
+zero_acc_row (int *row)
+{
+  _Pragma ("unroll") for (int a = 0; a + 16 <= 8 * DCT_ACC_P; a += 16)
+    ((unaligned_int16 *) (row + a))->v = 0;
+  _Pragma ("unroll") for (int a = 8 * DCT_ACC_P / 16 * 16;
+      a < 8 * DCT_ACC_P; a++)
+    row[a] = 0;
+}
+
+/* dct_pad: the plane with DCT_PAD samples of its edge replicated on every
+ * side, by phase (above): padded column c of row y (plane column
+ * c - DCT_PAD, row y - DCT_PAD) at pad[y * 8 * phase + (c % 8) * phase +
+ * c / 8]. One work-item per 128 padded columns of a row. */
+__kernel void
+dct_pad (__global const uchar * src, uint src_offset, int src_pitch,
+    int width, int height, __global uchar * pad, int phase)
+{
+  const int g = get_global_id (0), x = g * 128 - DCT_PAD;
+  const int y = (int) get_global_id (1) - DCT_PAD;
+  __global const uchar *row = src + src_offset + edge_clamp (y, height) *
+      src_pitch;
+  __global uchar *out = pad + (y + DCT_PAD) * 8 * phase + g * 16;
+  dctv w[8];
+
+  if (x >= 0 && x + 128 <= width) {
+    _Pragma ("unroll") for (int t = 0; t < 8; t++)
+      w[t] = convert_int16 (load_uchar16 (row + x + 16 * t));
+    unshuffle (w);
+    unshuffle (w);
+    unshuffle (w);
+    _Pragma ("unroll") for (int q = 0; q < 8; q++)
+      store_uchar16 (convert_uchar16 (w[q]), out + q * phase);
+  } else {
+    for (int q = 0; q < 8; q++)
+      for (int j = 0; j < 16; j++)
+        out[q * phase + j] = row[edge_clamp (x + 8 * j + q, width)];
+  }
+}
+
+/* dct_strips: all passes of the stage in one launch. Work-item (i, g) owns
+ * the columns [DCT_STRIP i, DCT_STRIP (i + 1)) and the rows
+ * [seg_rows g, seg_rows (g + 1)) of the output (seg_rows a multiple of 8)
+ * and walks down them a block row at a time: for each pass, the DCT_LANES
+ * blocks of the row that cover its columns (the last ones partly outside
+ * them; pad is dct_pad's copy of the plane), added into a rolling
+ * accumulator of 16 rows in private memory; after block row b of every
+ * pass, rows up to 8 b are whole and go to dst. Pass i's offset is
+ * ((sxs >> 4 i) & 15, (sys >> 4 i) & 15). */
+__kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
+void
+dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
+    uint dst_offset, int dst_pitch, int width, int height, int seg_rows,
+    ulong sxs, ulong sys, int threshold, int passes_log2)
+{
+  const int x0 = (int) get_global_id (0) * DCT_STRIP;
+  const int y_begin = (int) get_global_id (1) * seg_rows;
+  const int y_end = min (y_begin + seg_rows, height);
+  const int x_end = min (x0 + DCT_STRIP, width);
+  const int bias = 514 << passes_log2, shift = 2 + passes_log2;
+  const uint tb = threshold ? threshold - 1 : 0;
+  const uint tr = threshold ? 2 * (uint) threshold - 1 : 0;
+  /* acc[y & 15][q * DCT_ACC_P + i]: column 8 i + q - DCT_PAD of the strip */
+  int acc[16][8 * DCT_ACC_P];
+  /* rows[sx][y & 15]: dct_row of row y for the passes at sx, which need
+   * it for one block row each; next[sx]: the next row to transform */
+  short16 rows[8][16][8];
+  int next[8];
+
+  for (int y = 0; y < 16; y++)
+    zero_acc_row (acc[y]);
+  for (int sx = 0; sx < 8; sx++)
+    next[sx] = y_begin - 8;
+  dst += dst_offset;
+  for (int b = y_begin / 8; 8 * b < y_end + 8; b++) {
+    for (int i = 0; i < 1 << passes_log2; i++) {
+      const int sx = (sxs >> (4 * i)) & 15, sy = (sys >> (4 * i)) & 15;
+      const int y0 = 8 * b - sy;
+      int off[8], aoff[8];
+
+      /* the blocks start at strip column -sx, padded column x0 + 8 - sx */
+      for (int n = 0; n < 8; n++) {
+        aoff[n] = ((n - sx) & 7) * DCT_ACC_P + ((DCT_PAD - sx + n) >> 3);
+        off[n] = ((n - sx) & 7) * phase + ((x0 + DCT_PAD - sx + n) >> 3);
+      }
+      for (; next[sx] < y0 + 8; next[sx]++)
+        dct_row (pad + (next[sx] + DCT_PAD) * 8 * phase, off,
+            rows[sx][next[sx] & 15]);
+      dct_blocks (rows[sx], y0, tb, tr, aoff, acc);
+    }
+    /* rows 8 b - 8 .. 8 b - 1 are whole; their slots take rows 8 b + 8 ..
+     * 8 b + 15 next */
+    for (int y = max (8 * b - 8, y_begin); y < min (8 * b, y_end); y++) {
+      dctv w[8];
+
+      for (int q = 0; q < 8; q++)
+        w[q] = ((unaligned_int16 *) (acc[y & 15] + q * DCT_ACC_P + 1))->v;
+      unshuffle (w);
+      unshuffle (w);
+      unshuffle (w);
+      unshuffle (w);
+      for (int t = 0; t < 8 && x0 + 16 * t < x_end; t++)
+        store_uchar16_upto (dst + y * dst_pitch, x0 + 16 * t, x_end,
+            convert_uchar16 (clamp ((w[t] + bias) >> shift, 0, 255)));
+    }
+    for (int y = 8 * b - 8; y < 8 * b; y++)
+      zero_acc_row (acc[y & 15]);
+  }
+}
+
+#else /* DCT_STRIPS */
 
 /* Blocks per work-group of dct_pass; the work-group is 8 work-items a block
  * (DCT_WG = 8 * DCT_BLOCKS along dimension 0, 1 along dimension 1). */
@@ -134,14 +425,14 @@ dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
   /* inverse, rows: row v = i */
   _Pragma ("unroll") for (int u = 0; u < 8; u++)
     v8[u] = t[i][u];
-  idct8 (v8, s);
+  idct8 (v8, s, 2048);
   _Pragma ("unroll") for (int n = 0; n < 8; n++)
-    t[i][n] = (s[n] + 2048) >> 12;
+    t[i][n] = s[n] >> 12;
   barrier (CLK_LOCAL_MEM_FENCE);
   /* inverse, columns: column n = i, into the samples (x0 + i, y0 + m) */
   _Pragma ("unroll") for (int v = 0; v < 8; v++)
     v8[v] = t[v][i];
-  idct8 (v8, s);
+  idct8 (v8, s, 2048);
   const int x = x0 + i;
   if (x < 0 || x >= width || x0 >= width)
     return;
@@ -149,7 +440,7 @@ dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
     const int y = y0 + m;
     if (y < 0 || y >= height)
       continue;
-    int r = (s[m] + 2048) >> 12;
+    int r = s[m] >> 12;
     __global int *a = acc + y * width + x;
     if (mode == 0) {
       *a = r;
@@ -163,6 +454,8 @@ dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
     }
   }
 }
+
+#endif /* DCT_STRIPS */
 
 __kernel void
 dct_histogram (__global const uchar * src, uint src_offset, int src_pitch,

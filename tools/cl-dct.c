@@ -14,9 +14,11 @@
  *     I420 frames: luma through the estimate and the stage, chroma copied;
  *     THR > 0 fixes the threshold instead of estimating it. Prints each
  *     frame's step and threshold.
- *   cl-dct bench DEVICE WIDTH HEIGHT PASSES ITERATIONS
- *     a synthetic decoded-like luma plane: median wall ms (clFinish'd) of
- *     the histogram (read back) and of the stage at threshold 70.
+ *   cl-dct bench DEVICE WIDTH HEIGHT PASSES ITERATIONS [IN]
+ *     a synthetic decoded-like luma plane, or IN's first luma plane (raw
+ *     8-bit, WIDTH x HEIGHT bytes at its start): median wall ms (clFinish'd)
+ *     of the histogram (read back) and of the stage, at threshold 70 or at
+ *     the automatic mode's threshold for IN where a step is found.
  *
  * The automatic mode holds the last step found for up to HOLD frames, so
  * that the predicted frames of an MPEG-2 GOP, which show no comb, keep the
@@ -103,7 +105,7 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
 
 static int
 bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
-    gint iterations)
+    gint iterations, const gchar * in)
 {
   cl_command_queue q = gst_cl_context_get_queue (ctx);
   guint8 *p = g_malloc ((gsize) w * h);
@@ -112,23 +114,37 @@ bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
   GRand *rand = g_rand_new_with_seed (15);
   GError *err = NULL;
   cl_mem src, dst;
+  guint thr = 70;
   gint i, x, y;
 
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
       p[(gsize) y * w + x] = CLAMP (60 + x * 100 / w + (x % 97 > 50 ? 60 : 0)
           + g_rand_int_range (rand, -6, 7), 0, 255);
+  if (in) {
+    FILE *f = fopen (in, "rb");
+    if (!f || fread (p, 1, (gsize) w * h, f) != (gsize) w * h)
+      die ("read", NULL);
+    fclose (f);
+  }
   src = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE,
       (gsize) w * h, "in", &err);
   dst = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE,
       (gsize) w * h, "out", &err);
   clEnqueueWriteBuffer (q, src, CL_TRUE, 0, (gsize) w * h, p, 0, NULL, NULL);
+  if (in) {
+    if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
+      die ("histogram", err);
+    thr = gst_cl_dct_auto_threshold (gst_cl_dct_estimate_step (hist),
+        GST_CL_DCT_DEFAULT_GAIN);
+    thr = thr ? thr : 70;
+  }
   for (i = -2; i < iterations; i++) {   /* two warm-up rounds */
     gint64 t0 = g_get_monotonic_time (), t1, t2;
     if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
       die ("histogram", err);
     t1 = g_get_monotonic_time ();
-    if (!gst_cl_dct_threshold (dct, src, 0, w, dst, 0, w, w, h, 70, passes,
+    if (!gst_cl_dct_threshold (dct, src, 0, w, dst, 0, w, w, h, thr, passes,
             &err))
       die ("stage", err);
     clFinish (q);
@@ -140,10 +156,10 @@ bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
   }
   qsort (th, iterations, sizeof (gdouble), cmp_double);
   qsort (ts, iterations, sizeof (gdouble), cmp_double);
-  printf ("%dx%d luma, %s: estimate (histogram + read) %.2f ms, stage "
-      "(%u passes) %.2f ms, median of %d\n", w, h,
-      gst_cl_context_get_device_name (ctx), th[iterations / 2], passes,
-      ts[iterations / 2], iterations);
+  printf ("%dx%d luma%s%s, %s: estimate (histogram + read) %.2f ms, stage "
+      "(%u passes, threshold %u) %.2f ms, median of %d\n", w, h,
+      in ? " of " : "", in ? in : "", gst_cl_context_get_device_name (ctx),
+      th[iterations / 2], passes, thr, ts[iterations / 2], iterations);
   clReleaseMemObject (src);
   clReleaseMemObject (dst);
   g_free (p);
@@ -164,7 +180,8 @@ main (int argc, char **argv)
   gst_init (&argc, &argv);
   if (argc < 7 || (strcmp (argv[1], "filter") && strcmp (argv[1], "bench"))) {
     g_printerr ("usage: cl-dct filter DEVICE W H IN OUT [GAIN [PASSES "
-        "[THRESHOLD]]]\n       cl-dct bench DEVICE W H PASSES ITERATIONS\n");
+        "[THRESHOLD]]]\n       cl-dct bench DEVICE W H PASSES ITERATIONS "
+        "[IN]\n");
     return 2;
   }
   w = atoi (argv[3]);
@@ -180,7 +197,8 @@ main (int argc, char **argv)
         argc > 7 ? atoi (argv[7]) : GST_CL_DCT_DEFAULT_GAIN,
         argc > 8 ? atoi (argv[8]) : 8, argc > 9 ? atoi (argv[9]) : 0);
   else
-    r = bench (ctx, dct, w, h, atoi (argv[5]), atoi (argv[6]));
+    r = bench (ctx, dct, w, h, atoi (argv[5]), atoi (argv[6]),
+        argc > 7 ? argv[7] : NULL);
   gst_cl_dct_free (dct);
   gst_object_unref (ctx);
   return r;
