@@ -449,8 +449,12 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    * then overlaps the device's work, or in the element's own pool, whose
    * pinned memory goes to the device by DMA; it waits for frames in device
    * memory (from another OpenCL element). Devices that work
-   * on host memory (CPUs, integrated GPUs) always take 1: their kernels
-   * work on the frames in place. Frames are not held back, so the element adds no latency.
+   * on host memory (CPUs, integrated GPUs) take 1 at 0: their kernels work
+   * on the frames in place. Where their frames are shared virtual memory
+   * (PoCL), a value above 1 leaves frames from the element's pool in
+   * flight, so that one frame's launch overlaps the previous one's kernel:
+   * that paid on 2 cores and not on 16 (docs/benchmarks.md). Frames are
+   * not held back, so the element adds no latency.
    * Applies from the next caps.
    */
   g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,

@@ -280,12 +280,14 @@ gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
   share = g_getenv ("GST_CL_SHARE_UNTOUCHED");
   self->share_forced = g_strcmp0 (share, "always") == 0 ? 1 :
       g_strcmp0 (share, "never") == 0 ? -1 : 0;
-  /* Where kernels work on frames in place that the CPU maps with commands,
-   * one frame at a time; elsewhere frames in flight overlap transfers, or
-   * (SVM) a frame's launch and wait with the next frame's kernel. */
+  /* Frames in flight overlap transfers on a discrete GPU. Where kernels
+   * work on the frames in place, one frame at a time by default; with SVM
+   * frames a depth asked for overlaps a frame's launch and wait with the
+   * next one's kernel, which paid on 2 cores and not on 16 (PoCL,
+   * docs/benchmarks.md); without SVM the CPU's maps would wait anyway. */
   self->auto_depth = depth == 0;
   self->depth = gst_cl_context_is_host_unified (context) &&
-      !gst_cl_context_has_fine_svm (context) ? 1 :
+      (self->auto_depth || !gst_cl_context_has_fine_svm (context)) ? 1 :
       self->auto_depth ? GST_CL_PLAN_AUTO_DEPTH :
       MIN (depth, GST_CL_PLAN_MAX_DEPTH);
   GST_DEBUG ("%u frames in flight", self->depth);

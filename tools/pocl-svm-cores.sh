@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # PoCL frame memory, side by side in one run with the same build: mapped
 # buffers (GST_CL_SVM=0, mode "mapped"), fine-grained SVM with every frame
-# waited for (frames-in-flight=1, "svm-wait") and SVM with frames in flight
-# (the default, "svm"). 1080p I420 3x3 (defaults) and 9x9 threshold 20,
-# ROUNDS rounds of the three in turn on 2 and on all cores
+# waited for (the default, "svm") and SVM with 3 frames in flight
+# (frames-in-flight=3, "svm-flight"). 1080p I420 3x3 (defaults) and 9x9
+# threshold 20, ROUNDS rounds of the three in turn on 2 and on all cores
 # (POCL_MAX_PTHREAD_COUNT, taskset), each one clepsilon-bench (median ms a
 # frame, and the element's kernel ms); then the fixed cost of a frame
 # (64x64). docs/benchmarks.md, "Frames in shared virtual memory". Run from
@@ -17,7 +17,7 @@ cache=$(mktemp -d); chmod 700 "$cache"; export GST_CL_CACHE_DIR=$cache
 log=$(mktemp)
 bench () {  # mode cores properties clepsilon-bench options...
   local svm=1 p=$3 n=$2
-  case $1 in mapped) svm=0 ;; svm-wait) p="$p frames-in-flight=1" ;; esac
+  case $1 in mapped) svm=0 ;; svm-flight) p="$p frames-in-flight=3" ;; esac
   shift 3
   GST_CL_SVM=$svm POCL_MAX_PTHREAD_COUNT=$n timeout 60 taskset -c 0-$((n - 1)) \
     build/tools/clepsilon-bench --no-smooth --format=I420 --clepsilon="device=pocl $p" \
@@ -28,12 +28,12 @@ bench () {  # mode cores properties clepsilon-bench options...
 for n in $cores; do
   for c in "threshold=10" "threshold=20 window-size=9"; do
     for r in $(seq "$rounds"); do
-      for m in mapped svm-wait svm; do
+      for m in mapped svm svm-flight; do
         echo "cores=$n $m round=$r [$c] $(bench $m $n "$c" --frames=20 --repeat=3)"
       done
     done
   done
-  for m in mapped svm-wait svm; do
+  for m in mapped svm svm-flight; do
     echo "cores=$n $m 64x64 $(bench $m $n threshold=10 --width=64 --height=64 \
       --frames=500 --repeat=5)"
   done

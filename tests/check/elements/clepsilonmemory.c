@@ -43,14 +43,9 @@ typedef struct
 {
   gboolean found;
   gboolean host_unified;        /* CL_DEVICE_HOST_UNIFIED_MEMORY */
-  gboolean in_flight;           /* frames from the pool may be in flight */
+  gboolean in_flight;           /* frames may be in flight by default */
   gsize host_ptr_align;         /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
 } DeviceInfo;
-
-/* OpenCL 2.0's CL_DEVICE_SVM_CAPABILITIES and its fine-grained buffer bit
- * (the suite is built against OpenCL 1.2's declarations). */
-#define TEST_DEVICE_SVM_CAPABILITIES 0x1053
-#define TEST_SVM_FINE_GRAIN_BUFFER (1 << 1)
 
 static gchar *
 cl_platform_string (cl_platform_id platform, cl_platform_info param)
@@ -102,7 +97,6 @@ lookup_device (const gchar * device_name)
       if (g_strcmp0 (full, device_name) == 0) {
         cl_bool unified = CL_FALSE;
         cl_uint align_bits = 0;
-        cl_ulong svm = 0;
 
         clGetDeviceInfo (devices[d], CL_DEVICE_HOST_UNIFIED_MEMORY,
             sizeof (unified), &unified, NULL);
@@ -111,14 +105,10 @@ lookup_device (const gchar * device_name)
         info.found = TRUE;
         /* GST_CL_DISCRETE=1: the element treats every device as a
          * discrete GPU (gst_cl_context_is_host_unified()). */
-        clGetDeviceInfo (devices[d], TEST_DEVICE_SVM_CAPABILITIES,
-            sizeof (svm), &svm, NULL);
         info.host_unified = unified &&
             g_strcmp0 (g_getenv ("GST_CL_DISCRETE"), "1") != 0;
-        /* A discrete GPU, or frames in SVM (gstclplan.c) */
-        info.in_flight = !info.host_unified ||
-            ((svm & TEST_SVM_FINE_GRAIN_BUFFER) &&
-            g_strcmp0 (g_getenv ("GST_CL_SVM"), "0") != 0);
+        /* by default only on a discrete GPU (gstclplan.c) */
+        info.in_flight = !info.host_unified;
         info.host_ptr_align = MAX (align_bits / 8, 1);
       }
       g_free (full);
@@ -712,8 +702,7 @@ run_videotestsrc_pipeline (GstVideoFormat fmt, guint threshold,
       zero_copy_path (&dev), d);
   fail_unless (s.device_ms > 0.0, "%s: no kernel time; stats: %s", ctx, d);
   /* The element waits for its kernels inside transform, unless frames are
-   * in flight (a discrete GPU, or SVM frames: whoever maps the output
-   * waits). */
+   * in flight (a discrete GPU: whoever maps the output waits). */
   fail_unless (dev.in_flight || s.transform_ms >= s.device_ms,
       "%s: transform time below kernel time; stats: %s", ctx, d);
 
@@ -1369,7 +1358,7 @@ GST_START_TEST (test_shared_input_buffers_reused)
     fail_unless_equals_int (gst_buffer_n_memory (out), 2);
     gst_buffer_unref (out);
   }
-  /* Three frames in flight (discrete GPU, SVM) each hold their input. */
+  /* Three frames in flight (a discrete GPU) each hold their input. */
   fail_unless (reused >= (dev.in_flight ? 2 : 5), "%s: only %u of 5 input "
       "buffers were reused", ctx, reused);
   gst_buffer_pool_set_active (pool, FALSE);

@@ -389,7 +389,8 @@ GST_START_TEST (test_frames_in_flight)
   out_pool = cl_pool (&info);
   plan = gst_cl_plan_new (context, tuner, &info, 3, &error);
   fail_unless (plan != NULL, "%s", error ? error->message : "");
-  /* one at a time only where the CPU maps frames with commands */
+  /* three asked for: one at a time only where the CPU maps frames with
+   * commands */
   fail_unless_equals_int (gst_cl_plan_get_depth (plan),
       gst_cl_context_is_host_unified (context) &&
       !gst_cl_context_has_fine_svm (context) ? 1 : 3);
