@@ -45,6 +45,11 @@
 /* dct_pass's work-group size (DCT_WG in kernels/dct.cl). */
 #define DCT_WG 64
 
+/* dct_histogram's work-group size (DCT_HIST_WG in kernels/dct.cl) and most
+ * work-groups. */
+#define DCT_HIST_WG 64
+#define DCT_HIST_GROUPS 64
+
 /* The stage's two shapes (kernels/dct.cl). CPU devices get dct_strips:
  * every pass in one launch, a few work-items of 16 blocks side by side,
  * each with its sums in private memory. Others get dct_pass: a launch a
@@ -181,7 +186,7 @@ gst_cl_dct_histogram (GstClDct * self, cl_mem src, gsize src_offset,
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
   const cl_uint zero = 0, off = (cl_uint) src_offset;
-  size_t global[2];
+  size_t global[1], local[1] = { DCT_HIST_WG };
   cl_int err = CL_SUCCESS;
   guint a = 0;
 
@@ -202,10 +207,12 @@ gst_cl_dct_histogram (GstClDct * self, cl_mem src, gsize src_offset,
   err |= clSetKernelArg (self->histogram, a++, sizeof (cl_mem), &self->hist);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clSetKernelArg (dct_histogram)");
-  global[0] = width / 8;
-  global[1] = height / 8;
-  err = clEnqueueNDRangeKernel (queue, self->histogram, 2, NULL, global, NULL,
-      0, NULL, NULL);
+  /* enough work-groups for any device's cores, few enough that their
+   * global adds stay cheap; each work-item takes blocks in turn */
+  global[0] = MIN ((gsize) (width / 8) * (height / 8) / DCT_HIST_WG + 1,
+      DCT_HIST_GROUPS) * DCT_HIST_WG;
+  err = clEnqueueNDRangeKernel (queue, self->histogram, 1, NULL, global,
+      local, 0, NULL, NULL);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel "
         "(dct_histogram)");
