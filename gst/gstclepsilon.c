@@ -444,11 +444,11 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    * without waiting; whoever maps it waits for it, and another OpenCL
    * element waits on the device. Uploads, kernels and downloads of
    * successive frames then overlap. 1 waits for each frame before handing
-   * it on; 0 (default) keeps 3 in flight for frames in host memory: in
-   * system memory (a decoder's), where the CPU's copy into pinned memory
-   * then overlaps the device's work, or in the element's own pool, whose
-   * pinned memory goes to the device by DMA; it waits for frames in device
-   * memory (from another OpenCL element). Devices that work
+   * it on; 0 (default) keeps 3 in flight: from system memory (a
+   * decoder's) the CPU's copy into pinned memory then overlaps the device's
+   * work, from the element's own pool its pinned memory goes to the device
+   * by DMA, and from another OpenCL element's device memory a chain waits
+   * only at the last map. Devices that work
    * on host memory (CPUs, integrated GPUs) take 1 at 0: their kernels work
    * on the frames in place. Where their frames are shared virtual memory
    * (PoCL), a value above 1 leaves frames from the element's pool in

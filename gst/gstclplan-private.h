@@ -72,7 +72,8 @@ gboolean gst_cl_plan_supports (const GstVideoInfo * info);
  * plane; it builds programs and chooses launches through @tuner (borrowed:
  * it must outlive the plan). Up to @depth frames are in flight at once on a
  * device that does not share host memory (1: each frame is waited for;
- * 0: GST_CL_PLAN_AUTO_DEPTH, for frames from system memory only).
+ * 0: GST_CL_PLAN_AUTO_DEPTH), or on one whose frames are SVM where @depth
+ * is above 1 (frames from the plan's pool only; 0 there: each waited for).
  * NULL with @error set when the buffers cannot be made; @info must be
  * supported (gst_cl_plan_supports()). Until gst_cl_plan_set_settings() no
  * stage runs. */

@@ -119,7 +119,6 @@ struct _GstClPlan
    * what frame n = i (mod depth) needs until it completes. With depth 1
    * every queue is the context's and each frame is waited for. */
   guint depth;
-  gboolean auto_depth;          /* in flight only from host memory */
   cl_command_queue async_up, async_down;
   /* This frame's queues: the async ones for a frame in flight, else the
    * context's queue for all three */
@@ -285,11 +284,9 @@ gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
    * frames a depth asked for overlaps a frame's launch and wait with the
    * next one's kernel, which paid on 2 cores and not on 16 (PoCL,
    * docs/benchmarks.md); without SVM the CPU's maps would wait anyway. */
-  self->auto_depth = depth == 0;
   self->depth = gst_cl_context_is_host_unified (context) &&
-      (self->auto_depth || !gst_cl_context_has_fine_svm (context)) ? 1 :
-      self->auto_depth ? GST_CL_PLAN_AUTO_DEPTH :
-      MIN (depth, GST_CL_PLAN_MAX_DEPTH);
+      (depth == 0 || !gst_cl_context_has_fine_svm (context)) ? 1 :
+      depth == 0 ? GST_CL_PLAN_AUTO_DEPTH : MIN (depth, GST_CL_PLAN_MAX_DEPTH);
   GST_DEBUG ("%u frames in flight", self->depth);
   if (!create_queues (self, error))
     goto failed;
@@ -1229,14 +1226,15 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
     work[i].dst = out.planes[self->planes[i].index];
   }
   /* Frames in flight need the output's memory to carry the event (else
-   * nothing would wait for it); anything else is waited for here. By
-   * default frames in host memory (system memory, copied into pinned
-   * staging; our pool's pinned memory, sent by DMA from where it is) are
-   * left in flight, and frames in device memory are waited for. Where the
-   * device works on host memory (SVM), only frames from our pool: the
-   * kernels read a system-memory input in place, until they are done. */
+   * nothing would wait for it); anything else is waited for here. On a
+   * discrete GPU every input can be: system memory is copied into pinned
+   * staging, our pool's pinned memory goes by DMA from where it is, and
+   * device memory (from another OpenCL element) is held until read, so
+   * that a chain of elements waits only at the last map. Where the device
+   * works on host memory (SVM, when asked for), only frames from our pool:
+   * the kernels read a system-memory input in place, until they are
+   * done. */
   in_flight = self->depth > 1 && cl_memory_of (self, outbuf) != NULL &&
-      !(self->auto_depth && input_on_device (self, inbuf)) &&
       (!gst_cl_context_is_host_unified (self->context) ||
       cl_memory_of (self, inbuf));
   self->up = in_flight ? self->async_up : self->compute;
