@@ -845,14 +845,30 @@ stage_plane (GstClPlan * self, GstClSlot * slot, const GstClPlane * plane,
   return TRUE;
 }
 
+/* Waits on the CPU for the events of what still writes the frames
+ * (@pending: the input's and the output's, NULL where none), before the CPU
+ * copies between them. */
+static gboolean
+cpu_waits (cl_event * pending, GError ** error)
+{
+  cl_int status = CL_SUCCESS;
+  guint i;
+
+  for (i = 0; i < 2 && status == CL_SUCCESS; i++)
+    if (pending[i])
+      status = clWaitForEvents (1, &pending[i]);
+  return status == CL_SUCCESS ||
+      gst_cl_set_error (error, status, "clWaitForEvents (frame in flight)");
+}
+
 /* Phase 1 of enqueue_frame(), on the upload queue (and the download queue for what no kernel
  * touches): decides where the kernels read and write @w's region, and
  * enqueues the upload of its input, or the copy of a plane no stage touches
  * (skipped with @skip_untouched: it is shared afterwards). */
 static gboolean
 prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
-    GstClPlaneWork * w, gboolean skip_untouched, GstClTransferStats * stats,
-    GError ** error)
+    GstClPlaneWork * w, cl_event * pending, gboolean skip_untouched,
+    GstClTransferStats * stats, GError ** error)
 {
   const GstClPlane *plane = w->plane;
   const GstClRegion *r = &w->region;
@@ -872,8 +888,10 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
         plane->row_bytes, plane->height, stats, error);
   }
   if (!w->filtered && !whole_dst.mem)
-    /* Into other host memory: the CPU copies it there now, once. */
-    return gst_cl_copy_plane_on (self->up, &whole_src, &whole_dst,
+    /* Into other host memory: the CPU copies it there now, once, after
+     * what still writes either frame (pinned memory of a frame in flight). */
+    return cpu_waits (pending, error) &&
+        gst_cl_copy_plane_on (self->up, &whole_src, &whole_dst,
         plane->row_bytes, plane->height, stats, error);
   if (!whole_src.mem && !whole_src.pinned && self->up != self->compute) {
     /* A frame in flight from system memory: the CPU copies the plane into
@@ -887,9 +905,12 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
     return gst_cl_copy_plane_on (self->down, &w->src, &w->dst,
         plane->row_bytes, plane->height, stats, error);
 
-  /* A crop rectangle: the rest of the plane is copied as it is. */
+  /* A crop rectangle: the rest of the plane is copied as it is (by the
+   * CPU where both are in host memory). */
   if ((r->width != plane->width || r->height != plane->height) &&
-      !copy_around (self, plane, r, &whole_src, &whole_dst, stats, error))
+      !((whole_src.mem || whole_dst.mem || cpu_waits (pending, error)) &&
+          copy_around (self, plane, r, &whole_src, &whole_dst, stats,
+              error)))
     return FALSE;
   w->src = region_ref (plane, &whole_src, r->x, r->y);
   w->dst = region_ref (plane, &whole_dst, r->x, r->y);
@@ -1091,20 +1112,6 @@ queue_marker (cl_command_queue queue, cl_event * event, GError ** error)
       gst_cl_set_error (error, status, "clEnqueueMarkerWithWaitList");
 }
 
-/* Waits for @pending, the event of what writes @mem, where @mem is pinned
- * host memory (gst_cl_memory_get_pinned_host()). */
-static gboolean
-wait_pinned (GstMemory * mem, cl_event pending, GError ** error)
-{
-  cl_int status;
-
-  if (!pending || !gst_cl_memory_get_pinned_host (mem))
-    return TRUE;
-  status = clWaitForEvents (1, &pending);
-  return status == CL_SUCCESS ||
-      gst_cl_set_error (error, status, "clWaitForEvents (pinned frame)");
-}
-
 /* Enqueues the frame: uploads, then kernels once they are done, then
  * downloads once those are; the output's memory gets the last event. Each
  * queue first waits for what the memories of both buffers still have in
@@ -1123,16 +1130,13 @@ enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
   gboolean ok;
   guint i;
 
-  /* Pinned memory is also copied by the CPU (planes no stage touches):
-   * what still writes it must be done first. */
-  ok = wait_pinned (in_mem, in_pending, error) &&
-      wait_pinned (out_mem, out_pending, error) &&
-      queue_waits (self->up, pending, 2, error) &&
+  ok = queue_waits (self->up, pending, 2, error) &&
       (self->down == self->up || queue_waits (self->down, pending, 2, error))
       && (self->compute == self->up ||
       queue_waits (self->compute, pending, 2, error));
   for (i = 0; ok && i < self->n_planes; i++)
-    ok = prepare_plane (self, slot, k, &work[i], skip_untouched, stats, error);
+    ok = prepare_plane (self, slot, k, &work[i], pending, skip_untouched,
+        stats, error);
   if (ok && self->up != self->compute)
     ok = queue_marker (self->up, &uploaded, error) &&
         queue_waits (self->compute, &uploaded, 1, error);
