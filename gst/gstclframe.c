@@ -103,6 +103,51 @@ layout_host_planes (GstClFrame * frame, const GstVideoInfo * info,
   return TRUE;
 }
 
+/* A buffer of several pinned OpenCL memories of the context (from an
+ * element that shared its input's untouched planes into its output), each
+ * plane wholly inside one of them: the planes as their pinned pointers.
+ * FALSE for any other buffer (whose planes are then laid out again). */
+static gboolean
+layout_pinned_memories (GstClFrame * frame, const GstVideoInfo * info)
+{
+  GstClPlaneRef planes[GST_VIDEO_MAX_PLANES];
+  guint i, n = gst_buffer_n_memory (frame->buffer);
+
+  if (n < 2)
+    return FALSE;
+  for (i = 0; i < n; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (frame->buffer, i);
+
+    if (!gst_is_cl_memory (mem, frame->context) ||
+        !gst_cl_memory_get_pinned_host (mem))
+      return FALSE;
+  }
+  if (!layout_planes (frame, info, NULL, FALSE, 0,
+          gst_buffer_get_size (frame->buffer), NULL))
+    return FALSE;
+  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
+    GstClPlaneRef *p = &frame->planes[i];
+    gsize row_bytes, rows, skip, length;
+    guint idx, len;
+    GstMemory *mem;
+
+    plane_extent (info, i, &row_bytes, &rows);
+    if (!gst_buffer_find_memory (frame->buffer, p->offset, 1, &idx, &len,
+            &skip))
+      return FALSE;
+    mem = gst_buffer_peek_memory (frame->buffer, idx);
+    length = (rows - 1) * p->pitch + row_bytes;
+    if (skip > mem->size || mem->size - skip < length)
+      return FALSE;
+    planes[i] = *p;
+    planes[i].host = gst_cl_memory_get_pinned_host (mem) + mem->offset + skip;
+    planes[i].offset = 0;
+    planes[i].pinned = TRUE;
+  }
+  memcpy (frame->planes, planes, sizeof (planes));
+  return TRUE;
+}
+
 static gboolean
 try_wrap_host_memory (GstClFrame * frame, const GstVideoInfo * info,
     GError ** error)
@@ -228,6 +273,9 @@ gst_cl_frame_open (GstClFrame * frame, GstClContext * context,
         gst_cl_memory_is_device_resident (mem), mem->offset, mem->size,
         error);
   }
+
+  if (layout_pinned_memories (frame, info))
+    return TRUE;
 
   if (try_wrap_host_memory (frame, info, error)) {
     if (layout_planes (frame, info, frame->wrapped, FALSE, 0, frame->map.size,

@@ -47,6 +47,10 @@ typedef struct
   gint width, height;
 } GstClRegion;
 
+/* The most pending events a frame waits for: those of the memories of its
+ * input and of its output. */
+#define MAX_PENDING (2 * GST_VIDEO_MAX_PLANES)
+
 /* What one frame in flight holds until it completes. */
 typedef struct
 {
@@ -845,18 +849,13 @@ stage_plane (GstClPlan * self, GstClSlot * slot, const GstClPlane * plane,
   return TRUE;
 }
 
-/* Waits on the CPU for the events of what still writes the frames
- * (@pending: the input's and the output's, NULL where none), before the CPU
- * copies between them. */
+/* Waits on the CPU for the @n events of what still writes the frames
+ * (@pending), before the CPU copies between them. */
 static gboolean
-cpu_waits (cl_event * pending, GError ** error)
+cpu_waits (cl_event * pending, guint n, GError ** error)
 {
-  cl_int status = CL_SUCCESS;
-  guint i;
+  cl_int status = n ? clWaitForEvents (n, pending) : CL_SUCCESS;
 
-  for (i = 0; i < 2 && status == CL_SUCCESS; i++)
-    if (pending[i])
-      status = clWaitForEvents (1, &pending[i]);
   return status == CL_SUCCESS ||
       gst_cl_set_error (error, status, "clWaitForEvents (frame in flight)");
 }
@@ -867,8 +866,8 @@ cpu_waits (cl_event * pending, GError ** error)
  * (skipped with @skip_untouched: it is shared afterwards). */
 static gboolean
 prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
-    GstClPlaneWork * w, cl_event * pending, gboolean skip_untouched,
-    GstClTransferStats * stats, GError ** error)
+    GstClPlaneWork * w, cl_event * pending, guint n_pending,
+    gboolean skip_untouched, GstClTransferStats * stats, GError ** error)
 {
   const GstClPlane *plane = w->plane;
   const GstClRegion *r = &w->region;
@@ -890,7 +889,7 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
   if (!w->filtered && !whole_dst.mem)
     /* Into other host memory: the CPU copies it there now, once, after
      * what still writes either frame (pinned memory of a frame in flight). */
-    return cpu_waits (pending, error) &&
+    return cpu_waits (pending, n_pending, error) &&
         gst_cl_copy_plane_on (self->up, &whole_src, &whole_dst,
         plane->row_bytes, plane->height, stats, error);
   if (!whole_src.mem && !whole_src.pinned && self->up != self->compute) {
@@ -908,7 +907,8 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
   /* A crop rectangle: the rest of the plane is copied as it is (by the
    * CPU where both are in host memory). */
   if ((r->width != plane->width || r->height != plane->height) &&
-      !((whole_src.mem || whole_dst.mem || cpu_waits (pending, error)) &&
+      !((whole_src.mem || whole_dst.mem || cpu_waits (pending, n_pending,
+                  error)) &&
           copy_around (self, plane, r, &whole_src, &whole_dst, stats,
               error)))
     return FALSE;
@@ -1069,6 +1069,37 @@ cl_memory_of (GstClPlan * self, GstBuffer * buffer)
       gst_is_cl_memory (mem, self->context) ? mem : NULL;
 }
 
+/* Whether every memory of @buffer is OpenCL memory of the plan's context:
+ * then commands may still write it (their events are the memories'
+ * pending ones), and frames in flight hold it until read. */
+static gboolean
+in_cl_memory (GstClPlan * self, GstBuffer * buffer)
+{
+  guint i, n = gst_buffer_n_memory (buffer);
+
+  for (i = 0; i < n; i++)
+    if (!gst_is_cl_memory (gst_buffer_peek_memory (buffer, i), self->context))
+      return FALSE;
+  return n > 0;
+}
+
+/* Appends the pending events of @buffer's OpenCL memories to @events (new
+ * references; at most @max in all, counted by @n). */
+static void
+add_pending (GstClPlan * self, GstBuffer * buffer, cl_event * events,
+    guint * n, guint max)
+{
+  guint i;
+
+  for (i = 0; i < gst_buffer_n_memory (buffer) && *n < max; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buffer, i);
+
+    if (gst_is_cl_memory (mem, self->context) &&
+        (events[*n] = gst_cl_memory_get_pending (mem)))
+      (*n)++;
+  }
+}
+
 /* Starts what the queues hold, without waiting. */
 static gboolean
 flush_queues (GstClPlan * self, GError ** error)
@@ -1087,7 +1118,7 @@ static gboolean
 queue_waits (cl_command_queue queue, cl_event * events, guint n,
     GError ** error)
 {
-  cl_event wait[4];
+  cl_event wait[MAX_PENDING];
   cl_uint m = 0;
   cl_int status;
   guint i;
@@ -1121,21 +1152,19 @@ enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
     GstClPlaneWork * work, GstBuffer * inbuf, GstBuffer * outbuf,
     gboolean skip_untouched, GstClTransferStats * stats, GError ** error)
 {
-  GstMemory *in_mem = cl_memory_of (self, inbuf);
   GstMemory *out_mem = cl_memory_of (self, outbuf);
-  cl_event in_pending = in_mem ? gst_cl_memory_get_pending (in_mem) : NULL;
-  cl_event out_pending = out_mem ? gst_cl_memory_get_pending (out_mem) : NULL;
-  cl_event pending[2] = { in_pending, out_pending }, uploaded = NULL;
-  cl_event computed = NULL;
+  cl_event pending[MAX_PENDING], uploaded = NULL, computed = NULL;
+  guint i, n = 0;
   gboolean ok;
-  guint i;
 
-  ok = queue_waits (self->up, pending, 2, error) &&
-      (self->down == self->up || queue_waits (self->down, pending, 2, error))
+  add_pending (self, inbuf, pending, &n, MAX_PENDING / 2);
+  add_pending (self, outbuf, pending, &n, MAX_PENDING);
+  ok = queue_waits (self->up, pending, n, error) &&
+      (self->down == self->up || queue_waits (self->down, pending, n, error))
       && (self->compute == self->up ||
-      queue_waits (self->compute, pending, 2, error));
+      queue_waits (self->compute, pending, n, error));
   for (i = 0; ok && i < self->n_planes; i++)
-    ok = prepare_plane (self, slot, k, &work[i], pending, skip_untouched,
+    ok = prepare_plane (self, slot, k, &work[i], pending, n, skip_untouched,
         stats, error);
   if (ok && self->up != self->compute)
     ok = queue_marker (self->up, &uploaded, error) &&
@@ -1153,9 +1182,8 @@ enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
       gst_cl_memory_set_pending (out_mem, slot->done);
     ok = ok && flush_queues (self, error);
   }
-  for (i = 0; i < 2; i++)
-    if (pending[i])
-      clReleaseEvent (pending[i]);
+  for (i = 0; i < n; i++)
+    clReleaseEvent (pending[i]);
   if (uploaded)
     clReleaseEvent (uploaded);
   if (computed)
@@ -1250,7 +1278,7 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
     /* Input in OpenCL memory (pinned host memory included) is read by the
      * uploads: held until the slot comes round again. Input in system
      * memory was copied to the staging buffer: let go now. */
-    if (cl_memory_of (self, inbuf)) {
+    if (in_cl_memory (self, inbuf)) {
       slot->in = in;
       slot->in_open = TRUE;
       slot->inbuf = gst_buffer_ref (inbuf);

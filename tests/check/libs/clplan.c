@@ -156,12 +156,14 @@ compare_frames (const GstVideoFrame * out, const GstVideoFrame * ref,
 }
 
 /* Runs @plan on @in and checks the output against the reference of @p,
- * with the crop rectangle of @in if it has one. */
+ * with the crop rectangle of @in if it has one. The output goes to @out
+ * (taken; NULL: a padded frame in system memory), the frame's stats to
+ * @stats where not NULL. */
 static void
 check_frame (GstClPlan * plan, const GstVideoInfo * info, GstBuffer * in,
-    const RefParams * p, const gchar * what)
+    GstBuffer * out, const RefParams * p, const gchar * what,
+    GstClFrameStats * stats)
 {
-  GstBuffer *out = padded_frame (info, 13, NULL);
   GstVideoCropMeta *crop = gst_buffer_get_video_crop_meta (in);
   GstVideoFrame fin, fout, fref;
   GstBuffer *ref = padded_frame (info, 0, NULL);
@@ -170,6 +172,8 @@ check_frame (GstClPlan * plan, const GstVideoInfo * info, GstBuffer * in,
   guint i;
   gint y;
 
+  if (!out)
+    out = padded_frame (info, 13, NULL);
   fail_unless (gst_cl_plan_process (plan, in, out, TRUE, &frame, &error),
       "%s: %s", what, error ? error->message : "");
   fail_unless (g_str_equal (frame.epsilon_launch, "none") ==
@@ -206,6 +210,8 @@ check_frame (GstClPlan * plan, const GstVideoInfo * info, GstBuffer * in,
   gst_video_frame_unmap (&fin);
   gst_buffer_unref (ref);
   gst_buffer_unref (out);
+  if (stats)
+    *stats = frame;
 }
 
 static const GstVideoFormat formats[] = {
@@ -246,7 +252,7 @@ GST_START_TEST (test_against_reference)
         what = g_strdup_printf ("%s, %s, variant %s",
             gst_video_format_to_string (formats[f]), cases[c].name,
             gst_cl_variant_to_string (v));
-        check_frame (plan, &info, in, &p, what);
+        check_frame (plan, &info, in, NULL, &p, what, NULL);
         g_free (what);
         gst_buffer_unref (in);
       }
@@ -281,7 +287,7 @@ GST_START_TEST (test_crop)
   crop->y = 3;
   crop->width = 21;
   crop->height = 17;
-  check_frame (plan, &info, in, &p, "NV12 crop 5,3 21x17");
+  check_frame (plan, &info, in, NULL, &p, "NV12 crop 5,3 21x17", NULL);
   gst_buffer_unref (in);
   gst_cl_plan_free (plan);
   g_rand_free (rand);
@@ -366,6 +372,67 @@ cl_pool (const GstVideoInfo * info)
   fail_unless (gst_buffer_pool_set_active (pool, TRUE));
   return pool;
 }
+
+/* An input whose planes lie in two memories of the pool: a share of one
+ * buffer's luma and of another's chroma (as an element that shares its
+ * input's untouched planes gives), into a buffer of the pool. Filtered to
+ * the reference; on a discrete GPU its pinned memories are used in place,
+ * with no copy by the CPU and no transfer from pageable memory (the
+ * untouched chroma goes through the device). */
+GST_START_TEST (test_split_input)
+{
+  GRand *rand = g_rand_new_with_seed (0x5b117);
+  GstVideoInfo info;
+  GstBufferPool *pool;
+  GstBuffer *a = NULL, *b = NULL, *in, *out = NULL;
+  GstClPlanSettings s;
+  GstClFrameStats stats;
+  GstClPlan *plan;
+  GError *error = NULL;
+  GstMapInfo map;
+  RefParams p;
+  gsize i, split;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 53, 31);
+  split = GST_VIDEO_INFO_PLANE_OFFSET (&info, 1);
+  pool = cl_pool (&info);
+  fail_unless (gst_buffer_pool_acquire_buffer (pool, &a, NULL) == GST_FLOW_OK);
+  fail_unless (gst_buffer_pool_acquire_buffer (pool, &b, NULL) == GST_FLOW_OK);
+  for (i = 0; i < 2; i++) {
+    fail_unless (gst_buffer_map (i ? b : a, &map, GST_MAP_WRITE));
+    for (gsize j = 0; j < map.size; j++)
+      map.data[j] = g_rand_int_range (rand, 0, 256);
+    gst_buffer_unmap (i ? b : a, &map);
+  }
+  in = gst_buffer_new ();
+  gst_buffer_append_memory (in, gst_memory_share (gst_buffer_peek_memory (a,
+              0), 0, split));
+  gst_buffer_append_memory (in, gst_memory_share (gst_buffer_peek_memory (b,
+              0), split, info.size - split));
+
+  make_settings (&cases[2], GST_CL_VARIANT_AUTO, &s, &p);
+  plan = gst_cl_plan_new (context, tuner, &info, 0, &error);
+  fail_unless (plan != NULL, "%s", error ? error->message : "");
+  gst_cl_plan_set_settings (plan, &s);
+  fail_unless (gst_buffer_pool_acquire_buffer (pool, &out, NULL) ==
+      GST_FLOW_OK);
+  check_frame (plan, &info, in, out, &p, "split input", &stats);
+  if (!gst_cl_context_is_host_unified (context)) {
+    fail_unless_equals_uint64 (stats.transfers.host_copy_bytes, 0);
+    fail_unless_equals_string (stats.memory_path, "pinned");
+  }
+  fail_unless (gst_cl_plan_drain (plan, NULL, &error), "%s",
+      error ? error->message : "");
+  gst_cl_plan_free (plan);
+  gst_buffer_unref (in);
+  gst_buffer_unref (a);
+  gst_buffer_unref (b);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
 
 /* Frames in flight (with GST_CL_DISCRETE=1, or on a discrete GPU): seven
  * frames enqueued before any output is read, from system memory and from
@@ -628,6 +695,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_untouched_planes);
   tcase_add_test (tc, test_small_buffer_before_tuning);
   tcase_add_test (tc, test_frames_in_flight);
+  tcase_add_test (tc, test_split_input);
   tcase_add_test (tc, test_strength_auto);
   return s;
 }
