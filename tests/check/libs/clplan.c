@@ -657,6 +657,16 @@ GST_START_TEST (test_strength_auto)
     gst_video_frame_unmap (&fin);
     gst_buffer_unref (out);
   }
+  /* a drain (EOS, a flushing seek) forgets the step held */
+  fail_unless (gst_cl_plan_drain (plan, NULL, NULL));
+  {
+    GstBuffer *out = gst_buffer_new_allocate (NULL, info.size, NULL);
+    GstClFrameStats frame;
+
+    fail_unless (gst_cl_plan_process (plan, in, out, FALSE, &frame, NULL));
+    fail_unless_equals_int (frame.auto_threshold, 0);
+    gst_buffer_unref (out);
+  }
   gst_cl_plan_free (plan);
 
   /* a new plan (new caps) holds no step: the flat frame is left as it is */
