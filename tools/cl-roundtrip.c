@@ -13,7 +13,9 @@
  * round trip of one 8-bit plane (upload, the 9x9 epsilon kernel at threshold
  * 20, download), without GStreamer. Prints the median over ITERATIONS of the
  * round trip from pinned host memory (CL_MEM_ALLOC_HOST_PTR, mapped) and
- * from pageable memory (malloc), and of the kernel alone. */
+ * from pageable memory (malloc), and of the kernel alone. Then whether the
+ * two directions overlap: ITERATIONS uploads from pinned memory back to
+ * back, as many downloads, and both at once on two queues, ms a plane. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -81,6 +83,53 @@ round_trip (cl_command_queue queue, const GstClStage * stage,
   g_free (total);
   g_free (kern);
   return result;
+}
+
+/* Wall ms a plane of @n uploads from @up_host into @up on @qa (if @up) and
+ * @n downloads from @down into @down_host on @qb (if @down), all enqueued
+ * before any is waited for. */
+static gdouble
+transfers (cl_command_queue qa, cl_command_queue qb, cl_mem up,
+    guint8 * up_host, cl_mem down, guint8 * down_host, gsize size, gint n)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  gint i;
+
+  for (i = 0; i < n; i++) {
+    if (up)
+      check (clEnqueueWriteBuffer (qa, up, CL_FALSE, 0, size, up_host, 0,
+              NULL, NULL), "upload");
+    if (down)
+      check (clEnqueueReadBuffer (qb, down, CL_FALSE, 0, size, down_host, 0,
+              NULL, NULL), "download");
+  }
+  check (clFlush (qa), "clFlush");
+  check (clFlush (qb), "clFlush");
+  check (clFinish (qa), "clFinish");
+  check (clFinish (qb), "clFinish");
+  return (g_get_monotonic_time () - t0) / 1e3 / n;
+}
+
+/* Prints whether uploads and downloads from pinned memory overlap. */
+static void
+print_overlap (GstClContext * ctx, cl_mem src, cl_mem dst, guint8 * pinned,
+    gsize size, gint n)
+{
+  cl_command_queue qa = gst_cl_context_get_queue (ctx);
+  cl_command_queue qb = gst_cl_context_get_host_queue (ctx);
+  guint8 *other = pinned + size / 2;
+  gsize half = size / 2;
+  gdouble up, down, both;
+
+  /* halves of the pinned buffer as the two host sides, half a plane each */
+  transfers (qa, qb, src, pinned, dst, other, half, 2);
+  up = transfers (qa, qb, src, pinned, NULL, NULL, half, n);
+  down = transfers (qa, qb, NULL, NULL, dst, other, half, n);
+  both = transfers (qa, qb, src, pinned, dst, other, half, n);
+  g_print ("  %" G_GSIZE_FORMAT " bytes from and to pinned memory: upload "
+      "%.3f ms, download %.3f ms, both at once on two queues %.3f ms (%s)\n",
+      half, up, down, both, both < 0.75 * (up + down) ? "they overlap" :
+      "they do not overlap");
 }
 
 int
@@ -152,6 +201,7 @@ main (int argc, char **argv)
   g_print ("  pinned   round trip %.3f ms (kernel %.3f ms)\n", pinned_ms, k1);
   g_print ("  pageable round trip %.3f ms (kernel %.3f ms)\n", pageable_ms,
       k2);
+  print_overlap (ctx, src, dst, pinned_ptr, size, iterations);
 
   clEnqueueUnmapMemObject (queue, pinned, pinned_ptr, 0, NULL, NULL);
   clFinish (queue);
