@@ -72,16 +72,16 @@ gboolean gst_cl_frame_open (GstClFrame * frame, GstClContext * context,
  * uses the frame has completed. */
 void gst_cl_frame_close (GstClFrame * frame);
 
-/* Enqueues a copy of @height rows of @row_bytes from @src to @dst, with the
- * OpenCL command that fits (or a CPU copy between two host pointers), and
- * counts the bytes in @stats. Not blocking: host memory must stay valid until
- * the queue is drained. */
 /* Copies a plane between host memories by the CPU, the rows split over a
  * few threads where the plane is large; counted as host copy bytes. */
 void gst_cl_copy_host_plane (const GstClPlaneRef * src,
     const GstClPlaneRef * dst, gsize row_bytes, gsize height,
     GstClTransferStats * stats);
 
+/* Enqueues a copy of @height rows of @row_bytes from @src to @dst, with the
+ * OpenCL command that fits (or a CPU copy between two host pointers), and
+ * counts the bytes in @stats. Not blocking: host memory must stay valid until
+ * the queue is drained. */
 gboolean gst_cl_copy_plane (GstClContext * context, const GstClPlaneRef * src,
     const GstClPlaneRef * dst, gsize row_bytes, gsize height,
     GstClTransferStats * stats, GError ** error);

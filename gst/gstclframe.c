@@ -81,8 +81,6 @@ too_small:
   return FALSE;
 }
 
-/* Wraps the buffer's one system memory as a CL_MEM_USE_HOST_PTR buffer, where
- * the device shares host memory and the address is aligned enough. */
 /* The planes as host pointers into the @size bytes at @data: a mapped
  * buffer, or (@pinned) the pinned memory of an OpenCL memory mapped for
  * good (gstclmemory.c), read and written by transfers after the memory's
@@ -113,7 +111,8 @@ layout_pinned_memories (GstClFrame * frame, const GstVideoInfo * info)
   GstClPlaneRef planes[GST_VIDEO_MAX_PLANES];
   guint i, n = gst_buffer_n_memory (frame->buffer);
 
-  if (n < 2)
+  /* no more memories than planes: the plan waits for each one's events */
+  if (n < 2 || n > GST_VIDEO_MAX_PLANES)
     return FALSE;
   for (i = 0; i < n; i++) {
     GstMemory *mem = gst_buffer_peek_memory (frame->buffer, i);
@@ -148,6 +147,8 @@ layout_pinned_memories (GstClFrame * frame, const GstVideoInfo * info)
   return TRUE;
 }
 
+/* Wraps the buffer's one system memory as a CL_MEM_USE_HOST_PTR buffer, where
+ * the device shares host memory and the address is aligned enough. */
 static gboolean
 try_wrap_host_memory (GstClFrame * frame, const GstVideoInfo * info,
     GError ** error)
@@ -349,15 +350,33 @@ gst_cl_copy_plane (GstClContext * context, const GstClPlaneRef * src,
 #define COPY_THREADS 4
 #define COPY_SPLIT_BYTES (1 << 20)
 
+/* One copy split over threads: the caller runs the last part and every
+ * part no pool thread has claimed yet, then waits for those that pool
+ * threads claimed. The job lives on the heap until the caller and every
+ * queued part have let go of it: a part queued on a pool that could not
+ * start a thread may run after the caller returned (GLib queues it
+ * anyway), and then finds itself claimed and does nothing. */
+typedef struct _GstClCopyJob GstClCopyJob;
+
 typedef struct
+{
+  GstClCopyJob *job;
+  guint index;
+  gint claimed;
+} GstClCopyPart;
+
+struct _GstClCopyJob
 {
   guint8 *dst;
   const guint8 *src;
-  gsize dst_pitch, src_pitch, row_bytes, rows;
-  GMutex *lock;
-  GCond *cond;
-  guint *left;
-} GstClCopyPart;
+  gsize dst_pitch, src_pitch, row_bytes;
+  gsize first[COPY_THREADS], rows[COPY_THREADS];
+  GstClCopyPart parts[COPY_THREADS];
+  gint refs;
+  guint left;                   /* parts not copied yet, under lock */
+  GMutex lock;
+  GCond cond;
+};
 
 static void
 copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src,
@@ -374,16 +393,41 @@ copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src,
 }
 
 static void
+copy_job_unref (GstClCopyJob * job)
+{
+  if (!g_atomic_int_dec_and_test (&job->refs))
+    return;
+  g_mutex_clear (&job->lock);
+  g_cond_clear (&job->cond);
+  g_free (job);
+}
+
+/* Copies @part's rows if nobody has claimed it yet. */
+static void
+copy_part_run (GstClCopyPart * part)
+{
+  GstClCopyJob *job = part->job;
+  guint i = part->index;
+
+  if (!g_atomic_int_compare_and_exchange (&part->claimed, 0, 1))
+    return;
+  copy_rows (job->dst + job->first[i] * job->dst_pitch, job->dst_pitch,
+      job->src + job->first[i] * job->src_pitch, job->src_pitch,
+      job->row_bytes, job->rows[i]);
+  g_mutex_lock (&job->lock);
+  if (--job->left == 0)
+    g_cond_signal (&job->cond);
+  g_mutex_unlock (&job->lock);
+}
+
+static void
 copy_part (gpointer data, gpointer user_data)
 {
   GstClCopyPart *part = data;
+  GstClCopyJob *job = part->job;
 
-  copy_rows (part->dst, part->dst_pitch, part->src, part->src_pitch,
-      part->row_bytes, part->rows);
-  g_mutex_lock (part->lock);
-  if (--*part->left == 0)
-    g_cond_signal (part->cond);
-  g_mutex_unlock (part->lock);
+  copy_part_run (part);
+  copy_job_unref (job);
 }
 
 /* The pool of copy_host_plane()'s helper threads, made on first use and
@@ -407,11 +451,9 @@ static void
 copy_host_plane (guint8 * dst, gsize dst_pitch, const guint8 * src,
     gsize src_pitch, gsize row_bytes, gsize rows)
 {
-  GstClCopyPart parts[COPY_THREADS];
-  guint n = MIN (COPY_THREADS, (guint) g_get_num_processors ()), i, left;
+  guint n = MIN (COPY_THREADS, (guint) g_get_num_processors ()), i;
   GThreadPool *pool = NULL;
-  GMutex lock;
-  GCond cond;
+  GstClCopyJob *job;
   gsize y = 0;
 
   if (row_bytes * rows >= COPY_SPLIT_BYTES && n > 1 && rows >= n)
@@ -420,28 +462,30 @@ copy_host_plane (guint8 * dst, gsize dst_pitch, const guint8 * src,
     copy_rows (dst, dst_pitch, src, src_pitch, row_bytes, rows);
     return;
   }
-  g_mutex_init (&lock);
-  g_cond_init (&cond);
-  left = n - 1;
+  job = g_new0 (GstClCopyJob, 1);
+  *job = (GstClCopyJob) {
+  dst, src, dst_pitch, src_pitch, row_bytes};
+  g_mutex_init (&job->lock);
+  g_cond_init (&job->cond);
+  job->left = n;
+  job->refs = n;                /* the caller's, and one a queued part */
   for (i = 0; i < n; i++) {
-    gsize part_rows = rows / n + (i < rows % n);
-
-    parts[i] = (GstClCopyPart) {
-    dst + y * dst_pitch, src + y * src_pitch, dst_pitch, src_pitch,
-          row_bytes, part_rows, &lock, &cond, &left};
-    y += part_rows;
-    /* the last part is the caller's own */
-    if (i + 1 < n && !g_thread_pool_push (pool, &parts[i], NULL))
-      copy_part (&parts[i], NULL);
+    job->first[i] = y;
+    job->rows[i] = rows / n + (i < rows % n);
+    job->parts[i] = (GstClCopyPart) {
+    job, i, 0};
+    y += job->rows[i];
   }
-  copy_rows (parts[n - 1].dst, dst_pitch, parts[n - 1].src, src_pitch,
-      row_bytes, parts[n - 1].rows);
-  g_mutex_lock (&lock);
-  while (left > 0)
-    g_cond_wait (&cond, &lock);
-  g_mutex_unlock (&lock);
-  g_cond_clear (&cond);
-  g_mutex_clear (&lock);
+  for (i = 0; i + 1 < n; i++)
+    g_thread_pool_push (pool, &job->parts[i], NULL);
+  /* the last part, and any a pool thread has not taken */
+  for (i = n; i > 0; i--)
+    copy_part_run (&job->parts[i - 1]);
+  g_mutex_lock (&job->lock);
+  while (job->left > 0)
+    g_cond_wait (&job->cond, &job->lock);
+  g_mutex_unlock (&job->lock);
+  copy_job_unref (job);
 }
 
 void

@@ -181,9 +181,12 @@ gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
     mem->writable = (flags & GST_MAP_WRITE) != 0;
     mem->host = mem->svm ? mem->svm : mem->pinned;
     if (mem->pending) {
+      /* kept where the wait fails: the next map waits again */
       status = clWaitForEvents (1, &mem->pending);
-      clReleaseEvent (mem->pending);
-      mem->pending = NULL;
+      if (status == CL_SUCCESS) {
+        clReleaseEvent (mem->pending);
+        mem->pending = NULL;
+      }
     }
   } else if (mem->map_count == 0) {
     /* A read-only mapping has nothing to write back at unmap: on a discrete

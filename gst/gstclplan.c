@@ -887,9 +887,10 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
         plane->row_bytes, plane->height, stats, error);
   }
   if (!w->filtered && !whole_dst.mem)
-    /* Into other host memory: the CPU copies it there now, once, after
-     * what still writes either frame (pinned memory of a frame in flight). */
-    return cpu_waits (pending, n_pending, error) &&
+    /* Into other host memory: by a transfer from device memory, or by the
+     * CPU now, once, after what still writes either frame (pinned memory
+     * of a frame in flight). */
+    return (whole_src.mem || cpu_waits (pending, n_pending, error)) &&
         gst_cl_copy_plane_on (self->up, &whole_src, &whole_dst,
         plane->row_bytes, plane->height, stats, error);
   if (!whole_src.mem && !whole_src.pinned && self->up != self->compute) {
@@ -982,6 +983,47 @@ find_regions (GstClPlan * self, GstBuffer * inbuf, GstClPlaneWork * work)
   }
 }
 
+/* The single OpenCL memory of @buffer on the plan's context, or NULL. */
+static GstMemory *
+cl_memory_of (GstClPlan * self, GstBuffer * buffer)
+{
+  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+
+  return gst_buffer_n_memory (buffer) == 1 &&
+      gst_is_cl_memory (mem, self->context) ? mem : NULL;
+}
+
+/* Whether every memory of @buffer is OpenCL memory of the plan's context:
+ * then commands may still write it (their events are the memories'
+ * pending ones), and frames in flight hold it until read. */
+static gboolean
+in_cl_memory (GstClPlan * self, GstBuffer * buffer)
+{
+  guint i, n = gst_buffer_n_memory (buffer);
+
+  for (i = 0; i < n; i++)
+    if (!gst_is_cl_memory (gst_buffer_peek_memory (buffer, i), self->context))
+      return FALSE;
+  return n > 0;
+}
+
+/* Appends the pending events of @buffer's OpenCL memories to @events (new
+ * references; at most @max in all, counted by @n). */
+static void
+add_pending (GstClPlan * self, GstBuffer * buffer, cl_event * events,
+    guint * n, guint max)
+{
+  guint i;
+
+  for (i = 0; i < gst_buffer_n_memory (buffer) && *n < max; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buffer, i);
+
+    if (gst_is_cl_memory (mem, self->context) &&
+        (events[*n] = gst_cl_memory_get_pending (mem)))
+      (*n)++;
+  }
+}
+
 /* Opens @inbuf for reading and @outbuf for writing. */
 static gboolean
 open_frames (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
@@ -1004,13 +1046,20 @@ static gboolean
 copy_planes (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
     guint mask, GstClTransferStats * stats, GError ** error)
 {
+  cl_event pending[MAX_PENDING];
   GstClFrame in, out;
-  gboolean ok = TRUE;
+  gboolean ok;
   cl_int status;
-  guint i;
+  guint i, n = 0;
 
   if (!open_frames (self, inbuf, outbuf, &in, &out, error))
     return FALSE;
+  /* pinned memory is copied by the CPU, at once: after what writes it */
+  add_pending (self, inbuf, pending, &n, MAX_PENDING / 2);
+  add_pending (self, outbuf, pending, &n, MAX_PENDING);
+  ok = cpu_waits (pending, n, error);
+  for (i = 0; i < n; i++)
+    clReleaseEvent (pending[i]);
   for (i = 0; ok && i < self->n_planes; i++) {
     const GstClPlane *plane = &self->planes[i];
 
@@ -1057,47 +1106,6 @@ describe_frame (GstClPlan * self, GstClFrameStats * frame)
   describe_launch (frame->conv_launch, sizeof (frame->conv_launch),
       luma->convolve, &luma->conv_launch);
   frame->auto_threshold = luma->dct ? self->auto_threshold : 0;
-}
-
-/* The single OpenCL memory of @buffer on the plan's context, or NULL. */
-static GstMemory *
-cl_memory_of (GstClPlan * self, GstBuffer * buffer)
-{
-  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
-
-  return gst_buffer_n_memory (buffer) == 1 &&
-      gst_is_cl_memory (mem, self->context) ? mem : NULL;
-}
-
-/* Whether every memory of @buffer is OpenCL memory of the plan's context:
- * then commands may still write it (their events are the memories'
- * pending ones), and frames in flight hold it until read. */
-static gboolean
-in_cl_memory (GstClPlan * self, GstBuffer * buffer)
-{
-  guint i, n = gst_buffer_n_memory (buffer);
-
-  for (i = 0; i < n; i++)
-    if (!gst_is_cl_memory (gst_buffer_peek_memory (buffer, i), self->context))
-      return FALSE;
-  return n > 0;
-}
-
-/* Appends the pending events of @buffer's OpenCL memories to @events (new
- * references; at most @max in all, counted by @n). */
-static void
-add_pending (GstClPlan * self, GstBuffer * buffer, cl_event * events,
-    guint * n, guint max)
-{
-  guint i;
-
-  for (i = 0; i < gst_buffer_n_memory (buffer) && *n < max; i++) {
-    GstMemory *mem = gst_buffer_peek_memory (buffer, i);
-
-    if (gst_is_cl_memory (mem, self->context) &&
-        (events[*n] = gst_cl_memory_get_pending (mem)))
-      (*n)++;
-  }
 }
 
 /* Starts what the queues hold, without waiting. */

@@ -378,7 +378,7 @@ cl_pool (const GstVideoInfo * info)
  * input's untouched planes gives), into a buffer of the pool. Filtered to
  * the reference; on a discrete GPU its pinned memories are used in place,
  * with no copy by the CPU and no transfer from pageable memory (the
- * untouched chroma goes through the device). */
+ * untouched chroma is shared on into the output). */
 GST_START_TEST (test_split_input)
 {
   GRand *rand = g_rand_new_with_seed (0x5b117);
