@@ -932,15 +932,15 @@ finish_plane (GstClPlan * self, const GstClPlaneWork * w,
 {
   const GstClPlane *plane = w->plane;
 
+  /* the region, or an untouched plane going through the device whole
+   * (prepare_plane()) */
+  gsize width = w->filtered ? (gsize) w->region.width : (gsize) plane->width;
+  gsize height = w->filtered ? (gsize) w->region.height : (gsize) plane->height;
+
   if (!w->kdst.mem || w->kdst.mem == w->dst.mem)
     return TRUE;
-  if (!w->filtered)
-    /* an untouched plane going through the device (prepare_plane()) */
-    return gst_cl_copy_plane_on (self->down, &w->kdst, &w->dst,
-        plane->row_bytes, plane->height, stats, error);
   return gst_cl_copy_plane_on (self->down, &w->kdst, &w->dst,
-      (gsize) w->region.width * plane->xstep * plane->bytes,
-      w->region.height, stats, error);
+      width * plane->xstep * plane->bytes, height, stats, error);
 }
 
 /* The part of each plane the frame filters: all of it or, with a crop meta
@@ -1024,6 +1024,28 @@ add_pending (GstClPlan * self, GstBuffer * buffer, cl_event * events,
   }
 }
 
+/* The pending events of both frames' memories into @pending (up to
+ * MAX_PENDING, new references); returns how many. */
+static guint
+frames_pending (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
+    cl_event * pending)
+{
+  guint n = 0;
+
+  add_pending (self, inbuf, pending, &n, MAX_PENDING / 2);
+  add_pending (self, outbuf, pending, &n, MAX_PENDING);
+  return n;
+}
+
+static void
+release_events (cl_event * events, guint n)
+{
+  guint i;
+
+  for (i = 0; i < n; i++)
+    clReleaseEvent (events[i]);
+}
+
 /* Opens @inbuf for reading and @outbuf for writing. */
 static gboolean
 open_frames (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
@@ -1050,16 +1072,14 @@ copy_planes (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
   GstClFrame in, out;
   gboolean ok;
   cl_int status;
-  guint i, n = 0;
+  guint i, n;
 
   if (!open_frames (self, inbuf, outbuf, &in, &out, error))
     return FALSE;
   /* pinned memory is copied by the CPU, at once: after what writes it */
-  add_pending (self, inbuf, pending, &n, MAX_PENDING / 2);
-  add_pending (self, outbuf, pending, &n, MAX_PENDING);
+  n = frames_pending (self, inbuf, outbuf, pending);
   ok = cpu_waits (pending, n, error);
-  for (i = 0; i < n; i++)
-    clReleaseEvent (pending[i]);
+  release_events (pending, n);
   for (i = 0; ok && i < self->n_planes; i++) {
     const GstClPlane *plane = &self->planes[i];
 
@@ -1162,11 +1182,9 @@ enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
 {
   GstMemory *out_mem = cl_memory_of (self, outbuf);
   cl_event pending[MAX_PENDING], uploaded = NULL, computed = NULL;
-  guint i, n = 0;
+  guint i, n = frames_pending (self, inbuf, outbuf, pending);
   gboolean ok;
 
-  add_pending (self, inbuf, pending, &n, MAX_PENDING / 2);
-  add_pending (self, outbuf, pending, &n, MAX_PENDING);
   ok = queue_waits (self->up, pending, n, error) &&
       (self->down == self->up || queue_waits (self->down, pending, n, error))
       && (self->compute == self->up ||
@@ -1190,8 +1208,7 @@ enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
       gst_cl_memory_set_pending (out_mem, slot->done);
     ok = ok && flush_queues (self, error);
   }
-  for (i = 0; i < n; i++)
-    clReleaseEvent (pending[i]);
+  release_events (pending, n);
   if (uploaded)
     clReleaseEvent (uploaded);
   if (computed)
