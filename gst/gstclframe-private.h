@@ -78,18 +78,16 @@ void gst_cl_copy_host_plane (const GstClPlaneRef * src,
     const GstClPlaneRef * dst, gsize row_bytes, gsize height,
     GstClTransferStats * stats);
 
-/* Enqueues a copy of @height rows of @row_bytes from @src to @dst, with the
- * OpenCL command that fits (or a CPU copy between two host pointers), and
- * counts the bytes in @stats. Not blocking: host memory must stay valid until
- * the queue is drained. */
-gboolean gst_cl_copy_plane (GstClContext * context, const GstClPlaneRef * src,
-    const GstClPlaneRef * dst, gsize row_bytes, gsize height,
-    GstClTransferStats * stats, GError ** error);
-
-/* gst_cl_copy_plane() on @queue (of the frames' context). */
+/* Enqueues on @queue (of the frames' context) a copy of @height rows of
+ * @row_bytes from @src to @dst, with the OpenCL command that fits, after the
+ * @n_wait events of @wait; its event goes to @event where not NULL. Between
+ * two host pointers the CPU copies at once instead (the caller has waited
+ * for what writes them) and @event gets NULL. Counts the bytes in @stats.
+ * Not blocking: host memory must stay valid until the command completes. */
 gboolean gst_cl_copy_plane_on (cl_command_queue queue,
     const GstClPlaneRef * src, const GstClPlaneRef * dst, gsize row_bytes,
-    gsize height, GstClTransferStats * stats, GError ** error);
+    gsize height, cl_uint n_wait, const cl_event * wait, cl_event * event,
+    GstClTransferStats * stats, GError ** error);
 
 G_END_DECLS
 

@@ -334,15 +334,6 @@ count_cl_copy (const GstClPlaneRef * src, const GstClPlaneRef * dst,
     stats->download_bytes += bytes;
 }
 
-gboolean
-gst_cl_copy_plane (GstClContext * context, const GstClPlaneRef * src,
-    const GstClPlaneRef * dst, gsize row_bytes, gsize height,
-    GstClTransferStats * stats, GError ** error)
-{
-  return gst_cl_copy_plane_on (gst_cl_context_get_queue (context), src, dst,
-      row_bytes, height, stats, error);
-}
-
 /* Large planes copied by the CPU are split over this many threads (the
  * caller's and a process-wide pool's): one core copied a 4K luma plane
  * into pinned staging memory in about 0.8 ms on the H100's host, most of a
@@ -509,8 +500,9 @@ contiguous (const GstClPlaneRef * src, const GstClPlaneRef * dst,
 
 gboolean
 gst_cl_copy_plane_on (cl_command_queue queue, const GstClPlaneRef * src,
-    const GstClPlaneRef * dst, gsize row_bytes, gsize height,
-    GstClTransferStats * stats, GError ** error)
+    const GstClPlaneRef * dst, gsize row_bytes, gsize height, cl_uint n_wait,
+    const cl_event * wait, cl_event * event, GstClTransferStats * stats,
+    GError ** error)
 {
   const size_t src_origin[3] = { src->offset, 0, 0 };
   const size_t dst_origin[3] = { dst->offset, 0, 0 };
@@ -524,19 +516,20 @@ gst_cl_copy_plane_on (cl_command_queue queue, const GstClPlaneRef * src,
    * move rectangles more slowly. */
   if (src->mem && dst->mem) {
     status = plain ? clEnqueueCopyBuffer (queue, src->mem, dst->mem,
-        src->offset, dst->offset, bytes, 0, NULL, NULL) :
+        src->offset, dst->offset, bytes, n_wait, wait, event) :
         clEnqueueCopyBufferRect (queue, src->mem, dst->mem, src_origin,
-        dst_origin, region, src->pitch, 0, dst->pitch, 0, 0, NULL, NULL);
+        dst_origin, region, src->pitch, 0, dst->pitch, 0, n_wait, wait,
+        event);
     if (status != CL_SUCCESS)
       return gst_cl_set_error (error, status, "clEnqueueCopyBuffer%s",
           plain ? "" : "Rect");
     count_cl_copy (src, dst, bytes, stats);
   } else if (src->mem) {
     status = plain ? clEnqueueReadBuffer (queue, src->mem, CL_FALSE,
-        src->offset, bytes, dst->host, 0, NULL, NULL) :
+        src->offset, bytes, dst->host, n_wait, wait, event) :
         clEnqueueReadBufferRect (queue, src->mem, CL_FALSE, src_origin,
-        host_origin, region, src->pitch, 0, dst->pitch, 0, dst->host, 0, NULL,
-        NULL);
+        host_origin, region, src->pitch, 0, dst->pitch, 0, dst->host, n_wait,
+        wait, event);
     if (status != CL_SUCCESS)
       return gst_cl_set_error (error, status, "clEnqueueReadBuffer%s",
           plain ? "" : "Rect");
@@ -544,10 +537,10 @@ gst_cl_copy_plane_on (cl_command_queue queue, const GstClPlaneRef * src,
     stats->pageable |= !dst->pinned;
   } else if (dst->mem) {
     status = plain ? clEnqueueWriteBuffer (queue, dst->mem, CL_FALSE,
-        dst->offset, bytes, src->host, 0, NULL, NULL) :
+        dst->offset, bytes, src->host, n_wait, wait, event) :
         clEnqueueWriteBufferRect (queue, dst->mem, CL_FALSE, dst_origin,
-        host_origin, region, dst->pitch, 0, src->pitch, 0, src->host, 0, NULL,
-        NULL);
+        host_origin, region, dst->pitch, 0, src->pitch, 0, src->host, n_wait,
+        wait, event);
     if (status != CL_SUCCESS)
       return gst_cl_set_error (error, status, "clEnqueueWriteBuffer%s",
           plain ? "" : "Rect");
@@ -555,6 +548,8 @@ gst_cl_copy_plane_on (cl_command_queue queue, const GstClPlaneRef * src,
     stats->pageable |= !src->pinned;
   } else {
     gst_cl_copy_host_plane (src, dst, row_bytes, height, stats);
+    if (event)
+      *event = NULL;
   }
   return TRUE;
 }

@@ -699,19 +699,171 @@ typedef struct
   gboolean filtered;            /* a stage runs */
 } GstClPlaneWork;
 
-/* Runs @stage with @launch from @src to @dst over @region. */
+/* Waits on the CPU for the @n events of what still writes the frames
+ * (@pending), before the CPU copies between them. */
 static gboolean
-run_stage (GstClPlan * self, GstClSlot * slot, const GstClStage * stage,
+cpu_waits (cl_event * pending, guint n, GError ** error)
+{
+  cl_int status = n ? clWaitForEvents (n, pending) : CL_SUCCESS;
+
+  return status == CL_SUCCESS ||
+      gst_cl_set_error (error, status, "clWaitForEvents (frame in flight)");
+}
+
+/* What the next command of a stream may have to wait for: the pending
+ * events, and the last events of the three streams. */
+#define MAX_WAIT (MAX_PENDING + 3)
+
+/* One of the three queues a frame is enqueued on (uploads, kernels,
+ * downloads), ordered by the events of their commands: the first command
+ * a stream enqueues waits for what it was told to (wait list), its in-order
+ * queue orders the rest. Not by markers and barriers: the NVIDIA driver's
+ * markers wait for the other queues' commands too, so that each frame's
+ * kernel waited for the previous frame's download (docs/memory.md). */
+typedef struct
+{
+  cl_command_queue queue;
+  cl_event wait[MAX_WAIT];      /* not owned */
+  cl_uint n_wait;
+  cl_event last;                /* its latest command's, owned */
+} GstClStream;
+
+/* Makes the next command of @s wait for @event (if any) too. */
+static void
+stream_wait_for (GstClStream * s, cl_event event)
+{
+  cl_uint i;
+
+  for (i = 0; i < s->n_wait; i++)
+    if (s->wait[i] == event)
+      return;
+  if (event && !G_UNLIKELY (s->n_wait == MAX_WAIT))
+    s->wait[s->n_wait++] = event;
+}
+
+/* @s on @queue, its first command after the @n events of @pending. */
+static void
+stream_init (GstClStream * s, cl_command_queue queue, cl_event * pending,
+    guint n)
+{
+  guint i;
+
+  s->queue = queue;
+  s->n_wait = 0;
+  s->last = NULL;
+  for (i = 0; i < n; i++)
+    stream_wait_for (s, pending[i]);
+}
+
+/* Makes the next command of @s wait for all that @before enqueued, and for
+ * what @before was to wait for if it enqueued nothing since. */
+static void
+stream_follow (GstClStream * s, const GstClStream * before)
+{
+  cl_uint i;
+
+  stream_wait_for (s, before->last);
+  for (i = 0; i < before->n_wait; i++)
+    stream_wait_for (s, before->wait[i]);
+}
+
+/* Takes @event (NULL where nothing was enqueued: a CPU copy) as that of the
+ * latest command of @s, which waited for the wait list. */
+static void
+stream_enqueued (GstClStream * s, cl_event event)
+{
+  if (!event)
+    return;
+  if (s->last)
+    clReleaseEvent (s->last);
+  s->last = event;
+  s->n_wait = 0;
+}
+
+/* A marker for what @s enqueued where the commands' events are not at
+ * hand; its wait list already waited for (or used) by the caller. */
+static gboolean
+stream_mark (GstClStream * s, GError ** error)
+{
+  cl_event event;
+  cl_int status = clEnqueueMarkerWithWaitList (s->queue, 0, NULL, &event);
+
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clEnqueueMarkerWithWaitList");
+  s->n_wait = 0;
+  stream_enqueued (s, event);
+  return TRUE;
+}
+
+/* gst_cl_copy_plane_on() on @s. */
+static gboolean
+stream_copy (GstClStream * s, const GstClPlaneRef * src,
+    const GstClPlaneRef * dst, gsize row_bytes, gsize height,
+    GstClTransferStats * stats, GError ** error)
+{
+  cl_event event = NULL;
+
+  if (!gst_cl_copy_plane_on (s->queue, src, dst, row_bytes, height,
+          s->n_wait, s->n_wait ? s->wait : NULL, &event, stats, error))
+    return FALSE;
+  stream_enqueued (s, event);
+  return TRUE;
+}
+
+/* An event (new reference) that completes with all that @s waits for and
+ * enqueued: its last command's, or a marker after those. */
+static gboolean
+stream_join (GstClStream * s, cl_event * done, GError ** error)
+{
+  cl_int status;
+
+  if (s->n_wait == 0 && s->last) {
+    clRetainEvent (*done = s->last);
+    return TRUE;
+  }
+  stream_wait_for (s, s->last);
+  status = clEnqueueMarkerWithWaitList (s->queue, s->n_wait,
+      s->n_wait ? s->wait : NULL, done);
+  return status == CL_SUCCESS ||
+      gst_cl_set_error (error, status, "clEnqueueMarkerWithWaitList");
+}
+
+static void
+stream_clear (GstClStream * s)
+{
+  if (s->last)
+    clReleaseEvent (s->last);
+  s->last = NULL;
+}
+
+/* Runs @stage with @launch from @src to @dst over @region, on @s (the
+ * context's queue); the kernels' events go to @slot, for their times. */
+static gboolean
+run_stage (GstClStream * s, GstClSlot * slot, const GstClStage * stage,
     const GstClLaunch * launch, const GstClRegion * region,
     const GstClPlaneRef * src, const GstClPlaneRef * dst, GError ** error)
 {
+  GstClEvents *events = &slot->events;
   GstClStage here = *stage;
+  guint before = events->n_events;
+  gboolean ok;
 
   here.plane.src = src;
   here.plane.dst = dst;
   here.plane.width = region->width;
   here.plane.height = region->height;
-  return gst_cl_stage_run (&here, launch, &slot->events, error);
+  events->wait = s->wait;
+  events->n_wait = s->n_wait;
+  ok = gst_cl_stage_run (&here, launch, events, error);
+  events->wait = NULL;
+  events->n_wait = 0;
+  if (!ok)
+    return FALSE;
+  if (events->n_events == before)
+    return stream_mark (s, error);      /* no room for the kernels' events */
+  clRetainEvent (events->events[events->n_events - 1]);
+  stream_enqueued (s, events->events[events->n_events - 1]);
+  return TRUE;
 }
 
 /* Frames without a quantizer step of their own (MPEG-2's P and B frames
@@ -723,13 +875,17 @@ run_stage (GstClPlan * self, GstClSlot * slot, const GstClStage * stage,
  * the DCT thresholding at the strength it gives, or a copy where the frame
  * shows no coding (docs/quality.md). */
 static gboolean
-run_auto (GstClPlan * self, const GstClPlaneWork * w,
+run_auto (GstClPlan * self, GstClStream * s, const GstClPlaneWork * w,
     const GstClPlaneRef * src, const GstClPlaneRef * dst, GError ** error)
 {
   guint32 hist[GST_CL_DCT_HIST_SIZE];
   GstClTransferStats ignored = { 0, };
   guint step;
 
+  /* The CPU waits for the histogram anyway: first for what @s waits for. */
+  if (!cpu_waits (s->wait, s->n_wait, error))
+    return FALSE;
+  s->n_wait = 0;
   if (!gst_cl_dct_histogram (self->dct, src->mem, src->offset, src->pitch,
           w->region.width, w->region.height, hist, error))
     return FALSE;
@@ -744,18 +900,19 @@ run_auto (GstClPlan * self, const GstClPlaneWork * w,
       GST_CL_DCT_DEFAULT_GAIN);
   GST_LOG ("quantizer step %u: DCT threshold %u", step, self->auto_threshold);
   if (self->auto_threshold == 0)
-    return gst_cl_copy_plane_on (self->compute, src, dst, w->region.width,
-        w->region.height, &ignored, error);
+    return stream_copy (s, src, dst, w->region.width, w->region.height,
+        &ignored, error);
   return gst_cl_dct_threshold (self->dct, src->mem, src->offset, src->pitch,
       dst->mem, dst->offset, dst->pitch, w->region.width, w->region.height,
-      self->auto_threshold, GST_CL_DCT_MAX_PASSES, error);
+      self->auto_threshold, GST_CL_DCT_MAX_PASSES, error) &&
+      stream_mark (s, error);
 }
 
 /* Runs the plane's stages from its kernel source to its kernel destination,
  * through its intermediate buffer when both run. */
 static gboolean
-run_stages (GstClPlan * self, GstClSlot * slot, const GstClPlaneWork * w,
-    GError ** error)
+run_stages (GstClPlan * self, GstClStream * s, GstClSlot * slot,
+    const GstClPlaneWork * w, GError ** error)
 {
   const GstClPlane *plane = w->plane;
   GstClPlaneRef tmp = device_ref (plane, plane->tmp);
@@ -764,21 +921,21 @@ run_stages (GstClPlan * self, GstClSlot * slot, const GstClPlaneWork * w,
   if (plane->epsilon || plane->dct) {
     const GstClPlaneRef *out = plane->convolve ? &tmp : &w->kdst;
 
-    if (plane->dct ? !run_auto (self, w, src, out, error) :
-        !run_stage (self, slot, &plane->epsilon_stage, &plane->epsilon_launch,
+    if (plane->dct ? !run_auto (self, s, w, src, out, error) :
+        !run_stage (s, slot, &plane->epsilon_stage, &plane->epsilon_launch,
             &w->region, src, out, error))
       return FALSE;
     src = out;
   }
-  return !plane->convolve || run_stage (self, slot, &plane->conv_stage,
+  return !plane->convolve || run_stage (s, slot, &plane->conv_stage,
       &plane->conv_launch, &w->region, src, &w->kdst, error);
 }
 
-/* Copies the samples of @plane around @region from @src to @dst on the
- * download queue: the rows above and below it, and the parts of its rows
- * left and right of it. */
+/* Copies the samples of @plane around @region from @src to @dst on @s
+ * (downloads): the rows above and below it, and the parts of its rows left
+ * and right of it. */
 static gboolean
-copy_around (GstClPlan * self, const GstClPlane * plane,
+copy_around (GstClStream * s, const GstClPlane * plane,
     const GstClRegion * region, const GstClPlaneRef * src,
     const GstClPlaneRef * dst, GstClTransferStats * stats, GError ** error)
 {
@@ -800,8 +957,8 @@ copy_around (GstClPlan * self, const GstClPlane * plane,
       continue;
     from = region_ref (plane, src, part->x, part->y);
     to = region_ref (plane, dst, part->x, part->y);
-    if (!gst_cl_copy_plane_on (self->down, &from, &to, (gsize) part->width *
-            plane->xstep * plane->bytes, part->height, stats, error))
+    if (!stream_copy (s, &from, &to, (gsize) part->width * plane->xstep *
+            plane->bytes, part->height, stats, error))
       return FALSE;
   }
   return TRUE;
@@ -849,25 +1006,15 @@ stage_plane (GstClPlan * self, GstClSlot * slot, const GstClPlane * plane,
   return TRUE;
 }
 
-/* Waits on the CPU for the @n events of what still writes the frames
- * (@pending), before the CPU copies between them. */
-static gboolean
-cpu_waits (cl_event * pending, guint n, GError ** error)
-{
-  cl_int status = n ? clWaitForEvents (n, pending) : CL_SUCCESS;
-
-  return status == CL_SUCCESS ||
-      gst_cl_set_error (error, status, "clWaitForEvents (frame in flight)");
-}
-
 /* Phase 1 of enqueue_frame(), on the upload queue (and the download queue for what no kernel
  * touches): decides where the kernels read and write @w's region, and
  * enqueues the upload of its input, or the copy of a plane no stage touches
  * (skipped with @skip_untouched: it is shared afterwards). */
 static gboolean
 prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
-    GstClPlaneWork * w, cl_event * pending, guint n_pending,
-    gboolean skip_untouched, GstClTransferStats * stats, GError ** error)
+    GstClPlaneWork * w, GstClStream * up, GstClStream * down,
+    cl_event * pending, guint n_pending, gboolean skip_untouched,
+    GstClTransferStats * stats, GError ** error)
 {
   const GstClPlane *plane = w->plane;
   const GstClRegion *r = &w->region;
@@ -883,16 +1030,16 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
     /* From our pinned memory into our pinned memory: by DMA through the
      * device (finish_plane() downloads it), not by the CPU. */
     w->kdst = dev_src;
-    return gst_cl_copy_plane_on (self->up, &whole_src, &dev_src,
-        plane->row_bytes, plane->height, stats, error);
+    return stream_copy (up, &whole_src, &dev_src, plane->row_bytes,
+        plane->height, stats, error);
   }
   if (!w->filtered && !whole_dst.mem)
     /* Into other host memory: by a transfer from device memory, or by the
      * CPU now, once, after what still writes either frame (pinned memory
      * of a frame in flight). */
     return (whole_src.mem || cpu_waits (pending, n_pending, error)) &&
-        gst_cl_copy_plane_on (self->up, &whole_src, &whole_dst,
-        plane->row_bytes, plane->height, stats, error);
+        stream_copy (up, &whole_src, &whole_dst, plane->row_bytes,
+        plane->height, stats, error);
   if (!whole_src.mem && !whole_src.pinned && self->up != self->compute) {
     /* A frame in flight from system memory: the CPU copies the plane into
      * pinned memory now, and every later read is from there (DMA, while
@@ -902,15 +1049,15 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
     w->src = whole_src;
   }
   if (!w->filtered)
-    return gst_cl_copy_plane_on (self->down, &w->src, &w->dst,
-        plane->row_bytes, plane->height, stats, error);
+    return stream_copy (down, &w->src, &w->dst, plane->row_bytes,
+        plane->height, stats, error);
 
   /* A crop rectangle: the rest of the plane is copied as it is (by the
    * CPU where both are in host memory). */
   if ((r->width != plane->width || r->height != plane->height) &&
       !((whole_src.mem || whole_dst.mem || cpu_waits (pending, n_pending,
                   error)) &&
-          copy_around (self, plane, r, &whole_src, &whole_dst, stats,
+          copy_around (down, plane, r, &whole_src, &whole_dst, stats,
               error)))
     return FALSE;
   w->src = region_ref (plane, &whole_src, r->x, r->y);
@@ -920,14 +1067,14 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
   if (kernel_reaches (self, plane, &w->src))
     return TRUE;
   w->ksrc = dev_src;
-  return gst_cl_copy_plane_on (self->up, &w->src, &dev_src, row_bytes,
-      r->height, stats, error);
+  return stream_copy (up, &w->src, &dev_src, row_bytes, r->height, stats,
+      error);
 }
 
 /* Phase 3 of enqueue_frame(), on the download queue: the filtered region into the output,
  * where the kernels did not write it there. */
 static gboolean
-finish_plane (GstClPlan * self, const GstClPlaneWork * w,
+finish_plane (GstClStream * down, const GstClPlaneWork * w,
     GstClTransferStats * stats, GError ** error)
 {
   const GstClPlane *plane = w->plane;
@@ -939,8 +1086,8 @@ finish_plane (GstClPlan * self, const GstClPlaneWork * w,
 
   if (!w->kdst.mem || w->kdst.mem == w->dst.mem)
     return TRUE;
-  return gst_cl_copy_plane_on (self->down, &w->kdst, &w->dst,
-      width * plane->xstep * plane->bytes, height, stats, error);
+  return stream_copy (down, &w->kdst, &w->dst, width * plane->xstep *
+      plane->bytes, height, stats, error);
 }
 
 /* The part of each plane the frame filters: all of it or, with a crop meta
@@ -1085,8 +1232,8 @@ copy_planes (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
 
     if (mask & (1 << plane->index))
       ok = gst_cl_copy_plane_on (self->down, &in.planes[plane->index],
-          &out.planes[plane->index], plane->row_bytes, plane->height, stats,
-          error);
+          &out.planes[plane->index], plane->row_bytes, plane->height, 0,
+          NULL, NULL, stats, error);
   }
   status = clFinish (self->down);
   if (ok && status != CL_SUCCESS)
@@ -1141,39 +1288,9 @@ flush_queues (GstClPlan * self, GError ** error)
   return status == CL_SUCCESS || gst_cl_set_error (error, status, "clFlush");
 }
 
-/* Makes every later command on @queue wait for @events (NULLs skipped). */
-static gboolean
-queue_waits (cl_command_queue queue, cl_event * events, guint n,
-    GError ** error)
-{
-  cl_event wait[MAX_PENDING];
-  cl_uint m = 0;
-  cl_int status;
-  guint i;
-
-  for (i = 0; i < n; i++)
-    if (events[i])
-      wait[m++] = events[i];
-  if (m == 0)
-    return TRUE;
-  status = clEnqueueBarrierWithWaitList (queue, m, wait, NULL);
-  return status == CL_SUCCESS ||
-      gst_cl_set_error (error, status, "clEnqueueBarrierWithWaitList");
-}
-
-/* An event that completes with everything enqueued on @queue so far. */
-static gboolean
-queue_marker (cl_command_queue queue, cl_event * event, GError ** error)
-{
-  cl_int status = clEnqueueMarkerWithWaitList (queue, 0, NULL, event);
-
-  return status == CL_SUCCESS ||
-      gst_cl_set_error (error, status, "clEnqueueMarkerWithWaitList");
-}
-
 /* Enqueues the frame: uploads, then kernels once they are done, then
  * downloads once those are; the output's memory gets the last event. Each
- * queue first waits for what the memories of both buffers still have in
+ * stream first waits for what the memories of both buffers still have in
  * flight (written by another element, or unmapped by the CPU). */
 static gboolean
 enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
@@ -1181,38 +1298,34 @@ enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
     gboolean skip_untouched, GstClTransferStats * stats, GError ** error)
 {
   GstMemory *out_mem = cl_memory_of (self, outbuf);
-  cl_event pending[MAX_PENDING], uploaded = NULL, computed = NULL;
+  cl_event pending[MAX_PENDING];
   guint i, n = frames_pending (self, inbuf, outbuf, pending);
-  gboolean ok;
+  GstClStream up, compute, down;
+  gboolean ok = TRUE;
 
-  ok = queue_waits (self->up, pending, n, error) &&
-      (self->down == self->up || queue_waits (self->down, pending, n, error))
-      && (self->compute == self->up ||
-      queue_waits (self->compute, pending, n, error));
+  stream_init (&up, self->up, pending, n);
+  stream_init (&compute, self->compute, pending, n);
+  stream_init (&down, self->down, pending, n);
   for (i = 0; ok && i < self->n_planes; i++)
-    ok = prepare_plane (self, slot, k, &work[i], pending, n, skip_untouched,
-        stats, error);
-  if (ok && self->up != self->compute)
-    ok = queue_marker (self->up, &uploaded, error) &&
-        queue_waits (self->compute, &uploaded, 1, error);
+    ok = prepare_plane (self, slot, k, &work[i], &up, &down, pending, n,
+        skip_untouched, stats, error);
+  stream_follow (&compute, &up);
   for (i = 0; ok && i < self->n_planes; i++)
-    ok = !work[i].filtered || run_stages (self, slot, &work[i], error);
-  if (ok && self->down != self->compute)
-    ok = queue_marker (self->compute, &computed, error) &&
-        queue_waits (self->down, &computed, 1, error);
+    ok = !work[i].filtered || run_stages (self, &compute, slot, &work[i],
+        error);
+  stream_follow (&down, &compute);
   for (i = 0; ok && i < self->n_planes; i++)
-    ok = finish_plane (self, &work[i], stats, error);
+    ok = finish_plane (&down, &work[i], stats, error);
   if (ok && self->down != self->compute) {
-    ok = queue_marker (self->down, &slot->done, error);
+    ok = stream_join (&down, &slot->done, error);
     if (ok && out_mem)
       gst_cl_memory_set_pending (out_mem, slot->done);
     ok = ok && flush_queues (self, error);
   }
+  stream_clear (&up);
+  stream_clear (&compute);
+  stream_clear (&down);
   release_events (pending, n);
-  if (uploaded)
-    clReleaseEvent (uploaded);
-  if (computed)
-    clReleaseEvent (computed);
   return ok;
 }
 

@@ -43,11 +43,15 @@ typedef struct
   size_t local[2];
 } GstClLaunch;
 
-/* Events of the kernels enqueued for one frame, for their times. */
+/* Events of the kernels enqueued for one frame, for their times; and what
+ * the next kernel enqueued must wait for (@n_wait events of @wait, not
+ * owned, forgotten once used): say a frame's upload on another queue. */
 typedef struct
 {
   cl_event events[16];
   guint n_events;
+  const cl_event *wait;
+  cl_uint n_wait;
 } GstClEvents;
 
 /* Milliseconds the events' commands ran (profiling), releasing them. */

@@ -397,13 +397,18 @@ enqueue (GstClKernels * self, cl_kernel kernel, gsize width, gsize height,
   if (events && events->n_events < G_N_ELEMENTS (events->events))
     event = &events->events[events->n_events];
   status = clEnqueueNDRangeKernel (gst_cl_context_get_queue (self->context),
-      kernel, 2, NULL, global, local, 0, NULL, event);
+      kernel, 2, NULL, global, local, events ? events->n_wait : 0,
+      events && events->n_wait ? events->wait : NULL, event);
   if (status != CL_SUCCESS) {
     gst_cl_set_error (error, status, "clEnqueueNDRangeKernel (%s)", what);
     return FALSE;
   }
   if (event)
     events->n_events++;
+  if (events) {
+    events->wait = NULL;
+    events->n_wait = 0;
+  }
   return TRUE;
 }
 

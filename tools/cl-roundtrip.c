@@ -15,7 +15,13 @@
  * round trip from pinned host memory (CL_MEM_ALLOC_HOST_PTR, mapped) and
  * from pageable memory (malloc), and of the kernel alone. Then whether the
  * two directions overlap: ITERATIONS uploads from pinned memory back to
- * back, as many downloads, and both at once on two queues, ms a plane. */
+ * back, as many downloads, and both at once on two queues, ms a plane.
+ * Last, frames in flight as clepsilon enqueues them (3 in flight, a ring of
+ * 8 pinned inputs and outputs, upload, kernel and download on three
+ * queues), ordered in three ways: markers and barriers between the queues
+ * (what the element did first), events passed as wait lists to the next
+ * command, and no order at all (wrong output; how far the device's engines
+ * overlap); ms a frame, and the device's timeline of four frames. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -132,6 +138,211 @@ print_overlap (GstClContext * ctx, cl_mem src, cl_mem dst, guint8 * pinned,
       "they do not overlap");
 }
 
+typedef enum
+{
+  ORDER_BARRIERS,
+  ORDER_WAIT_LISTS,
+  ORDER_NONE,
+} Order;
+
+static const gchar *order_names[] = { "markers and barriers",
+  "wait lists", "no order (output wrong)"
+};
+
+#define DEPTH 3
+#define RING 8
+
+typedef struct
+{
+  GstClContext *ctx;
+  const GstClStage *stage;
+  const GstClLaunch *launch;
+  cl_command_queue up, down;    /* the compute queue is the context's */
+  cl_mem src[DEPTH], dst[DEPTH];
+  GstClPlaneRef src_ref[DEPTH], dst_ref[DEPTH];
+  guint8 *in, *out;             /* RING planes each, pinned */
+  gsize size;
+} Pipeline;
+
+static cl_ulong
+event_time (cl_event event, cl_profiling_info what)
+{
+  cl_ulong t = 0;
+
+  clGetEventProfilingInfo (event, what, sizeof (t), &t, NULL);
+  return t;
+}
+
+/* Enqueues frame @i of the pipeline in @order; its last event goes to
+ * @done, its upload, kernel and download events to @times (retained). */
+static void
+pipeline_frame (Pipeline * p, Order order, gint i, cl_event * done,
+    cl_event times[3])
+{
+  const gint k = i % DEPTH;
+  GstClStage stage = *p->stage;
+  GstClEvents events = { {0,}, 0, NULL, 0 };
+  cl_event up = NULL, computed = NULL;
+  GError *error = NULL;
+
+  stage.plane.src = &p->src_ref[k];
+  stage.plane.dst = &p->dst_ref[k];
+  check (clEnqueueWriteBuffer (p->up, p->src[k], CL_FALSE, 0, p->size,
+          p->in + (i % RING) * p->size, 0, NULL, &times[0]), "upload");
+  if (order == ORDER_BARRIERS) {
+    check (clEnqueueMarkerWithWaitList (p->up, 0, NULL, &up), "marker");
+    check (clEnqueueBarrierWithWaitList (gst_cl_context_get_queue (p->ctx),
+            1, &up, NULL), "barrier");
+  } else if (order == ORDER_WAIT_LISTS) {
+    events.wait = &times[0];
+    events.n_wait = 1;
+  }
+  if (!gst_cl_stage_run (&stage, p->launch, &events, &error)) {
+    g_printerr ("%s\n", error->message);
+    exit (1);
+  }
+  times[1] = events.events[0];
+  if (order == ORDER_BARRIERS) {
+    check (clEnqueueMarkerWithWaitList (gst_cl_context_get_queue (p->ctx), 0,
+            NULL, &computed), "marker");
+    check (clEnqueueBarrierWithWaitList (p->down, 1, &computed, NULL),
+        "barrier");
+  }
+  check (clEnqueueReadBuffer (p->down, p->dst[k], CL_FALSE, 0, p->size,
+          p->out + (i % RING) * p->size, order == ORDER_WAIT_LISTS ? 1 : 0,
+          order == ORDER_WAIT_LISTS ? &times[1] : NULL, &times[2]),
+      "download");
+  if (order == ORDER_BARRIERS)
+    check (clEnqueueMarkerWithWaitList (p->down, 0, NULL, done), "marker");
+  else
+    check (clRetainEvent (*done = times[2]), "clRetainEvent");
+  check (clFlush (p->up), "clFlush");
+  check (clFlush (gst_cl_context_get_queue (p->ctx)), "clFlush");
+  check (clFlush (p->down), "clFlush");
+  if (up)
+    clReleaseEvent (up);
+  if (computed)
+    clReleaseEvent (computed);
+}
+
+/* Runs @n frames in @order, DEPTH in flight (the CPU waits for frame i -
+ * DEPTH before it enqueues frame i), and prints ms a frame and the
+ * timeline of four frames in the middle. */
+static void
+pipeline_run (Pipeline * p, Order order, gint n, gboolean quiet)
+{
+  cl_event done[DEPTH] = { NULL, };
+  cl_event (*times)[3] = g_malloc0_n (n, sizeof (cl_event[3]));
+  gint64 t0 = g_get_monotonic_time ();
+  gint i, j, first = n / 2;
+  cl_ulong origin;
+
+  for (i = 0; i < n; i++) {
+    if (done[i % DEPTH]) {
+      check (clWaitForEvents (1, &done[i % DEPTH]), "clWaitForEvents");
+      clReleaseEvent (done[i % DEPTH]);
+    }
+    pipeline_frame (p, order, i, &done[i % DEPTH], times[i]);
+  }
+  for (i = 0; i < DEPTH; i++)
+    if (done[i]) {
+      check (clWaitForEvents (1, &done[i]), "clWaitForEvents");
+      clReleaseEvent (done[i]);
+    }
+  check (clFinish (gst_cl_context_get_queue (p->ctx)), "clFinish");
+  if (!quiet)
+    g_print ("  %-24s %.3f ms a frame; timeline (ms, up/kernel/down "
+        "start-end):\n", order_names[order],
+        (g_get_monotonic_time () - t0) / 1e3 / n);
+  origin = event_time (times[first][0], CL_PROFILING_COMMAND_START);
+  for (i = first; !quiet && i < first + 4 && i < n; i++) {
+    g_print ("    frame %d:", i);
+    for (j = 0; j < 3; j++)
+      g_print ("  %.3f-%.3f", (event_time (times[i][j],
+                  CL_PROFILING_COMMAND_START) - (gdouble) origin) / 1e6,
+          (event_time (times[i][j], CL_PROFILING_COMMAND_END) -
+              (gdouble) origin) / 1e6);
+    g_print ("\n");
+  }
+  for (i = 0; i < n; i++)
+    for (j = 0; j < 3; j++)
+      clReleaseEvent (times[i][j]);
+  g_free (times);
+}
+
+static cl_mem
+pinned_buffer (GstClContext * ctx, gsize size, guint8 ** host)
+{
+  GError *error = NULL;
+  cl_mem mem = gst_cl_context_create_buffer (ctx,
+      CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, size, "pinned ring", &error);
+  cl_int status;
+
+  if (!mem) {
+    g_printerr ("%s\n", error->message);
+    exit (1);
+  }
+  *host = clEnqueueMapBuffer (gst_cl_context_get_queue (ctx), mem, CL_TRUE,
+      CL_MAP_READ | CL_MAP_WRITE, 0, size, 0, NULL, NULL, &status);
+  check (status, "clEnqueueMapBuffer");
+  memset (*host, 128, size);
+  return mem;
+}
+
+/* Frames in flight on three queues, in each order. */
+static void
+print_pipeline (GstClContext * ctx, const GstClStage * stage,
+    const GstClLaunch * launch, gint width, gint height, gint n)
+{
+  cl_context handle = gst_cl_context_get_handle (ctx);
+  cl_device_id device = gst_cl_context_get_device (ctx);
+  Pipeline p = { ctx, stage, launch };
+  cl_mem in, out;
+  cl_int status;
+  gint i, order;
+
+  p.size = (gsize) width * height;
+  p.up = clCreateCommandQueue (handle, device, CL_QUEUE_PROFILING_ENABLE,
+      &status);
+  check (status, "clCreateCommandQueue");
+  p.down = clCreateCommandQueue (handle, device, CL_QUEUE_PROFILING_ENABLE,
+      &status);
+  check (status, "clCreateCommandQueue");
+  for (i = 0; i < DEPTH; i++) {
+    p.src[i] = clCreateBuffer (handle, CL_MEM_READ_WRITE, p.size, NULL,
+        &status);
+    check (status, "clCreateBuffer");
+    p.dst[i] = clCreateBuffer (handle, CL_MEM_READ_WRITE, p.size, NULL,
+        &status);
+    check (status, "clCreateBuffer");
+    p.src_ref[i] = (GstClPlaneRef) {
+    p.src[i], 0, NULL, width, TRUE};
+    p.dst_ref[i] = (GstClPlaneRef) {
+    p.dst[i], 0, NULL, width, TRUE};
+  }
+  in = pinned_buffer (ctx, RING * p.size, &p.in);
+  out = pinned_buffer (ctx, RING * p.size, &p.out);
+  g_print ("  %d frames, %d in flight, upload, kernel, download on three "
+      "queues:\n", n, DEPTH);
+  for (order = ORDER_BARRIERS; order <= ORDER_NONE; order++) {
+    pipeline_run (&p, order, 10, TRUE); /* warm-up */
+    pipeline_run (&p, order, n, FALSE);
+  }
+  clEnqueueUnmapMemObject (gst_cl_context_get_queue (ctx), in, p.in, 0, NULL,
+      NULL);
+  clEnqueueUnmapMemObject (gst_cl_context_get_queue (ctx), out, p.out, 0,
+      NULL, NULL);
+  clFinish (gst_cl_context_get_queue (ctx));
+  clReleaseMemObject (in);
+  clReleaseMemObject (out);
+  for (i = 0; i < DEPTH; i++) {
+    clReleaseMemObject (p.src[i]);
+    clReleaseMemObject (p.dst[i]);
+  }
+  clReleaseCommandQueue (p.up);
+  clReleaseCommandQueue (p.down);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -202,6 +413,14 @@ main (int argc, char **argv)
   g_print ("  pageable round trip %.3f ms (kernel %.3f ms)\n", pageable_ms,
       k2);
   print_overlap (ctx, src, dst, pinned_ptr, size, iterations);
+  {
+    GstClPlaneRef none = { NULL, 0, NULL, width, TRUE };
+    GstClStage stage = { kernels, FALSE, {&none, &none, width, height, 1, 0},
+      20
+    };
+
+    print_pipeline (ctx, &stage, &launch, width, height, iterations);
+  }
 
   clEnqueueUnmapMemObject (queue, pinned, pinned_ptr, 0, NULL, NULL);
   clFinish (queue);

@@ -160,12 +160,29 @@ count (ClFaultKind kind, long delta)
     return real_##name args; \
   }
 
-/* A command that may return an event (its last parameter, `event`). */
+/* Whether a command's wait list breaks the rule that PoCL does not check
+ * and stricter drivers (NVIDIA's) do: a list with no events must be NULL,
+ * and a NULL list must have no events. Says which call, on stderr. */
+static int
+bad_wait_list (const char *name, cl_uint n, const cl_event * list)
+{
+  if ((n == 0) == (list == NULL))
+    return 0;
+  fprintf (stderr, "clfault: %s with a wait list of %u events at %p: "
+      "CL_INVALID_EVENT_WAIT_LIST\n", name, n, (const void *) list);
+  return 1;
+}
+
+/* A command that may return an event (its last parameter, `event`), after
+ * the num_events_in_wait_list events of event_wait_list; an invalid list
+ * fails as a strict driver fails it. */
 #define EVENT_FN(name, params, args) \
   EXPORT cl_int CL_API_CALL name params \
   { \
     cl_int err_; \
     REAL (name); \
+    if (bad_wait_list (#name, num_events_in_wait_list, event_wait_list)) \
+      return CL_INVALID_EVENT_WAIT_LIST; \
     if (inject (#name, &err_)) \
       return err_; \
     err_ = real_##name args; \
