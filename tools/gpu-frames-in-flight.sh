@@ -10,6 +10,8 @@
 # the element suites on the device. Run there from the project's root with
 # .device, build and OLD carried (see ../shared/device/README.md):
 #   OLD=devrun/base bash tools/gpu-frames-in-flight.sh [DEVICE]
+# The logs go to $OUT/frames-in-flight (or /tmp), and at the end into one
+# frames-in-flight.tar.gz beside it: the device tool brings back few files.
 set -u
 source .device/gst-env.sh >/dev/null 2>&1
 dev=${1:-nvidia}
@@ -59,3 +61,4 @@ for t in libs_clplan elements_clepsilon elements_clepsilonformats elements_cleps
     timeout 150 build/tests/$t > "$log/suite-$t.log" 2>&1
   echo "$t: $(grep -E 'Checks:' "$log/suite-$t.log" | tail -1)"
 done
+tar -czf "$log.tar.gz" -C "$(dirname "$log")" "$(basename "$log")" && rm -r "$log"
