@@ -77,11 +77,14 @@ guint gst_cl_dct_auto_threshold (guint step, guint gain);
  * inverse 8x8 DCTs of @src's blocks on shifted grids, AC coefficients with
  * |X| < @threshold zeroed. @src and @dst must not overlap; @threshold 0 is
  * not a no-op (the caller copies instead). Uses a scratch buffer of @self,
- * so calls on one GstClDct must come from one thread; does not wait.
- * Returns FALSE with @error set on failure. */
+ * so calls on one GstClDct must come from one thread; does not wait. The
+ * event of its last command goes to @event where not NULL (what comes
+ * after it on another queue waits for that). Returns FALSE with @error set
+ * on failure. */
 gboolean gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
     gint src_pitch, cl_mem dst, gsize dst_offset, gint dst_pitch, gint width,
-    gint height, guint threshold, guint passes, GError ** error);
+    gint height, guint threshold, guint passes, cl_event * event,
+    GError ** error);
 
 /* The block offsets (x, y) of pass @i of @passes: FFmpeg spp's pattern. */
 void gst_cl_dct_pass_offset (guint passes, guint i, gint * sx, gint * sy);

@@ -295,7 +295,7 @@ ensure_buf (GstClDct * self, gsize size, GError ** error)
 static gboolean
 threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
     cl_mem dst, cl_uint doff, gint dst_pitch, gint width, gint height,
-    cl_int thr, guint passes, GError ** error)
+    cl_int thr, guint passes, cl_event * event, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
   const cl_int plog = passes_log2 (passes);
@@ -360,7 +360,7 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
   global[0] = strips;
   global[1] = segments;
   err = clEnqueueNDRangeKernel (queue, self->stage, 2, NULL, global, local,
-      0, NULL, NULL);
+      0, NULL, event);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel "
         "(dct_strips)");
@@ -371,7 +371,7 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
 static gboolean
 threshold_passes (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
     cl_mem dst, cl_uint doff, gint dst_pitch, gint width, gint height,
-    cl_int thr, guint passes, GError ** error)
+    cl_int thr, guint passes, cl_event * event, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
   const cl_int plog = passes_log2 (passes);
@@ -411,7 +411,7 @@ threshold_passes (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
     global[0] = ((width + sx + 7) / 8 * 8 + DCT_WG - 1) / DCT_WG * DCT_WG;
     global[1] = (height + sy + 7) / 8;
     err = clEnqueueNDRangeKernel (queue, self->stage, 2, NULL, global, local,
-        0, NULL, NULL);
+        0, NULL, i + 1 == passes ? event : NULL);
     if (err != CL_SUCCESS)
       return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel (dct_pass)");
   }
@@ -421,7 +421,8 @@ threshold_passes (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
 gboolean
 gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
     gint src_pitch, cl_mem dst, gsize dst_offset, gint dst_pitch, gint width,
-    gint height, guint threshold, guint passes, GError ** error)
+    gint height, guint threshold, guint passes, cl_event * event,
+    GError ** error)
 {
   const cl_int thr = (cl_int) MIN (threshold, G_MAXINT32);
 
@@ -429,5 +430,5 @@ gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
       FALSE);
   return (self->strips ? threshold_strips : threshold_passes) (self, src,
       (cl_uint) src_offset, src_pitch, dst, (cl_uint) dst_offset, dst_pitch,
-      width, height, thr, passes, error);
+      width, height, thr, passes, event, error);
 }

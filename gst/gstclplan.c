@@ -697,6 +697,10 @@ typedef struct
   GstClPlaneRef src, dst;       /* the region in the frames */
   GstClPlaneRef ksrc, kdst;     /* where the kernels read and write it */
   gboolean filtered;            /* a stage runs */
+  /* A crop rectangle: the rest of the planes, copied as they are after the
+   * kernels (which may write the same buffer) */
+  gboolean around;
+  GstClPlaneRef whole_src, whole_dst;
 } GstClPlaneWork;
 
 /* Waits on the CPU for the @n events of what still writes the frames
@@ -728,7 +732,9 @@ typedef struct
   cl_event last;                /* its latest command's, owned */
 } GstClStream;
 
-/* Makes the next command of @s wait for @event (if any) too. */
+/* Makes the next command of @s wait for @event (if any) too; on the CPU
+ * where the list is full, which the bound of MAX_WAIT keeps from
+ * happening. */
 static void
 stream_wait_for (GstClStream * s, cl_event event)
 {
@@ -737,8 +743,12 @@ stream_wait_for (GstClStream * s, cl_event event)
   for (i = 0; i < s->n_wait; i++)
     if (s->wait[i] == event)
       return;
-  if (event && !G_UNLIKELY (s->n_wait == MAX_WAIT))
+  if (!event)
+    return;
+  if (G_LIKELY (s->n_wait < MAX_WAIT))
     s->wait[s->n_wait++] = event;
+  else
+    clWaitForEvents (1, &event);
 }
 
 /* @s on @queue, its first command after the @n events of @pending. */
@@ -780,8 +790,8 @@ stream_enqueued (GstClStream * s, cl_event event)
   s->n_wait = 0;
 }
 
-/* A marker for what @s enqueued where the commands' events are not at
- * hand; its wait list already waited for (or used) by the caller. */
+/* A marker after all that @s enqueued, where the commands' events are not
+ * all at hand; the commands before it used the wait list. */
 static gboolean
 stream_mark (GstClStream * s, GError ** error)
 {
@@ -790,7 +800,6 @@ stream_mark (GstClStream * s, GError ** error)
 
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clEnqueueMarkerWithWaitList");
-  s->n_wait = 0;
   stream_enqueued (s, event);
   return TRUE;
 }
@@ -846,7 +855,9 @@ run_stage (GstClStream * s, GstClSlot * slot, const GstClStage * stage,
   GstClEvents *events = &slot->events;
   GstClStage here = *stage;
   guint before = events->n_events;
-  gboolean ok;
+  /* a stage enqueues one or two kernels: with room for two, the last event
+   * kept is its last kernel's */
+  gboolean room = G_N_ELEMENTS (events->events) - before >= 2, ok;
 
   here.plane.src = src;
   here.plane.dst = dst;
@@ -859,8 +870,8 @@ run_stage (GstClStream * s, GstClSlot * slot, const GstClStage * stage,
   events->n_wait = 0;
   if (!ok)
     return FALSE;
-  if (events->n_events == before)
-    return stream_mark (s, error);      /* no room for the kernels' events */
+  if (!room || events->n_events == before)
+    return stream_mark (s, error);
   clRetainEvent (events->events[events->n_events - 1]);
   stream_enqueued (s, events->events[events->n_events - 1]);
   return TRUE;
@@ -880,6 +891,7 @@ run_auto (GstClPlan * self, GstClStream * s, const GstClPlaneWork * w,
 {
   guint32 hist[GST_CL_DCT_HIST_SIZE];
   GstClTransferStats ignored = { 0, };
+  cl_event event = NULL;
   guint step;
 
   /* The CPU waits for the histogram anyway: first for what @s waits for. */
@@ -902,10 +914,13 @@ run_auto (GstClPlan * self, GstClStream * s, const GstClPlaneWork * w,
   if (self->auto_threshold == 0)
     return stream_copy (s, src, dst, w->region.width, w->region.height,
         &ignored, error);
-  return gst_cl_dct_threshold (self->dct, src->mem, src->offset, src->pitch,
-      dst->mem, dst->offset, dst->pitch, w->region.width, w->region.height,
-      self->auto_threshold, GST_CL_DCT_MAX_PASSES, error) &&
-      stream_mark (s, error);
+  if (!gst_cl_dct_threshold (self->dct, src->mem, src->offset, src->pitch,
+          dst->mem, dst->offset, dst->pitch, w->region.width,
+          w->region.height, self->auto_threshold, GST_CL_DCT_MAX_PASSES,
+          &event, error))
+    return FALSE;
+  stream_enqueued (s, event);
+  return TRUE;
 }
 
 /* Runs the plane's stages from its kernel source to its kernel destination,
@@ -1052,14 +1067,11 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
     return stream_copy (down, &w->src, &w->dst, plane->row_bytes,
         plane->height, stats, error);
 
-  /* A crop rectangle: the rest of the plane is copied as it is (by the
-   * CPU where both are in host memory). */
-  if ((r->width != plane->width || r->height != plane->height) &&
-      !((whole_src.mem || whole_dst.mem || cpu_waits (pending, n_pending,
-                  error)) &&
-          copy_around (down, plane, r, &whole_src, &whole_dst, stats,
-              error)))
-    return FALSE;
+  /* A crop rectangle: the rest of the plane is copied as it is, in
+   * finish_plane() */
+  w->around = r->width != plane->width || r->height != plane->height;
+  w->whole_src = whole_src;
+  w->whole_dst = whole_dst;
   w->src = region_ref (plane, &whole_src, r->x, r->y);
   w->dst = region_ref (plane, &whole_dst, r->x, r->y);
   w->kdst = kernel_reaches (self, plane, &w->dst) ? w->dst : dev_dst;
@@ -1071,11 +1083,15 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
       error);
 }
 
-/* Phase 3 of enqueue_frame(), on the download queue: the filtered region into the output,
- * where the kernels did not write it there. */
+/* Phase 3 of enqueue_frame(), on the download queue after the kernels: the
+ * filtered region into the output, where the kernels did not write it
+ * there, and around a crop rectangle the rest of the plane as it is (by
+ * the CPU where both are in host memory, after what still writes them:
+ * @pending). */
 static gboolean
 finish_plane (GstClStream * down, const GstClPlaneWork * w,
-    GstClTransferStats * stats, GError ** error)
+    cl_event * pending, guint n_pending, GstClTransferStats * stats,
+    GError ** error)
 {
   const GstClPlane *plane = w->plane;
 
@@ -1084,6 +1100,11 @@ finish_plane (GstClStream * down, const GstClPlaneWork * w,
   gsize width = w->filtered ? (gsize) w->region.width : (gsize) plane->width;
   gsize height = w->filtered ? (gsize) w->region.height : (gsize) plane->height;
 
+  if (w->around && !((w->whole_src.mem || w->whole_dst.mem ||
+              cpu_waits (pending, n_pending, error)) &&
+          copy_around (down, plane, &w->region, &w->whole_src, &w->whole_dst,
+              stats, error)))
+    return FALSE;
   if (!w->kdst.mem || w->kdst.mem == w->dst.mem)
     return TRUE;
   return stream_copy (down, &w->kdst, &w->dst, width * plane->xstep *
@@ -1155,19 +1176,28 @@ in_cl_memory (GstClPlan * self, GstBuffer * buffer)
 }
 
 /* Appends the pending events of @buffer's OpenCL memories to @events (new
- * references; at most @max in all, counted by @n). */
+ * references; at most @max in all, counted by @n). Those beyond @max (a
+ * buffer of more memories than planes) are waited for here instead. */
 static void
 add_pending (GstClPlan * self, GstBuffer * buffer, cl_event * events,
     guint * n, guint max)
 {
   guint i;
 
-  for (i = 0; i < gst_buffer_n_memory (buffer) && *n < max; i++) {
+  for (i = 0; i < gst_buffer_n_memory (buffer); i++) {
     GstMemory *mem = gst_buffer_peek_memory (buffer, i);
+    cl_event event;
 
-    if (gst_is_cl_memory (mem, self->context) &&
-        (events[*n] = gst_cl_memory_get_pending (mem)))
-      (*n)++;
+    if (!gst_is_cl_memory (mem, self->context) ||
+        !(event = gst_cl_memory_get_pending (mem)))
+      continue;
+    if (*n < max) {
+      events[(*n)++] = event;
+    } else {
+      /* an error of its command shows in the frame's commands after it */
+      clWaitForEvents (1, &event);
+      clReleaseEvent (event);
+    }
   }
 }
 
@@ -1275,6 +1305,15 @@ describe_frame (GstClPlan * self, GstClFrameStats * frame)
   frame->auto_threshold = luma->dct ? self->auto_threshold : 0;
 }
 
+/* Flushes @queue where commands of @next are to wait for its events. */
+static gboolean
+flush_before (cl_command_queue queue, cl_command_queue next, GError ** error)
+{
+  cl_int status = queue == next ? CL_SUCCESS : clFlush (queue);
+
+  return status == CL_SUCCESS || gst_cl_set_error (error, status, "clFlush");
+}
+
 /* Starts what the queues hold, without waiting. */
 static gboolean
 flush_queues (GstClPlan * self, GError ** error)
@@ -1309,13 +1348,16 @@ enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
   for (i = 0; ok && i < self->n_planes; i++)
     ok = prepare_plane (self, slot, k, &work[i], &up, &down, pending, n,
         skip_untouched, stats, error);
+  /* what another queue waits for is flushed first (OpenCL's rule) */
+  ok = ok && flush_before (self->up, self->compute, error);
   stream_follow (&compute, &up);
   for (i = 0; ok && i < self->n_planes; i++)
     ok = !work[i].filtered || run_stages (self, &compute, slot, &work[i],
         error);
+  ok = ok && flush_before (self->compute, self->down, error);
   stream_follow (&down, &compute);
   for (i = 0; ok && i < self->n_planes; i++)
-    ok = finish_plane (&down, &work[i], stats, error);
+    ok = finish_plane (&down, &work[i], pending, n, stats, error);
   if (ok && self->down != self->compute) {
     ok = stream_join (&down, &slot->done, error);
     if (ok && out_mem)

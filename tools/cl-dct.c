@@ -88,7 +88,7 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
     }
     if (thr) {
       if (!gst_cl_dct_threshold (dct, src, 0, w, dst, 0, w, w, h, thr,
-              passes, &err))
+              passes, NULL, &err))
         die ("stage", err);
       clEnqueueReadBuffer (q, dst, CL_TRUE, 0, ysize, frame, 0, NULL, NULL);
     }
@@ -145,7 +145,7 @@ bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
       die ("histogram", err);
     t1 = g_get_monotonic_time ();
     if (!gst_cl_dct_threshold (dct, src, 0, w, dst, 0, w, w, h, thr, passes,
-            &err))
+            NULL, &err))
       die ("stage", err);
     clFinish (q);
     t2 = g_get_monotonic_time ();

@@ -160,13 +160,19 @@ count (ClFaultKind kind, long delta)
     return real_##name args; \
   }
 
-/* Whether a command's wait list breaks the rule that PoCL does not check
+/* Whether a command's wait list breaks the rules that PoCL does not check
  * and stricter drivers (NVIDIA's) do: a list with no events must be NULL,
- * and a NULL list must have no events. Says which call, on stderr. */
+ * a NULL list must have no events, and no entry may be NULL. Says which
+ * call, on stderr. */
 static int
 bad_wait_list (const char *name, cl_uint n, const cl_event * list)
 {
-  if ((n == 0) == (list == NULL))
+  cl_uint i;
+
+  for (i = 0; list != NULL && i < n; i++)
+    if (list[i] == NULL)
+      break;
+  if ((n == 0) == (list == NULL) && (list == NULL || i == n))
     return 0;
   fprintf (stderr, "clfault: %s with a wait list of %u events at %p: "
       "CL_INVALID_EVENT_WAIT_LIST\n", name, n, (const void *) list);
@@ -615,6 +621,12 @@ clEnqueueMapBuffer (cl_command_queue command_queue, cl_mem buffer,
   void *p;
 
   REAL_OBJ (clEnqueueMapBuffer);
+  if (bad_wait_list ("clEnqueueMapBuffer", num_events_in_wait_list,
+          event_wait_list)) {
+    if (errcode_ret)
+      *errcode_ret = CL_INVALID_EVENT_WAIT_LIST;
+    return NULL;
+  }
   if (inject ("clEnqueueMapBuffer", &err)) {
     if (errcode_ret)
       *errcode_ret = err;

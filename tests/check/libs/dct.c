@@ -117,7 +117,8 @@ check_stage (guint32 seed, gint w, gint h, gint noise, guint threshold,
     g_free (poison);
   }
   fail_unless (gst_cl_dct_threshold (dct, s, soff, spitch, d, doff, dpitch,
-          w, h, threshold, passes, &err), "%s", err ? err->message : "");
+          w, h, threshold, passes, NULL, &err), "%s",
+      err ? err->message : "");
   fail_unless (clEnqueueReadBuffer (gst_cl_context_get_queue (ctx), d,
           CL_TRUE, 0, dsize, got, 0, NULL, NULL) == CL_SUCCESS);
   for (i = 0; i < dsize; i++) {
