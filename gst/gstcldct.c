@@ -34,8 +34,9 @@
 #define EST_STEP_MIN 24
 #define EST_STEP_MAX 255
 
-/* kernels/dct.cl: the columns a strip of dct_strips owns and the margin of
- * dct_pad's copy. */
+/* kernels/dct.cl: the blocks side by side in the strip kernels' vectors,
+ * the columns a strip of dct_strips owns and the margin of dct_pad's copy. */
+#define DCT_LANES 16
 #define DCT_STRIP 120
 #define DCT_PAD 8
 /* Work-items of dct_strips at least, for every compute unit: where a frame
@@ -144,7 +145,7 @@ gst_cl_dct_new (GstClContext * context, GError ** error)
   if (!self->stage)
     goto failed;
   self->histogram = gst_cl_program_create_kernel (self->program,
-      "dct_histogram", error);
+      self->strips ? "dct_histogram_strips" : "dct_histogram", error);
   if (!self->histogram)
     goto failed;
   self->hist = gst_cl_context_create_buffer (context, CL_MEM_READ_WRITE,
@@ -186,7 +187,7 @@ gst_cl_dct_histogram (GstClDct * self, cl_mem src, gsize src_offset,
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
   const cl_uint zero = 0, off = (cl_uint) src_offset;
-  size_t global[1], local[1] = { DCT_HIST_WG };
+  size_t global[2], local[2];
   cl_int err = CL_SUCCESS;
   guint a = 0;
 
@@ -207,11 +208,25 @@ gst_cl_dct_histogram (GstClDct * self, cl_mem src, gsize src_offset,
   err |= clSetKernelArg (self->histogram, a++, sizeof (cl_mem), &self->hist);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clSetKernelArg (dct_histogram)");
-  /* enough work-groups for any device's cores, few enough that their
-   * global adds stay cheap; each work-item takes blocks in turn */
-  global[0] = MIN ((gsize) (width / 8) * (height / 8) / DCT_HIST_WG + 1,
-      DCT_HIST_GROUPS) * DCT_HIST_WG;
-  err = clEnqueueNDRangeKernel (queue, self->histogram, 1, NULL, global,
+  if (self->strips) {
+    /* a work-item a strip of DCT_LANES blocks, the block rows split where
+     * that gives fewer than STRIPS_PER_CU a compute unit */
+    const gsize strips = (width / 8 + DCT_LANES - 1) / DCT_LANES;
+
+    global[0] = strips;
+    global[1] = MIN ((STRIPS_PER_CU * self->compute_units + strips - 1) /
+        strips, (gsize) height / 8);
+    local[0] = local[1] = 1;
+  } else {
+    /* enough work-groups for any device's cores, few enough that their
+     * global adds stay cheap; each work-item takes blocks in turn */
+    global[0] = MIN ((gsize) (width / 8) * (height / 8) / DCT_HIST_WG + 1,
+        DCT_HIST_GROUPS) * DCT_HIST_WG;
+    global[1] = 1;
+    local[0] = DCT_HIST_WG;
+    local[1] = 1;
+  }
+  err = clEnqueueNDRangeKernel (queue, self->histogram, 2, NULL, global,
       local, 0, NULL, NULL);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel "

@@ -379,6 +379,81 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
   }
 }
 
+/* dct_histogram_strips: dct_histogram's counts (below) in the strip
+ * kernel's shape, for CPUs. Work-item (i, g) takes the DCT_LANES blocks of
+ * columns [8 DCT_LANES i, 8 DCT_LANES (i + 1)), side by side in the lanes
+ * of its vectors, in its share of the block rows (a split of the rows over
+ * the global size of dimension 1), and counts into a histogram of its own
+ * in private memory, whose bins it hit are added to hist at the end: no
+ * gathers, no atomics per block. The same integers as dct_histogram: with
+ * x = sample - 128, the row sums of C[0] are 1448 (sum of the samples -
+ * 1024), those of C[1] need no -128 (its entries sum to 0). */
+__kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
+void
+dct_histogram_strips (__global const uchar * src, uint src_offset,
+    int src_pitch, int width, int height, __global uint * hist)
+{
+  const int x0 = (int) get_global_id (0) * 8 * DCT_LANES;
+  const int lanes = min (width / 8 - x0 / 8, DCT_LANES);
+  const int rows = height / 8, segments = (int) get_global_size (1);
+  const int seg = (rows + segments - 1) / segments;
+  const int b_begin = (int) get_global_id (1) * seg;
+  const int b_end = min (b_begin + seg, rows);
+  uint counts[3 * DCT_BINS];
+  int k[3][DCT_LANES];
+
+  for (int i = 0; i < 3 * DCT_BINS; i++)
+    counts[i] = 0;
+  src += src_offset;
+  for (int b = b_begin; b < b_end; b++) {
+    dctv r0[8], r1[8], x[3];
+
+    for (int m = 0; m < 8; m++) {
+      __global const uchar *row = src + (8 * b + m) * src_pitch + x0;
+      dctv w[8];
+
+      if (lanes == DCT_LANES) {
+        _Pragma ("unroll") for (int t = 0; t < 8; t++)
+          w[t] = convert_int16 (load_uchar16 (row + 16 * t));
+        unshuffle (w);
+        unshuffle (w);
+        unshuffle (w);
+      } else {
+        int v[8][DCT_LANES];
+
+        for (int n = 0; n < 8; n++)
+          for (int j = 0; j < DCT_LANES; j++)
+            v[n][j] = j < lanes ? row[8 * j + n] : 128;
+        _Pragma ("unroll") for (int n = 0; n < 8; n++)
+          w[n] = vload16 (0, v[n]);
+      }
+      r0[m] = (1448 * (w[0] + w[1] + w[2] + w[3] + w[4] + w[5] + w[6] + w[7]
+              - 1024) + 512) >> 10;
+      r1[m] = (2009 * (w[0] - w[7]) + 1703 * (w[1] - w[6]) +
+          1138 * (w[2] - w[5]) + 400 * (w[3] - w[4]) + 512) >> 10;
+    }
+    x[0] = 1448 * (r1[0] + r1[1] + r1[2] + r1[3] + r1[4] + r1[5] + r1[6] +
+        r1[7]);
+    x[1] = 2009 * (r0[0] - r0[7]) + 1703 * (r0[1] - r0[6]) +
+        1138 * (r0[2] - r0[5]) + 400 * (r0[3] - r0[4]);
+    x[2] = 2009 * (r1[0] - r1[7]) + 1703 * (r1[1] - r1[6]) +
+        1138 * (r1[2] - r1[5]) + 400 * (r1[3] - r1[4]);
+    _Pragma ("unroll") for (int c = 0; c < 3; c++) {
+      const dctv q = (x[c] + 2048) >> 12;
+
+      vstore16 (min (max (q, -q), DCT_BINS - 1), 0, k[c]);
+    }
+    for (int j = 0; j < lanes; j++) {
+      counts[k[0][j]]++;
+      counts[DCT_BINS + k[1][j]]++;
+      counts[2 * DCT_BINS + k[2][j]]++;
+    }
+  }
+  for (int i = 0; i < 3 * DCT_BINS; i++)
+    if (counts[i])
+      atomic_add (hist + i, counts[i]);
+}
+
 #else /* DCT_STRIPS */
 
 /* Blocks per work-group of dct_pass; the work-group is 8 work-items a block
