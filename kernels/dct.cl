@@ -194,11 +194,6 @@ unshuffle (dctv * w)
     w[t] = u[t];
 }
 
-typedef struct __attribute__ ((packed))
-{
-  int16 v;
-} unaligned_int16;
-
 /* The padded plane and the sums are kept by phase: column c of a row is
  * entry c / 8 of the row's phase c % 8, each phase a run of entries of its
  * own. Sample n of DCT_LANES side-by-side blocks (columns 8 j + n from any
@@ -210,9 +205,14 @@ typedef struct __attribute__ ((packed))
 #define DCT_PAD 8
 /* Columns a strip owns: its DCT_LANES blocks of any pass cover them. */
 #define DCT_STRIP (8 * DCT_LANES - 8)
-/* Entries of a phase of acc: the strip's columns and DCT_PAD to the left,
- * as far as DCT_LANES blocks starting at any of them reach. */
-#define DCT_ACC_P (DCT_LANES + 1)
+/* The sums of a row: for each phase, entries 0 to DCT_LANES (the strip's
+ * columns and DCT_PAD to the left, as far as DCT_LANES blocks starting at
+ * any of them reach), kept as two aligned vectors: acc[0][q] lane j holds
+ * what falls on entry j, acc[1][q] lane j what falls on entry j + 1. Sample
+ * n of a pass's blocks lands on entries j + 0 or j + 1 for lane j,
+ * whatever the pass: its adds need no unaligned access; the two are added
+ * once a row, for the output. */
+typedef int16 dct_acc_row[2][8];
 
 /* The forward row transform of one row of the DCT_LANES blocks whose
  * sample n lies at p[off[n]] (a run of 16 entries, 1 a block): R[u]. Every
@@ -232,14 +232,14 @@ dct_row (__global const uchar * p, const int *off, short16 * R)
 }
 
 /* The rest of the blocks' transform from their rows R[(y0 + m) & 15]
- * (dct_row): thresholded, inverted and added into acc[(y0 + m) & 15] at
- * aoff[n] for sample n (as dct_row's off). A coefficient X is kept where
+ * (dct_row): thresholded, inverted and added into acc[(y0 + m) & 15]: for
+ * sample n, into vector ak[n] of the two, phase aq[n]. A coefficient X is kept where
  * (uint) X + tb >= tr: |X| >= threshold for tb = threshold - 1,
  * tr = 2 threshold - 1 (the negative X wrap around to the top), always for
  * tb = tr = 0. */
 static inline void
-dct_blocks (short16 (*R)[8], int y0, uint tb, uint tr, const int *aoff,
-    int (*acc)[8 * DCT_ACC_P])
+dct_blocks (short16 (*R)[8], int y0, uint tb, uint tr, const int *ak,
+    const int *aq, dct_acc_row * acc)
 {
   dctv Q[8][8], X[8][8], w[8], s[8];
 
@@ -265,18 +265,15 @@ dct_blocks (short16 (*R)[8], int y0, uint tb, uint tr, const int *aoff,
       w[v] = Q[v][n];
     idct8 (w, s, 2048);
     _Pragma ("unroll") for (int m = 0; m < 8; m++)
-      ((unaligned_int16 *) (acc[(y0 + m) & 15] + aoff[n]))->v += s[m] >> 12;
+      acc[(y0 + m) & 15][ak[n]][aq[n]] += s[m] >> 12;
   }
 }
 
 static inline void
-zero_acc_row (int *row)
+zero_acc_row (dct_acc_row * row)
 {
-  _Pragma ("unroll") for (int a = 0; a + 16 <= 8 * DCT_ACC_P; a += 16)
-    ((unaligned_int16 *) (row + a))->v = 0;
-  _Pragma ("unroll") for (int a = 8 * DCT_ACC_P / 16 * 16;
-      a < 8 * DCT_ACC_P; a++)
-    row[a] = 0;
+  _Pragma ("unroll") for (int q = 0; q < 8; q++)
+    (*row)[0][q] = (*row)[1][q] = 0;
 }
 
 /* dct_pad: the plane with DCT_PAD samples of its edge replicated on every
@@ -331,15 +328,16 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
   const int bias = 514 << passes_log2, shift = 2 + passes_log2;
   const uint tb = threshold ? threshold - 1 : 0;
   const uint tr = threshold ? 2 * (uint) threshold - 1 : 0;
-  /* acc[y & 15][q * DCT_ACC_P + i]: column 8 i + q - DCT_PAD of the strip */
-  int acc[16][8 * DCT_ACC_P];
+  /* acc[y & 15]: entry i of phase q is column 8 i + q - DCT_PAD of the
+   * strip (dct_acc_row) */
+  dct_acc_row acc[16];
   /* rows[sx][y & 15]: dct_row of row y for the passes at sx, which need
    * it for one block row each; next[sx]: the next row to transform */
   short16 rows[8][16][8];
   int next[8];
 
   for (int y = 0; y < 16; y++)
-    zero_acc_row (acc[y]);
+    zero_acc_row (&acc[y]);
   for (int sx = 0; sx < 8; sx++)
     next[sx] = y_begin - 8;
   dst += dst_offset;
@@ -347,25 +345,34 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
     for (int i = 0; i < 1 << passes_log2; i++) {
       const int sx = (sxs >> (4 * i)) & 15, sy = (sys >> (4 * i)) & 15;
       const int y0 = 8 * b - sy;
-      int off[8], aoff[8];
+      int off[8], ak[8], aq[8];
 
       /* the blocks start at strip column -sx, padded column x0 + 8 - sx */
       for (int n = 0; n < 8; n++) {
-        aoff[n] = ((n - sx) & 7) * DCT_ACC_P + ((DCT_PAD - sx + n) >> 3);
+        ak[n] = (DCT_PAD - sx + n) >> 3;
+        aq[n] = (n - sx) & 7;
         off[n] = ((n - sx) & 7) * phase + ((x0 + DCT_PAD - sx + n) >> 3);
       }
       for (; next[sx] < y0 + 8; next[sx]++)
         dct_row (pad + (next[sx] + DCT_PAD) * 8 * phase, off,
             rows[sx][next[sx] & 15]);
-      dct_blocks (rows[sx], y0, tb, tr, aoff, acc);
+      dct_blocks (rows[sx], y0, tb, tr, ak, aq, acc);
     }
     /* rows 8 b - 8 .. 8 b - 1 are whole; their slots take rows 8 b + 8 ..
      * 8 b + 15 next */
     for (int y = max (8 * b - 8, y_begin); y < min (8 * b, y_end); y++) {
       dctv w[8];
 
-      for (int q = 0; q < 8; q++)
-        w[q] = ((unaligned_int16 *) (acc[y & 15] + q * DCT_ACC_P + 1))->v;
+      /* entries 1 to DCT_LANES of each phase */
+      for (int q = 0; q < 8; q++) {
+#ifdef __clang__
+        w[q] = __builtin_shufflevector (acc[y & 15][0][q], (dctv) (0), 1, 2,
+            3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+#else
+        w[q] = (dctv) (acc[y & 15][0][q].s123456789abcdef, 0);
+#endif
+        w[q] += acc[y & 15][1][q];
+      }
       unshuffle (w);
       unshuffle (w);
       unshuffle (w);
@@ -375,7 +382,7 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
             convert_uchar16 (clamp ((w[t] + bias) >> shift, 0, 255)));
     }
     for (int y = 8 * b - 8; y < 8 * b; y++)
-      zero_acc_row (acc[y & 15]);
+      zero_acc_row (&acc[y & 15]);
   }
 }
 
