@@ -28,6 +28,7 @@
 #endif
 
 #include "gstclplan-private.h"
+#include "gstclstream-private.h"
 #include "gstclbufferpool-private.h"
 #include "gstcldct-private.h"
 #include "gstclerror-private.h"
@@ -714,137 +715,6 @@ cpu_waits (cl_event * pending, guint n, GError ** error)
       gst_cl_set_error (error, status, "clWaitForEvents (frame in flight)");
 }
 
-/* What the next command of a stream may have to wait for: the pending
- * events, and the last events of the three streams. */
-#define MAX_WAIT (MAX_PENDING + 3)
-
-/* One of the three queues a frame is enqueued on (uploads, kernels,
- * downloads), ordered by the events of their commands: the first command
- * a stream enqueues waits for what it was told to (wait list), its in-order
- * queue orders the rest. Not by markers and barriers: the NVIDIA driver's
- * markers wait for the other queues' commands too, so that each frame's
- * kernel waited for the previous frame's download (docs/memory.md). */
-typedef struct
-{
-  cl_command_queue queue;
-  cl_event wait[MAX_WAIT];      /* not owned */
-  cl_uint n_wait;
-  cl_event last;                /* its latest command's, owned */
-} GstClStream;
-
-/* Makes the next command of @s wait for @event (if any) too; on the CPU
- * where the list is full, which the bound of MAX_WAIT keeps from
- * happening. */
-static void
-stream_wait_for (GstClStream * s, cl_event event)
-{
-  cl_uint i;
-
-  for (i = 0; i < s->n_wait; i++)
-    if (s->wait[i] == event)
-      return;
-  if (!event)
-    return;
-  if (G_LIKELY (s->n_wait < MAX_WAIT))
-    s->wait[s->n_wait++] = event;
-  else
-    clWaitForEvents (1, &event);
-}
-
-/* @s on @queue, its first command after the @n events of @pending. */
-static void
-stream_init (GstClStream * s, cl_command_queue queue, cl_event * pending,
-    guint n)
-{
-  guint i;
-
-  s->queue = queue;
-  s->n_wait = 0;
-  s->last = NULL;
-  for (i = 0; i < n; i++)
-    stream_wait_for (s, pending[i]);
-}
-
-/* Makes the next command of @s wait for all that @before enqueued, and for
- * what @before was to wait for if it enqueued nothing since. */
-static void
-stream_follow (GstClStream * s, const GstClStream * before)
-{
-  cl_uint i;
-
-  stream_wait_for (s, before->last);
-  for (i = 0; i < before->n_wait; i++)
-    stream_wait_for (s, before->wait[i]);
-}
-
-/* Takes @event (NULL where nothing was enqueued: a CPU copy) as that of the
- * latest command of @s, which waited for the wait list. */
-static void
-stream_enqueued (GstClStream * s, cl_event event)
-{
-  if (!event)
-    return;
-  if (s->last)
-    clReleaseEvent (s->last);
-  s->last = event;
-  s->n_wait = 0;
-}
-
-/* A marker after all that @s enqueued, where the commands' events are not
- * all at hand; the commands before it used the wait list. */
-static gboolean
-stream_mark (GstClStream * s, GError ** error)
-{
-  cl_event event;
-  cl_int status = clEnqueueMarkerWithWaitList (s->queue, 0, NULL, &event);
-
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status, "clEnqueueMarkerWithWaitList");
-  stream_enqueued (s, event);
-  return TRUE;
-}
-
-/* gst_cl_copy_plane_on() on @s. */
-static gboolean
-stream_copy (GstClStream * s, const GstClPlaneRef * src,
-    const GstClPlaneRef * dst, gsize row_bytes, gsize height,
-    GstClTransferStats * stats, GError ** error)
-{
-  cl_event event = NULL;
-
-  if (!gst_cl_copy_plane_on (s->queue, src, dst, row_bytes, height,
-          s->n_wait, s->n_wait ? s->wait : NULL, &event, stats, error))
-    return FALSE;
-  stream_enqueued (s, event);
-  return TRUE;
-}
-
-/* An event (new reference) that completes with all that @s waits for and
- * enqueued: its last command's, or a marker after those. */
-static gboolean
-stream_join (GstClStream * s, cl_event * done, GError ** error)
-{
-  cl_int status;
-
-  if (s->n_wait == 0 && s->last) {
-    clRetainEvent (*done = s->last);
-    return TRUE;
-  }
-  stream_wait_for (s, s->last);
-  status = clEnqueueMarkerWithWaitList (s->queue, s->n_wait,
-      s->n_wait ? s->wait : NULL, done);
-  return status == CL_SUCCESS ||
-      gst_cl_set_error (error, status, "clEnqueueMarkerWithWaitList");
-}
-
-static void
-stream_clear (GstClStream * s)
-{
-  if (s->last)
-    clReleaseEvent (s->last);
-  s->last = NULL;
-}
-
 /* Runs @stage with @launch from @src to @dst over @region, on @s (the
  * context's queue); the kernels' events go to @slot, for their times. */
 static gboolean
@@ -871,9 +741,9 @@ run_stage (GstClStream * s, GstClSlot * slot, const GstClStage * stage,
   if (!ok)
     return FALSE;
   if (!room || events->n_events == before)
-    return stream_mark (s, error);
+    return gst_cl_stream_mark (s, error);
   clRetainEvent (events->events[events->n_events - 1]);
-  stream_enqueued (s, events->events[events->n_events - 1]);
+  gst_cl_stream_enqueued (s, events->events[events->n_events - 1]);
   return TRUE;
 }
 
@@ -912,14 +782,14 @@ run_auto (GstClPlan * self, GstClStream * s, const GstClPlaneWork * w,
       GST_CL_DCT_DEFAULT_GAIN);
   GST_LOG ("quantizer step %u: DCT threshold %u", step, self->auto_threshold);
   if (self->auto_threshold == 0)
-    return stream_copy (s, src, dst, w->region.width, w->region.height,
+    return gst_cl_stream_copy (s, src, dst, w->region.width, w->region.height,
         &ignored, error);
   if (!gst_cl_dct_threshold (self->dct, src->mem, src->offset, src->pitch,
           dst->mem, dst->offset, dst->pitch, w->region.width,
           w->region.height, self->auto_threshold, GST_CL_DCT_MAX_PASSES,
           &event, error))
     return FALSE;
-  stream_enqueued (s, event);
+  gst_cl_stream_enqueued (s, event);
   return TRUE;
 }
 
@@ -972,7 +842,7 @@ copy_around (GstClStream * s, const GstClPlane * plane,
       continue;
     from = region_ref (plane, src, part->x, part->y);
     to = region_ref (plane, dst, part->x, part->y);
-    if (!stream_copy (s, &from, &to, (gsize) part->width * plane->xstep *
+    if (!gst_cl_stream_copy (s, &from, &to, (gsize) part->width * plane->xstep *
             plane->bytes, part->height, stats, error))
       return FALSE;
   }
@@ -1021,10 +891,11 @@ stage_plane (GstClPlan * self, GstClSlot * slot, const GstClPlane * plane,
   return TRUE;
 }
 
-/* Phase 1 of enqueue_frame(), on the upload queue (and the download queue for what no kernel
- * touches): decides where the kernels read and write @w's region, and
- * enqueues the upload of its input, or the copy of a plane no stage touches
- * (skipped with @skip_untouched: it is shared afterwards). */
+/* Phase 1 of enqueue_frame(), on the upload stream (and the download
+ * stream for what no kernel touches): decides where the kernels read and
+ * write @w's region, and enqueues the upload of its input, or the copy of a
+ * plane no stage touches (skipped with @skip_untouched: it is shared
+ * afterwards). */
 static gboolean
 prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
     GstClPlaneWork * w, GstClStream * up, GstClStream * down,
@@ -1045,7 +916,7 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
     /* From our pinned memory into our pinned memory: by DMA through the
      * device (finish_plane() downloads it), not by the CPU. */
     w->kdst = dev_src;
-    return stream_copy (up, &whole_src, &dev_src, plane->row_bytes,
+    return gst_cl_stream_copy (up, &whole_src, &dev_src, plane->row_bytes,
         plane->height, stats, error);
   }
   if (!w->filtered && !whole_dst.mem)
@@ -1053,7 +924,7 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
      * CPU now, once, after what still writes either frame (pinned memory
      * of a frame in flight). */
     return (whole_src.mem || cpu_waits (pending, n_pending, error)) &&
-        stream_copy (up, &whole_src, &whole_dst, plane->row_bytes,
+        gst_cl_stream_copy (up, &whole_src, &whole_dst, plane->row_bytes,
         plane->height, stats, error);
   if (!whole_src.mem && !whole_src.pinned && self->up != self->compute) {
     /* A frame in flight from system memory: the CPU copies the plane into
@@ -1064,7 +935,7 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
     w->src = whole_src;
   }
   if (!w->filtered)
-    return stream_copy (down, &w->src, &w->dst, plane->row_bytes,
+    return gst_cl_stream_copy (down, &w->src, &w->dst, plane->row_bytes,
         plane->height, stats, error);
 
   /* A crop rectangle: the rest of the plane is copied as it is, in
@@ -1079,11 +950,11 @@ prepare_plane (GstClPlan * self, GstClSlot * slot, guint k,
   if (kernel_reaches (self, plane, &w->src))
     return TRUE;
   w->ksrc = dev_src;
-  return stream_copy (up, &w->src, &dev_src, row_bytes, r->height, stats,
+  return gst_cl_stream_copy (up, &w->src, &dev_src, row_bytes, r->height, stats,
       error);
 }
 
-/* Phase 3 of enqueue_frame(), on the download queue after the kernels: the
+/* Phase 3 of enqueue_frame(), on the download stream after the kernels: the
  * filtered region into the output, where the kernels did not write it
  * there, and around a crop rectangle the rest of the plane as it is (by
  * the CPU where both are in host memory, after what still writes them:
@@ -1107,7 +978,7 @@ finish_plane (GstClStream * down, const GstClPlaneWork * w,
     return FALSE;
   if (!w->kdst.mem || w->kdst.mem == w->dst.mem)
     return TRUE;
-  return stream_copy (down, &w->kdst, &w->dst, width * plane->xstep *
+  return gst_cl_stream_copy (down, &w->kdst, &w->dst, width * plane->xstep *
       plane->bytes, height, stats, error);
 }
 
@@ -1342,31 +1213,31 @@ enqueue_frame (GstClPlan * self, GstClSlot * slot, guint k,
   GstClStream up, compute, down;
   gboolean ok = TRUE;
 
-  stream_init (&up, self->up, pending, n);
-  stream_init (&compute, self->compute, pending, n);
-  stream_init (&down, self->down, pending, n);
+  gst_cl_stream_init (&up, self->up, pending, n);
+  gst_cl_stream_init (&compute, self->compute, pending, n);
+  gst_cl_stream_init (&down, self->down, pending, n);
   for (i = 0; ok && i < self->n_planes; i++)
     ok = prepare_plane (self, slot, k, &work[i], &up, &down, pending, n,
         skip_untouched, stats, error);
   /* what another queue waits for is flushed first (OpenCL's rule) */
   ok = ok && flush_before (self->up, self->compute, error);
-  stream_follow (&compute, &up);
+  gst_cl_stream_follow (&compute, &up);
   for (i = 0; ok && i < self->n_planes; i++)
     ok = !work[i].filtered || run_stages (self, &compute, slot, &work[i],
         error);
   ok = ok && flush_before (self->compute, self->down, error);
-  stream_follow (&down, &compute);
+  gst_cl_stream_follow (&down, &compute);
   for (i = 0; ok && i < self->n_planes; i++)
     ok = finish_plane (&down, &work[i], pending, n, stats, error);
   if (ok && self->down != self->compute) {
-    ok = stream_join (&down, &slot->done, error);
+    ok = gst_cl_stream_join (&down, &slot->done, error);
     if (ok && out_mem)
       gst_cl_memory_set_pending (out_mem, slot->done);
     ok = ok && flush_queues (self, error);
   }
-  stream_clear (&up);
-  stream_clear (&compute);
-  stream_clear (&down);
+  gst_cl_stream_clear (&up);
+  gst_cl_stream_clear (&compute);
+  gst_cl_stream_clear (&down);
   release_events (pending, n);
   return ok;
 }
@@ -1385,8 +1256,9 @@ input_on_device (GstClPlan * self, GstBuffer * inbuf)
 /* Whether untouched planes of @inbuf are better shared than copied:
  * always where the device works on host memory or @inbuf is in host memory
  * (system memory, or our pool's pinned memory); not from device memory on a
- * discrete GPU, where the device copies them (docs/memory.md). GST_CL_SHARE_UNTOUCHED=always or never (read when
- * the plan is made) overrides this, to measure the other way. */
+ * discrete GPU, where the device copies them (docs/memory.md).
+ * GST_CL_SHARE_UNTOUCHED=always or never (read when the plan is made)
+ * overrides this, to measure the other way. */
 static gboolean
 sharing_pays (GstClPlan * self, GstBuffer * inbuf)
 {

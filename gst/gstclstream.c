@@ -1,0 +1,118 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2 of the License, or (at your option) any later version.
+ */
+
+/* GstClStream: one queue of a frame in flight, ordered against the others
+ * by the events of its commands (gstclstream-private.h). */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclstream-private.h"
+#include "gstclerror-private.h"
+
+void
+gst_cl_stream_wait_for (GstClStream * s, cl_event event)
+{
+  cl_uint i;
+
+  for (i = 0; i < s->n_wait; i++)
+    if (s->wait[i] == event)
+      return;
+  if (!event)
+    return;
+  if (G_LIKELY (s->n_wait < GST_CL_STREAM_MAX_WAIT))
+    s->wait[s->n_wait++] = event;
+  else
+    clWaitForEvents (1, &event);
+}
+
+void
+gst_cl_stream_init (GstClStream * s, cl_command_queue queue, cl_event * pending,
+    guint n)
+{
+  guint i;
+
+  s->queue = queue;
+  s->n_wait = 0;
+  s->last = NULL;
+  for (i = 0; i < n; i++)
+    gst_cl_stream_wait_for (s, pending[i]);
+}
+
+void
+gst_cl_stream_follow (GstClStream * s, const GstClStream * before)
+{
+  cl_uint i;
+
+  gst_cl_stream_wait_for (s, before->last);
+  for (i = 0; i < before->n_wait; i++)
+    gst_cl_stream_wait_for (s, before->wait[i]);
+}
+
+void
+gst_cl_stream_enqueued (GstClStream * s, cl_event event)
+{
+  if (!event)
+    return;
+  if (s->last)
+    clReleaseEvent (s->last);
+  s->last = event;
+  s->n_wait = 0;
+}
+
+gboolean
+gst_cl_stream_mark (GstClStream * s, GError ** error)
+{
+  cl_event event;
+  cl_int status = clEnqueueMarkerWithWaitList (s->queue, 0, NULL, &event);
+
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clEnqueueMarkerWithWaitList");
+  gst_cl_stream_enqueued (s, event);
+  return TRUE;
+}
+
+gboolean
+gst_cl_stream_copy (GstClStream * s, const GstClPlaneRef * src,
+    const GstClPlaneRef * dst, gsize row_bytes, gsize height,
+    GstClTransferStats * stats, GError ** error)
+{
+  cl_event event = NULL;
+
+  if (!gst_cl_copy_plane_on (s->queue, src, dst, row_bytes, height,
+          s->n_wait, s->n_wait ? s->wait : NULL, &event, stats, error))
+    return FALSE;
+  gst_cl_stream_enqueued (s, event);
+  return TRUE;
+}
+
+gboolean
+gst_cl_stream_join (GstClStream * s, cl_event * done, GError ** error)
+{
+  cl_int status;
+
+  if (s->n_wait == 0 && s->last) {
+    clRetainEvent (*done = s->last);
+    return TRUE;
+  }
+  gst_cl_stream_wait_for (s, s->last);
+  status = clEnqueueMarkerWithWaitList (s->queue, s->n_wait,
+      s->n_wait ? s->wait : NULL, done);
+  return status == CL_SUCCESS ||
+      gst_cl_set_error (error, status, "clEnqueueMarkerWithWaitList");
+}
+
+void
+gst_cl_stream_clear (GstClStream * s)
+{
+  if (s->last)
+    clReleaseEvent (s->last);
+  s->last = NULL;
+}
