@@ -53,10 +53,12 @@
 
 /* The stage's two shapes (kernels/dct.cl). CPU devices get dct_strips:
  * every pass in one launch, a few work-items of 16 blocks side by side,
- * each with its sums in private memory. Others get dct_pass: a launch a
- * pass, eight work-items a block, the sums in a buffer of the frame's size;
- * the many small work-items a GPU wants. GST_CL_DCT_KERNEL=strips or passes
- * picks one, for tests and timings. */
+ * each with its sums in private memory; and the estimate's histogram in
+ * the same shape (dct_histogram_strips). Others get dct_pass: a launch a
+ * pass, eight work-items a block, the sums in a buffer of the frame's size,
+ * and dct_histogram, a work-item a block; the many small work-items a GPU
+ * wants. GST_CL_DCT_KERNEL=strips or passes picks one, for tests and
+ * timings. */
 struct _GstClDct
 {
   GstClContext *context;

@@ -34,7 +34,9 @@
  * the transform is computed. A work-group counts in local memory and adds
  * its bins to hist at the end: the bins near 0, which nearly every block
  * hits, then take one global add per work-group instead of one per block
- * (on 16 PoCL cores those shared atomics cost as much as the whole stage). */
+ * (on 16 PoCL cores those shared atomics cost as much as the whole stage).
+ * CPUs get dct_histogram_strips instead, the same counts in the strip
+ * kernel's shape (see there). */
 
 #define DCT_BINS 1024
 
