@@ -235,8 +235,8 @@ dct_row (__global const uchar * p, const int *off, short16 * R)
 
 /* The rest of the blocks' transform from their rows R[(y0 + m) & 15]
  * (dct_row): thresholded, inverted and added into acc[(y0 + m) & 15]: for
- * sample n, into vector ak[n] of the two, phase aq[n]. A coefficient X is kept where
- * (uint) X + tb >= tr: |X| >= threshold for tb = threshold - 1,
+ * sample n, into vector ak[n] of the two, phase aq[n]. A coefficient X is
+ * kept where (uint) X + tb >= tr: |X| >= threshold for tb = threshold - 1,
  * tr = 2 threshold - 1 (the negative X wrap around to the top), always for
  * tb = tr = 0. */
 static inline void
@@ -397,6 +397,20 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
  * gathers, no atomics per block. The same integers as dct_histogram: with
  * x = sample - 128, the row sums of C[0] are 1448 (sum of the samples -
  * 1024), those of C[1] need no -128 (its entries sum to 0). */
+/* sum_n v[n], and sum_n C[1][n] v[n] (C[1] is odd about its middle). */
+static inline dctv
+sum8 (const dctv * v)
+{
+  return v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+}
+
+static inline dctv
+dot_c1 (const dctv * v)
+{
+  return 2009 * (v[0] - v[7]) + 1703 * (v[1] - v[6]) + 1138 * (v[2] - v[5]) +
+      400 * (v[3] - v[4]);
+}
+
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void
 dct_histogram_strips (__global const uchar * src, uint src_offset,
@@ -436,17 +450,12 @@ dct_histogram_strips (__global const uchar * src, uint src_offset,
         _Pragma ("unroll") for (int n = 0; n < 8; n++)
           w[n] = vload16 (0, v[n]);
       }
-      r0[m] = (1448 * (w[0] + w[1] + w[2] + w[3] + w[4] + w[5] + w[6] + w[7]
-              - 1024) + 512) >> 10;
-      r1[m] = (2009 * (w[0] - w[7]) + 1703 * (w[1] - w[6]) +
-          1138 * (w[2] - w[5]) + 400 * (w[3] - w[4]) + 512) >> 10;
+      r0[m] = (1448 * (sum8 (w) - 1024) + 512) >> 10;
+      r1[m] = (dot_c1 (w) + 512) >> 10;
     }
-    x[0] = 1448 * (r1[0] + r1[1] + r1[2] + r1[3] + r1[4] + r1[5] + r1[6] +
-        r1[7]);
-    x[1] = 2009 * (r0[0] - r0[7]) + 1703 * (r0[1] - r0[6]) +
-        1138 * (r0[2] - r0[5]) + 400 * (r0[3] - r0[4]);
-    x[2] = 2009 * (r1[0] - r1[7]) + 1703 * (r1[1] - r1[6]) +
-        1138 * (r1[2] - r1[5]) + 400 * (r1[3] - r1[4]);
+    x[0] = 1448 * sum8 (r1);
+    x[1] = dot_c1 (r0);
+    x[2] = dot_c1 (r1);
     _Pragma ("unroll") for (int c = 0; c < 3; c++) {
       const dctv q = (x[c] + 2048) >> 12;
 
