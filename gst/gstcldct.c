@@ -335,12 +335,23 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
       / strips, block_rows);
   seg_rows = (block_rows + segments - 1) / segments * 8;
   segments = (height + seg_rows - 1) / seg_rows;
-  for (i = 0; i < passes; i++) {
-    gint sx, sy;
+  /* the passes by horizontal offset, those at one offset one after the
+   * other (any order gives the same sums): their P sums (dct_strips) are
+   * then used while still in the cache */
+  {
+    guint n = 0, x;
 
-    gst_cl_dct_pass_offset (passes, i, &sx, &sy);
-    sxs |= (cl_ulong) sx << (4 * i);
-    sys |= (cl_ulong) sy << (4 * i);
+    for (x = 0; x < 8; x++)
+      for (i = 0; i < passes; i++) {
+        gint sx = 0, sy = 0;
+
+        gst_cl_dct_pass_offset (passes, i, &sx, &sy);
+        if (sx != (gint) x)
+          continue;
+        sxs |= (cl_ulong) sx << (4 * n);
+        sys |= (cl_ulong) sy << (4 * n);
+        n++;
+      }
   }
 
   err |= clSetKernelArg (self->pad, a++, sizeof (cl_mem), &src);

@@ -43,8 +43,15 @@ store_uchar16_upto (__global uchar * row, int x, int end, uchar16 v)
     store_uchar16 (v, row + x);
   } else {
     uchar o[16];
+    int i = 0;
+
+    /* a DCT strip's last vector has 8 (dct_strips), in every row */
+    if (x + 8 <= end) {
+      vstore8 (v.lo, 0, row + x);
+      i = 8;
+    }
     vstore16 (v, 0, o);
-    for (int i = 0; x + i < end; i++)
+    for (; x + i < end; i++)
       row[x + i] = o[i];
   }
 }

@@ -8,23 +8,28 @@
  *   rows:    R[m][u] = (sum_n C[u][n] x[m][n] + 512) >> 10
  *   columns: X[v][u] = (sum_m C[v][m] R[m][u] + 2048) >> 12
  * with C the orthonormal DCT-II basis times 4096, rounded: X is the
- * orthonormal coefficient in quarter levels. The inverse:
- *   Q[v][n] = (sum_u C[u][n] X[v][u] + 2048) >> 12
- *   r[m][n] = (sum_v C[v][m] Q[v][n] + 2048) >> 12   (quarter levels)
+ * orthonormal coefficient in quarter levels. The inverse, columns first:
+ *   P[m][u] = (sum_v C[v][m] X[v][u] + 2048) >> 12
+ *   r[m][n] = sum_u C[u][n] P[m][u]   (quarter levels times 4096, not
+ *                                      rounded: it is linear in P)
  * Every sum fits in 32 bits; >> of a negative int is arithmetic.
  *
  * The stage: pass i thresholds every 8x8 block of the grid that starts at
  * (-sx_i, -sy_i) (samples outside the plane replicate its edge): AC
  * coefficients with |X| < threshold become 0, the DC term stays, and the
  * block's inverse r is summed over the passes for each sample; the output
- * is clamp ((sum + 514 * passes) >> (2 + log2 (passes)), 0, 255). The sum
- * is of integers, so any order of passes and blocks gives the same bytes.
+ * is clamp ((sum + (514 * passes << 12)) >> (14 + log2 (passes)), 0, 255).
+ * The sum is of integers, so any order of passes and blocks gives the same
+ * bytes, and since r is linear in P, the passes at one horizontal offset
+ * may add their P first and share the inverse rows (dct_strips). At most
+ * |r| <= 10822 * 10820 a pass: 16 passes' sums and the bias fit 31 bits.
  * dct_pad copies the plane with its edges replicated; dct_strips then runs
  * every pass in one launch, each work-item down a strip of its own (see
  * there): the sums stay in the work-item's private memory, the output is
  * written once, and each row's forward row transform is done once per
- * horizontal offset, for both passes at that offset. Every intermediate
- * value fits 16 bits (|R| <= 1448, |X| <= 4095, |Q| <= 11581), the
+ * horizontal offset, for both passes at that offset, and so are the
+ * inverse rows of their P sums. Every intermediate value fits 16 bits
+ * (|R| <= 1448, |X| <= 4095, |P| <= 11581, the P sums of two passes), the
  * products do not.
  *
  * dct_histogram: every block of the plane's own 8x8 grid that lies wholly
@@ -71,8 +76,11 @@ typedef int dctv;
  * 1020; R: 5770; X: 4095; Q: 11581, the header). OpenCL C has no word for
  * it, hence clang's x86 builtin; elsewhere the rotations below. */
 typedef short dct_pairs __attribute__ ((ext_vector_type (32)));
-#define PAIR(x, y) __builtin_astype ((as_uint16 (x) & 0xffff) |          \
-    (as_uint16 (y) << 16), dct_pairs)
+/* the low halves of x and y's lanes, interleaved: one two-source shuffle */
+#define PAIR(x, y) __builtin_shufflevector (__builtin_astype ((x),        \
+        dct_pairs), __builtin_astype ((y), dct_pairs), 0, 32, 2, 34, 4,  \
+    36, 6, 38, 8, 40, 10, 42, 12, 44, 14, 46, 16, 48, 18, 50, 20, 52, 22,  \
+    54, 24, 56, 26, 58, 28, 60, 30, 62)
 #define MADD(xy, a, b) \
   __builtin_astype (__builtin_ia32_pmaddwd512 ((xy), PAIR ((dctv) (a),  \
               (dctv) (b))), dctv)
@@ -82,6 +90,13 @@ typedef short dct_pairs __attribute__ ((ext_vector_type (32)));
     p = MADD (xy_, a, b);                                               \
     q = MADD (xy_, b, -(a));                                            \
   } while (0)
+/* p = 1448 (x + y), q = 1448 (x - y) */
+#define DC_PAIR(x, y, p, q)                                             \
+  do {                                                                  \
+    const dct_pairs xy_ = PAIR (x, y);                                  \
+    p = MADD (xy_, 1448, 1448);                                         \
+    q = MADD (xy_, 1448, -1448);                                        \
+  } while (0)
 #else
 /* p = a x + b y and q = b x - a y in three multiplies instead of four:
  * t = b (x + y), p = t + (a - b) x, q = t - (a + b) y, the same integers. */
@@ -90,6 +105,11 @@ typedef short dct_pairs __attribute__ ((ext_vector_type (32)));
     const dctv t_ = (b) * ((x) + (y));                                  \
     p = t_ + ((a) - (b)) * (x);                                         \
     q = t_ - ((a) + (b)) * (y);                                         \
+  } while (0)
+#define DC_PAIR(x, y, p, q)                                             \
+  do {                                                                  \
+    p = 1448 * ((x) + (y));                                             \
+    q = 1448 * ((x) - (y));                                             \
   } while (0)
 #endif
 
@@ -136,8 +156,7 @@ fdct8 (const dctv * x, dctv * y)
   const dctv ee0 = e0 + e3, ee1 = e1 + e2, eo0 = e0 - e3, eo1 = e1 - e2;
   dctv r[4];
 
-  y[0] = 1448 * (ee0 + ee1);
-  y[4] = 1448 * (ee0 - ee1);
+  DC_PAIR (ee0, ee1, y[0], y[4]);
   ROTATE (1892, 784, eo0, eo1, y[2], y[6]);
   odd4 (x[0] - x[7], x[1] - x[6], x[2] - x[5], x[3] - x[4], r);
   y[1] = r[0];
@@ -151,10 +170,11 @@ fdct8 (const dctv * x, dctv * y)
 static inline void
 idct8 (const dctv * X, dctv * y, int bias)
 {
-  const dctv a0 = 1448 * (X[0] + X[4]) + bias;
-  const dctv a1 = 1448 * (X[0] - X[4]) + bias;
-  dctv b0, b1, o[4];
+  dctv a0, a1, b0, b1, o[4];
 
+  DC_PAIR (X[0], X[4], a0, a1);
+  a0 += bias;
+  a1 += bias;
   ROTATE (1892, 784, X[2], X[6], b0, b1);
   const dctv e0 = a0 + b0, e3 = a0 - b0, e1 = a1 + b1, e2 = a1 - b1;
   odd4 (X[1], X[3], X[5], X[7], o);
@@ -216,16 +236,37 @@ unshuffle (dctv * w)
  * once a row, for the output. */
 typedef int16 dct_acc_row[2][8];
 
-/* The forward row transform of one row of the DCT_LANES blocks whose
- * sample n lies at p[off[n]] (a run of 16 entries, 1 a block): R[u]. Every
- * |R| <= 128 * 8 * 1448 / 1024 fits 16 bits. */
-static inline void
-dct_row (__global const uchar * p, const int *off, short16 * R)
+/* The code below that depends on a pass's horizontal offset sx takes it
+ * as a constant (DCT_BY_SX): where sample n of a block lies, and where its
+ * sums go, are then constant offsets instead of indices computed at run
+ * time. A pass's blocks start at strip column -sx, padded column x0 + 8 -
+ * sx: their sample n lies in phase (n - sx) & 7, entry (8 - sx + n) >> 3
+ * (0 or 1) of the run for the strip. */
+#define DCT_BY_SX(sx, F, ...)                                           \
+  switch (sx) {                                                         \
+    case 0: F (0, __VA_ARGS__); break;                                  \
+    case 1: F (1, __VA_ARGS__); break;                                  \
+    case 2: F (2, __VA_ARGS__); break;                                  \
+    case 3: F (3, __VA_ARGS__); break;                                  \
+    case 4: F (4, __VA_ARGS__); break;                                  \
+    case 5: F (5, __VA_ARGS__); break;                                  \
+    case 6: F (6, __VA_ARGS__); break;                                  \
+    default: F (7, __VA_ARGS__); break;                                 \
+  }
+
+/* The forward row transform of one padded row (p: its start, phase: the
+ * entries of a phase, xb: the strip's first entry) for the DCT_LANES
+ * blocks of offset sx: R[u]. Every |R| <= 128 * 8 * 1448 / 1024 fits 16
+ * bits. */
+static inline __attribute__ ((always_inline)) void
+dct_row (const int sx, __global const uchar * p, int phase, int xb,
+    short16 * R)
 {
   dctv w[8], s[8];
 
   _Pragma ("unroll") for (int n = 0; n < 8; n++)
-    w[n] = convert_int16 (load_uchar16 (p + off[n]));
+    w[n] = convert_int16 (load_uchar16 (p + ((n - sx) & 7) * phase + xb +
+            ((8 - sx + n) >> 3)));
   fdct8 (w, s);
   /* x - 128 for x: every other row of C sums to 0 */
   R[0] = convert_short16 ((s[0] - 8 * 128 * 1448 + 512) >> 10);
@@ -233,41 +274,64 @@ dct_row (__global const uchar * p, const int *off, short16 * R)
     R[u] = convert_short16 ((s[u] + 512) >> 10);
 }
 
-/* The rest of the blocks' transform from their rows R[(y0 + m) & 15]
- * (dct_row): thresholded, inverted and added into acc[(y0 + m) & 15]: for
- * sample n, into vector ak[n] of the two, phase aq[n]. A coefficient X is
- * kept where (uint) X + tb >= tr: |X| >= threshold for tb = threshold - 1,
- * tr = 2 threshold - 1 (the negative X wrap around to the top), always for
- * tb = tr = 0. */
-static inline void
-dct_blocks (short16 (*R)[8], int y0, uint tb, uint tr, const int *ak,
-    const int *aq, dct_acc_row * acc)
+/* dct_row for rows *next to y_to - 1 of the padded plane pad, into the
+ * rolling rows R[y & 15]. */
+static inline __attribute__ ((always_inline)) void
+dct_rows_upto (const int sx, __global const uchar * pad, int phase, int xb,
+    int *next, int y_to, short16 (*R)[8])
 {
-  dctv Q[8][8], X[8][8], w[8], s[8];
+  for (; *next < y_to; (*next)++)
+    dct_row (sx, pad + (*next + DCT_PAD) * 8 * phase, phase, xb,
+        R[*next & 15]);
+}
 
-  /* forward, columns: X[v][u], thresholded (the DC term stays) */
+/* The blocks' columns from their rows R[(y0 + m) & 15] (dct_row): forward,
+ * thresholded, inverse, added into P[(y0 + m) & 15]: the sums of P over the
+ * passes at one horizontal offset, whose inverse rows are then done once
+ * for them all (dct_p_row). A coefficient X is kept where (uint) X + tb >=
+ * tr: |X| >= threshold for tb = threshold - 1, tr = 2 threshold - 1 (the
+ * negative X wrap around to the top), always for tb = tr = 0. */
+static inline void
+dct_columns (short16 (*R)[8], int y0, uint tb, uint tr, short16 (*P)[8])
+{
+  dctv w[8], s[8];
+
   _Pragma ("unroll") for (int u = 0; u < 8; u++) {
     _Pragma ("unroll") for (int m = 0; m < 8; m++)
       w[m] = convert_int16 (R[(y0 + m) & 15][u]);
     fdct8 (w, s);
+    /* X[v][u] into w[v] (the DC term stays) */
     _Pragma ("unroll") for (int v = 0; v < 8; v++) {
       const dctv x = (s[v] + 2048) >> 12;
-      X[v][u] = u + v == 0 ? x : x & (as_uint16 (x) + tb >= tr);
+      w[v] = u + v == 0 ? x : x & (as_uint16 (x) + tb >= tr);
     }
-  }
-  /* inverse, rows: Q[v][n] */
-  _Pragma ("unroll") for (int v = 0; v < 8; v++) {
-    idct8 (X[v], s, 2048);
-    _Pragma ("unroll") for (int n = 0; n < 8; n++)
-      Q[v][n] = s[n] >> 12;
-  }
-  /* inverse, columns: r[m][n], into acc */
-  _Pragma ("unroll") for (int n = 0; n < 8; n++) {
-    _Pragma ("unroll") for (int v = 0; v < 8; v++)
-      w[v] = Q[v][n];
     idct8 (w, s, 2048);
     _Pragma ("unroll") for (int m = 0; m < 8; m++)
-      acc[(y0 + m) & 15][ak[n]][aq[n]] += s[m] >> 12;
+      P[(y0 + m) & 15][u] = convert_short16 (convert_int16 (P[(y0 + m) & 15][u]) + (s[m] >> 12));
+  }
+}
+
+/* The inverse rows of the rows *done to y_to - 1 of the P sums
+ * (dct_columns) of offset sx, added into the sums rows acc[y & 15]
+ * (dct_acc_row: sample n at entry (8 - sx + n) >> 3 of phase (n - sx) & 7),
+ * each P row zeroed then for its next use. Every |P| of one pass is at
+ * most 11581 and an offset has at most two passes, so the sums fit 16
+ * bits, as the pairs of products need. */
+static inline __attribute__ ((always_inline)) void
+dct_p_rows (const int sx, short16 (*P)[8], int *done, int y_to,
+    dct_acc_row * acc)
+{
+  for (; *done < y_to; (*done)++) {
+    short16 *p = P[*done & 15];
+    dctv s[8], w[8];
+
+    _Pragma ("unroll") for (int u = 0; u < 8; u++)
+      w[u] = convert_int16 (p[u]);
+    idct8 (w, s, 0);
+    _Pragma ("unroll") for (int n = 0; n < 8; n++)
+      acc[*done & 15][(8 - sx + n) >> 3][(n - sx) & 7] += s[n];
+    _Pragma ("unroll") for (int u = 0; u < 8; u++)
+      p[u] = 0;
   }
 }
 
@@ -313,9 +377,12 @@ dct_pad (__global const uchar * src, uint src_offset, int src_pitch,
  * [seg_rows g, seg_rows (g + 1)) of the output (seg_rows a multiple of 8)
  * and walks down them a block row at a time: for each pass, the DCT_LANES
  * blocks of the row that cover its columns (the last ones partly outside
- * them; pad is dct_pad's copy of the plane), added into a rolling
- * accumulator of 16 rows in private memory; after block row b of every
- * pass, rows up to 8 b are whole and go to dst. Pass i's offset is
+ * them; pad is dct_pad's copy of the plane). Their columns go into rolling
+ * P sums of 16 rows for the pass's horizontal offset (dct_columns); after
+ * the last pass at that offset, the rows its passes have all reached go
+ * through the inverse rows into a rolling accumulator of 16 rows
+ * (dct_p_row), all in private memory; after block row b of every pass,
+ * rows up to 8 b are whole and go to dst. Pass i's offset is
  * ((sxs >> 4 i) & 15, (sys >> 4 i) & 15). */
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void
@@ -327,7 +394,7 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
   const int y_begin = (int) get_global_id (1) * seg_rows;
   const int y_end = min (y_begin + seg_rows, height);
   const int x_end = min (x0 + DCT_STRIP, width);
-  const int bias = 514 << passes_log2, shift = 2 + passes_log2;
+  const int bias = 514 << (12 + passes_log2), shift = 14 + passes_log2;
   const uint tb = threshold ? threshold - 1 : 0;
   const uint tr = threshold ? 2 * (uint) threshold - 1 : 0;
   /* acc[y & 15]: entry i of phase q is column 8 i + q - DCT_PAD of the
@@ -337,28 +404,41 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
    * it for one block row each; next[sx]: the next row to transform */
   short16 rows[8][16][8];
   int next[8];
+  /* P[sx][y & 15][u]: the P sums of row y for the passes at sx;
+   * done[sx]: the next row of them to go through the inverse rows, when
+   * every pass at sx has reached it: below 8 b + 8 - sy_max[sx] after block
+   * row b; last[sx]: the last pass at sx */
+  short16 P[8][16][8];
+  int done[8], sy_max[8], last[8];
 
   for (int y = 0; y < 16; y++)
     zero_acc_row (&acc[y]);
-  for (int sx = 0; sx < 8; sx++)
-    next[sx] = y_begin - 8;
+  for (int sx = 0; sx < 8; sx++) {
+    next[sx] = done[sx] = y_begin - 8;
+    sy_max[sx] = 0;
+    last[sx] = -1;
+    for (int y = 0; y < 16; y++)
+      for (int u = 0; u < 8; u++)
+        P[sx][y][u] = 0;
+  }
+  for (int i = 0; i < 1 << passes_log2; i++) {
+    const int sx = (sxs >> (4 * i)) & 15, sy = (sys >> (4 * i)) & 15;
+
+    sy_max[sx] = max (sy_max[sx], sy);
+    last[sx] = i;
+  }
   dst += dst_offset;
   for (int b = y_begin / 8; 8 * b < y_end + 8; b++) {
     for (int i = 0; i < 1 << passes_log2; i++) {
       const int sx = (sxs >> (4 * i)) & 15, sy = (sys >> (4 * i)) & 15;
       const int y0 = 8 * b - sy;
-      int off[8], ak[8], aq[8];
 
-      /* the blocks start at strip column -sx, padded column x0 + 8 - sx */
-      for (int n = 0; n < 8; n++) {
-        ak[n] = (DCT_PAD - sx + n) >> 3;
-        aq[n] = (n - sx) & 7;
-        off[n] = ((n - sx) & 7) * phase + ((x0 + DCT_PAD - sx + n) >> 3);
-      }
-      for (; next[sx] < y0 + 8; next[sx]++)
-        dct_row (pad + (next[sx] + DCT_PAD) * 8 * phase, off,
-            rows[sx][next[sx] & 15]);
-      dct_blocks (rows[sx], y0, tb, tr, ak, aq, acc);
+      DCT_BY_SX (sx, dct_rows_upto, pad, phase, x0 / 8, &next[sx], y0 + 8,
+          rows[sx]);
+      dct_columns (rows[sx], y0, tb, tr, P[sx]);
+      if (i == last[sx])
+        DCT_BY_SX (sx, dct_p_rows, P[sx], &done[sx], 8 * b + 8 - sy_max[sx],
+            acc);
     }
     /* rows 8 b - 8 .. 8 b - 1 are whole; their slots take rows 8 b + 8 ..
      * 8 b + 15 next */
@@ -510,26 +590,28 @@ dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
       t[i][u] = (s[u] + 512) >> 10;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
-  /* forward, columns: column u = i, thresholded */
+  /* forward, columns: column u = i, thresholded; inverse, columns: P[m][i] */
   _Pragma ("unroll") for (int m = 0; m < 8; m++)
     v8[m] = t[m][i];
   fdct8 (v8, s);
   _Pragma ("unroll") for (int v = 0; v < 8; v++) {
     const int x = (s[v] + 2048) >> 12;
-    t[v][i] = (v + i == 0 || (int) abs (x) >= threshold) ? x : 0;
+    v8[v] = (v + i == 0 || (int) abs (x) >= threshold) ? x : 0;
   }
+  idct8 (v8, s, 2048);
+  /* (a work-item reads and writes only its own column here, and only its
+   * own row below) */
+  _Pragma ("unroll") for (int m = 0; m < 8; m++)
+    t[m][i] = s[m] >> 12;
   barrier (CLK_LOCAL_MEM_FENCE);
-  /* inverse, rows: row v = i */
+  /* inverse, rows: row m = i */
   _Pragma ("unroll") for (int u = 0; u < 8; u++)
     v8[u] = t[i][u];
-  idct8 (v8, s, 2048);
+  idct8 (v8, s, 0);
   _Pragma ("unroll") for (int n = 0; n < 8; n++)
-    t[i][n] = s[n] >> 12;
+    t[i][n] = s[n];
   barrier (CLK_LOCAL_MEM_FENCE);
-  /* inverse, columns: column n = i, into the samples (x0 + i, y0 + m) */
-  _Pragma ("unroll") for (int v = 0; v < 8; v++)
-    v8[v] = t[v][i];
-  idct8 (v8, s, 2048);
+  /* column n = i of r, into the samples (x0 + i, y0 + m) */
   const int x = x0 + i;
   if (x < 0 || x >= width || x0 >= width)
     return;
@@ -537,7 +619,7 @@ dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
     const int y = y0 + m;
     if (y < 0 || y >= height)
       continue;
-    int r = s[m] >> 12;
+    int r = t[m][i];
     __global int *a = acc + y * width + x;
     if (mode == 0) {
       *a = r;
@@ -546,7 +628,7 @@ dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
     } else {
       if (mode == 2)
         r += *a;
-      r = (r + (514 << passes_log2)) >> (2 + passes_log2);
+      r = (r + (514 << (12 + passes_log2))) >> (14 + passes_log2);
       dst[y * dst_pitch + x] = (uchar) clamp (r, 0, 255);
     }
   }

@@ -526,29 +526,30 @@ ref_dct_threshold_plane (const guint8 * src, gint src_stride, guint8 * dst,
           for (u = 0; u < 8; u++)
             if (u + v > 0 && ABS (X[v][u]) < (gint) threshold)
               X[v][u] = 0;
-        for (v = 0; v < 8; v++)
-          for (n = 0; n < 8; n++) {
+        for (m = 0; m < 8; m++)
+          for (u = 0; u < 8; u++) {
             gint64 s = 2048;
-            for (u = 0; u < 8; u++)
-              s += (gint64) ref_dct_c[u][n] * X[v][u];
-            q[v][n] = ref_shift (s, 12);
+            for (v = 0; v < 8; v++)
+              s += (gint64) ref_dct_c[v][m] * X[v][u];
+            q[m][u] = ref_shift (s, 12);
           }
         for (m = 0; m < 8; m++)
           for (n = 0; n < 8; n++) {
-            gint64 s = 2048;
+            gint64 s = 0;
             if (y0 + m < 0 || y0 + m >= height || x0 + n < 0
                 || x0 + n >= width)
               continue;
-            for (v = 0; v < 8; v++)
-              s += (gint64) ref_dct_c[v][m] * q[v][n];
-            acc[(gsize) (y0 + m) * width + x0 + n] += ref_shift (s, 12);
+            for (u = 0; u < 8; u++)
+              s += (gint64) ref_dct_c[u][n] * q[m][u];
+            acc[(gsize) (y0 + m) * width + x0 + n] += s;
           }
       }
   }
   for (m = 0; m < height; m++)
     for (n = 0; n < width; n++) {
-      const gint64 a = acc[(gsize) m * width + n] + 514 * (gint64) passes;
-      dst[m * dst_stride + n] = CLAMP (ref_shift (a, 2 + log2p), 0, 255);
+      const gint64 a = acc[(gsize) m * width + n] +
+          ((gint64) 514 * passes << 12);
+      dst[m * dst_stride + n] = CLAMP (ref_shift (a, 14 + log2p), 0, 255);
     }
   g_free (acc);
 }

@@ -65,8 +65,10 @@ def fdct(b):
 
 
 def idct(X):
-    q = (np.einsum("un,...vu->...vn", DCT, X) + 2048) >> 12
-    return (np.einsum("vm,...vn->...mn", DCT, q) + 2048) >> 12
+    """Inverse DCT of coefficients X[..., v, u]: columns, rounded back to 2
+    fractional bits, then rows, not rounded (12 more fractional bits)."""
+    p = (np.einsum("vm,...vu->...mu", DCT, X) + 2048) >> 12
+    return np.einsum("un,...mu->...mn", DCT, p)
 
 
 def dct_threshold(y, threshold, shifts=4):
@@ -86,7 +88,7 @@ def dct_threshold(y, threshold, shifts=4):
         full = r.transpose(0, 2, 1, 3).reshape(nby * 8, nbx * 8)
         acc += full[sy:sy + h, sx:sx + w]
     s = len(SHIFTS[shifts])
-    out = (acc + 512 * s + 2 * s) >> (2 + s.bit_length() - 1)
+    out = (acc + ((512 * s + 2 * s) << 12)) >> (14 + s.bit_length() - 1)
     return np.clip(out, 0, 255).astype(np.uint8)
 
 

@@ -59,7 +59,7 @@ def stage(y, thresholds, passes=16):
         r = dm.idct(np.where(keep, X, 0))
         acc += r.transpose(0, 2, 1, 3).reshape(nby * 8, nbx * 8)[
             sy:sy + h, sx:sx + w]
-    out = (acc + 514 * passes) >> (2 + passes.bit_length() - 1)
+    out = (acc + (514 * passes << 12)) >> (14 + passes.bit_length() - 1)
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
