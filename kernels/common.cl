@@ -21,10 +21,22 @@ typedef struct __attribute__ ((packed))
   uchar16 v;
 } unaligned_uchar16;
 
+typedef struct __attribute__ ((packed))
+{
+  uchar8 v;
+} unaligned_uchar8;
+
 static inline void
 store_uchar16 (uchar16 v, __global uchar * p)
 {
   ((__global unaligned_uchar16 *) p)->v = v;
+}
+
+/* 8 bytes, the same way. */
+static inline void
+store_uchar8 (uchar8 v, __global uchar * p)
+{
+  ((__global unaligned_uchar8 *) p)->v = v;
 }
 
 /* The 16 bytes at p, any alignment, in one vector load (as above). */
@@ -41,17 +53,19 @@ store_uchar16_upto (__global uchar * row, int x, int end, uchar16 v)
 {
   if (x + 16 <= end) {
     store_uchar16 (v, row + x);
-  } else {
+    return;
+  }
+  /* a DCT strip's last vector has 8 (dct_strips), in every row */
+  if (x + 8 <= end) {
+    store_uchar8 (v.lo, row + x);
+    x += 8;
+    v = (uchar16) (v.hi, v.hi);
+  }
+  if (x < end) {
     uchar o[16];
-    int i = 0;
 
-    /* a DCT strip's last vector has 8 (dct_strips), in every row */
-    if (x + 8 <= end) {
-      vstore8 (v.lo, 0, row + x);
-      i = 8;
-    }
     vstore16 (v, 0, o);
-    for (; x + i < end; i++)
+    for (int i = 0; x + i < end; i++)
       row[x + i] = o[i];
   }
 }
