@@ -288,7 +288,7 @@ dct_rows_upto (const int sx, __global const uchar * pad, int phase, int xb,
 /* The blocks' columns from their rows R[(y0 + m) & 15] (dct_row): forward,
  * thresholded, inverse, added into P[(y0 + m) & 15]: the sums of P over the
  * passes at one horizontal offset, whose inverse rows are then done once
- * for them all (dct_p_row). A coefficient X is kept where (uint) X + tb >=
+ * for them all (dct_p_rows). A coefficient X is kept where (uint) X + tb >=
  * tr: |X| >= threshold for tb = threshold - 1, tr = 2 threshold - 1 (the
  * negative X wrap around to the top), always for tb = tr = 0. */
 static inline void
@@ -306,8 +306,11 @@ dct_columns (short16 (*R)[8], int y0, uint tb, uint tr, short16 (*P)[8])
       w[v] = u + v == 0 ? x : x & (as_uint16 (x) + tb >= tr);
     }
     idct8 (w, s, 2048);
-    _Pragma ("unroll") for (int m = 0; m < 8; m++)
-      P[(y0 + m) & 15][u] = convert_short16 (convert_int16 (P[(y0 + m) & 15][u]) + (s[m] >> 12));
+    _Pragma ("unroll") for (int m = 0; m < 8; m++) {
+      short16 *p = &P[(y0 + m) & 15][u];
+
+      *p = convert_short16 (convert_int16 (*p) + (s[m] >> 12));
+    }
   }
 }
 
@@ -381,7 +384,7 @@ dct_pad (__global const uchar * src, uint src_offset, int src_pitch,
  * P sums of 16 rows for the pass's horizontal offset (dct_columns); after
  * the last pass at that offset, the rows its passes have all reached go
  * through the inverse rows into a rolling accumulator of 16 rows
- * (dct_p_row), all in private memory; after block row b of every pass,
+ * (dct_p_rows), all in private memory; after block row b of every pass,
  * rows up to 8 b are whole and go to dst. Pass i's offset is
  * ((sxs >> 4 i) & 15, (sys >> 4 i) & 15). */
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
