@@ -46,18 +46,47 @@ teardown (void)
   gst_object_unref (ctx);
 }
 
+/* Noise amplitude for fill_plane(): random bytes. */
+#define NOISE_RANDOM -1
+/* Noise amplitude for fill_plane(): extremes. */
+#define NOISE_EXTREME -2
+
+/* 0 or 255 at (x, y) of an 8x8 tile showing the sign of DCT basis function
+ * (u, v): the pattern whose coefficient (u, v), and whose sums in the
+ * transforms, are the largest a plane of bytes can give. */
+static gint
+extreme_sample (gint x, gint y, gint u, gint v)
+{
+  return cos ((2 * (x % 8) + 1) * u * G_PI / 16) *
+      cos ((2 * (y % 8) + 1) * v * G_PI / 16) > 0 ? 255 : 0;
+}
+
 /* A plane like a decoded picture: a smooth ramp, an edge, and noise of
- * amplitude @noise, or plain random bytes for @noise < 0. */
+ * amplitude @noise; plain random bytes for NOISE_RANDOM; for
+ * NOISE_EXTREME, 8x8 tiles of extreme_sample() with a basis function of
+ * their own each. */
 static void
 fill_plane (GRand * rand, guint8 * p, gint stride, gint w, gint h, gint noise)
 {
   const gint edge = g_rand_int_range (rand, 0, MAX (w, 1));
+  const gint tiles_x = (w + 7) / 8, tiles = tiles_x * ((h + 7) / 8);
+  gint *basis = NULL;
   gint x, y;
 
+  if (noise == NOISE_EXTREME) {
+    basis = g_new (gint, tiles);
+    for (x = 0; x < tiles; x++)
+      basis[x] = g_rand_int_range (rand, 0, 64);
+  }
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
       gint v;
-      if (noise < 0) {
+
+      if (basis) {
+        const gint b = basis[(y / 8) * tiles_x + x / 8];
+
+        v = extreme_sample (x, y, b % 8, b / 8);
+      } else if (noise < 0) {
         v = g_rand_int_range (rand, 0, 256);
       } else {
         v = 60 + (x * 40) / MAX (w, 1) + (y * 30) / MAX (h, 1) +
@@ -66,6 +95,7 @@ fill_plane (GRand * rand, guint8 * p, gint stride, gint w, gint h, gint noise)
       }
       p[y * stride + x] = CLAMP (v, 0, 255);
     }
+  g_free (basis);
 }
 
 static cl_mem
@@ -152,7 +182,7 @@ GST_START_TEST (test_stage_exact)
   for (i = 0; i < G_N_ELEMENTS (sizes); i++)
     for (j = 0; j < G_N_ELEMENTS (passes); j++)
       for (k = 0; k < G_N_ELEMENTS (thresholds); k++)
-        check_stage (seed++, sizes[i][0], sizes[i][1], (i + k) % 3 ? 6 : -1,
+        check_stage (seed++, sizes[i][0], sizes[i][1], (i + k) % 3 ? 6 : NOISE_RANDOM,
             thresholds[k], passes[j]);
 }
 
@@ -164,6 +194,23 @@ GST_START_TEST (test_stage_exact_large)
   check_stage (1515, 333, 199, 10, 70, 16);
   check_stage (1516, 320, 240, 3, 50, 8);
   check_stage (1517, 321, 241, -1, 112, 4);
+}
+
+GST_END_TEST;
+
+/* The largest values the integers can hold: tiles of extreme coefficients
+ * at a threshold that keeps them all, and at one that keeps a few; two
+ * strips wide on CPUs (dct_strips), every pass count. */
+GST_START_TEST (test_stage_extremes)
+{
+  static const guint passes[] = { 1, 2, 4, 8, 16 };
+  static const guint thresholds[] = { 1, 900 };
+  guint32 seed = 1500;
+  guint j, k;
+
+  for (j = 0; j < G_N_ELEMENTS (passes); j++)
+    for (k = 0; k < G_N_ELEMENTS (thresholds); k++)
+      check_stage (seed++, 136, 40, NOISE_EXTREME, thresholds[k], passes[j]);
 }
 
 GST_END_TEST;
@@ -201,9 +248,9 @@ GST_START_TEST (test_histogram_exact)
 {
   check_histogram (1, 1, 1, 4);
   check_histogram (2, 7, 9, 4);
-  check_histogram (3, 8, 8, -1);
+  check_histogram (3, 8, 8, NOISE_RANDOM);
   check_histogram (4, 61, 37, 8);
-  check_histogram (5, 320, 181, -1);
+  check_histogram (5, 320, 181, NOISE_RANDOM);
   check_histogram (6, 333, 200, 2);
 }
 
@@ -263,7 +310,7 @@ GST_START_TEST (test_estimate)
     fill_plane (rand, p, 256, 256, 192, 12);
     ref_dct_histogram (p, 256, 256, 192, hist);
     fail_unless_equals_int (gst_cl_dct_estimate_step (hist), 0);
-    fill_plane (rand, p, 256, 256, 192, -1);
+    fill_plane (rand, p, 256, 256, 192, NOISE_RANDOM);
     ref_dct_histogram (p, 256, 256, 192, hist);
     fail_unless_equals_int (gst_cl_dct_estimate_step (hist), 0);
     g_free (p);
@@ -286,6 +333,7 @@ dct_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_stage_exact);
   tcase_add_test (tc, test_stage_exact_large);
+  tcase_add_test (tc, test_stage_extremes);
   tcase_add_test (tc, test_histogram_exact);
   tcase_add_test (tc, test_estimate);
   return s;
