@@ -260,7 +260,7 @@ typedef int16 dct_acc_row[2][8];
  * bits. */
 static inline __attribute__ ((always_inline)) void
 dct_row (const int sx, __global const uchar * p, int phase, int xb,
-    short16 * R)
+    dctv * R)
 {
   dctv w[8], s[8];
 
@@ -269,16 +269,16 @@ dct_row (const int sx, __global const uchar * p, int phase, int xb,
             ((8 - sx + n) >> 3)));
   fdct8 (w, s);
   /* x - 128 for x: every other row of C sums to 0 */
-  R[0] = convert_short16 ((s[0] - 8 * 128 * 1448 + 512) >> 10);
+  R[0] = (s[0] - 8 * 128 * 1448 + 512) >> 10;
   _Pragma ("unroll") for (int u = 1; u < 8; u++)
-    R[u] = convert_short16 ((s[u] + 512) >> 10);
+    R[u] = (s[u] + 512) >> 10;
 }
 
 /* dct_row for rows *next to y_to - 1 of the padded plane pad, into the
  * rolling rows R[y & 15]. */
 static inline __attribute__ ((always_inline)) void
 dct_rows_upto (const int sx, __global const uchar * pad, int phase, int xb,
-    int *next, int y_to, short16 (*R)[8])
+    int *next, int y_to, dctv (*R)[8])
 {
   for (; *next < y_to; (*next)++)
     dct_row (sx, pad + (*next + DCT_PAD) * 8 * phase, phase, xb,
@@ -292,13 +292,13 @@ dct_rows_upto (const int sx, __global const uchar * pad, int phase, int xb,
  * tr: |X| >= threshold for tb = threshold - 1, tr = 2 threshold - 1 (the
  * negative X wrap around to the top), always for tb = tr = 0. */
 static inline void
-dct_columns (short16 (*R)[8], int y0, uint tb, uint tr, short16 (*P)[8])
+dct_columns (dctv (*R)[8], int y0, uint tb, uint tr, dctv (*P)[8])
 {
   dctv w[8], s[8];
 
   _Pragma ("unroll") for (int u = 0; u < 8; u++) {
     _Pragma ("unroll") for (int m = 0; m < 8; m++)
-      w[m] = convert_int16 (R[(y0 + m) & 15][u]);
+      w[m] = R[(y0 + m) & 15][u];
     fdct8 (w, s);
     /* X[v][u] into w[v] (the DC term stays) */
     _Pragma ("unroll") for (int v = 0; v < 8; v++) {
@@ -306,11 +306,8 @@ dct_columns (short16 (*R)[8], int y0, uint tb, uint tr, short16 (*P)[8])
       w[v] = u + v == 0 ? x : x & (as_uint16 (x) + tb >= tr);
     }
     idct8 (w, s, 2048);
-    _Pragma ("unroll") for (int m = 0; m < 8; m++) {
-      short16 *p = &P[(y0 + m) & 15][u];
-
-      *p = convert_short16 (convert_int16 (*p) + (s[m] >> 12));
-    }
+    _Pragma ("unroll") for (int m = 0; m < 8; m++)
+      P[(y0 + m) & 15][u] += s[m] >> 12;
   }
 }
 
@@ -321,16 +318,14 @@ dct_columns (short16 (*R)[8], int y0, uint tb, uint tr, short16 (*P)[8])
  * most 11581 and an offset has at most two passes, so the sums fit 16
  * bits, as the pairs of products need. */
 static inline __attribute__ ((always_inline)) void
-dct_p_rows (const int sx, short16 (*P)[8], int *done, int y_to,
+dct_p_rows (const int sx, dctv (*P)[8], int *done, int y_to,
     dct_acc_row * acc)
 {
   for (; *done < y_to; (*done)++) {
-    short16 *p = P[*done & 15];
-    dctv s[8], w[8];
+    dctv *p = P[*done & 15];
+    dctv s[8];
 
-    _Pragma ("unroll") for (int u = 0; u < 8; u++)
-      w[u] = convert_int16 (p[u]);
-    idct8 (w, s, 0);
+    idct8 (p, s, 0);
     _Pragma ("unroll") for (int n = 0; n < 8; n++)
       acc[*done & 15][(8 - sx + n) >> 3][(n - sx) & 7] += s[n];
     _Pragma ("unroll") for (int u = 0; u < 8; u++)
@@ -404,14 +399,18 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
    * strip (dct_acc_row) */
   dct_acc_row acc[16];
   /* rows[sx][y & 15]: dct_row of row y for the passes at sx, which need
-   * it for one block row each; next[sx]: the next row to transform */
-  short16 rows[8][16][8];
+   * it for one block row each; next[sx]: the next row to transform. The
+   * rows and the P sums below fit 16 bits but are kept in 32: on Zen 4
+   * with PoCL the conversions each way (vpmovdw, vpmovsxwd) cost more than
+   * the memory they save (docs/quality.md, "The inverse by columns
+   * first"). */
+  dctv rows[8][16][8];
   int next[8];
   /* P[sx][y & 15][u]: the P sums of row y for the passes at sx;
    * done[sx]: the next row of them to go through the inverse rows, when
    * every pass at sx has reached it: below 8 b + 8 - sy_max[sx] after block
    * row b; last[sx]: the last pass at sx */
-  short16 P[8][16][8];
+  dctv P[8][16][8];
   int done[8], sy_max[8], last[8];
 
   for (int y = 0; y < 16; y++)
