@@ -336,8 +336,9 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
   seg_rows = (block_rows + segments - 1) / segments * 8;
   segments = (height + seg_rows - 1) / seg_rows;
   /* the passes by horizontal offset, those at one offset one after the
-   * other (any order gives the same sums): their P sums (dct_strips) are
-   * then used while still in the cache */
+   * other (any order gives the same sums): dct_strips then touches one
+   * offset's rows and P sums at a time (no speed-up measurable here, but a
+   * working set that fits a core's first-level cache) */
   {
     guint n = 0, x;
 

@@ -159,8 +159,8 @@ bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
   qsort (ts, iterations, sizeof (gdouble), cmp_double);
   printf ("%dx%d luma%s%s, %s: estimate (histogram + read) %.2f ms, stage "
       "(%u passes, threshold %u) %.2f ms, median of %d (fastest %.2f ms)\n",
-      w, h, in ? " of " : "", in ? in : "", gst_cl_context_get_device_name (ctx),
-      th[iterations / 2], passes, thr, ts[iterations / 2], iterations, ts[0]);
+      w, h, in ? " of " : "", in ? in : "",
+      gst_cl_context_get_device_name (ctx), th[iterations / 2], passes, thr, ts[iterations / 2], iterations, ts[0]);
   clReleaseMemObject (src);
   clReleaseMemObject (dst);
   g_free (p);

@@ -512,7 +512,7 @@ ref_dct_threshold_plane (const guint8 * src, gint src_stride, guint8 * dst,
     gint dst_stride, gint width, gint height, guint threshold, guint passes)
 {
   gint64 *acc = g_new0 (gint64, (gsize) width * height);
-  gint X[8][8], q[8][8], x0, y0, m, n, u, v, sx, sy, log2p = 0;
+  gint X[8][8], P[8][8], x0, y0, m, n, u, v, sx, sy, log2p = 0;
   guint i;
 
   while ((1u << log2p) < passes)
@@ -531,7 +531,7 @@ ref_dct_threshold_plane (const guint8 * src, gint src_stride, guint8 * dst,
             gint64 s = 2048;
             for (v = 0; v < 8; v++)
               s += (gint64) ref_dct_c[v][m] * X[v][u];
-            q[m][u] = ref_shift (s, 12);
+            P[m][u] = ref_shift (s, 12);
           }
         for (m = 0; m < 8; m++)
           for (n = 0; n < 8; n++) {
@@ -540,7 +540,7 @@ ref_dct_threshold_plane (const guint8 * src, gint src_stride, guint8 * dst,
                 || x0 + n >= width)
               continue;
             for (u = 0; u < 8; u++)
-              s += (gint64) ref_dct_c[u][n] * q[m][u];
+              s += (gint64) ref_dct_c[u][n] * P[m][u];
             acc[(gsize) (y0 + m) * width + x0 + n] += s;
           }
       }

@@ -182,8 +182,8 @@ GST_START_TEST (test_stage_exact)
   for (i = 0; i < G_N_ELEMENTS (sizes); i++)
     for (j = 0; j < G_N_ELEMENTS (passes); j++)
       for (k = 0; k < G_N_ELEMENTS (thresholds); k++)
-        check_stage (seed++, sizes[i][0], sizes[i][1], (i + k) % 3 ? 6 : NOISE_RANDOM,
-            thresholds[k], passes[j]);
+        check_stage (seed++, sizes[i][0], sizes[i][1],
+            (i + k) % 3 ? 6 : NOISE_RANDOM, thresholds[k], passes[j]);
 }
 
 GST_END_TEST;
