@@ -190,6 +190,17 @@ idct8 (const dctv * X, dctv * y, int bias)
 
 #ifdef DCT_STRIPS
 
+/* Whether every lane of v is 0: one vptest where clang has the reduction
+ * (PoCL 3.1's any () of an int16 tests its 16 lanes one by one). */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_reduce_or)
+#define ALL_ZERO(v) (__builtin_reduce_or (v) == 0)
+#endif
+#endif
+#ifndef ALL_ZERO
+#define ALL_ZERO(v) (!any ((v) != 0))
+#endif
+
 /* The 128 values of w[0..7] read as one sequence, its even-indexed values
  * first, then the odd: the value at position i moves to i / 2 or 64 + i / 2,
  * its 7-bit position rotated right by one. Three of these turn eight vectors
@@ -288,22 +299,58 @@ dct_rows_upto (const int sx, __global const uchar * pad, int phase, int xb,
 /* The blocks' columns from their rows R[(y0 + m) & 15] (dct_row): forward,
  * thresholded, inverse, added into P[(y0 + m) & 15]: the sums of P over the
  * passes at one horizontal offset, whose inverse rows are then done once
- * for them all (dct_p_rows). A coefficient X is kept where (uint) X + tb >=
- * tr: |X| >= threshold for tb = threshold - 1, tr = 2 threshold - 1 (the
- * negative X wrap around to the top), always for tb = tr = 0. */
+ * for them all (dct_p_rows). With t = s + 2048 a coefficient is X = t >> 12,
+ * and kept where (uint) (t + tc) >= tr: X >= threshold or X <= -threshold
+ * for tc = (threshold - 1) << 12, tr = (2 threshold - 1) << 12 (the
+ * negative wrap around to the top), always for tc = tr = 0. A column whose
+ * AC coefficients are all 0 in every block, as most are once thresholded,
+ * adds nothing to P, or only its DC term: its inverse is skipped. Columns
+ * 4 to 7, mostly empty in coded pictures, are first tested whole: every
+ * |s[v]| <= 2009 sum_m |R[m][u]| (2009 the largest |C|), and where that
+ * is at most 4096 threshold - 2049 in every block (sum_m |R[m][u]| <=
+ * l1_max), every X of the column is dropped: its forward transform is
+ * skipped too (on a photograph, columns 1 to 3 are empty too seldom to pay
+ * for the test). */
 static inline void
-dct_columns (dctv (*R)[8], int y0, uint tb, uint tr, dctv (*P)[8])
+dct_columns (dctv (*R)[8], int y0, uint tc, uint tr, int l1_max,
+    dctv (*P)[8])
 {
   dctv w[8], s[8];
 
   _Pragma ("unroll") for (int u = 0; u < 8; u++) {
+    dctv ac = 0;
+
     _Pragma ("unroll") for (int m = 0; m < 8; m++)
       w[m] = R[(y0 + m) & 15][u];
+    if (u >= 4) {
+      dctv l1 = 0;
+
+      _Pragma ("unroll") for (int m = 0; m < 8; m++)
+        l1 += max (w[m], -w[m]);
+      if (ALL_ZERO (l1 > l1_max))
+        continue;
+    }
     fdct8 (w, s);
     /* X[v][u] into w[v] (the DC term stays) */
     _Pragma ("unroll") for (int v = 0; v < 8; v++) {
-      const dctv x = (s[v] + 2048) >> 12;
-      w[v] = u + v == 0 ? x : x & (as_uint16 (x) + tb >= tr);
+      const dctv t = s[v] + 2048;
+
+      if (u + v == 0) {
+        w[v] = t >> 12;
+      } else {
+        w[v] = (t >> 12) & (as_uint16 (t) + tc >= tr);
+        ac |= w[v];
+      }
+    }
+    if (ALL_ZERO (ac)) {
+      /* P = (1448 X[0][0] + 2048) >> 12 on every row, or 0 */
+      if (u == 0) {
+        const dctv p = (1448 * w[0] + 2048) >> 12;
+
+        _Pragma ("unroll") for (int m = 0; m < 8; m++)
+          P[(y0 + m) & 15][0] += p;
+      }
+      continue;
     }
     idct8 (w, s, 2048);
     _Pragma ("unroll") for (int m = 0; m < 8; m++)
@@ -393,8 +440,12 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
   const int y_end = min (y_begin + seg_rows, height);
   const int x_end = min (x0 + DCT_STRIP, width);
   const int bias = 514 << (12 + passes_log2), shift = 14 + passes_log2;
-  const uint tb = threshold ? threshold - 1 : 0;
-  const uint tr = threshold ? 2 * (uint) threshold - 1 : 0;
+  /* |X| <= 4095: any larger threshold drops what 4096 does */
+  const uint t = clamp (threshold, 0, 4096);
+  const uint tc = t ? (t - 1) << 12 : 0, tr = t ? (2 * t - 1) << 12 : 0;
+  /* dct_columns: a column of rows whose |R| sum to at most this in every
+   * block has none of its coefficients kept */
+  const int l1_max = t ? (int) (4096 * t - 2049) / 2009 : -1;
   /* acc[y & 15]: entry i of phase q is column 8 i + q - DCT_PAD of the
    * strip (dct_acc_row) */
   dct_acc_row acc[16];
@@ -437,7 +488,7 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
 
       DCT_BY_SX (sx, dct_rows_upto, pad, phase, x0 / 8, &next[sx], y0 + 8,
           rows[sx]);
-      dct_columns (rows[sx], y0, tb, tr, P[sx]);
+      dct_columns (rows[sx], y0, tc, tr, l1_max, P[sx]);
       if (i == last[sx])
         DCT_BY_SX (sx, dct_p_rows, P[sx], &done[sx], 8 * b + 8 - sy_max[sx],
             acc);
@@ -448,7 +499,7 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
       dctv w[8];
 
       /* entries 1 to DCT_LANES of each phase */
-      for (int q = 0; q < 8; q++) {
+      _Pragma ("unroll") for (int q = 0; q < 8; q++) {
 #ifdef __clang__
         w[q] = __builtin_shufflevector (acc[y & 15][0][q], (dctv) (0), 1, 2,
             3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
@@ -461,9 +512,10 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
       unshuffle (w);
       unshuffle (w);
       unshuffle (w);
-      for (int t = 0; t < 8 && x0 + 16 * t < x_end; t++)
-        store_uchar16_upto (dst + y * dst_pitch, x0 + 16 * t, x_end,
-            convert_uchar16 (clamp ((w[t] + bias) >> shift, 0, 255)));
+      _Pragma ("unroll") for (int t = 0; t < 8; t++)
+        if (x0 + 16 * t < x_end)
+          store_uchar16_upto (dst + y * dst_pitch, x0 + 16 * t, x_end,
+              convert_uchar16 (clamp ((w[t] + bias) >> shift, 0, 255)));
     }
     for (int y = 8 * b - 8; y < 8 * b; y++)
       zero_acc_row (&acc[y & 15]);

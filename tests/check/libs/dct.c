@@ -50,6 +50,8 @@ teardown (void)
 #define NOISE_RANDOM -1
 /* Noise amplitude for fill_plane(): extremes. */
 #define NOISE_EXTREME -2
+/* Noise amplitude for fill_plane(): flat tiles with one edge row. */
+#define NOISE_ONE_ROW -3
 
 /* 0 or 255 at (x, y) of an 8x8 tile showing the sign of DCT basis function
  * (u, v): the pattern whose coefficient (u, v), and whose sums in the
@@ -61,10 +63,24 @@ extreme_sample (gint x, gint y, gint u, gint v)
       cos ((2 * (y % 8) + 1) * v * G_PI / 16) > 0 ? 255 : 0;
 }
 
+/* 128 at (x, y) of an 8x8 tile, but on its first or last row (@edge_row)
+ * 128 plus or minus @amp, the sign of horizontal frequency @u: the block's
+ * column u of row transforms is then one value, the largest share of it
+ * goes into its coefficient (u, 1), and the amplitudes step that
+ * coefficient across every threshold (dct_strips skips a column from
+ * the sum of its rows, which such tiles put right at the bound). */
+static gint
+one_row_sample (gint x, gint y, gint u, gint amp, gint edge_row)
+{
+  if (y % 8 != edge_row)
+    return 128;
+  return cos ((2 * (x % 8) + 1) * u * G_PI / 16) > 0 ? 128 + amp : 128 - amp;
+}
+
 /* A plane like a decoded picture: a smooth ramp, an edge, and noise of
  * amplitude @noise; plain random bytes for NOISE_RANDOM; for
  * NOISE_EXTREME, 8x8 tiles of extreme_sample() with a basis function of
- * their own each. */
+ * their own each; for NOISE_ONE_ROW, tiles of one_row_sample(). */
 static void
 fill_plane (GRand * rand, guint8 * p, gint stride, gint w, gint h, gint noise)
 {
@@ -73,10 +89,10 @@ fill_plane (GRand * rand, guint8 * p, gint stride, gint w, gint h, gint noise)
   gint *basis = NULL;
   gint x, y;
 
-  if (noise == NOISE_EXTREME) {
+  if (noise == NOISE_EXTREME || noise == NOISE_ONE_ROW) {
     basis = g_new (gint, tiles);
     for (x = 0; x < tiles; x++)
-      basis[x] = g_rand_int_range (rand, 0, 64);
+      basis[x] = g_rand_int_range (rand, 0, 64 * 128);
   }
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
@@ -85,7 +101,8 @@ fill_plane (GRand * rand, guint8 * p, gint stride, gint w, gint h, gint noise)
       if (basis) {
         const gint b = basis[(y / 8) * tiles_x + x / 8];
 
-        v = extreme_sample (x, y, b % 8, b / 8);
+        v = noise == NOISE_EXTREME ? extreme_sample (x, y, b % 8, b / 8 % 8) :
+            one_row_sample (x, y, 1 + b % 7, b / 8 % 32, b & 1024 ? 7 : 0);
       } else if (noise < 0) {
         v = g_rand_int_range (rand, 0, 256);
       } else {
@@ -215,6 +232,24 @@ GST_START_TEST (test_stage_extremes)
 
 GST_END_TEST;
 
+/* Columns of coefficients that the threshold empties: tiles that put one
+ * of them at the threshold, or one above or below it, at several
+ * thresholds, one pass (the blocks are the tiles) and every pass. */
+GST_START_TEST (test_stage_empty_columns)
+{
+  static const guint passes[] = { 1, 16 };
+  static const guint thresholds[] = { 20, 50, 71, 112 };
+  guint32 seed = 1600;
+  guint j, k;
+
+  for (j = 0; j < G_N_ELEMENTS (passes); j++)
+    for (k = 0; k < G_N_ELEMENTS (thresholds); k++)
+      check_stage (seed++, 248, 128, NOISE_ONE_ROW, thresholds[k],
+          passes[j]);
+}
+
+GST_END_TEST;
+
 static void
 check_histogram (guint32 seed, gint w, gint h, gint noise)
 {
@@ -334,6 +369,7 @@ dct_suite (void)
   tcase_add_test (tc, test_stage_exact);
   tcase_add_test (tc, test_stage_exact_large);
   tcase_add_test (tc, test_stage_extremes);
+  tcase_add_test (tc, test_stage_empty_columns);
   tcase_add_test (tc, test_histogram_exact);
   tcase_add_test (tc, test_estimate);
   return s;
