@@ -304,16 +304,18 @@ dct_rows_upto (const int sx, __global const uchar * pad, int phase, int xb,
  * for tc = (threshold - 1) << 12, tr = (2 threshold - 1) << 12 (the
  * negative wrap around to the top), always for tc = tr = 0. A column whose
  * AC coefficients are all 0 in every block, as most are once thresholded,
- * adds nothing to P, or only its DC term: its inverse is skipped. Columns
- * 4 to 7, mostly empty in coded pictures, are first tested whole: every
- * |s[v]| <= 2009 sum_m |R[m][u]| (2009 the largest |C|), and where that
- * is at most 4096 threshold - 2049 in every block (sum_m |R[m][u]| <=
- * l1_max), every X of the column is dropped: its forward transform is
- * skipped too (on a photograph, columns 1 to 3 are empty too seldom to pay
- * for the test). */
+ * adds nothing to P, or only its DC term: its inverse is skipped. A
+ * column u > 0 that was empty the last time (bit u of *was_empty) is first
+ * tested whole: every |s[v]| <= 2009 sum_m |R[m][u]| (2009 the largest
+ * |C|), and where that is at most 4096 threshold - 2049 in every block
+ * (sum_m |R[m][u]| <= l1_max), every X of the column is dropped: its
+ * forward transform is skipped too. Empty columns come in runs (flat
+ * areas); testing every column costs more than it saves on a photograph,
+ * where columns 1 to 3 are seldom empty. Which columns are tested changes
+ * the time only, never the result. */
 static inline void
 dct_columns (dctv (*R)[8], int y0, uint tc, uint tr, int l1_max,
-    dctv (*P)[8])
+    dctv (*P)[8], int *was_empty)
 {
   dctv w[8], s[8];
 
@@ -322,7 +324,7 @@ dct_columns (dctv (*R)[8], int y0, uint tc, uint tr, int l1_max,
 
     _Pragma ("unroll") for (int m = 0; m < 8; m++)
       w[m] = R[(y0 + m) & 15][u];
-    if (u >= 4) {
+    if (u > 0 && (*was_empty & (1 << u))) {
       dctv l1 = 0;
 
       _Pragma ("unroll") for (int m = 0; m < 8; m++)
@@ -343,6 +345,7 @@ dct_columns (dctv (*R)[8], int y0, uint tc, uint tr, int l1_max,
       }
     }
     if (ALL_ZERO (ac)) {
+      *was_empty |= 1 << u;
       /* P = (1448 X[0][0] + 2048) >> 12 on every row, or 0 */
       if (u == 0) {
         const dctv p = (1448 * w[0] + 2048) >> 12;
@@ -352,6 +355,7 @@ dct_columns (dctv (*R)[8], int y0, uint tc, uint tr, int l1_max,
       }
       continue;
     }
+    *was_empty &= ~(1 << u);
     idct8 (w, s, 2048);
     _Pragma ("unroll") for (int m = 0; m < 8; m++)
       P[(y0 + m) & 15][u] += s[m] >> 12;
@@ -463,6 +467,8 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
    * row b; last[sx]: the last pass at sx */
   dctv P[8][16][8];
   int done[8], sy_max[8], last[8];
+  /* bit u: column u was empty in the last blocks (dct_columns) */
+  int was_empty = 0;
 
   for (int y = 0; y < 16; y++)
     zero_acc_row (&acc[y]);
@@ -488,7 +494,7 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
 
       DCT_BY_SX (sx, dct_rows_upto, pad, phase, x0 / 8, &next[sx], y0 + 8,
           rows[sx]);
-      dct_columns (rows[sx], y0, tc, tr, l1_max, P[sx]);
+      dct_columns (rows[sx], y0, tc, tr, l1_max, P[sx], &was_empty);
       if (i == last[sx])
         DCT_BY_SX (sx, dct_p_rows, P[sx], &done[sx], 8 * b + 8 - sy_max[sx],
             acc);
