@@ -599,6 +599,9 @@ plan_plane (GstClPlan * self, GstClPlane * plane, GstClKernels * kernels,
   };
 
   plane->dct = plane_takes_dct (s, plane);
+  if (plane->is_luma && s->strength == GST_CL_STRENGTH_AUTO && !plane->dct)
+    GST_INFO ("strength=auto on %u-bit samples: the epsilon filter instead "
+        "(the DCT stage is 8-bit only)", plane->depth);
   plane->epsilon = threshold > 0 && !plane->dct;
   plane->convolve = plane->is_luma && s->have_kernel;
   if (plane->epsilon) {
