@@ -57,11 +57,22 @@ def blocks(y, sx, sy):
     return p.reshape(nby, 8, nbx, 8).transpose(0, 2, 1, 3), nby, nbx
 
 
+def fdct_rows(b):
+    """The row transforms R[..., m, u] of blocks b[..., m, n] (samples -
+    128), rounded back to 2 fractional bits."""
+    return (np.einsum("...mn,un->...mu", b, DCT) + 512) >> 10
+
+
+def fdct_columns(r):
+    """The column transforms of row transforms r: the coefficients X[..., v, u]
+    in quarter levels."""
+    return (np.einsum("vm,...mu->...vu", DCT, r) + 2048) >> 12
+
+
 def fdct(b):
     """Forward DCT of blocks b[..., m, n] (samples - 128): rows then
     columns, each sum rounded back to 2 fractional bits."""
-    r = (np.einsum("...mn,un->...mu", b, DCT) + 512) >> 10
-    return (np.einsum("vm,...mu->...vu", DCT, r) + 2048) >> 12
+    return fdct_columns(fdct_rows(b))
 
 
 def idct(X):

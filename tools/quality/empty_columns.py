@@ -4,7 +4,8 @@
 # frequency u, the share of the strip kernel's groups of 16 side-by-side
 # blocks whose column u keeps no AC coefficient at the threshold (the
 # inverse is skipped), and the share that the test on the sums of |R|
-# finds empty before the forward transform (kept for u >= 4 in the kernel).
+# finds empty before the forward transform (which the kernel runs on a
+# column that was empty the last time).
 #
 #   /usr/bin/python3 tools/quality/empty_columns.py PLANE.y WIDTH HEIGHT THRESHOLD
 
@@ -21,8 +22,8 @@ def main():
     path, w, h, threshold = sys.argv[1], *map(int, sys.argv[2:5])
     y = np.fromfile(path, np.uint8, w * h).reshape(h, w)
     b, _, nbx = dm.blocks(y, 0, 0)
-    r = (np.einsum("un,...mn->...mu", dm.DCT, b - 128) + 512) >> 10
-    x = (np.einsum("vm,...mu->...vu", dm.DCT, r) + 2048) >> 12
+    r = dm.fdct_rows(b - 128)
+    x = dm.fdct_columns(r)
     kept = np.abs(x) >= threshold
     kept[..., 0, 0] = False
     groups = nbx // LANES * LANES
