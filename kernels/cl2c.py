@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Embeds OpenCL C sources into a C file as one string constant each, so the
 # plugin carries its kernels and needs no files at run time.
 # Usage: cl2c.py OUT.c OUT.h NAME=FILE.cl [NAME=FILE.cl ...]

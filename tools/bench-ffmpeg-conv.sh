@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # 5x5 and 3x3 convolution of 8-bit luma: clepsilon (kernel=..., epsilon stage
 # off) against FFmpeg's CPU `convolution` filter, on the same frames in the
 # same run.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The same clepsilon-bench case on two builds of the plugin, side by side in
 # one run: OLD and NEW alternate ROUNDS times (old, new, old, new, ...) so
 # the machine's noise falls on both; each round is one clepsilon-bench

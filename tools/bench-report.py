@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # gst-clfilters: turns what tools/bench-table.sh measured (the CSV that
 # clepsilon-bench and tools/bench-ffmpeg-conv.sh append to, and their logs)
 # into Markdown tables, PNG plots and the MACHINE section of

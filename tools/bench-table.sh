@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Runs the benchmark cases of docs/benchmarks.md with clepsilon-bench (and
 # tools/bench-ffmpeg-conv.sh), then writes their tables, plots
 # (docs/img/bench-MACHINE-*.png) and exact commands into the MACHINE section

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Turns the real-client matrix's output (the "matrix:" lines that
 build/tests/elements_clepsilonclients prints) into a Markdown table: a row per
 client, a column per I420 setting and per other format (its three

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Installs what is missing, builds, and runs the main job: a test pattern is
 # encoded as MJPEG at low quality and decoded again, which leaves real
 # block-transform ringing; clepsilon de-noises the decoded stream on the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """fps against frames in flight, from the logs of tools/gpu-frames-in-flight.sh.
 
     python3 tools/frames-in-flight-plot.py LOGDIR OUT.svg

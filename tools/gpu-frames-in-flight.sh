@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Frames in flight on the GPU machine (docs/memory.md, "Frames in flight"):
 # the element of an older build (OLD, a folder with gst/libgstclfilters.so;
 # e.g. main at ef17fb6 built there) against this build, side by side in one

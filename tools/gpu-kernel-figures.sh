@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The kernel-variant and start-up figures of docs/benchmarks.md on the GPU
 # machine. Run there from the project's root with .device and build carried
 # (see ../shared/device/README.md):

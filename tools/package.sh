@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The Debian package, end to end: builds gstreamer1.0-clfilters (debian/) with
 # dpkg-buildpackage -us -uc -b from a copy of this tree (the tree stays
 # clean), keeps the .deb in out/package/, installs it into the system, runs

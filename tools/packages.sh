@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # install_packages PKG...: installs those of the Debian packages that are
 # missing, with apt-get (as root, or through sudo). Sourced by setup.sh and
 # through it by every script that needs packages; returns apt-get's status.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # PoCL frame memory, side by side in one run with the same build: mapped
 # buffers (GST_CL_SVM=0, mode "mapped"), fine-grained SVM with every frame
 # waited for (the default, "svm") and SVM with 3 frames in flight

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Installs what the project needs that is missing (Debian 12 packages), then
 # configures and builds into ./build. Sourced by demo.sh and test.sh; run as
 # root (or with sudo available).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Soak: FRAMES frames (default 100000) of 1080p NV12 through clepsilon while
 # its properties change every 20 ms; prints the resident memory after a
 # warm-up, every 10% and at the end, the GStreamer objects the leaks tracer

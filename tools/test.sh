@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Installs what is missing, builds, and runs the whole test suite on the PoCL
 # CPU device. Exits non-zero on any failure. With --package, then also builds
 # the Debian package, installs it, tests it and removes it (tools/package.sh).

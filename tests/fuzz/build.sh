@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Builds the libFuzzer target tests/fuzz/clepsilon_fuzz.c with clang.
 #
 #   tests/fuzz/build.sh [BUILDDIR] [--plugin-coverage]

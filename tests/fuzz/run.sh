@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Builds (tests/fuzz/build.sh) and runs the libFuzzer target for a bounded
 # time, starting from the corpus in tests/fuzz/corpus. New inputs go to a
 # scratch folder, never into the repository; a crashing input is written to

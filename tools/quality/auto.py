@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Issue 15's measures: the automatic strength (the block-grid noise estimate
 # driving the shifted-DCT stage, run on the device by build/tools/cl-dct)
 # against every fixed setting of clepsilon and of the stage, and against

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # numpy model of the two new stages (docs/quality.md, "Automatic strength"):
 #
 #  - the coding-noise estimate: the 8x8 integer DCT of the picture on its own

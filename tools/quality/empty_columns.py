@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # How often dct_strips can skip a column of coefficients (kernels/dct.cl,
 # dct_columns) on a plane: for the pass at offset (0, 0) and each column
 # frequency u, the share of the strip kernel's groups of 16 side-by-side

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # A 1920x1080 picture of photographs at their own scale, for timing the
 # stages on natural texture (docs/quality.md, "Empty columns skipped"): twelve
 # 480x360 tiles, each the top-left corner of one of the harness's source

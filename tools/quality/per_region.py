@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Per-region strength for strength=auto, tried in the numpy model
 (docs/quality.md, "Per-region strength: a trial in the model").
 

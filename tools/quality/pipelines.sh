@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # Runs the pipelines of docs/pipelines.md, headless, and checks each. The
 # input is an MPEG-2 + MP2 transport stream with real codec ringing, made by
 # FFmpeg from 3 s of moving colour bars and a tone.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # gst-clfilters quality harness: does clepsilon remove codec ringing?
 #
 # Pristine photographs from Debian's python3-skimage package (fetched with

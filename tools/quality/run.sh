@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
 # The quality harness, on demand (not part of meson test): installs what is
 # missing (Debian 12 packages), builds, measures clepsilon against codec
 # ringing (tools/quality/quality.py), then runs the pipelines of
