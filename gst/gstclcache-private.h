@@ -55,7 +55,11 @@ typedef gchar *(*GstClCacheMergeFunc) (const gchar * old, gsize old_length,
 
 /* Replaces @what's entry for @key by what @merge makes of it, with the read,
  * the merge and the write under an exclusive lock, so that processes
- * updating one entry at the same time lose none of each other's changes. */
+ * updating one entry at the same time lose none of each other's changes.
+ * The lock is waited for about a second at most: where another process
+ * holds it longer (stopped, in a debugger), the entry is left as it is and
+ * @merge is not called (a debug message says so). No lock file stays in
+ * the folder afterwards. */
 void gst_cl_cache_update (const gchar * what, const gchar * key,
     GstClCacheMergeFunc merge, gpointer user_data);
 

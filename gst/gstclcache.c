@@ -271,31 +271,108 @@ gst_cl_cache_write (const gchar * what, const gchar * key,
   g_free (path);
 }
 
+/* How long an update waits for another process's lock on its entry, and
+ * how often it tries again meanwhile: the streaming thread waits (the tuner
+ * updates from transform), and the cache is only an optimisation. */
+#define LOCK_WAIT_US (1 * G_USEC_PER_SEC)
+#define LOCK_RETRY_US (10 * 1000)
+
+/* Updates of one process take turns here, so that its threads never poll
+ * for each other's flock() (polling is not fair: one could starve), and
+ * because on a network filesystem flock() becomes a POSIX lock, which the
+ * threads of one process share. */
+static GMutex update_mutex;
+
+/* Whether @fd (open on @lock_path) still names the file at @lock_path: its
+ * last holder removes it before letting go. */
+static gboolean
+lock_file_current (gint fd, const gchar * lock_path)
+{
+  GStatBuf st_path;
+  struct stat st_fd;
+
+  return fstat (fd, &st_fd) == 0 && g_lstat (lock_path, &st_path) == 0 &&
+      st_fd.st_dev == st_path.st_dev && st_fd.st_ino == st_path.st_ino;
+}
+
+/* Takes the exclusive lock of @lock_path without blocking, trying again
+ * until LOCK_WAIT_US have passed: the descriptor that holds it, -1 where
+ * another process kept it all that time (@held set), or -2 where the file
+ * cannot be opened or the filesystem cannot lock (the caller updates
+ * unlocked). */
+static gint
+lock_entry (const gchar * lock_path, gboolean * held)
+{
+  gint64 deadline = g_get_monotonic_time () + LOCK_WAIT_US;
+  gint fd, locked, error;
+
+  *held = FALSE;
+  for (;;) {
+    fd = g_open (lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+      return -2;
+    locked = flock (fd, LOCK_EX | LOCK_NB);
+    error = errno;
+    /* a file its last holder removed is locked in vain: try the path again */
+    if (locked == 0 && lock_file_current (fd, lock_path))
+      return fd;
+    close (fd);
+    if (locked != 0 && error != EWOULDBLOCK && error != EINTR)
+      return -2;
+    if (g_get_monotonic_time () >= deadline) {
+      *held = TRUE;
+      return -1;
+    }
+    g_usleep (LOCK_RETRY_US);
+  }
+}
+
+/* Removes the lock file, then lets go of the lock: no 0-byte .lock file is
+ * left in the folder, and a waiter that opened the removed file tries the
+ * path again (lock_entry). */
+static void
+unlock_entry (gint fd, const gchar * lock_path)
+{
+  g_unlink (lock_path);
+  close (fd);
+}
+
 void
 gst_cl_cache_update (const gchar * what, const gchar * key,
     GstClCacheMergeFunc merge, gpointer user_data)
 {
   gchar *path, *key_hash, *lock_path, *old, *merged;
   gsize old_length = 0, length = 0;
+  gboolean held;
   gint fd;
 
   if (!locate (what, key, TRUE, &path, &key_hash))
     return;
   /* Read, merge and write under an exclusive lock on a file beside the
-   * entry: other processes (and threads, whose descriptors are their own)
-   * wait, so that no update is lost. */
+   * entry, so that no update of another process is lost; one that holds
+   * it too long (stopped, in a debugger) costs this update, not the
+   * stream. */
   lock_path = g_strconcat (path, ".lock", NULL);
-  fd = g_open (lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0 || flock (fd, LOCK_EX) != 0)
+  g_mutex_lock (&update_mutex);
+  fd = lock_entry (lock_path, &held);
+  if (held) {
+    GST_DEBUG ("%s stayed locked by another process for %d ms: not "
+        "updating %s", lock_path, LOCK_WAIT_US / 1000, path);
+    goto done;
+  }
+  if (fd < 0)
     GST_WARNING ("cannot lock %s: updating it unlocked", lock_path);
   old = read_entry (path, key_hash, &old_length);
   merged = merge (old, old_length, &length, user_data);
   if (merged)
     write_entry (path, key_hash, merged, length);
   if (fd >= 0)
-    close (fd);                 /* releases the lock */
+    unlock_entry (fd, lock_path);
   g_free (merged);
   g_free (old);
+
+done:
+  g_mutex_unlock (&update_mutex);
   g_free (lock_path);
   g_free (key_hash);
   g_free (path);

@@ -30,7 +30,9 @@
 
 #include <gst/check/gstcheck.h>
 #include <glib/gstdio.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -265,6 +267,110 @@ GST_START_TEST (test_concurrent_updates)
 
 GST_END_TEST;
 
+/* Another process holds an entry's lock and keeps it (stopped, in a
+ * debugger, on a network filesystem): the update gives up after a bounded
+ * wait, without calling its merge, and works again once the lock is free;
+ * no lock file is left in the folder (before, the update blocked in
+ * flock() for as long as the lock was held, the streaming thread with it,
+ * and every update left a 0-byte .lock file). The lock is held through a
+ * descriptor of the test's own, as another process's would be: flock()
+ * locks belong to open file descriptions. */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean done;
+  guint merges;
+} HeldLockUpdate;
+
+static gchar *
+count_merge (const gchar * old, gsize old_length, gsize * length,
+    gpointer user_data)
+{
+  HeldLockUpdate *u = user_data;
+
+  u->merges++;
+  *length = 7;
+  return g_strdup ("updated");
+}
+
+static gpointer
+update_in_thread (gpointer data)
+{
+  HeldLockUpdate *u = data;
+
+  gst_cl_cache_update ("tuning", "held", count_merge, u);
+  g_mutex_lock (&u->lock);
+  u->done = TRUE;
+  g_cond_signal (&u->cond);
+  g_mutex_unlock (&u->lock);
+  return NULL;
+}
+
+/* Whether @u's update returned within a minute: far beyond the bound, only
+ * so that a blocked update fails the test instead of hanging it. */
+static gboolean
+wait_update (HeldLockUpdate * u)
+{
+  gint64 until = g_get_monotonic_time () + 60 * G_TIME_SPAN_SECOND;
+  gboolean done;
+
+  g_mutex_lock (&u->lock);
+  while (!u->done && g_cond_wait_until (&u->cond, &u->lock, until));
+  done = u->done;
+  g_mutex_unlock (&u->lock);
+  return done;
+}
+
+GST_START_TEST (test_held_lock)
+{
+  gchar *dir = make_cache_dir (), *contents = NULL, *lock_path, *entry;
+  gchar *path = entry_path (dir, "tuning", "held");
+  const gchar *name;
+  HeldLockUpdate u = { 0, };
+  GThread *thread;
+  gboolean returned;
+  GDir *d;
+  gint fd;
+
+  g_mutex_init (&u.lock);
+  g_cond_init (&u.cond);
+  lock_path = g_strconcat (path, ".lock", NULL);
+  fd = g_open (lock_path, O_RDWR | O_CREAT, 0600);
+  fail_unless (fd >= 0);
+  fail_unless (flock (fd, LOCK_EX) == 0);
+
+  thread = g_thread_new ("update", update_in_thread, &u);
+  returned = wait_update (&u);
+  close (fd);                   /* lets a blocked update go on */
+  g_thread_join (thread);
+  fail_unless (returned, "the update waited for a held lock for a minute");
+  fail_unless_equals_int (u.merges, 0);
+  fail_if (read_entry ("tuning", "held", &contents));
+
+  /* the lock free again: updated, and nothing but the entry left */
+  gst_cl_cache_update ("tuning", "held", count_merge, &u);
+  fail_unless_equals_int (u.merges, 1);
+  fail_unless (read_entry ("tuning", "held", &contents));
+  fail_unless_equals_string (contents, "updated");
+  g_free (contents);
+  entry = g_path_get_basename (path);
+  d = g_dir_open (dir, 0, NULL);
+  fail_unless (d != NULL);
+  while ((name = g_dir_read_name (d)))
+    fail_unless_equals_string (name, entry);
+  g_dir_close (d);
+  g_free (entry);
+
+  g_mutex_clear (&u.lock);
+  g_cond_clear (&u.cond);
+  g_free (lock_path);
+  g_free (path);
+  remove_cache_dir (dir);
+}
+
+GST_END_TEST;
+
 static Suite *
 clcache_suite (void)
 {
@@ -278,6 +384,7 @@ clcache_suite (void)
   tcase_add_test (tc, test_entry_of_another_key);
   tcase_add_test (tc, test_untrusted_files);
   tcase_add_test (tc, test_concurrent_updates);
+  tcase_add_test (tc, test_held_lock);
   return s;
 }
 
