@@ -1059,7 +1059,7 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
   }
   /* The streaming thread hands the settings to the plan at the next frame
    * (gst_cl_epsilon_update_settings), where they changed. */
-  if (memcmp (&before, s, sizeof (before)) != 0)
+  if (!gst_cl_plan_settings_equal (&before, s))
     self->settings_cookie++;
   GST_OBJECT_UNLOCK (self);
 }

@@ -58,6 +58,12 @@ typedef struct
   GstClStrength strength;
 } GstClPlanSettings;
 
+/* Whether @a and @b filter alike: every value equal, and of the kernel
+ * only its width x height coefficients (the parser leaves the others
+ * unset). Compare settings with this, never with memcmp(). */
+gboolean gst_cl_plan_settings_equal (const GstClPlanSettings * a,
+    const GstClPlanSettings * b);
+
 /* Whether no stage of @settings changes a sample. */
 gboolean gst_cl_plan_settings_are_identity (const GstClPlanSettings *
     settings);

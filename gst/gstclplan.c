@@ -485,6 +485,37 @@ gst_cl_plan_free (GstClPlan * self)
 
 /* ---- Applying settings --------------------------------------------------- */
 
+/* Whether @a and @b have the same size and coefficients. Only the first
+ * width x height coefficients are the kernel's: the parser leaves the
+ * others unset, so comparing them would read undefined memory. */
+static gboolean
+kernels_equal (const GstClConvKernel * a, const GstClConvKernel * b)
+{
+  return a->width == b->width && a->height == b->height &&
+      memcmp (a->coeffs, b->coeffs,
+      sizeof (gdouble) * a->width * a->height) == 0;
+}
+
+/* Whether @a and @b run the same kernels: the same stages, and where there
+ * is a convolution, the same coefficients. */
+static gboolean
+same_kernels (const GstClPlanSettings * a, const GstClPlanSettings * b)
+{
+  return a->have_kernel == b->have_kernel &&
+      (!a->have_kernel || kernels_equal (&a->kernel, &b->kernel));
+}
+
+gboolean
+gst_cl_plan_settings_equal (const GstClPlanSettings * a,
+    const GstClPlanSettings * b)
+{
+  return a->threshold == b->threshold && a->window_size == b->window_size &&
+      a->chroma_threshold == b->chroma_threshold && same_kernels (a, b) &&
+      a->divisor == b->divisor && a->bias == b->bias &&
+      a->epsilon_variant == b->epsilon_variant &&
+      a->conv_variant == b->conv_variant && a->strength == b->strength;
+}
+
 /* Whether @b differs from @a only in values that are kernel arguments
  * (thresholds, divisor, bias), with the same stages running. */
 static gboolean
@@ -493,8 +524,7 @@ only_arguments_change (const GstClPlanSettings * a,
 {
   return (a->threshold > 0) == (b->threshold > 0) &&
       (a->chroma_threshold > 0) == (b->chroma_threshold > 0) &&
-      a->window_size == b->window_size && a->have_kernel == b->have_kernel &&
-      memcmp (&a->kernel, &b->kernel, sizeof (a->kernel)) == 0 &&
+      a->window_size == b->window_size && same_kernels (a, b) &&
       a->epsilon_variant == b->epsilon_variant &&
       a->conv_variant == b->conv_variant && a->strength == b->strength;
 }
@@ -571,7 +601,7 @@ upload_kernel (GstClPlan * self, gboolean * separable, GError ** error)
   gdouble column[GST_CL_CONV_KERNEL_MAX_SIDE], row[GST_CL_CONV_KERNEL_MAX_SIDE];
 
   *separable = gst_cl_conv_kernel_factor (kernel, column, row);
-  if (memcmp (&self->uploaded, kernel, sizeof (*kernel)) == 0)
+  if (kernels_equal (&self->uploaded, kernel))
     return TRUE;
   memset (&self->uploaded, 0, sizeof (self->uploaded));
   if (!write_floats (self, self->coeffs, kernel->coeffs,

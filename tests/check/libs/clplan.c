@@ -37,6 +37,7 @@
 #include "gstcldct-private.h"
 #include "gstclplan-private.h"
 #include "reference.h"
+#include "clfault.h"
 
 static GstClContext *context;
 static GstClStats *stats;
@@ -445,6 +446,139 @@ GST_START_TEST (test_split_input)
 
 GST_END_TEST;
 
+/* Sets the coefficients of @kernel beyond its width x height, which are not
+ * part of it, to @value + their index: what an element's copy of parsed
+ * settings holds there is whatever its stack held. */
+static void
+scribble_unused_coefficients (GstClConvKernel * kernel, gdouble value)
+{
+  guint i;
+
+  for (i = kernel->width * kernel->height; i < G_N_ELEMENTS (kernel->coeffs);
+      i++)
+    kernel->coeffs[i] = value + i;
+}
+
+/* A frame of @info from @pool, random samples from @rand. */
+static GstBuffer *
+random_pool_frame (GstBufferPool * pool, GRand * rand)
+{
+  GstBuffer *buf = NULL;
+  GstMapInfo map;
+  gsize i;
+
+  fail_unless (gst_buffer_pool_acquire_buffer (pool, &buf, NULL) ==
+      GST_FLOW_OK);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (i = 0; i < map.size; i++)
+    map.data[i] = g_rand_int_range (rand, 0, 256);
+  gst_buffer_unmap (buf, &map);
+  return buf;
+}
+
+/* The OpenCL calls the plan makes for one frame from @pool, into @pool,
+ * checked against the reference of @p. */
+static gulong
+calls_of_frame (GstClPlan * plan, const GstVideoInfo * info,
+    GstBufferPool * pool, GRand * rand, const RefParams * p, const gchar * what)
+{
+  GstBuffer *in = random_pool_frame (pool, rand), *out = NULL;
+  gulong calls;
+
+  fail_unless (gst_buffer_pool_acquire_buffer (pool, &out, NULL) ==
+      GST_FLOW_OK);
+  clfault_arm (0, CL_SUCCESS, NULL, FALSE);
+  check_frame (plan, info, in, out, p, what, NULL);
+  calls = clfault_calls ();
+  clfault_reset ();
+  gst_buffer_unref (in);
+  return calls;
+}
+
+/* Settings equal in every value the stages use, the kernel's unused
+ * coefficients apart, given to the plan again: the next frame costs no
+ * OpenCL call more than a frame with no new settings at all (before, they
+ * were compared over all 225 coefficients, so a kernel set again to the
+ * same text counted as a new one: drained, applied and uploaded again, and
+ * memcheck flagged every comparison's reads of undefined memory). */
+GST_START_TEST (test_same_settings_again)
+{
+  GRand *rand = g_rand_new_with_seed (0x5e7);
+  GstClPlanSettings s, again;
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GstClPlan *plan;
+  gulong plain, repeated;
+  RefParams p;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 32, 16);
+  pool = cl_pool (&info);
+  make_settings (&cases[2], GST_CL_VARIANT_AUTO, &s, &p);
+  scribble_unused_coefficients (&s.kernel, 1.0);
+  again = s;
+  scribble_unused_coefficients (&again.kernel, -1000.0);
+  plan = gst_cl_plan_new (context, tuner, &info, 1, NULL);
+  fail_unless (plan != NULL);
+  gst_cl_plan_set_settings (plan, &s);
+  calls_of_frame (plan, &info, pool, rand, &p, "first frame");
+  plain = calls_of_frame (plan, &info, pool, rand, &p, "no new settings");
+  gst_cl_plan_set_settings (plan, &again);
+  repeated = calls_of_frame (plan, &info, pool, rand, &p, "the same again");
+  fail_unless (plain > 0, "no OpenCL call counted (libclfault not in use?)");
+  fail_unless_equals_uint64 (repeated, plain);
+  gst_cl_plan_free (plan);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* The comparison the element makes on every property change: equal
+ * whatever the unused coefficients hold, different where any value a stage
+ * uses differs. */
+GST_START_TEST (test_settings_equal)
+{
+  GstClPlanSettings a, b, changed[11];
+  RefParams p;
+  guint i;
+
+  make_settings (&cases[2], GST_CL_VARIANT_AUTO, &a, &p);
+  scribble_unused_coefficients (&a.kernel, 1.0);
+  b = a;
+  scribble_unused_coefficients (&b.kernel, -1000.0);
+  fail_unless (gst_cl_plan_settings_equal (&a, &b));
+  /* without a kernel, its coefficients are not compared at all */
+  a.have_kernel = b.have_kernel = FALSE;
+  b.kernel.coeffs[0] += 1;
+  fail_unless (gst_cl_plan_settings_equal (&a, &b));
+  b = a;
+  b.have_kernel = TRUE;
+  fail_if (gst_cl_plan_settings_equal (&a, &b));
+
+  /* each value a stage uses, changed alone */
+  a.have_kernel = TRUE;
+  for (i = 0; i < G_N_ELEMENTS (changed); i++)
+    changed[i] = a;
+  changed[0].threshold++;
+  changed[1].window_size += 2;
+  changed[2].chroma_threshold++;
+  changed[3].kernel.coeffs[8] += 0.5;
+  changed[4].kernel.width = 1;
+  changed[4].kernel.height = 9;
+  changed[5].divisor = 3;
+  changed[6].bias = -2;
+  changed[7].epsilon_variant = GST_CL_VARIANT_TILED;
+  changed[8].conv_variant = GST_CL_VARIANT_SEPARABLE;
+  changed[9].strength = GST_CL_STRENGTH_AUTO;
+  changed[10].kernel.coeffs[0] = -a.kernel.coeffs[0];
+  for (i = 0; i < G_N_ELEMENTS (changed); i++)
+    fail_if (gst_cl_plan_settings_equal (&a, &changed[i]), "change %u not "
+        "seen", i);
+}
+
+GST_END_TEST;
+
 /* Frames in flight (with GST_CL_DISCRETE=1, or on a discrete GPU): seven
  * frames enqueued before any output is read, from system memory and from
  * OpenCL memory, with the settings changed halfway; every output, mapped
@@ -718,6 +852,8 @@ clplan_suite (void)
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_split_input);
   tcase_add_test (tc, test_strength_auto);
+  tcase_add_test (tc, test_same_settings_again);
+  tcase_add_test (tc, test_settings_equal);
   return s;
 }
 
