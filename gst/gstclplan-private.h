@@ -85,15 +85,19 @@ gboolean gst_cl_plan_supports (const GstVideoInfo * info);
 #define GST_CL_PLAN_MAX_DEPTH 8
 #define GST_CL_PLAN_AUTO_DEPTH 3
 
-/* A plan for frames of @info on @context, with device buffers for every
- * plane; it builds programs and chooses launches through @tuner (borrowed:
+/* A plan for frames of @info on @context; it makes the device buffers of
+ * every plane at the first frame gst_cl_plan_process() filters, so that
+ * caps alone hold no device memory, and builds programs and chooses
+ * launches through @tuner (borrowed:
  * it must outlive the plan). Up to @depth frames are in flight at once on a
  * device that does not share host memory (1: each frame is waited for;
  * 0: GST_CL_PLAN_AUTO_DEPTH), or on one whose frames are SVM where @depth
  * is above 1 (frames from the plan's pool only; 0 there: each waited for).
- * NULL with @error set when the buffers cannot be made; @info must be
- * supported (gst_cl_plan_supports()). Until gst_cl_plan_set_settings() no
- * stage runs. */
+ * NULL with @error set when the device could never hold the planes'
+ * buffers (GST_STREAM_ERROR_FORMAT: one larger than one allocation may be,
+ * or all of them more than its memory), or when the queues cannot be made;
+ * @info must be supported (gst_cl_plan_supports()). Until
+ * gst_cl_plan_set_settings() no stage runs. */
 GstClPlan *gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
     const GstVideoInfo * info, guint depth, GError ** error);
 

@@ -25,9 +25,11 @@
  *     -> [download] -> output
  *   planes no stage touches: copied on the device, or shared (pool)
  *
- * gst_cl_plan_new() describes the planes and makes their device buffers;
- * gst_cl_plan_set_settings() records what the properties ask for; the first
- * gst_cl_plan_process() after that builds the programs, uploads the
+ * gst_cl_plan_new() describes the planes and checks that the device can
+ * hold their buffers; gst_cl_plan_set_settings() records what the
+ * properties ask for; the first gst_cl_plan_process() makes the planes'
+ * device buffers, and the first one after new settings builds the
+ * programs, uploads the
  * convolution coefficients and chooses each stage's launch (through the
  * tuner), so that later frames only set arguments and enqueue. A frame is
  * enqueued in three phases (prepare_plane: uploads and plain copies;
@@ -112,6 +114,7 @@ struct _GstClPlan
   GstVideoInfo info;
   GstClPlane planes[GST_VIDEO_MAX_PLANES];
   guint n_planes;
+  gboolean allocated;           /* the planes' device buffers are made */
   cl_mem coeffs;                /* float coefficients of the kernel */
   cl_mem row_factor;            /* and its factors, when separable */
   cl_mem column_factor;
@@ -223,6 +226,16 @@ gst_cl_plan_supports (const GstVideoInfo * info)
   return TRUE;
 }
 
+/* The device buffers alloc_plane() makes for @plane: an input and an
+ * output per slot, and the intermediate one of luma. */
+static guint
+plane_buffers (const GstClPlan * self, const GstClPlane * plane)
+{
+  return 2 * self->depth + (plane->is_luma ? 1 : 0);
+}
+
+/* Makes @plane's device buffers that are not there yet (a first attempt
+ * may have failed half way). */
 static gboolean
 alloc_plane (GstClPlan * self, GstClPlane * plane, GError ** error)
 {
@@ -232,21 +245,19 @@ alloc_plane (GstClPlan * self, GstClPlane * plane, GError ** error)
   guint k;
 
   for (k = 0; k < self->depth; k++) {
-    plane->src[k] = gst_cl_context_create_buffer (self->context,
-        CL_MEM_READ_WRITE, size, "input plane", error);
-    if (!plane->src[k])
+    if (!plane->src[k] && !(plane->src[k] =
+            gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
+                size, "input plane", error)))
       return FALSE;
-    plane->dst[k] = gst_cl_context_create_buffer (self->context,
-        CL_MEM_READ_WRITE, size, "output plane", error);
-    if (!plane->dst[k])
-      return FALSE;
-  }
-  if (plane->is_luma) {
-    plane->tmp = gst_cl_context_create_buffer (self->context,
-        CL_MEM_READ_WRITE, size, "intermediate plane", error);
-    if (!plane->tmp)
+    if (!plane->dst[k] && !(plane->dst[k] =
+            gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
+                size, "output plane", error)))
       return FALSE;
   }
+  if (plane->is_luma && !plane->tmp && !(plane->tmp =
+          gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
+              size, "intermediate plane", error)))
+    return FALSE;
   /* The tuner times kernels on the input plane before any frame: give it
    * defined samples, not whatever the allocation held (valgrind flags the
    * kernels' reads, and NaNs or denormals would skew the timings). */
@@ -256,6 +267,63 @@ alloc_plane (GstClPlan * self, GstClPlane * plane, GError ** error)
     return gst_cl_set_error (error, status, "clEnqueueFillBuffer (input "
         "plane)");
   return TRUE;
+}
+
+/* The device buffers of every plane, made by the first frame that is
+ * filtered: caps alone (in passthrough, or followed by a buffer too small
+ * for them) hold no device memory. */
+static gboolean
+alloc_planes (GstClPlan * self, GError ** error)
+{
+  guint i;
+
+  if (self->allocated)
+    return TRUE;
+  for (i = 0; i < self->n_planes; i++) {
+    if (!alloc_plane (self, &self->planes[i], error))
+      return FALSE;
+  }
+  self->allocated = TRUE;
+  return TRUE;
+}
+
+/* Whether the device can ever hold the planes' buffers (each one no larger
+ * than one allocation may be, all of them together within its memory), so
+ * that absurd caps are refused before anything is allocated. */
+static gboolean
+device_holds_planes (GstClPlan * self, GError ** error)
+{
+  cl_device_id device = gst_cl_context_get_device (self->context);
+  cl_ulong max_alloc = 0, global = 0;
+  guint64 needed = 0, largest = 0;
+  gchar *needed_text, *global_text;
+  guint i;
+
+  if (clGetDeviceInfo (device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+          sizeof (max_alloc), &max_alloc, NULL) != CL_SUCCESS ||
+      clGetDeviceInfo (device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof (global),
+          &global, NULL) != CL_SUCCESS)
+    return TRUE;                /* the allocations will say */
+  for (i = 0; i < self->n_planes; i++) {
+    const GstClPlane *plane = &self->planes[i];
+    guint64 size = (guint64) plane->row_bytes * plane->height;
+
+    largest = MAX (largest, size);
+    needed += size * plane_buffers (self, plane);
+  }
+  if (largest <= max_alloc && needed <= global)
+    return TRUE;
+  needed_text = g_format_size_full (needed, G_FORMAT_SIZE_IEC_UNITS);
+  global_text = g_format_size_full (global, G_FORMAT_SIZE_IEC_UNITS);
+  g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+      "frames of %dx%d are too large for the device: they need %s of its "
+      "memory (a plane of %" G_GUINT64_FORMAT " bytes, at most %"
+      G_GUINT64_FORMAT " in one buffer), it has %s",
+      GST_VIDEO_INFO_WIDTH (&self->info), GST_VIDEO_INFO_HEIGHT (&self->info),
+      needed_text, largest, (guint64) max_alloc, global_text);
+  g_free (needed_text);
+  g_free (global_text);
+  return FALSE;
 }
 
 /* The upload and download queues of frames in flight. */
@@ -310,9 +378,9 @@ gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
     if (!describe_plane (info, i, &self->planes[i]))
       goto unsupported;
     self->n_planes = i + 1;
-    if (!alloc_plane (self, &self->planes[i], error))
-      goto failed;
   }
+  if (!device_holds_planes (self, error))
+    goto failed;
   self->coeffs = gst_cl_context_create_buffer (context, CL_MEM_READ_ONLY,
       side * GST_CL_CONV_KERNEL_MAX_SIDE, "kernel coefficients", error);
   if (self->coeffs)
@@ -1333,10 +1401,11 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
    * program is built or tuned for it. */
   if (!open_frames (self, inbuf, outbuf, &in, &out, error))
     return FALSE;
+  ok = alloc_planes (self, error);
   /* The tuner times on slot 0's buffers, which frames in flight may use. */
-  ok = !self->pending || ((self->depth == 1 ||
-          wait_in_flight (self, &frame->device_ms, error)) &&
-      apply_settings (self, error));
+  if (ok && self->pending)
+    ok = (self->depth == 1 || wait_in_flight (self, &frame->device_ms,
+            error)) && apply_settings (self, error);
 
   untouched = gst_cl_plan_untouched_planes (self);
   /* Luma is never untouched here (the element would be in passthrough), so

@@ -211,8 +211,8 @@ GST_END_TEST;
 
 /* Caps whose planes are larger than the device's largest buffer
  * (CL_DEVICE_MAX_MEM_ALLOC_SIZE: 1/4 of POCL_MEMORY_LIMIT on PoCL): refused
- * with clCreateBuffer and its error; the element goes on with caps that
- * fit. */
+ * before any buffer is asked for, with an error saying what the device
+ * lacks; the element goes on with caps that fit. */
 static void
 check_too_large_for_device (GstVideoFormat fmt, gint w, gint h)
 {
@@ -235,8 +235,8 @@ check_too_large_for_device (GstVideoFormat fmt, gint w, gint h)
   fail_unless (ret == GST_FLOW_NOT_NEGOTIATED, "push returned %s",
       gst_flow_get_name (ret));
   fail_unless (rt_drain_errors (hr->element, &text) >= 1);
-  fail_unless (strstr (text, "clCreateBuffer") != NULL &&
-      strstr (text, "CL_") != NULL, "error \"%s\"", text);
+  fail_unless (strstr (text, "too large for the device") != NULL,
+      "error \"%s\"", text);
   GST_INFO ("%s", text);
   g_free (text);
   fail_unless (clfault_live_total () == before.cl, "OpenCL objects left: %s",
