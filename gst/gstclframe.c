@@ -268,13 +268,21 @@ gst_cl_frame_open (GstClFrame * frame, GstClContext * context,
     const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
     GError ** error)
 {
-  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+  GstMemory *mem;
 
   memset (frame, 0, sizeof (*frame));
   frame->context = context;
   frame->buffer = buffer;
   frame->flags = flags;
 
+  /* gst_buffer_peek_memory() of a buffer with no memory is a critical
+   * warning (an abort under G_DEBUG=fatal-criticals), not NULL. */
+  if (gst_buffer_n_memory (buffer) == 0) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "The buffer has no memory: no frame in it");
+    return FALSE;
+  }
+  mem = gst_buffer_peek_memory (buffer, 0);
   if (gst_buffer_n_memory (buffer) == 1 && gst_is_cl_memory (mem, context)) {
     guint8 *pinned = gst_cl_memory_get_pinned_host (mem);
 

@@ -1138,10 +1138,12 @@ find_regions (GstClPlan * self, GstBuffer * inbuf, GstClPlaneWork * work)
 static GstMemory *
 cl_memory_of (GstClPlan * self, GstBuffer * buffer)
 {
-  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+  GstMemory *mem;
 
-  return gst_buffer_n_memory (buffer) == 1 &&
-      gst_is_cl_memory (mem, self->context) ? mem : NULL;
+  if (gst_buffer_n_memory (buffer) != 1)
+    return NULL;
+  mem = gst_buffer_peek_memory (buffer, 0);
+  return gst_is_cl_memory (mem, self->context) ? mem : NULL;
 }
 
 /* Whether every memory of @buffer is OpenCL memory of the plan's context:

@@ -21,7 +21,8 @@
 /* What a stream can ask of clepsilon before it sends any image: caps of a
  * huge size, which any parser whose caps come from the file can set, must
  * hold no memory of their own, in passthrough or not, and caps the device
- * could never filter are refused with an error.
+ * could never filter are refused with an error; a buffer with no memory at
+ * all is refused with an error, without a GLib critical warning.
  *
  * The memory is the process's peak resident size (VmHWM in
  * /proc/self/status, reset through /proc/self/clear_refs), so that what the
@@ -198,6 +199,50 @@ GST_START_TEST (test_huge_caps)
 
 GST_END_TEST;
 
+/* Counts the critical warnings GStreamer logs (and keeps gstcheck from
+ * failing at the first, so that the test says what it saw). */
+static gboolean
+count_critical (const gchar * log_domain, GLogLevelFlags log_level,
+    const gchar * message, gpointer user_data)
+{
+  guint *n_criticals = user_data;
+
+  GST_ERROR ("critical warning: %s", message);
+  (*n_criticals)++;
+  return TRUE;
+}
+
+/* A buffer with no memory at all (gst_buffer_new() from an application):
+ * refused with an error that says so, with no critical warning (before,
+ * gst_buffer_peek_memory's assertion came first: an abort under
+ * G_DEBUG=fatal-criticals). */
+GST_START_TEST (test_buffer_without_memory)
+{
+  GstCheckLogFilter *filter;
+  guint n_criticals = 0;
+  GstVideoInfo info;
+  GstHarness *hr;
+  GstFlowReturn ret;
+  gchar *text = NULL;
+
+  hr = new_harness (FALSE);
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_NV12, 32, 16, &info);
+  filter = gst_check_add_log_filter ("GStreamer", G_LOG_LEVEL_CRITICAL,
+      g_regex_new (".*", 0, 0, NULL), count_critical, &n_criticals, NULL);
+  ret = gst_harness_push (hr, gst_buffer_new ());
+  gst_check_remove_log_filter (filter);
+  fail_unless_equals_int (n_criticals, 0);
+  fail_unless (ret == GST_FLOW_ERROR, "push returned %s",
+      gst_flow_get_name (ret));
+  fail_unless (gst_harness_try_pull (hr) == NULL);
+  fail_unless (rt_drain_errors (hr->element, &text) == 1);
+  fail_unless (strstr (text, "no memory") != NULL, "error \"%s\"", text);
+  g_free (text);
+  rt_teardown (hr);
+}
+
+GST_END_TEST;
+
 static Suite *
 clepsilonlimits_suite (void)
 {
@@ -206,6 +251,7 @@ clepsilonlimits_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_huge_caps);
+  tcase_add_test (tc, test_buffer_without_memory);
   return s;
 }
 
