@@ -602,13 +602,16 @@ gst_cl_epsilon_update_settings (GstClEpsilon * self, gboolean force)
 static void
 gst_cl_epsilon_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 {
-  GstClockTime timestamp, stream_time;
+  GstClockTime stream_time;
 
-  timestamp = GST_BUFFER_TIMESTAMP (buffer);
-  stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
-      timestamp);
-  if (GST_CLOCK_TIME_IS_VALID (stream_time))
-    gst_object_sync_values (GST_OBJECT (trans), stream_time);
+  /* Controlled properties follow stream time, which only a segment in time
+   * gives (a stream in bytes has none: its frames use the values set). */
+  if (trans->segment.format == GST_FORMAT_TIME) {
+    stream_time = gst_segment_to_stream_time (&trans->segment,
+        GST_FORMAT_TIME, GST_BUFFER_TIMESTAMP (buffer));
+    if (GST_CLOCK_TIME_IS_VALID (stream_time))
+      gst_object_sync_values (GST_OBJECT (trans), stream_time);
+  }
 
   gst_cl_epsilon_update_settings (GST_CL_EPSILON (trans), FALSE);
 }

@@ -243,6 +243,41 @@ GST_START_TEST (test_buffer_without_memory)
 
 GST_END_TEST;
 
+/* A stream in bytes (a segment in GST_FORMAT_BYTES, as fakesrc without
+ * format=time or a parser sends): frames are filtered and no critical
+ * warning is raised. Before, before_transform asked the segment for the
+ * stream time of the buffer's timestamp whatever its format:
+ * gst_segment_to_stream_time's assertion, an abort under
+ * G_DEBUG=fatal-criticals. */
+GST_START_TEST (test_bytes_segment)
+{
+  GstCheckLogFilter *filter;
+  guint n_criticals = 0;
+  GstVideoInfo info;
+  GstSegment segment;
+  GstHarness *hr;
+  GstBuffer *in, *out;
+
+  hr = new_harness (FALSE);
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_NV12, 32, 16, &info);
+  gst_segment_init (&segment, GST_FORMAT_BYTES);
+  fail_unless (gst_harness_push_event (hr, gst_event_new_segment (&segment)));
+  in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  gst_buffer_memset (in, 0, 0x80, GST_VIDEO_INFO_SIZE (&info));
+  GST_BUFFER_PTS (in) = GST_SECOND;
+  filter = gst_check_add_log_filter ("GStreamer", G_LOG_LEVEL_CRITICAL,
+      g_regex_new (".*", 0, 0, NULL), count_critical, &n_criticals, NULL);
+  fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
+  gst_check_remove_log_filter (filter);
+  fail_unless_equals_int (n_criticals, 0);
+  out = gst_harness_pull (hr);
+  fail_unless (out != NULL);
+  gst_buffer_unref (out);
+  rt_teardown (hr);
+}
+
+GST_END_TEST;
+
 static Suite *
 clepsilonlimits_suite (void)
 {
@@ -252,6 +287,7 @@ clepsilonlimits_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_huge_caps);
   tcase_add_test (tc, test_buffer_without_memory);
+  tcase_add_test (tc, test_bytes_segment);
   return s;
 }
 
