@@ -148,6 +148,10 @@ def run_block(block, folder, env, logs):
             os.killpg(proc.pid, 9)
             proc.wait()
             rc = "timed out after %d s" % block.timeout
+    if isinstance(rc, int) and rc < 0:
+        rc = "killed by signal %d" % -rc
+    elif isinstance(rc, int) and 128 < rc < 160 and rc != block.exit:
+        rc = "exit %d (a signal %d?)" % (rc, rc - 128)
     return rc, time.monotonic() - start, log
 
 
