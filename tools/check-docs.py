@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""Runs every shell block of README.md and docs/*.md, as a user would.
+"""Runs every shell block of README.md and docs/*.md, as a user would, and
+checks that their links to files of the repository lead somewhere.
 
 Each ```sh block runs in bash (-e -o pipefail), with a time limit, without a
 display (DISPLAY and WAYLAND_DISPLAY unset), with GST_PLUGIN_PATH at the
@@ -122,6 +123,20 @@ def read_blocks(page):
     return blocks
 
 
+def broken_links(page):
+    """Relative links of a page ([text](path) and images) to files that do
+    not exist."""
+    text = open(os.path.join(TOP, page), encoding="utf-8").read()
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        path = target.split("#")[0]
+        if not path or re.match(r"[a-z]+:", path):
+            continue
+        if not os.path.exists(os.path.join(TOP, os.path.dirname(page), path)):
+            broken.append(target)
+    return broken
+
+
 def scratch_for(root, page):
     """A folder for one page, with the repository's entries linked in."""
     folder = os.path.join(root, page.replace("/", "-").replace(".md", ""))
@@ -205,6 +220,10 @@ def main():
     env["GST_PLUGIN_PATH"] = plugin
     env["GST_REGISTRY_1_0"] = os.path.join(root, "registry.bin")
 
+    links = [(p, t) for p in pages for t in broken_links(p)]
+    for page, target in links:
+        print("FAIL  %s: link to a missing file: %s" % (page, target))
+
     passed, failed, skipped, not_run = [], [], [], []
     folders = {}
     for b in blocks:
@@ -231,13 +250,14 @@ def main():
         print("not run (--slow / --system run them): " +
               ", ".join("%s%s" % (b.where(), " slow" if b.slow else " system")
                         for b in not_run))
-    print("%d passed, %d failed, %d skipped, %d not run"
-          % (len(passed), len(failed), len(skipped), len(not_run)))
+    print("%d passed, %d failed, %d skipped, %d not run%s"
+          % (len(passed), len(failed), len(skipped), len(not_run),
+             ", %d broken links" % len(links) if links else ""))
     if args.keep or failed:
         print("logs and scratch folders in %s" % root)
     else:
         shutil.rmtree(root)
-    return 1 if failed else 0
+    return 1 if failed or links else 0
 
 
 if __name__ == "__main__":
