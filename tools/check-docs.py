@@ -202,10 +202,11 @@ def main():
 
     if args.list:
         for b in blocks:
-            kind = ("skip: " + b.skip if b.skip else "slow" if b.slow
-                    else "system" if b.system else "cheap")
-            print("%-32s %-7s %4d s  %s" % (b.where(), kind.split(":")[0],
-                                           b.timeout, b.text.split("\n")[0][:60]))
+            kind = " ".join(k for k, on in (("slow", b.slow), ("system", b.system))
+                            if on) or "cheap"
+            print("%-30s %-11s %4d s  %s%s" % (
+                b.where(), "skip" if b.skip else kind, b.timeout,
+                b.text.split("\n")[0][:60], " (%s)" % b.skip if b.skip else ""))
         return 0
 
     plugin = os.path.join(os.path.abspath(args.build), "gst")
