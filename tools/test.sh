@@ -42,6 +42,10 @@ for line in open(sys.argv[1]):
 print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
 PY
 
+# The commands of README.md and docs/ that take seconds, as a user runs them
+# (tools/check-docs.py --slow --system runs the rest).
+python3 "$top/tools/check-docs.py" || status=1
+
 if [ $package -eq 1 ]; then
   bash "$top/tools/package.sh" || status=1
 fi
