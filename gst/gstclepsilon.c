@@ -780,12 +780,13 @@ gst_cl_epsilon_refuse (GstClEpsilon * self, gchar * text)
   gboolean delivers = bus && !GST_OBJECT_FLAG_IS_SET (bus, GST_BUS_FLUSHING);
 
   gst_clear_object (&bus);
-  GST_WARNING_OBJECT (self, "%s", text);
+  /* Posting logs it too. */
   if (delivers) {
     gst_cl_epsilon_post_warning (self, text);
     g_free (text);
     return;
   }
+  GST_WARNING_OBJECT (self, "%s (posted when the element starts)", text);
   GST_OBJECT_LOCK (self);
   if (g_slist_length (self->pending_warnings) < MAX_PENDING_WARNINGS) {
     self->pending_warnings = g_slist_append (self->pending_warnings, text);

@@ -323,6 +323,39 @@ GST_START_TEST (test_off_is_passthrough)
 
 GST_END_TEST;
 
+/* Changed while playing, each level applies from the next frame: off
+ * turns passthrough on, the next level off again. */
+GST_START_TEST (test_levels_while_playing)
+{
+  static const gchar *order[] = { "medium", "strong", "off", "light", "auto",
+    "medium"
+  };
+  GRand *rand = g_rand_new_with_seed (0x91a7);
+  GstVideoInfo info;
+  GstHarness *hr = th_harness_new (th_make_element (), GST_VIDEO_FORMAT_I420,
+      37, 21, 0, &info);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (order); i++) {
+    GstBuffer *in = th_make_input (&info, rand, TH_FILL_SMOOTH);
+    RefParams p;
+
+    gst_util_set_object_arg (G_OBJECT (hr->element), "strength", order[i]);
+    /* auto on a frame with no coding: the stage leaves luma as it is */
+    th_params_init (&p, 0, 3, 0);
+    if (!g_str_equal (order[i], "off") && !g_str_equal (order[i], "auto"))
+      th_params_init (&p, find_level (order[i])->threshold,
+          find_level (order[i])->window_size, 0);
+    th_push_check_unref (hr, &info, in, &p, order[i]);
+    fail_unless_equals_int (gst_base_transform_is_passthrough
+        (GST_BASE_TRANSFORM (hr->element)), g_str_equal (order[i], "off"));
+  }
+  g_rand_free (rand);
+  th_teardown_checked (hr);
+}
+
+GST_END_TEST;
+
 /* A pipeline that sets only expert properties gets the reference's output
  * at their values (as before the knob existed), and strength reads
  * custom. */
@@ -704,6 +737,7 @@ clepsilonknob_suite (void)
   tcase_add_test (tc, test_levels);
   tcase_add_test (tc, test_default_is_medium);
   tcase_add_test (tc, test_off_is_passthrough);
+  tcase_add_test (tc, test_levels_while_playing);
   tcase_add_test (tc, test_expert_only);
   tcase_add_test (tc, test_expert_notifies_strength);
   tcase_add_test (tc, test_presets);
