@@ -131,7 +131,7 @@ static GstBuffer *
 jpeg_coded_frame (GstVideoInfo * info)
 {
   GstHarness *codec;
-  GstBuffer *frame;
+  GstBuffer *decoded, *frame;
   GstCaps *caps;
 
   if (!gst_registry_check_feature_version (gst_registry_get (), "jpegenc", 1,
@@ -143,13 +143,14 @@ jpeg_coded_frame (GstVideoInfo * info)
       "kx2=20 ky2=20 kt=1 ! capsfilter caps=video/x-raw,format=I420,"
       "width=160,height=120", FALSE);
   fail_unless_equals_int (gst_harness_push_from_src (codec), GST_FLOW_OK);
-  frame = gst_harness_pull (codec);
-  fail_unless (frame != NULL);
+  decoded = gst_harness_pull (codec);
+  fail_unless (decoded != NULL);
   caps = gst_pad_get_current_caps (codec->sinkpad);
   fail_unless (gst_video_info_from_caps (info, caps));
   gst_caps_unref (caps);
   /* a copy of its own, with nothing of the decoder's pool */
-  frame = gst_buffer_make_writable (frame);
+  frame = gst_buffer_copy_deep (decoded);
+  gst_buffer_unref (decoded);
   gst_harness_teardown (codec);
   return frame;
 }
