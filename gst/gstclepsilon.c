@@ -36,31 +36,62 @@
  * Stage 2, optional: a convolution of the luma result with the matrix given in
  * #GstClEpsilon:kernel, #GstClEpsilon:divisor and #GstClEpsilon:bias.
  *
- * Frame borders replicate the edge samples. With both thresholds at 0 and no
- * kernel the element is in passthrough. Formats: NV12, I420, YV12, NV21,
+ * Frame borders replicate the edge samples. Formats: NV12, I420, YV12, NV21,
  * GRAY8, Y444, Y42B, and 10-bit P010_10LE and I420_10LE (thresholds on the
  * 8-bit scale), any size; put a videoconvert in front for other decoder
  * outputs. With a #GstVideoCropMeta on the input, only the crop rectangle
  * is filtered, as a frame of its own; the rest is copied and the meta kept.
  *
- * The defaults, threshold 10 and window-size 3, were chosen by the project's
- * quality harness (docs/quality.md): on low-quality MPEG-2 and MJPEG they
- * raise the luma PSNR against the pristine pictures, and on no picture of
- * the low-quality MPEG-2, MJPEG and H.264 encodes measured do they lower it
- * by more than 0.03 dB. Higher thresholds and larger windows remove more
- * ringing but flatten fine texture; on H.264, whose in-loop deblocking
- * already removes most ringing, and on clean sources the filter gains
- * little.
+ * ## One knob: strength
+ *
+ * #GstClEpsilon:strength sets the expert properties below from the
+ * project's quality measurements (docs/quality.md; docs/properties.md says
+ * which rows):
+ *
+ *  - "off": the element changes nothing (passthrough);
+ *  - "light" (threshold 2, window-size 13): for sources of moderate quality;
+ *    it never lowered a measured picture by more than 0.03 dB, and gains
+ *    little; its wide window costs several times "medium";
+ *  - "medium" (threshold 10, window-size 3), the default: low-quality MPEG-2
+ *    and MJPEG gain on every picture measured, H.264 is about unchanged;
+ *  - "strong" (threshold 20, window-size 3): heavily compressed MPEG-2 and
+ *    MJPEG only: it loses on moderate-quality sources;
+ *  - "auto": the DCT stage (#GstClEpsilon:dct-stage), which reads each
+ *    frame's quantizer step and leaves frames that show none (H.264,
+ *    pristine video) as they are: the largest gain measured on MPEG-2 and
+ *    MJPEG, at about ten times the cost of "medium" on a CPU; 8-bit formats
+ *    only (10-bit ones get "medium"'s epsilon filter, with a warning);
+ *  - "custom": the expert properties as set. Setting any of them selects it.
+ *
+ * Each level sets chroma-threshold 0 and no kernel: the measurements score
+ * luma only. With nothing set the element runs "medium", the setting the
+ * measurements chose as safe on every low-quality source; "auto" is not the
+ * default because of its cost on CPUs.
+ *
+ * Presets for common sources (dvd-rip, divx-xvid, mjpeg-camera,
+ * low-bitrate-stream, broadcast-capture) are installed with the plugin:
+ * `clepsilon @preset=dvd-rip` in gst-launch-1.0, gst_preset_load_preset()
+ * in an application.
+ *
+ * A value the element refuses (an even window-size, a malformed kernel, a
+ * divisor too small) keeps the previous value and posts a warning on the
+ * bus; set before the element is in a pipeline, the warning is posted when
+ * it starts. At EOS the element notifies #GstClEpsilon:stats, which
+ * `gst-launch-1.0 -v` prints.
  *
  * ## Properties
  *
+ *  - #GstClEpsilon:strength (default "medium"): the knob above.
  *  - #GstClEpsilon:threshold (0..255, default 10): largest difference from
  *    the centre sample for a neighbour to be averaged in; 0 turns the luma
  *    stage off. On the 8-bit scale: threshold << 2 for 10-bit formats.
  *  - #GstClEpsilon:window-size (odd, 3..15, default 3): side of the window;
- *    an even value is ignored.
+ *    an even value is refused.
  *  - #GstClEpsilon:chroma-threshold (0..255, default 0): the same filter on
  *    each chroma component; 0 leaves chroma untouched.
+ *  - #GstClEpsilon:dct-stage (default false): luma of 8-bit formats by the
+ *    DCT stage at a strength read off each frame, instead of the epsilon
+ *    filter.
  *  - #GstClEpsilon:kernel (default empty): a convolution matrix applied to
  *    luma after the epsilon stage, rows separated by ';'.
  *  - #GstClEpsilon:divisor (|divisor| 1e-6..1e6, or 0 = sum of the
@@ -72,14 +103,13 @@
  *  - #GstClEpsilon:epsilon-variant and #GstClEpsilon:convolution-variant
  *    (default "auto"): which OpenCL kernel runs each stage; "auto" times
  *    them on the device once. They change speed, not output.
- *  - #GstClEpsilon:strength (default "off"): "auto" sets the luma
- *    de-noising from each frame's own quantization (8-bit formats).
  *  - #GstClEpsilon:frames-in-flight (default 0, auto): frames on their way
  *    through a discrete GPU at once.
  *  - #GstClEpsilon:stats (read-only): frames, copies, transfers, kernel
- *    time and memory path since start.
+ *    time and memory path since start, totals and per frame.
  *
- * All but device apply from the next frame when changed while playing.
+ * All but device and frames-in-flight apply from the next frame when
+ * changed while playing.
  *
  * ## Example launch lines
  * |[
@@ -90,7 +120,11 @@
  * ]| Transcodes an MPEG-2 transport stream to H.264, removing the MPEG-2
  * ringing before the new encoder spends bits on it.
  * |[
- * gst-launch-1.0 playbin uri=file:///path/in.mp4 video-filter="clepsilon threshold=12"
+ * gst-launch-1.0 -v filesrc location=in.mpg ! decodebin ! videoconvert ! clepsilon @preset=dvd-rip ! videoconvert ! x264enc ! mp4mux ! filesink location=out.mp4
+ * ]| Transcodes a DVD rip with the preset for it (strength=auto), and prints
+ * the element's figures at the end.
+ * |[
+ * gst-launch-1.0 playbin uri=file:///path/in.mp4 video-filter="clepsilon strength=strong"
  * ]| Plays a file with clepsilon as playbin's video filter.
  * |[
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=NV12 ! clepsilon threshold=12 window-size=7 chroma-threshold=6 kernel="0 -1 0; -1 5 -1; 0 -1 0" device=pocl ! videoconvert ! autovideosink
@@ -136,12 +170,55 @@ enum
   PROP_STATS,
   PROP_FRAMES_IN_FLIGHT,
   PROP_STRENGTH,
+  PROP_DCT_STAGE,
 };
 
-/* Chosen by tools/quality/run.sh, see docs/quality.md. */
+/* The one knob (#GstClEpsilon:strength): a level sets the expert
+ * properties from levels[]; "custom" leaves them as set. */
+typedef enum
+{
+  GST_CL_EPSILON_STRENGTH_OFF,
+  GST_CL_EPSILON_STRENGTH_LIGHT,
+  GST_CL_EPSILON_STRENGTH_MEDIUM,
+  GST_CL_EPSILON_STRENGTH_STRONG,
+  GST_CL_EPSILON_STRENGTH_AUTO,
+  GST_CL_EPSILON_STRENGTH_CUSTOM,
+} GstClEpsilonStrength;
+
+#define GST_TYPE_CL_EPSILON_STRENGTH (gst_cl_epsilon_strength_get_type ())
+static GType gst_cl_epsilon_strength_get_type (void);
+
+/* What a level sets; each also clears the kernel. From docs/quality.md, by
+ * the rules docs/properties.md states: light, the largest gain among the
+ * settings that lose at most 0.03 dB on every sequence of every encode
+ * measured; medium, the same on the low-quality encodes (the defaults'
+ * rule); strong, the largest mean gain on low-quality MPEG-2 and MJPEG
+ * among the settings that lose at most 0.03 dB on any of their sequences;
+ * auto, the DCT stage, with medium's epsilon filter where that cannot run
+ * (10-bit formats). Chroma is not measured: left untouched. */
+typedef struct
+{
+  guint threshold;
+  guint window_size;
+  gboolean dct_stage;
+} GstClEpsilonLevel;
+
+static const GstClEpsilonLevel levels[] = {
+  [GST_CL_EPSILON_STRENGTH_OFF] = {0, 3, FALSE},
+  [GST_CL_EPSILON_STRENGTH_LIGHT] = {2, 13, FALSE},
+  [GST_CL_EPSILON_STRENGTH_MEDIUM] = {10, 3, FALSE},
+  [GST_CL_EPSILON_STRENGTH_STRONG] = {20, 3, FALSE},
+  [GST_CL_EPSILON_STRENGTH_AUTO] = {10, 3, TRUE},
+};
+
+/* strength=medium's values, chosen by tools/quality/run.sh (docs/quality.md);
+ * auto is not the default for its cost on CPUs ("Should the automatic mode
+ * become the default?" there). */
+#define DEFAULT_STRENGTH GST_CL_EPSILON_STRENGTH_MEDIUM
 #define DEFAULT_THRESHOLD 10
 #define DEFAULT_WINDOW_SIZE 3
 #define DEFAULT_CHROMA_THRESHOLD 0
+#define DEFAULT_DCT_STAGE FALSE
 #define DEFAULT_KERNEL ""
 #define DEFAULT_DIVISOR 0.0
 #define DEFAULT_BIAS 0.0
@@ -150,7 +227,6 @@ enum
 /* 0: GST_CL_PLAN_AUTO_DEPTH frames from host memory, on a device that
  * does not share host memory (docs/memory.md). */
 #define DEFAULT_FRAMES_IN_FLIGHT 0
-#define DEFAULT_STRENGTH GST_CL_STRENGTH_OFF
 
 #define MIN_WINDOW_SIZE 3
 #define MAX_WINDOW_SIZE 15
@@ -158,6 +234,8 @@ enum
 #define MAX_ABS_DIVISOR 1e6
 #define MIN_ABS_DIVISOR 1e-6
 #define MAX_ABS_BIAS 1e6
+/* Refusals kept for start beyond this many are only logged. */
+#define MAX_PENDING_WARNINGS 8
 
 #define CAPS_FORMATS \
     "{ NV12, I420, YV12, NV21, GRAY8, Y444, Y42B, P010_10LE, I420_10LE }"
@@ -182,8 +260,10 @@ struct _GstClEpsilon
 
   /* Properties, under the object lock. */
   GstClPlanSettings settings;
+  GstClEpsilonStrength strength;
   gchar *kernel_text;
   guint settings_cookie;        /* bumped on every change of settings */
+  GSList *pending_warnings;     /* refusals made without a bus, for start */
   gchar *device;
   gchar *device_name;
   guint frames_in_flight;
@@ -196,10 +276,14 @@ struct _GstClEpsilon
   gboolean same_memory;         /* both pads carry the same kind of memory */
   gboolean share_untouched;     /* decided with the allocation */
   GstClStats *stats;            /* has its own lock */
+  gboolean dct_requested;       /* the plan's settings ask for the DCT stage */
+  guint applied_threshold;      /* and this luma threshold */
+  gboolean dct_fallback_warned; /* said that this format cannot have it */
 };
 
 #define gst_cl_epsilon_parent_class parent_class
-G_DEFINE_TYPE (GstClEpsilon, gst_cl_epsilon, GST_TYPE_VIDEO_FILTER);
+G_DEFINE_TYPE_WITH_CODE (GstClEpsilon, gst_cl_epsilon, GST_TYPE_VIDEO_FILTER,
+    G_IMPLEMENT_INTERFACE (GST_TYPE_PRESET, NULL));
 GST_ELEMENT_REGISTER_DEFINE (clepsilon, "clepsilon", GST_RANK_NONE,
     GST_TYPE_CL_EPSILON);
 
@@ -267,7 +351,7 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    * Ringing weaker than the threshold is smoothed; texture weaker than it
    * is flattened too. The default suits low-quality MPEG-2 and MJPEG; about
    * 12..20 removes more of their ringing at some cost on fine texture
-   * (docs/quality.md).
+   * (docs/quality.md). Setting it selects #GstClEpsilon:strength "custom".
    */
   g_object_class_install_property (gobject_class, PROP_THRESHOLD,
       g_param_spec_uint ("threshold", "Threshold",
@@ -280,14 +364,15 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    * GstClEpsilon:window-size:
    *
    * Side of the square window, in samples: odd, 3..15. An even value is
-   * rejected with a warning in the debug log and the previous value stays.
+   * refused with a warning on the bus and the previous value stays.
    * Larger windows average more samples (stronger smoothing, more texture
-   * lost, more work per sample: window-size squared).
+   * lost, more work per sample: window-size squared). Setting it selects
+   * #GstClEpsilon:strength "custom".
    */
   g_object_class_install_property (gobject_class, PROP_WINDOW_SIZE,
       g_param_spec_uint ("window-size", "Window size",
           "Side of the square window in samples, odd; larger smooths more "
-          "(even values are ignored)", MIN_WINDOW_SIZE, MAX_WINDOW_SIZE,
+          "(even values are refused)", MIN_WINDOW_SIZE, MAX_WINDOW_SIZE,
           DEFAULT_WINDOW_SIZE, flags));
 
   /**
@@ -296,7 +381,7 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    * Threshold of the epsilon filter on each chroma component, 0..255, with
    * the same window counted in chroma samples. 0 passes chroma through
    * unchanged. On the 8-bit scale, as #GstClEpsilon:threshold: << 2 for
-   * 10-bit formats.
+   * 10-bit formats. Setting it selects #GstClEpsilon:strength "custom".
    */
   g_object_class_install_property (gobject_class, PROP_CHROMA_THRESHOLD,
       g_param_spec_uint ("chroma-threshold", "Chroma threshold",
@@ -312,8 +397,9 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    * (9, 25, ...) is read as a square matrix. Width and height are odd, 1..15.
    * The coefficient in row r, column c weighs the sample at
    * (x + c - width / 2, y + r - height / 2). Decimal points are always '.'.
-   * Empty: no convolution. A malformed matrix is rejected with a warning in
-   * the debug log and the previous one stays.
+   * Empty: no convolution. A malformed matrix is refused with a warning on
+   * the bus and the previous one stays. Setting it selects
+   * #GstClEpsilon:strength "custom"; the levels clear it.
    */
   g_object_class_install_property (gobject_class, PROP_KERNEL,
       g_param_spec_string ("kernel", "Kernel",
@@ -325,7 +411,7 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    *
    * The convolution sum is divided by this; 0 means the sum of the
    * coefficients, or 1 where that sum is 0. Other values: 1e-6 <= |divisor|
-   * <= 1e6.
+   * <= 1e6; a smaller one is refused with a warning on the bus.
    */
   g_object_class_install_property (gobject_class, PROP_DIVISOR,
       g_param_spec_double ("divisor", "Divisor",
@@ -423,7 +509,10 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    *  - device-ms (double): time the kernels ran, from profiling events;
    *  - transform-ms (double): wall-clock time the element spent on frames,
    *    from taking the input to releasing the output (transfers, kernels and
-   *    waiting included); divided by frames, the element's cost per frame;
+   *    waiting included), in all;
+   *  - transform-ms-per-frame, device-ms-per-frame (double): transform-ms
+   *    and device-ms divided by frames (0 before the first frame): the
+   *    element's cost per frame;
    *  - memory-path (string): for the last frame, "host-ptr" (kernels worked
    *    in place on host memory), "pinned" (DMA between pinned host memory and
    *    the device) or "copy" (a CPU copy or a pageable transfer was needed);
@@ -440,6 +529,9 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    *  - auto-threshold (guint): with #GstClEpsilon:strength auto, the DCT
    *    threshold of the last frame's luma (quarter levels; 0: left as it
    *    was).
+   *
+   * Notified at EOS, so that `gst-launch-1.0 -v` prints the figures of the
+   * whole stream.
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
@@ -478,8 +570,32 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
   /**
    * GstClEpsilon:strength:
    *
-   * "off" (default): luma is de-noised by the epsilon filter with
-   * #GstClEpsilon:threshold. "auto": for 8-bit formats, each frame's
+   * How much to de-noise, for users who do not want to pick the expert
+   * properties: "off" changes nothing (passthrough); "light", "medium"
+   * (default) and "strong" set #GstClEpsilon:threshold and
+   * #GstClEpsilon:window-size to 2/13, 10/3 and 20/3; "auto" turns on
+   * #GstClEpsilon:dct-stage, which reads the strength off each frame's own
+   * quantization (8-bit formats; far costlier than the epsilon filter on a
+   * CPU). Every level also sets #GstClEpsilon:chroma-threshold 0, clears
+   * #GstClEpsilon:kernel and sets dct-stage, and notifies what it set.
+   * "custom": the expert properties as they are; setting any of threshold,
+   * window-size, chroma-threshold, kernel or dct-stage selects it, and
+   * notifies this property. docs/properties.md gives the measurements
+   * behind each level.
+   */
+  g_object_class_install_property (gobject_class, PROP_STRENGTH,
+      g_param_spec_enum ("strength", "Strength",
+          "How much to de-noise: off (passthrough), light, medium, strong, "
+          "auto (from each frame's quantization, 8-bit formats; costlier), "
+          "custom (the expert properties as set); a level sets threshold, "
+          "window-size, chroma-threshold, kernel and dct-stage",
+          GST_TYPE_CL_EPSILON_STRENGTH, DEFAULT_STRENGTH, flags));
+
+  /**
+   * GstClEpsilon:dct-stage:
+   *
+   * FALSE (default): luma is de-noised by the epsilon filter with
+   * #GstClEpsilon:threshold. TRUE: for 8-bit formats, each frame's
    * quantizer step is read off the 8x8 DCTs of its luma (coefficients of
    * block-coded video cluster on multiples of it), and luma is de-noised by
    * thresholding the DCTs of 8x8 blocks at 16 shifted grids (in the family
@@ -488,19 +604,24 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
    * or H.264, whose deblocking leaves no comb) is left as it is; a frame
    * without a step of its own keeps the last one found for up to 64 frames.
    * Costs far more than the epsilon filter (docs/quality.md). 10-bit formats
-   * keep the epsilon filter. Chroma and the convolution are as without it.
-   * The threshold chosen is in the stats ("auto-threshold").
+   * keep the epsilon filter, with a warning on the bus. Chroma and the
+   * convolution are as without it. The threshold chosen is in the stats
+   * ("auto-threshold"). #GstClEpsilon:strength "auto" turns it on; setting
+   * it selects strength "custom".
    */
-  g_object_class_install_property (gobject_class, PROP_STRENGTH,
-      g_param_spec_enum ("strength", "Strength",
-          "auto: set the luma de-noising from each frame's own quantization "
-          "(8-bit formats); off: the epsilon filter's threshold",
-          GST_TYPE_CL_STRENGTH, DEFAULT_STRENGTH, flags));
+  g_object_class_install_property (gobject_class, PROP_DCT_STAGE,
+      g_param_spec_boolean ("dct-stage", "DCT stage",
+          "De-noise 8-bit luma by thresholding shifted 8x8 DCTs at a "
+          "strength read off each frame's quantization, instead of the "
+          "epsilon filter (what strength=auto turns on)",
+          DEFAULT_DCT_STAGE, flags));
 
   gst_element_class_set_static_metadata (element_class,
-      "OpenCL epsilon filter", "Filter/Effect/Video",
-      "Removes mosquito noise with an epsilon filter and an optional "
-      "convolution, on an OpenCL device", "gst-clfilters authors");
+      "OpenCL mosquito noise denoiser", "Filter/Effect/Video",
+      "Denoises decoded video: removes the mosquito noise (ringing) of "
+      "MPEG-2, MJPEG and other block-coded video with an epsilon filter or "
+      "a DCT stage, and an optional convolution, on an OpenCL device",
+      "gst-clfilters authors");
   gst_element_class_add_static_pad_template (element_class,
       &gst_cl_epsilon_sink_template);
   gst_element_class_add_static_pad_template (element_class,
@@ -528,6 +649,9 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
       GST_DEBUG_FUNCPTR (gst_cl_epsilon_transform_meta);
   trans_class->filter_meta = GST_DEBUG_FUNCPTR (gst_cl_epsilon_filter_meta);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_epsilon_sink_event);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_EPSILON_STRENGTH, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_VARIANT, 0);
 }
 
 static void
@@ -540,7 +664,9 @@ gst_cl_epsilon_init (GstClEpsilon * self)
   self->settings.bias = DEFAULT_BIAS;
   self->settings.epsilon_variant = DEFAULT_VARIANT;
   self->settings.conv_variant = DEFAULT_VARIANT;
-  self->settings.strength = DEFAULT_STRENGTH;
+  self->settings.strength = DEFAULT_DCT_STAGE ? GST_CL_STRENGTH_AUTO :
+      GST_CL_STRENGTH_OFF;
+  self->strength = DEFAULT_STRENGTH;
   self->settings_cookie = 1;
   self->kernel_text = g_strdup (DEFAULT_KERNEL);
   self->device = g_strdup (DEFAULT_DEVICE);
@@ -556,6 +682,7 @@ gst_cl_epsilon_finalize (GObject * object)
   g_free (self->kernel_text);
   g_free (self->device);
   g_free (self->device_name);
+  g_slist_free_full (self->pending_warnings, g_free);
   gst_cl_stats_free (self->stats);
   /* A context set on the element (set_context) that it never started with. */
   gst_clear_object (&self->context);
@@ -585,6 +712,8 @@ gst_cl_epsilon_update_settings (GstClEpsilon * self, gboolean force)
   settings = self->settings;
   self->plan_cookie = self->settings_cookie;
   GST_OBJECT_UNLOCK (self);
+  self->dct_requested = settings.strength == GST_CL_STRENGTH_AUTO;
+  self->applied_threshold = settings.threshold;
 
   if (self->plan)
     gst_cl_plan_set_settings (self->plan, &settings);
@@ -597,6 +726,24 @@ gst_cl_epsilon_update_settings (GstClEpsilon * self, gboolean force)
   GST_DEBUG_OBJECT (self, "passthrough %s", passthrough ? "on" : "off");
   gst_base_transform_set_passthrough (trans, passthrough);
   gst_base_transform_reconfigure_src (trans);
+}
+
+/* The DCT stage serves 8-bit luma only (gstclplan.c); on other formats
+ * the epsilon filter runs instead, which the user must hear about: once,
+ * until the format or the settings change that. */
+static void
+gst_cl_epsilon_warn_dct_fallback (GstClEpsilon * self)
+{
+  const GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
+  gboolean falls_back = self->dct_requested &&
+      GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8;
+
+  if (falls_back && !self->dct_fallback_warned)
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("The DCT stage "
+            "(strength=auto) works on 8-bit formats only: %s is de-noised "
+            "by the epsilon filter at threshold %u instead",
+            GST_VIDEO_INFO_NAME (info), self->applied_threshold), (NULL));
+  self->dct_fallback_warned = falls_back;
 }
 
 static void
@@ -614,6 +761,56 @@ gst_cl_epsilon_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   }
 
   gst_cl_epsilon_update_settings (GST_CL_EPSILON (trans), FALSE);
+  gst_cl_epsilon_warn_dct_fallback (GST_CL_EPSILON (trans));
+}
+
+/* ---- Warnings a user sees ------------------------------------------------ */
+
+static void
+gst_cl_epsilon_post_warning (GstClEpsilon * self, const gchar * text)
+{
+  GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s", text), (NULL));
+}
+
+/* Says why a property value was refused (@text, taken), on the bus: at once
+ * where the element has one that delivers, else when it starts, since
+ * gst-launch-1.0 sets properties before the element is in a pipeline, and a
+ * message posted then is lost. Not with the object lock held. */
+static void
+gst_cl_epsilon_refuse (GstClEpsilon * self, gchar * text)
+{
+  GstBus *bus = gst_element_get_bus (GST_ELEMENT (self));
+  gboolean delivers = bus && !GST_OBJECT_FLAG_IS_SET (bus, GST_BUS_FLUSHING);
+
+  gst_clear_object (&bus);
+  /* Posting logs it too. */
+  if (delivers) {
+    gst_cl_epsilon_post_warning (self, text);
+    g_free (text);
+    return;
+  }
+  GST_WARNING_OBJECT (self, "%s (posted when the element starts)", text);
+  GST_OBJECT_LOCK (self);
+  if (g_slist_length (self->pending_warnings) < MAX_PENDING_WARNINGS) {
+    self->pending_warnings = g_slist_append (self->pending_warnings, text);
+    text = NULL;
+  }
+  GST_OBJECT_UNLOCK (self);
+  g_free (text);
+}
+
+static void
+gst_cl_epsilon_post_pending_warnings (GstClEpsilon * self)
+{
+  GSList *pending, *l;
+
+  GST_OBJECT_LOCK (self);
+  pending = self->pending_warnings;
+  self->pending_warnings = NULL;
+  GST_OBJECT_UNLOCK (self);
+  for (l = pending; l; l = l->next)
+    gst_cl_epsilon_post_warning (self, l->data);
+  g_slist_free_full (pending, g_free);
 }
 
 /* ---- Start and stop ------------------------------------------------------ */
@@ -636,6 +833,8 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   gchar *device;
   guint radius;
 
+  gst_cl_epsilon_post_pending_warnings (self);
+  self->dct_fallback_warned = FALSE;
   GST_OBJECT_LOCK (self);
   device = g_strdup (self->device);
   radius = self->settings.window_size / 2;
@@ -887,6 +1086,9 @@ gst_cl_epsilon_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_EOS:
       if (self->plan && !gst_cl_plan_drain (self->plan, NULL, &error))
         GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
+      /* The figures of the whole stream, for gst-launch-1.0 -v and
+       * applications that watch the property. */
+      g_object_notify (G_OBJECT (self), "stats");
       break;
     case GST_EVENT_FLUSH_STOP:
       if (self->plan)
@@ -951,32 +1153,107 @@ failed:
 
 /* ---- Properties ----------------------------------------------------------- */
 
+static GType
+gst_cl_epsilon_strength_get_type (void)
+{
+  static const GEnumValue values[] = {
+    {GST_CL_EPSILON_STRENGTH_OFF, "Change nothing (passthrough)", "off"},
+    {GST_CL_EPSILON_STRENGTH_LIGHT, "Light: moderate-quality sources "
+          "(threshold 2, window-size 13; costs more than medium)", "light"},
+    {GST_CL_EPSILON_STRENGTH_MEDIUM, "Medium: low-quality MPEG-2 and MJPEG, "
+          "safe on H.264 (threshold 10, window-size 3)", "medium"},
+    {GST_CL_EPSILON_STRENGTH_STRONG, "Strong: heavily compressed MPEG-2 and "
+          "MJPEG only (threshold 20, window-size 3)", "strong"},
+    {GST_CL_EPSILON_STRENGTH_AUTO, "Auto: the DCT stage, from each frame's "
+          "quantization (8-bit formats; costlier)", "auto"},
+    {GST_CL_EPSILON_STRENGTH_CUSTOM, "Custom: the expert properties as set",
+        "custom"},
+    {0, NULL, NULL}
+  };
+  static gsize type = 0;
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstClEpsilonStrength",
+            values));
+  return type;
+}
+
 /* Parses and stores a new kernel text; with the object lock held. A bad one
- * is logged and ignored, so that a typo never stops a running stream. */
-static void
+ * is refused, so that a typo never stops a running stream: returns why
+ * (free it), else NULL. */
+static gchar *
 gst_cl_epsilon_set_kernel_locked (GstClEpsilon * self, const gchar * text)
 {
   GstClConvKernel kernel;
   GError *error = NULL;
+  gchar *refusal;
 
   if (text == NULL || text[strspn (text, " \t\r\n")] == '\0') {
     self->settings.have_kernel = FALSE;
     g_free (self->kernel_text);
     self->kernel_text = g_strdup ("");
-    return;
+    return NULL;
   }
 
   if (!gst_cl_conv_kernel_parse (text, &kernel, &error)) {
-    GST_WARNING_OBJECT (self, "Ignoring kernel \"%.64s%s\": %s; keeping \"%s\"",
-        text, strlen (text) > 64 ? "..." : "", error->message,
+    refusal = g_strdup_printf ("Ignoring kernel \"%.64s%s\": %s; keeping "
+        "\"%s\"", text, strlen (text) > 64 ? "..." : "", error->message,
         self->kernel_text);
     g_clear_error (&error);
-    return;
+    return refusal;
   }
   self->settings.kernel = kernel;
   self->settings.have_kernel = TRUE;
   g_free (self->kernel_text);
   self->kernel_text = g_strdup (text);
+  return NULL;
+}
+
+/* Sets what @strength stands for, with the object lock held: a level's
+ * values, or nothing for custom. */
+static void
+gst_cl_epsilon_set_strength_locked (GstClEpsilon * self,
+    GstClEpsilonStrength strength)
+{
+  const GstClEpsilonLevel *level = &levels[strength];
+
+  self->strength = strength;
+  if (strength == GST_CL_EPSILON_STRENGTH_CUSTOM)
+    return;
+  self->settings.threshold = level->threshold;
+  self->settings.window_size = level->window_size;
+  self->settings.chroma_threshold = 0;
+  self->settings.strength = level->dct_stage ? GST_CL_STRENGTH_AUTO :
+      GST_CL_STRENGTH_OFF;
+  gst_cl_epsilon_set_kernel_locked (self, NULL);
+}
+
+/* The properties a level sets: setting one of them by hand makes the
+ * strength custom. */
+static gboolean
+gst_cl_epsilon_is_expert_property (guint prop_id)
+{
+  return prop_id == PROP_THRESHOLD || prop_id == PROP_WINDOW_SIZE ||
+      prop_id == PROP_CHROMA_THRESHOLD || prop_id == PROP_KERNEL ||
+      prop_id == PROP_DCT_STAGE;
+}
+
+/* Tells watchers (gst-launch-1.0 -v, applications) what a change of
+ * strength, or of an expert property under a level, changed too. */
+static void
+gst_cl_epsilon_notify_strength (GstClEpsilon * self, guint prop_id)
+{
+  GObject *object = G_OBJECT (self);
+
+  if (prop_id != PROP_STRENGTH) {
+    g_object_notify (object, "strength");
+    return;
+  }
+  g_object_notify (object, "threshold");
+  g_object_notify (object, "window-size");
+  g_object_notify (object, "chroma-threshold");
+  g_object_notify (object, "kernel");
+  g_object_notify (object, "dct-stage");
 }
 
 static void
@@ -985,11 +1262,15 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
 {
   GstClEpsilon *self = GST_CL_EPSILON (object);
   GstClPlanSettings *s = &self->settings, before;
+  GstClEpsilonStrength strength_before;
+  gboolean strength_changed;
+  gchar *refusal = NULL;
   gdouble d;
   guint u;
 
   GST_OBJECT_LOCK (self);
   memcpy (&before, s, sizeof (before));
+  strength_before = self->strength;
   switch (prop_id) {
     case PROP_THRESHOLD:
       s->threshold = g_value_get_uint (value);
@@ -999,19 +1280,20 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
       if (u % 2 == 1)
         s->window_size = u;
       else
-        GST_WARNING_OBJECT (self, "Ignoring window-size %u: it must be odd; "
+        refusal = g_strdup_printf ("Ignoring window-size %u: it must be odd; "
             "keeping %u", u, s->window_size);
       break;
     case PROP_CHROMA_THRESHOLD:
       s->chroma_threshold = g_value_get_uint (value);
       break;
     case PROP_KERNEL:
-      gst_cl_epsilon_set_kernel_locked (self, g_value_get_string (value));
+      refusal = gst_cl_epsilon_set_kernel_locked (self,
+          g_value_get_string (value));
       break;
     case PROP_DIVISOR:
       d = g_value_get_double (value);
       if (isnan (d) || (d != 0.0 && fabs (d) < MIN_ABS_DIVISOR))
-        GST_WARNING_OBJECT (self, "Ignoring divisor %g: it must be 0 or at "
+        refusal = g_strdup_printf ("Ignoring divisor %g: it must be 0 or at "
             "least %g in magnitude; keeping %g", d, MIN_ABS_DIVISOR,
             s->divisor);
       else
@@ -1020,7 +1302,7 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
     case PROP_BIAS:
       d = g_value_get_double (value);
       if (isnan (d))
-        GST_WARNING_OBJECT (self, "Ignoring bias NaN; keeping %g", s->bias);
+        refusal = g_strdup_printf ("Ignoring bias NaN; keeping %g", s->bias);
       else
         s->bias = d;
       break;
@@ -1029,7 +1311,7 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
        * by matching names, which only text can do. */
       if (g_value_get_string (value) &&
           !g_utf8_validate (g_value_get_string (value), -1, NULL)) {
-        GST_WARNING_OBJECT (self, "Ignoring a device that is not valid "
+        refusal = g_strdup_printf ("Ignoring a device that is not valid "
             "UTF-8; keeping \"%s\"", self->device);
         break;
       }
@@ -1041,7 +1323,7 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
     case PROP_EPSILON_VARIANT:
       u = g_value_get_enum (value);
       if (u == GST_CL_VARIANT_SEPARABLE)
-        GST_WARNING_OBJECT (self, "Ignoring epsilon-variant separable: only "
+        refusal = g_strdup_printf ("Ignoring epsilon-variant separable: only "
             "convolutions separate; keeping %s",
             gst_cl_variant_to_string (s->epsilon_variant));
       else
@@ -1054,17 +1336,31 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
       self->frames_in_flight = g_value_get_uint (value);
       break;
     case PROP_STRENGTH:
-      s->strength = g_value_get_enum (value);
+      gst_cl_epsilon_set_strength_locked (self, g_value_get_enum (value));
+      break;
+    case PROP_DCT_STAGE:
+      s->strength = g_value_get_boolean (value) ? GST_CL_STRENGTH_AUTO :
+          GST_CL_STRENGTH_OFF;
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
+  if (refusal == NULL && gst_cl_epsilon_is_expert_property (prop_id))
+    self->strength = GST_CL_EPSILON_STRENGTH_CUSTOM;
+  strength_changed = self->strength != strength_before ||
+      (prop_id == PROP_STRENGTH && self->strength !=
+      GST_CL_EPSILON_STRENGTH_CUSTOM);
   /* The streaming thread hands the settings to the plan at the next frame
    * (gst_cl_epsilon_update_settings), where they changed. */
   if (!gst_cl_plan_settings_equal (&before, s))
     self->settings_cookie++;
   GST_OBJECT_UNLOCK (self);
+
+  if (refusal)
+    gst_cl_epsilon_refuse (self, refusal);
+  if (strength_changed)
+    gst_cl_epsilon_notify_strength (self, prop_id);
 }
 
 static void
@@ -1110,7 +1406,10 @@ gst_cl_epsilon_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_uint (value, self->frames_in_flight);
       break;
     case PROP_STRENGTH:
-      g_value_set_enum (value, s->strength);
+      g_value_set_enum (value, self->strength);
+      break;
+    case PROP_DCT_STAGE:
+      g_value_set_boolean (value, s->strength == GST_CL_STRENGTH_AUTO);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, gst_cl_stats_to_structure (self->stats));

@@ -32,15 +32,13 @@ G_BEGIN_DECLS
 /* How luma is de-noised: by the settings' epsilon filter (OFF), or (AUTO,
  * 8-bit formats) by thresholding 8x8 DCTs at a strength estimated from each
  * frame's own quantization (gstcldct-private.h); other formats keep the
- * epsilon filter. */
+ * epsilon filter. Set by the element's "dct-stage" property; its "strength"
+ * knob is a type of the element's own (gstclepsilon.c). */
 typedef enum
 {
   GST_CL_STRENGTH_OFF,
   GST_CL_STRENGTH_AUTO,
 } GstClStrength;
-
-#define GST_TYPE_CL_STRENGTH (gst_cl_strength_get_type ())
-GType gst_cl_strength_get_type (void);
 
 /* What one frame is filtered with: the element's properties, taken
  * together under its lock. Plain data: copy it by value. */

@@ -153,23 +153,6 @@ gst_cl_plan_settings_are_identity (const GstClPlanSettings * settings)
       !settings->have_kernel && settings->strength == GST_CL_STRENGTH_OFF;
 }
 
-GType
-gst_cl_strength_get_type (void)
-{
-  static const GEnumValue values[] = {
-    {GST_CL_STRENGTH_OFF, "The epsilon filter's threshold", "off"},
-    {GST_CL_STRENGTH_AUTO, "Set from each frame's own quantization "
-          "(8-bit formats)", "auto"},
-    {0, NULL, NULL}
-  };
-  static gsize type = 0;
-
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstClStrength",
-            values));
-  return type;
-}
-
 /* Whether strength=auto thresholds the DCTs of @plane. */
 static gboolean
 plane_takes_dct (const GstClPlanSettings * s, const GstClPlane * plane)

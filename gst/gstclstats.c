@@ -128,8 +128,11 @@ GstStructure *
 gst_cl_stats_to_structure (GstClStats * self)
 {
   GstStructure *s;
+  gdouble per_frame;
 
   g_mutex_lock (&self->lock);
+  /* The per-frame figures are 0, not NaN, before the first frame. */
+  per_frame = self->frames > 0 ? 1.0 / self->frames : 0.0;
   s = gst_structure_new ("application/x-clepsilon-stats",
       "frames", G_TYPE_UINT64, self->frames,
       "zero-copy-frames", G_TYPE_UINT64, self->zero_copy_frames,
@@ -147,7 +150,9 @@ gst_cl_stats_to_structure (GstClStats * self)
       "tuning-runs", G_TYPE_UINT, self->tuning_runs,
       "build-ms", G_TYPE_DOUBLE, self->build_ms,
       "tuning-ms", G_TYPE_DOUBLE, self->tuning_ms,
-      "auto-threshold", G_TYPE_UINT, self->auto_threshold, NULL);
+      "auto-threshold", G_TYPE_UINT, self->auto_threshold,
+      "transform-ms-per-frame", G_TYPE_DOUBLE, self->transform_ms * per_frame,
+      "device-ms-per-frame", G_TYPE_DOUBLE, self->device_ms * per_frame, NULL);
   g_mutex_unlock (&self->lock);
   return s;
 }

@@ -1,0 +1,753 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* Tests of what a user meets first, against the CPU reference in
+ * ../reference.c:
+ *  - the strength knob: each level gives the reference's output at the
+ *    values docs/properties.md maps it to, "off" is passthrough, the expert
+ *    properties alone give the reference's output at their values (and
+ *    select "custom", notified);
+ *  - the presets of gst/presets/GstClEpsilon.prs (GST_PRESET_PATH, set by
+ *    tests/meson.build), each loaded and one frame through it;
+ *  - refused values and the DCT stage on a 10-bit format: a WARNING on the
+ *    bus, posted at start where the element had no bus when set;
+ *  - the stats notified at EOS, with per-frame figures;
+ *  - the element's metadata, found by "denoise" and "noise".
+ *
+ * The OpenCL device is taken from $CLEPSILON_TEST_DEVICE (default "pocl"). */
+
+#include <math.h>
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/base/gstbasetransform.h>
+#include <gst/video/video.h>
+
+#include "../harness.h"
+
+/* The DCT stage's passes (GST_CL_DCT_MAX_PASSES in gst/gstcldct-private.h,
+ * which an element test does not link). */
+#define DCT_PASSES 16
+
+/* What each strength stands for: docs/properties.md's table, written out
+ * here so that a change of either shows. */
+typedef struct
+{
+  const gchar *nick;
+  guint threshold;
+  guint window_size;
+  gboolean dct_stage;
+} Level;
+
+static const Level levels[] = {
+  {"light", 2, 13, FALSE},
+  {"medium", 10, 3, FALSE},
+  {"strong", 20, 3, FALSE},
+  {"auto", 10, 3, TRUE},
+};
+
+static const gchar *sharpen = "0 -1 0; -1 5 -1; 0 -1 0";
+
+static const Level *
+find_level (const gchar * nick)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (levels); i++)
+    if (g_str_equal (levels[i].nick, nick))
+      return &levels[i];
+  fail ("no level \"%s\"", nick);
+  return NULL;
+}
+
+/* The nick of @e's strength. */
+static const gchar *
+get_strength (GstElement * e)
+{
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "strength");
+  GEnumClass *klass = g_type_class_peek (ps->value_type);
+  GValue v = G_VALUE_INIT;
+  const gchar *nick;
+
+  g_value_init (&v, ps->value_type);
+  g_object_get_property (G_OBJECT (e), "strength", &v);
+  nick = g_enum_get_value (klass, g_value_get_enum (&v))->value_nick;
+  g_value_unset (&v);
+  return nick;
+}
+
+static void
+assert_strength (GstElement * e, const gchar * nick)
+{
+  const gchar *got = get_strength (e);
+
+  fail_unless (g_str_equal (got, nick), "strength is \"%s\", not \"%s\"",
+      got, nick);
+}
+
+/* @e's expert properties are what @level sets: its threshold, window and
+ * DCT stage, chroma untouched, no kernel. */
+static void
+assert_level_values (GstElement * e, const Level * level)
+{
+  guint threshold, window, chroma;
+  gboolean dct;
+  gchar *kernel;
+
+  g_object_get (e, "threshold", &threshold, "window-size", &window,
+      "chroma-threshold", &chroma, "dct-stage", &dct, "kernel", &kernel,
+      NULL);
+  fail_unless_equals_int (threshold, level->threshold);
+  fail_unless_equals_int (window, level->window_size);
+  fail_unless_equals_int (chroma, 0);
+  fail_unless_equals_int (dct, level->dct_stage);
+  fail_unless_equals_string (kernel, "");
+  g_free (kernel);
+}
+
+/* A 160x120 I420 frame that went through jpegenc quality=12 and jpegdec:
+ * the coding noise the DCT stage finds a step in. NULL where GStreamer's
+ * JPEG elements are missing. */
+static GstBuffer *
+jpeg_coded_frame (GstVideoInfo * info)
+{
+  GstHarness *codec;
+  GstBuffer *decoded, *frame;
+  GstCaps *caps;
+
+  if (!gst_registry_check_feature_version (gst_registry_get (), "jpegenc", 1,
+          0, 0))
+    return NULL;
+  codec = gst_harness_new_parse ("jpegenc quality=12 ! jpegdec ! "
+      "capsfilter caps=video/x-raw,format=I420");
+  gst_harness_add_src_parse (codec, "videotestsrc pattern=zone-plate "
+      "kx2=20 ky2=20 kt=1 ! capsfilter caps=video/x-raw,format=I420,"
+      "width=160,height=120", FALSE);
+  fail_unless_equals_int (gst_harness_push_from_src (codec), GST_FLOW_OK);
+  decoded = gst_harness_pull (codec);
+  fail_unless (decoded != NULL);
+  caps = gst_pad_get_current_caps (codec->sinkpad);
+  fail_unless (gst_video_info_from_caps (info, caps));
+  gst_caps_unref (caps);
+  /* a copy of its own, with nothing of the decoder's pool */
+  frame = gst_buffer_copy_deep (decoded);
+  gst_buffer_unref (decoded);
+  gst_harness_teardown (codec);
+  return frame;
+}
+
+static guint
+stats_uint (GstElement * e, const gchar * field)
+{
+  GstStructure *stats;
+  guint value = 0;
+
+  g_object_get (e, "stats", &stats, NULL);
+  fail_unless (gst_structure_get_uint (stats, field, &value), "no %s", field);
+  gst_structure_free (stats);
+  return value;
+}
+
+/* Pushes @in (taking it) through the started @hr and checks the output
+ * against the reference at @level: the epsilon filter at its values, or
+ * the DCT stage at the threshold the stats say it chose (above 0: @in has
+ * a step to find), chroma untouched. */
+static void
+push_check_level (GstHarness * hr, const GstVideoInfo * info, GstBuffer * in,
+    const Level * level, const gchar * ctx)
+{
+  GstVideoFrame fin, fout;
+  GstBuffer *out;
+  RefParams p;
+  guint8 *expected;
+  guint threshold, plane;
+  gint y;
+
+  if (!level->dct_stage) {
+    th_params_init (&p, level->threshold, level->window_size, 0);
+    th_push_check_unref (hr, info, in, &p, ctx);
+    return;
+  }
+  out = th_push_pull (hr, gst_buffer_ref (in), ctx);
+  threshold = stats_uint (hr->element, "auto-threshold");
+  fail_unless (threshold > 0, "%s: the DCT stage found no step", ctx);
+  fail_unless (gst_video_frame_map (&fin, info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fout, info, out, GST_MAP_READ));
+  expected = g_malloc (info->width * info->height);
+  ref_dct_threshold_plane (GST_VIDEO_FRAME_PLANE_DATA (&fin, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0), expected, info->width,
+      info->width, info->height, threshold, DCT_PASSES);
+  for (y = 0; y < info->height; y++)
+    fail_unless (memcmp (expected + y * info->width,
+            (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fout, 0) +
+            y * GST_VIDEO_FRAME_PLANE_STRIDE (&fout, 0), info->width) == 0,
+        "%s: luma row %d differs from the reference (threshold %u)", ctx, y,
+        threshold);
+  for (plane = 1; plane < 3; plane++)
+    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&fin, plane); y++)
+      fail_unless (memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fin, plane)
+              + y * GST_VIDEO_FRAME_PLANE_STRIDE (&fin, plane),
+              (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fout, plane) +
+              y * GST_VIDEO_FRAME_PLANE_STRIDE (&fout, plane),
+              GST_VIDEO_FRAME_COMP_WIDTH (&fin, plane)) == 0,
+          "%s: chroma plane %u row %d changed", ctx, plane, y);
+  g_free (expected);
+  gst_video_frame_unmap (&fout);
+  gst_video_frame_unmap (&fin);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+}
+
+/* One frame through @e (taken) at @level: the JPEG-coded frame, or where
+ * the JPEG elements are missing and the level needs no step, a random
+ * one. */
+static void
+run_level (GstElement * e, const Level * level, const gchar * what)
+{
+  GstVideoInfo info, caps_info;
+  GstHarness *hr;
+  GstBuffer *in;
+  gchar *ctx;
+
+  in = jpeg_coded_frame (&info);
+  if (in == NULL && level->dct_stage) {
+    GST_WARNING ("no jpegenc: %s not run", what);
+    gst_object_unref (e);
+    return;
+  }
+  if (in == NULL) {
+    GRand *rand = g_rand_new_with_seed (0x6b6e6f62);
+
+    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 67, 45);
+    in = th_make_input (&info, rand, TH_FILL_SMOOTH);
+    g_rand_free (rand);
+  }
+  hr = th_harness_new (e, GST_VIDEO_INFO_FORMAT (&info), info.width,
+      info.height, 0, &caps_info);
+  ctx = g_strdup_printf ("[%s] strength=%s", what, level->nick);
+  push_check_level (hr, &info, in, level, ctx);
+  g_free (ctx);
+  th_teardown_checked (hr);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The knob                                                                 */
+
+/* Each level after expert settings it must replace (a kernel, chroma, the
+ * other levels' values): the reference's output at its values. */
+GST_START_TEST (test_levels)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (levels); i++) {
+    GstElement *e = th_make_element ();
+
+    g_object_set (e, "threshold", 31, "window-size", 7, "chroma-threshold",
+        9, "kernel", sharpen, "dct-stage", !levels[i].dct_stage, NULL);
+    assert_strength (e, "custom");
+    gst_util_set_object_arg (G_OBJECT (e), "strength", levels[i].nick);
+    assert_strength (e, levels[i].nick);
+    assert_level_values (e, &levels[i]);
+    run_level (e, &levels[i], "level");
+  }
+}
+
+GST_END_TEST;
+
+/* Nothing set: medium, the reference at 10/3. */
+GST_START_TEST (test_default_is_medium)
+{
+  GstElement *e = th_make_element ();
+
+  assert_strength (e, "medium");
+  assert_level_values (e, find_level ("medium"));
+  run_level (e, find_level ("medium"), "default");
+}
+
+GST_END_TEST;
+
+/* off: the output is the input, bit for bit, by passthrough, whatever was
+ * set before; nothing is filtered. */
+GST_START_TEST (test_off_is_passthrough)
+{
+  GstElement *e = th_make_element ();
+  GRand *rand = g_rand_new_with_seed (0x0ff);
+  GstVideoInfo info;
+  GstMapInfo a, b;
+  GstHarness *hr;
+  GstBuffer *in, *out;
+  guint64 frames;
+  GstStructure *stats;
+
+  g_object_set (e, "threshold", 31, "chroma-threshold", 9, "kernel",
+      sharpen, "dct-stage", TRUE, NULL);
+  gst_util_set_object_arg (G_OBJECT (e), "strength", "off");
+  hr = th_harness_new (e, GST_VIDEO_FORMAT_NV12, 33, 17, 0, &info);
+  in = th_make_input (&info, rand, TH_FILL_NOISE);
+  out = th_push_pull (hr, gst_buffer_ref (in), "off");
+  fail_unless (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM
+          (hr->element)));
+  fail_unless (gst_buffer_map (in, &a, GST_MAP_READ));
+  fail_unless (gst_buffer_map (out, &b, GST_MAP_READ));
+  fail_unless_equals_int (a.size, b.size);
+  fail_unless (memcmp (a.data, b.data, a.size) == 0, "off changed the frame");
+  gst_buffer_unmap (out, &b);
+  gst_buffer_unmap (in, &a);
+  g_object_get (hr->element, "stats", &stats, NULL);
+  fail_unless (gst_structure_get_uint64 (stats, "frames", &frames));
+  fail_unless_equals_int (frames, 0);
+  gst_structure_free (stats);
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  g_rand_free (rand);
+  th_teardown_checked (hr);
+}
+
+GST_END_TEST;
+
+/* Changed while playing, each level applies from the next frame: off
+ * turns passthrough on, the next level off again. */
+GST_START_TEST (test_levels_while_playing)
+{
+  static const gchar *order[] = { "medium", "strong", "off", "light", "auto",
+    "medium"
+  };
+  GRand *rand = g_rand_new_with_seed (0x91a7);
+  GstVideoInfo info;
+  GstHarness *hr = th_harness_new (th_make_element (), GST_VIDEO_FORMAT_I420,
+      37, 21, 0, &info);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (order); i++) {
+    GstBuffer *in = th_make_input (&info, rand, TH_FILL_SMOOTH);
+    RefParams p;
+
+    gst_util_set_object_arg (G_OBJECT (hr->element), "strength", order[i]);
+    /* auto on a frame with no coding: the stage leaves luma as it is */
+    th_params_init (&p, 0, 3, 0);
+    if (!g_str_equal (order[i], "off") && !g_str_equal (order[i], "auto"))
+      th_params_init (&p, find_level (order[i])->threshold,
+          find_level (order[i])->window_size, 0);
+    th_push_check_unref (hr, &info, in, &p, order[i]);
+    fail_unless_equals_int (gst_base_transform_is_passthrough
+        (GST_BASE_TRANSFORM (hr->element)), g_str_equal (order[i], "off"));
+  }
+  g_rand_free (rand);
+  th_teardown_checked (hr);
+}
+
+GST_END_TEST;
+
+/* A pipeline that sets only expert properties gets the reference's output
+ * at their values (as before the knob existed), and strength reads
+ * custom. */
+GST_START_TEST (test_expert_only)
+{
+  static const gdouble k_sharpen[9] = { 0, -1, 0, -1, 5, -1, 0, -1, 0 };
+  GRand *rand = g_rand_new_with_seed (0x3c5e);
+  guint i;
+
+  for (i = 0; i < 5; i++) {
+    GstElement *e = th_make_element ();
+    GstVideoInfo info;
+    GstHarness *hr;
+    ThConfig cfg;
+    gchar *ctx;
+
+    /* one property at a time (the others at their defaults), then all */
+    th_config_init (&cfg, i == 0 || i == 4 ? 14 : 10, i == 1
+        || i == 4 ? 5 : 3, i == 2 || i == 4 ? 6 : 0);
+    if (i >= 3)
+      th_config_set_kernel (&cfg, 3, 3, k_sharpen, 0, 0);
+    switch (i) {
+      case 0:
+        g_object_set (e, "threshold", 14, NULL);
+        break;
+      case 1:
+        g_object_set (e, "window-size", 5, NULL);
+        break;
+      case 2:
+        g_object_set (e, "chroma-threshold", 6, NULL);
+        break;
+      case 3:
+        g_object_set (e, "kernel", cfg.kernel_str, NULL);
+        break;
+      default:
+        th_config_apply (&cfg, e);
+        break;
+    }
+    assert_strength (e, "custom");
+    hr = th_harness_new (e, GST_VIDEO_FORMAT_I420, 41, 29, 0, &info);
+    ctx = th_config_ctx ("expert", GST_VIDEO_FORMAT_I420, 41, 29, 0, &cfg);
+    th_push_check_unref (hr, &info, th_make_input (&info, rand,
+            TH_FILL_SMOOTH), &cfg.ref, ctx);
+    g_free (ctx);
+    th_teardown_checked (hr);
+  }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+static void
+count_notify (GObject * object, GParamSpec * pspec, guint * count)
+{
+  (*count)++;
+}
+
+/* Setting an expert property selects custom and notifies strength, once;
+ * a level notifies the expert properties it set; a refused value changes
+ * neither. */
+GST_START_TEST (test_expert_notifies_strength)
+{
+  GstElement *e = th_make_element ();
+  guint strength_notes = 0, threshold_notes = 0;
+
+  g_signal_connect (e, "notify::strength", G_CALLBACK (count_notify),
+      &strength_notes);
+  g_signal_connect (e, "notify::threshold", G_CALLBACK (count_notify),
+      &threshold_notes);
+  g_object_set (e, "threshold", 12, NULL);
+  assert_strength (e, "custom");
+  fail_unless_equals_int (strength_notes, 1);
+  g_object_set (e, "window-size", 5, NULL);
+  fail_unless_equals_int (strength_notes, 1);
+
+  threshold_notes = 0;
+  gst_util_set_object_arg (G_OBJECT (e), "strength", "light");
+  fail_unless_equals_int (strength_notes, 2);
+  fail_unless_equals_int (threshold_notes, 1);
+  assert_level_values (e, find_level ("light"));
+
+  /* refused: no bus yet, so kept for start; nothing changes */
+  g_object_set (e, "window-size", 4, NULL);
+  assert_strength (e, "light");
+  fail_unless_equals_int (strength_notes, 2);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------------ */
+/* Presets                                                                  */
+
+typedef struct
+{
+  const gchar *name;
+  const gchar *strength;        /* what docs/properties.md recommends */
+} Preset;
+
+static const Preset presets[] = {
+  {"dvd-rip", "auto"},
+  {"divx-xvid", "light"},
+  {"mjpeg-camera", "auto"},
+  {"low-bitrate-stream", "medium"},
+  {"broadcast-capture", "auto"},
+};
+
+/* Every preset is listed, loads, sets its strength (and so the level's
+ * values, whatever was set before), and runs a frame as that level. */
+GST_START_TEST (test_presets)
+{
+  GstElement *e = th_make_element ();
+  gchar **names;
+  guint i;
+
+  fail_unless (GST_IS_PRESET (e));
+  names = gst_preset_get_preset_names (GST_PRESET (e));
+  fail_unless (names != NULL, "no presets: GST_PRESET_PATH=%s",
+      g_getenv ("GST_PRESET_PATH"));
+  for (i = 0; i < G_N_ELEMENTS (presets); i++)
+    fail_unless (g_strv_contains ((const gchar * const *) names,
+            presets[i].name), "preset %s not listed", presets[i].name);
+  g_strfreev (names);
+  gst_object_unref (e);
+
+  for (i = 0; i < G_N_ELEMENTS (presets); i++) {
+    const Level *level = find_level (presets[i].strength);
+
+    e = th_make_element ();
+    g_object_set (e, "threshold", 31, "kernel", sharpen, NULL);
+    fail_unless (gst_preset_load_preset (GST_PRESET (e), presets[i].name),
+        "preset %s does not load", presets[i].name);
+    assert_strength (e, presets[i].strength);
+    assert_level_values (e, level);
+    run_level (e, level, presets[i].name);
+  }
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------------ */
+/* Warnings a user sees                                                     */
+
+/* The WARNING message @e posted next, its text (free it); fails if none. */
+static gchar *
+pop_warning (GstElement * e, const gchar * what)
+{
+  GstBus *bus = gst_element_get_bus (e);
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *text;
+
+  fail_unless (bus != NULL);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  gst_object_unref (bus);
+  fail_unless (msg != NULL, "%s: no WARNING on the bus", what);
+  fail_unless (GST_MESSAGE_SRC (msg) == GST_OBJECT (e));
+  gst_message_parse_warning (msg, &err, NULL);
+  text = g_strdup (err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  return text;
+}
+
+typedef struct
+{
+  const gchar *property;
+  const gchar *value;
+  const gchar *says;            /* in the warning's text */
+} BadValue;
+
+static const BadValue bad_values[] = {
+  {"kernel", "1 2; 3", "kernel"},
+  {"kernel", "abc", "kernel"},
+  {"window-size", "4", "window-size"},
+  {"divisor", "1e-9", "divisor"},
+};
+
+/* Each bad value on a running element: a WARNING at once that names the
+ * property, and the old value kept (strength too). */
+GST_START_TEST (test_bad_values_warn)
+{
+  GstVideoInfo info;
+  GstHarness *hr = th_harness_new (th_make_element (), GST_VIDEO_FORMAT_I420,
+      16, 16, 0, &info);
+  GObject *e = G_OBJECT (hr->element);
+  guint i;
+
+  g_object_set (e, "kernel", sharpen, "divisor", 2.0, NULL);
+  for (i = 0; i < G_N_ELEMENTS (bad_values); i++) {
+    const BadValue *bad = &bad_values[i];
+    GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+        bad->property);
+    GValue before = G_VALUE_INIT, after = G_VALUE_INIT;
+    gchar *text;
+
+    g_value_init (&before, ps->value_type);
+    g_value_init (&after, ps->value_type);
+    g_object_get_property (e, bad->property, &before);
+    gst_util_set_object_arg (e, bad->property, bad->value);
+    g_object_get_property (e, bad->property, &after);
+    fail_unless (gst_value_compare (&before, &after) == GST_VALUE_EQUAL,
+        "%s=%s did not keep the old value", bad->property, bad->value);
+    text = pop_warning (hr->element, bad->property);
+    fail_unless (strstr (text, bad->says) != NULL, "%s=%s: \"%s\"",
+        bad->property, bad->value, text);
+    g_free (text);
+    g_value_unset (&before);
+    g_value_unset (&after);
+  }
+  assert_strength (hr->element, "custom");
+  th_teardown_checked (hr);
+}
+
+GST_END_TEST;
+
+/* Set before the element is in a pipeline (as gst-launch-1.0 does), the
+ * warning comes when it starts; the old value stays. */
+GST_START_TEST (test_bad_value_warns_at_start)
+{
+  GstElement *e = th_make_element ();
+  GstVideoInfo info;
+  GstHarness *hr;
+  gchar *text, *kernel;
+
+  g_object_set (e, "kernel", "1 2; 3", NULL);
+  g_object_get (e, "kernel", &kernel, NULL);
+  fail_unless_equals_string (kernel, "");
+  g_free (kernel);
+  assert_strength (e, "medium");
+  hr = th_harness_new (e, GST_VIDEO_FORMAT_I420, 16, 16, 0, &info);
+  text = pop_warning (hr->element, "kernel before start");
+  fail_unless (strstr (text, "1 2; 3") != NULL, "\"%s\"", text);
+  g_free (text);
+  th_teardown_checked (hr);
+}
+
+GST_END_TEST;
+
+/* strength=auto on a 10-bit format: the epsilon filter at medium's values,
+ * and one WARNING that says so (not one a frame). */
+GST_START_TEST (test_auto_10bit_warns)
+{
+  GstElement *e = th_make_element ();
+  GRand *rand = g_rand_new_with_seed (0x10b);
+  GstVideoInfo info;
+  GstHarness *hr;
+  GstBus *bus;
+  RefParams p;
+  gchar *text;
+
+  gst_util_set_object_arg (G_OBJECT (e), "strength", "auto");
+  hr = th_harness_new (e, GST_VIDEO_FORMAT_I420_10LE, 34, 18, 0, &info);
+  th_params_init (&p, 10, 3, 0);
+  th_push_check_unref (hr, &info, th_make_input (&info, rand,
+          TH_FILL_SMOOTH), &p, "auto 10-bit");
+  text = pop_warning (hr->element, "auto on I420_10LE");
+  fail_unless (strstr (text, "8-bit") != NULL, "\"%s\"", text);
+  g_free (text);
+  th_push_check_unref (hr, &info, th_make_input (&info, rand,
+          TH_FILL_SMOOTH), &p, "auto 10-bit, second frame");
+  bus = gst_element_get_bus (hr->element);
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING) == NULL,
+      "a second warning");
+  gst_object_unref (bus);
+  g_rand_free (rand);
+  th_teardown_checked (hr);
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------------ */
+/* Figures                                                                  */
+
+static void
+keep_stats (GObject * object, GParamSpec * pspec, GstStructure ** stats)
+{
+  g_clear_pointer (stats, gst_structure_free);
+  g_object_get (object, "stats", stats, NULL);
+}
+
+/* The stats are notified by EOS (what gst-launch-1.0 -v prints), with the
+ * whole stream's frames and per-frame figures that are the totals divided
+ * by them. */
+GST_START_TEST (test_stats_at_eos)
+{
+  GstElement *pipeline, *e;
+  GstStructure *stats = NULL;
+  GstMessage *msg;
+  GstBus *bus;
+  gdouble total, per_frame;
+  guint64 frames;
+  gchar *desc;
+
+  desc = g_strdup_printf ("videotestsrc num-buffers=5 ! video/x-raw,"
+      "format=I420,width=64,height=48 ! clepsilon name=e device=\"%s\" ! "
+      "fakesink", rt_device ());
+  pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (pipeline != NULL);
+  e = gst_bin_get_by_name (GST_BIN (pipeline), "e");
+  g_signal_connect (e, "notify::stats", G_CALLBACK (keep_stats), &stats);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  bus = gst_element_get_bus (pipeline);
+  msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  fail_unless (stats != NULL, "stats not notified by EOS");
+  fail_unless (gst_structure_get_uint64 (stats, "frames", &frames));
+  fail_unless_equals_int (frames, 5);
+  fail_unless (gst_structure_get_double (stats, "transform-ms", &total));
+  fail_unless (gst_structure_get_double (stats, "transform-ms-per-frame",
+          &per_frame));
+  fail_unless (total > 0);
+  fail_unless (fabs (per_frame - total / 5) <= 1e-9 * total);
+  fail_unless (gst_structure_get_double (stats, "device-ms", &total));
+  fail_unless (gst_structure_get_double (stats, "device-ms-per-frame",
+          &per_frame));
+  fail_unless (fabs (per_frame - total / 5) <= 1e-9 * total);
+  gst_structure_free (stats);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  g_signal_handlers_disconnect_by_func (e, keep_stats, &stats);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------------ */
+/* Metadata                                                                 */
+
+static void
+assert_finds (const gchar * text, const gchar * word)
+{
+  gchar *lower = g_ascii_strdown (text, -1);
+
+  fail_unless (strstr (lower, word) != NULL, "\"%s\" lacks \"%s\"", text,
+      word);
+  g_free (lower);
+}
+
+/* What gst-inspect-1.0 | grep -i denois (and noise) reads, and the enums
+ * documented as the plugin's API. */
+GST_START_TEST (test_metadata)
+{
+  GstElementFactory *factory = gst_element_factory_find ("clepsilon");
+  GstElement *e = th_make_element ();
+  GParamSpec *ps;
+  const gchar *name;
+
+  fail_unless (factory != NULL);
+  name = gst_element_factory_get_metadata (factory,
+      GST_ELEMENT_METADATA_LONGNAME);
+  assert_finds (name, "denois");
+  assert_finds (name, "noise");
+  assert_finds (gst_element_factory_get_metadata (factory,
+          GST_ELEMENT_METADATA_DESCRIPTION), "denois");
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "strength");
+  fail_unless (gst_type_is_plugin_api (ps->value_type, NULL));
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "epsilon-variant");
+  fail_unless (gst_type_is_plugin_api (ps->value_type, NULL));
+  gst_object_unref (e);
+  gst_object_unref (factory);
+}
+
+GST_END_TEST;
+
+static Suite *
+clepsilonknob_suite (void)
+{
+  Suite *s = suite_create ("clepsilonknob");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_levels);
+  tcase_add_test (tc, test_default_is_medium);
+  tcase_add_test (tc, test_off_is_passthrough);
+  tcase_add_test (tc, test_levels_while_playing);
+  tcase_add_test (tc, test_expert_only);
+  tcase_add_test (tc, test_expert_notifies_strength);
+  tcase_add_test (tc, test_presets);
+  tcase_add_test (tc, test_bad_values_warn);
+  tcase_add_test (tc, test_bad_value_warns_at_start);
+  tcase_add_test (tc, test_auto_10bit_warns);
+  tcase_add_test (tc, test_stats_at_eos);
+  tcase_add_test (tc, test_metadata);
+  return s;
+}
+
+GST_CHECK_MAIN (clepsilonknob);
