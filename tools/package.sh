@@ -5,8 +5,10 @@
 # clean), keeps the .deb in out/package/, installs it into the system, runs
 # its package test (debian/tests/smoke: gst-inspect-1.0 and a short pipeline,
 # no GST_PLUGIN_PATH), then removes it and checks that nothing of it is left.
-# Run as root (or with sudo available) on Debian 12; exits non-zero on any
-# failure, and removes the package again if it fails after installing it.
+# Checks the package's fields (the gstreamer:* ones of dh_gstscancodecs) and
+# runs lintian on it, which must give no error and no warning. Run as root
+# (or with sudo available) on Debian 12; exits non-zero on any failure, and
+# removes the package again if it fails after installing it.
 # tools/test.sh --package runs it after the test suite.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -52,7 +54,7 @@ inspect() { env -i PATH=/usr/bin:/bin HOME="$tmp/home" gst-inspect-1.0 "$@"; }
 step "Installing what building and testing the package needs"
 mapfile -t needs < <(control_packages debian/control Build-Depends
   control_packages debian/tests/control Depends)
-install_packages dpkg-dev git "${needs[@]}"
+install_packages dpkg-dev git lintian "${needs[@]}"
 
 version=$(dpkg-parsechangelog -S Version)
 meson_version=$(meson introspect --projectinfo meson.build |
@@ -92,14 +94,36 @@ arch=$(dpkg --print-architecture)
 deb=$out/${pkg}_${version}_${arch}.deb
 [ -f "$deb" ] || fail "no $deb"
 
-step "Contents of $(basename "$deb"): the plugin and its documents only"
-dpkg-deb -f "$deb" Depends Recommends | sed 's/^/    /'
+step "Fields of $(basename "$deb")"
+dpkg-deb -f "$deb" Maintainer Depends Recommends Provides Gstreamer-Version \
+  Gstreamer-Elements Gstreamer-Uri-Sources Gstreamer-Uri-Sinks \
+  Gstreamer-Encoders Gstreamer-Decoders | sed 's/^/    /'
+[ "$(dpkg-deb -f "$deb" Gstreamer-Elements)" = clepsilon ] ||
+  fail "Gstreamer-Elements is not 'clepsilon' (dh_gstscancodecs in debian/rules?)"
+
+step "Contents of $(basename "$deb"): the plugin, its presets and its documents only"
 dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $NF }' >"$tmp/contents.txt"
 sed 's/^/    /' "$tmp/contents.txt"
 if grep -v -e '^\./usr/lib/[^/]*/gstreamer-1\.0/libgstclfilters\.so$' \
+    -e '^\./usr/share/gstreamer-1\.0/presets/GstClEpsilon\.prs$' \
+    -e "^\./usr/share/lintian/overrides/$pkg$" \
     -e "^\./usr/share/doc/$pkg/" "$tmp/contents.txt"; then
   fail "the package holds more than the plugin (above)"
 fi
+# The element's presets, once the tree has them: meson installs them, and
+# dh_auto_install puts all that meson installs into the package.
+if git ls-files -c -o --exclude-standard | grep -q 'GstClEpsilon\.prs$' &&
+    ! grep -qx '\./usr/share/gstreamer-1\.0/presets/GstClEpsilon\.prs' "$tmp/contents.txt"; then
+  fail "the tree has GstClEpsilon.prs, the package does not install it into /usr/share/gstreamer-1.0/presets"
+fi
+
+# lintian's default set (errors and warnings): none may be left.
+changes=$(ls "$out"/*.changes)
+step "lintian $(basename "$changes") (log: out/package/lintian.log)"
+lintian "$changes" >"$out/lintian.log" 2>&1 || true
+sed 's/^/    /' "$out/lintian.log"
+! grep -q '^[EW]: ' "$out/lintian.log" || fail "lintian: errors or warnings (above)"
+echo "    no error, no warning"
 
 step "apt-get install $deb"
 we_installed=1
