@@ -219,6 +219,8 @@ def main():
     for name in ("DISPLAY", "WAYLAND_DISPLAY"):
         env.pop(name, None)
     env["GST_PLUGIN_PATH"] = plugin
+    # The presets of this tree, as the docs say to set for a build tree.
+    env["GST_PRESET_PATH"] = os.path.join(TOP, "gst", "presets")
     env["GST_REGISTRY_1_0"] = os.path.join(root, "registry.bin")
 
     links = [(p, t) for p in pages for t in broken_links(p)]

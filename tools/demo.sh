@@ -21,15 +21,12 @@
 # auto).
 set -euo pipefail
 
-# The setting each source runs through: the one recommended for that kind
-# of file, not one tuned for the demo. MPEG-4 Part 2: the automatic mode
-# finds no quantizer on the quality harness's FIT pictures coded that way,
-# and this is the fixed setting with the best mean gain there
-# (/usr/bin/python3 tools/demo.py --fit mpeg4:mpeg4:10); none of them is one
-# of the demo's. The element's presets take their place, one line each:
-mpeg2_setting="strength=auto"                 # @preset=dvd-rip
-mjpeg_setting="strength=auto"                 # @preset=mjpeg-camera
-mpeg4_setting="threshold=10 window-size=5"    # @preset=divx-xvid
+# The setting each source runs through: the element's preset for that kind
+# of file (gst/presets/GstClEpsilon.prs, docs/properties.md says what each
+# is and which measurements chose it), not one tuned for the demo.
+mpeg2_setting="@preset=dvd-rip"
+mjpeg_setting="@preset=mjpeg-camera"
+mpeg4_setting="@preset=divx-xvid"
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$top/tools/setup.sh"
@@ -41,6 +38,8 @@ cd "$top"
 out=$top/out
 mkdir -p "$out"
 export GST_PLUGIN_PATH=$top/build/gst
+# The presets of this tree, before any installed ones.
+export GST_PRESET_PATH=$top/gst/presets
 device=${DEVICE:-auto}
 
 # One frame first, so that a machine without an OpenCL device hears it at
