@@ -624,6 +624,47 @@ GST_START_TEST (test_property_change_playing)
 
 GST_END_TEST;
 
+/* The window size changed alone while playing, thresholds and kernel kept:
+ * each frame must be filtered with its own window. Thresholds that stay
+ * above 0 keep the same stages running, so the element could take the
+ * change for new kernel arguments only; the window is compiled into the
+ * kernels. */
+GST_START_TEST (test_window_change_playing)
+{
+  static const guint windows[] = { 3, 9, 5, 15, 3, 7 };
+  const GstVideoFormat fmt = GST_VIDEO_FORMAT_I420;
+  const gint w = 41, h = 29;
+  const guint32 seed = 0xc4a70002;
+  GRand *rand = g_rand_new_with_seed (seed);
+  GstVideoInfo info;
+  GstHarness *hr;
+  ThConfig cfg;
+  guint i, with_kernel;
+
+  for (with_kernel = 0; with_kernel < 2; with_kernel++) {
+    th_config_init (&cfg, 40, windows[0], 30);
+    if (with_kernel)
+      config_blur (&cfg);
+    hr = make_harness (fmt, w, h, &cfg, &info);
+    for (i = 0; i < G_N_ELEMENTS (windows); i++) {
+      GstBuffer *in = th_make_input (&info, rand, TH_FILL_SMOOTH);
+      gchar *ctx;
+
+      cfg.ref.window = windows[i];
+      g_object_set (hr->element, "window-size", windows[i], NULL);
+      ctx = th_config_ctx ("window change", fmt, w, h, seed, &cfg);
+      GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+      GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+      th_push_check_unref (hr, &info, in, &cfg.ref, ctx);
+      g_free (ctx);
+    }
+    th_teardown_checked (hr);
+  }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 #define MS ((GstClockTime) GST_MSECOND)
 
 #define CHECKED_FLAGS (GST_BUFFER_FLAG_DISCONT | GST_BUFFER_FLAG_DELTA_UNIT | \
@@ -1364,6 +1405,7 @@ clepsilon_suite (void)
   tcase_add_test (tc, test_full_hd);
   tcase_add_test (tc, test_padded_strides);
   tcase_add_test (tc, test_property_change_playing);
+  tcase_add_test (tc, test_window_change_playing);
   tcase_add_test (tc, test_renegotiate);
   tcase_add_test (tc, test_buffer_metadata);
   tcase_add_test (tc, test_passthrough);
