@@ -1333,6 +1333,83 @@ GST_START_TEST (test_untouched_planes_shared)
 
 GST_END_TEST;
 
+/* A slow consumer: more frames than are in flight pushed before any output
+ * is read, large frames and a wide window, so that each slot comes round
+ * again while its previous frame may still run; every output is compared
+ * with the reference of its own input. Inputs alternate between system
+ * memory and the element's proposed pool, and four inputs take turns in
+ * three slots, so that a slot reused too early shows another frame's
+ * samples. */
+GST_START_TEST (test_frames_in_flight_slow_consumer)
+{
+  const GstVideoFormat fmt = GST_VIDEO_FORMAT_NV12;
+  const gint w = 1920, h = 1080;
+  const guint n_inputs = 4, n_frames = 13;
+  GRand *rand = g_rand_new_with_seed (0x51c0);
+  GstBuffer *inputs[4], *exps[4];
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GstHarness *hr;
+  RefParams p;
+  guint i, size;
+  const gchar *ctx = "[slow consumer] NV12 1920x1080 frames-in-flight=3";
+
+  th_params_init (&p, 40, 15, 25);
+  hr = th_harness_new (make_element (&p), fmt, w, h, 0, &info);
+  g_object_set (hr->element, "frames-in-flight", 3, NULL);
+  pool = query_proposed_pool (hr, &info, &size, ctx);
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  for (i = 0; i < n_inputs; i++) {
+    inputs[i] = th_make_input (&info, rand, TH_FILL_SMOOTH);
+    exps[i] = rt_make_expected (&info, inputs[i], &p);
+  }
+
+  for (i = 0; i < n_frames; i++) {
+    GstBuffer *in;
+    GstFlowReturn ret;
+
+    if (i % 2) {
+      GstVideoFrame from, to;
+
+      in = acquire_pool_buffer (pool, &info, ctx);
+      fail_unless (gst_video_frame_map (&from, &info, inputs[i % n_inputs],
+              GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&to, &info, in, GST_MAP_WRITE));
+      fail_unless (gst_video_frame_copy (&to, &from));
+      gst_video_frame_unmap (&to);
+      gst_video_frame_unmap (&from);
+    } else {
+      in = gst_buffer_copy_deep (inputs[i % n_inputs]);
+    }
+    GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+    ret = gst_harness_push (hr, in);
+    fail_unless (ret == GST_FLOW_OK, "%s: push %u returned %s", ctx, i,
+        gst_flow_get_name (ret));
+  }
+  fail_unless_equals_int (gst_harness_buffers_in_queue (hr), n_frames);
+  for (i = 0; i < n_frames; i++) {
+    GstBuffer *out = gst_harness_pull (hr);
+    gchar *what = g_strdup_printf ("%s: frame %u (input %u)", ctx, i,
+        i % n_inputs);
+
+    fail_unless (out != NULL, "%s: no output", what);
+    th_check_frame (&info, out, exps[i % n_inputs], 0, what);
+    gst_buffer_unref (out);
+    g_free (what);
+  }
+
+  for (i = 0; i < n_inputs; i++) {
+    gst_buffer_unref (inputs[i]);
+    gst_buffer_unref (exps[i]);
+  }
+  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+  gst_object_unref (pool);
+  th_teardown_checked (hr);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* Sharing the input's chroma must not cost the input's pool its buffers:
  * the output keeps the input buffer until it is done with its memory, and
  * both come back whole to their pools and are reused, not reallocated. */
@@ -1628,6 +1705,7 @@ clepsilonmemory_suite (void)
   tcase_add_test (tc, test_downstream_with_video_meta);
   tcase_add_test (tc, test_untouched_planes_shared);
   tcase_add_test (tc, test_shared_input_buffers_reused);
+  tcase_add_test (tc, test_frames_in_flight_slow_consumer);
   tcase_add_test (tc, test_caps_change_new_pool);
   tcase_add_test (tc, test_undersized_refused);
   tcase_add_test (tc, test_undersized_with_meta_refused_aligned);
