@@ -480,6 +480,22 @@ acquire_pool_buffer (GstBufferPool * pool, const GstVideoInfo * info,
   return buf;
 }
 
+/* A buffer of @pool (active) holding the image of @src (@info). */
+static GstBuffer *
+pool_copy (GstBufferPool * pool, const GstVideoInfo * info, GstBuffer * src,
+    const gchar * ctx)
+{
+  GstBuffer *buf = acquire_pool_buffer (pool, info, ctx);
+  GstVideoFrame from, to;
+
+  fail_unless (gst_video_frame_map (&from, info, src, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&to, info, buf, GST_MAP_WRITE));
+  fail_unless (gst_video_frame_copy (&to, &from));
+  gst_video_frame_unmap (&to);
+  gst_video_frame_unmap (&from);
+  return buf;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Tests                                                                    */
 
@@ -1334,9 +1350,9 @@ GST_START_TEST (test_untouched_planes_shared)
 GST_END_TEST;
 
 /* A slow consumer: more frames than are in flight pushed before any output
- * is read, large frames and a wide window, so that each slot comes round
- * again while its previous frame may still run; every output is compared
- * with the reference of its own input. Inputs alternate between system
+ * is read, frames large enough that each slot comes round again while its
+ * previous frame may still run; every output is compared with the
+ * reference of its own input. Inputs alternate between system
  * memory and the element's proposed pool, and four inputs take turns in
  * three slots, so that a slot reused too early shows another frame's
  * samples. */
@@ -1344,7 +1360,7 @@ GST_START_TEST (test_frames_in_flight_slow_consumer)
 {
   const GstVideoFormat fmt = GST_VIDEO_FORMAT_NV12;
   const gint w = 1920, h = 1080;
-  const guint n_inputs = 4, n_frames = 13;
+  const guint n_inputs = 4, n_frames = 10;
   GRand *rand = g_rand_new_with_seed (0x51c0);
   GstBuffer *inputs[4], *exps[4];
   GstBufferPool *pool;
@@ -1354,7 +1370,7 @@ GST_START_TEST (test_frames_in_flight_slow_consumer)
   guint i, size;
   const gchar *ctx = "[slow consumer] NV12 1920x1080 frames-in-flight=3";
 
-  th_params_init (&p, 40, 15, 25);
+  th_params_init (&p, 40, 9, 25);
   hr = th_harness_new (make_element (&p), fmt, w, h, 0, &info);
   g_object_set (hr->element, "frames-in-flight", 3, NULL);
   pool = query_proposed_pool (hr, &info, &size, ctx);
@@ -1368,19 +1384,8 @@ GST_START_TEST (test_frames_in_flight_slow_consumer)
     GstBuffer *in;
     GstFlowReturn ret;
 
-    if (i % 2) {
-      GstVideoFrame from, to;
-
-      in = acquire_pool_buffer (pool, &info, ctx);
-      fail_unless (gst_video_frame_map (&from, &info, inputs[i % n_inputs],
-              GST_MAP_READ));
-      fail_unless (gst_video_frame_map (&to, &info, in, GST_MAP_WRITE));
-      fail_unless (gst_video_frame_copy (&to, &from));
-      gst_video_frame_unmap (&to);
-      gst_video_frame_unmap (&from);
-    } else {
-      in = gst_buffer_copy_deep (inputs[i % n_inputs]);
-    }
+    in = i % 2 ? pool_copy (pool, &info, inputs[i % n_inputs], ctx) :
+        gst_buffer_copy_deep (inputs[i % n_inputs]);
     GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
     ret = gst_harness_push (hr, in);
     fail_unless (ret == GST_FLOW_OK, "%s: push %u returned %s", ctx, i,
@@ -1393,6 +1398,70 @@ GST_START_TEST (test_frames_in_flight_slow_consumer)
         i % n_inputs);
 
     fail_unless (out != NULL, "%s: no output", what);
+    th_check_frame (&info, out, exps[i % n_inputs], 0, what);
+    gst_buffer_unref (out);
+    g_free (what);
+  }
+
+  for (i = 0; i < n_inputs; i++) {
+    gst_buffer_unref (inputs[i]);
+    gst_buffer_unref (exps[i]);
+  }
+  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+  gst_object_unref (pool);
+  th_teardown_checked (hr);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* An output that downstream drops without mapping it (fakesink) goes back
+ * to the pool with its frame's commands maybe still running: on a discrete
+ * GPU, a frame from the proposed pool has its untouched chroma copied into
+ * the output by the device, after the kernels. The next frame, from system
+ * memory, gets that buffer again and its untouched chroma is copied by the
+ * CPU: only once those commands are done, or they overwrite it. Frames in
+ * flight, inputs from the pool and from system memory in turn; every
+ * system-memory frame's output against its reference. */
+GST_START_TEST (test_untouched_plane_after_dropped_output)
+{
+  const GstVideoFormat fmt = GST_VIDEO_FORMAT_NV12;
+  const gint w = 1280, h = 720;
+  const guint n_inputs = 4, n_frames = 8;
+  GRand *rand = g_rand_new_with_seed (0x51c1);
+  GstBuffer *inputs[4], *exps[4];
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GstHarness *hr;
+  RefParams p;
+  guint i, size;
+  const gchar *ctx = "[dropped output] NV12 1280x720 chroma untouched";
+
+  th_params_init (&p, 40, 9, 0);
+  hr = th_harness_new (make_element (&p), fmt, w, h, 0, &info);
+  g_object_set (hr->element, "frames-in-flight", 3, NULL);
+  pool = query_proposed_pool (hr, &info, &size, ctx);
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  for (i = 0; i < n_inputs; i++) {
+    inputs[i] = th_make_input (&info, rand, TH_FILL_SMOOTH);
+    exps[i] = rt_make_expected (&info, inputs[i], &p);
+  }
+
+  for (i = 0; i < n_frames; i++) {
+    gboolean from_pool = i % 2 == 0;
+    GstBuffer *in = from_pool ? pool_copy (pool, &info, inputs[i % n_inputs],
+        ctx) : gst_buffer_copy_deep (inputs[i % n_inputs]);
+    GstBuffer *out;
+    gchar *what;
+
+    GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+    out = th_push_pull (hr, in, ctx);
+    if (from_pool) {
+      gst_buffer_unref (out);
+      continue;
+    }
+    what = g_strdup_printf ("%s: frame %u (input %u, system memory)", ctx, i,
+        i % n_inputs);
     th_check_frame (&info, out, exps[i % n_inputs], 0, what);
     gst_buffer_unref (out);
     g_free (what);
@@ -1706,6 +1775,7 @@ clepsilonmemory_suite (void)
   tcase_add_test (tc, test_untouched_planes_shared);
   tcase_add_test (tc, test_shared_input_buffers_reused);
   tcase_add_test (tc, test_frames_in_flight_slow_consumer);
+  tcase_add_test (tc, test_untouched_plane_after_dropped_output);
   tcase_add_test (tc, test_caps_change_new_pool);
   tcase_add_test (tc, test_undersized_refused);
   tcase_add_test (tc, test_undersized_with_meta_refused_aligned);
