@@ -1349,68 +1349,104 @@ GST_START_TEST (test_untouched_planes_shared)
 
 GST_END_TEST;
 
+/* NV12 frames through a clepsilon at frames-in-flight=3: four inputs and
+ * their references, and the element's proposed pool, active. */
+typedef struct
+{
+  GstHarness *hr;
+  GstVideoInfo info;
+  GstBufferPool *pool;
+  GstBuffer *inputs[4], *exps[4];
+  const gchar *ctx;
+} InFlightRun;
+
+static void
+in_flight_run_start (InFlightRun * run, gint w, gint h, const RefParams * p,
+    guint32 seed, const gchar * ctx)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint i, size;
+
+  run->ctx = ctx;
+  run->hr = th_harness_new (make_element (p), GST_VIDEO_FORMAT_NV12, w, h, 0,
+      &run->info);
+  g_object_set (run->hr->element, "frames-in-flight", 3, NULL);
+  run->pool = query_proposed_pool (run->hr, &run->info, &size, ctx);
+  fail_unless (gst_buffer_pool_set_active (run->pool, TRUE));
+  for (i = 0; i < G_N_ELEMENTS (run->inputs); i++) {
+    run->inputs[i] = th_make_input (&run->info, rand, TH_FILL_SMOOTH);
+    run->exps[i] = rt_make_expected (&run->info, run->inputs[i], p);
+  }
+  g_rand_free (rand);
+}
+
+/* Frame @n's input: input @n mod 4, copied into a buffer of the pool or of
+ * system memory. */
+static GstBuffer *
+in_flight_run_input (InFlightRun * run, guint n, gboolean from_pool)
+{
+  GstBuffer *in = run->inputs[n % G_N_ELEMENTS (run->inputs)];
+
+  in = from_pool ? pool_copy (run->pool, &run->info, in, run->ctx) :
+      gst_buffer_copy_deep (in);
+  GST_BUFFER_PTS (in) = n * GST_SECOND / 30;
+  return in;
+}
+
+/* Checks @out (taken) as frame @n's output. */
+static void
+in_flight_run_check (InFlightRun * run, guint n, GstBuffer * out)
+{
+  guint k = n % G_N_ELEMENTS (run->inputs);
+  gchar *what = g_strdup_printf ("%s: frame %u (input %u)", run->ctx, n, k);
+
+  fail_unless (out != NULL, "%s: no output", what);
+  th_check_frame (&run->info, out, run->exps[k], 0, what);
+  gst_buffer_unref (out);
+  g_free (what);
+}
+
+static void
+in_flight_run_finish (InFlightRun * run)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (run->inputs); i++) {
+    gst_buffer_unref (run->inputs[i]);
+    gst_buffer_unref (run->exps[i]);
+  }
+  fail_unless (gst_buffer_pool_set_active (run->pool, FALSE));
+  gst_object_unref (run->pool);
+  th_teardown_checked (run->hr);
+}
+
 /* A slow consumer: more frames than are in flight pushed before any output
  * is read, frames large enough that each slot comes round again while its
  * previous frame may still run; every output is compared with the
- * reference of its own input. Inputs alternate between system
- * memory and the element's proposed pool, and four inputs take turns in
- * three slots, so that a slot reused too early shows another frame's
- * samples. */
+ * reference of its own input. Inputs alternate between system memory and
+ * the element's proposed pool, and four inputs take turns in three slots,
+ * so that a slot reused too early shows another frame's samples. */
 GST_START_TEST (test_frames_in_flight_slow_consumer)
 {
-  const GstVideoFormat fmt = GST_VIDEO_FORMAT_NV12;
-  const gint w = 1920, h = 1080;
-  const guint n_inputs = 4, n_frames = 10;
-  GRand *rand = g_rand_new_with_seed (0x51c0);
-  GstBuffer *inputs[4], *exps[4];
-  GstBufferPool *pool;
-  GstVideoInfo info;
-  GstHarness *hr;
+  const guint n_frames = 10;
+  InFlightRun run;
   RefParams p;
-  guint i, size;
-  const gchar *ctx = "[slow consumer] NV12 1920x1080 frames-in-flight=3";
+  guint i;
 
   th_params_init (&p, 40, 9, 25);
-  hr = th_harness_new (make_element (&p), fmt, w, h, 0, &info);
-  g_object_set (hr->element, "frames-in-flight", 3, NULL);
-  pool = query_proposed_pool (hr, &info, &size, ctx);
-  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
-  for (i = 0; i < n_inputs; i++) {
-    inputs[i] = th_make_input (&info, rand, TH_FILL_SMOOTH);
-    exps[i] = rt_make_expected (&info, inputs[i], &p);
-  }
-
+  in_flight_run_start (&run, 1920, 1080, &p, 0x51c0,
+      "[slow consumer] NV12 1920x1080 frames-in-flight=3");
   for (i = 0; i < n_frames; i++) {
-    GstBuffer *in;
-    GstFlowReturn ret;
+    GstFlowReturn ret = gst_harness_push (run.hr,
+        in_flight_run_input (&run, i, i % 2));
 
-    in = i % 2 ? pool_copy (pool, &info, inputs[i % n_inputs], ctx) :
-        gst_buffer_copy_deep (inputs[i % n_inputs]);
-    GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
-    ret = gst_harness_push (hr, in);
-    fail_unless (ret == GST_FLOW_OK, "%s: push %u returned %s", ctx, i,
+    fail_unless (ret == GST_FLOW_OK, "%s: push %u returned %s", run.ctx, i,
         gst_flow_get_name (ret));
   }
-  fail_unless_equals_int (gst_harness_buffers_in_queue (hr), n_frames);
-  for (i = 0; i < n_frames; i++) {
-    GstBuffer *out = gst_harness_pull (hr);
-    gchar *what = g_strdup_printf ("%s: frame %u (input %u)", ctx, i,
-        i % n_inputs);
-
-    fail_unless (out != NULL, "%s: no output", what);
-    th_check_frame (&info, out, exps[i % n_inputs], 0, what);
-    gst_buffer_unref (out);
-    g_free (what);
-  }
-
-  for (i = 0; i < n_inputs; i++) {
-    gst_buffer_unref (inputs[i]);
-    gst_buffer_unref (exps[i]);
-  }
-  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
-  gst_object_unref (pool);
-  th_teardown_checked (hr);
-  g_rand_free (rand);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (run.hr), n_frames);
+  for (i = 0; i < n_frames; i++)
+    in_flight_run_check (&run, i, gst_harness_pull (run.hr));
+  in_flight_run_finish (&run);
 }
 
 GST_END_TEST;
@@ -1425,56 +1461,24 @@ GST_END_TEST;
  * system-memory frame's output against its reference. */
 GST_START_TEST (test_untouched_plane_after_dropped_output)
 {
-  const GstVideoFormat fmt = GST_VIDEO_FORMAT_NV12;
-  const gint w = 1280, h = 720;
-  const guint n_inputs = 4, n_frames = 8;
-  GRand *rand = g_rand_new_with_seed (0x51c1);
-  GstBuffer *inputs[4], *exps[4];
-  GstBufferPool *pool;
-  GstVideoInfo info;
-  GstHarness *hr;
+  InFlightRun run;
   RefParams p;
-  guint i, size;
-  const gchar *ctx = "[dropped output] NV12 1280x720 chroma untouched";
+  guint i;
 
   th_params_init (&p, 40, 9, 0);
-  hr = th_harness_new (make_element (&p), fmt, w, h, 0, &info);
-  g_object_set (hr->element, "frames-in-flight", 3, NULL);
-  pool = query_proposed_pool (hr, &info, &size, ctx);
-  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
-  for (i = 0; i < n_inputs; i++) {
-    inputs[i] = th_make_input (&info, rand, TH_FILL_SMOOTH);
-    exps[i] = rt_make_expected (&info, inputs[i], &p);
-  }
-
-  for (i = 0; i < n_frames; i++) {
+  in_flight_run_start (&run, 1280, 720, &p, 0x51c1,
+      "[dropped output] NV12 1280x720 chroma untouched");
+  for (i = 0; i < 8; i++) {
     gboolean from_pool = i % 2 == 0;
-    GstBuffer *in = from_pool ? pool_copy (pool, &info, inputs[i % n_inputs],
-        ctx) : gst_buffer_copy_deep (inputs[i % n_inputs]);
-    GstBuffer *out;
-    gchar *what;
+    GstBuffer *out = th_push_pull (run.hr,
+        in_flight_run_input (&run, i, from_pool), run.ctx);
 
-    GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
-    out = th_push_pull (hr, in, ctx);
-    if (from_pool) {
+    if (from_pool)
       gst_buffer_unref (out);
-      continue;
-    }
-    what = g_strdup_printf ("%s: frame %u (input %u, system memory)", ctx, i,
-        i % n_inputs);
-    th_check_frame (&info, out, exps[i % n_inputs], 0, what);
-    gst_buffer_unref (out);
-    g_free (what);
+    else
+      in_flight_run_check (&run, i, out);
   }
-
-  for (i = 0; i < n_inputs; i++) {
-    gst_buffer_unref (inputs[i]);
-    gst_buffer_unref (exps[i]);
-  }
-  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
-  gst_object_unref (pool);
-  th_teardown_checked (hr);
-  g_rand_free (rand);
+  in_flight_run_finish (&run);
 }
 
 GST_END_TEST;
