@@ -624,6 +624,89 @@ GST_START_TEST (test_property_change_playing)
 
 GST_END_TEST;
 
+/* Frame @n of a run whose settings change while playing: a random input
+ * pushed through @hr and checked against the reference of @cfg, the
+ * settings the element was just given. */
+static void
+push_check_changed (GstHarness * hr, const GstVideoInfo * info, GRand * rand,
+    ThFill fill, const ThConfig * cfg, guint n, const gchar * what,
+    guint32 seed)
+{
+  GstBuffer *in = th_make_input (info, rand, fill);
+  gchar *ctx = th_config_ctx (what, GST_VIDEO_INFO_FORMAT (info),
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info), seed, cfg);
+
+  GST_BUFFER_PTS (in) = n * GST_SECOND / 30;
+  GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+  th_push_check_unref (hr, info, in, &cfg->ref, ctx);
+  g_free (ctx);
+}
+
+/* The window size changed alone while playing, thresholds and kernel kept:
+ * each frame must be filtered with its own window. Thresholds that stay
+ * above 0 keep the same stages running, so the element could take the
+ * change for new kernel arguments only; the window is compiled into the
+ * kernels. */
+GST_START_TEST (test_window_change_playing)
+{
+  static const guint windows[] = { 3, 9, 5, 15, 3, 7 };
+  const guint32 seed = 0xc4a70002;
+  GRand *rand = g_rand_new_with_seed (seed);
+  GstVideoInfo info;
+  GstHarness *hr;
+  ThConfig cfg;
+  guint i, with_kernel;
+
+  for (with_kernel = 0; with_kernel < 2; with_kernel++) {
+    th_config_init (&cfg, 40, windows[0], 30);
+    if (with_kernel)
+      config_blur (&cfg);
+    hr = make_harness (GST_VIDEO_FORMAT_I420, 41, 29, &cfg, &info);
+    for (i = 0; i < G_N_ELEMENTS (windows); i++) {
+      cfg.ref.window = windows[i];
+      g_object_set (hr->element, "window-size", windows[i], NULL);
+      push_check_changed (hr, &info, rand, TH_FILL_SMOOTH, &cfg, i,
+          "window change", seed);
+    }
+    th_teardown_checked (hr);
+  }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* The kernel's divisor and bias changed alone while playing: new kernel
+ * arguments only, on the path that sets them without rebuilding anything;
+ * each frame against the reference of its own values. */
+GST_START_TEST (test_kernel_arguments_change_playing)
+{
+  static const gdouble divisor_bias[][2] = {
+    {0, 0}, {8, 0}, {8, 12}, {20, -7}, {0, 30},
+  };
+  const guint32 seed = 0xc4a70003;
+  GRand *rand = g_rand_new_with_seed (seed);
+  GstVideoInfo info;
+  GstHarness *hr;
+  ThConfig cfg;
+  guint i;
+
+  th_config_init (&cfg, 12, 5, 6);
+  th_config_set_kernel (&cfg, 3, 3, k_blur, 0, 0);
+  hr = make_harness (GST_VIDEO_FORMAT_NV12, 33, 21, &cfg, &info);
+  for (i = 0; i < G_N_ELEMENTS (divisor_bias); i++) {
+    th_config_set_kernel (&cfg, 3, 3, k_blur, divisor_bias[i][0],
+        divisor_bias[i][1]);
+    g_object_set (hr->element, "divisor", divisor_bias[i][0], "bias",
+        divisor_bias[i][1], NULL);
+    push_check_changed (hr, &info, rand, TH_FILL_NOISE, &cfg, i,
+        "kernel arguments change", seed);
+  }
+  th_teardown_checked (hr);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 #define MS ((GstClockTime) GST_MSECOND)
 
 #define CHECKED_FLAGS (GST_BUFFER_FLAG_DISCONT | GST_BUFFER_FLAG_DELTA_UNIT | \
@@ -1364,6 +1447,8 @@ clepsilon_suite (void)
   tcase_add_test (tc, test_full_hd);
   tcase_add_test (tc, test_padded_strides);
   tcase_add_test (tc, test_property_change_playing);
+  tcase_add_test (tc, test_window_change_playing);
+  tcase_add_test (tc, test_kernel_arguments_change_playing);
   tcase_add_test (tc, test_renegotiate);
   tcase_add_test (tc, test_buffer_metadata);
   tcase_add_test (tc, test_passthrough);

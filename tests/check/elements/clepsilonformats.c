@@ -513,6 +513,48 @@ GST_START_TEST (test_10bit_threshold_scale)
 
 GST_END_TEST;
 
+/* Thresholds changed while playing on 10-bit frames: the new values are
+ * on the 8-bit scale as at start (<< 2), on the path that only sets new
+ * kernel arguments (thresholds staying above 0, the same stages), luma and
+ * chroma; each frame against the reference of its own settings. */
+GST_START_TEST (test_10bit_threshold_change_playing)
+{
+  static const guint thresholds[][2] = {
+    /* luma, chroma */
+    {4, 2}, {20, 12}, {60, 3}, {1, 40},
+  };
+  const gint w = 37, h = 23;
+  guint f, i;
+
+  for (f = 0; f < G_N_ELEMENTS (formats10); f++) {
+    guint32 seed = 0x10c00000 + f;
+    GRand *rand = g_rand_new_with_seed (seed);
+    static const Input plain = { FALSE, FALSE, NULL, {0, 0, 0, 0} };
+    GstVideoInfo info;
+    GstHarness *hr;
+    ThConfig cfg;
+
+    th_config_init (&cfg, thresholds[0][0], 5, thresholds[0][1]);
+    hr = make_harness (&cfg, formats10[f], w, h, FALSE, &info);
+    for (i = 0; i < G_N_ELEMENTS (thresholds); i++) {
+      gchar *ctx;
+
+      th_config_init (&cfg, thresholds[i][0], 5, thresholds[i][1]);
+      g_object_set (hr->element, "threshold", thresholds[i][0],
+          "chroma-threshold", thresholds[i][1], NULL);
+      ctx = th_config_ctx ("10-bit threshold change", formats10[f], w, h,
+          seed, &cfg);
+      gst_buffer_unref (push_one (hr, &info, &cfg, &plain, rand, FILL_SMOOTH,
+              ctx));
+      g_free (ctx);
+    }
+    th_teardown_checked (hr);
+    g_rand_free (rand);
+  }
+}
+
+GST_END_TEST;
+
 /* Every variant forced on 10-bit frames. The 16-bit kernels have no tiled
  * variant: forced "tiled" must run "plain" (the stats say so) and still be
  * exact; separable runs for rank-1 kernels. */
@@ -836,6 +878,7 @@ clepsilonformats_suite (void)
   tcase_add_test (tc, test_planar_444_422);
   tcase_add_test (tc, test_10bit);
   tcase_add_test (tc, test_10bit_threshold_scale);
+  tcase_add_test (tc, test_10bit_threshold_change_playing);
   tcase_add_test (tc, test_10bit_variants);
   tcase_add_test (tc, test_odd_layout);
   tcase_add_test (tc, test_crop);

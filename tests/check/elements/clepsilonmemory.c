@@ -480,6 +480,22 @@ acquire_pool_buffer (GstBufferPool * pool, const GstVideoInfo * info,
   return buf;
 }
 
+/* A buffer of @pool (active) holding the image of @src (@info). */
+static GstBuffer *
+pool_copy (GstBufferPool * pool, const GstVideoInfo * info, GstBuffer * src,
+    const gchar * ctx)
+{
+  GstBuffer *buf = acquire_pool_buffer (pool, info, ctx);
+  GstVideoFrame from, to;
+
+  fail_unless (gst_video_frame_map (&from, info, src, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&to, info, buf, GST_MAP_WRITE));
+  fail_unless (gst_video_frame_copy (&to, &from));
+  gst_video_frame_unmap (&to);
+  gst_video_frame_unmap (&from);
+  return buf;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Tests                                                                    */
 
@@ -1333,6 +1349,141 @@ GST_START_TEST (test_untouched_planes_shared)
 
 GST_END_TEST;
 
+/* NV12 frames through a clepsilon at frames-in-flight=3: four inputs and
+ * their references, and the element's proposed pool, active. */
+typedef struct
+{
+  GstHarness *hr;
+  GstVideoInfo info;
+  GstBufferPool *pool;
+  GstBuffer *inputs[4], *exps[4];
+  const gchar *ctx;
+} InFlightRun;
+
+static void
+in_flight_run_start (InFlightRun * run, gint w, gint h, const RefParams * p,
+    guint32 seed, const gchar * ctx)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint i, size;
+
+  run->ctx = ctx;
+  run->hr = th_harness_new (make_element (p), GST_VIDEO_FORMAT_NV12, w, h, 0,
+      &run->info);
+  g_object_set (run->hr->element, "frames-in-flight", 3, NULL);
+  run->pool = query_proposed_pool (run->hr, &run->info, &size, ctx);
+  fail_unless (gst_buffer_pool_set_active (run->pool, TRUE));
+  for (i = 0; i < G_N_ELEMENTS (run->inputs); i++) {
+    run->inputs[i] = th_make_input (&run->info, rand, TH_FILL_SMOOTH);
+    run->exps[i] = rt_make_expected (&run->info, run->inputs[i], p);
+  }
+  g_rand_free (rand);
+}
+
+/* Frame @n's input: input @n mod 4, copied into a buffer of the pool or of
+ * system memory. */
+static GstBuffer *
+in_flight_run_input (InFlightRun * run, guint n, gboolean from_pool)
+{
+  GstBuffer *in = run->inputs[n % G_N_ELEMENTS (run->inputs)];
+
+  in = from_pool ? pool_copy (run->pool, &run->info, in, run->ctx) :
+      gst_buffer_copy_deep (in);
+  GST_BUFFER_PTS (in) = n * GST_SECOND / 30;
+  return in;
+}
+
+/* Checks @out (taken) as frame @n's output. */
+static void
+in_flight_run_check (InFlightRun * run, guint n, GstBuffer * out)
+{
+  guint k = n % G_N_ELEMENTS (run->inputs);
+  gchar *what = g_strdup_printf ("%s: frame %u (input %u)", run->ctx, n, k);
+
+  fail_unless (out != NULL, "%s: no output", what);
+  th_check_frame (&run->info, out, run->exps[k], 0, what);
+  gst_buffer_unref (out);
+  g_free (what);
+}
+
+static void
+in_flight_run_finish (InFlightRun * run)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (run->inputs); i++) {
+    gst_buffer_unref (run->inputs[i]);
+    gst_buffer_unref (run->exps[i]);
+  }
+  fail_unless (gst_buffer_pool_set_active (run->pool, FALSE));
+  gst_object_unref (run->pool);
+  th_teardown_checked (run->hr);
+}
+
+/* A slow consumer: more frames than are in flight pushed before any output
+ * is read, frames large enough that each slot comes round again while its
+ * previous frame may still run; every output is compared with the
+ * reference of its own input. Inputs alternate between system memory and
+ * the element's proposed pool, and four inputs take turns in three slots,
+ * so that a slot reused too early shows another frame's samples. */
+GST_START_TEST (test_frames_in_flight_slow_consumer)
+{
+  const guint n_frames = 10;
+  InFlightRun run;
+  RefParams p;
+  guint i;
+
+  th_params_init (&p, 40, 9, 25);
+  /* an odd number of rows: a CPU copy split over threads has a remainder */
+  in_flight_run_start (&run, 1920, 1081, &p, 0x51c0,
+      "[slow consumer] NV12 1920x1081 frames-in-flight=3");
+  for (i = 0; i < n_frames; i++) {
+    GstFlowReturn ret = gst_harness_push (run.hr,
+        in_flight_run_input (&run, i, i % 2));
+
+    fail_unless (ret == GST_FLOW_OK, "%s: push %u returned %s", run.ctx, i,
+        gst_flow_get_name (ret));
+  }
+  fail_unless_equals_int (gst_harness_buffers_in_queue (run.hr), n_frames);
+  for (i = 0; i < n_frames; i++)
+    in_flight_run_check (&run, i, gst_harness_pull (run.hr));
+  in_flight_run_finish (&run);
+}
+
+GST_END_TEST;
+
+/* An output that downstream drops without mapping it (fakesink) goes back
+ * to the pool with its frame's commands maybe still running: on a discrete
+ * GPU, a frame from the proposed pool has its untouched chroma copied into
+ * the output by the device, after the kernels. The next frame, from system
+ * memory, gets that buffer again and its untouched chroma is copied by the
+ * CPU: only once those commands are done, or they overwrite it. Frames in
+ * flight, inputs from the pool and from system memory in turn; every
+ * system-memory frame's output against its reference. */
+GST_START_TEST (test_untouched_plane_after_dropped_output)
+{
+  InFlightRun run;
+  RefParams p;
+  guint i;
+
+  th_params_init (&p, 40, 9, 0);
+  in_flight_run_start (&run, 1280, 720, &p, 0x51c1,
+      "[dropped output] NV12 1280x720 chroma untouched");
+  for (i = 0; i < 8; i++) {
+    gboolean from_pool = i % 2 == 0;
+    GstBuffer *out = th_push_pull (run.hr,
+        in_flight_run_input (&run, i, from_pool), run.ctx);
+
+    if (from_pool)
+      gst_buffer_unref (out);
+    else
+      in_flight_run_check (&run, i, out);
+  }
+  in_flight_run_finish (&run);
+}
+
+GST_END_TEST;
+
 /* Sharing the input's chroma must not cost the input's pool its buffers:
  * the output keeps the input buffer until it is done with its memory, and
  * both come back whole to their pools and are reused, not reallocated. */
@@ -1628,6 +1779,8 @@ clepsilonmemory_suite (void)
   tcase_add_test (tc, test_downstream_with_video_meta);
   tcase_add_test (tc, test_untouched_planes_shared);
   tcase_add_test (tc, test_shared_input_buffers_reused);
+  tcase_add_test (tc, test_frames_in_flight_slow_consumer);
+  tcase_add_test (tc, test_untouched_plane_after_dropped_output);
   tcase_add_test (tc, test_caps_change_new_pool);
   tcase_add_test (tc, test_undersized_refused);
   tcase_add_test (tc, test_undersized_with_meta_refused_aligned);

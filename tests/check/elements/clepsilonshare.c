@@ -508,6 +508,56 @@ GST_START_TEST (test_chain_stays_on_device)
 
 GST_END_TEST;
 
+/* clepsilon ! clepsilon, frames in flight, the frame on the device between
+ * them: each one copies the plane it leaves untouched on its own download
+ * queue (the first one chroma, the second one luma), and the second one's
+ * copy must wait for the first one's luma kernel, its chroma kernel for the
+ * first one's copy. Large frames, a wide window first; every output
+ * against the reference of both stages. */
+GST_START_TEST (test_chain_in_flight)
+{
+  gchar *desc = g_strdup_printf ("clepsilon name=a device=%s threshold=20 "
+      "window-size=9 chroma-threshold=0 frames-in-flight=3 ! "
+      "clepsilon name=b threshold=0 window-size=3 chroma-threshold=8 "
+      "frames-in-flight=3", rt_device ());
+  GstHarness *h = gst_harness_new_parse (desc);
+  const gchar *caps = "video/x-raw,format=NV12,width=1920,height=1081,"
+      "framerate=30/1";
+  GstBuffer *ins[2], *exps[2];
+  GstVideoInfo info;
+  RefParams first, second;
+  guint i;
+
+  gst_harness_set_caps_str (h, caps, caps);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 1920, 1081);
+  th_params_init (&first, 20, 9, 0);
+  th_params_init (&second, 0, 3, 8);
+  for (i = 0; i < G_N_ELEMENTS (ins); i++) {
+    ins[i] = gst_buffer_new_allocate (NULL, info.size, NULL);
+    fill_random (ins[i], 0xc4a20000 + i);
+    exps[i] = expected_chain (&info, ins[i], &first, &second);
+  }
+  for (i = 0; i < 12; i++) {
+    GstBuffer *out;
+
+    fail_unless_equals_int (gst_harness_push (h,
+            gst_buffer_copy_deep (ins[i % 2])), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    fail_unless (out != NULL, "frame %u: no output", i);
+    check_same_frame (&info, out, exps[i % 2]);
+    gst_buffer_unref (out);
+  }
+  fail_unless_equals_uint64 (stat_of (h->element, "b", "frames"), 12);
+  for (i = 0; i < G_N_ELEMENTS (ins); i++) {
+    gst_buffer_unref (ins[i]);
+    gst_buffer_unref (exps[i]);
+  }
+  gst_harness_teardown (h);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 /* A downstream that asks for memory:OpenCLBuffer gets device buffers, and
  * mapping one for the CPU gives the filtered frame. Without asking, system
  * memory is the default (a sink that takes ANY caps included). */
@@ -605,6 +655,7 @@ clepsilonshare_suite (void)
   tcase_add_test (tc, test_application_context);
   tcase_add_test (tc, test_mismatched_device_not_shared);
   tcase_add_test (tc, test_chain_stays_on_device);
+  tcase_add_test (tc, test_chain_in_flight);
   tcase_add_test (tc, test_device_memory_maps);
   tcase_add_test (tc, test_idle_element_moves_frames);
   return s;

@@ -30,6 +30,8 @@
 #endif
 
 #include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <math.h>
 #include <string.h>
 
 #include "gstclbufferpool-private.h"
@@ -837,6 +839,241 @@ GST_START_TEST (test_strength_auto)
 
 GST_END_TEST;
 
+/* ---- The estimate on frames coded by real encoders ---------------------- */
+
+/* ITU-T T.81 Annex K, table K.1: the JPEG luminance quantization table,
+ * row v, column u. */
+static const guint jpeg_luma_table[2][2] = {
+  {16, 11},
+  {12, 12},
+};
+
+/* What libjpeg's jpeg_set_quality (@quality, force_baseline) makes of
+ * @base: the table scaled by 5000 / quality below 50, 200 - 2 quality from
+ * 50, rounded, kept within 1..255. */
+static guint
+jpeg_quantizer (guint base, guint quality)
+{
+  guint scale = quality < 50 ? 5000 / quality : 200 - 2 * quality;
+
+  return CLAMP ((base * scale + 50) / 100, 1, 255);
+}
+
+/* MPEG-4 Visual (ISO/IEC 14496-2, 6.3.7): the default intra quantization
+ * matrix, row v, column u. */
+static const guint mpeg4_intra_matrix[2][2] = {
+  {8, 17},
+  {17, 18},
+};
+
+/* The coefficients of the estimate's histogram, in its order, as (u, v). */
+static const guint hist_coeffs[GST_CL_DCT_HIST_COEFFS][2] = {
+  {1, 0}, {0, 1}, {1, 1},
+};
+
+/* A frame of @info (I420, sides multiples of 8) whose every 8x8 luma block
+ * is 128 plus the orthonormal DCT basis images of the histogram's three
+ * coefficients, each with an amplitude random in -200..200 levels (within
+ * 0..255 at every sample), chroma flat: before coding, those coefficients
+ * are spread evenly over many multiples of any quantizer step, so that a
+ * step a little larger than the encoder's fits none but the first few. */
+static GstBuffer *
+basis_frame (const GstVideoInfo * info, guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  GstVideoFrame frame;
+  guint8 *luma;
+  gint stride, bx, by, x, y, k;
+
+  gst_buffer_memset (buf, 0, 128, info->size);
+  fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE));
+  luma = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
+  stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+  for (by = 0; by < GST_VIDEO_INFO_HEIGHT (info); by += 8) {
+    for (bx = 0; bx < GST_VIDEO_INFO_WIDTH (info); bx += 8) {
+      gdouble amp[GST_CL_DCT_HIST_COEFFS];
+
+      for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
+        amp[k] = g_rand_double_range (rand, -200, 200);
+      for (y = 0; y < 8; y++) {
+        for (x = 0; x < 8; x++) {
+          gdouble v = 128;
+
+          /* basis (u, v): c(u) c(v) cos ((2x + 1) u pi / 16)
+           * cos ((2y + 1) v pi / 16), c(0) = sqrt (1/8), else 1/2 */
+          for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++) {
+            guint u = hist_coeffs[k][0], w = hist_coeffs[k][1];
+
+            v += amp[k] * (u ? 0.5 : sqrt (0.125)) * (w ? 0.5 :
+                sqrt (0.125)) * cos ((2 * x + 1) * u * G_PI / 16) *
+                cos ((2 * y + 1) * w * G_PI / 16);
+          }
+          luma[(by + y) * stride + bx + x] = (guint8) CLAMP (lrint (v), 0,
+              255);
+        }
+      }
+    }
+  }
+  gst_video_frame_unmap (&frame);
+  g_rand_free (rand);
+  return buf;
+}
+
+/* @in coded and decoded by the elements of @launch (an encoder and its
+ * decoder), in a new buffer of the default I420 layout, or NULL where an
+ * element is missing. */
+static GstBuffer *
+code_frame (const gchar * launch, const GstVideoInfo * info, GstBuffer * in)
+{
+  GstHarness *h;
+  GstBuffer *out, *copy;
+  GstVideoFrame from, to;
+  GstVideoInfo out_info;
+  GstFlowReturn ret;
+  GstCaps *caps;
+
+  h = gst_harness_new_parse (launch);
+  if (!h)
+    return NULL;
+  caps = gst_video_info_to_caps (info);
+  gst_harness_set_src_caps (h, caps);
+  GST_BUFFER_PTS (in) = 0;
+  GST_BUFFER_DURATION (in) = GST_SECOND / 25;
+  ret = gst_harness_push (h, gst_buffer_ref (in));
+  fail_unless (ret == GST_FLOW_OK, "%s: push returned %s", launch,
+      gst_flow_get_name (ret));
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  out = gst_harness_pull (h);
+  fail_unless (out != NULL, "%s: no frame out", launch);
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  fail_unless (gst_video_info_from_caps (&out_info, caps));
+  gst_caps_unref (caps);
+  fail_unless (GST_VIDEO_INFO_FORMAT (&out_info) == GST_VIDEO_FORMAT_I420 &&
+      GST_VIDEO_INFO_WIDTH (&out_info) == GST_VIDEO_INFO_WIDTH (info) &&
+      GST_VIDEO_INFO_HEIGHT (&out_info) == GST_VIDEO_INFO_HEIGHT (info),
+      "%s: decoded as another format or size", launch);
+  copy = gst_buffer_new_allocate (NULL, info->size, NULL);
+  fail_unless (gst_video_frame_map (&from, &out_info, out, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&to, info, copy, GST_MAP_WRITE));
+  fail_unless (gst_video_frame_copy (&to, &from));
+  gst_video_frame_unmap (&to);
+  gst_video_frame_unmap (&from);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  return copy;
+}
+
+/* One coded frame and the quantizer steps its encoder used, in quarter
+ * levels of the orthonormal DCT, one per coefficient of the histogram. */
+typedef struct
+{
+  const gchar *launch;
+  guint steps[GST_CL_DCT_HIST_COEFFS];
+} Coded;
+
+/* Checks the estimate on @in, coded as @c says: each coefficient's comb
+ * finds its own step; the frame's step is their median; the stage's
+ * threshold is the step times 10/16, rounded to the nearest; and the plan,
+ * histogram on the device, uses that threshold. */
+static void
+check_estimate (const Coded * c, const GstVideoInfo * info, GstBuffer * in)
+{
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  guint sorted[GST_CL_DCT_HIST_COEFFS], i, j, step, threshold;
+  GstBuffer *coded = code_frame (c->launch, info, in), *out;
+  GstClFrameStats frame;
+  GstClPlanSettings s;
+  GstVideoFrame f;
+  GstClPlan *plan;
+  RefParams p;
+
+  if (!coded) {
+    GST_WARNING ("%s: an element is missing, skipping", c->launch);
+    return;
+  }
+  fail_unless (gst_video_frame_map (&f, info, coded, GST_MAP_READ));
+  ref_dct_histogram (GST_VIDEO_FRAME_PLANE_DATA (&f, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&f, 0), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), hist);
+  gst_video_frame_unmap (&f);
+  for (i = 0; i < GST_CL_DCT_HIST_COEFFS; i++) {
+    fail_unless (gst_cl_dct_comb_step (hist + i * GST_CL_DCT_BINS) ==
+        c->steps[i], "%s: coefficient (%u, %u) quantized by %u, estimated %u",
+        c->launch, hist_coeffs[i][0], hist_coeffs[i][1], c->steps[i],
+        gst_cl_dct_comb_step (hist + i * GST_CL_DCT_BINS));
+    for (j = i; j > 0 && sorted[j - 1] > c->steps[i]; j--)
+      sorted[j] = sorted[j - 1];
+    sorted[j] = c->steps[i];
+  }
+  step = sorted[1];
+  fail_unless_equals_int (gst_cl_dct_estimate_step (hist), step);
+  threshold = (guint) floor (step * 10 / 16.0 + 0.5);
+
+  plan = gst_cl_plan_new (context, tuner, info, 1, NULL);
+  fail_unless (plan != NULL);
+  make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
+  s.strength = GST_CL_STRENGTH_AUTO;
+  gst_cl_plan_set_settings (plan, &s);
+  out = gst_buffer_new_allocate (NULL, info->size, NULL);
+  fail_unless (gst_cl_plan_process (plan, coded, out, FALSE, &frame, NULL));
+  fail_unless (frame.auto_threshold == threshold, "%s: step %u gave "
+      "threshold %u, expected %u", c->launch, step, frame.auto_threshold,
+      threshold);
+  gst_buffer_unref (out);
+  gst_cl_plan_free (plan);
+  gst_buffer_unref (coded);
+}
+
+/* strength=auto's estimate on frames coded by jpegenc at a few qualities
+ * and by avenc_mpeg4 at a fixed quantizer, against the steps those encoders
+ * are known to use, in quarter levels: JPEG's are 4 x table K.1 scaled by
+ * the quality (libjpeg's rule); MPEG-4's intra AC coefficients with MPEG
+ * quantization are reconstructed as level x 2 qscale x W / 16 levels, W
+ * from the default intra matrix, so qscale x W / 2 quarter levels (exact for
+ * qscale a multiple of 8). The frame's step is the median of the three;
+ * where step x 10/16 is a half (JPEG 35, 40, 45; MPEG-4 8) the rounding
+ * shows. (avenc_mpeg2video of gst-libav 1.22.0 refuses every raw caps:
+ * "MPEG-1/2 does not support 1000000000/1 fps".) */
+GST_START_TEST (test_estimate_real_encoders)
+{
+  static const guint qualities[] = { 25, 35, 40, 45, 60 };
+  static const guint qscales[] = { 8, 16 };
+  GstVideoInfo info;
+  GstBuffer *in;
+  guint i, k;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 320, 240);
+  GST_VIDEO_INFO_FPS_N (&info) = 25;
+  GST_VIDEO_INFO_FPS_D (&info) = 1;
+  in = basis_frame (&info, 0xe571);
+  for (i = 0; i < G_N_ELEMENTS (qualities); i++) {
+    Coded c;
+
+    c.launch = g_strdup_printf ("jpegenc quality=%u ! jpegdec "
+        "idct-method=islow", qualities[i]);
+    for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
+      c.steps[k] = 4 * jpeg_quantizer (jpeg_luma_table[hist_coeffs[k][1]]
+          [hist_coeffs[k][0]], qualities[i]);
+    check_estimate (&c, &info, in);
+    g_free ((gchar *) c.launch);
+  }
+  for (i = 0; i < G_N_ELEMENTS (qscales); i++) {
+    Coded c;
+
+    c.launch = g_strdup_printf ("avenc_mpeg4 mpeg-quant=1 pass=quant "
+        "quantizer=%u gop-size=1 max-bframes=0 ! avdec_mpeg4", qscales[i]);
+    for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
+      c.steps[k] = qscales[i] * mpeg4_intra_matrix[hist_coeffs[k][1]]
+          [hist_coeffs[k][0]] / 2;
+    check_estimate (&c, &info, in);
+    g_free ((gchar *) c.launch);
+  }
+  gst_buffer_unref (in);
+}
+
+GST_END_TEST;
+
 static Suite *
 clplan_suite (void)
 {
@@ -854,6 +1091,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_strength_auto);
   tcase_add_test (tc, test_same_settings_again);
   tcase_add_test (tc, test_settings_equal);
+  tcase_add_test (tc, test_estimate_real_encoders);
   return s;
 }
 

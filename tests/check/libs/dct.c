@@ -368,6 +368,62 @@ GST_START_TEST (test_estimate)
 
 GST_END_TEST;
 
+/* One coefficient's histogram: @n_on values at bin @on, @n_off at bin @off. */
+static guint
+comb_of (guint on, guint n_on, guint off, guint n_off)
+{
+  guint32 hist[GST_CL_DCT_BINS] = { 0 };
+
+  hist[on] += n_on;
+  hist[off] += n_off;
+  return gst_cl_dct_comb_step (hist);
+}
+
+/* The comb's contract (gstcldct.c), at its edges: values below 6 quarter
+ * levels are left out; at least 64 values must remain; a step fits when
+ * 40/64 of them lie within 2 of one of its nonzero multiples; steps 255
+ * down to 24 are tried and the largest that fits wins. Values at 300 fit
+ * the steps with a multiple in 298..302, the largest 151 (2 x 151 = 302);
+ * values at 7 fit none of 24..255. */
+GST_START_TEST (test_comb_edges)
+{
+  /* the fit fraction: 40 of 64 fit, 39 do not */
+  fail_unless_equals_int (comb_of (300, 40, 7, 24), 151);
+  fail_unless_equals_int (comb_of (300, 39, 7, 25), 0);
+  /* the tolerance: values at 100 fit up to 102 */
+  fail_unless_equals_int (comb_of (100, 64, 7, 0), 102);
+  /* rounding noise: values at 5 are left out, at 6 counted (64 of 103
+   * fit) */
+  fail_unless_equals_int (comb_of (300, 64, 5, 39), 151);
+  fail_unless_equals_int (comb_of (300, 64, 6, 39), 0);
+  /* the count: 64 values, not 63 */
+  fail_unless_equals_int (comb_of (300, 64, 7, 0), 151);
+  fail_unless_equals_int (comb_of (300, 63, 5, 200), 0);
+  /* the range: 255 at the top (253..257 holds 255); 24 at the bottom holds
+   * 22 but not 21 */
+  fail_unless_equals_int (comb_of (255, 64, 7, 0), 255);
+  fail_unless_equals_int (comb_of (22, 64, 7, 0), 24);
+  fail_unless_equals_int (comb_of (21, 64, 7, 0), 0);
+}
+
+GST_END_TEST;
+
+/* The stage's threshold is 10/16 of the step, to the nearest (halves up). */
+GST_START_TEST (test_auto_threshold_rounding)
+{
+  static const guint step_threshold[][2] = {
+    {24, 15}, {36, 23}, {40, 25}, {44, 28}, {60, 38}, {68, 43}, {102, 64},
+    {255, 159},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (step_threshold); i++)
+    fail_unless_equals_int (gst_cl_dct_auto_threshold (step_threshold[i][0],
+            GST_CL_DCT_DEFAULT_GAIN), step_threshold[i][1]);
+}
+
+GST_END_TEST;
+
 static Suite *
 dct_suite (void)
 {
@@ -383,6 +439,8 @@ dct_suite (void)
   tcase_add_test (tc, test_stage_empty_columns);
   tcase_add_test (tc, test_histogram_exact);
   tcase_add_test (tc, test_estimate);
+  tcase_add_test (tc, test_comb_edges);
+  tcase_add_test (tc, test_auto_threshold_rounding);
   return s;
 }
 
