@@ -281,9 +281,11 @@ struct _GstClEpsilon
   gboolean dct_fallback_warned; /* said that this format cannot have it */
 };
 
+static void gst_cl_epsilon_preset_init (GstPresetInterface * iface);
+
 #define gst_cl_epsilon_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstClEpsilon, gst_cl_epsilon, GST_TYPE_VIDEO_FILTER,
-    G_IMPLEMENT_INTERFACE (GST_TYPE_PRESET, NULL));
+    G_IMPLEMENT_INTERFACE (GST_TYPE_PRESET, gst_cl_epsilon_preset_init));
 GST_ELEMENT_REGISTER_DEFINE (clepsilon, "clepsilon", GST_RANK_NONE,
     GST_TYPE_CL_EPSILON);
 
@@ -773,9 +775,11 @@ gst_cl_epsilon_post_warning (GstClEpsilon * self, const gchar * text)
 }
 
 /* Says why a property value was refused (@text, taken), on the bus: at once
- * where the element has one that delivers, else when it starts, since
- * gst-launch-1.0 sets properties before the element is in a pipeline, and a
- * message posted then is lost. Not with the object lock held. */
+ * where the element is READY or beyond, else when it starts. In NULL a
+ * message is lost: gst-launch-1.0 sets properties before the element is in
+ * a pipeline, and a pipeline set back to NULL flushes its bus (the child
+ * bus of a bin never flushes, so the state decides, not the element's bus).
+ * Not with the object lock held. */
 static void
 gst_cl_epsilon_refuse (GstClEpsilon * self, gchar * text)
 {
@@ -783,6 +787,9 @@ gst_cl_epsilon_refuse (GstClEpsilon * self, gchar * text)
   gboolean delivers = bus && !GST_OBJECT_FLAG_IS_SET (bus, GST_BUS_FLUSHING);
 
   gst_clear_object (&bus);
+  GST_OBJECT_LOCK (self);
+  delivers = delivers && GST_STATE (self) > GST_STATE_NULL;
+  GST_OBJECT_UNLOCK (self);
   /* Posting logs it too. */
   if (delivers) {
     gst_cl_epsilon_post_warning (self, text);
@@ -1346,7 +1353,9 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
-  if (refusal == NULL && gst_cl_epsilon_is_expert_property (prop_id))
+  /* A value the level already has leaves the level as it is. */
+  if (gst_cl_epsilon_is_expert_property (prop_id) &&
+      !gst_cl_plan_settings_equal (&before, s))
     self->strength = GST_CL_EPSILON_STRENGTH_CUSTOM;
   strength_changed = self->strength != strength_before ||
       (prop_id == PROP_STRENGTH && self->strength !=
@@ -1361,6 +1370,29 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
     gst_cl_epsilon_refuse (self, refusal);
   if (strength_changed)
     gst_cl_epsilon_notify_strength (self, prop_id);
+}
+
+/* ---- Presets ------------------------------------------------------------- */
+
+/* What a preset holds: the filter's settings, not the machine's (device,
+ * frames-in-flight) nor the object's (name, parent). strength comes last,
+ * as presets are loaded in this order: a level then sets its values over
+ * the expert ones, and custom keeps them. */
+static gchar **
+gst_cl_epsilon_preset_get_property_names (GstPreset * preset)
+{
+  static const gchar *const names[] = { "threshold", "window-size",
+    "chroma-threshold", "kernel", "divisor", "bias", "dct-stage",
+    "strength", NULL
+  };
+
+  return g_strdupv ((gchar **) names);
+}
+
+static void
+gst_cl_epsilon_preset_init (GstPresetInterface * iface)
+{
+  iface->get_property_names = gst_cl_epsilon_preset_get_property_names;
 }
 
 static void

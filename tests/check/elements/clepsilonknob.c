@@ -497,6 +497,51 @@ GST_START_TEST (test_presets)
 
 GST_END_TEST;
 
+/* A preset saved by an application loads back as it was saved: a level as
+ * that level (not custom, whatever order its values come back in), custom
+ * as custom with its values; the machine's settings (device) stay out of
+ * it. Setting an expert property to the value the level has keeps the
+ * level. */
+GST_START_TEST (test_preset_round_trip)
+{
+  GstElement *e = th_make_element ();
+  gchar *path, *text;
+  guint threshold, window;
+
+  gst_util_set_object_arg (G_OBJECT (e), "strength", "auto");
+  g_object_set (e, "threshold", 10, NULL);
+  assert_strength (e, "auto");
+  fail_unless (gst_preset_save_preset (GST_PRESET (e), "round-trip-auto"));
+  g_object_set (e, "threshold", 7, "window-size", 5, NULL);
+  assert_strength (e, "custom");
+  fail_unless (gst_preset_save_preset (GST_PRESET (e), "round-trip-custom"));
+  gst_object_unref (e);
+
+  path = g_build_filename (g_get_user_data_dir (), "gstreamer-1.0",
+      "presets", "GstClEpsilon.prs", NULL);
+  fail_unless (g_file_get_contents (path, &text, NULL, NULL), "no %s", path);
+  fail_unless (strstr (text, "[round-trip-custom]") != NULL);
+  fail_unless (strstr (text, "device") == NULL, "the device in a preset");
+  g_free (text);
+  g_free (path);
+
+  e = th_make_element ();
+  fail_unless (gst_preset_load_preset (GST_PRESET (e), "round-trip-auto"));
+  assert_strength (e, "auto");
+  assert_level_values (e, find_level ("auto"));
+  fail_unless (gst_preset_load_preset (GST_PRESET (e), "round-trip-custom"));
+  assert_strength (e, "custom");
+  g_object_get (e, "threshold", &threshold, "window-size", &window, NULL);
+  fail_unless_equals_int (threshold, 7);
+  fail_unless_equals_int (window, 5);
+  fail_unless (gst_preset_delete_preset (GST_PRESET (e), "round-trip-auto"));
+  fail_unless (gst_preset_delete_preset (GST_PRESET (e),
+          "round-trip-custom"));
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 /* ------------------------------------------------------------------------ */
 /* Warnings a user sees                                                     */
 
@@ -596,6 +641,61 @@ GST_START_TEST (test_bad_value_warns_at_start)
 
 GST_END_TEST;
 
+/* Plays @pipeline to its end; the WARNINGs @e posted on the way. */
+static guint
+play_counting_warnings (GstElement * pipeline, GstElement * e)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg;
+  guint warnings = 0;
+
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  while ((msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+              GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING))) {
+    GstMessageType type = GST_MESSAGE_TYPE (msg);
+
+    fail_unless (type != GST_MESSAGE_ERROR, "an ERROR");
+    if (type == GST_MESSAGE_WARNING && GST_MESSAGE_SRC (msg) == GST_OBJECT (e))
+      warnings++;
+    gst_message_unref (msg);
+    if (type == GST_MESSAGE_EOS)
+      break;
+  }
+  fail_unless (msg != NULL, "no EOS in 120 s");
+  gst_object_unref (bus);
+  return warnings;
+}
+
+/* A value refused while the pipeline is back in NULL (its bus flushing, the
+ * element's child bus not) is said when the pipeline plays again, not
+ * dropped with the flushing bus. */
+GST_START_TEST (test_bad_value_warns_after_restart)
+{
+  GstElement *pipeline, *e;
+  gchar *desc;
+  guint window;
+
+  desc = g_strdup_printf ("videotestsrc num-buffers=2 ! video/x-raw,"
+      "format=I420,width=32,height=16 ! clepsilon name=e device=\"%s\" ! "
+      "fakesink", rt_device ());
+  pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (pipeline != NULL);
+  e = gst_bin_get_by_name (GST_BIN (pipeline), "e");
+  fail_unless_equals_int (play_counting_warnings (pipeline, e), 0);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  g_object_set (e, "window-size", 4, NULL);
+  g_object_get (e, "window-size", &window, NULL);
+  fail_unless_equals_int (window, 3);
+  fail_unless_equals_int (play_counting_warnings (pipeline, e), 1);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (e);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
 /* strength=auto on a 10-bit format: the epsilon filter at medium's values,
  * and one WARNING that says so (not one a frame). */
 GST_START_TEST (test_auto_10bit_warns)
@@ -662,8 +762,9 @@ GST_START_TEST (test_stats_at_eos)
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
   bus = gst_element_get_bus (pipeline);
-  msg = gst_bus_timed_pop_filtered (bus, GST_CLOCK_TIME_NONE,
+  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no EOS in 120 s");
   fail_unless (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS);
   gst_message_unref (msg);
   fail_unless (stats != NULL, "stats not notified by EOS");
@@ -742,8 +843,10 @@ clepsilonknob_suite (void)
   tcase_add_test (tc, test_expert_only);
   tcase_add_test (tc, test_expert_notifies_strength);
   tcase_add_test (tc, test_presets);
+  tcase_add_test (tc, test_preset_round_trip);
   tcase_add_test (tc, test_bad_values_warn);
   tcase_add_test (tc, test_bad_value_warns_at_start);
+  tcase_add_test (tc, test_bad_value_warns_after_restart);
   tcase_add_test (tc, test_auto_10bit_warns);
   tcase_add_test (tc, test_stats_at_eos);
   tcase_add_test (tc, test_metadata);
