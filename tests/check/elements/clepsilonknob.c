@@ -641,6 +641,24 @@ GST_START_TEST (test_bad_value_warns_at_start)
 
 GST_END_TEST;
 
+/* videotestsrc num-buffers=@frames ! I420 64x48 ! clepsilon ! fakesink;
+ * the clepsilon in @e (a reference). */
+static GstElement *
+make_pipeline (guint frames, GstElement ** e)
+{
+  GstElement *pipeline;
+  gchar *desc;
+
+  desc = g_strdup_printf ("videotestsrc num-buffers=%u ! video/x-raw,"
+      "format=I420,width=64,height=48 ! clepsilon name=e device=\"%s\" ! "
+      "fakesink", frames, rt_device ());
+  pipeline = gst_parse_launch (desc, NULL);
+  g_free (desc);
+  fail_unless (pipeline != NULL);
+  *e = gst_bin_get_by_name (GST_BIN (pipeline), "e");
+  return pipeline;
+}
+
 /* Plays @pipeline to its end; the WARNINGs @e posted on the way. */
 static guint
 play_counting_warnings (GstElement * pipeline, GstElement * e)
@@ -673,16 +691,9 @@ play_counting_warnings (GstElement * pipeline, GstElement * e)
 GST_START_TEST (test_bad_value_warns_after_restart)
 {
   GstElement *pipeline, *e;
-  gchar *desc;
   guint window;
 
-  desc = g_strdup_printf ("videotestsrc num-buffers=2 ! video/x-raw,"
-      "format=I420,width=32,height=16 ! clepsilon name=e device=\"%s\" ! "
-      "fakesink", rt_device ());
-  pipeline = gst_parse_launch (desc, NULL);
-  g_free (desc);
-  fail_unless (pipeline != NULL);
-  e = gst_bin_get_by_name (GST_BIN (pipeline), "e");
+  pipeline = make_pipeline (2, &e);
   fail_unless_equals_int (play_counting_warnings (pipeline, e), 0);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   g_object_set (e, "window-size", 4, NULL);
@@ -749,15 +760,8 @@ GST_START_TEST (test_stats_at_eos)
   GstBus *bus;
   gdouble total, per_frame;
   guint64 frames;
-  gchar *desc;
 
-  desc = g_strdup_printf ("videotestsrc num-buffers=5 ! video/x-raw,"
-      "format=I420,width=64,height=48 ! clepsilon name=e device=\"%s\" ! "
-      "fakesink", rt_device ());
-  pipeline = gst_parse_launch (desc, NULL);
-  g_free (desc);
-  fail_unless (pipeline != NULL);
-  e = gst_bin_get_by_name (GST_BIN (pipeline), "e");
+  pipeline = make_pipeline (5, &e);
   g_signal_connect (e, "notify::stats", G_CALLBACK (keep_stats), &stats);
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
