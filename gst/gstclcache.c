@@ -317,8 +317,11 @@ lock_entry (const gchar * lock_path, gboolean * held)
     if (locked == 0 && lock_file_current (fd, lock_path))
       return fd;
     close (fd);
-    if (locked != 0 && error != EWOULDBLOCK && error != EINTR)
+    /* a filesystem that cannot lock: nobody holds the file, none is left */
+    if (locked != 0 && error != EWOULDBLOCK && error != EINTR) {
+      g_unlink (lock_path);
       return -2;
+    }
     if (g_get_monotonic_time () >= deadline) {
       *held = TRUE;
       return -1;

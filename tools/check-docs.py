@@ -221,6 +221,8 @@ def main():
     env["GST_PLUGIN_PATH"] = plugin
     # The presets of this tree, as the docs say to set for a build tree.
     env["GST_PRESET_PATH"] = os.path.join(TOP, "gst", "presets")
+    # Presets a user saved would change what the commands do.
+    env["XDG_DATA_HOME"] = os.path.join(root, "data")
     env["GST_REGISTRY_1_0"] = os.path.join(root, "registry.bin")
 
     links = [(p, t) for p in pages for t in broken_links(p)]

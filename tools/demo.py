@@ -145,7 +145,14 @@ def gst_filter(src, dst, element):
     start."""
     cmd = ["gst-launch-1.0", "-v"] + q.gst_raw_src(src) + ["!"] + element + [
         "!", "filesink", "location=" + dst]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    # gst-launch-1.0's messages untranslated, so that they can be read;
+    # a pipeline that hangs is a failure, not a demo that never ends.
+    env = dict(os.environ, LC_ALL="C")
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                           timeout=300)
+    except subprocess.TimeoutExpired:
+        fail("%s: no end of stream in 300 s" % " ".join(element))
     if r.returncode != 0:
         errors = [l for l in (r.stdout + r.stderr).splitlines()
                   if l.startswith("ERROR")] or r.stderr.splitlines()[-3:]
