@@ -258,6 +258,7 @@ alloc_plane (GstClPlan * self, GstClPlane * plane, GError ** error)
 static gboolean
 alloc_planes (GstClPlan * self, GError ** error)
 {
+  cl_int status;
   guint i;
 
   if (self->allocated)
@@ -266,6 +267,12 @@ alloc_planes (GstClPlan * self, GError ** error)
     if (!alloc_plane (self, &self->planes[i], error))
       return FALSE;
   }
+  /* The fills ran on the kernels' queue; a frame in flight uploads into the
+   * same buffers on another queue, which does not wait for them. Once a
+   * plan. */
+  status = clFinish (gst_cl_context_get_queue (self->context));
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clFinish (plane fills)");
   self->allocated = TRUE;
   return TRUE;
 }
