@@ -196,6 +196,9 @@ struct _GstClEpsilon
   gboolean same_memory;         /* both pads carry the same kind of memory */
   gboolean share_untouched;     /* decided with the allocation */
   GstClStats *stats;            /* has its own lock */
+  /* An ERROR was posted: the stream stays stopped (caps refused, frames
+   * failed) until the element goes back to READY. */
+  gboolean failed;
 };
 
 #define gst_cl_epsilon_parent_class parent_class
@@ -613,6 +616,20 @@ gst_cl_epsilon_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   gst_cl_epsilon_update_settings (GST_CL_EPSILON (trans), FALSE);
 }
 
+/* ---- Errors --------------------------------------------------------------- */
+
+/* Posts @error (taken) as the element's ERROR and stops the stream for good:
+ * from now on caps are refused and frames fail, until READY. Only the first
+ * error is posted. */
+static void
+gst_cl_epsilon_fail (GstClEpsilon * self, GError * error)
+{
+  if (!self->failed)
+    GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
+  g_clear_error (&error);
+  self->failed = TRUE;
+}
+
 /* ---- Start and stop ------------------------------------------------------ */
 
 static void
@@ -647,6 +664,7 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   g_free (device);
 
   gst_cl_stats_reset (self->stats);
+  self->failed = FALSE;
   self->tuner = gst_cl_tuner_new (self->context, self->stats);
   /* The program for the current window now, so that a build failure shows
    * at start. */
@@ -771,6 +789,8 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
 
   if (!self->context)
     return FALSE;
+  if (self->failed)
+    goto stopped;
   if (!gst_cl_plan_supports (in_info))
     goto too_large;
   GST_OBJECT_LOCK (self);
@@ -790,6 +810,11 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   return TRUE;
 
   /* ERRORS */
+stopped:
+  {
+    GST_DEBUG_OBJECT (self, "an error stopped the stream: caps refused");
+    return FALSE;
+  }
 too_large:
   {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
@@ -799,7 +824,7 @@ too_large:
   }
 plan_failed:
   {
-    GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
+    gst_cl_epsilon_fail (self, error);
     return FALSE;
   }
 }
@@ -882,8 +907,12 @@ gst_cl_epsilon_sink_event (GstBaseTransform * trans, GstEvent * event)
 
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_EOS:
+      /* A frame in flight failed, or an error stopped the stream before:
+       * the stream ends in that ERROR, not in EOS. */
       if (self->plan && !gst_cl_plan_drain (self->plan, NULL, &error))
-        GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
+        gst_cl_epsilon_fail (self, error);
+      if (self->failed)
+        goto stopped;
       break;
     case GST_EVENT_FLUSH_STOP:
       if (self->plan)
@@ -893,6 +922,15 @@ gst_cl_epsilon_sink_event (GstBaseTransform * trans, GstEvent * event)
       break;
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+
+  /* ERRORS */
+stopped:
+  {
+    GST_DEBUG_OBJECT (self, "an error stopped the stream: %" GST_PTR_FORMAT
+        " dropped", event);
+    gst_event_unref (event);
+    return FALSE;
+  }
 }
 
 /* GstBaseTransform returns GST_FLOW_ERROR without an error message when the
@@ -906,11 +944,13 @@ gst_cl_epsilon_prepare_output_buffer (GstBaseTransform * trans,
   gst_cl_clear_last_error ();
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (trans,
       input, outbuf);
-  if (ret == GST_FLOW_ERROR)
+  if (ret == GST_FLOW_ERROR) {
     GST_ELEMENT_ERROR (trans, RESOURCE, FAILED, ("%s",
             gst_cl_get_last_error ()? gst_cl_get_last_error () :
             "Could not allocate an output frame"),
         ("no output frame from the pool"));
+    GST_CL_EPSILON (trans)->failed = TRUE;
+  }
   return ret;
 }
 
@@ -923,6 +963,8 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstClFrameStats frame;
   GError *error = NULL;
 
+  if (G_UNLIKELY (self->failed))
+    goto stopped;
   if (G_UNLIKELY (self->plan == NULL))
     goto not_negotiated;
   if (!gst_cl_plan_process (self->plan, inbuf, outbuf, self->share_untouched,
@@ -933,6 +975,11 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   return GST_FLOW_OK;
 
   /* ERRORS */
+stopped:
+  {
+    GST_DEBUG_OBJECT (self, "an error stopped the stream: frame refused");
+    return GST_FLOW_ERROR;
+  }
 not_negotiated:
   {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
@@ -941,7 +988,7 @@ not_negotiated:
   }
 failed:
   {
-    GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
+    gst_cl_epsilon_fail (self, error);
     return GST_FLOW_ERROR;
   }
 }
