@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The OpenCL fault sweep over real pipelines.
 
-Runs short gst-launch-1.0 pipelines through clepsilon with libclfault
-preloaded: once without a fault (the reference output, and how many OpenCL
+Runs short gst-launch-1.0 style pipelines through clepsilon with libclfault
+preloaded, each in a process of its own (clfault-launch, which the build
+makes: gst-launch-1.0's main loop can hang after an ERROR at preroll): once without a fault (the reference output, and how many OpenCL
 calls a run makes), then once per call index N with the N-th call failing
 (or, with --persist, every call from the N-th: a lost device). Real elements
 write the output (y4menc ! filesink, or filesink of raw frames); each run is
@@ -13,9 +14,12 @@ classified as
   error        a clean error: non-zero exit, an ERROR on the bus naming the
                OpenCL call that failed, and the output a prefix of the
                reference's (the frames written before the error are all
-               there and right)
+               there and right), or other output where the ERROR says that
+               a frame's data could not be delivered (a consumer that
+               buffers, as filesink does, maps frames after later ones
+               went through the element, and writes the later ones)
   silent       silent wrong output: exit 0 with other output, or an error
-               after which a frame is missing or wrong
+               after which a frame is missing or wrong without a word
   unnamed      non-zero exit without an ERROR naming an OpenCL call
   hang         still running at the timeout (normal runs take well under a
                second; slow PoCL runs never reach it)
@@ -46,7 +50,7 @@ RAW_CAPS = f"video/x-raw,format=I420,width={WIDTH},height={HEIGHT}"
 SYSMEM_SRC = (f"filesrc location={{input}} ! rawvideoparse format=i420 "
               f"width={WIDTH} height={HEIGHT} framerate=30/1")
 POOL_SRC = (f"videotestsrc num-buffers={FRAMES} pattern=snow ! "
-            f"video/x-raw,format=NV12,width={WIDTH},height={HEIGHT}")
+            f"video/x-raw,format=I420,width={WIDTH},height={HEIGHT}")
 Y4M_SINK = "y4menc ! filesink location={output}"
 RAW_SINK = "filesink location={output}"
 
@@ -85,13 +89,15 @@ OUTCOMES = ["right", "error", "silent", "unnamed", "hang", "crash"]
 FAILING = {"silent", "unnamed", "hang", "crash"}
 CL_CALL = re.compile(r"\bcl[A-Z][A-Za-z]+")
 CALLS = re.compile(r"clfault: (\d+) calls counted")
+# what the element's ERROR says where a consumer's map found no data
+FRAME_LOST = "an output frame's data could not be delivered"
 
 
 def launch(args, env, pipeline, output, timeout):
     """Runs @pipeline; returns (returncode or 'hang', stderr text)."""
     if os.path.exists(output):
         os.unlink(output)
-    cmd = [args.launch, "--no-fault", "-q"] + shlex.split(pipeline)
+    cmd = [args.launch] + shlex.split(pipeline)
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True,
                             errors="replace", start_new_session=True)
@@ -122,14 +128,15 @@ def classify(rc, text, output, reference):
     lines = text.splitlines()
     named = False
     for i, line in enumerate(lines):
-        # gst-launch-1.0: "ERROR: from element ...: text", then the debug
-        # text on the line after "Additional debug info:"
+        # "ERROR: from element ...: text", then the debug text on the line
+        # after "Additional debug info:"
         if line.startswith("ERROR: from element"):
-            named = any(CL_CALL.search(x) for x in lines[i:i + 3])
-            break
+            named = named or any(CL_CALL.search(x) for x in lines[i:i + 3])
     if not named:
         return "unnamed"
-    return "error" if reference.startswith(output) else "silent"
+    if reference.startswith(output) or FRAME_LOST in text:
+        return "error"
+    return "silent"
 
 
 def pipeline_env(args, extra, cache):
@@ -158,7 +165,9 @@ def reference_run(args, name, env, pipeline, work):
         m = CALLS.search(text)
         if rc != 0 or not m or not os.path.getsize(out):
             sys.exit(f"{name}: the run without a fault failed ({rc}):\n{text}")
-        calls = max(calls, int(m.group(1)))
+        if i > 0:
+            # the first run may tune (its calls are not the others')
+            calls = max(calls, int(m.group(1)))
         outputs.append(read(out))
     if outputs[1] != outputs[2]:
         sys.exit(f"{name}: two runs without a fault gave different output")
@@ -185,7 +194,8 @@ def fault_run(args, name, env, pipeline, work, reference, nth, persist,
 
 def make_input(args, work):
     path = os.path.join(work, "input.yuv")
-    rc, text = launch(args, dict(os.environ),
+    rc, text = launch(args, dict(os.environ, GST_REGISTRY_1_0=os.path.join(
+                      work, "registry")),
                       f"videotestsrc num-buffers={FRAMES} pattern=snow ! "
                       f"{RAW_CAPS} ! filesink location={path}", path, 60)
     if rc != 0:
@@ -203,7 +213,8 @@ def main():
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=60,
                         help="seconds after which a run counts as hung")
-    parser.add_argument("--launch", default=shutil.which("gst-launch-1.0"))
+    parser.add_argument("--launch", help="the pipeline runner (default: "
+                        "clfault-launch of the build)")
     parser.add_argument("--keep", action="store_true",
                         help="keep the work folder (and print its path)")
     parser.add_argument("--verbose", action="store_true",
@@ -213,6 +224,8 @@ def main():
     build = os.path.abspath(args.build)
     args.clfault = os.path.join(build, "tests", "libclfault.so")
     args.plugins = os.path.join(build, "gst")
+    args.launch = args.launch or os.path.join(build, "tests",
+                                              "clfault-launch")
     work = tempfile.mkdtemp(prefix="clfault-sweep-")
     cache = os.path.join(work, "cache")
     args.input = make_input(args, work)
