@@ -112,6 +112,7 @@
 #include "gstclsharing-private.h"
 #include "gstclplan-private.h"
 #include "gstclstats-private.h"
+#include "gstclstream-private.h"
 #include "gstcltuner-private.h"
 
 #include <math.h>
@@ -199,6 +200,7 @@ struct _GstClEpsilon
   /* An ERROR was posted: the stream stays stopped (caps refused, frames
    * failed) until the element goes back to READY. */
   gboolean failed;
+  GstClFaults *faults;          /* of frames handed downstream (the plan's) */
 };
 
 #define gst_cl_epsilon_parent_class parent_class
@@ -620,11 +622,12 @@ gst_cl_epsilon_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 
 /* Posts @error (taken) as the element's ERROR and stops the stream for good:
  * from now on caps are refused and frames fail, until READY. Only the first
- * error is posted. */
+ * error is posted (a map of an output frame may have posted it already,
+ * from another thread: gst_cl_faults_keep()). */
 static void
 gst_cl_epsilon_fail (GstClEpsilon * self, GError * error)
 {
-  if (!self->failed)
+  if (!self->failed && !(self->faults && gst_cl_faults_posted (self->faults)))
     GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
   g_clear_error (&error);
   self->failed = TRUE;
@@ -636,6 +639,9 @@ static void
 gst_cl_epsilon_free_resources (GstClEpsilon * self)
 {
   g_clear_pointer (&self->plan, gst_cl_plan_free);
+  if (self->faults)
+    gst_cl_faults_detach (self->faults);
+  g_clear_pointer (&self->faults, gst_cl_faults_unref);
   g_clear_pointer (&self->tuner, gst_cl_tuner_free);
   GST_OBJECT_LOCK (self);
   gst_clear_object (&self->context);
@@ -665,6 +671,7 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
 
   gst_cl_stats_reset (self->stats);
   self->failed = FALSE;
+  self->faults = gst_cl_faults_new (GST_ELEMENT (self));
   self->tuner = gst_cl_tuner_new (self->context, self->stats);
   /* The program for the current window now, so that a build failure shows
    * at start. */
@@ -804,6 +811,7 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
     goto plan_failed;
   g_clear_pointer (&self->plan, gst_cl_plan_free);
   self->plan = plan;
+  gst_cl_plan_set_faults (plan, self->faults);
   self->same_memory = gst_cl_caps_same_memory (incaps, outcaps);
   gst_cl_epsilon_update_settings (self, TRUE);
   GST_DEBUG_OBJECT (self, "planned %" GST_PTR_FORMAT, incaps);
@@ -843,6 +851,26 @@ gst_cl_epsilon_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   return TRUE;
 }
 
+/* Upstream allocates and maps the frames of the pool proposed in @query:
+ * their failures are this element's to name (gstclstream-private.h). */
+static void
+watch_proposed_pool (GstClEpsilon * self, GstQuery * query)
+{
+  GstBufferPool *pool = NULL;
+  GstAllocator *allocator = NULL;
+  GstStructure *config;
+
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
+  if (!pool)
+    return;
+  config = gst_buffer_pool_get_config (pool);
+  if (gst_buffer_pool_config_get_allocator (config, &allocator, NULL) &&
+      allocator && GST_IS_CL_ALLOCATOR (allocator))
+    gst_cl_allocator_set_faults (allocator, self->faults);
+  gst_structure_free (config);
+  gst_object_unref (pool);
+}
+
 static gboolean
 gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
@@ -853,7 +881,10 @@ gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
   if (decide_query == NULL || self->context == NULL)
     return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
         decide_query, query);
-  return gst_cl_allocation_propose (self->context, decide_query, query);
+  if (!gst_cl_allocation_propose (self->context, decide_query, query))
+    return FALSE;
+  watch_proposed_pool (self, query);
+  return TRUE;
 }
 
 static gboolean

@@ -663,14 +663,18 @@ GST_START_TEST (test_nth_call_fails_no_cache)
 
 GST_END_TEST;
 
-/* A downstream map of @out (OpenCL memory holding @copy) failing once, then
- * always, then not. */
+/* A downstream map of @out (OpenCL memory holding @copy, made by @element)
+ * failing once, then always, then not. */
 static void
-check_map_failures (GstBuffer * out, gconstpointer copy, gsize size)
+check_map_failures (GstElement * element, GstBuffer * out,
+    gconstpointer copy, gsize size)
 {
   GstMapInfo map;
+  gchar *text = NULL;
 
-  /* one failed map: GStreamer copies the memory, mapping it once more */
+  /* one failed map: GStreamer copies the memory, mapping it once more; the
+   * failure is the element's ERROR (a consumer mapping with gst_memory_map
+   * alone would have no data) */
   clfault_arm (1, CL_OUT_OF_RESOURCES, "clEnqueueMapBuffer", FALSE);
   if (gst_buffer_map (out, &map, GST_MAP_READ)) {
     fail_unless (map.size == size && memcmp (map.data, copy,
@@ -678,6 +682,11 @@ check_map_failures (GstBuffer * out, gconstpointer copy, gsize size)
     gst_buffer_unmap (out, &map);
   }
   fail_unless (clfault_failures () == 1, "the output is not OpenCL memory");
+  fail_unless (rt_drain_errors (element, &text) == 1, "no error for a "
+      "failed map of an output frame");
+  fail_unless (strstr (text, "clEnqueueMapBuffer") && strstr (text,
+          "CL_OUT_OF_RESOURCES"), "error \"%s\"", text);
+  g_free (text);
   /* every map failing: refused, no crash */
   clfault_arm (1, CL_OUT_OF_RESOURCES, "clEnqueueMapBuffer", TRUE);
   fail_if (gst_buffer_map (out, &map, GST_MAP_READ), "mapped although "
@@ -753,7 +762,7 @@ GST_START_TEST (test_finish_and_map_errors)
     fail_unless ((clfault_calls () == 0) == frames_unmapped (), "%lu OpenCL "
         "calls in a map and unmap of an output frame", clfault_calls ());
   if (clfault_calls () > 0)
-    check_map_failures (out, copy, good.size);
+    check_map_failures (hr->element, out, copy, good.size);
   g_free (copy);
   gst_buffer_unref (out);
   rt_teardown (hr);
