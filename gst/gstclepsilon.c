@@ -631,6 +631,8 @@ gst_cl_epsilon_fail (GstClEpsilon * self, GError * error)
     GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
   g_clear_error (&error);
   self->failed = TRUE;
+  if (self->faults)
+    gst_cl_faults_set_posted (self->faults);
 }
 
 /* ---- Start and stop ------------------------------------------------------ */
@@ -975,13 +977,11 @@ gst_cl_epsilon_prepare_output_buffer (GstBaseTransform * trans,
   gst_cl_clear_last_error ();
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (trans,
       input, outbuf);
-  if (ret == GST_FLOW_ERROR) {
-    GST_ELEMENT_ERROR (trans, RESOURCE, FAILED, ("%s",
+  if (ret == GST_FLOW_ERROR)
+    gst_cl_epsilon_fail (GST_CL_EPSILON (trans),
+        g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, "%s",
             gst_cl_get_last_error ()? gst_cl_get_last_error () :
-            "Could not allocate an output frame"),
-        ("no output frame from the pool"));
-    GST_CL_EPSILON (trans)->failed = TRUE;
-  }
+            "Could not allocate an output frame"));
   return ret;
 }
 

@@ -107,8 +107,11 @@ void gst_cl_faults_keep (GstClFaults * faults, const GError * error,
 /* TRUE where nothing was kept; else FALSE with @error set to what was. */
 gboolean gst_cl_faults_check (GstClFaults * faults, GError ** error);
 
-/* Whether an ERROR was posted already (by gst_cl_faults_keep()). */
+/* Whether the element's ERROR was posted already, by gst_cl_faults_keep()
+ * or by the element (which then says so with gst_cl_faults_set_posted(), so
+ * that a failure kept later is not posted again). */
 gboolean gst_cl_faults_posted (GstClFaults * faults);
+void gst_cl_faults_set_posted (GstClFaults * faults);
 
 G_END_DECLS
 

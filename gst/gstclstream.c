@@ -184,8 +184,8 @@ gst_cl_faults_keep (GstClFaults * faults, const GError * error,
   g_mutex_lock (&faults->lock);
   if (!faults->error) {
     faults->error = g_error_copy (error);
-    element = g_weak_ref_get (&faults->element);
-    faults->posted = element != NULL;
+    element = faults->posted ? NULL : g_weak_ref_get (&faults->element);
+    faults->posted |= element != NULL;
     message = g_strdup (faults->error->message);
   }
   g_mutex_unlock (&faults->lock);
@@ -213,6 +213,14 @@ gst_cl_faults_check (GstClFaults * faults, GError ** error)
     *error = g_error_copy (faults->error);
   g_mutex_unlock (&faults->lock);
   return ok;
+}
+
+void
+gst_cl_faults_set_posted (GstClFaults * faults)
+{
+  g_mutex_lock (&faults->lock);
+  faults->posted = TRUE;
+  g_mutex_unlock (&faults->lock);
 }
 
 gboolean
