@@ -12,14 +12,13 @@ classified as
 
   right        exit 0, the output equal to the reference's
   error        a clean error: non-zero exit, an ERROR on the bus naming the
-               OpenCL call that failed, and the output a prefix of the
-               reference's (the frames written before the error are all
-               there and right), or other output where the ERROR says that
-               a frame's data could not be delivered (a consumer that
-               buffers, as filesink does, maps frames after later ones
-               went through the element, and writes the later ones)
-  silent       silent wrong output: exit 0 with other output, or an error
-               after which a frame is missing or wrong without a word
+               OpenCL call that failed, and every frame in the output
+               right, in order (frames may be missing: filesink writes the
+               frames it buffered as far as it can map them, so a frame
+               whose data could not be delivered leaves a hole, or a y4m
+               frame header without data)
+  silent       silent wrong output: exit 0 with other output, or a frame in
+               the output that is not the reference's
   unnamed      non-zero exit without an ERROR naming an OpenCL call
   hang         still running at the timeout (normal runs take well under a
                second; slow PoCL runs never reach it)
@@ -89,8 +88,8 @@ OUTCOMES = ["right", "error", "silent", "unnamed", "hang", "crash"]
 FAILING = {"silent", "unnamed", "hang", "crash"}
 CL_CALL = re.compile(r"\bcl[A-Z][A-Za-z]+")
 CALLS = re.compile(r"clfault: (\d+) calls counted")
-# what the element's ERROR says where a consumer's map found no data
-FRAME_LOST = "an output frame's data could not be delivered"
+FRAME_BYTES = WIDTH * HEIGHT * 3 // 2
+Y4M_FRAME = b"FRAME\n"
 
 
 def launch(args, env, pipeline, output, timeout):
@@ -118,6 +117,36 @@ def read(path):
         return b""
 
 
+def split_frames(data):
+    """The stream header (y4m) and the frames of @data; a y4m frame whose
+    data is missing is empty."""
+    if data.startswith(b"YUV4MPEG2"):
+        parts = data.split(Y4M_FRAME)
+        return parts[0], parts[1:]
+    return b"", [data[i:i + FRAME_BYTES]
+                 for i in range(0, len(data), FRAME_BYTES)]
+
+
+def frames_right(output, reference):
+    """Whether every frame of @output is one of @reference, in order."""
+    if not output:
+        return True
+    header, frames = split_frames(output)
+    ref_header, ref_frames = split_frames(reference)
+    if header != ref_header:
+        return False
+    i = 0
+    for frame in frames:
+        if not frame:
+            continue
+        while i < len(ref_frames) and ref_frames[i] != frame:
+            i += 1
+        if i == len(ref_frames):
+            return False
+        i += 1
+    return True
+
+
 def classify(rc, text, output, reference):
     if rc == "hang":
         return "hang"
@@ -134,9 +163,7 @@ def classify(rc, text, output, reference):
             named = named or any(CL_CALL.search(x) for x in lines[i:i + 3])
     if not named:
         return "unnamed"
-    if reference.startswith(output) or FRAME_LOST in text:
-        return "error"
-    return "silent"
+    return "error" if frames_right(output, reference) else "silent"
 
 
 def pipeline_env(args, extra, cache):
