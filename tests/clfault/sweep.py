@@ -16,7 +16,10 @@ classified as
                right, in order (frames may be missing: filesink writes the
                frames it buffered as far as it can map them, so a frame
                whose data could not be delivered leaves a hole, or a y4m
-               frame header without data)
+               frame header without data), or an ERROR saying that an
+               output frame's data could not be delivered (a frame of
+               several memories, planes shared with the input, is then
+               written in part)
   silent       silent wrong output: exit 0 with other output, or a frame in
                the output that is not the reference's
   unnamed      non-zero exit without an ERROR naming an OpenCL call
@@ -90,6 +93,8 @@ CL_CALL = re.compile(r"\bcl[A-Z][A-Za-z]+")
 CALLS = re.compile(r"clfault: (\d+) calls counted")
 FRAME_BYTES = WIDTH * HEIGHT * 3 // 2
 Y4M_FRAME = b"FRAME\n"
+# the debug text of the element's ERROR where a consumer's map found no data
+FRAME_LOST = "an output frame's data could not be delivered"
 
 
 def launch(args, env, pipeline, output, timeout):
@@ -163,7 +168,9 @@ def classify(rc, text, output, reference):
             named = named or any(CL_CALL.search(x) for x in lines[i:i + 3])
     if not named:
         return "unnamed"
-    return "error" if frames_right(output, reference) else "silent"
+    if frames_right(output, reference) or FRAME_LOST in text:
+        return "error"
+    return "silent"
 
 
 def pipeline_env(args, extra, cache):
