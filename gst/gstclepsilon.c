@@ -146,6 +146,7 @@
 #include "gstclsharing-private.h"
 #include "gstclplan-private.h"
 #include "gstclstats-private.h"
+#include "gstclstream-private.h"
 #include "gstcltuner-private.h"
 
 #include <math.h>
@@ -279,6 +280,10 @@ struct _GstClEpsilon
   gboolean dct_requested;       /* the plan's settings ask for the DCT stage */
   guint applied_threshold;      /* and this luma threshold */
   gboolean dct_fallback_warned; /* said that this format cannot have it */
+  /* An ERROR was posted: the stream stays stopped (caps refused, frames
+   * failed) until the element goes back to READY. */
+  gboolean failed;
+  GstClFaults *faults;          /* of frames handed downstream (the plan's) */
 };
 
 static void gst_cl_epsilon_preset_init (GstPresetInterface * iface);
@@ -820,12 +825,32 @@ gst_cl_epsilon_post_pending_warnings (GstClEpsilon * self)
   g_slist_free_full (pending, g_free);
 }
 
+/* ---- Errors --------------------------------------------------------------- */
+
+/* Posts @error (taken) as the element's ERROR and stops the stream for good:
+ * from now on caps are refused and frames fail, until READY. Only the first
+ * error is posted (a map of an output frame may have posted it already,
+ * from another thread: gst_cl_faults_keep()). */
+static void
+gst_cl_epsilon_fail (GstClEpsilon * self, GError * error)
+{
+  if (!self->failed && !(self->faults && gst_cl_faults_posted (self->faults)))
+    GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
+  g_clear_error (&error);
+  self->failed = TRUE;
+  if (self->faults)
+    gst_cl_faults_set_posted (self->faults);
+}
+
 /* ---- Start and stop ------------------------------------------------------ */
 
 static void
 gst_cl_epsilon_free_resources (GstClEpsilon * self)
 {
   g_clear_pointer (&self->plan, gst_cl_plan_free);
+  if (self->faults)
+    gst_cl_faults_detach (self->faults);
+  g_clear_pointer (&self->faults, gst_cl_faults_unref);
   g_clear_pointer (&self->tuner, gst_cl_tuner_free);
   GST_OBJECT_LOCK (self);
   gst_clear_object (&self->context);
@@ -856,6 +881,8 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   g_free (device);
 
   gst_cl_stats_reset (self->stats);
+  self->failed = FALSE;
+  self->faults = gst_cl_faults_new (GST_ELEMENT (self));
   self->tuner = gst_cl_tuner_new (self->context, self->stats);
   /* The program for the current window now, so that a build failure shows
    * at start. */
@@ -980,6 +1007,8 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
 
   if (!self->context)
     return FALSE;
+  if (self->failed)
+    goto stopped;
   if (!gst_cl_plan_supports (in_info))
     goto too_large;
   GST_OBJECT_LOCK (self);
@@ -993,22 +1022,28 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
     goto plan_failed;
   g_clear_pointer (&self->plan, gst_cl_plan_free);
   self->plan = plan;
+  gst_cl_plan_set_faults (plan, self->faults);
   self->same_memory = gst_cl_caps_same_memory (incaps, outcaps);
   gst_cl_epsilon_update_settings (self, TRUE);
   GST_DEBUG_OBJECT (self, "planned %" GST_PTR_FORMAT, incaps);
   return TRUE;
 
   /* ERRORS */
+stopped:
+  {
+    GST_DEBUG_OBJECT (self, "an error stopped the stream: caps refused");
+    return FALSE;
+  }
 too_large:
   {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
-        ("frames of %dx%d are too large", GST_VIDEO_INFO_WIDTH (in_info),
-            GST_VIDEO_INFO_HEIGHT (in_info)));
+    gst_cl_epsilon_fail (self, g_error_new (GST_STREAM_ERROR,
+            GST_STREAM_ERROR_FORMAT, "frames of %dx%d are too large",
+            GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info)));
     return FALSE;
   }
 plan_failed:
   {
-    GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
+    gst_cl_epsilon_fail (self, error);
     return FALSE;
   }
 }
@@ -1027,6 +1062,26 @@ gst_cl_epsilon_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   return TRUE;
 }
 
+/* Upstream allocates and maps the frames of the pool proposed in @query:
+ * their failures are this element's to name (gstclstream-private.h). */
+static void
+watch_proposed_pool (GstClEpsilon * self, GstQuery * query)
+{
+  GstBufferPool *pool = NULL;
+  GstAllocator *allocator = NULL;
+  GstStructure *config;
+
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
+  if (!pool)
+    return;
+  config = gst_buffer_pool_get_config (pool);
+  if (gst_buffer_pool_config_get_allocator (config, &allocator, NULL) &&
+      allocator && GST_IS_CL_ALLOCATOR (allocator))
+    gst_cl_allocator_set_faults (allocator, self->faults);
+  gst_structure_free (config);
+  gst_object_unref (pool);
+}
+
 static gboolean
 gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
@@ -1037,7 +1092,10 @@ gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
   if (decide_query == NULL || self->context == NULL)
     return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
         decide_query, query);
-  return gst_cl_allocation_propose (self->context, decide_query, query);
+  if (!gst_cl_allocation_propose (self->context, decide_query, query))
+    return FALSE;
+  watch_proposed_pool (self, query);
+  return TRUE;
 }
 
 static gboolean
@@ -1091,11 +1149,15 @@ gst_cl_epsilon_sink_event (GstBaseTransform * trans, GstEvent * event)
 
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_EOS:
+      /* A frame in flight failed, or an error stopped the stream before:
+       * the stream ends in that ERROR, not in EOS. */
       if (self->plan && !gst_cl_plan_drain (self->plan, NULL, &error))
-        GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
+        gst_cl_epsilon_fail (self, error);
       /* The figures of the whole stream, for gst-launch-1.0 -v and
        * applications that watch the property. */
       g_object_notify (G_OBJECT (self), "stats");
+      if (self->failed)
+        goto stopped;
       break;
     case GST_EVENT_FLUSH_STOP:
       if (self->plan)
@@ -1105,6 +1167,15 @@ gst_cl_epsilon_sink_event (GstBaseTransform * trans, GstEvent * event)
       break;
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+
+  /* ERRORS */
+stopped:
+  {
+    GST_DEBUG_OBJECT (self, "an error stopped the stream: %" GST_PTR_FORMAT
+        " dropped", event);
+    gst_event_unref (event);
+    return FALSE;
+  }
 }
 
 /* GstBaseTransform returns GST_FLOW_ERROR without an error message when the
@@ -1119,10 +1190,10 @@ gst_cl_epsilon_prepare_output_buffer (GstBaseTransform * trans,
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (trans,
       input, outbuf);
   if (ret == GST_FLOW_ERROR)
-    GST_ELEMENT_ERROR (trans, RESOURCE, FAILED, ("%s",
+    gst_cl_epsilon_fail (GST_CL_EPSILON (trans),
+        g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, "%s",
             gst_cl_get_last_error ()? gst_cl_get_last_error () :
-            "Could not allocate an output frame"),
-        ("no output frame from the pool"));
+            "Could not allocate an output frame"));
   return ret;
 }
 
@@ -1135,6 +1206,8 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstClFrameStats frame;
   GError *error = NULL;
 
+  if (G_UNLIKELY (self->failed))
+    goto stopped;
   if (G_UNLIKELY (self->plan == NULL))
     goto not_negotiated;
   if (!gst_cl_plan_process (self->plan, inbuf, outbuf, self->share_untouched,
@@ -1145,6 +1218,11 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   return GST_FLOW_OK;
 
   /* ERRORS */
+stopped:
+  {
+    GST_DEBUG_OBJECT (self, "an error stopped the stream: frame refused");
+    return GST_FLOW_ERROR;
+  }
 not_negotiated:
   {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
@@ -1153,7 +1231,7 @@ not_negotiated:
   }
 failed:
   {
-    GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
+    gst_cl_epsilon_fail (self, error);
     return GST_FLOW_ERROR;
   }
 }

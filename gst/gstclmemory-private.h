@@ -22,6 +22,7 @@
 #define __GST_CL_MEMORY_PRIVATE_H__
 
 #include "gstclcontext-private.h"
+#include "gstclstream-private.h"
 
 G_BEGIN_DECLS
 
@@ -46,6 +47,14 @@ G_DECLARE_FINAL_TYPE (GstClAllocator, gst_cl_allocator, GST, CL_ALLOCATOR,
  * Returns a new reference. */
 GstAllocator *gst_cl_allocator_new (GstClContext * context,
     gboolean device_resident);
+
+/* Allocations of @allocator that fail, and maps of its memories that fail
+ * where they hold no output frame (gst_cl_memory_set_faults()), are kept
+ * in @faults (a reference is taken; NULL: none) and posted as the ERROR of
+ * its element: the pool an element proposes upstream is allocated and
+ * mapped there, where only a generic error would be posted. */
+void gst_cl_allocator_set_faults (GstAllocator * allocator,
+    GstClFaults * faults);
 
 /* Whether @mem (a gst_is_cl_memory() memory) lives in device memory. */
 gboolean gst_cl_memory_is_device_resident (GstMemory * mem);
@@ -79,6 +88,12 @@ guint8 *gst_cl_memory_get_pinned_host (GstMemory * mem);
  * unmap leaves its own. A share has its root's. */
 void gst_cl_memory_set_pending (GstMemory * mem, cl_event event);
 cl_event gst_cl_memory_get_pending (GstMemory * mem);
+
+/* @mem holds an output frame of the element whose @faults these are (a
+ * reference is taken; NULL: none): a map of it that cannot deliver the data
+ * (its wait or map command failed) keeps the failure there, to be raised as
+ * that element's ERROR, and fails (gstclstream-private.h). */
+void gst_cl_memory_set_faults (GstMemory * mem, GstClFaults * faults);
 
 G_END_DECLS
 

@@ -24,6 +24,7 @@
 
 #include "gstclmemory-private.h"
 #include "gstclerror-private.h"
+#include "gstclstream-private.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_memory_debug);
 #define GST_CAT_DEFAULT gst_cl_memory_debug
@@ -38,6 +39,7 @@ typedef struct
   gpointer host;                /* the mapping, while map_count > 0 */
   gboolean writable;            /* the mapping was made for writing */
   cl_event pending;             /* the last command writing the buffer */
+  GstClFaults *faults;          /* where a failed map is kept */
   /* Where the CPU always finds the bytes, with no map command: the
    * buffer's storage where it is SVM, or its pinned host memory mapped once
    * for its whole life on a discrete device (never used by kernels then). */
@@ -51,11 +53,27 @@ struct _GstClAllocator
 
   GstClContext *context;
   gboolean device_resident;
+  GstClFaults *faults;          /* of the element that proposed the pool */
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR,
     GST_DEBUG_CATEGORY_INIT (gst_cl_memory_debug, "clmemory", 0,
         "OpenCL buffer memory"));
+
+/* Keeps @error with the faults of the element that proposed the pool of
+ * @self's memories, if one did. */
+static void
+keep_for_pool (GstClAllocator * self, const GError * error,
+    const gchar * what)
+{
+  GstClFaults *faults;
+
+  GST_OBJECT_LOCK (self);
+  faults = self->faults ? gst_cl_faults_ref (self->faults) : NULL;
+  GST_OBJECT_UNLOCK (self);
+  gst_cl_faults_keep (faults, error, what);
+  gst_cl_faults_unref (faults);
+}
 
 /* Maps @buffer (CL_MEM_ALLOC_HOST_PTR: pinned host memory) once for good.
  * On a discrete device a map and an unmap per frame each made the driver
@@ -112,6 +130,7 @@ gst_cl_allocator_alloc (GstAllocator * allocator, gsize size,
   }
   if (error) {
     GST_WARNING_OBJECT (self, "%s", error->message);
+    keep_for_pool (self, error, "a frame of the pool could not be allocated");
     g_clear_error (&error);
     if (buffer)
       clReleaseMemObject (buffer);
@@ -143,6 +162,7 @@ gst_cl_allocator_free (GstAllocator * allocator, GstMemory * memory)
     clWaitForEvents (1, &mem->pending);
   if (mem->pending)
     clReleaseEvent (mem->pending);
+  g_clear_pointer (&mem->faults, gst_cl_faults_unref);
   if (mem->pinned) {
     cl_command_queue queue = gst_cl_context_get_host_queue
         (GST_CL_ALLOCATOR (allocator)->context);
@@ -171,6 +191,32 @@ gst_cl_memory_root (GstMemory * memory)
   return (GstClMemory *) (memory->parent ? memory->parent : memory);
 }
 
+/* Lets go of the pending event (waited for, or replaced). With the lock. */
+static void
+clear_pending (GstClMemory * mem)
+{
+  if (mem->pending)
+    clReleaseEvent (mem->pending);
+  mem->pending = NULL;
+}
+
+/* A map of @mem failed with @status at @step: kept by the element whose
+ * output it holds, or else by the one that proposed its pool. */
+static void
+keep_map_failure (GstClMemory * mem, GstClAllocator * alloc, cl_int status,
+    const gchar * step)
+{
+  GError *error = NULL;
+
+  gst_cl_set_error (&error, status, "%s", step);
+  if (mem->faults)
+    gst_cl_faults_keep (mem->faults, error, "an output frame's data could "
+        "not be delivered");
+  else
+    keep_for_pool (alloc, error, "a frame of the pool could not be mapped");
+  g_error_free (error);
+}
+
 /* Maps the whole buffer for reading and writing on the first map; nested maps
  * share that mapping. Maps and unmaps go to the context's host queue: a map
  * waits for the buffer's pending event (what wrote it last), not for
@@ -183,6 +229,7 @@ gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
   GstClMemory *mem = gst_cl_memory_root (memory);
   GstClAllocator *alloc = GST_CL_ALLOCATOR (memory->allocator);
   cl_int status = CL_SUCCESS;
+  const gchar *step = "clEnqueueMapBuffer (frame memory)";
   gpointer host;
 
   g_mutex_lock (&mem->lock);
@@ -192,12 +239,10 @@ gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
     mem->writable = (flags & GST_MAP_WRITE) != 0;
     mem->host = mem->svm ? mem->svm : mem->pinned;
     if (mem->pending) {
-      /* kept where the wait fails: the next map waits again */
       status = clWaitForEvents (1, &mem->pending);
-      if (status == CL_SUCCESS) {
-        clReleaseEvent (mem->pending);
-        mem->pending = NULL;
-      }
+      step = "clWaitForEvents (map of an output frame)";
+      if (status == CL_SUCCESS)
+        clear_pending (mem);
     }
   } else if (mem->map_count == 0) {
     /* A read-only mapping has nothing to write back at unmap: on a discrete
@@ -209,22 +254,26 @@ gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
         mem->buffer, CL_TRUE, mem->writable ? CL_MAP_READ | CL_MAP_WRITE :
         CL_MAP_READ, 0, memory->maxsize, mem->pending ? 1 : 0,
         mem->pending ? &mem->pending : NULL, NULL, &status);
-    if (status == CL_SUCCESS && mem->pending) {
-      clReleaseEvent (mem->pending);
-      mem->pending = NULL;
-    }
+    if (status == CL_SUCCESS)
+      clear_pending (mem);
   } else if ((flags & GST_MAP_WRITE) && !mem->writable) {
-    /* Nested inside a read-only mapping: refuse rather than lose writes. */
+    /* Nested inside a read-only mapping: refuse rather than lose writes
+     * (the caller's mistake, not the frame's). */
     status = CL_INVALID_OPERATION;
+    step = NULL;
   }
   if (status == CL_SUCCESS)
     mem->map_count++;
   host = status == CL_SUCCESS ? mem->host : NULL;
+  /* The frame's data is not there: the element that made it raises the
+   * failure (kept where the wait fails: the next map waits again). */
+  if (status != CL_SUCCESS && step)
+    keep_map_failure (mem, alloc, status, step);
   g_mutex_unlock (&mem->lock);
 
   if (status != CL_SUCCESS)
-    GST_ERROR_OBJECT (alloc, "clEnqueueMapBuffer failed: %s",
-        gst_cl_error_name (status));
+    GST_ERROR_OBJECT (alloc, "%s failed: %s", step ? step :
+        "a writable map inside a read-only one", gst_cl_error_name (status));
   return host;
 }
 
@@ -244,9 +293,7 @@ gst_cl_memory_unmap (GstMemory * memory)
   } else if (mem->map_count == 0) {
     /* Commands on other queues (frames in flight) wait for this event;
      * those enqueued later on the same in-order queue see the data anyway. */
-    if (mem->pending)
-      clReleaseEvent (mem->pending);
-    mem->pending = NULL;
+    clear_pending (mem);
     status = clEnqueueUnmapMemObject (queue, mem->buffer, mem->host, 0, NULL,
         &mem->pending);
     /* Commands of other queues wait for its event: OpenCL wants the queue
@@ -290,6 +337,7 @@ gst_cl_allocator_finalize (GObject * object)
   GstClAllocator *self = GST_CL_ALLOCATOR (object);
 
   gst_clear_object (&self->context);
+  gst_cl_faults_unref (self->faults);
   G_OBJECT_CLASS (gst_cl_allocator_parent_class)->finalize (object);
 }
 
@@ -326,6 +374,17 @@ gst_cl_allocator_new (GstClContext * context, gboolean device_resident)
   self->context = gst_object_ref (context);
   self->device_resident = device_resident;
   return GST_ALLOCATOR_CAST (self);
+}
+
+void
+gst_cl_allocator_set_faults (GstAllocator * allocator, GstClFaults * faults)
+{
+  GstClAllocator *self = GST_CL_ALLOCATOR (allocator);
+
+  GST_OBJECT_LOCK (self);
+  gst_cl_faults_unref (self->faults);
+  self->faults = faults ? gst_cl_faults_ref (faults) : NULL;
+  GST_OBJECT_UNLOCK (self);
 }
 
 gboolean
@@ -377,9 +436,23 @@ gst_cl_memory_set_pending (GstMemory * memory, cl_event event)
   if (event)
     clRetainEvent (event);
   g_mutex_lock (&mem->lock);
-  if (mem->pending)
-    clReleaseEvent (mem->pending);
+  clear_pending (mem);
   mem->pending = event;
+  g_mutex_unlock (&mem->lock);
+}
+
+void
+gst_cl_memory_set_faults (GstMemory * memory, GstClFaults * faults)
+{
+  GstClMemory *mem;
+
+  g_return_if_fail (gst_is_cl_memory (memory, NULL));
+  mem = gst_cl_memory_root (memory);
+  if (faults)
+    gst_cl_faults_ref (faults);
+  g_mutex_lock (&mem->lock);
+  gst_cl_faults_unref (mem->faults);
+  mem->faults = faults;
   g_mutex_unlock (&mem->lock);
 }
 

@@ -24,6 +24,7 @@
 #include <gst/video/video.h>
 #include "gstclconvkernel-private.h"
 #include "gstclframe-private.h"
+#include "gstclstream-private.h"
 #include "gstclstats-private.h"
 #include "gstcltuner-private.h"
 
@@ -108,6 +109,11 @@ GstClPlan *gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
 gboolean gst_cl_plan_drain (GstClPlan * plan, gdouble * device_ms,
     GError ** error);
 void gst_cl_plan_free (GstClPlan * plan);
+
+/* Where the output memories of frames in flight keep a failed wait (the
+ * element's, which posts it; a reference is taken; NULL: none). Once one is
+ * kept, every frame and drain fails with it (gstclstream-private.h). */
+void gst_cl_plan_set_faults (GstClPlan * plan, GstClFaults * faults);
 
 /* How many frames the plan keeps in flight: 1 on a device that shares host
  * memory, whatever was asked. */

@@ -144,6 +144,9 @@ struct _GstClPlan
   cl_command_queue up, compute, down;
   GstClSlot slots[GST_CL_PLAN_MAX_DEPTH];
   guint next;                   /* the slot of the next frame */
+  /* Failures of frames already handed downstream, found by the maps of
+   * their output memories: raised at the next frame or at the drain. */
+  GstClFaults *faults;
 };
 
 gboolean
@@ -495,11 +498,26 @@ wait_in_flight (GstClPlan * self, gdouble * device_ms, GError ** error)
   return ok;
 }
 
+void
+gst_cl_plan_set_faults (GstClPlan * self, GstClFaults * faults)
+{
+  g_clear_pointer (&self->faults, gst_cl_faults_unref);
+  self->faults = faults ? gst_cl_faults_ref (faults) : NULL;
+}
+
+/* FALSE with @error set where a frame already handed downstream failed. */
+static gboolean
+check_faults (GstClPlan * self, GError ** error)
+{
+  return !self->faults || gst_cl_faults_check (self->faults, error);
+}
+
 gboolean
 gst_cl_plan_drain (GstClPlan * self, gdouble * device_ms, GError ** error)
 {
   gboolean ok = wait_in_flight (self, device_ms, error);
 
+  ok = check_faults (self, ok ? error : NULL) && ok;
   self->held_step = self->held_frames = 0;
   return unmap_staging (self, ok ? error : NULL) && ok;
 }
@@ -537,6 +555,7 @@ gst_cl_plan_free (GstClPlan * self)
     clReleaseCommandQueue (self->async_up);
   if (self->async_down)
     clReleaseCommandQueue (self->async_down);
+  gst_cl_faults_unref (self->faults);
   gst_object_unref (self->context);
   g_free (self);
 }
@@ -1384,8 +1403,10 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
 
   memset (frame, 0, sizeof (*frame));
   /* The slot's previous frame must be done with its buffers; an error of
-   * its commands is this frame's (that one went out already). */
-  if (!retire_slot (self, slot, &frame->device_ms, error)) {
+   * its commands, or of a map of an earlier frame's output, is this
+   * frame's (those went out already). */
+  if (!check_faults (self, error) ||
+      !retire_slot (self, slot, &frame->device_ms, error)) {
     gst_cl_plan_drain (self, NULL, NULL);
     return FALSE;
   }
@@ -1430,6 +1451,9 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
   self->down = in_flight ? self->async_down : self->compute;
   ok = ok && enqueue_frame (self, slot, k, work, inbuf, outbuf,
       share_untouched, &frame->transfers, error);
+  /* Whoever maps the output and finds its data missing tells us. */
+  if (ok && cl_memory_of (self, outbuf))
+    gst_cl_memory_set_faults (cl_memory_of (self, outbuf), self->faults);
   if (ok && in_flight) {
     gst_cl_frame_close (&out);
     /* Input in OpenCL memory (pinned host memory included) is read by the

@@ -183,6 +183,17 @@ th_harness_set_format (GstHarness * hr, GstVideoFormat fmt, gint w, gint h,
   fail_unless (gst_video_info_set_format (info, fmt, w, h));
 }
 
+void
+th_restart_stream (GstHarness * hr, const GstVideoInfo * info)
+{
+  fail_unless (gst_element_set_state (hr->element, GST_STATE_READY) ==
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless (gst_element_set_state (hr->element, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_SUCCESS);
+  rt_push_caps (hr, rt_caps (GST_VIDEO_INFO_FORMAT (info),
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info)));
+}
+
 GstHarness *
 th_harness_new (GstElement * e, GstVideoFormat fmt, gint w, gint h,
     GType downstream_meta, GstVideoInfo * info)

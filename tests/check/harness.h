@@ -97,6 +97,11 @@ void th_plain_variants_under_valgrind (GstElement * e);
 GstHarness *th_harness_from_element (GstElement * e);
 
 /* Sets caps @fmt @w x @h on both sides of @hr and fills @info with them. */
+/* After an ERROR, which stops the element's stream until READY: back to
+ * READY and PLAYING, and a new stream with the caps of @info (as
+ * th_harness_set_format() sets them). */
+void th_restart_stream (GstHarness * hr, const GstVideoInfo * info);
+
 void th_harness_set_format (GstHarness * hr, GstVideoFormat fmt, gint w,
     gint h, GstVideoInfo * info);
 

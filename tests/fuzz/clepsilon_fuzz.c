@@ -113,13 +113,18 @@ static const gchar *const unsupported_caps[] = {
   "video/x-raw, format=NV12, width=1073741825, height=1, framerate=30/1",
 };
 
+/* Drops the element's error messages. An ERROR (a frame refused, caps that
+ * could not be planned) stops its stream until READY: where one was posted,
+ * a new stream, as an application would start one. */
 static void
 drain_bus (void)
 {
   GstBus *bus = gst_element_get_bus (hr->element);
   GstMessage *msg;
+  gboolean failed = FALSE;
 
   while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR))) {
+    failed = TRUE;
     if (verbose) {
       GError *err = NULL;
 
@@ -130,6 +135,11 @@ drain_bus (void)
     gst_message_unref (msg);
   }
   gst_object_unref (bus);
+  if (failed) {
+    gst_element_set_state (hr->element, GST_STATE_READY);
+    gst_element_set_state (hr->element, GST_STATE_PLAYING);
+    g_clear_pointer (&last_caps, g_free);
+  }
 }
 
 static void

@@ -209,10 +209,24 @@ GST_START_TEST (test_build_failure)
 
 GST_END_TEST;
 
+/* After an error the stream stays stopped: no second error; back to READY
+ * and PLAYING, the element takes @caps (taken) again. */
+static void
+restart_stream (GstHarness * hr, GstCaps * caps)
+{
+  fail_unless (rt_drain_errors (hr->element, NULL) == 0, "a second error");
+  fail_unless (gst_element_set_state (hr->element, GST_STATE_READY) ==
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless (gst_element_set_state (hr->element, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_SUCCESS);
+  rt_push_caps (hr, caps);
+}
+
 /* Caps whose planes are larger than the device's largest buffer
  * (CL_DEVICE_MAX_MEM_ALLOC_SIZE: 1/4 of POCL_MEMORY_LIMIT on PoCL): refused
  * before any buffer is asked for, with an error saying what the device
- * lacks; the element goes on with caps that fit. */
+ * lacks, which stops the stream: caps that fit are refused as well until
+ * the element goes back to READY, and taken after it. */
 static void
 check_too_large_for_device (GstVideoFormat fmt, gint w, gint h)
 {
@@ -242,11 +256,15 @@ check_too_large_for_device (GstVideoFormat fmt, gint w, gint h)
   fail_unless (clfault_live_total () == before.cl, "OpenCL objects left: %s",
       clfault_describe_live ());
 
-  gst_harness_set_caps_str (hr, "video/x-raw, format=NV12, width=20, "
-      "height=10, framerate=30/1", "video/x-raw, format=NV12, width=20, "
-      "height=10, framerate=30/1");
+  /* the error stopped the stream: caps that fit are refused too, until the
+   * element goes back to READY */
   fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 20,
           10));
+  rt_push_caps (hr, gst_video_info_to_caps (&info));
+  ret = gst_harness_push (hr, rt_make_input (&info, rand, 127, FALSE));
+  fail_unless (ret == GST_FLOW_NOT_NEGOTIATED, "after the error, a push "
+      "returned %s", gst_flow_get_name (ret));
+  restart_stream (hr, gst_video_info_to_caps (&info));
   th_params_init (&p, 20, 5, 10);
   th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
       "after too large");
@@ -496,8 +514,7 @@ sweep (cl_int error, const gchar * error_name, const gchar * only,
   GHashTable *absorbed = g_hash_table_new (g_str_hash, g_str_equal);
   Life life;
   Live before;
-  gulong total, n, n_failed = 0, n_absorbed = 0, n_teardown = 0,
-      n_recovered = 0;
+  gulong total, n, n_failed = 0, n_absorbed = 0, n_teardown = 0;
 
   /* a first life fills the caches and creates what lives for the process */
   use_cache (cache);
@@ -545,16 +562,15 @@ sweep (cl_int error, const gchar * error_name, const gchar * only,
           strstr (life.error, error_name) != NULL, "%s: stopped at %s with "
           "an error that does not name the call and its error: \"%s\"", ctx,
           life.stage, life.error);
-      if (life.start_failed || life.flow != GST_FLOW_OK) {
-        n_failed++;
-        fail_unless (life.start_failed || life.flow == GST_FLOW_ERROR ||
-            life.flow == GST_FLOW_NOT_NEGOTIATED, "%s: %s returned %s", ctx,
-            life.stage, gst_flow_get_name (life.flow));
-      } else {
-        /* caps refused with an error, taken when the frame brought them
-         * again: reported, and every frame right */
-        n_recovered++;
-      }
+      /* an ERROR stops the stream: caps refused with one are not taken
+       * again when the next frame brings them */
+      fail_unless (life.start_failed || life.flow != GST_FLOW_OK,
+          "%s: an error (\"%s\"), then the stream went on to %s", ctx,
+          life.error, life.stage);
+      n_failed++;
+      fail_unless (life.start_failed || life.flow == GST_FLOW_ERROR ||
+          life.flow == GST_FLOW_NOT_NEGOTIATED, "%s: %s returned %s", ctx,
+          life.stage, gst_flow_get_name (life.flow));
     } else if (n > life.calls_at_end) {
       /* in the teardown, after the last frame: nobody left to tell; no
        * crash and no leak is what counts */
@@ -583,12 +599,12 @@ sweep (cl_int error, const gchar * error_name, const gchar * only,
     g_free (ctx);
   }
   g_print ("clepsilonfaults: %s%s%s, %s, cache %s: %lu calls in a life; %lu "
-      "stopped the stream with an element error, %lu refused caps with an "
-      "error and the stream recovered, %lu were absorbed with right output, "
+      "stopped the stream with an element error, %lu were absorbed with "
+      "right output, "
       "%lu came in the teardown\n",
       persist ? "every call from the N-th" : "the N-th call",
       only ? " of " : "", only ? only : "", error_name, cache ? "on" : "off",
-      total, n_failed, n_recovered, n_absorbed, n_teardown);
+      total, n_failed, n_absorbed, n_teardown);
   {
     GList *names = g_hash_table_get_keys (absorbed), *l;
     GString *all = g_string_new (NULL);
@@ -647,14 +663,18 @@ GST_START_TEST (test_nth_call_fails_no_cache)
 
 GST_END_TEST;
 
-/* A downstream map of @out (OpenCL memory holding @copy) failing once, then
- * always, then not. */
+/* A downstream map of @out (OpenCL memory holding @copy, made by @element)
+ * failing once, then always, then not. */
 static void
-check_map_failures (GstBuffer * out, gconstpointer copy, gsize size)
+check_map_failures (GstElement * element, GstBuffer * out,
+    gconstpointer copy, gsize size)
 {
   GstMapInfo map;
+  gchar *text = NULL;
 
-  /* one failed map: GStreamer copies the memory, mapping it once more */
+  /* one failed map: GStreamer copies the memory, mapping it once more; the
+   * failure is the element's ERROR (a consumer mapping with gst_memory_map
+   * alone would have no data) */
   clfault_arm (1, CL_OUT_OF_RESOURCES, "clEnqueueMapBuffer", FALSE);
   if (gst_buffer_map (out, &map, GST_MAP_READ)) {
     fail_unless (map.size == size && memcmp (map.data, copy,
@@ -662,6 +682,11 @@ check_map_failures (GstBuffer * out, gconstpointer copy, gsize size)
     gst_buffer_unmap (out, &map);
   }
   fail_unless (clfault_failures () == 1, "the output is not OpenCL memory");
+  fail_unless (rt_drain_errors (element, &text) == 1, "no error for a "
+      "failed map of an output frame");
+  fail_unless (strstr (text, "clEnqueueMapBuffer") && strstr (text,
+          "CL_OUT_OF_RESOURCES"), "error \"%s\"", text);
+  g_free (text);
   /* every map failing: refused, no crash */
   clfault_arm (1, CL_OUT_OF_RESOURCES, "clEnqueueMapBuffer", TRUE);
   fail_if (gst_buffer_map (out, &map, GST_MAP_READ), "mapped although "
@@ -673,12 +698,14 @@ check_map_failures (GstBuffer * out, gconstpointer copy, gsize size)
 }
 
 /* Errors that show only when the queue is drained, or when memory is
- * mapped: clFinish failing ends the frame with an error naming it; when a
- * downstream map of an output frame fails, GStreamer copies the memory (one
- * failure) or refuses the map (every map failing), never with other data,
- * and the next map works. */
+ * mapped: clFinish failing ends the frame, and the stream until READY, with
+ * an error naming it; when a downstream map of an output frame fails,
+ * GStreamer copies the memory (one failure) or refuses the map (every map
+ * failing), never with other data, and the next map works. */
 GST_START_TEST (test_finish_and_map_errors)
 {
+  const gchar *caps =
+      "video/x-raw, format=NV12, width=20, height=10, framerate=30/1";
   GRand *rand = g_rand_new_with_seed (0xf1);
   GstElement *e = make_element (NULL);
   GstVideoInfo info;
@@ -694,9 +721,7 @@ GST_START_TEST (test_finish_and_map_errors)
   fail_unless (rt_start (e) == GST_STATE_CHANGE_SUCCESS);
   hr = gst_harness_new_with_element (e, "sink", "src");
   gst_object_unref (e);
-  gst_harness_set_caps_str (hr, "video/x-raw, format=NV12, width=20, "
-      "height=10, framerate=30/1", "video/x-raw, format=NV12, width=20, "
-      "height=10, framerate=30/1");
+  gst_harness_set_caps_str (hr, caps, caps);
   fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 20,
           10));
   /* no tuning (it calls clFinish too): fixed variants, and a first frame */
@@ -714,6 +739,10 @@ GST_START_TEST (test_finish_and_map_errors)
           "CL_OUT_OF_RESOURCES"), "error \"%s\"", text);
   g_free (text);
   clfault_reset ();
+  /* the error stopped the stream until READY */
+  fail_unless (gst_harness_push (hr, rt_make_input (&info, rand, 127,
+              FALSE)) == GST_FLOW_ERROR);
+  restart_stream (hr, gst_caps_from_string (caps));
 
   fail_unless (gst_harness_push (hr, rt_make_input (&info, rand, 127,
               FALSE)) == GST_FLOW_OK);
@@ -733,7 +762,7 @@ GST_START_TEST (test_finish_and_map_errors)
     fail_unless ((clfault_calls () == 0) == frames_unmapped (), "%lu OpenCL "
         "calls in a map and unmap of an output frame", clfault_calls ());
   if (clfault_calls () > 0)
-    check_map_failures (out, copy, good.size);
+    check_map_failures (hr->element, out, copy, good.size);
   g_free (copy);
   gst_buffer_unref (out);
   rt_teardown (hr);

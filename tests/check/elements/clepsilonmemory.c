@@ -1657,9 +1657,10 @@ guarded_buffer (gsize size, gboolean odd)
   return buf;
 }
 
-/* A buffer smaller than its caps need, without a video meta, is refused and
- * never read past its end (it ends at an inaccessible page); the element
- * then goes on with proper frames. */
+/* A buffer smaller than its caps need, without a video meta, is refused
+ * with an ERROR and never read past its end (it ends at an inaccessible
+ * page); the ERROR stops the stream until READY, after which the element
+ * goes on with proper frames. */
 GST_START_TEST (test_undersized_refused)
 {
   GRand *rand = g_rand_new_with_seed (0x5ba11);
@@ -1692,6 +1693,7 @@ GST_START_TEST (test_undersized_refused)
     in = guarded_buffer (size, cases[i].odd);
     check_refused (hr, in, 0, ctx);
     g_free (ctx);
+    th_restart_stream (hr, &info);
   }
 
   /* still working */

@@ -335,6 +335,9 @@ GST_START_TEST (test_renegotiate_midstream)
     {GST_VIDEO_FORMAT_YV12, 9, 9},
   };
   glong held[2][G_N_ELEMENTS (steps)];
+  /* a stale frame refused: the error restarted the stream (new OpenCL
+   * objects), which only the same step of the other round can match */
+  gboolean restarted[2][G_N_ELEMENTS (steps)] = { {FALSE,}, };
   GRand *rand = g_rand_new_with_seed (0x4e60);
   GstBufferPool *prev_pool = NULL;
   GstVideoInfo info, prev_info = { 0, };
@@ -420,6 +423,9 @@ GST_START_TEST (test_renegotiate_midstream)
             fail_unless (ret == GST_FLOW_ERROR, "%s: a stale pool frame "
                 "gave %s", ctx, gst_flow_get_name (ret));
             fail_unless (rt_drain_errors (hr->element, NULL) == 1);
+            /* the error stopped the stream */
+            th_restart_stream (hr, &info);
+            restarted[round][i] = TRUE;
           }
         }
         fail_unless (gst_buffer_pool_set_active (prev_pool, FALSE));
@@ -432,7 +438,8 @@ GST_START_TEST (test_renegotiate_midstream)
     }
   }
   for (i = 0; i < G_N_ELEMENTS (steps); i++)
-    fail_unless (held[1][i] == held[0][i], "step %u: %ld OpenCL objects "
+    fail_unless (held[1][i] == held[0][i] ||
+        restarted[1][i] != restarted[0][i], "step %u: %ld OpenCL objects "
         "held in the second round, %ld in the first", i, held[1][i],
         held[0][i]);
 
@@ -447,9 +454,10 @@ GST_END_TEST;
 /* Caps the element cannot take: formats and memory it does not support
  * (refused by the accept-caps query), sizes GstVideoInfo itself refuses, and
  * sizes whose byte counts overflow what the element computes with, which
- * the element refuses with an error saying so. Every time the next frame
- * gets GST_FLOW_NOT_NEGOTIATED, no device memory is asked for, and
- * supported caps afterwards work again. */
+ * the element refuses with an error saying so, which stops the stream until
+ * READY. Every time the next frame gets GST_FLOW_NOT_NEGOTIATED, no device
+ * memory is asked for, and supported caps afterwards work again (after a
+ * restart where an error was posted). */
 GST_START_TEST (test_unsupported_caps)
 {
   static const struct
@@ -519,6 +527,11 @@ GST_START_TEST (test_unsupported_caps)
       fail_unless (n_errors >= 1, "%s: no error posted", bad[i].caps);
       fail_unless (strstr (text, "too large") != NULL, "%s: error \"%s\"",
           bad[i].caps, text);
+      /* the error stopped the stream: caps that fit are refused too */
+      th_harness_set_format (hr, GST_VIDEO_FORMAT_I420, 31, 7, &info);
+      fail_unless_equals_int (gst_harness_push (hr, rt_make_input (&info,
+                  rand, 127, FALSE)), GST_FLOW_NOT_NEGOTIATED);
+      th_restart_stream (hr, &info);
     } else {
       fail_unless (n_errors == 0, "%s: error \"%s\"", bad[i].caps, text);
     }
@@ -745,6 +758,8 @@ GST_START_TEST (test_undersized_each_plane)
         g_free (text);
         g_free (ctx);
         cases++;
+        /* the error stopped the stream */
+        th_restart_stream (hr, &info);
       }
     }
     /* still working */
@@ -928,6 +943,8 @@ GST_START_TEST (test_meta_mismatch)
           "\"%s\"", ctx, text);
       g_free (text);
       g_free (ctx);
+      /* the error stopped the stream */
+      th_restart_stream (hr, &info);
     }
   }
   th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE), &p,
