@@ -41,16 +41,6 @@ MARKER = re.compile(r"^\s*<!--\s*check-docs:\s*(.*?)\s*-->\s*$")
 FENCE = re.compile(r"^(\s*)```\s*([A-Za-z0-9_-]*)")
 SHELLS = ("sh", "bash", "shell")
 
-# Tags of blocks in pages whose owner has not written the markers yet, by
-# (page, start of the block's first line).
-OVERRIDES = {
-    ("docs/robustness.md", "meson test -C build --print-errorlogs"):
-        "skip the whole suite, valgrind, sanitizers, 10 min of fuzzing and a "
-        "soak of hours in one block; README.md runs them one by one",
-    ("docs/robustness.md", "LD_PRELOAD=build/tests/libclfault.so"): "exit=255",
-}
-
-
 class Block:
     def __init__(self, page, line, text, tags):
         self.page, self.line, self.text = page, line, text
@@ -111,11 +101,8 @@ def read_blocks(page):
                 body.append(lines[i][len(indent):])
                 i += 1
             if lang in SHELLS:
-                first = next((b.strip() for b in body if b.strip()), "")
-                extra = [tag for (p, line), tag in OVERRIDES.items()
-                         if p == page and first.startswith(line)]
                 blocks.append(Block(page, start, "\n".join(body) + "\n",
-                                    tags + extra))
+                                    tags))
             tags = []
         elif lines[i].strip():
             tags = []
