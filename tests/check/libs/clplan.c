@@ -699,7 +699,9 @@ jpeg_frame (gint width, gint height, GstVideoInfo * info)
       "ky2=20 kt=1 num-buffers=1 ! video/x-raw,format=I420,width=%d,height=%d "
       "! jpegenc quality=12 ! jpegdec ! video/x-raw,format=I420 ! appsink "
       "name=sink", width, height);
-  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  /* an element missing is NULL, not a pipeline that never prerolls */
+  GstElement *pipeline = gst_parse_launch_full (desc, NULL,
+      GST_PARSE_FLAG_FATAL_ERRORS, NULL);
   GstElement *sink;
   GstSample *sample;
   GstBuffer *buf;
@@ -931,11 +933,16 @@ code_frame (const gchar * launch, const GstVideoInfo * info, GstBuffer * in)
   GstVideoFrame from, to;
   GstVideoInfo out_info;
   GstFlowReturn ret;
+  GstElement *bin;
   GstCaps *caps;
 
-  h = gst_harness_new_parse (launch);
-  if (!h)
+  /* gst_harness_new_parse() aborts where an element is missing */
+  bin = gst_parse_bin_from_description_full (launch, TRUE, NULL,
+      GST_PARSE_FLAG_FATAL_ERRORS, NULL);
+  if (!bin)
     return NULL;
+  gst_object_unref (bin);
+  h = gst_harness_new_parse (launch);
   caps = gst_video_info_to_caps (info);
   gst_harness_set_src_caps (h, caps);
   GST_BUFFER_PTS (in) = 0;
