@@ -1428,12 +1428,12 @@ in_flight_run_finish (InFlightRun * run)
  * so that a slot reused too early shows another frame's samples. */
 GST_START_TEST (test_frames_in_flight_slow_consumer)
 {
-  const guint n_frames = 10;
+  const guint n_frames = 12;
   InFlightRun run;
   RefParams p;
   guint i;
 
-  th_params_init (&p, 40, 9, 25);
+  th_params_init (&p, 40, 15, 25);
   /* an odd number of rows: a CPU copy split over threads has a remainder */
   in_flight_run_start (&run, 1920, 1081, &p, 0x51c0,
       "[slow consumer] NV12 1920x1081 frames-in-flight=3");
