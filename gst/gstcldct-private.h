@@ -83,6 +83,25 @@ guint gst_cl_dct_estimate_step (const guint32 * hist);
  * @gain in 16ths; 0 (stage off) for step 0. */
 guint gst_cl_dct_auto_threshold (guint step, guint gain);
 
+/* What strength=auto carries from one frame to the next: frames without a
+ * step of their own (MPEG-2's P and B frames show no comb) keep the last
+ * one found for a while. Zero-initialised: nothing held. */
+typedef struct
+{
+  guint held_step;              /* the last quantizer step found */
+  guint held_frames;            /* frames since it was found */
+  guint threshold;              /* the last frame's threshold */
+} GstClDctAuto;
+
+/* The stage's threshold for the frame whose histogram is @hist
+ * (GST_CL_DCT_HIST_SIZE entries), from its own step or the one @state
+ * holds; 0: the frame shows no coding, copy it. Updates @state. This is
+ * the one place where strength=auto decides a frame's strength. */
+guint gst_cl_dct_auto_update (GstClDctAuto * state, const guint32 * hist);
+
+/* Forgets what @state holds (a new stream: flush, EOS, new caps). */
+void gst_cl_dct_auto_reset (GstClDctAuto * state);
+
 /* Enqueues the stage on an 8-bit plane: @dst (from byte @dst_offset,
  * @dst_pitch bytes per row) gets the mean of @passes (1, 2, 4, 8 or 16)
  * inverse 8x8 DCTs of @src's blocks on shifted grids, AC coefficients with

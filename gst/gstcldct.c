@@ -302,6 +302,30 @@ gst_cl_dct_auto_threshold (guint step, guint gain)
   return step ? (step * gain + 8) >> 4 : 0;
 }
 
+/* How many frames without a step of their own keep the last one found. */
+#define AUTO_HOLD_FRAMES 64
+
+guint
+gst_cl_dct_auto_update (GstClDctAuto * state, const guint32 * hist)
+{
+  guint step = gst_cl_dct_estimate_step (hist);
+
+  if (step > 0) {
+    state->held_step = step;
+    state->held_frames = 0;
+  } else if (state->held_step > 0 && ++state->held_frames <= AUTO_HOLD_FRAMES) {
+    step = state->held_step;
+  }
+  state->threshold = gst_cl_dct_auto_threshold (step, GST_CL_DCT_DEFAULT_GAIN);
+  return state->threshold;
+}
+
+void
+gst_cl_dct_auto_reset (GstClDctAuto * state)
+{
+  memset (state, 0, sizeof (*state));
+}
+
 /* Makes self->buf @size bytes at least. */
 static gboolean
 ensure_buf (GstClDct * self, gsize size, GError ** error)

@@ -126,9 +126,7 @@ struct _GstClPlan
 
   /* strength=auto */
   GstClDct *dct;
-  guint held_step;              /* the last quantizer step found */
-  guint held_frames;            /* frames since it was found */
-  guint auto_threshold;         /* this frame's */
+  GstClDctAuto auto_state;      /* the step held between frames */
 
   gint share_forced;            /* GST_CL_SHARE_UNTOUCHED: 1 always, -1 never */
 
@@ -518,7 +516,7 @@ gst_cl_plan_drain (GstClPlan * self, gdouble * device_ms, GError ** error)
   gboolean ok = wait_in_flight (self, device_ms, error);
 
   ok = check_faults (self, ok ? error : NULL) && ok;
-  self->held_step = self->held_frames = 0;
+  gst_cl_dct_auto_reset (&self->auto_state);
   return unmap_staging (self, ok ? error : NULL) && ok;
 }
 
@@ -868,10 +866,6 @@ run_stage (GstClStream * s, GstClSlot * slot, const GstClStage * stage,
   return TRUE;
 }
 
-/* Frames without a quantizer step of their own (MPEG-2's P and B frames
- * show no comb) keep the last one found for this many frames. */
-#define AUTO_HOLD_FRAMES 64
-
 /* strength=auto on @w's region from @src to @dst: the quantizer step read
  * off the frame's DCTs (blocking: the histogram comes back to the CPU),
  * the DCT thresholding at the strength it gives, or a copy where the frame
@@ -883,7 +877,7 @@ run_auto (GstClPlan * self, GstClStream * s, const GstClPlaneWork * w,
   guint32 hist[GST_CL_DCT_HIST_SIZE];
   GstClTransferStats ignored = { 0, };
   cl_event event = NULL;
-  guint step;
+  guint threshold;
 
   /* The CPU waits for the histogram anyway: first for what @s waits for. */
   if (!cpu_waits (s->wait, s->n_wait, error))
@@ -892,22 +886,14 @@ run_auto (GstClPlan * self, GstClStream * s, const GstClPlaneWork * w,
   if (!gst_cl_dct_histogram (self->dct, src->mem, src->offset, src->pitch,
           w->region.width, w->region.height, hist, error))
     return FALSE;
-  step = gst_cl_dct_estimate_step (hist);
-  if (step > 0) {
-    self->held_step = step;
-    self->held_frames = 0;
-  } else if (self->held_step > 0 && ++self->held_frames <= AUTO_HOLD_FRAMES) {
-    step = self->held_step;
-  }
-  self->auto_threshold = gst_cl_dct_auto_threshold (step,
-      GST_CL_DCT_DEFAULT_GAIN);
-  GST_LOG ("quantizer step %u: DCT threshold %u", step, self->auto_threshold);
-  if (self->auto_threshold == 0)
+  threshold = gst_cl_dct_auto_update (&self->auto_state, hist);
+  GST_LOG ("strength=auto: DCT threshold %u", threshold);
+  if (threshold == 0)
     return gst_cl_stream_copy (s, src, dst, w->region.width, w->region.height,
         &ignored, error);
   if (!gst_cl_dct_threshold (self->dct, src->mem, src->offset, src->pitch,
           dst->mem, dst->offset, dst->pitch, w->region.width,
-          w->region.height, self->auto_threshold, GST_CL_DCT_MAX_PASSES,
+          w->region.height, threshold, GST_CL_DCT_MAX_PASSES,
           &event, error))
     return FALSE;
   gst_cl_stream_enqueued (s, event);
@@ -1296,7 +1282,7 @@ describe_frame (GstClPlan * self, GstClFrameStats * frame)
       luma->epsilon, &luma->epsilon_launch);
   describe_launch (frame->conv_launch, sizeof (frame->conv_launch),
       luma->convolve, &luma->conv_launch);
-  frame->auto_threshold = luma->dct ? self->auto_threshold : 0;
+  frame->auto_threshold = luma->dct ? self->auto_state.threshold : 0;
 }
 
 /* Flushes @queue where commands of @next are to wait for its events. */
