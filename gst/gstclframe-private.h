@@ -26,20 +26,39 @@
 
 G_BEGIN_DECLS
 
+/* What memory a plane is in, sorted once when its buffer is opened
+ * (gst_cl_frame_open()); the plan never asks the buffer again. The first
+ * two are host pointers (@host), the others OpenCL buffers (@mem). */
+typedef enum
+{
+  GST_CL_PLANE_MAPPED,          /* host memory mapped for the frame: pageable */
+  GST_CL_PLANE_PINNED,          /* the pinned host memory of one of our
+                                 * OpenCL memories (DMA, never staged) */
+  GST_CL_PLANE_WRAPPED,         /* system memory wrapped as a
+                                 * CL_MEM_USE_HOST_PTR buffer (host-unified) */
+  GST_CL_PLANE_SVM,             /* an OpenCL memory whose host pointer is SVM:
+                                 * the CPU reaches it without a map */
+  GST_CL_PLANE_HOST_BUFFER,     /* an OpenCL memory in host-visible memory,
+                                 * that the CPU maps per use */
+  GST_CL_PLANE_DEVICE,          /* an OpenCL buffer in device memory (an
+                                 * element's, or a plan's own) */
+} GstClPlaneKind;
+
 /* Where one plane's rows are: in an OpenCL buffer (@mem, from @offset) or,
  * when @mem is NULL, in host memory at @host. Rows are @pitch bytes apart.
- * @device_side: the buffer lives in device memory, not host-visible memory.
- * @pinned: @host is pinned memory of an OpenCL memory (transfers from and
- * to it are DMA, and it is never staged). */
+ * @kind says which memory it is. */
 typedef struct
 {
+  GstClPlaneKind kind;
   cl_mem mem;
   gsize offset;
   guint8 *host;
   gint pitch;
-  gboolean device_side;
-  gboolean pinned;
 } GstClPlaneRef;
+
+/* A reference to the rows of @mem, a buffer in device memory, from its
+ * first byte, @pitch bytes apart. */
+GstClPlaneRef gst_cl_plane_ref_device (cl_mem mem, gint pitch);
 
 /* Bytes moved so far, by kind; see the element's "stats" property. */
 typedef struct
@@ -51,9 +70,15 @@ typedef struct
   gboolean pageable;            /* a transfer used pageable host memory */
 } GstClTransferStats;
 
-/* A GstBuffer opened for OpenCL work: one GstClPlaneRef per plane.
+/* A GstBuffer opened for OpenCL work: one GstClPlaneRef per plane, and
+ * what the memories of the buffer say about the frame as a whole. This is
+ * the one place where a buffer's memory is looked at: a new kind of input
+ * memory is one more branch of gst_cl_frame_open() and one more
+ * GstClPlaneKind.
  *  - One OpenCL memory of the context: its buffer, with no map at all, or
  *    on a discrete device its pinned host memory (mapped for good).
+ *  - Several pinned OpenCL memories of the context (planes shared by an
+ *    element before): their pinned pointers.
  *  - Else, on a host-unified device, one system memory at an aligned address:
  *    wrapped as a CL_MEM_USE_HOST_PTR buffer, no copy.
  *  - Else: the GstVideoFrame mapped, planes as host pointers (transfers then
@@ -69,6 +94,16 @@ typedef struct
   GstVideoFrame frame;          /* while the frame is mapped */
   gboolean frame_mapped;
   GstClPlaneRef planes[GST_VIDEO_MAX_PLANES];
+  /* The buffer's one OpenCL memory of the context, or NULL: the memory
+   * that carries the pending event of a frame written into it. */
+  GstMemory *cl_memory;
+  /* Every memory of the buffer is OpenCL memory of the context: commands
+   * may still write it, and frames in flight hold it until they read it. */
+  gboolean all_cl_memory;
+  /* What still writes those memories (their pending events, new
+   * references; one a memory at most, the others waited for on open). */
+  cl_event pending[GST_VIDEO_MAX_PLANES];
+  guint n_pending;
 } GstClFrame;
 
 /* Opens @buffer as described above, for @flags (GST_MAP_READ or

@@ -46,7 +46,7 @@ plane_extent (const GstVideoInfo * info, guint plane, gsize * row_bytes,
  * within @size bytes. */
 static gboolean
 layout_planes (GstClFrame * frame, const GstVideoInfo * info, cl_mem mem,
-    gboolean device_side, gsize base, gsize size, GError ** error)
+    GstClPlaneKind kind, gsize base, gsize size, GError ** error)
 {
   GstVideoMeta *meta = gst_buffer_get_video_meta (frame->buffer);
   guint i;
@@ -77,7 +77,7 @@ layout_planes (GstClFrame * frame, const GstVideoInfo * info, cl_mem mem,
         (size - offset - row_bytes) / pitch < rows - 1)
       goto too_small;
     frame->planes[i] = (GstClPlaneRef) {
-    mem, base + offset, NULL, pitch, device_side};
+    .kind = kind,.mem = mem,.offset = base + offset,.pitch = pitch};
   }
   return TRUE;
 
@@ -102,12 +102,12 @@ layout_host_planes (GstClFrame * frame, const GstVideoInfo * info,
 {
   guint i;
 
-  if (!layout_planes (frame, info, NULL, FALSE, 0, size, error))
+  if (!layout_planes (frame, info, NULL, pinned ? GST_CL_PLANE_PINNED :
+          GST_CL_PLANE_MAPPED, 0, size, error))
     return FALSE;
   for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
     frame->planes[i].host = data + frame->planes[i].offset;
     frame->planes[i].offset = 0;
-    frame->planes[i].pinned = pinned;
   }
   return TRUE;
 }
@@ -132,7 +132,7 @@ layout_pinned_memories (GstClFrame * frame, const GstVideoInfo * info)
         !gst_cl_memory_get_pinned_host (mem))
       return FALSE;
   }
-  if (!layout_planes (frame, info, NULL, FALSE, 0,
+  if (!layout_planes (frame, info, NULL, GST_CL_PLANE_PINNED, 0,
           gst_buffer_get_size (frame->buffer), NULL))
     return FALSE;
   for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
@@ -152,7 +152,6 @@ layout_pinned_memories (GstClFrame * frame, const GstVideoInfo * info)
     planes[i] = *p;
     planes[i].host = gst_cl_memory_get_pinned_host (mem) + mem->offset + skip;
     planes[i].offset = 0;
-    planes[i].pinned = TRUE;
   }
   memcpy (frame->planes, planes, sizeof (planes));
   return TRUE;
@@ -234,7 +233,7 @@ map_video_frame (GstClFrame * frame, const GstVideoInfo * info,
 
   /* gst_video_frame_map only checks where planes start: check that every row
    * of every plane lies within the buffer first. */
-  if (!layout_planes (frame, info, NULL, FALSE, 0,
+  if (!layout_planes (frame, info, NULL, GST_CL_PLANE_MAPPED, 0,
           gst_buffer_get_size (frame->buffer), error))
     return FALSE;
   /* Without a meta, gst_video_frame_map wants info->size bytes, padding
@@ -258,9 +257,88 @@ map_video_frame (GstClFrame * frame, const GstVideoInfo * info,
     if (!plane_in_map (&frame->frame, i, row_bytes, rows))
       return map_whole_buffer (frame, info, error);
     frame->planes[i] = (GstClPlaneRef) {
-    NULL, 0, GST_VIDEO_FRAME_PLANE_DATA (&frame->frame, i), pitch, FALSE};
+    .kind = GST_CL_PLANE_MAPPED,.host =
+          GST_VIDEO_FRAME_PLANE_DATA (&frame->frame, i),.pitch = pitch};
   }
   return TRUE;
+}
+
+GstClPlaneRef
+gst_cl_plane_ref_device (cl_mem mem, gint pitch)
+{
+  GstClPlaneRef ref = {.kind = GST_CL_PLANE_DEVICE,.mem = mem,.pitch = pitch };
+
+  return ref;
+}
+
+/* The kind of the planes of @mem, one OpenCL memory of the context that is
+ * not pinned. */
+static GstClPlaneKind
+cl_memory_kind (GstMemory * mem)
+{
+  if (gst_cl_memory_is_device_resident (mem))
+    return GST_CL_PLANE_DEVICE;
+  return gst_cl_memory_needs_map (mem) ? GST_CL_PLANE_HOST_BUFFER :
+      GST_CL_PLANE_SVM;
+}
+
+/* Lays out the planes of a buffer of one OpenCL memory of the context. */
+static gboolean
+open_cl_memory (GstClFrame * frame, const GstVideoInfo * info,
+    GstMemory * mem, GError ** error)
+{
+  guint8 *pinned = gst_cl_memory_get_pinned_host (mem);
+
+  if (pinned)
+    return layout_host_planes (frame, info, pinned + mem->offset, mem->size,
+        TRUE, error);
+  return layout_planes (frame, info, gst_cl_memory_get_buffer (mem),
+      cl_memory_kind (mem), mem->offset, mem->size, error);
+}
+
+/* Sorts the memories of the buffer: whether all are OpenCL memories of the
+ * context, and what still writes them (their pending events; those beyond
+ * GST_VIDEO_MAX_PLANES, a buffer of more memories than planes, are waited
+ * for here: an error of their command shows in the frame's commands after
+ * it). */
+static void
+sort_memories (GstClFrame * frame)
+{
+  guint i, n = gst_buffer_n_memory (frame->buffer);
+  cl_event event;
+
+  frame->all_cl_memory = TRUE;
+  for (i = 0; i < n; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (frame->buffer, i);
+
+    if (!gst_is_cl_memory (mem, frame->context)) {
+      frame->all_cl_memory = FALSE;
+      continue;
+    }
+    if (n == 1)
+      frame->cl_memory = mem;
+    if (!(event = gst_cl_memory_get_pending (mem)))
+      continue;
+    if (frame->n_pending < G_N_ELEMENTS (frame->pending)) {
+      frame->pending[frame->n_pending++] = event;
+    } else {
+      clWaitForEvents (1, &event);
+      clReleaseEvent (event);
+    }
+  }
+}
+
+/* Lays out the planes of a buffer that is not one OpenCL memory. */
+static gboolean
+open_other_memory (GstClFrame * frame, const GstVideoInfo * info,
+    GError ** error)
+{
+  if (layout_pinned_memories (frame, info))
+    return TRUE;
+  if (try_wrap_host_memory (frame, info, error))
+    return layout_planes (frame, info, frame->wrapped, GST_CL_PLANE_WRAPPED,
+        0, frame->map.size, error);
+  return map_video_frame (frame, info, error);
 }
 
 gboolean
@@ -268,7 +346,7 @@ gst_cl_frame_open (GstClFrame * frame, GstClContext * context,
     const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
     GError ** error)
 {
-  GstMemory *mem;
+  gboolean ok;
 
   memset (frame, 0, sizeof (*frame));
   frame->context = context;
@@ -282,38 +360,19 @@ gst_cl_frame_open (GstClFrame * frame, GstClContext * context,
         "The buffer has no memory: no frame in it");
     return FALSE;
   }
-  mem = gst_buffer_peek_memory (buffer, 0);
-  if (gst_buffer_n_memory (buffer) == 1 && gst_is_cl_memory (mem, context)) {
-    guint8 *pinned = gst_cl_memory_get_pinned_host (mem);
-
-    if (pinned)
-      return layout_host_planes (frame, info, pinned + mem->offset,
-          mem->size, TRUE, error);
-    return layout_planes (frame, info, gst_cl_memory_get_buffer (mem),
-        gst_cl_memory_is_device_resident (mem), mem->offset, mem->size,
-        error);
-  }
-
-  if (layout_pinned_memories (frame, info))
-    return TRUE;
-
-  if (try_wrap_host_memory (frame, info, error)) {
-    if (layout_planes (frame, info, frame->wrapped, FALSE, 0, frame->map.size,
-            error))
-      return TRUE;
+  sort_memories (frame);
+  ok = frame->cl_memory ? open_cl_memory (frame, info, frame->cl_memory,
+      error) : open_other_memory (frame, info, error);
+  if (!ok)
     gst_cl_frame_close (frame);
-    return FALSE;
-  }
-
-  if (map_video_frame (frame, info, error))
-    return TRUE;
-  gst_cl_frame_close (frame);
-  return FALSE;
+  return ok;
 }
 
 void
 gst_cl_frame_close (GstClFrame * frame)
 {
+  while (frame->n_pending > 0)
+    clReleaseEvent (frame->pending[--frame->n_pending]);
   if (frame->wrapped) {
     /* A USE_HOST_PTR buffer's host memory is only sure to hold what kernels
      * wrote once it is mapped; on host-unified devices this costs nothing. */
@@ -345,9 +404,12 @@ static void
 count_cl_copy (const GstClPlaneRef * src, const GstClPlaneRef * dst,
     guint64 bytes, GstClTransferStats * stats)
 {
-  if (src->device_side == dst->device_side)
+  const gboolean src_device = src->kind == GST_CL_PLANE_DEVICE;
+  const gboolean dst_device = dst->kind == GST_CL_PLANE_DEVICE;
+
+  if (src_device == dst_device)
     stats->device_copy_bytes += bytes;
-  else if (dst->device_side)
+  else if (dst_device)
     stats->upload_bytes += bytes;
   else
     stats->download_bytes += bytes;
@@ -553,7 +615,7 @@ gst_cl_copy_plane_on (cl_command_queue queue, const GstClPlaneRef * src,
       return gst_cl_set_error (error, status, "clEnqueueReadBuffer%s",
           plain ? "" : "Rect");
     stats->download_bytes += bytes;
-    stats->pageable |= !dst->pinned;
+    stats->pageable |= dst->kind != GST_CL_PLANE_PINNED;
   } else if (dst->mem) {
     status = plain ? clEnqueueWriteBuffer (queue, dst->mem, CL_FALSE,
         dst->offset, bytes, src->host, n_wait, wait, event) :
@@ -564,7 +626,7 @@ gst_cl_copy_plane_on (cl_command_queue queue, const GstClPlaneRef * src,
       return gst_cl_set_error (error, status, "clEnqueueWriteBuffer%s",
           plain ? "" : "Rect");
     stats->upload_bytes += bytes;
-    stats->pageable |= !src->pinned;
+    stats->pageable |= src->kind != GST_CL_PLANE_PINNED;
   } else {
     gst_cl_copy_host_plane (src, dst, row_bytes, height, stats);
     if (event)

@@ -23,8 +23,7 @@
 
 #include <gst/video/video.h>
 #include "gstclconvkernel-private.h"
-#include "gstclframe-private.h"
-#include "gstclstream-private.h"
+#include "gstclinflight-private.h"
 #include "gstclstats-private.h"
 #include "gstcltuner-private.h"
 
@@ -67,12 +66,13 @@ gboolean gst_cl_plan_settings_equal (const GstClPlanSettings * a,
 gboolean gst_cl_plan_settings_are_identity (const GstClPlanSettings *
     settings);
 
-/* What runs on the frames of one video format: a plane description per
- * plane of the format with its device buffers, and for each plane its
- * stages (epsilon filter, convolution, or none: copied or shared) with
- * their launches and scratch memory. Made when caps are set; given new
- * settings when the properties change; run once per frame. Streaming
- * thread only. */
+/* What is done to the frames of one video format: for each plane its
+ * stages (epsilon filter or DCT thresholding, convolution, or none: copied
+ * or shared) with their launches and scratch memory; where the planes live
+ * is its GstClPlacement's (gstclplacement-private.h), the order of frames
+ * its GstClInFlight's (gstclinflight-private.h). Made when caps are set;
+ * given new settings when the properties change; run once per frame.
+ * Streaming thread only. */
 typedef struct _GstClPlan GstClPlan;
 
 /* Whether the plan can handle frames of @info: 8- or 10-bit samples, at
@@ -81,8 +81,8 @@ typedef struct _GstClPlan GstClPlan;
 gboolean gst_cl_plan_supports (const GstVideoInfo * info);
 
 /* The most frames a plan keeps in flight, and what depth 0 (auto) takes. */
-#define GST_CL_PLAN_MAX_DEPTH 8
-#define GST_CL_PLAN_AUTO_DEPTH 3
+#define GST_CL_PLAN_MAX_DEPTH GST_CL_IN_FLIGHT_MAX_DEPTH
+#define GST_CL_PLAN_AUTO_DEPTH GST_CL_IN_FLIGHT_AUTO_DEPTH
 
 /* A plan for frames of @info on @context; it makes the device buffers of
  * every plane at the first frame gst_cl_plan_process() filters, so that

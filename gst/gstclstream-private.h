@@ -75,6 +75,11 @@ gboolean gst_cl_stream_mark (GstClStream * s, GError ** error);
 gboolean gst_cl_stream_join (GstClStream * s, cl_event * done,
     GError ** error);
 
+/* Waits on the CPU for what the next command of @s was to wait for, and
+ * empties its wait list: for work the CPU does next (reading a result
+ * back). FALSE with @error set where one of those commands failed. */
+gboolean gst_cl_stream_wait_on_cpu (GstClStream * s, GError ** error);
+
 /* Lets go of the event of the latest command of @s. */
 void gst_cl_stream_clear (GstClStream * s);
 

@@ -326,10 +326,8 @@ print_pipeline (GstClContext * ctx, const GstClStage * stage,
     p.dst[i] = clCreateBuffer (handle, CL_MEM_READ_WRITE, p.size, NULL,
         &status);
     check (status, "clCreateBuffer");
-    p.src_ref[i] = (GstClPlaneRef) {
-    p.src[i], 0, NULL, width, TRUE};
-    p.dst_ref[i] = (GstClPlaneRef) {
-    p.dst[i], 0, NULL, width, TRUE};
+    p.src_ref[i] = gst_cl_plane_ref_device (p.src[i], width);
+    p.dst_ref[i] = gst_cl_plane_ref_device (p.dst[i], width);
   }
   in = pinned_buffer (ctx, RING * p.size, &p.in);
   out = pinned_buffer (ctx, RING * p.size, &p.out);
@@ -404,8 +402,8 @@ main (int argc, char **argv)
   memset (pageable, 128, size);
 
   {
-    GstClPlaneRef src_ref = { src, 0, NULL, width, TRUE };
-    GstClPlaneRef dst_ref = { dst, 0, NULL, width, TRUE };
+    GstClPlaneRef src_ref = gst_cl_plane_ref_device (src, width);
+    GstClPlaneRef dst_ref = gst_cl_plane_ref_device (dst, width);
     /* 9x9 (radius 4 program) at threshold 20 */
     GstClStage stage = { kernels, FALSE, {&src_ref, &dst_ref, width, height,
         1, 0}, 20
@@ -425,7 +423,7 @@ main (int argc, char **argv)
       k2);
   print_overlap (ctx, src, dst, pinned_ptr, size, iterations);
   {
-    GstClPlaneRef none = { NULL, 0, NULL, width, TRUE };
+    GstClPlaneRef none = gst_cl_plane_ref_device (NULL, width);
     GstClStage stage = { kernels, FALSE, {&none, &none, width, height, 1, 0},
       20
     };

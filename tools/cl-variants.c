@@ -307,10 +307,8 @@ main (int argc, char **argv)
       &error);
   if (error)
     die (error);
-  b.src_ref = (GstClPlaneRef) {
-  b.src, 0, NULL, b.width, TRUE};
-  b.dst_ref = (GstClPlaneRef) {
-  b.dst, 0, NULL, b.width, TRUE};
+  b.src_ref = gst_cl_plane_ref_device (b.src, b.width);
+  b.dst_ref = gst_cl_plane_ref_device (b.dst, b.width);
   b.reference = g_malloc (size);
   b.out = g_malloc (size);
   fill_plane (b.out, b.width, b.height);

@@ -1,0 +1,135 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __GST_CL_IN_FLIGHT_PRIVATE_H__
+#define __GST_CL_IN_FLIGHT_PRIVATE_H__
+
+#include "gstclframe-private.h"
+#include "gstclstream-private.h"
+#include "gstclvariant-private.h"
+
+G_BEGIN_DECLS
+
+/* The ordering of a format's frames: on a device that does not share host
+ * memory, up to depth frames are left in flight, each on three queues
+ * (uploads, kernels, downloads) ordered by the events of their commands
+ * (GstClStream); slot i of depth holds what frame n = i (mod depth) reads
+ * until it completes. With depth 1 all three queues are the context's and
+ * each frame is waited for. This is also where the failure of a command
+ * whose frame already left the element is raised: at the next frame that
+ * takes the slot, at a drain (EOS, flush, new caps, stop), or from the
+ * faults kept by the maps of earlier outputs (GstClFaults). Streaming
+ * thread only. */
+typedef struct _GstClInFlight GstClInFlight;
+
+/* The most frames in flight, and what depth 0 (auto) takes. */
+#define GST_CL_IN_FLIGHT_MAX_DEPTH 8
+#define GST_CL_IN_FLIGHT_AUTO_DEPTH 3
+
+/* The most pending events a frame waits for: those of the memories of its
+ * input and of its output. */
+#define GST_CL_IN_FLIGHT_MAX_PENDING (2 * GST_VIDEO_MAX_PLANES)
+
+/* One frame's queues, handed as a value from gst_cl_in_flight_begin()
+ * through the phases of the frame to gst_cl_in_flight_end(). */
+typedef struct
+{
+  guint slot;                   /* of the frame, and of the per-slot buffers */
+  gboolean in_flight;           /* returns once enqueued */
+  GstClEvents *events;          /* its kernels' events, for their times */
+  GstClStream up, compute, down;
+  /* What still writes the memories of both frames (not owned) */
+  cl_event pending[GST_CL_IN_FLIGHT_MAX_PENDING];
+  guint n_pending;
+} GstClFrameQueues;
+
+/* Frames in flight on @context: up to @depth on a device that does not
+ * share host memory (1: each frame is waited for; 0:
+ * GST_CL_IN_FLIGHT_AUTO_DEPTH), or on one whose frames are SVM where @depth
+ * is above 1 (frames from the plan's pool only; 0 there: each waited for).
+ * NULL with @error set when the queues cannot be made. */
+GstClInFlight *gst_cl_in_flight_new (GstClContext * context, guint depth,
+    GError ** error);
+
+/* Waits for every frame in flight, without a word, and frees @self. */
+void gst_cl_in_flight_free (GstClInFlight * self);
+
+/* How many frames are kept in flight. */
+guint gst_cl_in_flight_get_depth (GstClInFlight * self);
+
+/* Where the output memories of frames in flight keep a failed wait (a
+ * reference is taken; NULL: none). Once one is kept, every frame and drain
+ * fails with it. */
+void gst_cl_in_flight_set_faults (GstClInFlight * self, GstClFaults * faults);
+
+/* Before a frame: FALSE with @error set where a frame already handed
+ * downstream failed (a kept fault, or a command of the frame that last
+ * used the next slot, which is waited for); every frame is then drained.
+ * Adds the milliseconds of the kernels that completed to @device_ms. */
+gboolean gst_cl_in_flight_begin (GstClInFlight * self, gdouble * device_ms,
+    GError ** error);
+
+/* Waits for the frames in flight and lets go of what they held (their
+ * buffers are read by the tuner's timings next); see
+ * gst_cl_in_flight_drain(). */
+gboolean gst_cl_in_flight_wait (GstClInFlight * self, gdouble * device_ms,
+    GError ** error);
+
+/* The queues of the frame from @in into @out: left in flight where the
+ * depth allows and @out is one OpenCL memory to carry its event (and, on a
+ * device that shares host memory, @in is one too: the kernels would read
+ * system memory in place); otherwise the context's queue for all three.
+ * Every stream first waits for what the frames' memories still have in
+ * flight. Pair with gst_cl_in_flight_end(). */
+void gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
+    const GstClFrame * out, GstClFrameQueues * q);
+
+/* Between phases: the kernels wait for the uploads, the downloads for the
+ * kernels (flushing what another queue waits for first, OpenCL's rule). */
+gboolean gst_cl_in_flight_to_kernels (GstClFrameQueues * q, GError ** error);
+gboolean gst_cl_in_flight_to_downloads (GstClFrameQueues * q,
+    GError ** error);
+
+/* Ends the frame of @q, enqueued (@ok) or not. In flight: the slot keeps
+ * the event of its last command, which also goes to @out's memory (a map
+ * of it waits, and reports a failure to the faults), and keeps @in open
+ * where its memories are OpenCL memories (the uploads read them); @in and
+ * @out are closed otherwise. Else everything is waited for, both frames
+ * closed and the slot retired. FALSE with @error set (where @ok) when that
+ * fails. */
+gboolean gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
+    gboolean ok, GstClFrame * in, GstClFrame * out, gdouble * device_ms,
+    GError ** error);
+
+/* Waits for everything on @q's queues (a copy after the frame). */
+gboolean gst_cl_in_flight_finish (const GstClFrameQueues * q,
+    GError ** error);
+
+/* Waits for every frame in flight and lets go of the buffers they held (at
+ * EOS, a flush, new caps, stop); adds the milliseconds their kernels ran
+ * to @device_ms (may be NULL). FALSE with @error set where a command of
+ * one of them failed, or a fault was kept: that frame's error, which
+ * nothing else reports. */
+gboolean gst_cl_in_flight_drain (GstClInFlight * self, gdouble * device_ms,
+    GError ** error);
+
+G_END_DECLS
+
+#endif /* __GST_CL_IN_FLIGHT_PRIVATE_H__ */

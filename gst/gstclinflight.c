@@ -1,0 +1,379 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* Frames in flight: the slots, the three queues of a frame, retiring and
+ * draining, and where the failures of frames that left the element are
+ * raised (gstclinflight-private.h). */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclinflight-private.h"
+#include "gstclerror-private.h"
+#include "gstclmemory-private.h"
+
+#define GST_CAT_DEFAULT gst_cl_in_flight_debug
+GST_CL_DEBUG_CATEGORY (gst_cl_in_flight_debug, "clinflight",
+    "gst-clfilters: frames in flight");
+
+/* What one frame in flight holds until it completes. */
+typedef struct
+{
+  cl_event done;                /* its last command; NULL when idle */
+  GstClEvents events;           /* its kernels, for their times */
+  GstClFrame in;                /* read by commands still in flight: open,
+                                 * its buffer referenced */
+  gboolean in_open;
+} GstClSlot;
+
+struct _GstClInFlight
+{
+  GstClContext *context;
+  guint depth;
+  cl_command_queue compute;     /* the context's */
+  cl_command_queue async_up, async_down;
+  GstClSlot slots[GST_CL_IN_FLIGHT_MAX_DEPTH];
+  guint next;                   /* the slot of the next frame */
+  GstClFaults *faults;
+};
+
+/* The upload and download queues of frames in flight. */
+static gboolean
+create_queues (GstClInFlight * self, GError ** error)
+{
+  cl_context handle = gst_cl_context_get_handle (self->context);
+  cl_device_id device = gst_cl_context_get_device (self->context);
+  cl_int status;
+
+  if (self->depth == 1)
+    return TRUE;
+  self->async_up = clCreateCommandQueue (handle, device, 0, &status);
+  if (status == CL_SUCCESS)
+    self->async_down = clCreateCommandQueue (handle, device, 0, &status);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clCreateCommandQueue (frames "
+        "in flight)");
+  return TRUE;
+}
+
+GstClInFlight *
+gst_cl_in_flight_new (GstClContext * context, guint depth, GError ** error)
+{
+  GstClInFlight *self = g_new0 (GstClInFlight, 1);
+
+  ensure_debug_category ();
+  self->context = gst_object_ref (context);
+  self->compute = gst_cl_context_get_queue (context);
+  /* Frames in flight overlap transfers on a discrete GPU. Where kernels
+   * work on the frames in place, one frame at a time by default; with SVM
+   * frames a depth asked for overlaps a frame's launch and wait with the
+   * next one's kernel, which paid on 2 cores and not on 16 (PoCL,
+   * docs/benchmarks.md); without SVM the CPU's maps would wait anyway. */
+  self->depth = gst_cl_context_is_host_unified (context) &&
+      (depth == 0 || !gst_cl_context_has_fine_svm (context)) ? 1 :
+      depth == 0 ? GST_CL_IN_FLIGHT_AUTO_DEPTH :
+      MIN (depth, GST_CL_IN_FLIGHT_MAX_DEPTH);
+  GST_DEBUG ("%u frames in flight", self->depth);
+  if (create_queues (self, error))
+    return self;
+  gst_cl_in_flight_free (self);
+  return NULL;
+}
+
+guint
+gst_cl_in_flight_get_depth (GstClInFlight * self)
+{
+  return self->depth;
+}
+
+/* Waits for the frame in @slot, if any, and lets go of what it held; adds
+ * its kernels' time to @device_ms. FALSE with @error set (if not NULL)
+ * where one of its commands failed. */
+static gboolean
+retire_slot (GstClSlot * slot, gdouble * device_ms, GError ** error)
+{
+  cl_int status = CL_SUCCESS, outcome = CL_COMPLETE;
+  const gchar *step = "clWaitForEvents (frame in flight)";
+
+  if (slot->done) {
+    status = clWaitForEvents (1, &slot->done);
+    if (status == CL_SUCCESS) {
+      step = "clGetEventInfo (frame in flight)";
+      status = clGetEventInfo (slot->done, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (outcome), &outcome, NULL);
+    }
+    if (status == CL_SUCCESS && outcome < 0) {
+      step = "a command of a frame in flight";
+      status = outcome;
+    }
+    clReleaseEvent (slot->done);
+    slot->done = NULL;
+  }
+  *device_ms += gst_cl_events_take_ms (&slot->events);
+  if (slot->in_open) {
+    GstBuffer *buffer = slot->in.buffer;
+
+    gst_cl_frame_close (&slot->in);
+    gst_buffer_unref (buffer);
+  }
+  slot->in_open = FALSE;
+  return status == CL_SUCCESS || gst_cl_set_error (error, status, "%s", step);
+}
+
+/* Waits for every command on the queues of frames. */
+static gboolean
+finish_queues (GstClInFlight * self, GError ** error)
+{
+  cl_command_queue queues[3] = { self->async_up, self->async_down,
+    self->compute
+  };
+  cl_int status, first = CL_SUCCESS;
+  guint i;
+
+  for (i = 0; i < 3; i++) {
+    if (queues[i]) {
+      status = clFinish (queues[i]);
+      if (first == CL_SUCCESS)
+        first = status;
+    }
+  }
+  return first == CL_SUCCESS ||
+      gst_cl_set_error (error, first, "clFinish (frame)");
+}
+
+gboolean
+gst_cl_in_flight_wait (GstClInFlight * self, gdouble * device_ms,
+    GError ** error)
+{
+  gboolean ok, busy = FALSE;
+  gdouble ms = 0;
+  guint k;
+
+  for (k = 0; k < self->depth; k++)
+    busy |= self->slots[k].done != NULL;
+  /* Every command of a frame that was waited for is done. */
+  if (!busy)
+    return TRUE;
+  ok = finish_queues (self, error);
+  for (k = 0; k < self->depth; k++)
+    ok = retire_slot (&self->slots[k], &ms, ok ? error : NULL) && ok;
+  if (device_ms)
+    *device_ms += ms;
+  return ok;
+}
+
+void
+gst_cl_in_flight_set_faults (GstClInFlight * self, GstClFaults * faults)
+{
+  g_clear_pointer (&self->faults, gst_cl_faults_unref);
+  self->faults = faults ? gst_cl_faults_ref (faults) : NULL;
+}
+
+/* FALSE with @error set where a frame already handed downstream failed. */
+static gboolean
+check_faults (GstClInFlight * self, GError ** error)
+{
+  return !self->faults || gst_cl_faults_check (self->faults, error);
+}
+
+gboolean
+gst_cl_in_flight_drain (GstClInFlight * self, gdouble * device_ms,
+    GError ** error)
+{
+  gboolean ok = gst_cl_in_flight_wait (self, device_ms, error);
+
+  return check_faults (self, ok ? error : NULL) && ok;
+}
+
+gboolean
+gst_cl_in_flight_begin (GstClInFlight * self, gdouble * device_ms,
+    GError ** error)
+{
+  /* The slot's previous frame must be done with its buffers; an error of
+   * its commands, or of a map of an earlier frame's output, is this
+   * frame's (those went out already). */
+  if (check_faults (self, error) &&
+      retire_slot (&self->slots[self->next], device_ms, error))
+    return TRUE;
+  gst_cl_in_flight_drain (self, NULL, NULL);
+  return FALSE;
+}
+
+void
+gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
+    const GstClFrame * out, GstClFrameQueues * q)
+{
+  GstClSlot *slot = &self->slots[self->next];
+  guint i;
+
+  /* Frames in flight need the output's memory to carry the event (else
+   * nothing would wait for it); anything else is waited for here. On a
+   * discrete GPU every input can be: system memory is copied into pinned
+   * staging, our pool's pinned memory goes by DMA from where it is, and
+   * device memory (from another OpenCL element) is held until read, so
+   * that a chain of elements waits only at the last map. Where the device
+   * works on host memory (SVM, when asked for), only frames from our pool:
+   * the kernels read a system-memory input in place, until they are
+   * done. */
+  q->slot = self->next;
+  q->in_flight = self->depth > 1 && out->cl_memory != NULL &&
+      (!gst_cl_context_is_host_unified (self->context) || in->cl_memory);
+  q->events = &slot->events;
+  q->n_pending = 0;
+  for (i = 0; i < in->n_pending; i++)
+    q->pending[q->n_pending++] = in->pending[i];
+  for (i = 0; i < out->n_pending; i++)
+    q->pending[q->n_pending++] = out->pending[i];
+  gst_cl_stream_init (&q->up, q->in_flight ? self->async_up : self->compute,
+      q->pending, q->n_pending);
+  gst_cl_stream_init (&q->compute, self->compute, q->pending, q->n_pending);
+  gst_cl_stream_init (&q->down, q->in_flight ? self->async_down :
+      self->compute, q->pending, q->n_pending);
+}
+
+/* Makes @next wait for all that @before enqueued, flushing the queue of
+ * @before first where it is another one (OpenCL's rule for waiting on the
+ * events of another queue). */
+static gboolean
+hand_over (const GstClStream * before, GstClStream * next, GError ** error)
+{
+  cl_int status = before->queue == next->queue ? CL_SUCCESS :
+      clFlush (before->queue);
+
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clFlush");
+  gst_cl_stream_follow (next, before);
+  return TRUE;
+}
+
+gboolean
+gst_cl_in_flight_to_kernels (GstClFrameQueues * q, GError ** error)
+{
+  return hand_over (&q->up, &q->compute, error);
+}
+
+gboolean
+gst_cl_in_flight_to_downloads (GstClFrameQueues * q, GError ** error)
+{
+  return hand_over (&q->compute, &q->down, error);
+}
+
+/* Starts what the queues hold, without waiting. */
+static gboolean
+flush_queues (GstClFrameQueues * q, GError ** error)
+{
+  cl_int status = clFlush (q->up.queue);
+
+  if (status == CL_SUCCESS)
+    status = clFlush (q->compute.queue);
+  if (status == CL_SUCCESS)
+    status = clFlush (q->down.queue);
+  return status == CL_SUCCESS || gst_cl_set_error (error, status, "clFlush");
+}
+
+/* Leaves the frame of @q in flight: the slot and @out's memory get the
+ * event of its last command, and the queues are started. */
+static gboolean
+leave_in_flight (GstClInFlight * self, GstClFrameQueues * q,
+    const GstClFrame * out, GError ** error)
+{
+  GstClSlot *slot = &self->slots[q->slot];
+
+  if (!gst_cl_stream_join (&q->down, &slot->done, error))
+    return FALSE;
+  gst_cl_memory_set_pending (out->cl_memory, slot->done);
+  return flush_queues (q, error);
+}
+
+/* Keeps @in open in the slot of @q until the slot comes round again, where
+ * its memories are OpenCL memories that the uploads still read; input in
+ * system memory was copied to the staging buffer: closed now. */
+static void
+hold_input (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * in)
+{
+  GstClSlot *slot = &self->slots[q->slot];
+
+  if (!in->all_cl_memory) {
+    gst_cl_frame_close (in);
+    return;
+  }
+  slot->in = *in;
+  gst_buffer_ref (in->buffer);
+  slot->in_open = TRUE;
+}
+
+gboolean
+gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
+    gboolean ok, GstClFrame * in, GstClFrame * out, gdouble * device_ms,
+    GError ** error)
+{
+  gboolean left = ok && q->in_flight && leave_in_flight (self, q, out,
+      error);
+
+  ok = ok && (left || !q->in_flight);
+  gst_cl_stream_clear (&q->up);
+  gst_cl_stream_clear (&q->compute);
+  gst_cl_stream_clear (&q->down);
+  /* Whoever maps the output and finds its data missing tells us. */
+  if (ok && out->cl_memory)
+    gst_cl_memory_set_faults (out->cl_memory, self->faults);
+  if (left) {
+    gst_cl_frame_close (out);
+    hold_input (self, q, in);
+    self->next = (q->slot + 1) % self->depth;
+    return TRUE;
+  }
+  /* The frames stay open until every command on them has completed. */
+  ok = finish_queues (self, ok ? error : NULL) && ok;
+  gst_cl_frame_close (out);
+  gst_cl_frame_close (in);
+  return retire_slot (&self->slots[q->slot], device_ms, ok ? error : NULL)
+      && ok;
+}
+
+gboolean
+gst_cl_in_flight_finish (const GstClFrameQueues * q, GError ** error)
+{
+  cl_int status = clFinish (q->down.queue);
+
+  if (q->down.queue != q->compute.queue)
+    clFinish (q->compute.queue);
+  return status == CL_SUCCESS ||
+      gst_cl_set_error (error, status, "clFinish (plane copy)");
+}
+
+void
+gst_cl_in_flight_free (GstClInFlight * self)
+{
+  if (!self)
+    return;
+  /* Frames in flight still read and write the plan's buffers; a frame
+   * waited for left nothing behind. */
+  if (self->depth > 1)
+    gst_cl_in_flight_wait (self, NULL, NULL);
+  if (self->async_up)
+    clReleaseCommandQueue (self->async_up);
+  if (self->async_down)
+    clReleaseCommandQueue (self->async_down);
+  gst_cl_faults_unref (self->faults);
+  gst_object_unref (self->context);
+  g_free (self);
+}

@@ -1,0 +1,126 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __GST_CL_PLACEMENT_PRIVATE_H__
+#define __GST_CL_PLACEMENT_PRIVATE_H__
+
+#include "gstclinflight-private.h"
+#include "gstclplane-private.h"
+
+G_BEGIN_DECLS
+
+/* Where each plane of a format's frames lives and how it reaches the
+ * kernels and comes back: the planes' device buffers (an input and an
+ * output per slot of frames in flight, and luma's intermediate one), the
+ * pinned staging of system-memory input, uploads, downloads, the copies
+ * around a crop rectangle, the copy or share of planes no stage touches,
+ * and the memory path that follows. Kernels work on a frame's own memory
+ * where the device reaches it (OpenCL memory of the context, or any
+ * memory where the device shares host memory), and on the plane's device
+ * buffers otherwise. Streaming thread only. */
+typedef struct _GstClPlacement GstClPlacement;
+
+/* One frame's work on one plane, as gst_cl_placement_upload() leaves it
+ * for the kernels and gst_cl_placement_download(). */
+typedef struct
+{
+  const GstClPlane *plane;
+  GstClRegion region;
+  GstClPlaneRef src, dst;       /* the region in the frames */
+  GstClPlaneRef ksrc, kdst;     /* where the kernels read and write it */
+  gboolean filtered;            /* a stage runs */
+  /* A crop rectangle: the rest of the planes, copied as they are after the
+   * kernels (which may write the same buffer) */
+  gboolean around;
+  GstClPlaneRef whole_src, whole_dst;
+} GstClPlaneWork;
+
+/* The planes of @info on @context, for @depth slots of frames in flight.
+ * NULL with @error set (GST_STREAM_ERROR_FORMAT) when a plane is too large
+ * for the kernels, or when the device could never hold the planes' buffers
+ * (one larger than one allocation may be, or all of them more than its
+ * memory): nothing is allocated before the first frame. */
+GstClPlacement *gst_cl_placement_new (GstClContext * context,
+    const GstVideoInfo * info, guint depth, GError ** error);
+void gst_cl_placement_free (GstClPlacement * self);
+
+/* The format. */
+const GstVideoInfo *gst_cl_placement_get_info (GstClPlacement * self);
+
+/* The planes of the format (@n_planes of them). */
+const GstClPlane *gst_cl_placement_get_planes (GstClPlacement * self,
+    guint * n_planes);
+
+/* Makes the device buffers of every plane, once (the first frame that is
+ * filtered): caps alone hold no device memory. */
+gboolean gst_cl_placement_alloc (GstClPlacement * self, GError ** error);
+
+/* The device buffers of plane @i: its input and output of @slot, and its
+ * intermediate buffer (luma only). Made by gst_cl_placement_alloc(). */
+GstClPlaneRef gst_cl_placement_input (GstClPlacement * self, guint i,
+    guint slot);
+GstClPlaneRef gst_cl_placement_output (GstClPlacement * self, guint i,
+    guint slot);
+GstClPlaneRef gst_cl_placement_intermediate (GstClPlacement * self, guint i);
+
+/* Phase 1 of a frame from @in into @out, on @q's upload stream (and its
+ * download stream for planes no stage touches): fills @work (one per
+ * plane) with each plane's region and where the kernels read and write it,
+ * and enqueues the uploads of what the kernels cannot reach where it is,
+ * and the copies of the planes not in @touched (a mask of plane indices),
+ * unless @skip_untouched (they are shared afterwards). */
+gboolean gst_cl_placement_upload (GstClPlacement * self,
+    GstClFrameQueues * q, const GstClFrame * in, const GstClFrame * out,
+    guint touched, gboolean skip_untouched, GstClPlaneWork * work,
+    GstClTransferStats * stats, GError ** error);
+
+/* Phase 3, on @q's download stream after the kernels: each filtered region
+ * into the output where the kernels did not write it there, and around a
+ * crop rectangle the rest of the plane as it is. */
+gboolean gst_cl_placement_download (GstClPlacement * self,
+    GstClFrameQueues * q, const GstClPlaneWork * work,
+    GstClTransferStats * stats, GError ** error);
+
+/* Whether the planes in @untouched (a mask of plane indices; never luma)
+ * of the frame @in go to @outbuf as a share of @in's memory rather than a
+ * copy: where that pays and the pool allows it. */
+gboolean gst_cl_placement_will_share (GstClPlacement * self,
+    const GstClFrame * in, GstBuffer * outbuf, guint untouched);
+
+/* Shares the planes in @untouched of @inbuf into @outbuf, or copies them
+ * (waiting for the copies, on @q's queues) where the share cannot be made
+ * after all. */
+gboolean gst_cl_placement_share (GstClPlacement * self, GstClFrameQueues * q,
+    GstBuffer * inbuf, GstBuffer * outbuf, guint untouched,
+    GstClTransferStats * stats, GError ** error);
+
+/* The memory path of a frame that moved @stats: "copy", "host-ptr" or
+ * "pinned" (the element's stats). */
+const gchar *gst_cl_placement_memory_path (GstClPlacement * self,
+    const GstClTransferStats * stats);
+
+/* Gives the staging buffers back to OpenCL (mapped again when next used;
+ * at a drain), so that freeing has nothing left that can fail. */
+gboolean gst_cl_placement_release_staging (GstClPlacement * self,
+    GError ** error);
+
+G_END_DECLS
+
+#endif /* __GST_CL_PLACEMENT_PRIVATE_H__ */

@@ -1,0 +1,602 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* Where each plane lives: device buffers, staging, uploads, downloads, the
+ * copies around a crop rectangle, share or copy of untouched planes
+ * (gstclplacement-private.h). */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclplacement-private.h"
+#include "gstclbufferpool-private.h"
+#include "gstclerror-private.h"
+
+#define GST_CAT_DEFAULT gst_cl_placement_debug
+GST_CL_DEBUG_CATEGORY (gst_cl_placement_debug, "clplacement",
+    "gst-clfilters: where the planes of a frame are");
+
+/* A plane's device buffers. One input and one output buffer per slot:
+ * frames in flight upload into and download from their slot's pair while
+ * the next frame's kernels run on another. Slot 0's are what the tuner
+ * times on. */
+typedef struct
+{
+  cl_mem src[GST_CL_IN_FLIGHT_MAX_DEPTH];       /* the uploaded input */
+  cl_mem dst[GST_CL_IN_FLIGHT_MAX_DEPTH];       /* the filtered output */
+  cl_mem tmp;                   /* luma only: between two stages */
+} GstClPlaneBuffers;
+
+/* The pinned staging buffer of a slot, for system-memory input. */
+typedef struct
+{
+  cl_mem mem;
+  guint8 *host;                 /* mapped for the CPU until released */
+} GstClStaging;
+
+struct _GstClPlacement
+{
+  GstClContext *context;
+  GstVideoInfo info;
+  guint depth;
+  GstClPlane planes[GST_VIDEO_MAX_PLANES];
+  GstClPlaneBuffers buffers[GST_VIDEO_MAX_PLANES];
+  guint n_planes;
+  gboolean allocated;           /* the planes' device buffers are made */
+  GstClStaging staging[GST_CL_IN_FLIGHT_MAX_DEPTH];
+  gint share_forced;            /* GST_CL_SHARE_UNTOUCHED: 1 always, -1 never */
+};
+
+/* ---- Device buffers ------------------------------------------------------ */
+
+/* How many device buffers alloc_plane() makes for plane @i. */
+static guint
+plane_buffers (const GstClPlacement * self, guint i)
+{
+  return 2 * self->depth + (self->planes[i].is_luma ? 1 : 0);
+}
+
+/* A device buffer of plane @i into @mem, unless there is one already (a
+ * first attempt may have failed half way). */
+static gboolean
+alloc_buffer (GstClPlacement * self, guint i, cl_mem * mem,
+    const gchar * what, GError ** error)
+{
+  return *mem || (*mem = gst_cl_context_create_buffer (self->context,
+          CL_MEM_READ_WRITE, gst_cl_plane_size (&self->planes[i]), what,
+          error));
+}
+
+static gboolean
+alloc_plane (GstClPlacement * self, guint i, GError ** error)
+{
+  GstClPlaneBuffers *b = &self->buffers[i];
+  static const guint8 zero = 0;
+  cl_int status;
+  guint k;
+
+  for (k = 0; k < self->depth; k++) {
+    if (!alloc_buffer (self, i, &b->src[k], "input plane", error) ||
+        !alloc_buffer (self, i, &b->dst[k], "output plane", error))
+      return FALSE;
+  }
+  if (self->planes[i].is_luma &&
+      !alloc_buffer (self, i, &b->tmp, "intermediate plane", error))
+    return FALSE;
+  /* The tuner times kernels on the input plane before any frame: give it
+   * defined samples, not whatever the allocation held (valgrind flags the
+   * kernels' reads, and NaNs or denormals would skew the timings). */
+  status = clEnqueueFillBuffer (gst_cl_context_get_queue (self->context),
+      b->src[0], &zero, 1, 0, gst_cl_plane_size (&self->planes[i]), 0, NULL,
+      NULL);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clEnqueueFillBuffer (input "
+        "plane)");
+  return TRUE;
+}
+
+gboolean
+gst_cl_placement_alloc (GstClPlacement * self, GError ** error)
+{
+  cl_int status;
+  guint i;
+
+  if (self->allocated)
+    return TRUE;
+  for (i = 0; i < self->n_planes; i++) {
+    if (!alloc_plane (self, i, error))
+      return FALSE;
+  }
+  /* The fills ran on the kernels' queue; a frame in flight uploads into the
+   * same buffers on another queue, which does not wait for them. */
+  status = clFinish (gst_cl_context_get_queue (self->context));
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clFinish (plane fills)");
+  self->allocated = TRUE;
+  return TRUE;
+}
+
+/* Whether the device can ever hold the planes' buffers (each one no larger
+ * than one allocation may be, all of them together within its memory), so
+ * that absurd caps are refused before anything is allocated. */
+static gboolean
+device_holds_planes (GstClPlacement * self, GError ** error)
+{
+  cl_device_id device = gst_cl_context_get_device (self->context);
+  cl_ulong max_alloc = 0, global = 0;
+  guint64 needed = 0, largest = 0;
+  gchar *needed_text, *global_text;
+  guint i;
+
+  if (clGetDeviceInfo (device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
+          sizeof (max_alloc), &max_alloc, NULL) != CL_SUCCESS ||
+      clGetDeviceInfo (device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof (global),
+          &global, NULL) != CL_SUCCESS)
+    return TRUE;                /* the allocations will say */
+  for (i = 0; i < self->n_planes; i++) {
+    guint64 size = gst_cl_plane_size (&self->planes[i]);
+
+    largest = MAX (largest, size);
+    needed += size * plane_buffers (self, i);
+  }
+  if (largest <= max_alloc && needed <= global)
+    return TRUE;
+  needed_text = g_format_size_full (needed, G_FORMAT_SIZE_IEC_UNITS);
+  global_text = g_format_size_full (global, G_FORMAT_SIZE_IEC_UNITS);
+  g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+      "frames of %dx%d are too large for the device: they need %s of its "
+      "memory (a plane of %" G_GUINT64_FORMAT " bytes, at most %"
+      G_GUINT64_FORMAT " in one buffer), it has %s",
+      GST_VIDEO_INFO_WIDTH (&self->info), GST_VIDEO_INFO_HEIGHT (&self->info),
+      needed_text, largest, (guint64) max_alloc, global_text);
+  g_free (needed_text);
+  g_free (global_text);
+  return FALSE;
+}
+
+GstClPlacement *
+gst_cl_placement_new (GstClContext * context, const GstVideoInfo * info,
+    guint depth, GError ** error)
+{
+  GstClPlacement *self = g_new0 (GstClPlacement, 1);
+  const gchar *share = g_getenv ("GST_CL_SHARE_UNTOUCHED");
+  guint i;
+
+  ensure_debug_category ();
+  self->context = gst_object_ref (context);
+  self->info = *info;
+  self->depth = depth;
+  self->share_forced = g_strcmp0 (share, "always") == 0 ? 1 :
+      g_strcmp0 (share, "never") == 0 ? -1 : 0;
+  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
+    if (!gst_cl_plane_describe (&self->planes[i], info, i)) {
+      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+          "frames of %dx%d are too large", GST_VIDEO_INFO_WIDTH (info),
+          GST_VIDEO_INFO_HEIGHT (info));
+      goto failed;
+    }
+    self->n_planes = i + 1;
+  }
+  if (device_holds_planes (self, error))
+    return self;
+failed:
+  gst_cl_placement_free (self);
+  return NULL;
+}
+
+void
+gst_cl_placement_free (GstClPlacement * self)
+{
+  guint i, k;
+
+  if (!self)
+    return;
+  gst_cl_placement_release_staging (self, NULL);
+  for (k = 0; k < GST_CL_IN_FLIGHT_MAX_DEPTH; k++)
+    g_clear_pointer (&self->staging[k].mem, clReleaseMemObject);
+  for (i = 0; i < self->n_planes; i++) {
+    GstClPlaneBuffers *b = &self->buffers[i];
+
+    for (k = 0; k < GST_CL_IN_FLIGHT_MAX_DEPTH; k++) {
+      g_clear_pointer (&b->src[k], clReleaseMemObject);
+      g_clear_pointer (&b->dst[k], clReleaseMemObject);
+    }
+    g_clear_pointer (&b->tmp, clReleaseMemObject);
+  }
+  gst_object_unref (self->context);
+  g_free (self);
+}
+
+const GstVideoInfo *
+gst_cl_placement_get_info (GstClPlacement * self)
+{
+  return &self->info;
+}
+
+const GstClPlane *
+gst_cl_placement_get_planes (GstClPlacement * self, guint * n_planes)
+{
+  *n_planes = self->n_planes;
+  return self->planes;
+}
+
+GstClPlaneRef
+gst_cl_placement_input (GstClPlacement * self, guint i, guint slot)
+{
+  return gst_cl_plane_device_ref (&self->planes[i],
+      self->buffers[i].src[slot]);
+}
+
+GstClPlaneRef
+gst_cl_placement_output (GstClPlacement * self, guint i, guint slot)
+{
+  return gst_cl_plane_device_ref (&self->planes[i],
+      self->buffers[i].dst[slot]);
+}
+
+GstClPlaneRef
+gst_cl_placement_intermediate (GstClPlacement * self, guint i)
+{
+  return gst_cl_plane_device_ref (&self->planes[i], self->buffers[i].tmp);
+}
+
+/* ---- Staging ------------------------------------------------------------- */
+
+/* The pinned staging buffer of @slot, made and mapped on first use: system
+ * memory input is copied there by the CPU, then sent to the device by DMA
+ * while the CPU goes on with the next frame. */
+static guint8 *
+slot_staging (GstClPlacement * self, guint slot, GError ** error)
+{
+  GstClStaging *staging = &self->staging[slot];
+  cl_int status;
+
+  if (staging->host)
+    return staging->host;
+  if (!staging->mem)
+    staging->mem = gst_cl_context_create_buffer (self->context,
+        CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, self->info.size,
+        "staging frame", error);
+  if (!staging->mem)
+    return NULL;
+  staging->host = clEnqueueMapBuffer (gst_cl_context_get_queue
+      (self->context), staging->mem, CL_TRUE, CL_MAP_WRITE, 0,
+      self->info.size, 0, NULL, NULL, &status);
+  if (status != CL_SUCCESS) {
+    gst_cl_set_error (error, status, "clEnqueueMapBuffer (staging frame)");
+    return NULL;
+  }
+  return staging->host;
+}
+
+/* Copies the whole of @plane from host memory at @ref into @slot's pinned
+ * staging buffer and points @ref there. */
+static gboolean
+stage_plane (GstClPlacement * self, guint slot, const GstClPlane * plane,
+    GstClPlaneRef * ref, GstClTransferStats * stats, GError ** error)
+{
+  guint8 *staging = slot_staging (self, slot, error);
+  GstClPlaneRef to = {.kind = GST_CL_PLANE_PINNED,.pitch = plane->row_bytes };
+
+  if (!staging)
+    return FALSE;
+  to.host = staging + self->info.offset[plane->index];
+  gst_cl_copy_host_plane (ref, &to, plane->row_bytes, plane->height, stats);
+  *ref = to;
+  return TRUE;
+}
+
+gboolean
+gst_cl_placement_release_staging (GstClPlacement * self, GError ** error)
+{
+  cl_command_queue queue = gst_cl_context_get_queue (self->context);
+  cl_int status, first = CL_SUCCESS;
+  guint k;
+
+  for (k = 0; k < self->depth; k++) {
+    GstClStaging *staging = &self->staging[k];
+
+    if (!staging->host)
+      continue;
+    status = clEnqueueUnmapMemObject (queue, staging->mem, staging->host, 0,
+        NULL, NULL);
+    staging->host = NULL;
+    if (first == CL_SUCCESS)
+      first = status;
+  }
+  return first == CL_SUCCESS ||
+      gst_cl_set_error (error, first, "clEnqueueUnmapMemObject (staging)");
+}
+
+/* ---- One frame ----------------------------------------------------------- */
+
+/* Whether kernels may work on @ref where it is: an OpenCL buffer that the
+ * device reaches (device memory, or any where it shares host memory);
+ * 16-bit samples need even offsets and pitches (a frame whose video meta
+ * says otherwise goes through the plane's device buffers). */
+static gboolean
+kernel_reaches (GstClPlacement * self, const GstClPlane * plane,
+    const GstClPlaneRef * ref)
+{
+  return ref->mem && (ref->kind == GST_CL_PLANE_DEVICE ||
+      gst_cl_context_is_host_unified (self->context)) &&
+      (plane->bytes == 1 || ((ref->offset | (gsize) ref->pitch) & 1) == 0);
+}
+
+/* Waits on the CPU for the @n events of what still writes the frames
+ * (@pending), before the CPU copies between them. */
+static gboolean
+cpu_waits (const cl_event * pending, guint n, GError ** error)
+{
+  cl_int status = n ? clWaitForEvents (n, pending) : CL_SUCCESS;
+
+  return status == CL_SUCCESS ||
+      gst_cl_set_error (error, status, "clWaitForEvents (frame in flight)");
+}
+
+/* Phase 1 for a plane no stage touches: copied whole into the output. */
+static gboolean
+copy_untouched (GstClPlacement * self, GstClFrameQueues * q, guint k,
+    GstClPlaneWork * w, GstClTransferStats * stats, GError ** error)
+{
+  const GstClPlane *plane = w->plane;
+  GstClPlaneRef dev_src = gst_cl_placement_input (self, k, q->slot);
+
+  if (w->src.kind == GST_CL_PLANE_PINNED && w->dst.kind == GST_CL_PLANE_PINNED) {
+    /* From our pinned memory into our pinned memory: by DMA through the
+     * device (gst_cl_placement_download() brings it back), not by the CPU. */
+    w->kdst = dev_src;
+    return gst_cl_stream_copy (&q->up, &w->src, &dev_src, plane->row_bytes,
+        plane->height, stats, error);
+  }
+  if (!w->dst.mem)
+    /* Into other host memory: by a transfer from device memory, or by the
+     * CPU now, once, after what still writes either frame (pinned memory
+     * of a frame in flight). */
+    return (w->src.mem || cpu_waits (q->pending, q->n_pending, error)) &&
+        gst_cl_stream_copy (&q->up, &w->src, &w->dst, plane->row_bytes,
+        plane->height, stats, error);
+  if (!w->src.mem && w->src.kind != GST_CL_PLANE_PINNED && q->in_flight &&
+      !stage_plane (self, q->slot, plane, &w->src, stats, error))
+    return FALSE;
+  return gst_cl_stream_copy (&q->down, &w->src, &w->dst, plane->row_bytes,
+      plane->height, stats, error);
+}
+
+/* Phase 1 for a filtered plane: where the kernels read and write its
+ * region, and the upload of what they cannot reach where it is. */
+static gboolean
+place_filtered (GstClPlacement * self, GstClFrameQueues * q, guint k,
+    GstClPlaneWork * w, GstClTransferStats * stats, GError ** error)
+{
+  const GstClPlane *plane = w->plane;
+  const GstClRegion *r = &w->region;
+  GstClPlaneRef dev_src = gst_cl_placement_input (self, k, q->slot);
+
+  /* A frame in flight from system memory: the CPU copies the plane into
+   * pinned memory now, and every later read is from there (DMA, while the
+   * next frame is prepared), so that the input can go at once. */
+  if (!w->src.mem && w->src.kind != GST_CL_PLANE_PINNED && q->in_flight &&
+      !stage_plane (self, q->slot, plane, &w->src, stats, error))
+    return FALSE;
+  /* A crop rectangle: the rest of the plane is copied as it is, in
+   * gst_cl_placement_download() */
+  w->around = r->width != plane->width || r->height != plane->height;
+  w->whole_src = w->src;
+  w->whole_dst = w->dst;
+  w->src = gst_cl_plane_ref_at (plane, &w->whole_src, r->x, r->y);
+  w->dst = gst_cl_plane_ref_at (plane, &w->whole_dst, r->x, r->y);
+  w->kdst = kernel_reaches (self, plane, &w->dst) ? w->dst :
+      gst_cl_placement_output (self, k, q->slot);
+  w->ksrc = w->src;
+  if (kernel_reaches (self, plane, &w->src))
+    return TRUE;
+  w->ksrc = dev_src;
+  return gst_cl_stream_copy (&q->up, &w->src, &dev_src, (gsize) r->width *
+      plane->xstep * plane->bytes, r->height, stats, error);
+}
+
+gboolean
+gst_cl_placement_upload (GstClPlacement * self, GstClFrameQueues * q,
+    const GstClFrame * in, const GstClFrame * out, guint touched,
+    gboolean skip_untouched, GstClPlaneWork * work,
+    GstClTransferStats * stats, GError ** error)
+{
+  GstClRegion regions[GST_VIDEO_MAX_PLANES];
+  guint k;
+
+  gst_cl_plane_regions (self->planes, self->n_planes, &self->info,
+      gst_buffer_get_video_crop_meta (in->buffer), regions);
+  for (k = 0; k < self->n_planes; k++) {
+    GstClPlaneWork *w = &work[k];
+    const GstClPlane *plane = &self->planes[k];
+    gboolean ok;
+
+    *w = (GstClPlaneWork) {
+    .plane = plane,.region = regions[k],.src = in->planes[plane->index],
+          .dst = out->planes[plane->index],.filtered =
+          (touched & (1 << plane->index)) != 0};
+    if (w->filtered)
+      ok = place_filtered (self, q, k, w, stats, error);
+    else
+      ok = skip_untouched || copy_untouched (self, q, k, w, stats, error);
+    if (!ok)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Copies the samples of @plane around @region from @src to @dst on @s
+ * (downloads): the rows above and below it, and the parts of its rows left
+ * and right of it. */
+static gboolean
+copy_around (GstClStream * s, const GstClPlane * plane,
+    const GstClRegion * region, const GstClPlaneRef * src,
+    const GstClPlaneRef * dst, GstClTransferStats * stats, GError ** error)
+{
+  const gint below = region->y + region->height;
+  const gint right = region->x + region->width;
+  const GstClRegion parts[4] = {
+    {0, 0, plane->width, region->y},
+    {0, below, plane->width, plane->height - below},
+    {0, region->y, region->x, region->height},
+    {right, region->y, plane->width - right, region->height},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (parts); i++) {
+    const GstClRegion *part = &parts[i];
+    GstClPlaneRef from, to;
+
+    if (part->width <= 0 || part->height <= 0)
+      continue;
+    from = gst_cl_plane_ref_at (plane, src, part->x, part->y);
+    to = gst_cl_plane_ref_at (plane, dst, part->x, part->y);
+    if (!gst_cl_stream_copy (s, &from, &to, (gsize) part->width * plane->xstep *
+            plane->bytes, part->height, stats, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Phase 3 for one plane: the filtered region into the output, where the
+ * kernels did not write it there, and around a crop rectangle the rest of
+ * the plane as it is (by the CPU where both are in host memory, after what
+ * still writes them). */
+static gboolean
+download_plane (GstClFrameQueues * q, const GstClPlaneWork * w,
+    GstClTransferStats * stats, GError ** error)
+{
+  const GstClPlane *plane = w->plane;
+  /* the region, or an untouched plane going through the device whole
+   * (copy_untouched()) */
+  gsize width = w->filtered ? (gsize) w->region.width : (gsize) plane->width;
+  gsize height = w->filtered ? (gsize) w->region.height : (gsize) plane->height;
+
+  if (w->around && !((w->whole_src.mem || w->whole_dst.mem ||
+              cpu_waits (q->pending, q->n_pending, error)) &&
+          copy_around (&q->down, plane, &w->region, &w->whole_src,
+              &w->whole_dst, stats, error)))
+    return FALSE;
+  if (!w->kdst.mem || w->kdst.mem == w->dst.mem)
+    return TRUE;
+  return gst_cl_stream_copy (&q->down, &w->kdst, &w->dst, width *
+      plane->xstep * plane->bytes, height, stats, error);
+}
+
+gboolean
+gst_cl_placement_download (GstClPlacement * self, GstClFrameQueues * q,
+    const GstClPlaneWork * work, GstClTransferStats * stats, GError ** error)
+{
+  guint k;
+
+  for (k = 0; k < self->n_planes; k++) {
+    if (!download_plane (q, &work[k], stats, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- Untouched planes ---------------------------------------------------- */
+
+/* Whether untouched planes of @in are better shared than copied: always
+ * where the device works on host memory or @in is in host memory (system
+ * memory, or our pool's pinned memory); not from device memory on a
+ * discrete GPU, where the device copies them (docs/memory.md).
+ * GST_CL_SHARE_UNTOUCHED=always or never (read when the placement is made)
+ * overrides this, to measure the other way. */
+static gboolean
+sharing_pays (GstClPlacement * self, const GstClFrame * in)
+{
+  GstClPlaneKind kind = in->planes[0].kind;
+
+  if (self->share_forced)
+    return self->share_forced > 0;
+  return gst_cl_context_is_host_unified (self->context) ||
+      (kind != GST_CL_PLANE_DEVICE && kind != GST_CL_PLANE_HOST_BUFFER);
+}
+
+gboolean
+gst_cl_placement_will_share (GstClPlacement * self, const GstClFrame * in,
+    GstBuffer * outbuf, guint untouched)
+{
+  /* Luma is never untouched here (the element would be in passthrough), so
+   * the filtered plane is always in the output's own memory. */
+  return untouched != 0 && !(untouched & 1) && sharing_pays (self, in) &&
+      gst_cl_buffer_pool_can_share_planes (outbuf, in->buffer, &self->info,
+      untouched);
+}
+
+/* Copies the planes in @mask from @inbuf into @outbuf and waits for the
+ * copies: the way back when a share that was planned could not be made. */
+static gboolean
+copy_planes (GstClPlacement * self, const GstClFrameQueues * q,
+    GstBuffer * inbuf,
+    GstBuffer * outbuf, guint mask, GstClTransferStats * stats,
+    GError ** error)
+{
+  GstClFrame in, out;
+  gboolean ok;
+  guint i;
+
+  if (!gst_cl_frame_open (&in, self->context, &self->info, inbuf,
+          GST_MAP_READ, error))
+    return FALSE;
+  if (!gst_cl_frame_open (&out, self->context, &self->info, outbuf,
+          GST_MAP_WRITE, error)) {
+    gst_cl_frame_close (&in);
+    return FALSE;
+  }
+  /* pinned memory is copied by the CPU, at once: after what writes it */
+  ok = cpu_waits (in.pending, in.n_pending, error) &&
+      cpu_waits (out.pending, out.n_pending, error);
+  for (i = 0; ok && i < self->n_planes; i++) {
+    const GstClPlane *plane = &self->planes[i];
+
+    if (mask & (1 << plane->index))
+      ok = gst_cl_copy_plane_on (q->down.queue, &in.planes[plane->index],
+          &out.planes[plane->index], plane->row_bytes, plane->height, 0,
+          NULL, NULL, stats, error);
+  }
+  ok = gst_cl_in_flight_finish (q, ok ? error : NULL) && ok;
+  gst_cl_frame_close (&out);
+  gst_cl_frame_close (&in);
+  return ok;
+}
+
+gboolean
+gst_cl_placement_share (GstClPlacement * self, GstClFrameQueues * q,
+    GstBuffer * inbuf, GstBuffer * outbuf, guint untouched,
+    GstClTransferStats * stats, GError ** error)
+{
+  if (gst_cl_buffer_pool_share_planes (outbuf, inbuf, &self->info, untouched))
+    return TRUE;
+  GST_WARNING ("sharing untouched planes failed, copying");
+  return copy_planes (self, q, inbuf, outbuf, untouched, stats, error);
+}
+
+const gchar *
+gst_cl_placement_memory_path (GstClPlacement * self,
+    const GstClTransferStats * stats)
+{
+  return stats->host_copy_bytes > 0 || stats->pageable ? "copy" :
+      gst_cl_context_is_host_unified (self->context) ? "host-ptr" : "pinned";
+}

@@ -1,0 +1,87 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __GST_CL_PLANE_PRIVATE_H__
+#define __GST_CL_PLANE_PRIVATE_H__
+
+#include <gst/video/video.h>
+#include "gstclframe-private.h"
+
+G_BEGIN_DECLS
+
+/* One plane of a video format as the kernels see it: its samples, their
+ * size and bits, and where it sits against luma. Plain data, described
+ * once per format (gst_cl_plane_describe()). */
+typedef struct
+{
+  guint index;                  /* plane of the GstVideoFrame */
+  gint width;                   /* samples of one component per row */
+  gint height;
+  gint xstep;                   /* components interleaved in the plane */
+  gint bytes;                   /* per sample: 1, or 2 (10-bit in 16-bit words) */
+  guint depth;                  /* bits per sample: 8 or 10 */
+  guint shift;                  /* 10-bit value's lowest bit in its word */
+  guint wsub, hsub;             /* log2 of the subsampling against luma */
+  gint row_bytes;               /* width * xstep * bytes: rows are packed on
+                                 * the device */
+  gboolean is_luma;
+} GstClPlane;
+
+/* A rectangle of one plane, in samples of one component: the part a frame
+ * filters (all of it, or what lies under the input's crop rectangle). */
+typedef struct
+{
+  gint x, y;
+  gint width, height;
+} GstClRegion;
+
+/* Describes plane @index of @info into @plane; FALSE if it has neither 8
+ * nor 10 bits a sample, more than two interleaved components, is too large
+ * for the 32-bit offsets the kernels compute with, or if GstVideoInfo's own
+ * size math overflowed (a row of 2^31 - 1 bytes gets a negative stride and
+ * a size near 2^64). */
+gboolean gst_cl_plane_describe (GstClPlane * plane, const GstVideoInfo * info,
+    guint index);
+
+/* The bytes of one device buffer of @plane (its rows packed). */
+gsize gst_cl_plane_size (const GstClPlane * plane);
+
+/* A threshold of the properties' 8-bit scale on @plane's samples. */
+guint gst_cl_plane_threshold (const GstClPlane * plane, guint threshold);
+
+/* The part of each of the @n @planes of @info that a frame filters: all of
+ * it or, with @crop, what lies under the crop rectangle (clipped to the
+ * frame): for subsampled chroma, every chroma sample that covers one of
+ * its luma samples. A rectangle that is empty once clipped is ignored: a
+ * malformed meta must not turn the filter off. */
+void gst_cl_plane_regions (const GstClPlane * planes, guint n,
+    const GstVideoInfo * info, const GstVideoCropMeta * crop,
+    GstClRegion * regions);
+
+/* A packed device buffer of @plane, as a plane reference. */
+GstClPlaneRef gst_cl_plane_device_ref (const GstClPlane * plane, cl_mem mem);
+
+/* @ref moved on to the sample at (@x, @y) of @plane. */
+GstClPlaneRef gst_cl_plane_ref_at (const GstClPlane * plane,
+    const GstClPlaneRef * ref, gint x, gint y);
+
+G_END_DECLS
+
+#endif /* __GST_CL_PLANE_PRIVATE_H__ */

@@ -1,0 +1,130 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The geometry of a plane: what gst_cl_plane_describe() reads off GstVideoInfo,
+ * the region a crop rectangle leaves, and references moved within a
+ * plane. No OpenCL calls here. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclplane-private.h"
+#include "gstclerror-private.h"
+
+#define GST_CAT_DEFAULT gst_cl_plane_debug
+GST_CL_DEBUG_CATEGORY (gst_cl_plane_debug, "clplane",
+    "gst-clfilters: planes and regions");
+
+gboolean
+gst_cl_plane_describe (GstClPlane * plane, const GstVideoInfo * info,
+    guint index)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+  gst_video_format_info_component (info->finfo, index, comp);
+  plane->index = index;
+  plane->is_luma = comp[0] == GST_VIDEO_COMP_Y;
+  plane->width = GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]);
+  plane->height = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
+  plane->depth = GST_VIDEO_INFO_COMP_DEPTH (info, comp[0]);
+  plane->bytes = plane->depth > 8 ? 2 : 1;
+  plane->shift = GST_VIDEO_FORMAT_INFO_SHIFT (info->finfo, comp[0]);
+  plane->wsub = GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, comp[0]);
+  plane->hsub = GST_VIDEO_FORMAT_INFO_H_SUB (info->finfo, comp[0]);
+  plane->xstep = GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]) / plane->bytes;
+
+  if ((plane->depth != 8 && plane->depth != 10) || plane->xstep < 1 ||
+      plane->xstep > 2 || (gint64) plane->width * plane->xstep *
+      plane->bytes * plane->height > G_MAXINT32 ||
+      GST_VIDEO_INFO_PLANE_STRIDE (info, index) <
+      (gint64) plane->width * plane->xstep * plane->bytes ||
+      info->size > G_MAXUINT32)
+    return FALSE;
+  plane->row_bytes = plane->width * plane->xstep * plane->bytes;
+  return TRUE;
+}
+
+gsize
+gst_cl_plane_size (const GstClPlane * plane)
+{
+  return (gsize) plane->row_bytes * plane->height;
+}
+
+guint
+gst_cl_plane_threshold (const GstClPlane * plane, guint threshold)
+{
+  return threshold << (plane->depth - 8);
+}
+
+void
+gst_cl_plane_regions (const GstClPlane * planes, guint n,
+    const GstVideoInfo * info, const GstVideoCropMeta * crop,
+    GstClRegion * regions)
+{
+  guint i, x = 0, y = 0, w = 0, h = 0;
+
+  ensure_debug_category ();
+  if (crop) {
+    x = MIN (crop->x, (guint) GST_VIDEO_INFO_WIDTH (info));
+    y = MIN (crop->y, (guint) GST_VIDEO_INFO_HEIGHT (info));
+    w = MIN (crop->width, GST_VIDEO_INFO_WIDTH (info) - x);
+    h = MIN (crop->height, GST_VIDEO_INFO_HEIGHT (info) - y);
+    GST_LOG ("crop meta %u,%u %ux%u: filtering %u,%u %ux%u", crop->x,
+        crop->y, crop->width, crop->height, x, y, w, h);
+    if (w == 0 || h == 0)
+      crop = NULL;
+  }
+  for (i = 0; i < n; i++) {
+    const GstClPlane *plane = &planes[i];
+    GstClRegion *r = &regions[i];
+
+    if (!crop) {
+      *r = (GstClRegion) {
+      0, 0, plane->width, plane->height};
+    } else {
+      r->x = x >> plane->wsub;
+      r->y = y >> plane->hsub;
+      r->width = ((x + w - 1) >> plane->wsub) - r->x + 1;
+      r->height = ((y + h - 1) >> plane->hsub) - r->y + 1;
+    }
+  }
+}
+
+GstClPlaneRef
+gst_cl_plane_device_ref (const GstClPlane * plane, cl_mem mem)
+{
+  return gst_cl_plane_ref_device (mem, plane->row_bytes);
+}
+
+GstClPlaneRef
+gst_cl_plane_ref_at (const GstClPlane * plane, const GstClPlaneRef * ref,
+    gint x, gint y)
+{
+  GstClPlaneRef moved = *ref;
+  gsize skip = (gsize) y * ref->pitch + (gsize) x * plane->xstep *
+      plane->bytes;
+
+  if (moved.mem)
+    moved.offset += skip;
+  else
+    moved.host += skip;
+  return moved;
+}
