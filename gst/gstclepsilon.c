@@ -79,34 +79,8 @@
  * it starts. At EOS the element notifies #GstClEpsilon:stats, which
  * `gst-launch-1.0 -v` prints.
  *
- * ## Properties
- *
- *  - #GstClEpsilon:strength (default "medium"): the knob above.
- *  - #GstClEpsilon:threshold (0..255, default 10): largest difference from
- *    the centre sample for a neighbour to be averaged in; 0 turns the luma
- *    stage off. On the 8-bit scale: threshold << 2 for 10-bit formats.
- *  - #GstClEpsilon:window-size (odd, 3..15, default 3): side of the window;
- *    an even value is refused.
- *  - #GstClEpsilon:chroma-threshold (0..255, default 0): the same filter on
- *    each chroma component; 0 leaves chroma untouched.
- *  - #GstClEpsilon:dct-stage (default false): luma of 8-bit formats by the
- *    DCT stage at a strength read off each frame, instead of the epsilon
- *    filter.
- *  - #GstClEpsilon:kernel (default empty): a convolution matrix applied to
- *    luma after the epsilon stage, rows separated by ';'.
- *  - #GstClEpsilon:divisor (|divisor| 1e-6..1e6, or 0 = sum of the
- *    coefficients) and #GstClEpsilon:bias (-1e6..1e6, default 0): the
- *    convolution sum is divided by the divisor, then the bias added.
- *  - #GstClEpsilon:device (default "auto"): the OpenCL device, chosen at
- *    start; "auto", an index from 0, or part of a platform or device name.
- *  - #GstClEpsilon:device-name (read-only): the device in use.
- *  - #GstClEpsilon:epsilon-variant and #GstClEpsilon:convolution-variant
- *    (default "auto"): which OpenCL kernel runs each stage; "auto" times
- *    them on the device once. They change speed, not output.
- *  - #GstClEpsilon:frames-in-flight (default 0, auto): frames on their way
- *    through a discrete GPU at once.
- *  - #GstClEpsilon:stats (read-only): frames, copies, transfers, kernel
- *    time and memory path since start, totals and per frame.
+ * Each property is described on its own (gst-inspect-1.0 clepsilon lists
+ * them; docs/properties.md in the source).
  *
  * All but device and frames-in-flight apply from the next frame when
  * changed while playing.
@@ -138,105 +112,17 @@
 #include "config.h"
 #endif
 
-#include "gstclepsilon.h"
+#include "gstclepsilon-private.h"
 #include "gstclcontext-private.h"
 #include "gstclerror-private.h"
 #include "gstclmemory-private.h"
 #include "gstclnegotiation-private.h"
 #include "gstclsharing-private.h"
-#include "gstclplan-private.h"
-#include "gstclstats-private.h"
-#include "gstclstream-private.h"
-#include "gstcltuner-private.h"
 
-#include <math.h>
 #include <string.h>
 
-GST_DEBUG_CATEGORY_STATIC (gst_cl_epsilon_debug);
+GST_DEBUG_CATEGORY (gst_cl_epsilon_debug);
 #define GST_CAT_DEFAULT gst_cl_epsilon_debug
-
-enum
-{
-  PROP_0,
-  PROP_THRESHOLD,
-  PROP_WINDOW_SIZE,
-  PROP_CHROMA_THRESHOLD,
-  PROP_KERNEL,
-  PROP_DIVISOR,
-  PROP_BIAS,
-  PROP_DEVICE,
-  PROP_DEVICE_NAME,
-  PROP_EPSILON_VARIANT,
-  PROP_CONVOLUTION_VARIANT,
-  PROP_STATS,
-  PROP_FRAMES_IN_FLIGHT,
-  PROP_STRENGTH,
-  PROP_DCT_STAGE,
-};
-
-/* The one knob (#GstClEpsilon:strength): a level sets the expert
- * properties from levels[]; "custom" leaves them as set. */
-typedef enum
-{
-  GST_CL_EPSILON_STRENGTH_OFF,
-  GST_CL_EPSILON_STRENGTH_LIGHT,
-  GST_CL_EPSILON_STRENGTH_MEDIUM,
-  GST_CL_EPSILON_STRENGTH_STRONG,
-  GST_CL_EPSILON_STRENGTH_AUTO,
-  GST_CL_EPSILON_STRENGTH_CUSTOM,
-} GstClEpsilonStrength;
-
-#define GST_TYPE_CL_EPSILON_STRENGTH (gst_cl_epsilon_strength_get_type ())
-static GType gst_cl_epsilon_strength_get_type (void);
-
-/* What a level sets; each also clears the kernel. From docs/quality.md, by
- * the rules docs/properties.md states: light, the largest gain among the
- * settings that lose at most 0.03 dB on every sequence of every encode
- * measured; medium, the same on the low-quality encodes (the defaults'
- * rule); strong, the largest mean gain on low-quality MPEG-2 and MJPEG
- * among the settings that lose at most 0.03 dB on any of their sequences;
- * auto, the DCT stage, with medium's epsilon filter where that cannot run
- * (10-bit formats). Chroma is not measured: left untouched. */
-typedef struct
-{
-  guint threshold;
-  guint window_size;
-  gboolean dct_stage;
-} GstClEpsilonLevel;
-
-static const GstClEpsilonLevel levels[] = {
-  [GST_CL_EPSILON_STRENGTH_OFF] = {0, 3, FALSE},
-  [GST_CL_EPSILON_STRENGTH_LIGHT] = {2, 13, FALSE},
-  [GST_CL_EPSILON_STRENGTH_MEDIUM] = {10, 3, FALSE},
-  [GST_CL_EPSILON_STRENGTH_STRONG] = {20, 3, FALSE},
-  [GST_CL_EPSILON_STRENGTH_AUTO] = {10, 3, TRUE},
-};
-
-/* strength=medium's values, chosen by tools/quality/run.sh (docs/quality.md);
- * auto is not the default for its cost on CPUs ("Should the automatic mode
- * become the default?" there). */
-#define DEFAULT_STRENGTH GST_CL_EPSILON_STRENGTH_MEDIUM
-#define DEFAULT_THRESHOLD 10
-#define DEFAULT_WINDOW_SIZE 3
-#define DEFAULT_CHROMA_THRESHOLD 0
-#define DEFAULT_DCT_STAGE FALSE
-#define DEFAULT_KERNEL ""
-#define DEFAULT_DIVISOR 0.0
-#define DEFAULT_BIAS 0.0
-#define DEFAULT_DEVICE "auto"
-#define DEFAULT_VARIANT GST_CL_VARIANT_AUTO
-/* 0: GST_CL_PLAN_AUTO_DEPTH frames from host memory, on a device that
- * does not share host memory (docs/memory.md). */
-#define DEFAULT_FRAMES_IN_FLIGHT 0
-
-#define MIN_WINDOW_SIZE 3
-#define MAX_WINDOW_SIZE 15
-/* Beyond these the float arithmetic on the device stops meaning anything. */
-#define MAX_ABS_DIVISOR 1e6
-#define MIN_ABS_DIVISOR 1e-6
-#define MAX_ABS_BIAS 1e6
-/* Refusals kept for start beyond this many are only logged. */
-#define MAX_PENDING_WARNINGS 8
 
 #define CAPS_FORMATS \
     "{ NV12, I420, YV12, NV21, GRAY8, Y444, Y42B, P010_10LE, I420_10LE }"
@@ -255,428 +141,18 @@ static GstStaticPadTemplate gst_cl_epsilon_src_template =
 GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS (CAPS));
 
-struct _GstClEpsilon
-{
-  GstVideoFilter parent;
-
-  /* Properties, under the object lock. */
-  GstClPlanSettings settings;
-  GstClEpsilonStrength strength;
-  gchar *kernel_text;
-  guint settings_cookie;        /* bumped on every change of settings */
-  GSList *pending_warnings;     /* refusals made without a bus, for start */
-  gchar *device;
-  gchar *device_name;
-  guint frames_in_flight;
-
-  /* Streaming thread only (and start/stop). */
-  GstClContext *context;
-  GstClTuner *tuner;
-  GstClPlan *plan;              /* for the negotiated format */
-  guint plan_cookie;            /* settings_cookie of the plan's settings */
-  gboolean same_memory;         /* both pads carry the same kind of memory */
-  gboolean share_untouched;     /* decided with the allocation */
-  GstClStats *stats;            /* has its own lock */
-  gboolean dct_requested;       /* the plan's settings ask for the DCT stage */
-  guint applied_threshold;      /* and this luma threshold */
-  gboolean dct_fallback_warned; /* said that this format cannot have it */
-  /* An ERROR was posted: the stream stays stopped (caps refused, frames
-   * failed) until the element goes back to READY. */
-  gboolean failed;
-  GstClFaults *faults;          /* of frames handed downstream (the plan's) */
-};
-
-static void gst_cl_epsilon_preset_init (GstPresetInterface * iface);
-
 #define gst_cl_epsilon_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstClEpsilon, gst_cl_epsilon, GST_TYPE_VIDEO_FILTER,
     G_IMPLEMENT_INTERFACE (GST_TYPE_PRESET, gst_cl_epsilon_preset_init));
 GST_ELEMENT_REGISTER_DEFINE (clepsilon, "clepsilon", GST_RANK_NONE,
     GST_TYPE_CL_EPSILON);
 
-static void gst_cl_epsilon_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec);
-static void gst_cl_epsilon_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec);
-static void gst_cl_epsilon_finalize (GObject * object);
-static gboolean gst_cl_epsilon_start (GstBaseTransform * trans);
-static void gst_cl_epsilon_set_context (GstElement * element,
-    GstContext * context);
-static GstCaps *gst_cl_epsilon_transform_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
-static GstCaps *gst_cl_epsilon_fixate_caps (GstBaseTransform * trans,
-    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
-static gboolean gst_cl_epsilon_query (GstBaseTransform * trans,
-    GstPadDirection direction, GstQuery * query);
-static gboolean gst_cl_epsilon_stop (GstBaseTransform * trans);
-static void gst_cl_epsilon_before_transform (GstBaseTransform * trans,
-    GstBuffer * buffer);
-static gboolean gst_cl_epsilon_set_info (GstVideoFilter * vfilter,
-    GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
-    GstVideoInfo * out_info);
-static gboolean gst_cl_epsilon_set_caps (GstBaseTransform * trans,
-    GstCaps * incaps, GstCaps * outcaps);
-static gboolean gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query);
-static gboolean gst_cl_epsilon_decide_allocation (GstBaseTransform * trans,
-    GstQuery * query);
-static GstFlowReturn gst_cl_epsilon_transform (GstBaseTransform * trans,
-    GstBuffer * inbuf, GstBuffer * outbuf);
-static GstFlowReturn gst_cl_epsilon_prepare_output_buffer (GstBaseTransform *
-    trans, GstBuffer * input, GstBuffer ** outbuf);
-static gboolean gst_cl_epsilon_transform_meta (GstBaseTransform * trans,
-    GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
-static gboolean gst_cl_epsilon_filter_meta (GstBaseTransform * trans,
-    GstQuery * query, GType api, const GstStructure * params);
-static gboolean gst_cl_epsilon_sink_event (GstBaseTransform * trans,
-    GstEvent * event);
-
-static void
-gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
-{
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
-  GstVideoFilterClass *vfilter_class = GST_VIDEO_FILTER_CLASS (klass);
-  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-      GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
-
-  GST_DEBUG_CATEGORY_INIT (gst_cl_epsilon_debug, "clepsilon", 0,
-      "OpenCL epsilon filter");
-
-  gobject_class->set_property = gst_cl_epsilon_set_property;
-  gobject_class->get_property = gst_cl_epsilon_get_property;
-  gobject_class->finalize = gst_cl_epsilon_finalize;
-
-  /**
-   * GstClEpsilon:threshold:
-   *
-   * Largest difference from the centre sample, 0..255, for a luma sample in
-   * the window to be averaged in. 0 turns the luma epsilon stage off.
-   * Always on the 8-bit scale: for 10-bit formats (P010_10LE, I420_10LE) the
-   * largest 10-bit difference is threshold << 2 (8 means 32).
-   * Ringing weaker than the threshold is smoothed; texture weaker than it
-   * is flattened too. The default suits low-quality MPEG-2 and MJPEG; about
-   * 12..20 removes more of their ringing at some cost on fine texture
-   * (docs/quality.md). Setting it selects #GstClEpsilon:strength "custom".
-   */
-  g_object_class_install_property (gobject_class, PROP_THRESHOLD,
-      g_param_spec_uint ("threshold", "Threshold",
-          "Largest luma difference from the centre sample averaged in; "
-          "higher removes more ringing and more fine texture "
-          "(0 = luma epsilon stage off)",
-          0, 255, DEFAULT_THRESHOLD, flags));
-
-  /**
-   * GstClEpsilon:window-size:
-   *
-   * Side of the square window, in samples: odd, 3..15. An even value is
-   * refused with a warning on the bus and the previous value stays.
-   * Larger windows average more samples (stronger smoothing, more texture
-   * lost, more work per sample: window-size squared). Setting it selects
-   * #GstClEpsilon:strength "custom".
-   */
-  g_object_class_install_property (gobject_class, PROP_WINDOW_SIZE,
-      g_param_spec_uint ("window-size", "Window size",
-          "Side of the square window in samples, odd; larger smooths more "
-          "(even values are refused)", MIN_WINDOW_SIZE, MAX_WINDOW_SIZE,
-          DEFAULT_WINDOW_SIZE, flags));
-
-  /**
-   * GstClEpsilon:chroma-threshold:
-   *
-   * Threshold of the epsilon filter on each chroma component, 0..255, with
-   * the same window counted in chroma samples. 0 passes chroma through
-   * unchanged. On the 8-bit scale, as #GstClEpsilon:threshold: << 2 for
-   * 10-bit formats. Setting it selects #GstClEpsilon:strength "custom".
-   */
-  g_object_class_install_property (gobject_class, PROP_CHROMA_THRESHOLD,
-      g_param_spec_uint ("chroma-threshold", "Chroma threshold",
-          "Largest chroma difference averaged in (0 = chroma untouched)",
-          0, 255, DEFAULT_CHROMA_THRESHOLD, flags));
-
-  /**
-   * GstClEpsilon:kernel:
-   *
-   * Convolution matrix applied to luma after the epsilon stage: numbers
-   * separated by spaces or commas, rows separated by ';', e.g.
-   * "1 2 1; 2 4 2; 1 2 1". A single row whose count is a perfect square
-   * (9, 25, ...) is read as a square matrix. Width and height are odd, 1..15.
-   * The coefficient in row r, column c weighs the sample at
-   * (x + c - width / 2, y + r - height / 2). Decimal points are always '.'.
-   * Empty: no convolution. A malformed matrix is refused with a warning on
-   * the bus and the previous one stays. Setting it selects
-   * #GstClEpsilon:strength "custom"; the levels clear it.
-   */
-  g_object_class_install_property (gobject_class, PROP_KERNEL,
-      g_param_spec_string ("kernel", "Kernel",
-          "Convolution matrix for luma, rows separated by ';' "
-          "(empty = no convolution)", DEFAULT_KERNEL, flags));
-
-  /**
-   * GstClEpsilon:divisor:
-   *
-   * The convolution sum is divided by this; 0 means the sum of the
-   * coefficients, or 1 where that sum is 0. Other values: 1e-6 <= |divisor|
-   * <= 1e6; a smaller one is refused with a warning on the bus.
-   */
-  g_object_class_install_property (gobject_class, PROP_DIVISOR,
-      g_param_spec_double ("divisor", "Divisor",
-          "Divisor of the convolution sum (0 = sum of the coefficients)",
-          -MAX_ABS_DIVISOR, MAX_ABS_DIVISOR, DEFAULT_DIVISOR, flags));
-
-  /**
-   * GstClEpsilon:bias:
-   *
-   * Added to the divided convolution sum before rounding and clamping to
-   * 0..255 (0..1023 for 10-bit formats: the convolution works on the
-   * format's own sample values, so the bias is in those units too).
-   */
-  g_object_class_install_property (gobject_class, PROP_BIAS,
-      g_param_spec_double ("bias", "Bias",
-          "Added to the convolution result before rounding",
-          -MAX_ABS_BIAS, MAX_ABS_BIAS, DEFAULT_BIAS, flags));
-
-  /**
-   * GstClEpsilon:device:
-   *
-   * The OpenCL device, chosen when the element starts: "auto" takes the first
-   * GPU, else accelerator, else CPU device; a number N takes device N (from 0)
-   * in platform-then-device order; any other text takes the first device whose
-   * platform name, platform vendor or device name contains it, ignoring
-   * case (e.g. "pocl", "nvidia").
-   */
-  g_object_class_install_property (gobject_class, PROP_DEVICE,
-      g_param_spec_string ("device", "Device",
-          "OpenCL device: auto, an index from 0, or part of its platform or "
-          "device name", DEFAULT_DEVICE,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-
-  /**
-   * GstClEpsilon:device-name:
-   *
-   * The OpenCL device in use, "DEVICE (PLATFORM)", once the element started.
-   */
-  g_object_class_install_property (gobject_class, PROP_DEVICE_NAME,
-      g_param_spec_string ("device-name", "Device name",
-          "The OpenCL device in use", NULL,
-          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-
-  /**
-   * GstClEpsilon:epsilon-variant:
-   *
-   * Which kernel runs the epsilon filter: "auto" times the variants and
-   * work-group sizes on the device once per configuration (format layout,
-   * window size, order of magnitude of the frame size), keeps the fastest
-   * and remembers it in the cache folder for the next start; "plain",
-   * "tiled", "vector" or "wide" (16 samples per work-item in 16-bit lanes,
-   * for CPUs) force one, with a default work-group size. Every variant
-   * gives the same output. "separable" is refused (convolution only).
-   * 10-bit formats have plain and vector kernels only: "tiled" and "wide"
-   * run "plain" there (the stats say which ran).
-   */
-  g_object_class_install_property (gobject_class, PROP_EPSILON_VARIANT,
-      g_param_spec_enum ("epsilon-variant", "Epsilon variant",
-          "Kernel variant of the epsilon filter (auto = fastest, tuned once)",
-          GST_TYPE_CL_VARIANT, DEFAULT_VARIANT,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_PLAYING));
-
-  /**
-   * GstClEpsilon:convolution-variant:
-   *
-   * Which kernel runs the convolution, as for #GstClEpsilon:epsilon-variant;
-   * "separable" (a row pass then a column pass) applies to kernels that are
-   * the product of a column and a row (box, gaussian); for other kernels it
-   * runs "plain". Output is the same within the convolution's tolerance
-   * (equal for integer kernels). "wide" makes 16 samples per work-item in
-   * float16 (for CPUs). 10-bit formats have plain, vector and separable
-   * convolutions: "tiled" and "wide" run "plain" there.
-   */
-  g_object_class_install_property (gobject_class, PROP_CONVOLUTION_VARIANT,
-      g_param_spec_enum ("convolution-variant", "Convolution variant",
-          "Kernel variant of the convolution (auto = fastest, tuned once)",
-          GST_TYPE_CL_VARIANT, DEFAULT_VARIANT,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_PLAYING));
-
-  /**
-   * GstClEpsilon:stats:
-   *
-   * Figures since the element started, as a GstStructure:
-   *  - frames (guint64): frames filtered (not counting passthrough);
-   *  - zero-copy-frames (guint64): frames that went through with no copy by
-   *    the CPU and no transfer from or to pageable memory;
-   *  - host-copy-bytes (guint64): bytes the element copied with the CPU;
-   *  - upload-bytes, download-bytes (guint64): bytes moved by OpenCL transfer
-   *    commands from host memory to device buffers, and back;
-   *  - device-copy-bytes (guint64): bytes OpenCL copied between host-visible
-   *    buffers (planes that no stage touches);
-   *  - device-ms (double): time the kernels ran, from profiling events;
-   *  - transform-ms (double): wall-clock time the element spent on frames,
-   *    from taking the input to releasing the output (transfers, kernels and
-   *    waiting included), in all;
-   *  - transform-ms-per-frame, device-ms-per-frame (double): transform-ms
-   *    and device-ms divided by frames (0 before the first frame): the
-   *    element's cost per frame;
-   *  - memory-path (string): for the last frame, "host-ptr" (kernels worked
-   *    in place on host memory), "pinned" (DMA between pinned host memory and
-   *    the device) or "copy" (a CPU copy or a pageable transfer was needed);
-   *  - epsilon-launch, convolution-launch (string): for the last frame's
-   *    luma, the kernel variant and work-group size, e.g. "vector 16x8", or
-   *    "none";
-   *  - programs-compiled, programs-cached (guint): OpenCL programs compiled
-   *    from source, and loaded as binaries from the cache, since start;
-   *  - tuning-runs (guint): variant and work-group combinations timed since
-   *    start (0 when every choice came from the cache);
-   *  - build-ms, tuning-ms (double): wall time spent building or loading
-   *    programs, and timing variants, since start: the start-up costs that
-   *    the caches save.
-   *  - auto-threshold (guint): with #GstClEpsilon:strength auto, the DCT
-   *    threshold of the last frame's luma (quarter levels; 0: left as it
-   *    was).
-   *
-   * Notified at EOS, so that `gst-launch-1.0 -v` prints the figures of the
-   * whole stream.
-   */
-  g_object_class_install_property (gobject_class, PROP_STATS,
-      g_param_spec_boxed ("stats", "Statistics",
-          "Frames, bytes copied and transferred, kernel time, memory path",
-          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
-
-  /**
-   * GstClEpsilon:frames-in-flight:
-   *
-   * How many frames may be on their way through the device at once, on a
-   * device that does not share host memory (a discrete GPU): the element
-   * enqueues a frame's upload, kernels and download and hands the frame on
-   * without waiting; whoever maps it waits for it, and another OpenCL
-   * element waits on the device. Uploads, kernels and downloads of
-   * successive frames then overlap. 1 waits for each frame before handing
-   * it on; 0 (default) keeps 3 in flight: from system memory (a
-   * decoder's) the CPU's copy into pinned memory then overlaps the device's
-   * work, from the element's own pool its pinned memory goes to the device
-   * by DMA, and from another OpenCL element's device memory a chain waits
-   * only at the last map. Devices that work
-   * on host memory (CPUs, integrated GPUs) take 1 at 0: their kernels work
-   * on the frames in place. Where their frames are shared virtual memory
-   * (PoCL), a value above 1 leaves frames from the element's pool in
-   * flight, so that one frame's launch overlaps the previous one's kernel:
-   * that paid on 2 cores and not on 16 (docs/benchmarks.md). Frames are
-   * not held back, so the element adds no latency.
-   * Applies from the next caps.
-   */
-  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
-      g_param_spec_uint ("frames-in-flight", "Frames in flight",
-          "Frames on their way through a discrete GPU at once (0 = auto, "
-          "1 = wait for each)", 0, GST_CL_PLAN_MAX_DEPTH,
-          DEFAULT_FRAMES_IN_FLIGHT, G_PARAM_READWRITE |
-          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_READY));
-
-  /**
-   * GstClEpsilon:strength:
-   *
-   * How much to de-noise, for users who do not want to pick the expert
-   * properties: "off" changes nothing (passthrough); "light", "medium"
-   * (default) and "strong" set #GstClEpsilon:threshold and
-   * #GstClEpsilon:window-size to 2/13, 10/3 and 20/3; "auto" turns on
-   * #GstClEpsilon:dct-stage, which reads the strength off each frame's own
-   * quantization (8-bit formats; far costlier than the epsilon filter on a
-   * CPU). Every level also sets #GstClEpsilon:chroma-threshold 0, clears
-   * #GstClEpsilon:kernel and sets dct-stage, and notifies what it set.
-   * "custom": the expert properties as they are; setting any of threshold,
-   * window-size, chroma-threshold, kernel or dct-stage selects it, and
-   * notifies this property. docs/properties.md gives the measurements
-   * behind each level.
-   */
-  g_object_class_install_property (gobject_class, PROP_STRENGTH,
-      g_param_spec_enum ("strength", "Strength",
-          "How much to de-noise: off (passthrough), light, medium, strong, "
-          "auto (from each frame's quantization, 8-bit formats; costlier), "
-          "custom (the expert properties as set); a level sets threshold, "
-          "window-size, chroma-threshold, kernel and dct-stage",
-          GST_TYPE_CL_EPSILON_STRENGTH, DEFAULT_STRENGTH, flags));
-
-  /**
-   * GstClEpsilon:dct-stage:
-   *
-   * FALSE (default): luma is de-noised by the epsilon filter with
-   * #GstClEpsilon:threshold. TRUE: for 8-bit formats, each frame's
-   * quantizer step is read off the 8x8 DCTs of its luma (coefficients of
-   * block-coded video cluster on multiples of it), and luma is de-noised by
-   * thresholding the DCTs of 8x8 blocks at 16 shifted grids (in the family
-   * of FFmpeg's spp) at a strength set from that step; #GstClEpsilon:threshold
-   * is then not used for luma. A frame that shows no coding (never encoded,
-   * or H.264, whose deblocking leaves no comb) is left as it is; a frame
-   * without a step of its own keeps the last one found for up to 64 frames.
-   * Costs far more than the epsilon filter (docs/quality.md). 10-bit formats
-   * keep the epsilon filter, with a warning on the bus. Chroma and the
-   * convolution are as without it. The threshold chosen is in the stats
-   * ("auto-threshold"). #GstClEpsilon:strength "auto" turns it on; setting
-   * it selects strength "custom".
-   */
-  g_object_class_install_property (gobject_class, PROP_DCT_STAGE,
-      g_param_spec_boolean ("dct-stage", "DCT stage",
-          "De-noise 8-bit luma by thresholding shifted 8x8 DCTs at a "
-          "strength read off each frame's quantization, instead of the "
-          "epsilon filter (what strength=auto turns on)",
-          DEFAULT_DCT_STAGE, flags));
-
-  gst_element_class_set_static_metadata (element_class,
-      "OpenCL mosquito noise denoiser", "Filter/Effect/Video",
-      "Denoises decoded video: removes the mosquito noise (ringing) of "
-      "MPEG-2, MJPEG and other block-coded video with an epsilon filter or "
-      "a DCT stage, and an optional convolution, on an OpenCL device",
-      "gst-clfilters authors");
-  gst_element_class_add_static_pad_template (element_class,
-      &gst_cl_epsilon_sink_template);
-  gst_element_class_add_static_pad_template (element_class,
-      &gst_cl_epsilon_src_template);
-
-  element_class->set_context = GST_DEBUG_FUNCPTR (gst_cl_epsilon_set_context);
-  trans_class->start = GST_DEBUG_FUNCPTR (gst_cl_epsilon_start);
-  trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_epsilon_query);
-  trans_class->transform_caps =
-      GST_DEBUG_FUNCPTR (gst_cl_epsilon_transform_caps);
-  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cl_epsilon_fixate_caps);
-  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cl_epsilon_stop);
-  trans_class->before_transform =
-      GST_DEBUG_FUNCPTR (gst_cl_epsilon_before_transform);
-  vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_epsilon_set_info);
-  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_epsilon_set_caps);
-  trans_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_cl_epsilon_propose_allocation);
-  trans_class->decide_allocation =
-      GST_DEBUG_FUNCPTR (gst_cl_epsilon_decide_allocation);
-  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_epsilon_transform);
-  trans_class->prepare_output_buffer =
-      GST_DEBUG_FUNCPTR (gst_cl_epsilon_prepare_output_buffer);
-  trans_class->transform_meta =
-      GST_DEBUG_FUNCPTR (gst_cl_epsilon_transform_meta);
-  trans_class->filter_meta = GST_DEBUG_FUNCPTR (gst_cl_epsilon_filter_meta);
-  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_epsilon_sink_event);
-
-  gst_type_mark_as_plugin_api (GST_TYPE_CL_EPSILON_STRENGTH, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_CL_VARIANT, 0);
-}
 
 static void
 gst_cl_epsilon_init (GstClEpsilon * self)
 {
-  self->settings.threshold = DEFAULT_THRESHOLD;
-  self->settings.window_size = DEFAULT_WINDOW_SIZE;
-  self->settings.chroma_threshold = DEFAULT_CHROMA_THRESHOLD;
-  self->settings.divisor = DEFAULT_DIVISOR;
-  self->settings.bias = DEFAULT_BIAS;
-  self->settings.epsilon_variant = DEFAULT_VARIANT;
-  self->settings.conv_variant = DEFAULT_VARIANT;
-  self->settings.strength = DEFAULT_DCT_STAGE ? GST_CL_STRENGTH_AUTO :
-      GST_CL_STRENGTH_OFF;
-  self->strength = DEFAULT_STRENGTH;
+  gst_cl_epsilon_init_properties (self);
   self->settings_cookie = 1;
-  self->kernel_text = g_strdup (DEFAULT_KERNEL);
-  self->device = g_strdup (DEFAULT_DEVICE);
   self->same_memory = TRUE;
   self->stats = gst_cl_stats_new ();
 }
@@ -769,60 +245,6 @@ gst_cl_epsilon_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 
   gst_cl_epsilon_update_settings (GST_CL_EPSILON (trans), FALSE);
   gst_cl_epsilon_warn_dct_fallback (GST_CL_EPSILON (trans));
-}
-
-/* ---- Warnings a user sees ------------------------------------------------ */
-
-static void
-gst_cl_epsilon_post_warning (GstClEpsilon * self, const gchar * text)
-{
-  GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("%s", text), (NULL));
-}
-
-/* Says why a property value was refused (@text, taken), on the bus: at once
- * where the element is READY or beyond, else when it starts. In NULL a
- * message is lost: gst-launch-1.0 sets properties before the element is in
- * a pipeline, and a pipeline set back to NULL flushes its bus (the child
- * bus of a bin never flushes, so the state decides, not the element's bus).
- * Not with the object lock held. */
-static void
-gst_cl_epsilon_refuse (GstClEpsilon * self, gchar * text)
-{
-  GstBus *bus = gst_element_get_bus (GST_ELEMENT (self));
-  gboolean delivers = bus && !GST_OBJECT_FLAG_IS_SET (bus, GST_BUS_FLUSHING);
-
-  gst_clear_object (&bus);
-  GST_OBJECT_LOCK (self);
-  delivers = delivers && GST_STATE (self) > GST_STATE_NULL;
-  GST_OBJECT_UNLOCK (self);
-  /* Posting logs it too. */
-  if (delivers) {
-    gst_cl_epsilon_post_warning (self, text);
-    g_free (text);
-    return;
-  }
-  GST_WARNING_OBJECT (self, "%s (posted when the element starts)", text);
-  GST_OBJECT_LOCK (self);
-  if (g_slist_length (self->pending_warnings) < MAX_PENDING_WARNINGS) {
-    self->pending_warnings = g_slist_append (self->pending_warnings, text);
-    text = NULL;
-  }
-  GST_OBJECT_UNLOCK (self);
-  g_free (text);
-}
-
-static void
-gst_cl_epsilon_post_pending_warnings (GstClEpsilon * self)
-{
-  GSList *pending, *l;
-
-  GST_OBJECT_LOCK (self);
-  pending = self->pending_warnings;
-  self->pending_warnings = NULL;
-  GST_OBJECT_UNLOCK (self);
-  for (l = pending; l; l = l->next)
-    gst_cl_epsilon_post_warning (self, l->data);
-  g_slist_free_full (pending, g_free);
 }
 
 /* ---- Errors --------------------------------------------------------------- */
@@ -1062,26 +484,6 @@ gst_cl_epsilon_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   return TRUE;
 }
 
-/* Upstream allocates and maps the frames of the pool proposed in @query:
- * their failures are this element's to name (gstclstream-private.h). */
-static void
-watch_proposed_pool (GstClEpsilon * self, GstQuery * query)
-{
-  GstBufferPool *pool = NULL;
-  GstAllocator *allocator = NULL;
-  GstStructure *config;
-
-  gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
-  if (!pool)
-    return;
-  config = gst_buffer_pool_get_config (pool);
-  if (gst_buffer_pool_config_get_allocator (config, &allocator, NULL) &&
-      allocator && GST_IS_CL_ALLOCATOR (allocator))
-    gst_cl_allocator_set_faults (allocator, self->faults);
-  gst_structure_free (config);
-  gst_object_unref (pool);
-}
-
 static gboolean
 gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
@@ -1092,10 +494,8 @@ gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
   if (decide_query == NULL || self->context == NULL)
     return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
         decide_query, query);
-  if (!gst_cl_allocation_propose (self->context, decide_query, query))
-    return FALSE;
-  watch_proposed_pool (self, query);
-  return TRUE;
+  return gst_cl_allocation_propose (self->context, decide_query, query,
+      self->faults);
 }
 
 static gboolean
@@ -1236,297 +636,56 @@ failed:
   }
 }
 
-/* ---- Properties ----------------------------------------------------------- */
-
-static GType
-gst_cl_epsilon_strength_get_type (void)
-{
-  static const GEnumValue values[] = {
-    {GST_CL_EPSILON_STRENGTH_OFF, "Change nothing (passthrough)", "off"},
-    {GST_CL_EPSILON_STRENGTH_LIGHT, "Light: moderate-quality sources "
-          "(threshold 2, window-size 13; costs more than medium)", "light"},
-    {GST_CL_EPSILON_STRENGTH_MEDIUM, "Medium: low-quality MPEG-2 and MJPEG, "
-          "safe on H.264 (threshold 10, window-size 3)", "medium"},
-    {GST_CL_EPSILON_STRENGTH_STRONG, "Strong: heavily compressed MPEG-2 and "
-          "MJPEG only (threshold 20, window-size 3)", "strong"},
-    {GST_CL_EPSILON_STRENGTH_AUTO, "Auto: the DCT stage, from each frame's "
-          "quantization (8-bit formats; costlier)", "auto"},
-    {GST_CL_EPSILON_STRENGTH_CUSTOM, "Custom: the expert properties as set",
-        "custom"},
-    {0, NULL, NULL}
-  };
-  static gsize type = 0;
-
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("GstClEpsilonStrength",
-            values));
-  return type;
-}
-
-/* Parses and stores a new kernel text; with the object lock held. A bad one
- * is refused, so that a typo never stops a running stream: returns why
- * (free it), else NULL. */
-static gchar *
-gst_cl_epsilon_set_kernel_locked (GstClEpsilon * self, const gchar * text)
-{
-  GstClConvKernel kernel;
-  GError *error = NULL;
-  gchar *refusal;
-
-  if (text == NULL || text[strspn (text, " \t\r\n")] == '\0') {
-    self->settings.have_kernel = FALSE;
-    g_free (self->kernel_text);
-    self->kernel_text = g_strdup ("");
-    return NULL;
-  }
-
-  if (!gst_cl_conv_kernel_parse (text, &kernel, &error)) {
-    refusal = g_strdup_printf ("Ignoring kernel \"%.64s%s\": %s; keeping "
-        "\"%s\"", text, strlen (text) > 64 ? "..." : "", error->message,
-        self->kernel_text);
-    g_clear_error (&error);
-    return refusal;
-  }
-  self->settings.kernel = kernel;
-  self->settings.have_kernel = TRUE;
-  g_free (self->kernel_text);
-  self->kernel_text = g_strdup (text);
-  return NULL;
-}
-
-/* Sets what @strength stands for, with the object lock held: a level's
- * values, or nothing for custom. */
-static void
-gst_cl_epsilon_set_strength_locked (GstClEpsilon * self,
-    GstClEpsilonStrength strength)
-{
-  const GstClEpsilonLevel *level = &levels[strength];
-
-  self->strength = strength;
-  if (strength == GST_CL_EPSILON_STRENGTH_CUSTOM)
-    return;
-  self->settings.threshold = level->threshold;
-  self->settings.window_size = level->window_size;
-  self->settings.chroma_threshold = 0;
-  self->settings.strength = level->dct_stage ? GST_CL_STRENGTH_AUTO :
-      GST_CL_STRENGTH_OFF;
-  gst_cl_epsilon_set_kernel_locked (self, NULL);
-}
-
-/* The properties a level sets: setting one of them by hand makes the
- * strength custom. */
-static gboolean
-gst_cl_epsilon_is_expert_property (guint prop_id)
-{
-  return prop_id == PROP_THRESHOLD || prop_id == PROP_WINDOW_SIZE ||
-      prop_id == PROP_CHROMA_THRESHOLD || prop_id == PROP_KERNEL ||
-      prop_id == PROP_DCT_STAGE;
-}
-
-/* Tells watchers (gst-launch-1.0 -v, applications) what a change of
- * strength, or of an expert property under a level, changed too. */
-static void
-gst_cl_epsilon_notify_strength (GstClEpsilon * self, guint prop_id)
-{
-  GObject *object = G_OBJECT (self);
-
-  if (prop_id != PROP_STRENGTH) {
-    g_object_notify (object, "strength");
-    return;
-  }
-  g_object_notify (object, "threshold");
-  g_object_notify (object, "window-size");
-  g_object_notify (object, "chroma-threshold");
-  g_object_notify (object, "kernel");
-  g_object_notify (object, "dct-stage");
-}
+/* ---- The class ------------------------------------------------------------ */
 
 static void
-gst_cl_epsilon_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
+gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
 {
-  GstClEpsilon *self = GST_CL_EPSILON (object);
-  GstClPlanSettings *s = &self->settings, before;
-  GstClEpsilonStrength strength_before;
-  gboolean strength_changed;
-  gchar *refusal = NULL;
-  gdouble d;
-  guint u;
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstVideoFilterClass *vfilter_class = GST_VIDEO_FILTER_CLASS (klass);
 
-  GST_OBJECT_LOCK (self);
-  memcpy (&before, s, sizeof (before));
-  strength_before = self->strength;
-  switch (prop_id) {
-    case PROP_THRESHOLD:
-      s->threshold = g_value_get_uint (value);
-      break;
-    case PROP_WINDOW_SIZE:
-      u = g_value_get_uint (value);
-      if (u % 2 == 1)
-        s->window_size = u;
-      else
-        refusal = g_strdup_printf ("Ignoring window-size %u: it must be odd; "
-            "keeping %u", u, s->window_size);
-      break;
-    case PROP_CHROMA_THRESHOLD:
-      s->chroma_threshold = g_value_get_uint (value);
-      break;
-    case PROP_KERNEL:
-      refusal = gst_cl_epsilon_set_kernel_locked (self,
-          g_value_get_string (value));
-      break;
-    case PROP_DIVISOR:
-      d = g_value_get_double (value);
-      if (isnan (d) || (d != 0.0 && fabs (d) < MIN_ABS_DIVISOR))
-        refusal = g_strdup_printf ("Ignoring divisor %g: it must be 0 or at "
-            "least %g in magnitude; keeping %g", d, MIN_ABS_DIVISOR,
-            s->divisor);
-      else
-        s->divisor = d;
-      break;
-    case PROP_BIAS:
-      d = g_value_get_double (value);
-      if (isnan (d))
-        refusal = g_strdup_printf ("Ignoring bias NaN; keeping %g", s->bias);
-      else
-        s->bias = d;
-      break;
-    case PROP_DEVICE:
-      /* Set from code, a string need not be text: the device is chosen
-       * by matching names, which only text can do. */
-      if (g_value_get_string (value) &&
-          !g_utf8_validate (g_value_get_string (value), -1, NULL)) {
-        refusal = g_strdup_printf ("Ignoring a device that is not valid "
-            "UTF-8; keeping \"%s\"", self->device);
-        break;
-      }
-      g_free (self->device);
-      self->device = g_value_dup_string (value);
-      if (self->device == NULL)
-        self->device = g_strdup (DEFAULT_DEVICE);
-      break;
-    case PROP_EPSILON_VARIANT:
-      u = g_value_get_enum (value);
-      if (u == GST_CL_VARIANT_SEPARABLE)
-        refusal = g_strdup_printf ("Ignoring epsilon-variant separable: only "
-            "convolutions separate; keeping %s",
-            gst_cl_variant_to_string (s->epsilon_variant));
-      else
-        s->epsilon_variant = u;
-      break;
-    case PROP_CONVOLUTION_VARIANT:
-      s->conv_variant = g_value_get_enum (value);
-      break;
-    case PROP_FRAMES_IN_FLIGHT:
-      self->frames_in_flight = g_value_get_uint (value);
-      break;
-    case PROP_STRENGTH:
-      gst_cl_epsilon_set_strength_locked (self, g_value_get_enum (value));
-      break;
-    case PROP_DCT_STAGE:
-      s->strength = g_value_get_boolean (value) ? GST_CL_STRENGTH_AUTO :
-          GST_CL_STRENGTH_OFF;
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  /* A value the level already has leaves the level as it is. */
-  if (gst_cl_epsilon_is_expert_property (prop_id) &&
-      !gst_cl_plan_settings_equal (&before, s))
-    self->strength = GST_CL_EPSILON_STRENGTH_CUSTOM;
-  strength_changed = self->strength != strength_before ||
-      (prop_id == PROP_STRENGTH && self->strength !=
-      GST_CL_EPSILON_STRENGTH_CUSTOM);
-  /* The streaming thread hands the settings to the plan at the next frame
-   * (gst_cl_epsilon_update_settings), where they changed. */
-  if (!gst_cl_plan_settings_equal (&before, s))
-    self->settings_cookie++;
-  GST_OBJECT_UNLOCK (self);
+  GST_DEBUG_CATEGORY_INIT (gst_cl_epsilon_debug, "clepsilon", 0,
+      "OpenCL epsilon filter");
 
-  if (refusal)
-    gst_cl_epsilon_refuse (self, refusal);
-  if (strength_changed)
-    gst_cl_epsilon_notify_strength (self, prop_id);
-}
+  gobject_class->finalize = gst_cl_epsilon_finalize;
+  gst_cl_epsilon_install_properties (gobject_class);
 
-/* ---- Presets ------------------------------------------------------------- */
+  gst_element_class_set_static_metadata (element_class,
+      "OpenCL mosquito noise denoiser", "Filter/Effect/Video",
+      "Denoises decoded video: removes the mosquito noise (ringing) of "
+      "MPEG-2, MJPEG and other block-coded video with an epsilon filter or "
+      "a DCT stage, and an optional convolution, on an OpenCL device",
+      "gst-clfilters authors");
+  gst_element_class_add_static_pad_template (element_class,
+      &gst_cl_epsilon_sink_template);
+  gst_element_class_add_static_pad_template (element_class,
+      &gst_cl_epsilon_src_template);
 
-/* What a preset holds: the filter's settings, not the machine's (device,
- * frames-in-flight) nor the object's (name, parent). strength comes last,
- * as presets are loaded in this order: a level then sets its values over
- * the expert ones, and custom keeps them. */
-static gchar **
-gst_cl_epsilon_preset_get_property_names (GstPreset * preset)
-{
-  static const gchar *const names[] = { "threshold", "window-size",
-    "chroma-threshold", "kernel", "divisor", "bias", "dct-stage",
-    "strength", NULL
-  };
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_cl_epsilon_set_context);
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cl_epsilon_start);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cl_epsilon_query);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cl_epsilon_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cl_epsilon_fixate_caps);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cl_epsilon_stop);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cl_epsilon_before_transform);
+  vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cl_epsilon_set_info);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cl_epsilon_set_caps);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_epsilon_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cl_epsilon_decide_allocation);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_epsilon_transform);
+  trans_class->prepare_output_buffer =
+      GST_DEBUG_FUNCPTR (gst_cl_epsilon_prepare_output_buffer);
+  trans_class->transform_meta =
+      GST_DEBUG_FUNCPTR (gst_cl_epsilon_transform_meta);
+  trans_class->filter_meta = GST_DEBUG_FUNCPTR (gst_cl_epsilon_filter_meta);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cl_epsilon_sink_event);
 
-  return g_strdupv ((gchar **) names);
-}
-
-static void
-gst_cl_epsilon_preset_init (GstPresetInterface * iface)
-{
-  iface->get_property_names = gst_cl_epsilon_preset_get_property_names;
-}
-
-static void
-gst_cl_epsilon_get_property (GObject * object, guint prop_id, GValue * value,
-    GParamSpec * pspec)
-{
-  GstClEpsilon *self = GST_CL_EPSILON (object);
-  const GstClPlanSettings *s = &self->settings;
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_THRESHOLD:
-      g_value_set_uint (value, s->threshold);
-      break;
-    case PROP_WINDOW_SIZE:
-      g_value_set_uint (value, s->window_size);
-      break;
-    case PROP_CHROMA_THRESHOLD:
-      g_value_set_uint (value, s->chroma_threshold);
-      break;
-    case PROP_KERNEL:
-      g_value_set_string (value, self->kernel_text);
-      break;
-    case PROP_DIVISOR:
-      g_value_set_double (value, s->divisor);
-      break;
-    case PROP_BIAS:
-      g_value_set_double (value, s->bias);
-      break;
-    case PROP_DEVICE:
-      g_value_set_string (value, self->device);
-      break;
-    case PROP_DEVICE_NAME:
-      g_value_set_string (value, self->device_name);
-      break;
-    case PROP_EPSILON_VARIANT:
-      g_value_set_enum (value, s->epsilon_variant);
-      break;
-    case PROP_CONVOLUTION_VARIANT:
-      g_value_set_enum (value, s->conv_variant);
-      break;
-    case PROP_FRAMES_IN_FLIGHT:
-      g_value_set_uint (value, self->frames_in_flight);
-      break;
-    case PROP_STRENGTH:
-      g_value_set_enum (value, self->strength);
-      break;
-    case PROP_DCT_STAGE:
-      g_value_set_boolean (value, s->strength == GST_CL_STRENGTH_AUTO);
-      break;
-    case PROP_STATS:
-      g_value_take_boxed (value, gst_cl_stats_to_structure (self->stats));
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_EPSILON_STRENGTH, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CL_VARIANT, 0);
 }

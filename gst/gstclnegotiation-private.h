@@ -23,6 +23,7 @@
 
 #include <gst/video/video.h>
 #include "gstclcontext-private.h"
+#include "gstclstream-private.h"
 
 G_BEGIN_DECLS
 
@@ -56,9 +57,10 @@ GstCaps *gst_cl_caps_keep_peer_memory (GstPad * srcpad, GstCaps * othercaps);
 
 /* Rule 3: answers an ALLOCATION query from upstream with our pool and the
  * video meta, and the crop meta where @decide_query (downstream's answer)
- * has it. FALSE for caps the element cannot filter. */
+ * has it; failures of the pool's frames upstream go to @faults. FALSE for
+ * caps the element cannot filter. */
 gboolean gst_cl_allocation_propose (GstClContext * context,
-    GstQuery * decide_query, GstQuery * query);
+    GstQuery * decide_query, GstQuery * query, GstClFaults * faults);
 
 /* Rule 4: puts our pool for the caps of @query (downstream's answer) first
  * in it. @share_untouched: whether the planes no stage touches may go out

@@ -152,8 +152,10 @@ create_pool (GstClContext * context, GstCaps * caps, guint size, guint min,
 
 gboolean
 gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
-    GstQuery * query)
+    GstQuery * query, GstClFaults * faults)
 {
+  GstAllocator *allocator = NULL;
+  GstStructure *config;
   GstBufferPool *pool;
   GstVideoInfo info;
   GstCaps *caps;
@@ -169,6 +171,13 @@ gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
   pool = create_pool (context, caps, info.size, 0, 0, TRUE);
   if (!pool)
     return FALSE;
+  /* Its frames that cannot be allocated or mapped upstream are the
+   * element's to report. */
+  config = gst_buffer_pool_get_config (pool);
+  if (gst_buffer_pool_config_get_allocator (config, &allocator, NULL) &&
+      allocator && GST_IS_CL_ALLOCATOR (allocator))
+    gst_cl_allocator_set_faults (allocator, faults);
+  gst_structure_free (config);
   gst_query_add_allocation_pool (query, pool, info.size, 0, 0);
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   /* Frames with a crop meta are filtered on the crop rectangle and keep the

@@ -1,0 +1,110 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __GST_CL_EPSILON_PRIVATE_H__
+#define __GST_CL_EPSILON_PRIVATE_H__
+
+#include "gstclepsilon.h"
+#include "gstclplan-private.h"
+#include "gstclstats-private.h"
+#include "gstclstream-private.h"
+#include "gstcltuner-private.h"
+
+G_BEGIN_DECLS
+
+/* What the element's files share: gstclepsilon.c (caps, allocation,
+ * frames, errors), gstclepsilonproperties.c (the properties, their checks
+ * and the warnings a refused value posts) and gstclepsilonstrength.c (the
+ * strength knob's levels, presets). */
+
+/* The one knob (#GstClEpsilon:strength): a level sets the expert
+ * properties from levels[]; "custom" leaves them as set. */
+typedef enum
+{
+  GST_CL_EPSILON_STRENGTH_OFF,
+  GST_CL_EPSILON_STRENGTH_LIGHT,
+  GST_CL_EPSILON_STRENGTH_MEDIUM,
+  GST_CL_EPSILON_STRENGTH_STRONG,
+  GST_CL_EPSILON_STRENGTH_AUTO,
+  GST_CL_EPSILON_STRENGTH_CUSTOM,
+} GstClEpsilonStrength;
+
+struct _GstClEpsilon
+{
+  GstVideoFilter parent;
+
+  /* Properties, under the object lock. */
+  GstClPlanSettings settings;
+  GstClEpsilonStrength strength;
+  gchar *kernel_text;
+  guint settings_cookie;        /* bumped on every change of settings */
+  GSList *pending_warnings;     /* refusals made without a bus, for start */
+  gchar *device;
+  gchar *device_name;
+  guint frames_in_flight;
+
+  /* Streaming thread only (and start/stop). */
+  GstClContext *context;
+  GstClTuner *tuner;
+  GstClPlan *plan;              /* for the negotiated format */
+  guint plan_cookie;            /* settings_cookie of the plan's settings */
+  gboolean same_memory;         /* both pads carry the same kind of memory */
+  gboolean share_untouched;     /* decided with the allocation */
+  GstClStats *stats;            /* has its own lock */
+  gboolean dct_requested;       /* the plan's settings ask for the DCT stage */
+  guint applied_threshold;      /* and this luma threshold */
+  gboolean dct_fallback_warned; /* said that this format cannot have it */
+  /* An ERROR was posted: the stream stays stopped (caps refused, frames
+   * failed) until the element goes back to READY. */
+  gboolean failed;
+  GstClFaults *faults;          /* of frames handed downstream (the plan's) */
+};
+
+/* Installs the properties on @klass, with the set and get functions. */
+void gst_cl_epsilon_install_properties (GObjectClass * klass);
+
+/* The GType of the strength enum. */
+GType gst_cl_epsilon_strength_get_type (void);
+#define GST_TYPE_CL_EPSILON_STRENGTH (gst_cl_epsilon_strength_get_type ())
+
+/* Sets the properties of a new element to their defaults. */
+void gst_cl_epsilon_init_properties (GstClEpsilon * self);
+
+/* Posts the refusals of property values made before the element had a bus
+ * (gst-launch-1.0 sets properties first): at start. */
+void gst_cl_epsilon_post_pending_warnings (GstClEpsilon * self);
+
+/* Sets what @strength stands for, with the object lock held: a level's
+ * values (and no kernel), or nothing for custom (gstclepsilonstrength.c). */
+void gst_cl_epsilon_set_strength_locked (GstClEpsilon * self,
+    GstClEpsilonStrength strength);
+
+/* Tells watchers (gst-launch-1.0 -v, applications) what a change of
+ * strength changed too: the expert properties where a level was set
+ * (@by_level), else strength itself (an expert property set under a level
+ * made it custom). */
+void gst_cl_epsilon_notify_strength (GstClEpsilon * self, gboolean by_level);
+
+/* The GstPreset interface: which properties a preset holds. */
+void gst_cl_epsilon_preset_init (GstPresetInterface * iface);
+
+G_END_DECLS
+
+#endif /* __GST_CL_EPSILON_PRIVATE_H__ */

@@ -1,0 +1,137 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The one knob (#GstClEpsilon:strength): its levels and the expert
+ * properties each sets, and the presets, which are loaded through the
+ * same properties. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclepsilon-private.h"
+
+/* What a level sets; each also clears the kernel. From docs/quality.md, by
+ * the rules docs/properties.md states: light, the largest gain among the
+ * settings that lose at most 0.03 dB on every sequence of every encode
+ * measured; medium, the same on the low-quality encodes (the defaults'
+ * rule); strong, the largest mean gain on low-quality MPEG-2 and MJPEG
+ * among the settings that lose at most 0.03 dB on any of their sequences;
+ * auto, the DCT stage, with medium's epsilon filter where that cannot run
+ * (10-bit formats). Chroma is not measured: left untouched. */
+typedef struct
+{
+  guint threshold;
+  guint window_size;
+  gboolean dct_stage;
+} GstClEpsilonLevel;
+
+static const GstClEpsilonLevel levels[] = {
+  [GST_CL_EPSILON_STRENGTH_OFF] = {0, 3, FALSE},
+  [GST_CL_EPSILON_STRENGTH_LIGHT] = {2, 13, FALSE},
+  [GST_CL_EPSILON_STRENGTH_MEDIUM] = {10, 3, FALSE},
+  [GST_CL_EPSILON_STRENGTH_STRONG] = {20, 3, FALSE},
+  [GST_CL_EPSILON_STRENGTH_AUTO] = {10, 3, TRUE},
+};
+
+GType
+gst_cl_epsilon_strength_get_type (void)
+{
+  static const GEnumValue values[] = {
+    {GST_CL_EPSILON_STRENGTH_OFF, "Change nothing (passthrough)", "off"},
+    {GST_CL_EPSILON_STRENGTH_LIGHT, "Light: moderate-quality sources "
+          "(threshold 2, window-size 13; costs more than medium)", "light"},
+    {GST_CL_EPSILON_STRENGTH_MEDIUM, "Medium: low-quality MPEG-2 and MJPEG, "
+          "safe on H.264 (threshold 10, window-size 3)", "medium"},
+    {GST_CL_EPSILON_STRENGTH_STRONG, "Strong: heavily compressed MPEG-2 and "
+          "MJPEG only (threshold 20, window-size 3)", "strong"},
+    {GST_CL_EPSILON_STRENGTH_AUTO, "Auto: the DCT stage, from each frame's "
+          "quantization (8-bit formats; costlier)", "auto"},
+    {GST_CL_EPSILON_STRENGTH_CUSTOM, "Custom: the expert properties as set",
+        "custom"},
+    {0, NULL, NULL}
+  };
+  static gsize type = 0;
+
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static ("GstClEpsilonStrength",
+            values));
+  return type;
+}
+
+/* Sets what @strength stands for, with the object lock held: a level's
+ * values, or nothing for custom. */
+void
+gst_cl_epsilon_set_strength_locked (GstClEpsilon * self,
+    GstClEpsilonStrength strength)
+{
+  const GstClEpsilonLevel *level = &levels[strength];
+
+  self->strength = strength;
+  if (strength == GST_CL_EPSILON_STRENGTH_CUSTOM)
+    return;
+  self->settings.threshold = level->threshold;
+  self->settings.window_size = level->window_size;
+  self->settings.chroma_threshold = 0;
+  self->settings.strength = level->dct_stage ? GST_CL_STRENGTH_AUTO :
+      GST_CL_STRENGTH_OFF;
+  self->settings.have_kernel = FALSE;
+  g_free (self->kernel_text);
+  self->kernel_text = g_strdup ("");
+}
+
+void
+gst_cl_epsilon_notify_strength (GstClEpsilon * self, gboolean by_level)
+{
+  GObject *object = G_OBJECT (self);
+
+  if (!by_level) {
+    g_object_notify (object, "strength");
+    return;
+  }
+  g_object_notify (object, "threshold");
+  g_object_notify (object, "window-size");
+  g_object_notify (object, "chroma-threshold");
+  g_object_notify (object, "kernel");
+  g_object_notify (object, "dct-stage");
+}
+
+/* ---- Presets ------------------------------------------------------------- */
+
+/* What a preset holds: the filter's settings, not the machine's (device,
+ * frames-in-flight) nor the object's (name, parent). strength comes last,
+ * as presets are loaded in this order: a level then sets its values over
+ * the expert ones, and custom keeps them. */
+static gchar **
+gst_cl_epsilon_preset_get_property_names (GstPreset * preset)
+{
+  static const gchar *const names[] = { "threshold", "window-size",
+    "chroma-threshold", "kernel", "divisor", "bias", "dct-stage",
+    "strength", NULL
+  };
+
+  return g_strdupv ((gchar **) names);
+}
+
+void
+gst_cl_epsilon_preset_init (GstPresetInterface * iface)
+{
+  iface->get_property_names = gst_cl_epsilon_preset_get_property_names;
+}
