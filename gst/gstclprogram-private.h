@@ -42,6 +42,16 @@ cl_program gst_cl_program_build (GstClContext * context,
 cl_kernel gst_cl_program_create_kernel (cl_program program,
     const gchar * name, GError ** error);
 
+/* Sets argument @index of @kernel to the @size bytes at @value (NULL:
+ * @size bytes of local memory), unless *@status already holds a failure,
+ * which it then keeps: a run of calls is checked once, at its end. The
+ * only call of clSetKernelArg() in the plugin; GST_CL_ARG() passes a
+ * variable with its size. */
+void gst_cl_kernel_arg (cl_kernel kernel, cl_uint index, gsize size,
+    const void *value, cl_int * status);
+#define GST_CL_ARG(kernel, index, value, status) \
+  gst_cl_kernel_arg ((kernel), (index), sizeof (value), &(value), (status))
+
 G_END_DECLS
 
 #endif /* __GST_CL_PROGRAM_PRIVATE_H__ */

@@ -184,3 +184,11 @@ gst_cl_program_create_kernel (cl_program program, const gchar * name,
   }
   return kernel;
 }
+
+void
+gst_cl_kernel_arg (cl_kernel kernel, cl_uint index, gsize size,
+    const void *value, cl_int * status)
+{
+  if (*status == CL_SUCCESS)
+    *status = clSetKernelArg (kernel, index, size, value);
+}

@@ -368,10 +368,6 @@ gst_cl_kernels_local_sizes (GstClKernels * self, gboolean convolve,
 
 /* ---- Launching ----------------------------------------------------------- */
 
-#define SET_ARG(kernel, index, value) \
-  (status = status != CL_SUCCESS ? status : \
-      clSetKernelArg (kernel, index, sizeof (value), &(value)))
-
 /* The arguments every plane kernel starts with: source plane, destination
  * plane, size. */
 static cl_int
@@ -380,14 +376,14 @@ set_plane_args (cl_kernel kernel, const GstClStagePlane * plane)
   cl_uint src_offset = plane->src->offset, dst_offset = plane->dst->offset;
   cl_int status = CL_SUCCESS;
 
-  SET_ARG (kernel, 0, plane->src->mem);
-  SET_ARG (kernel, 1, src_offset);
-  SET_ARG (kernel, 2, plane->src->pitch);
-  SET_ARG (kernel, 3, plane->dst->mem);
-  SET_ARG (kernel, 4, dst_offset);
-  SET_ARG (kernel, 5, plane->dst->pitch);
-  SET_ARG (kernel, 6, plane->width);
-  SET_ARG (kernel, 7, plane->height);
+  GST_CL_ARG (kernel, 0, plane->src->mem, &status);
+  GST_CL_ARG (kernel, 1, src_offset, &status);
+  GST_CL_ARG (kernel, 2, plane->src->pitch, &status);
+  GST_CL_ARG (kernel, 3, plane->dst->mem, &status);
+  GST_CL_ARG (kernel, 4, dst_offset, &status);
+  GST_CL_ARG (kernel, 5, plane->dst->pitch, &status);
+  GST_CL_ARG (kernel, 6, plane->width, &status);
+  GST_CL_ARG (kernel, 7, plane->height, &status);
   return status;
 }
 
@@ -456,13 +452,13 @@ gst_cl_kernels_run_epsilon (GstClKernels * self, const GstClLaunch * launch,
 
   kernel = self->epsilon[v][plane->xstep - 1];
   status = set_plane_args (kernel, plane);
-  SET_ARG (kernel, 8, self->radius);
-  SET_ARG (kernel, 9, threshold);
+  GST_CL_ARG (kernel, 8, self->radius, &status);
+  GST_CL_ARG (kernel, 9, threshold, &status);
   if (self->deep)
-    SET_ARG (kernel, 10, plane->shift);
+    GST_CL_ARG (kernel, 10, plane->shift, &status);
   if (v == GST_CL_VARIANT_TILED)
-    status = status != CL_SUCCESS ? status : clSetKernelArg (kernel, 10,
-        tile_bytes (self, FALSE, launch->local), NULL);
+    gst_cl_kernel_arg (kernel, 10, tile_bytes (self, FALSE, launch->local),
+        NULL, &status);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clSetKernelArg (epsilon)");
 
@@ -478,28 +474,28 @@ run_separable (GstClKernels * self, const GstClLaunch * launch,
   cl_uint src_offset = plane->src->offset, dst_offset = plane->dst->offset;
   cl_int status = CL_SUCCESS;
 
-  SET_ARG (self->rows, 0, plane->src->mem);
-  SET_ARG (self->rows, 1, src_offset);
-  SET_ARG (self->rows, 2, plane->src->pitch);
-  SET_ARG (self->rows, 3, params->scratch);
-  SET_ARG (self->rows, 4, plane->width);
-  SET_ARG (self->rows, 5, plane->height);
-  SET_ARG (self->rows, 6, params->row_factor);
-  SET_ARG (self->rows, 7, params->kw);
+  GST_CL_ARG (self->rows, 0, plane->src->mem, &status);
+  GST_CL_ARG (self->rows, 1, src_offset, &status);
+  GST_CL_ARG (self->rows, 2, plane->src->pitch, &status);
+  GST_CL_ARG (self->rows, 3, params->scratch, &status);
+  GST_CL_ARG (self->rows, 4, plane->width, &status);
+  GST_CL_ARG (self->rows, 5, plane->height, &status);
+  GST_CL_ARG (self->rows, 6, params->row_factor, &status);
+  GST_CL_ARG (self->rows, 7, params->kw, &status);
   if (self->deep)
-    SET_ARG (self->rows, 8, plane->shift);
-  SET_ARG (self->columns, 0, params->scratch);
-  SET_ARG (self->columns, 1, plane->dst->mem);
-  SET_ARG (self->columns, 2, dst_offset);
-  SET_ARG (self->columns, 3, plane->dst->pitch);
-  SET_ARG (self->columns, 4, plane->width);
-  SET_ARG (self->columns, 5, plane->height);
-  SET_ARG (self->columns, 6, params->column_factor);
-  SET_ARG (self->columns, 7, params->kh);
-  SET_ARG (self->columns, 8, params->divisor);
-  SET_ARG (self->columns, 9, params->bias);
+    GST_CL_ARG (self->rows, 8, plane->shift, &status);
+  GST_CL_ARG (self->columns, 0, params->scratch, &status);
+  GST_CL_ARG (self->columns, 1, plane->dst->mem, &status);
+  GST_CL_ARG (self->columns, 2, dst_offset, &status);
+  GST_CL_ARG (self->columns, 3, plane->dst->pitch, &status);
+  GST_CL_ARG (self->columns, 4, plane->width, &status);
+  GST_CL_ARG (self->columns, 5, plane->height, &status);
+  GST_CL_ARG (self->columns, 6, params->column_factor, &status);
+  GST_CL_ARG (self->columns, 7, params->kh, &status);
+  GST_CL_ARG (self->columns, 8, params->divisor, &status);
+  GST_CL_ARG (self->columns, 9, params->bias, &status);
   if (self->deep)
-    SET_ARG (self->columns, 10, plane->shift);
+    GST_CL_ARG (self->columns, 10, plane->shift, &status);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clSetKernelArg (separable)");
 
@@ -531,24 +527,22 @@ gst_cl_kernels_run_convolve (GstClKernels * self, const GstClLaunch * launch,
   kernel = self->convolve[v];
   g_return_val_if_fail (kernel != NULL, FALSE);
   status = set_plane_args (kernel, plane);
-  SET_ARG (kernel, 8, params->coeffs);
-  SET_ARG (kernel, 9, params->kw);
-  SET_ARG (kernel, 10, params->kh);
-  SET_ARG (kernel, 11, params->divisor);
-  SET_ARG (kernel, 12, params->bias);
+  GST_CL_ARG (kernel, 8, params->coeffs, &status);
+  GST_CL_ARG (kernel, 9, params->kw, &status);
+  GST_CL_ARG (kernel, 10, params->kh, &status);
+  GST_CL_ARG (kernel, 11, params->divisor, &status);
+  GST_CL_ARG (kernel, 12, params->bias, &status);
   if (self->deep)
-    SET_ARG (kernel, 13, plane->shift);
+    GST_CL_ARG (kernel, 13, plane->shift, &status);
   if (v == GST_CL_VARIANT_TILED)
-    status = status != CL_SUCCESS ? status : clSetKernelArg (kernel, 13,
-        tile_bytes (self, TRUE, launch->local), NULL);
+    gst_cl_kernel_arg (kernel, 13, tile_bytes (self, TRUE, launch->local),
+        NULL, &status);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clSetKernelArg (convolve)");
 
   return enqueue_variant (self, kernel, launch, items, plane->height, events,
       error);
 }
-
-#undef SET_ARG
 
 gboolean
 gst_cl_stage_run (const GstClStage * stage, const GstClLaunch * launch,
