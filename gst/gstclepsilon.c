@@ -129,9 +129,17 @@ GST_DEBUG_CATEGORY (gst_cl_epsilon_debug);
 /* Device memory first: where both sides take it (two OpenCL elements), the
  * frame stays on the device; transform_caps keeps other peers on system
  * memory. */
+/* A stream whose buffers each hold one field (interlace-mode=alternate,
+ * behind the format:Interlaced feature) is filtered buffer by buffer: each
+ * field as the picture it is. */
+#define ALTERNATE ", interlace-mode = (string) alternate"
 #define CAPS \
     GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CL_BUFFER, \
-        CAPS_FORMATS) "; " GST_VIDEO_CAPS_MAKE (CAPS_FORMATS)
+        CAPS_FORMATS) "; " GST_VIDEO_CAPS_MAKE (CAPS_FORMATS) "; " \
+    GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CL_BUFFER \
+        ", " GST_CAPS_FEATURE_FORMAT_INTERLACED, CAPS_FORMATS) ALTERNATE "; " \
+    GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_FORMAT_INTERLACED, \
+        CAPS_FORMATS) ALTERNATE
 
 static GstStaticPadTemplate gst_cl_epsilon_sink_template =
 GST_STATIC_PAD_TEMPLATE ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,

@@ -256,6 +256,8 @@ install_device_properties (GObjectClass * gobject_class)
    *  - frames (guint64): frames filtered (not counting passthrough);
    *  - zero-copy-frames (guint64): frames that went through with no copy by
    *    the CPU and no transfer from or to pageable memory;
+   *  - field-frames (guint64): frames filtered field by field (interlaced;
+   *    each counts once in frames, its kernel time is both fields');
    *  - host-copy-bytes (guint64): bytes the element copied with the CPU;
    *  - upload-bytes, download-bytes (guint64): bytes moved by OpenCL transfer
    *    commands from host memory to device buffers, and back;

@@ -55,7 +55,7 @@ layout_planes (GstClFrame * frame, const GstVideoInfo * info, cl_mem mem,
   if (meta && (meta->format != GST_VIDEO_INFO_FORMAT (info) ||
           meta->n_planes != GST_VIDEO_INFO_N_PLANES (info) ||
           meta->width < (guint) GST_VIDEO_INFO_WIDTH (info) ||
-          meta->height < (guint) GST_VIDEO_INFO_HEIGHT (info))) {
+          meta->height < (guint) GST_VIDEO_INFO_FIELD_HEIGHT (info))) {
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
         "The buffer's video meta (%s %ux%u, %u planes) does not match the "
         "caps (%s %dx%d)", gst_video_format_to_string (meta->format),

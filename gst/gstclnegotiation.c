@@ -57,10 +57,19 @@ caps_with_memory (GstCaps * caps, gboolean device)
   GstCaps *out = gst_caps_copy (caps);
   guint i;
 
-  for (i = 0; i < gst_caps_get_size (out); i++)
-    gst_caps_set_features (out, i, device ?
+  for (i = 0; i < gst_caps_get_size (out); i++) {
+    GstCapsFeatures *had = gst_caps_get_features (out, i);
+    /* one field a buffer (interlace-mode=alternate) stays so */
+    gboolean fields = had && !gst_caps_features_is_any (had) &&
+        gst_caps_features_contains (had, GST_CAPS_FEATURE_FORMAT_INTERLACED);
+    GstCapsFeatures *features = device ?
         gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CL_BUFFER, NULL) :
-        gst_caps_features_new_empty ());
+        gst_caps_features_new_empty ();
+
+    if (fields)
+      gst_caps_features_add (features, GST_CAPS_FEATURE_FORMAT_INTERLACED);
+    gst_caps_set_features (out, i, features);
+  }
   return out;
 }
 

@@ -37,11 +37,15 @@ G_BEGIN_DECLS
  * buffers otherwise. Streaming thread only. */
 typedef struct _GstClPlacement GstClPlacement;
 
-/* One frame's work on one plane, as gst_cl_placement_upload() leaves it
- * for the kernels and gst_cl_placement_download(). */
+/* One frame's work on one plane, or on one field of it (interlaced
+ * frames), as gst_cl_placement_upload() leaves it for the kernels and
+ * gst_cl_placement_download(). */
 typedef struct
 {
-  const GstClPlane *plane;
+  GstClPlane plane;             /* the geometry worked on: the plane's, or
+                                 * its field's (gst_cl_plane_field()) */
+  guint index;                  /* the plane's: its stages and buffers */
+  gint field;                   /* 0, 1, or GST_CL_FRAME */
   GstClRegion region;
   GstClPlaneRef src, dst;       /* the region in the frames */
   GstClPlaneRef ksrc, kdst;     /* where the kernels read and write it */
@@ -51,6 +55,9 @@ typedef struct
   gboolean around;
   GstClPlaneRef whole_src, whole_dst;
 } GstClPlaneWork;
+
+/* The most GstClPlaneWork of one frame: two fields of every plane. */
+#define GST_CL_PLACEMENT_MAX_WORK (2 * GST_VIDEO_MAX_PLANES)
 
 /* The planes of @info on @context, for @depth slots of frames in flight.
  * NULL with @error set (GST_STREAM_ERROR_FORMAT) when a plane is too large
@@ -73,29 +80,40 @@ const GstClPlane *gst_cl_placement_get_planes (GstClPlacement * self,
 gboolean gst_cl_placement_alloc (GstClPlacement * self, GError ** error);
 
 /* The device buffers of plane @i: its input and output of @slot, and its
- * intermediate buffer (luma only). Made by gst_cl_placement_alloc(). */
+ * intermediate buffer (luma only), as a whole or as one field @field
+ * (GST_CL_FRAME: the whole plane). Made by gst_cl_placement_alloc(). */
 GstClPlaneRef gst_cl_placement_input (GstClPlacement * self, guint i,
-    guint slot);
+    guint slot, gint field);
 GstClPlaneRef gst_cl_placement_output (GstClPlacement * self, guint i,
-    guint slot);
-GstClPlaneRef gst_cl_placement_intermediate (GstClPlacement * self, guint i);
+    guint slot, gint field);
+GstClPlaneRef gst_cl_placement_intermediate (GstClPlacement * self, guint i,
+    gint field);
+
+/* Whether the frame in @in is filtered field by field: every frame of an
+ * interleaved stream, the frames of a mixed one flagged
+ * GST_VIDEO_BUFFER_FLAG_INTERLACED. (A buffer of an alternate stream holds
+ * one field: filtered as the frame it is.) */
+gboolean gst_cl_placement_in_fields (GstClPlacement * self,
+    const GstClFrame * in);
 
 /* Phase 1 of a frame from @in into @out, on @q's upload stream (and its
- * download stream for planes no stage touches): fills @work (one per
- * plane) with each plane's region and where the kernels read and write it,
- * and enqueues the uploads of what the kernels cannot reach where it is,
- * and the copies of the planes not in @touched (a mask of plane indices),
- * unless @skip_untouched (they are shared afterwards). */
+ * download stream for planes no stage touches): fills @work (@n_work of
+ * them, at most GST_CL_PLACEMENT_MAX_WORK: one per plane, or one per field
+ * of each filtered plane of a frame in fields) with the region worked on
+ * and where the kernels read and write it, and enqueues the uploads of
+ * what the kernels cannot reach where it is, and the copies of the planes
+ * not in @touched (a mask of plane indices), unless @skip_untouched (they
+ * are shared afterwards). */
 gboolean gst_cl_placement_upload (GstClPlacement * self,
     GstClFrameQueues * q, const GstClFrame * in, const GstClFrame * out,
     guint touched, gboolean skip_untouched, GstClPlaneWork * work,
-    GstClTransferStats * stats, GError ** error);
+    guint * n_work, GstClTransferStats * stats, GError ** error);
 
 /* Phase 3, on @q's download stream after the kernels: each filtered region
  * into the output where the kernels did not write it there, and around a
  * crop rectangle the rest of the plane as it is. */
 gboolean gst_cl_placement_download (GstClPlacement * self,
-    GstClFrameQueues * q, const GstClPlaneWork * work,
+    GstClFrameQueues * q, const GstClPlaneWork * work, guint n_work,
     GstClTransferStats * stats, GError ** error);
 
 /* Whether the planes in @untouched (a mask of plane indices; never luma)

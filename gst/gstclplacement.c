@@ -239,23 +239,26 @@ gst_cl_placement_get_planes (GstClPlacement * self, guint * n_planes)
 }
 
 GstClPlaneRef
-gst_cl_placement_input (GstClPlacement * self, guint i, guint slot)
+gst_cl_placement_input (GstClPlacement * self, guint i, guint slot,
+    gint field)
 {
-  return gst_cl_plane_device_ref (&self->planes[i],
-      self->buffers[i].src[slot]);
+  return gst_cl_plane_device_field_ref (&self->planes[i],
+      self->buffers[i].src[slot], field);
 }
 
 GstClPlaneRef
-gst_cl_placement_output (GstClPlacement * self, guint i, guint slot)
+gst_cl_placement_output (GstClPlacement * self, guint i, guint slot,
+    gint field)
 {
-  return gst_cl_plane_device_ref (&self->planes[i],
-      self->buffers[i].dst[slot]);
+  return gst_cl_plane_device_field_ref (&self->planes[i],
+      self->buffers[i].dst[slot], field);
 }
 
 GstClPlaneRef
-gst_cl_placement_intermediate (GstClPlacement * self, guint i)
+gst_cl_placement_intermediate (GstClPlacement * self, guint i, gint field)
 {
-  return gst_cl_plane_device_ref (&self->planes[i], self->buffers[i].tmp);
+  return gst_cl_plane_device_field_ref (&self->planes[i],
+      self->buffers[i].tmp, field);
 }
 
 /* ---- Staging ------------------------------------------------------------- */
@@ -354,11 +357,12 @@ cpu_waits (const cl_event * pending, guint n, GError ** error)
 
 /* Phase 1 for a plane no stage touches: copied whole into the output. */
 static gboolean
-copy_untouched (GstClPlacement * self, GstClFrameQueues * q, guint k,
+copy_untouched (GstClPlacement * self, GstClFrameQueues * q,
     GstClPlaneWork * w, GstClTransferStats * stats, GError ** error)
 {
-  const GstClPlane *plane = w->plane;
-  GstClPlaneRef dev_src = gst_cl_placement_input (self, k, q->slot);
+  const GstClPlane *plane = &w->plane;
+  GstClPlaneRef dev_src = gst_cl_placement_input (self, w->index, q->slot,
+      GST_CL_FRAME);
 
   if (w->src.kind == GST_CL_PLANE_PINNED && w->dst.kind == GST_CL_PLANE_PINNED) {
     /* From our pinned memory into our pinned memory: by DMA through the
@@ -381,31 +385,30 @@ copy_untouched (GstClPlacement * self, GstClFrameQueues * q, guint k,
       plane->height, stats, error);
 }
 
-/* Phase 1 for a filtered plane: where the kernels read and write its
- * region, and the upload of what they cannot reach where it is. */
+/* Phase 1 for a filtered plane or field: where the kernels read and write
+ * its region, and the upload of what they cannot reach where it is. A
+ * field with no row in the crop rectangle is only copied around it. */
 static gboolean
-place_filtered (GstClPlacement * self, GstClFrameQueues * q, guint k,
+place_filtered (GstClPlacement * self, GstClFrameQueues * q,
     GstClPlaneWork * w, GstClTransferStats * stats, GError ** error)
 {
-  const GstClPlane *plane = w->plane;
+  const GstClPlane *plane = &w->plane;
   const GstClRegion *r = &w->region;
-  GstClPlaneRef dev_src = gst_cl_placement_input (self, k, q->slot);
+  GstClPlaneRef dev_src = gst_cl_placement_input (self, w->index, q->slot,
+      w->field);
 
-  /* A frame in flight from system memory: the CPU copies the plane into
-   * pinned memory now, and every later read is from there (DMA, while the
-   * next frame is prepared), so that the input can go at once. */
-  if (!w->src.mem && w->src.kind != GST_CL_PLANE_PINNED && q->in_flight &&
-      !stage_plane (self, q->slot, plane, &w->src, stats, error))
-    return FALSE;
   /* A crop rectangle: the rest of the plane is copied as it is, in
    * gst_cl_placement_download() */
   w->around = r->width != plane->width || r->height != plane->height;
   w->whole_src = w->src;
   w->whole_dst = w->dst;
+  w->filtered = r->height > 0;
+  if (!w->filtered)
+    return TRUE;
   w->src = gst_cl_plane_ref_at (plane, &w->whole_src, r->x, r->y);
   w->dst = gst_cl_plane_ref_at (plane, &w->whole_dst, r->x, r->y);
   w->kdst = kernel_reaches (self, plane, &w->dst) ? w->dst :
-      gst_cl_placement_output (self, k, q->slot);
+      gst_cl_placement_output (self, w->index, q->slot, w->field);
   w->ksrc = w->src;
   if (kernel_reaches (self, plane, &w->src))
     return TRUE;
@@ -415,35 +418,86 @@ place_filtered (GstClPlacement * self, GstClFrameQueues * q, guint k,
 }
 
 gboolean
-gst_cl_placement_upload (GstClPlacement * self, GstClFrameQueues * q,
-    const GstClFrame * in, const GstClFrame * out, guint touched,
-    gboolean skip_untouched, GstClPlaneWork * work,
+gst_cl_placement_in_fields (GstClPlacement * self, const GstClFrame * in)
+{
+  switch (GST_VIDEO_INFO_INTERLACE_MODE (&self->info)) {
+    case GST_VIDEO_INTERLACE_MODE_INTERLEAVED:
+      return TRUE;
+    case GST_VIDEO_INTERLACE_MODE_MIXED:
+      return GST_BUFFER_FLAG_IS_SET (in->buffer,
+          GST_VIDEO_BUFFER_FLAG_INTERLACED);
+    default:
+      return FALSE;
+  }
+}
+
+/* Phase 1 for filtered plane @k, whole or field by field (@fields), from
+ * @src to @dst: appends its work to @work (@n of it). */
+static gboolean
+place_plane (GstClPlacement * self, GstClFrameQueues * q, guint k,
+    gboolean fields, const GstClRegion * region, GstClPlaneRef src,
+    GstClPlaneRef dst, GstClPlaneWork * work, guint * n,
     GstClTransferStats * stats, GError ** error)
 {
-  GstClRegion regions[GST_VIDEO_MAX_PLANES];
-  guint k;
+  const GstClPlane *plane = &self->planes[k];
+  gint f, first = fields ? 0 : GST_CL_FRAME, last = fields ? 1 : GST_CL_FRAME;
 
-  gst_cl_plane_regions (self->planes, self->n_planes, &self->info,
-      gst_buffer_get_video_crop_meta (in->buffer), regions);
-  for (k = 0; k < self->n_planes; k++) {
-    GstClPlaneWork *w = &work[k];
-    const GstClPlane *plane = &self->planes[k];
-    gboolean ok;
+  /* A frame in flight from system memory: the CPU copies the plane into
+   * pinned memory now, and every later read is from there (DMA, while the
+   * next frame is prepared), so that the input can go at once. */
+  if (!src.mem && src.kind != GST_CL_PLANE_PINNED && q->in_flight &&
+      !stage_plane (self, q->slot, plane, &src, stats, error))
+    return FALSE;
+  for (f = first; f <= last; f++) {
+    GstClPlaneWork *w = &work[(*n)++];
 
     *w = (GstClPlaneWork) {
-    .plane = plane,.region = regions[k],.src = in->planes[plane->index],
-          .dst = out->planes[plane->index],.filtered =
-          (touched & (1 << plane->index)) != 0};
-    if (w->filtered)
-      ok = place_filtered (self, q, k, w, stats, error);
-    else
-      ok = skip_untouched || copy_untouched (self, q, k, w, stats, error);
-    if (!ok)
+    .plane = gst_cl_plane_field (plane, f),.index = k,.field = f,.region =
+          gst_cl_region_field (region, f),.src =
+          gst_cl_plane_ref_field (&src, f),.dst =
+          gst_cl_plane_ref_field (&dst, f)};
+    if (!place_filtered (self, q, w, stats, error))
       return FALSE;
   }
   return TRUE;
 }
 
+gboolean
+gst_cl_placement_upload (GstClPlacement * self, GstClFrameQueues * q,
+    const GstClFrame * in, const GstClFrame * out, guint touched,
+    gboolean skip_untouched, GstClPlaneWork * work, guint * n_work,
+    GstClTransferStats * stats, GError ** error)
+{
+  GstClRegion regions[GST_VIDEO_MAX_PLANES];
+  gboolean fields = gst_cl_placement_in_fields (self, in);
+  guint k;
+
+  *n_work = 0;
+  gst_cl_plane_regions (self->planes, self->n_planes, &self->info,
+      gst_buffer_get_video_crop_meta (in->buffer), regions);
+  for (k = 0; k < self->n_planes; k++) {
+    const GstClPlane *plane = &self->planes[k];
+    const GstClPlaneRef *src = &in->planes[plane->index];
+    const GstClPlaneRef *dst = &out->planes[plane->index];
+    GstClPlaneWork *w;
+
+    if (touched & (1 << plane->index)) {
+      if (!place_plane (self, q, k, fields, &regions[k], *src, *dst, work,
+              n_work, stats, error))
+        return FALSE;
+      continue;
+    }
+    if (skip_untouched)
+      continue;
+    w = &work[(*n_work)++];
+    *w = (GstClPlaneWork) {
+    .plane = *plane,.index = k,.field = GST_CL_FRAME,.region = regions[k],
+          .src = *src,.dst = *dst};
+    if (!copy_untouched (self, q, w, stats, error))
+      return FALSE;
+  }
+  return TRUE;
+}
 /* Copies the samples of @plane around @region from @src to @dst on @s
  * (downloads): the rows above and below it, and the parts of its rows left
  * and right of it. */
@@ -485,7 +539,7 @@ static gboolean
 download_plane (GstClFrameQueues * q, const GstClPlaneWork * w,
     GstClTransferStats * stats, GError ** error)
 {
-  const GstClPlane *plane = w->plane;
+  const GstClPlane *plane = &w->plane;
   /* the region, or an untouched plane going through the device whole
    * (copy_untouched()) */
   gsize width = w->filtered ? (gsize) w->region.width : (gsize) plane->width;
@@ -504,11 +558,12 @@ download_plane (GstClFrameQueues * q, const GstClPlaneWork * w,
 
 gboolean
 gst_cl_placement_download (GstClPlacement * self, GstClFrameQueues * q,
-    const GstClPlaneWork * work, GstClTransferStats * stats, GError ** error)
+    const GstClPlaneWork * work, guint n_work, GstClTransferStats * stats,
+    GError ** error)
 {
   guint k;
 
-  for (k = 0; k < self->n_planes; k++) {
+  for (k = 0; k < n_work; k++) {
     if (!download_plane (q, &work[k], stats, error))
       return FALSE;
   }

@@ -398,8 +398,10 @@ plan_plane (GstClPlan * self, guint i, GstClKernels * kernels,
   const GstClPlanSettings *s = &self->settings;
   const GstClPlane *plane = &self->planes[i];
   GstClPlaneStages *ps = &self->stages[i];
-  GstClPlaneRef src = gst_cl_placement_input (self->placement, i, 0);
-  GstClPlaneRef dst = gst_cl_placement_output (self->placement, i, 0);
+  GstClPlaneRef src = gst_cl_placement_input (self->placement, i, 0,
+      GST_CL_FRAME);
+  GstClPlaneRef dst = gst_cl_placement_output (self->placement, i, 0,
+      GST_CL_FRAME);
   GstClStagePlane where = { &src, &dst, plane->width, plane->height,
     plane->xstep, plane->shift
   };
@@ -513,14 +515,16 @@ run_auto (GstClPlan * self, GstClStream * s, const GstClRegion * region,
   return TRUE;
 }
 
-/* Runs plane @i's stages from its kernel source to its kernel destination,
- * through its intermediate buffer when two run. */
+/* Runs the stages of @w's plane on its region (of the plane, or of one
+ * field) from its kernel source to its kernel destination, through the
+ * plane's intermediate buffer when two run. */
 static gboolean
-run_stages (GstClPlan * self, GstClFrameQueues * q, guint i,
-    const GstClPlaneWork * w, GError ** error)
+run_stages (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
+    GError ** error)
 {
-  const GstClPlaneStages *ps = &self->stages[i];
-  GstClPlaneRef tmp = gst_cl_placement_intermediate (self->placement, i);
+  const GstClPlaneStages *ps = &self->stages[w->index];
+  GstClPlaneRef tmp = gst_cl_placement_intermediate (self->placement,
+      w->index, w->field);
   const GstClPlaneRef *src = &w->ksrc;
   GstClStream *s = &q->compute;
 
@@ -573,19 +577,19 @@ enqueue_frame (GstClPlan * self, GstClFrameQueues * q, const GstClFrame * in,
     const GstClFrame * out, gboolean skip_untouched,
     GstClTransferStats * stats, GError ** error)
 {
-  GstClPlaneWork work[GST_VIDEO_MAX_PLANES];
-  guint i;
+  GstClPlaneWork work[GST_CL_PLACEMENT_MAX_WORK];
+  guint i, n;
 
   if (!gst_cl_placement_upload (self->placement, q, in, out,
-          touched_planes (self), skip_untouched, work, stats, error) ||
+          touched_planes (self), skip_untouched, work, &n, stats, error) ||
       !gst_cl_in_flight_to_kernels (q, error))
     return FALSE;
-  for (i = 0; i < self->n_planes; i++) {
-    if (work[i].filtered && !run_stages (self, q, i, &work[i], error))
+  for (i = 0; i < n; i++) {
+    if (work[i].filtered && !run_stages (self, q, &work[i], error))
       return FALSE;
   }
   return gst_cl_in_flight_to_downloads (q, error) &&
-      gst_cl_placement_download (self->placement, q, work, stats, error);
+      gst_cl_placement_download (self->placement, q, work, n, stats, error);
 }
 
 /* Opens @inbuf for reading and @outbuf for writing. */
@@ -634,6 +638,7 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
    * program is built or tuned for it. */
   if (!open_frames (self, inbuf, outbuf, &in, &out, error))
     return FALSE;
+  frame->in_fields = gst_cl_placement_in_fields (self->placement, &in);
   ok = prepare (self, frame, error);
   untouched = gst_cl_plan_untouched_planes (self);
   share_untouched = ok && share_untouched &&

@@ -75,8 +75,33 @@ void gst_cl_plane_regions (const GstClPlane * planes, guint n,
     const GstVideoInfo * info, const GstVideoCropMeta * crop,
     GstClRegion * regions);
 
+/* Interlaced frames are filtered field by field: a field is every other
+ * row of each plane (4:2:0 chroma too), field 0 the rows 0, 2, 4..., field
+ * 1 the rows 1, 3, 5...; which of them is the top field does not matter to
+ * filters that see one field at a time. */
+#define GST_CL_FRAME -1
+
+/* @plane's geometry as field @field (0 or 1) sees it: its rows, (height -
+ * field + 1) / 2 of them; @plane itself for GST_CL_FRAME. */
+GstClPlane gst_cl_plane_field (const GstClPlane * plane, gint field);
+
+/* @ref seen as field @field of its plane: from the field's first row, rows
+ * twice the pitch apart; @ref itself for GST_CL_FRAME. */
+GstClPlaneRef gst_cl_plane_ref_field (const GstClPlaneRef * ref, gint field);
+
+/* The part of field @field that lies in @region of the whole plane: the
+ * rows of @region of the field's parity, in the field's rows; height 0
+ * where there are none. @region itself for GST_CL_FRAME. */
+GstClRegion gst_cl_region_field (const GstClRegion * region, gint field);
+
 /* A packed device buffer of @plane, as a plane reference. */
 GstClPlaneRef gst_cl_plane_device_ref (const GstClPlane * plane, cl_mem mem);
+
+/* Field @field of @plane in a device buffer of the whole plane (@mem): the
+ * two fields packed one after the other; the whole plane for
+ * GST_CL_FRAME. */
+GstClPlaneRef gst_cl_plane_device_field_ref (const GstClPlane * plane,
+    cl_mem mem, gint field);
 
 /* @ref moved on to the sample at (@x, @y) of @plane. */
 GstClPlaneRef gst_cl_plane_ref_at (const GstClPlane * plane,

@@ -114,17 +114,70 @@ gst_cl_plane_device_ref (const GstClPlane * plane, cl_mem mem)
   return gst_cl_plane_ref_device (mem, plane->row_bytes);
 }
 
+/* @ref moved on by @bytes. */
+static GstClPlaneRef
+ref_moved (const GstClPlaneRef * ref, gsize bytes)
+{
+  GstClPlaneRef moved = *ref;
+
+  if (moved.mem)
+    moved.offset += bytes;
+  else
+    moved.host += bytes;
+  return moved;
+}
+
+GstClPlane
+gst_cl_plane_field (const GstClPlane * plane, gint field)
+{
+  GstClPlane geometry = *plane;
+
+  if (field != GST_CL_FRAME)
+    geometry.height = (plane->height - field + 1) / 2;
+  return geometry;
+}
+
+GstClPlaneRef
+gst_cl_plane_ref_field (const GstClPlaneRef * ref, gint field)
+{
+  GstClPlaneRef view;
+
+  if (field == GST_CL_FRAME)
+    return *ref;
+  view = ref_moved (ref, (gsize) field * ref->pitch);
+  view.pitch = 2 * ref->pitch;
+  return view;
+}
+
+GstClRegion
+gst_cl_region_field (const GstClRegion * region, gint field)
+{
+  GstClRegion r = *region;
+
+  if (field == GST_CL_FRAME)
+    return r;
+  /* rows of the field's parity in [y, y + height): from the first at or
+   * after y to the last before y + height */
+  r.y = (region->y - field + 1) / 2;
+  r.height = (region->y + region->height - field + 1) / 2 - r.y;
+  return r;
+}
+
+GstClPlaneRef
+gst_cl_plane_device_field_ref (const GstClPlane * plane, cl_mem mem,
+    gint field)
+{
+  GstClPlaneRef ref = gst_cl_plane_device_ref (plane, mem);
+
+  if (field == 1)
+    ref.offset = (gsize) plane->row_bytes * ((plane->height + 1) / 2);
+  return ref;
+}
+
 GstClPlaneRef
 gst_cl_plane_ref_at (const GstClPlane * plane, const GstClPlaneRef * ref,
     gint x, gint y)
 {
-  GstClPlaneRef moved = *ref;
-  gsize skip = (gsize) y * ref->pitch + (gsize) x * plane->xstep *
-      plane->bytes;
-
-  if (moved.mem)
-    moved.offset += skip;
-  else
-    moved.host += skip;
-  return moved;
+  return ref_moved (ref, (gsize) y * ref->pitch + (gsize) x * plane->xstep *
+      plane->bytes);
 }

@@ -40,7 +40,9 @@ typedef struct
   const gchar *memory_path;     /* "host-ptr", "pinned" or "copy"; static */
   gchar epsilon_launch[32];     /* luma's "VARIANT WxH", or "none" */
   gchar conv_launch[32];
-  guint auto_threshold;         /* strength=auto: the DCT threshold used */
+  guint auto_threshold;         /* strength=auto: the DCT threshold used
+                                 * (of the second field, in fields) */
+  gboolean in_fields;           /* filtered field by field (interlaced) */
 } GstClFrameStats;
 
 /* A new set of figures, all zero and memory path "none". */

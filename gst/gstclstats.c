@@ -31,6 +31,7 @@ struct _GstClStats
   GMutex lock;
   guint64 frames;
   guint64 zero_copy_frames;
+  guint64 field_frames;
   GstClTransferStats totals;
   gdouble device_ms;
   gdouble transform_ms;
@@ -68,7 +69,7 @@ void
 gst_cl_stats_reset (GstClStats * self)
 {
   g_mutex_lock (&self->lock);
-  self->frames = self->zero_copy_frames = 0;
+  self->frames = self->zero_copy_frames = self->field_frames = 0;
   memset (&self->totals, 0, sizeof (self->totals));
   self->device_ms = self->transform_ms = self->build_ms = self->tuning_ms = 0;
   self->memory_path = "none";
@@ -88,6 +89,8 @@ gst_cl_stats_add_frame (GstClStats * self, const GstClFrameStats * frame)
   self->frames++;
   if (g_str_equal (frame->memory_path, "copy") == FALSE)
     self->zero_copy_frames++;
+  if (frame->in_fields)
+    self->field_frames++;
   self->totals.host_copy_bytes += t->host_copy_bytes;
   self->totals.upload_bytes += t->upload_bytes;
   self->totals.download_bytes += t->download_bytes;
@@ -136,6 +139,7 @@ gst_cl_stats_to_structure (GstClStats * self)
   s = gst_structure_new ("application/x-clepsilon-stats",
       "frames", G_TYPE_UINT64, self->frames,
       "zero-copy-frames", G_TYPE_UINT64, self->zero_copy_frames,
+      "field-frames", G_TYPE_UINT64, self->field_frames,
       "host-copy-bytes", G_TYPE_UINT64, self->totals.host_copy_bytes,
       "upload-bytes", G_TYPE_UINT64, self->totals.upload_bytes,
       "download-bytes", G_TYPE_UINT64, self->totals.download_bytes,

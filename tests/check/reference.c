@@ -271,52 +271,99 @@ ref_convolve_values (gboolean deep, const guint16 * in, guint16 * out, gint w,
   g_free (b);
 }
 
-void
-ref_process_region (const GstVideoInfo * info,
+/* Component @comp's @w x @h samples from (@x0, @first) of the frame, rows
+ * @step apart (2: a field), filtered as an image of their own. */
+static void
+process_rows (const GstVideoInfo * info, gint comp,
     guint8 * const src_data[], const gint src_stride[],
     guint8 * const dst_data[], const gint dst_stride[], const RefParams * p,
-    gint x, gint y, gint width, gint height)
+    gint x0, gint first, gint step, gint w, gint h)
 {
   gboolean deep = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8;
-  gint comp, i, j;
+  gint plane = GST_VIDEO_INFO_COMP_PLANE (info, comp);
+  guint thr = comp == 0 ? p->threshold : p->chroma_threshold;
+  guint16 *in = g_new (guint16, (gsize) w * h);
+  guint16 *out = g_new (guint16, (gsize) w * h);
+  gint i, j;
+
+  for (j = 0; j < h; j++)
+    for (i = 0; i < w; i++)
+      in[j * w + i] = ref_get_sample (info, comp, src_data[plane],
+          src_stride[plane], x0 + i, first + j * step);
+
+  if (thr > 0)
+    ref_epsilon_values (deep, in, out, w, h, p->window, thr);
+  else
+    memcpy (out, in, sizeof (guint16) * w * h);
+
+  if (comp == 0 && p->kernel_width > 0) {
+    memcpy (in, out, sizeof (guint16) * w * h);
+    ref_convolve_values (deep, in, out, w, h, p);
+  }
+
+  for (j = 0; j < h; j++)
+    for (i = 0; i < w; i++)
+      ref_set_sample (info, comp, dst_data[plane], dst_stride[plane],
+          x0 + i, first + j * step, out[j * w + i]);
+  g_free (in);
+  g_free (out);
+}
+
+/* ref_process_region(), whole (@fields FALSE) or field by field. */
+static void
+process_region (const GstVideoInfo * info,
+    guint8 * const src_data[], const gint src_stride[],
+    guint8 * const dst_data[], const gint dst_stride[], const RefParams * p,
+    gint x, gint y, gint width, gint height, gboolean fields)
+{
+  gint comp, f;
 
   g_assert (width > 0 && height > 0);
   g_assert (x + width <= GST_VIDEO_INFO_WIDTH (info));
   g_assert (y + height <= GST_VIDEO_INFO_HEIGHT (info));
 
   for (comp = 0; comp < (gint) GST_VIDEO_INFO_N_COMPONENTS (info); comp++) {
-    gint plane = GST_VIDEO_INFO_COMP_PLANE (info, comp);
     gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, comp);
     gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (info->finfo, comp);
     gint x0 = x >> ws, y0 = y >> hs;
     gint w = ((x + width - 1) >> ws) - x0 + 1;
     gint h = ((y + height - 1) >> hs) - y0 + 1;
-    guint thr = comp == 0 ? p->threshold : p->chroma_threshold;
-    guint16 *in = g_new (guint16, (gsize) w * h);
-    guint16 *out = g_new (guint16, (gsize) w * h);
 
-    for (j = 0; j < h; j++)
-      for (i = 0; i < w; i++)
-        in[j * w + i] = ref_get_sample (info, comp, src_data[plane],
-            src_stride[plane], x0 + i, y0 + j);
-
-    if (thr > 0)
-      ref_epsilon_values (deep, in, out, w, h, p->window, thr);
-    else
-      memcpy (out, in, sizeof (guint16) * w * h);
-
-    if (comp == 0 && p->kernel_width > 0) {
-      memcpy (in, out, sizeof (guint16) * w * h);
-      ref_convolve_values (deep, in, out, w, h, p);
+    if (!fields) {
+      process_rows (info, comp, src_data, src_stride, dst_data, dst_stride,
+          p, x0, y0, 1, w, h);
+      continue;
     }
+    /* the rows y0 .. y0 + h - 1 of each parity: a field's part */
+    for (f = 0; f < 2; f++) {
+      gint first = y0 + ((y0 & 1) != f);
+      gint n = first < y0 + h ? (y0 + h - first + 1) / 2 : 0;
 
-    for (j = 0; j < h; j++)
-      for (i = 0; i < w; i++)
-        ref_set_sample (info, comp, dst_data[plane], dst_stride[plane],
-            x0 + i, y0 + j, out[j * w + i]);
-    g_free (in);
-    g_free (out);
+      if (n > 0)
+        process_rows (info, comp, src_data, src_stride, dst_data,
+            dst_stride, p, x0, first, 2, w, n);
+    }
   }
+}
+
+void
+ref_process_region (const GstVideoInfo * info,
+    guint8 * const src_data[], const gint src_stride[],
+    guint8 * const dst_data[], const gint dst_stride[], const RefParams * p,
+    gint x, gint y, gint width, gint height)
+{
+  process_region (info, src_data, src_stride, dst_data, dst_stride, p, x, y,
+      width, height, FALSE);
+}
+
+void
+ref_process_region_fields (const GstVideoInfo * info,
+    guint8 * const src_data[], const gint src_stride[],
+    guint8 * const dst_data[], const gint dst_stride[], const RefParams * p,
+    gint x, gint y, gint width, gint height)
+{
+  process_region (info, src_data, src_stride, dst_data, dst_stride, p, x, y,
+      width, height, TRUE);
 }
 
 /* One component of a frame: where it lives and how big it is. */

@@ -107,6 +107,14 @@ void ref_process_region (const GstVideoInfo * info,
     guint8 * const dst_data[], const gint dst_stride[], const RefParams * p,
     gint x, gint y, gint width, gint height);
 
+/* ref_process_region() on an interlaced frame, field by field: the
+ * rectangle's rows of each parity (rows 0, 2, 4... of the frame; rows 1,
+ * 3, 5...) filtered as an image of their own, in every plane. */
+void ref_process_region_fields (const GstVideoInfo * info,
+    guint8 * const src_data[], const gint src_stride[],
+    guint8 * const dst_data[], const gint dst_stride[], const RefParams * p,
+    gint x, gint y, gint width, gint height);
+
 /* Whole frame: @info gives format (GRAY8, I420, YV12, NV12, NV21, Y444,
  * Y42B; P010_10LE and I420_10LE through ref_process_region) and size;
  * @src/@dst hold per-plane data pointers and strides (as in a mapped

@@ -179,6 +179,13 @@ check_frame (GstClPlan * plan, const GstVideoInfo * info, GstBuffer * in,
     GstClFrameStats * stats)
 {
   GstVideoCropMeta *crop = gst_buffer_get_video_crop_meta (in);
+  gboolean fields = GST_VIDEO_INFO_INTERLACE_MODE (info) ==
+      GST_VIDEO_INTERLACE_MODE_INTERLEAVED ||
+      (GST_VIDEO_INFO_INTERLACE_MODE (info) == GST_VIDEO_INTERLACE_MODE_MIXED
+      && GST_BUFFER_FLAG_IS_SET (in, GST_VIDEO_BUFFER_FLAG_INTERLACED));
+  void (*process) (const GstVideoInfo *, guint8 * const *, const gint *,
+      guint8 * const *, const gint *, const RefParams *, gint, gint, gint,
+      gint) = fields ? ref_process_region_fields : ref_process_region;
   GstVideoFrame fin, fout, fref;
   GstBuffer *ref = padded_frame (info, 0, NULL);
   GstClFrameStats frame;
@@ -196,6 +203,8 @@ check_frame (GstClPlan * plan, const GstVideoInfo * info, GstBuffer * in,
   fail_unless (g_str_equal (frame.conv_launch, "none") ==
       (p->kernel_width == 0), "%s: convolution launch %s", what,
       frame.conv_launch);
+  fail_unless (frame.in_fields == fields, "%s: in fields %d", what,
+      frame.in_fields);
 
   fail_unless (gst_video_frame_map (&fin, info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fref, info, ref, GST_MAP_WRITE));
@@ -209,11 +218,11 @@ check_frame (GstClPlan * plan, const GstVideoInfo * info, GstBuffer * in,
             (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fin, i) +
             y * GST_VIDEO_FRAME_PLANE_STRIDE (&fin, i),
             GST_VIDEO_INFO_PLANE_STRIDE (info, i));
-    ref_process_region (info, (guint8 **) fin.data, fin.info.stride,
+    process (info, (guint8 **) fin.data, fin.info.stride,
         (guint8 **) fref.data,
         fref.info.stride, p, crop->x, crop->y, crop->width, crop->height);
   } else {
-    ref_process_region (info, (guint8 **) fin.data, fin.info.stride,
+    process (info, (guint8 **) fin.data, fin.info.stride,
         (guint8 **) fref.data,
         fref.info.stride, p, 0, 0, GST_VIDEO_INFO_WIDTH (info),
         GST_VIDEO_INFO_HEIGHT (info));
@@ -304,6 +313,71 @@ GST_START_TEST (test_crop)
   check_frame (plan, &info, in, NULL, &p, "NV12 crop 5,3 21x17", NULL);
   gst_buffer_unref (in);
   gst_cl_plan_free (plan);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Interlaced frames, field by field: every format and case on an
+ * interleaved stream with odd heights, crop rectangles with odd and even y
+ * (one of a single row: a field with nothing to filter), frames in flight;
+ * a mixed stream's frames filtered in fields only where flagged. */
+static void
+check_interlaced (GstVideoFormat format, GstVideoInterlaceMode mode,
+    gint width, gint height, guint depth, GRand * rand)
+{
+  static const gint crops[][4] = { {3, 5, 20, 11}, {2, 4, 9, 1}, {0, 1, 7, 2} };
+  GstVideoInfo info;
+  GstClPlan *plan;
+  guint c, k;
+
+  gst_video_info_set_interlaced_format (&info, format, mode, width, height);
+  plan = gst_cl_plan_new (context, tuner, &info, depth, NULL);
+  fail_unless (plan != NULL);
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    for (k = 0; k <= G_N_ELEMENTS (crops); k++) {
+      GstBuffer *in = padded_frame (&info, 3, rand);
+      GstClPlanSettings s;
+      RefParams p;
+      gchar *what;
+
+      if (k < G_N_ELEMENTS (crops)) {
+        GstVideoCropMeta *crop = gst_buffer_add_video_crop_meta (in);
+
+        crop->x = crops[k][0];
+        crop->y = crops[k][1];
+        crop->width = crops[k][2];
+        crop->height = crops[k][3];
+      }
+      if (mode == GST_VIDEO_INTERLACE_MODE_MIXED && (c + k) % 2)
+        GST_BUFFER_FLAG_SET (in, GST_VIDEO_BUFFER_FLAG_INTERLACED);
+      make_settings (&cases[c], GST_CL_VARIANT_AUTO, &s, &p);
+      gst_cl_plan_set_settings (plan, &s);
+      what = g_strdup_printf ("%s %s %dx%d depth %u, %s, crop %u",
+          gst_video_format_to_string (format),
+          gst_video_interlace_mode_to_string (mode), width, height, depth,
+          cases[c].name, k);
+      check_frame (plan, &info, in, NULL, &p, what, NULL);
+      g_free (what);
+      gst_buffer_unref (in);
+    }
+  }
+  gst_cl_plan_drain (plan, NULL, NULL);
+  gst_cl_plan_free (plan);
+}
+
+GST_START_TEST (test_interlaced)
+{
+  GRand *rand = g_rand_new_with_seed (0x1f1e);
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    check_interlaced (formats[f], GST_VIDEO_INTERLACE_MODE_INTERLEAVED, 37,
+        23, 1, rand);
+  check_interlaced (GST_VIDEO_FORMAT_NV12, GST_VIDEO_INTERLACE_MODE_MIXED,
+      36, 26, 1, rand);
+  check_interlaced (GST_VIDEO_FORMAT_I420, GST_VIDEO_INTERLACE_MODE_INTERLEAVED,
+      40, 31, 3, rand);
   g_rand_free (rand);
 }
 
@@ -1096,6 +1170,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_split_input);
   tcase_add_test (tc, test_strength_auto);
+  tcase_add_test (tc, test_interlaced);
   tcase_add_test (tc, test_same_settings_again);
   tcase_add_test (tc, test_settings_equal);
   tcase_add_test (tc, test_estimate_real_encoders);
