@@ -96,7 +96,8 @@ install_filter_properties (GObjectClass * gobject_class)
    *
    * Largest difference from the centre sample, 0..255, for a luma sample in
    * the window to be averaged in. 0 turns the luma epsilon stage off.
-   * Always on the 8-bit scale: for 10-bit formats (P010_10LE, I420_10LE) the
+   * Always on the 8-bit scale: for 10-bit formats (P010_10LE, I420_10LE,
+   * I422_10LE, Y444_10LE) the
    * largest 10-bit difference is threshold << 2 (8 means 32).
    * Ringing weaker than the threshold is smoothed; texture weaker than it
    * is flattened too. The default suits low-quality MPEG-2 and MJPEG; about

@@ -415,7 +415,9 @@ GST_END_TEST;
 /* 10-bit                                                                   */
 
 static const GstVideoFormat formats10[] =
-    { GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_I420_10LE };
+    { GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_I420_10LE,
+  GST_VIDEO_FORMAT_I422_10LE, GST_VIDEO_FORMAT_Y444_10LE
+};
 
 GST_START_TEST (test_10bit)
 {

@@ -240,7 +240,8 @@ check_frame (GstClPlan * plan, const GstVideoInfo * info, GstBuffer * in,
 static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_NV21,
   GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_I420_10LE,
-  GST_VIDEO_FORMAT_P010_10LE,
+  GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_I422_10LE,
+  GST_VIDEO_FORMAT_Y444_10LE,
 };
 
 /* Every format and case, with the variant the tuner picks and with each
