@@ -14,12 +14,13 @@ import sys
 
 cells, skipped, order = {}, set(), []
 for line in sys.stdin:
-    m = re.match(r"matrix: (\S+)\s+(\S+)/(\S+)/(\S+)\s+(.*)$", line.rstrip())
+    m = re.match(r"matrix: (\S+)\s+([^/\s]+)/([^/\s]+)/([^/\s]+)(/interlaced)?"
+                 r"\s+(.*)$", line.rstrip())
     if m:
-        client, fmt, setting, source, verdict = m.groups()
+        client, fmt, setting, source, interlaced, verdict = m.groups()
         if client not in order:
             order.append(client)
-        col = setting if fmt == "I420" else fmt
+        col = "interlaced" if interlaced else setting if fmt == "I420" else fmt
         cells.setdefault((client, col), []).append(verdict)
         continue
     m = re.match(r"matrix: (\S+)\s+SKIPPED", line)
@@ -30,7 +31,7 @@ for line in sys.stdin:
 
 cols = ["defaults", "chroma", "kernel", "kernel-only", "passthrough", "NV12",
         "YV12", "NV21", "GRAY8", "Y444", "Y42B", "I420_10LE", "P010_10LE",
-        "I422_10LE", "Y444_10LE"]
+        "I422_10LE", "Y444_10LE", "interlaced"]
 
 
 def cell(verdicts):

@@ -168,6 +168,7 @@ typedef struct
   GstVideoFormat format;
   const Setting *setting;
   Source source;
+  gboolean interlaced;          /* interlace-mode=interleaved: in fields */
 } Config;
 
 static const GstVideoFormat formats[] = {
@@ -201,15 +202,23 @@ make_configs (void)
     }
     g_array_append_val (configs, d);
   }
+  /* interlaced frames, filtered field by field */
+  for (i = 0; i < 2; i++) {
+    Config c = { i ? GST_VIDEO_FORMAT_NV12 : GST_VIDEO_FORMAT_I420,
+      &settings[1], i ? SOURCE_VIDEOTESTSRC : SOURCE_APPSRC, TRUE
+    };
+    g_array_append_val (configs, c);
+  }
   return configs;
 }
 
 static gchar *
 config_name (const Config * c)
 {
-  return g_strdup_printf ("%s/%s/%s", gst_video_format_to_string (c->format),
-      c->setting->name, c->source == SOURCE_APPSRC ? "appsrc" :
-      "videotestsrc");
+  return g_strdup_printf ("%s/%s/%s%s",
+      gst_video_format_to_string (c->format), c->setting->name,
+      c->source == SOURCE_APPSRC ? "appsrc" : "videotestsrc",
+      c->interlaced ? "/interlaced" : "");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -290,7 +299,8 @@ reference_frame (const GstVideoInfo * info, GstBuffer * in,
   /* Passthrough and untouched planes: the input as it is. */
   gst_video_frame_copy (&dst, &src);
   if (p->threshold || p->chroma_threshold || p->kernel_width)
-    ref_process_region (info, sd, ss, dd, ds, p, 0, 0,
+    (GST_VIDEO_INFO_IS_INTERLACED (info) ? ref_process_region_fields :
+        ref_process_region) (info, sd, ss, dd, ds, p, 0, 0,
         GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
   gst_video_frame_unmap (&dst);
   gst_video_frame_unmap (&src);
@@ -815,7 +825,9 @@ run_cell (const Client * client, const Config * config, const gchar * dir)
   gchar *verdict;
   guint i, pass;
 
-  gst_video_info_set_format (&info, config->format, w, h);
+  gst_video_info_set_interlaced_format (&info, config->format,
+      config->interlaced ? GST_VIDEO_INTERLACE_MODE_INTERLEAVED :
+      GST_VIDEO_INTERLACE_MODE_PROGRESSIVE, w, h);
   ref_params_from_setting (config->setting, &p);
   make_input_frames (config, &info, frames);
   for (i = 0; i < frames->len; i++) {
