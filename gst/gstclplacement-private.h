@@ -103,11 +103,13 @@ gboolean gst_cl_placement_in_fields (GstClPlacement * self,
  * and where the kernels read and write it, and enqueues the uploads of
  * what the kernels cannot reach where it is, and the copies of the planes
  * not in @touched (a mask of plane indices), unless @skip_untouched (they
- * are shared afterwards). */
+ * are shared afterwards). The planes in @whole (a mask) are worked on as
+ * frames even in a frame in fields. */
 gboolean gst_cl_placement_upload (GstClPlacement * self,
     GstClFrameQueues * q, const GstClFrame * in, const GstClFrame * out,
-    guint touched, gboolean skip_untouched, GstClPlaneWork * work,
-    guint * n_work, GstClTransferStats * stats, GError ** error);
+    guint touched, guint whole, gboolean skip_untouched,
+    GstClPlaneWork * work, guint * n_work, GstClTransferStats * stats,
+    GError ** error);
 
 /* Phase 3, on @q's download stream after the kernels: each filtered region
  * into the output where the kernels did not write it there, and around a

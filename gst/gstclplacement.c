@@ -465,8 +465,8 @@ place_plane (GstClPlacement * self, GstClFrameQueues * q, guint k,
 gboolean
 gst_cl_placement_upload (GstClPlacement * self, GstClFrameQueues * q,
     const GstClFrame * in, const GstClFrame * out, guint touched,
-    gboolean skip_untouched, GstClPlaneWork * work, guint * n_work,
-    GstClTransferStats * stats, GError ** error)
+    guint whole, gboolean skip_untouched, GstClPlaneWork * work,
+    guint * n_work, GstClTransferStats * stats, GError ** error)
 {
   GstClRegion regions[GST_VIDEO_MAX_PLANES];
   gboolean fields = gst_cl_placement_in_fields (self, in);
@@ -482,8 +482,8 @@ gst_cl_placement_upload (GstClPlacement * self, GstClFrameQueues * q,
     GstClPlaneWork *w;
 
     if (touched & (1 << plane->index)) {
-      if (!place_plane (self, q, k, fields, &regions[k], *src, *dst, work,
-              n_work, stats, error))
+      if (!place_plane (self, q, k, fields && !(whole & (1 << plane->index)),
+              &regions[k], *src, *dst, work, n_work, stats, error))
         return FALSE;
       continue;
     }

@@ -211,6 +211,25 @@ touched_planes (GstClPlan * self)
   return mask;
 }
 
+/* The planes that the DCT stage runs on, as a bit mask of plane indices:
+ * worked on as frames even in interlaced frames, where the estimate finds
+ * the quantizer step on the frame's grid and not on the fields' (on
+ * interlaced MPEG-2 coded with field DCT and with frame DCT alike:
+ * tools/quality/interlaced.py, docs/quality.md). */
+static guint
+dct_planes (GstClPlan * self)
+{
+  guint i, mask = 0;
+
+  for (i = 0; i < self->n_planes; i++) {
+    const GstClPlane *plane = &self->planes[i];
+
+    if (stages_for (&self->settings, plane->is_luma, plane->bytes).dct)
+      mask |= 1 << plane->index;
+  }
+  return mask;
+}
+
 guint
 gst_cl_plan_untouched_planes (GstClPlan * self)
 {
@@ -581,7 +600,8 @@ enqueue_frame (GstClPlan * self, GstClFrameQueues * q, const GstClFrame * in,
   guint i, n;
 
   if (!gst_cl_placement_upload (self->placement, q, in, out,
-          touched_planes (self), skip_untouched, work, &n, stats, error) ||
+          touched_planes (self), dct_planes (self), skip_untouched, work, &n,
+          stats, error) ||
       !gst_cl_in_flight_to_kernels (q, error))
     return FALSE;
   for (i = 0; i < n; i++) {
