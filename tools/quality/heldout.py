@@ -1,0 +1,332 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The held-out evaluation of strength=auto (issue 26): a content list from
+# named public sources installed on a Debian 12 machine, split into a FIT set
+# (the only pictures any parameter of the estimate is fitted on) and a REPORT
+# set (the figures that judge it), coded by every block-DCT codec family at
+# two qualities, plus deblocked codecs (H.264, HEVC) and pristine input.
+#
+# The list, the split and the sha256 of every source file and of every
+# pristine frame made from it are in tools/quality/heldout.json, committed
+# before anything was fitted; `heldout.py check` fails if a source or a made
+# frame differs from it (another package version, another renderer).
+#
+#   heldout.py freeze            write heldout.json (done once; never again)
+#   heldout.py check             make the pristine content, compare the hashes
+#   heldout.py run [--refs]      code, decode, filter, write the report
+#
+# Run through tools/quality/run.sh --heldout, which installs what is missing
+# and builds. Sizes are CIF (352x288: FFmpeg's H.263 encoder takes it).
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+FROZEN = os.path.join(TOP, "tools", "quality", "heldout.json")
+CL_DCT = os.path.join(TOP, "build", "tools", "cl-dct")
+SKIMAGE = "/usr/lib/python3/dist-packages/skimage/data"      # python3-skimage
+MPLDATA = "/usr/share/matplotlib/mpl-data/sample_data"        # python-matplotlib-data
+FONTS = "/usr/share/fonts/truetype/dejavu"                    # fonts-dejavu-core
+W, H = 352, 288
+FRAME = W * H * 3 // 2
+FPS = 25
+PAN_FRAMES = 12
+PAN_DX, PAN_DY = 4, 2
+GOP = ["-g", "6", "-bf", "2"]           # I B B P B B | I ...: B before I
+
+# (name, kind, split, source): kind photo, graphics (flat areas and hard
+# edges) or video (a pan of PAN_FRAMES frames over the source, coded as one
+# sequence with I, P and B frames). A source is skimage:FILE, mpl:FILE, or
+# render:NAME (drawn here with PIL or matplotlib, deterministically).
+CONTENT = [
+    ("astronaut", "photo", "fit", "skimage:astronaut.png"),
+    ("camera", "photo", "fit", "skimage:camera.png"),
+    ("coffee", "photo", "fit", "skimage:coffee.png"),
+    ("chelsea", "photo", "report", "skimage:chelsea.png"),
+    ("coins", "photo", "report", "skimage:coins.png"),
+    ("rocket", "photo", "report", "skimage:rocket.jpg"),
+    ("grace-hopper", "photo", "report", "mpl:grace_hopper.jpg"),
+    ("page", "graphics", "fit", "skimage:page.png"),
+    ("slide-a", "graphics", "fit", "render:slide-a"),
+    ("chart-bars", "graphics", "fit", "render:chart-bars"),
+    ("text", "graphics", "report", "skimage:text.png"),
+    ("logo", "graphics", "report", "skimage:logo.png"),
+    ("slide-b", "graphics", "report", "render:slide-b"),
+    ("chart-lines", "graphics", "report", "render:chart-lines"),
+    ("pan-astronaut", "video", "fit", "skimage:astronaut.png"),
+    ("pan-coffee", "video", "fit", "skimage:coffee.png"),
+    ("pan-slide-a", "video", "fit", "render:slide-a"),
+    ("pan-rocket", "video", "report", "skimage:rocket.jpg"),
+    ("pan-chelsea", "video", "report", "skimage:chelsea.png"),
+    ("pan-slide-b", "video", "report", "render:slide-b"),
+]
+
+# (cell, family, encoder settings by quality): FFmpeg's encoders; -q:v is the
+# codec's quantizer scale (MJPEG: FFmpeg's scale of the JPEG tables).
+CODECS = [
+    ("mpeg2", "mpeg2", ["-c:v", "mpeg2video"] + GOP, "-q:v", [8, 14]),
+    ("mpeg4", "mpeg4", ["-c:v", "mpeg4"] + GOP, "-q:v", [6, 12]),
+    ("mpeg4-mq", "mpeg4-mq", ["-c:v", "mpeg4", "-mpeg_quant", "1"] + GOP,
+     "-q:v", [6, 12]),
+    ("h263", "h263", ["-c:v", "h263", "-g", "6"], "-q:v", [6, 12]),
+    ("mjpeg", "mjpeg", ["-c:v", "mjpeg"], "-q:v", [10, 20]),
+    ("mjpeg-tv", "mjpeg-tv", ["-c:v", "mjpeg"], "-q:v", [10, 20]),
+    ("h264", "h264", ["-c:v", "libx264", "-preset", "medium"] + GOP, "-crf",
+     [30, 36]),
+    ("hevc", "hevc", ["-c:v", "libx265", "-preset", "medium",
+                      "-x265-params", "keyint=6:bframes=2:log-level=error"],
+     "-crf", [32]),
+    ("pristine", "pristine", None, None, [0]),
+]
+RINGING = ["mpeg2", "mpeg4", "mpeg4-mq", "h263", "mjpeg", "mjpeg-tv"]
+
+
+def run(cmd, **kw):
+    try:
+        return subprocess.run(cmd, check=True, capture_output=True, text=True,
+                              **kw)
+    except subprocess.CalledProcessError as e:
+        sys.exit("failed: %s\n%s%s" % (" ".join(cmd), e.stdout, e.stderr))
+
+
+def log(*a):
+    print(*a, flush=True)
+
+
+def sha256(path):
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def source_path(src):
+    kind, name = src.split(":", 1)
+    if kind == "skimage":
+        return os.path.join(SKIMAGE, name)
+    if kind == "mpl":
+        return os.path.join(MPLDATA, name)
+    return None
+
+
+# ---- content ---------------------------------------------------------------
+
+def render(name, size):
+    """Graphics with flat areas and hard edges, drawn deterministically:
+    slides (DejaVu text, boxes, a logo-like disc) and charts (matplotlib,
+    Agg)."""
+    from PIL import Image, ImageDraw, ImageFont
+    w, h = size
+    if name.startswith("slide"):
+        b = name == "slide-b"
+        bg, fg, acc = ((250, 250, 245), (20, 30, 90), (200, 40, 40)) if not b \
+            else ((30, 60, 120), (255, 255, 255), (255, 200, 0))
+        im = Image.new("RGB", (w, h), bg)
+        d = ImageDraw.Draw(im)
+        big = ImageFont.truetype(os.path.join(FONTS, "DejaVuSans-Bold.ttf"),
+                                 h // 9)
+        small = ImageFont.truetype(os.path.join(
+            FONTS, "DejaVuSans.ttf" if not b else "DejaVuSerif.ttf"), h // 20)
+        d.rectangle([0, 0, w, h // 6], fill=acc)
+        d.text((w // 20, h // 40), "Quarterly review" if not b else
+               "Mosquito noise", font=big, fill=bg)
+        lines = (["- revenue up 12 % on last year", "- new plant opens in May",
+                  "- 3 products, 41 markets", "- questions: see page 7"]
+                 if not b else ["* ringing next to sharp edges",
+                                "* worst on flat areas and text",
+                                "* block DCT codecs: MPEG-2, JPEG",
+                                "* H.263 and MPEG-4 Part 2"])
+        for i, t in enumerate(lines):
+            d.text((w // 16, h // 5 + i * h // 9), t, font=small, fill=fg)
+        d.ellipse([w * 3 // 4, h * 2 // 3, w * 3 // 4 + h // 4,
+                   h * 2 // 3 + h // 4], fill=acc, outline=fg, width=3)
+        d.rectangle([w // 16, h * 4 // 5, w // 2, h * 4 // 5 + h // 12],
+                    outline=fg, width=2)
+        return im
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig = plt.figure(figsize=(w / 100, h / 100), dpi=100)
+    ax = fig.add_subplot(111)
+    x = np.arange(8)
+    if name == "chart-bars":
+        ax.bar(x, [3, 7, 4, 8, 5, 2, 6, 7], color="tab:blue")
+        ax.bar(x, [1, 2, 2, 3, 1, 1, 2, 3], color="tab:orange")
+        ax.set_title("Units sold by quarter")
+    else:
+        t = np.linspace(0, 4 * np.pi, 200)
+        ax.plot(t, np.sin(t), "k-", lw=2, label="sin")
+        ax.plot(t, 0.5 * np.cos(2 * t), "r--", lw=2, label="cos")
+        ax.legend()
+        ax.grid(True)
+        ax.set_title("Two signals")
+    fig.canvas.draw()
+    im = Image.frombuffer("RGBA", fig.canvas.get_width_height(),
+                          fig.canvas.buffer_rgba()).convert("RGB")
+    plt.close(fig)
+    return im
+
+
+def load(src, size):
+    """The source as an RGB picture that covers SIZE (scaled with LANCZOS
+    where smaller, alpha over white)."""
+    from PIL import Image
+    p = source_path(src)
+    if p is None:
+        return render(src.split(":", 1)[1], size)
+    im = Image.open(p)
+    if im.mode in ("RGBA", "LA", "P"):
+        im = im.convert("RGBA")
+        bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
+        im = Image.alpha_composite(bg, im)
+    im = im.convert("RGB")
+    s = max(size[0] / im.size[0], size[1] / im.size[1], 1.0)
+    if s > 1.0:
+        im = im.resize((int(np.ceil(im.size[0] * s)),
+                        int(np.ceil(im.size[1] * s))), Image.LANCZOS)
+    return im
+
+
+def pristine_rgb(kind, src):
+    """The frames of one content entry as RGB pictures of W x H: a centre
+    crop, or PAN_FRAMES windows moving right and down."""
+    if kind != "video":
+        im = load(src, (W, H))
+        x, y = (im.size[0] - W) // 2, (im.size[1] - H) // 2
+        return [im.crop((x, y, x + W, y + H))]
+    span = (W + PAN_DX * (PAN_FRAMES - 1), H + PAN_DY * (PAN_FRAMES - 1))
+    im = load(src, span)
+    x0, y0 = (im.size[0] - span[0]) // 2, (im.size[1] - span[1]) // 2
+    return [im.crop((x0 + PAN_DX * n, y0 + PAN_DY * n,
+                     x0 + PAN_DX * n + W, y0 + PAN_DY * n + H))
+            for n in range(PAN_FRAMES)]
+
+
+def make_pristine(work):
+    """Writes WORK/NAME.rgb (raw RGB24) and NAME.yuv (yuv420p, BT.601
+    limited) and NAME.yuvj (yuvj420p, full) for every entry; returns
+    {name: frames}."""
+    os.makedirs(work, exist_ok=True)
+    frames = {}
+    for name, kind, split, src in CONTENT:
+        fr = pristine_rgb(kind, src)
+        rgb = os.path.join(work, name + ".rgb")
+        with open(rgb, "wb") as f:
+            for im in fr:
+                f.write(im.tobytes())
+        for ext, fmt in (("yuv", "yuv420p"), ("yuvj", "yuvj420p")):
+            run(["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt",
+                 "rgb24", "-s", "%dx%d" % (W, H), "-i", rgb, "-vf",
+                 "scale=out_color_matrix=bt601:out_range=%s,format=%s" % (
+                     "tv" if ext == "yuv" else "pc", fmt), "-f", "rawvideo",
+                 os.path.join(work, "%s.%s" % (name, ext))])
+        frames[name] = len(fr)
+    return frames
+
+
+def freeze(work):
+    frames = make_pristine(work)
+    entries = []
+    for name, kind, split, src in CONTENT:
+        p = source_path(src)
+        entries.append({
+            "name": name, "kind": kind, "split": split, "source": src,
+            "source_sha256": sha256(p) if p else None,
+            "frames": frames[name],
+            "pristine_sha256": sha256(os.path.join(work, name + ".yuv")),
+        })
+    doc = {
+        "what": "issue 26's held-out set: fit on split=fit, report on "
+                "split=report; frozen before any parameter was fitted",
+        "size": [W, H], "pan": [PAN_FRAMES, PAN_DX, PAN_DY],
+        "codecs": [[c, fam, enc, qarg, qs] for c, fam, enc, qarg, qs
+                   in CODECS],
+        "content": entries,
+    }
+    json.dump(doc, open(FROZEN, "w"), indent=1)
+    log("wrote", FROZEN)
+
+
+def check(work):
+    doc = json.load(open(FROZEN))
+    make_pristine(work)
+    bad = []
+    for e in doc["content"]:
+        p = source_path(e["source"])
+        if p and sha256(p) != e["source_sha256"]:
+            bad.append("source of %s (%s)" % (e["name"], p))
+        if sha256(os.path.join(work, e["name"] + ".yuv")) != \
+                e["pristine_sha256"]:
+            bad.append("pristine frames of %s" % e["name"])
+    if bad:
+        sys.exit("the held-out set differs from heldout.json: " +
+                 ", ".join(bad))
+    log("held-out set: %d entries match heldout.json" % len(doc["content"]))
+    return doc
+
+
+# ---- coding ----------------------------------------------------------------
+
+def raw_in(fmt):
+    return ["-f", "rawvideo", "-pix_fmt", fmt, "-s", "%dx%d" % (W, H),
+            "-r", str(FPS)]
+
+
+def code(family, enc, qarg, qv, name, work, dst):
+    """Codes the pristine NAME with ENC and decodes it into DST (raw 4:2:0 in
+    the range the cell is judged in); returns the pristine file to judge
+    against."""
+    full = family.startswith("mjpeg")
+    src = os.path.join(work, name + (".yuvj" if full else ".yuv"))
+    if family == "pristine":
+        return src, src
+    coded = os.path.join(work, "coded.mkv")
+    run(["ffmpeg", "-v", "error", "-y"] + raw_in("yuvj420p" if full else
+        "yuv420p") + ["-i", src] + enc + [qarg, str(qv), "-threads", "1",
+                                          coded])
+    out_fmt = "yuvj420p" if family == "mjpeg" else "yuv420p"
+    run(["ffmpeg", "-v", "error", "-y", "-i", coded, "-f", "rawvideo",
+         "-pix_fmt", out_fmt, dst])
+    ref = src
+    if family == "mjpeg-tv":
+        # most transcoding chains convert the decoder's full range to
+        # limited: the pristine frames go through the same conversion
+        ref = os.path.join(work, name + ".tvref")
+        run(["ffmpeg", "-v", "error", "-y"] + raw_in("yuvj420p") +
+            ["-i", src, "-f", "rawvideo", "-pix_fmt", "yuv420p", ref])
+    assert os.path.getsize(dst) == os.path.getsize(src), dst
+    return ref, dst
+
+
+def read_luma(path):
+    a = np.fromfile(path, np.uint8).reshape(-1, FRAME)
+    return a[:, :W * H].reshape(-1, H, W)
+
+
+def frame_mse(ref, out):
+    d = ref.astype(np.float64) - out.astype(np.float64)
+    return (d * d).mean(axis=(1, 2))
+
+
+def psnr(mse):
+    return 10 * np.log10(255.0 ** 2 / np.maximum(mse, 1e-10))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("what", choices=["freeze", "check"])
+    ap.add_argument("--out", default=os.path.join(TOP, "out", "heldout"))
+    args = ap.parse_args()
+    work = os.path.join(os.path.abspath(args.out), "pristine")
+    if args.what == "freeze":
+        freeze(work)
+    else:
+        check(work)
+
+
+if __name__ == "__main__":
+    main()
