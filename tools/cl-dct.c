@@ -24,7 +24,18 @@
  *   cl-dct filter DEVICE WIDTH HEIGHT IN.yuv OUT.yuv [GAIN [PASSES [THR]]]
  *     I420 frames: luma through the estimate and the stage, chroma copied;
  *     THR > 0 fixes the threshold instead of estimating it. Prints each
- *     frame's step and threshold.
+ *     frame's step and threshold. (The step held here is the decision of
+ *     issue 15's harness, tools/quality/auto.py, by GAIN.)
+ *   cl-dct auto DEVICE WIDTH HEIGHT IN.yuv OUT.yuv PASSES [SEGMENTS]
+ *     strength=auto as the element runs it (gst_cl_dct_auto_update), its
+ *     state reset at the start of each sequence: SEGMENTS is a comma list
+ *     of frame counts (the sequences concatenated in IN). Prints each
+ *     frame's threshold.
+ *   cl-dct hist DEVICE WIDTH HEIGHT IN.yuv OUT.bin
+ *     each frame's histogram (GST_CL_DCT_HIST_SIZE native uint32s).
+ *   cl-dct decide HIST.bin [SEGMENTS]
+ *     gst_cl_dct_auto_update over histograms from hist, on the host only:
+ *     each frame's threshold (what auto would do, without the stage).
  *   cl-dct bench DEVICE WIDTH HEIGHT PASSES ITERATIONS [IN]
  *     a synthetic decoded-like luma plane, or IN's first luma plane (raw
  *     8-bit, WIDTH x HEIGHT bytes at its start): median wall ms (clFinish'd)
@@ -58,9 +69,29 @@ cmp_double (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* Whether frame @n starts a sequence of @segments (a comma list of frame
+ * counts; NULL: only frame 0). */
+static gboolean
+starts_sequence (const gchar * segments, guint n)
+{
+  guint first = 0;
+
+  if (n == 0)
+    return TRUE;
+  while (segments && *segments) {
+    first += strtoul (segments, (gchar **) & segments, 10);
+    if (first == n)
+      return TRUE;
+    if (*segments == ',')
+      segments++;
+  }
+  return FALSE;
+}
+
 static int
 filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
-    const gchar * out, guint gain, guint passes, guint fixed)
+    const gchar * out, guint gain, guint passes, guint fixed,
+    const gchar * segments)
 {
   cl_command_queue q = gst_cl_context_get_queue (ctx);
   const gsize ysize = (gsize) w * h, fsize = ysize + 2 * ((w + 1) / 2) *
@@ -68,6 +99,7 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
   guint8 *frame = g_malloc (fsize);
   guint32 hist[GST_CL_DCT_HIST_SIZE];
   FILE *fi = fopen (in, "rb"), *fo = fopen (out, "wb");
+  GstClDctAuto state = { 0, };
   GError *err = NULL;
   cl_mem src, dst;
   guint held = 0, age = 0, n = 0;
@@ -84,7 +116,14 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
     guint step = 0, thr = fixed;
 
     clEnqueueWriteBuffer (q, src, CL_TRUE, 0, ysize, frame, 0, NULL, NULL);
-    if (!fixed) {
+    if (starts_sequence (segments, n))
+      gst_cl_dct_auto_reset (&state);
+    if (!fixed && !gain) {
+      /* strength=auto as the element decides it */
+      if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
+        die ("histogram", err);
+      thr = gst_cl_dct_auto_update (&state, hist);
+    } else if (!fixed) {
       if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
         die ("histogram", err);
       step = gst_cl_dct_estimate_step (hist);
@@ -181,6 +220,59 @@ bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
   return 0;
 }
 
+static int
+dump_hist (GstClContext * ctx, GstClDct * dct, gint w, gint h,
+    const gchar * in, const gchar * out)
+{
+  cl_command_queue q = gst_cl_context_get_queue (ctx);
+  const gsize ysize = (gsize) w * h, fsize = ysize + 2 * ((w + 1) / 2) *
+      ((h + 1) / 2);
+  guint8 *frame = g_malloc (fsize);
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  FILE *fi = fopen (in, "rb"), *fo = fopen (out, "wb");
+  GError *err = NULL;
+  cl_mem src;
+
+  if (!fi || !fo)
+    die ("open", NULL);
+  src = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, ysize, "in",
+      &err);
+  if (!src)
+    die ("buffers", err);
+  while (fread (frame, 1, fsize, fi) == fsize) {
+    clEnqueueWriteBuffer (q, src, CL_TRUE, 0, ysize, frame, 0, NULL, NULL);
+    if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
+      die ("histogram", err);
+    fwrite (hist, sizeof (hist), 1, fo);
+  }
+  fclose (fi);
+  fclose (fo);
+  clReleaseMemObject (src);
+  g_free (frame);
+  return 0;
+}
+
+static int
+decide (const gchar * in, const gchar * segments)
+{
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  FILE *fi = fopen (in, "rb");
+  GstClDctAuto state = { 0, };
+  guint n = 0;
+
+  if (!fi)
+    die ("open", NULL);
+  while (fread (hist, sizeof (hist), 1, fi) == 1) {
+    if (starts_sequence (segments, n))
+      gst_cl_dct_auto_reset (&state);
+    printf ("frame %u own %u threshold %u\n", n++,
+        gst_cl_dct_estimate_step (hist), gst_cl_dct_auto_update (&state,
+            hist));
+  }
+  fclose (fi);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -190,9 +282,14 @@ main (int argc, char **argv)
   gint w, h, r;
 
   gst_init (&argc, &argv);
-  if (argc < 7 || (strcmp (argv[1], "filter") && strcmp (argv[1], "bench"))) {
+  if (argc >= 3 && !strcmp (argv[1], "decide"))
+    return decide (argv[2], argc > 3 ? argv[3] : NULL);
+  if (argc < 7 || (strcmp (argv[1], "filter") && strcmp (argv[1], "bench")
+          && strcmp (argv[1], "auto") && strcmp (argv[1], "hist"))) {
     g_printerr ("usage: cl-dct filter DEVICE W H IN OUT [GAIN [PASSES "
-        "[THRESHOLD]]]\n       cl-dct bench DEVICE W H PASSES ITERATIONS "
+        "[THRESHOLD]]]\n       cl-dct auto DEVICE W H IN OUT PASSES "
+        "[SEGMENTS]\n       cl-dct hist DEVICE W H IN OUT\n"
+        "       cl-dct decide HIST [SEGMENTS]\n       cl-dct bench DEVICE W H PASSES ITERATIONS "
         "[IN]\n");
     return 2;
   }
@@ -204,10 +301,15 @@ main (int argc, char **argv)
   dct = gst_cl_dct_new (ctx, &err);
   if (!dct)
     die ("kernels", err);
-  if (!strcmp (argv[1], "filter"))
+  if (!strcmp (argv[1], "auto"))
+    r = filter (ctx, dct, w, h, argv[5], argv[6], 0, atoi (argv[7]), 0,
+        argc > 8 ? argv[8] : NULL);
+  else if (!strcmp (argv[1], "hist"))
+    r = dump_hist (ctx, dct, w, h, argv[5], argv[6]);
+  else if (!strcmp (argv[1], "filter"))
     r = filter (ctx, dct, w, h, argv[5], argv[6],
         argc > 7 ? atoi (argv[7]) : GST_CL_DCT_DEFAULT_GAIN,
-        argc > 8 ? atoi (argv[8]) : 8, argc > 9 ? atoi (argv[9]) : 0);
+        argc > 8 ? atoi (argv[8]) : 8, argc > 9 ? atoi (argv[9]) : 0, NULL);
   else
     r = bench (ctx, dct, w, h, atoi (argv[5]), atoi (argv[6]),
         argc > 7 ? argv[7] : NULL);

@@ -30,7 +30,8 @@ import numpy as np
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FROZEN = os.path.join(TOP, "tools", "quality", "heldout.json")
-CL_DCT = os.path.join(TOP, "build", "tools", "cl-dct")
+CL_DCT = os.environ.get("CL_DCT", os.path.join(TOP, "build", "tools", "cl-dct"))
+os.environ.setdefault("GST_PLUGIN_PATH", os.path.join(TOP, "build", "gst"))
 SKIMAGE = "/usr/lib/python3/dist-packages/skimage/data"      # python3-skimage
 MPLDATA = "/usr/share/matplotlib/mpl-data/sample_data"        # python-matplotlib-data
 FONTS = "/usr/share/fonts/truetype/dejavu"                    # fonts-dejavu-core
@@ -316,16 +317,316 @@ def psnr(mse):
     return 10 * np.log10(255.0 ** 2 / np.maximum(mse, 1e-10))
 
 
+def pict_types(coded_or_none, n):
+    if coded_or_none is None:
+        return "I" * n
+    r = run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries",
+             "frame=pict_type", "-of", "csv=p=0", coded_or_none])
+    t = "".join(l.strip()[:1] for l in r.stdout.splitlines() if l.strip())
+    assert len(t) == n, (coded_or_none, t)
+    return t
+
+
+# ---- filtering ---------------------------------------------------------------
+
+STAGE_GRID = list(range(8, 161, 8))     # fixed thresholds of the stage
+QP_GRID = [2, 3, 4, 6, 8, 10, 13, 16]   # spp, fspp, pp7
+EPS_GRID = [(t, w) for t in (6, 10, 16) for w in (3, 5)]
+
+
+def ffmpeg_filter(src, dst, vf, fmt):
+    run(["ffmpeg", "-v", "error", "-y", "-threads", "1"] + raw_in(fmt) +
+        ["-i", src, "-vf", vf, "-f", "rawvideo", "-pix_fmt", fmt, dst])
+
+
+def gst_filter(src, dst, element):
+    run(["gst-launch-1.0", "-q", "filesrc", "location=" + src, "!",
+         "rawvideoparse", "width=%d" % W, "height=%d" % H, "format=i420",
+         "framerate=%d/1" % FPS, "!"] + element +
+        ["!", "filesink", "location=" + dst])
+
+
+def segments(layout):
+    return ",".join(str(k) for _, _, k, _ in layout)
+
+
+def run_auto(cdir, layout, device, tag):
+    """strength=auto as the element runs it (cl-dct auto: the same calls,
+    state reset per sequence): per-frame thresholds and the output file."""
+    out = os.path.join(cdir, "auto-%s.yuv" % tag)
+    r = run([CL_DCT, "auto", device, str(W), str(H),
+             os.path.join(cdir, "dec.yuv"), out, "16", segments(layout)])
+    thr = np.array([int(l.split()[-1]) for l in r.stdout.splitlines()])
+    return thr, out
+
+
+def prepare_cell(work, cell, family, enc, qarg, qv, device, refs):
+    """Codes every entry, filters with every reference; caches per-frame
+    luma MSE in CELL/data.npz."""
+    cdir = os.path.join(work, "cells", "%s-%s" % (cell, qv))
+    os.makedirs(cdir, exist_ok=True)
+    data_path = os.path.join(cdir, "data.npz")
+    pdir = os.path.join(work, "pristine")
+    dec, ref = os.path.join(cdir, "dec.yuv"), os.path.join(cdir, "ref.yuv")
+    lay_path = os.path.join(cdir, "layout.json")
+    if not os.path.exists(lay_path):
+        layout, first = [], 0
+        with open(dec, "wb") as fd, open(ref, "wb") as fr:
+            for name, kind, split, src in CONTENT:
+                part = os.path.join(cdir, "part.yuv")
+                rsrc, dsrc = code(family, enc, qarg, qv, name, pdir, part)
+                n = os.path.getsize(rsrc) // FRAME
+                types = pict_types(None if family == "pristine" else
+                                   os.path.join(pdir, "coded.mkv"), n)
+                fd.write(open(dsrc, "rb").read())
+                fr.write(open(rsrc, "rb").read())
+                layout.append((name, first, n, types))
+                first += n
+        json.dump(layout, open(lay_path, "w"))
+    layout = json.load(open(lay_path))
+    data = dict(np.load(data_path)) if os.path.exists(data_path) else {}
+    rl = read_luma(ref)
+    fmt = "yuvj420p" if family == "mjpeg" else "yuv420p"
+    tmp = os.path.join(cdir, "tmp.yuv")
+
+    def measure(key, fn):
+        if key in data:
+            return
+        fn()
+        data[key] = frame_mse(rl, read_luma(tmp))
+        np.savez(data_path, **data)
+
+    def cp():
+        import shutil
+        shutil.copy(dec, tmp)
+    measure("decoded", cp)
+    hist = os.path.join(cdir, "hist.bin")
+    if not os.path.exists(hist):
+        run([CL_DCT, "hist", device, str(W), str(H), dec, hist])
+    if refs in ("stage", "all"):
+        for t in STAGE_GRID:
+            measure("stage t=%d" % t, lambda: run(
+                [CL_DCT, "filter", device, str(W), str(H), dec, tmp, "0",
+                 "16", str(t)]))
+    if refs in ("others", "all"):
+        for qp in QP_GRID:
+            measure("spp q6 qp=%d" % qp, lambda: ffmpeg_filter(
+                dec, tmp, "spp=quality=6:qp=%d" % qp, fmt))
+            measure("fspp qp=%d" % qp, lambda: ffmpeg_filter(
+                dec, tmp, "fspp=quality=4:qp=%d" % qp, fmt))
+            measure("pp7 qp=%d" % qp, lambda: ffmpeg_filter(
+                dec, tmp, "pp7=qp=%d" % qp, fmt))
+        for t, w in EPS_GRID:
+            measure("epsilon t=%d w=%d" % (t, w), lambda: gst_filter(
+                dec, tmp, ["clepsilon", "device=" + device, "threshold=%d" % t,
+                           "window-size=%d" % w]))
+    return cdir, layout, data
+
+
+def cells():
+    for cell, family, enc, qarg, qs in CODECS:
+        for qv in qs:
+            yield cell, family, enc, qarg, qv
+
+
+def seq_gain(mse, dec_mse, f, k):
+    return float(psnr(mse[f:f + k].mean()) - psnr(dec_mse[f:f + k].mean()))
+
+
+def summarise(results, split):
+    """Per family: for each setting, mean gain over the SPLIT entries of
+    every quality, worst entry, worst video frame."""
+    names = {n for n, _, s, _ in CONTENT if s == split}
+    kinds = {n: k for n, k, _, _ in CONTENT}
+    fam = {}
+    for (cell, qv), (layout, data, thr) in results.items():
+        dec = data["decoded"]
+        for key, mse in data.items():
+            if key == "decoded":
+                continue
+            f_ = fam.setdefault(cell, {}).setdefault(key, {
+                "gains": [], "worst": (99, ""), "worst_frame": (99, "")})
+            for name, first, k, types in layout:
+                if name not in names:
+                    continue
+                g = seq_gain(mse, dec, first, k)
+                f_["gains"].append(g)
+                f_["worst"] = min(f_["worst"], (g, "%s q%s" % (name, qv)))
+                if kinds[name] == "video":
+                    fg = psnr(mse[first:first + k]) - psnr(dec[first:first + k])
+                    i = int(np.argmin(fg))
+                    f_["worst_frame"] = min(f_["worst_frame"], (
+                        float(fg[i]), "%s q%s frame %d (%s)" % (
+                            name, qv, i, types[i])))
+    return fam
+
+
+def acting(results, cell, key, split):
+    names = {n for n, _, s, _ in CONTENT if s == split}
+    n = a = 0
+    for (c, qv), (layout, data, thr) in results.items():
+        if c != cell or key not in thr:
+            continue
+        for name, first, k, _ in layout:
+            if name in names:
+                n += k
+                a += int((thr[key][first:first + k] > 0).sum())
+    return a / max(n, 1)
+
+
+def report(results, split, out):
+    fam = summarise(results, split)
+    L = []
+    p = L.append
+    p("| family | auto | auto (main, 89bfc7b) | spp q6 best qp | fspp best "
+      "| pp7 best | epsilon best fixed | auto worst entry | auto worst frame "
+      "| auto acts |")
+    p("| --- |" + " ---: |" * 6 + " --- | --- | ---: |")
+    for cell, family, enc, qarg, qs in CODECS:
+        f_ = fam.get(cell)
+        if not f_:
+            continue
+
+        def best(prefix):
+            ks = [k for k in f_ if k.startswith(prefix)]
+            if not ks:
+                return "-"
+            k = max(ks, key=lambda k: np.mean(f_[k]["gains"]))
+            return "%+.3f (%s)" % (np.mean(f_[k]["gains"]), k.split(" ")[-1]
+                                   if prefix != "epsilon" else
+                                   k[len("epsilon "):])
+
+        def m(k):
+            return "%+.3f" % np.mean(f_[k]["gains"]) if k in f_ else "-"
+        a = f_.get("auto", {"worst": (0, "-"), "worst_frame": (0, "-")})
+        p("| %s | **%s** | %s | %s | %s | %s | %s | %+.3f %s | %+.3f %s | "
+          "%.0f %% |" % (
+              cell, m("auto"), m("auto-main"), best("spp q6"),
+              best("fspp"), best("pp7"), best("epsilon"),
+              a["worst"][0], a["worst"][1], a["worst_frame"][0],
+              a["worst_frame"][1], 100 * acting(results, cell, "auto", split)))
+    return "\n".join(L) + "\n"
+
+
+def decide(cdir, layout, params):
+    """cl-dct decide: each frame's threshold from its histogram under
+    PARAMS (gain, gain_h263, hold_gain, min_count), on the host."""
+    env = dict(os.environ, CL_DCT_PARAMS=",".join(str(v) for v in params))
+    r = run([CL_DCT, "decide", os.path.join(cdir, "hist.bin"),
+             segments(layout)], env=env)
+    return np.array([int(l.split()[-1]) for l in r.stdout.splitlines()])
+
+
+def interp_mse(data, thr):
+    """Each frame's MSE at its threshold THR, interpolated on the stage's
+    fixed thresholds (STAGE_GRID; 0 is the decoded frame)."""
+    grid = np.array([0] + STAGE_GRID, float)
+    m = np.stack([data["decoded"]] + [data["stage t=%d" % t]
+                                      for t in STAGE_GRID])
+    t = np.minimum(thr.astype(float), grid[-1])
+    i = np.clip(np.searchsorted(grid, t, side="right") - 1, 0, len(grid) - 2)
+    w = (t - grid[i]) / (grid[i + 1] - grid[i])
+    f = np.arange(len(t))
+    return m[i, f] * (1 - w) + m[i + 1, f] * w
+
+
+def fit(out, split="fit"):
+    """Every candidate of the grid below on the FIT entries (stage figures
+    interpolated between its fixed thresholds): mean gain over the ringing
+    families, worst sequence and frame, and any frame where the neutral
+    cells (H.264, HEVC, pristine) act. Prints the best candidates."""
+    names = {n for n, _, s, _ in CONTENT if s == split}
+    cellsd = []
+    for cell, family, enc, qarg, qv in cells():
+        cdir = os.path.join(out, "cells", "%s-%s" % (cell, qv))
+        layout = json.load(open(os.path.join(cdir, "layout.json")))
+        data = dict(np.load(os.path.join(cdir, "data.npz")))
+        cellsd.append((cell, qv, cdir, layout, data))
+    rows = []
+    for g in (6, 8, 10, 12):
+        for gh in (6, 8, 10, 12, 14):
+            for hold in (8, 12, 16):
+                for mc in (24, 32, 48, 64):
+                    par = (g, gh, hold, mc)
+                    fam, worst, wframe, neutral = {}, 99, 99, 0
+                    for cell, qv, cdir, layout, data in cellsd:
+                        thr = decide(cdir, layout, par)
+                        if cell not in RINGING:
+                            neutral += sum(int((thr[f:f + k] > 0).sum())
+                                           for n, f, k, _ in layout
+                                           if n in names)
+                            continue
+                        mse, dec = interp_mse(data, thr), data["decoded"]
+                        for n, f, k, _ in layout:
+                            if n not in names:
+                                continue
+                            gs = seq_gain(mse, dec, f, k)
+                            fam.setdefault(cell, []).append(gs)
+                            worst = min(worst, gs)
+                            wframe = min(wframe, float(min(
+                                psnr(mse[f:f + k]) - psnr(dec[f:f + k]))))
+                    means = {c: float(np.mean(v)) for c, v in fam.items()}
+                    rows.append((float(np.mean(list(means.values()))), par,
+                                 means, worst, wframe, neutral))
+    rows.sort(key=lambda r: -r[0])
+    for m, par, means, worst, wframe, neutral in rows[:15]:
+        log("%+.3f %s worst %+.3f frame %+.3f neutral %d | %s" % (
+            m, par, worst, wframe, neutral, " ".join(
+                "%s %+.3f" % (c, v) for c, v in means.items())))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["freeze", "check"])
+    ap.add_argument("what", choices=["freeze", "check", "run", "fit"])
     ap.add_argument("--out", default=os.path.join(TOP, "out", "heldout"))
+    ap.add_argument("--device", default="pocl")
+    ap.add_argument("--refs", choices=["none", "stage", "others", "all"],
+                    default="none", help="also the stage at every fixed "
+                    "threshold, or the other filters at every setting, or "
+                    "both (cached in OUT/cells/*/data.npz)")
+    ap.add_argument("--baseline", action="store_true",
+                    help="store this build's strength=auto as 'auto-main'")
+    ap.add_argument("--split", default="report")
     args = ap.parse_args()
-    work = os.path.join(os.path.abspath(args.out), "pristine")
+    out = os.path.abspath(args.out)
+    work = os.path.join(out, "pristine")
     if args.what == "freeze":
-        freeze(work)
-    else:
-        check(work)
+        return freeze(work)
+    if args.what == "fit":
+        return fit(out)
+    check(work)
+    t0 = time.time()
+    results = {}
+    for cell, family, enc, qarg, qv in cells():
+        cdir, layout, data = prepare_cell(out, cell, family, enc, qarg, qv,
+                                          args.device, args.refs)
+        if args.refs != "none":
+            log("%-9s q%-3s %4.0f s" % (cell, qv, time.time() - t0))
+            continue
+        thr = {}
+        tag = "auto-main" if args.baseline else "auto"
+        t, path = run_auto(cdir, layout, args.device, tag)
+        data[tag] = frame_mse(read_luma(os.path.join(cdir, "ref.yuv")),
+                              read_luma(path))
+        thr[tag] = t
+        if args.baseline:
+            np.savez(os.path.join(cdir, "data.npz"), **data)
+            np.save(os.path.join(cdir, "thr-main.npy"), t)
+        elif os.path.exists(os.path.join(cdir, "thr-main.npy")):
+            thr["auto-main"] = np.load(os.path.join(cdir, "thr-main.npy"))
+        np.save(os.path.join(cdir, "thr-%s.npy" % tag), t)
+        results[(cell, qv)] = (layout, data, thr)
+        log("%-9s q%-3s %4.0f s" % (cell, qv, time.time() - t0))
+    if args.refs != "none":
+        return
+    md = report(results, args.split, out)
+    # pristine: output against input
+    lay, data, thr = results[("pristine", 0)]
+    pr = min(psnr(data["auto"])) if "auto" in data else 0
+    md += "\npristine: auto's output vs input, lowest frame %.2f dB\n" % pr
+    open(os.path.join(out, "heldout-%s.md" % args.split), "w").write(md)
+    print(md)
 
 
 if __name__ == "__main__":
