@@ -184,10 +184,12 @@ bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
       (gsize) w * h, "out", &err);
   clEnqueueWriteBuffer (q, src, CL_TRUE, 0, (gsize) w * h, p, 0, NULL, NULL);
   if (in) {
+    GstClDctAutoParams params;
+
     if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
       die ("histogram", err);
-    thr = gst_cl_dct_auto_threshold (gst_cl_dct_estimate_step (hist),
-        GST_CL_DCT_DEFAULT_GAIN);
+    gst_cl_dct_auto_params_init (&params);
+    thr = gst_cl_dct_frame_threshold (hist, &params);
     thr = thr ? thr : 70;
   }
   for (i = -2; i < iterations; i++) {   /* two warm-up rounds */
@@ -207,10 +209,40 @@ bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
   }
   qsort (th, iterations, sizeof (gdouble), cmp_double);
   qsort (ts, iterations, sizeof (gdouble), cmp_double);
-  printf ("%dx%d luma%s%s, %s: estimate (histogram + read) %.2f ms, stage "
-      "(%u passes, threshold %u) %.2f ms, median of %d (fastest %.2f ms)\n",
-      w, h, in ? " of " : "", in ? in : "",
-      gst_cl_context_get_device_name (ctx), th[iterations / 2], passes, thr, ts[iterations / 2], iterations, ts[0]);
+  /* the host's part of the estimate on this histogram: issue 15's comb
+   * (gst_cl_dct_estimate_step, main's decision before issue 26) and the
+   * lattices (gst_cl_dct_frame_threshold), each the median of as many
+   * rounds of 20 calls */
+  {
+    GstClDctAutoParams params;
+    gdouble *tc = g_new (gdouble, iterations), *tl = g_new (gdouble, iterations);
+    volatile guint sink = 0;
+    gint k;
+
+    gst_cl_dct_auto_params_init (&params);
+    for (i = 0; i < iterations; i++) {
+      gint64 t0 = g_get_monotonic_time (), t1;
+      for (k = 0; k < 20; k++)
+        sink += gst_cl_dct_estimate_step (hist);
+      t1 = g_get_monotonic_time ();
+      for (k = 0; k < 20; k++)
+        sink += gst_cl_dct_frame_threshold (hist, &params);
+      tc[i] = (t1 - t0) / 20000.0;
+      tl[i] = (g_get_monotonic_time () - t1) / 20000.0;
+    }
+    qsort (tc, iterations, sizeof (gdouble), cmp_double);
+    qsort (tl, iterations, sizeof (gdouble), cmp_double);
+    printf ("%dx%d luma%s%s, %s: histogram (kernel + read) %.2f ms, host "
+        "decision: comb %.3f ms, lattices %.3f ms (threshold %u); stage "
+        "(%u passes, threshold %u) %.2f ms; medians of %d (stage fastest "
+        "%.2f ms)\n", w, h, in ? " of " : "", in ? in : "",
+        gst_cl_context_get_device_name (ctx), th[iterations / 2],
+        tc[iterations / 2], tl[iterations / 2],
+        gst_cl_dct_frame_threshold (hist, &params), passes, thr,
+        ts[iterations / 2], iterations, ts[0]);
+    g_free (tc);
+    g_free (tl);
+  }
   clReleaseMemObject (src);
   clReleaseMemObject (dst);
   g_free (p);
@@ -258,16 +290,32 @@ decide (const gchar * in, const gchar * segments)
   guint32 hist[GST_CL_DCT_HIST_SIZE];
   FILE *fi = fopen (in, "rb");
   GstClDctAuto state = { 0, };
+  GstClDctAutoParams params;
+  const gchar *env = g_getenv ("CL_DCT_PARAMS");
   guint n = 0;
 
+  /* CL_DCT_PARAMS=GAIN,GAIN_H263,HOLD_GAIN,MIN_COUNT: the fit's trials */
+  gst_cl_dct_auto_params_init (&params);
+  if (env && sscanf (env, "%u,%u,%u,%u", &params.gain, &params.gain_h263,
+          &params.hold_gain, &params.min_count) != 4)
+    die ("CL_DCT_PARAMS", NULL);
   if (!fi)
     die ("open", NULL);
   while (fread (hist, sizeof (hist), 1, fi) == 1) {
     if (starts_sequence (segments, n))
       gst_cl_dct_auto_reset (&state);
+    if (g_getenv ("CL_DCT_LATTICES")) {
+      guint i, spacing;
+
+      for (i = 0; i < GST_CL_DCT_HIST_COEFFS; i++) {
+        const GstClDctLattice kind = gst_cl_dct_lattice (hist +
+            i * GST_CL_DCT_BINS, params.min_count, &spacing);
+        printf ("lattice %u %u ", kind, spacing);
+      }
+    }
     printf ("frame %u own %u threshold %u\n", n++,
-        gst_cl_dct_estimate_step (hist), gst_cl_dct_auto_update (&state,
-            hist));
+        gst_cl_dct_frame_threshold (hist, &params),
+        gst_cl_dct_auto_update_with (&state, hist, &params));
   }
   fclose (fi);
   return 0;

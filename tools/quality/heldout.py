@@ -486,6 +486,28 @@ def report(results, split, out):
         f_ = fam.get(cell)
         if not f_:
             continue
+        if cell == "pristine":
+            # the input is the reference: each filter's lowest PSNR of its
+            # output against its input over the entries (99: identical)
+            layout, data, thr = results[("pristine", 0)]
+            names = {n for n, _, s, _ in CONTENT if s == split}
+
+            def low(prefix):
+                ks = [k for k in data if k.startswith(prefix)]
+                if not ks:
+                    return "-"
+                k = max(ks, key=lambda k: min(psnr(data[k][f:f + n].mean())
+                                              for e, f, n, _ in layout
+                                              if e in names))
+                return "%.1f dB" % min(99.0, min(
+                    float(psnr(data[k][f:f + n].mean()))
+                    for e, f, n, _ in layout if e in names))
+            p("| pristine (PSNR of output against input, lowest entry) | "
+              "**%s** | %s | %s | %s | %s | %s | - | - | %.0f %% |" % (
+                  low("auto"), low("auto-main"), low("spp q6"), low("fspp"),
+                  low("pp7"), low("epsilon"),
+                  100 * acting(results, cell, "auto", split)))
+            continue
 
         def best(prefix):
             ks = [k for k in f_ if k.startswith(prefix)]
@@ -508,10 +530,55 @@ def report(results, split, out):
     return "\n".join(L) + "\n"
 
 
+def plot(results, split, path):
+    """Per-frame gain on the moving REPORT sequences of two cells where the
+    held threshold matters (MPEG-2 -q:v 14, MPEG-4 -q:v 12): strength=auto
+    now and on main, and spp=quality=6 at its best qp for the family."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fam = summarise(results, split)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), sharey=True)
+    for ax, (cell, qv) in zip(axes, [("mpeg2", 14), ("mpeg4", 12)]):
+        layout, data, thr = results[(cell, qv)]
+        spp = max([k for k in fam[cell] if k.startswith("spp q6")],
+                  key=lambda k: np.mean(fam[cell][k]["gains"]))
+        dec = psnr(data["decoded"])
+        x0, ticks = 0, []
+        for name, first, k, types in layout:
+            if name not in {n for n, kd, s, _ in CONTENT
+                            if s == split and kd == "video"}:
+                continue
+            xs = np.arange(x0, x0 + k)
+            for key, style, label in (("auto", "C0-", "auto"),
+                                      ("auto-main", "C7--", "auto (main)"),
+                                      (spp, "C1:", spp.replace(" q6", "=6"))):
+                if key in data:
+                    ax.plot(xs, psnr(data[key][first:first + k]) -
+                            dec[first:first + k], style, marker=".",
+                            label=label if x0 == 0 else None)
+            for i, t in enumerate(types):
+                if t == "I":
+                    ax.axvline(x0 + i, color="0.85", lw=0.8, zorder=0)
+            ticks.append((x0 + k / 2, name))
+            x0 += k + 2
+        ax.axhline(0, color="k", lw=0.6)
+        ax.set_xticks([t for t, _ in ticks], [n for _, n in ticks])
+        ax.set_title("%s -q:v %s: gain per frame (I frames: grey lines)" % (
+            {"mpeg2": "MPEG-2", "mpeg4": "MPEG-4 Part 2"}[cell], qv),
+            fontsize=9)
+        ax.legend(fontsize=8)
+    axes[0].set_ylabel("luma PSNR gain, dB")
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
 def decide(cdir, layout, params):
     """cl-dct decide: each frame's threshold from its histogram under
-    PARAMS (gain, gain_h263, hold_gain, min_count), on the host."""
+    PARAMS, on the host."""
     env = dict(os.environ, CL_DCT_PARAMS=",".join(str(v) for v in params))
+    # (gain, gain_h263, hold_gain, min_count)
     r = run([CL_DCT, "decide", os.path.join(cdir, "hist.bin"),
              segments(layout)], env=env)
     return np.array([int(l.split()[-1]) for l in r.stdout.splitlines()])
@@ -531,10 +598,12 @@ def interp_mse(data, thr):
 
 
 def fit(out, split="fit"):
-    """Every candidate of the grid below on the FIT entries (stage figures
-    interpolated between its fixed thresholds): mean gain over the ringing
-    families, worst sequence and frame, and any frame where the neutral
-    cells (H.264, HEVC, pristine) act. Prints the best candidates."""
+    """The decision's parameters on the FIT entries (the stage's figures
+    interpolated between its fixed thresholds): the threshold of each
+    lattice (gain x spacing + offset) on the families that show it, then
+    the hold gain and the count on all; prints the candidates by mean gain
+    with the worst sequence and frame, and the frames where the neutral
+    cells (H.264, HEVC, pristine) act."""
     names = {n for n, _, s, _ in CONTENT if s == split}
     cellsd = []
     for cell, family, enc, qarg, qv in cells():
@@ -542,37 +611,57 @@ def fit(out, split="fit"):
         layout = json.load(open(os.path.join(cdir, "layout.json")))
         data = dict(np.load(os.path.join(cdir, "data.npz")))
         cellsd.append((cell, qv, cdir, layout, data))
-    rows = []
-    for g in (6, 8, 10, 12):
-        for gh in (6, 8, 10, 12, 14):
-            for hold in (8, 12, 16):
-                for mc in (24, 32, 48, 64):
-                    par = (g, gh, hold, mc)
-                    fam, worst, wframe, neutral = {}, 99, 99, 0
-                    for cell, qv, cdir, layout, data in cellsd:
-                        thr = decide(cdir, layout, par)
-                        if cell not in RINGING:
-                            neutral += sum(int((thr[f:f + k] > 0).sum())
-                                           for n, f, k, _ in layout
-                                           if n in names)
-                            continue
-                        mse, dec = interp_mse(data, thr), data["decoded"]
-                        for n, f, k, _ in layout:
-                            if n not in names:
-                                continue
-                            gs = seq_gain(mse, dec, f, k)
-                            fam.setdefault(cell, []).append(gs)
-                            worst = min(worst, gs)
-                            wframe = min(wframe, float(min(
-                                psnr(mse[f:f + k]) - psnr(dec[f:f + k]))))
-                    means = {c: float(np.mean(v)) for c, v in fam.items()}
-                    rows.append((float(np.mean(list(means.values()))), par,
-                                 means, worst, wframe, neutral))
-    rows.sort(key=lambda r: -r[0])
-    for m, par, means, worst, wframe, neutral in rows[:15]:
-        log("%+.3f %s worst %+.3f frame %+.3f neutral %d | %s" % (
-            m, par, worst, wframe, neutral, " ".join(
-                "%s %+.3f" % (c, v) for c, v in means.items())))
+
+    def score(par, which):
+        fam, worst, wframe, neutral = {}, (99, ""), (99, ""), 0
+        for cell, qv, cdir, layout, data in cellsd:
+            if cell not in which:
+                continue
+            thr = decide(cdir, layout, par)
+            if cell not in RINGING:
+                neutral += sum(int((thr[f:f + k] > 0).sum())
+                               for n, f, k, _ in layout if n in names)
+                continue
+            mse, dec = interp_mse(data, thr), data["decoded"]
+            for n, f, k, t in layout:
+                if n not in names:
+                    continue
+                gs = seq_gain(mse, dec, f, k)
+                fam.setdefault(cell, []).append(gs)
+                worst = min(worst, (gs, "%s-%s %s" % (cell, qv, n)))
+                fg = psnr(mse[f:f + k]) - psnr(dec[f:f + k])
+                i = int(np.argmin(fg))
+                wframe = min(wframe, (float(fg[i]), "%s-%s %s %d %s" % (
+                    cell, qv, n, i, t[i])))
+        means = {c: float(np.mean(v)) for c, v in fam.items()}
+        m = float(np.mean(list(means.values()))) if means else 0.0
+        return m, par, means, worst, wframe, neutral
+
+    def show(rows, n=6):
+        for m, par, means, worst, wframe, neutral in rows[:n]:
+            log("%+.4f %s worst %+.3f (%s) frame %+.3f (%s) neutral %d | %s"
+                % (m, par, worst[0], worst[1], wframe[0], wframe[1], neutral,
+                   " ".join("%s %+.3f" % kv for kv in means.items())))
+    # each lattice's gain on the families that show it (hold 12, count 24),
+    # then the hold gain and the count on every cell; the choice: the
+    # largest mean with no frame below -0.05 dB and no neutral frame acted
+    # on
+    mult = ["mpeg2", "mpeg4-mq", "mjpeg", "mjpeg-tv"]
+    rows = sorted((score((g, 10, 12, 24), mult) for g in range(6, 13)),
+                  key=lambda r: -r[0])
+    log("MULTIPLES gain:")
+    show(rows)
+    g = rows[0][1][0]
+    rows = sorted((score((g, gh, 12, 24), ["mpeg4", "h263"])
+                   for gh in range(6, 15)), key=lambda r: -r[0])
+    log("H263 gain:")
+    show(rows)
+    gh = rows[0][1][1]
+    rows = sorted((score((g, gh, hd, mc), [c for c, *_ in CODECS])
+                   for hd in (12, 13, 14, 15, 16) for mc in (24, 32, 48, 64)),
+                  key=lambda r: -r[0])
+    log("hold gain, count (every cell):")
+    show(rows, 20)
     return rows
 
 
@@ -621,11 +710,14 @@ def main():
     if args.refs != "none":
         return
     md = report(results, args.split, out)
-    # pristine: output against input
+    # pristine: output against input (the input is the reference there)
     lay, data, thr = results[("pristine", 0)]
-    pr = min(psnr(data["auto"])) if "auto" in data else 0
-    md += "\npristine: auto's output vs input, lowest frame %.2f dB\n" % pr
+    md += ("\nPristine input: strength=auto's output against its input, "
+           "lowest frame %.2f dB (identical frames count as 99).\n" %
+           min(99.0, float(min(psnr(data["auto"])))))
     open(os.path.join(out, "heldout-%s.md" % args.split), "w").write(md)
+    plot(results, args.split, os.path.join(out, "heldout-%s.png" %
+                                            args.split))
     print(md)
 
 
