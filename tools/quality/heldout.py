@@ -665,9 +665,25 @@ def fit(out, split="fit"):
     return rows
 
 
+def test_frames(out):
+    """tests/check/libs/dct-frames: a 128x96 luma crop, at (96, 128) on the
+    codecs' 8x8 grid, of the first frame of FIT's astronaut in every cell
+    (libs/dct test_estimate_coded_frames)."""
+    dst = os.path.join(TOP, "tests", "check", "libs", "dct-frames")
+    os.makedirs(dst, exist_ok=True)
+    for cell, family, enc, qarg, qv in cells():
+        cdir = os.path.join(out, "cells", "%s-%s" % (cell, qv))
+        layout = json.load(open(os.path.join(cdir, "layout.json")))
+        first = [f for n, f, k, t in layout if n == "astronaut"][0]
+        y = read_luma(os.path.join(cdir, "dec.yuv"))[first]
+        y[128:224, 96:224].copy().tofile(os.path.join(
+            dst, "astronaut-%s-%s.y" % (cell, qv)))
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["freeze", "check", "run", "fit"])
+    ap.add_argument("what", choices=["freeze", "check", "run", "fit",
+                                     "test-frames"])
     ap.add_argument("--out", default=os.path.join(TOP, "out", "heldout"))
     ap.add_argument("--device", default="pocl")
     ap.add_argument("--refs", choices=["none", "stage", "others", "all"],
@@ -684,6 +700,8 @@ def main():
         return freeze(work)
     if args.what == "fit":
         return fit(out)
+    if args.what == "test-frames":
+        return test_frames(out)
     check(work)
     t0 = time.time()
     results = {}
