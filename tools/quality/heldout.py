@@ -87,6 +87,16 @@ CODECS = [
     ("pristine", "pristine", None, None, [0]),
 ]
 RINGING = ["mpeg2", "mpeg4", "mpeg4-mq", "h263", "mjpeg", "mjpeg-tv"]
+LABELS = {
+    "mpeg2": "MPEG-2 `-q:v` 8, 14",
+    "mpeg4": "MPEG-4 Part 2, H.263 quantization, `-q:v` 6, 12",
+    "mpeg4-mq": "MPEG-4 Part 2, MPEG quantization, `-q:v` 6, 12",
+    "h263": "H.263 `-q:v` 6, 12",
+    "mjpeg": "MJPEG full range `-q:v` 10, 20",
+    "mjpeg-tv": "MJPEG to limited range `-q:v` 10, 20",
+    "h264": "H.264 crf 30, 36",
+    "hevc": "HEVC crf 32",
+}
 
 
 def run(cmd, **kw):
@@ -478,9 +488,9 @@ def report(results, split, out):
     fam = summarise(results, split)
     L = []
     p = L.append
-    p("| family | auto | auto (main, 89bfc7b) | spp q6 best qp | fspp best "
-      "| pp7 best | epsilon best fixed | auto worst entry | auto worst frame "
-      "| auto acts |")
+    p("| codec | **`strength=auto`** | before (89bfc7b) | `spp=quality=6` "
+      "| `fspp` | `pp7` | best fixed epsilon | auto, worst picture or "
+      "sequence | auto, worst frame | frames auto acts on |")
     p("| --- |" + " ---: |" * 6 + " --- | --- | ---: |")
     for cell, family, enc, qarg, qs in CODECS:
         f_ = fam.get(cell)
@@ -502,7 +512,7 @@ def report(results, split, out):
                 return "%.1f dB" % min(99.0, min(
                     float(psnr(data[k][f:f + n].mean()))
                     for e, f, n, _ in layout if e in names))
-            p("| pristine (PSNR of output against input, lowest entry) | "
+            p("| pristine (PSNR of the output against the input, lowest) | "
               "**%s** | %s | %s | %s | %s | %s | - | - | %.0f %% |" % (
                   low("auto"), low("auto-main"), low("spp q6"), low("fspp"),
                   low("pp7"), low("epsilon"),
@@ -523,7 +533,7 @@ def report(results, split, out):
         a = f_.get("auto", {"worst": (0, "-"), "worst_frame": (0, "-")})
         p("| %s | **%s** | %s | %s | %s | %s | %s | %+.3f %s | %+.3f %s | "
           "%.0f %% |" % (
-              cell, m("auto"), m("auto-main"), best("spp q6"),
+              LABELS.get(cell, cell), m("auto"), m("auto-main"), best("spp q6"),
               best("fspp"), best("pp7"), best("epsilon"),
               a["worst"][0], a["worst"][1], a["worst_frame"][0],
               a["worst_frame"][1], 100 * acting(results, cell, "auto", split)))
