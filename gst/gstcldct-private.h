@@ -26,17 +26,21 @@
 G_BEGIN_DECLS
 
 /* The coding-noise estimate and the shifted-DCT thresholding stage
- * (kernels/dct.cl has the formulas; docs/quality.md why they are these).
+ * (kernels/dct.cl has the formulas; docs/quality.md the figures).
  *
  * Per frame, for an 8-bit plane (luma):
  *  1. gst_cl_dct_histogram(): a histogram of three low-frequency
  *     coefficients of the plane's own 8x8 block grid, on the device;
- *  2. gst_cl_dct_estimate_step() on the host: the quantizer step those
- *     coefficients sit on (0: the picture shows no block-DCT coding);
- *  3. gst_cl_dct_auto_threshold(): the stage's threshold from the step;
- *  4. gst_cl_dct_threshold(): the stage, on the device.
+ *  2. gst_cl_dct_auto_update() on the host: the lattice those coefficients
+ *     sit on (gst_cl_dct_lattice(): multiples of a step for MPEG-1/2,
+ *     MPEG-4's MPEG quantization and JPEG, in any range; H.263's odd
+ *     multiples for H.263 and MPEG-4 Part 2's default), the stage's
+ *     threshold from its spacing, or a part of the last one found for a
+ *     frame that shows none (predicted frames); 0: no coding found;
+ *  3. gst_cl_dct_threshold(): the stage, on the device.
  * Thresholds and steps are in quarter levels of orthonormal DCT
- * coefficients (4 = one 8-bit level). */
+ * coefficients (4 = one 8-bit level); lattice spacings in quarter quarter
+ * levels (16 = one level). */
 
 /* Bins per coefficient of a histogram, and coefficients per histogram. */
 #define GST_CL_DCT_BINS 1024
@@ -46,9 +50,20 @@ G_BEGIN_DECLS
 /* The stage's largest number of passes (block grids). */
 #define GST_CL_DCT_MAX_PASSES 16
 
-/* Default gain of gst_cl_dct_auto_threshold(), in 16ths: the best of
- * 6..14 on the FIT sequences of tools/quality/auto.py (docs/quality.md). */
+/* strength=auto's parameters (GstClDctAutoParams), fitted on the FIT set of
+ * tools/quality/heldout.py ('heldout.py fit'; the set was frozen in
+ * tools/quality/heldout.json before): gains in 16ths of the lattice's
+ * spacing, the best of 6..12 (MULTIPLES) then of 6..14 (H263); the hold
+ * gain, the largest mean with no frame below -0.05 dB (of 12..16); the
+ * count, the lowest of 24..64 (all equal on FIT, and none makes auto act
+ * on an H.264, HEVC or pristine frame). GST_CL_DCT_DEFAULT_GAIN is also
+ * issue 15's gain of gst_cl_dct_auto_threshold(). (A threshold of gain x
+ * spacing + offset gained 0.003 dB more on FIT and lost 0.11 dB on a
+ * frame: not kept.) */
 #define GST_CL_DCT_DEFAULT_GAIN 10
+#define GST_CL_DCT_DEFAULT_GAIN_H263 11
+#define GST_CL_DCT_DEFAULT_HOLD_GAIN 12
+#define GST_CL_DCT_DEFAULT_MIN_COUNT 24
 
 typedef struct _GstClDct GstClDct;
 
@@ -76,28 +91,75 @@ guint gst_cl_dct_comb_step (const guint32 * hist);
 
 /* The frame's step from a whole histogram (GST_CL_DCT_HIST_SIZE entries):
  * the median of the three coefficients' steps when at least two are found
- * (the larger of two), else 0. */
+ * (the larger of two), else 0: issue 15's estimate, integer zero-phase
+ * steps only (strength=auto reads gst_cl_dct_lattice() since issue 26). */
 guint gst_cl_dct_estimate_step (const guint32 * hist);
 
 /* The stage's threshold for quantizer step @step: (@step * @gain + 8) >> 4,
  * @gain in 16ths; 0 (stage off) for step 0. */
 guint gst_cl_dct_auto_threshold (guint step, guint gain);
 
-/* What strength=auto carries from one frame to the next: frames without a
- * step of their own (MPEG-2's P and B frames show no comb) keep the last
- * one found for a while. Zero-initialised: nothing held. */
+/* The lattices a block-DCT decoder leaves one coefficient's values on. */
+typedef enum
+{
+  GST_CL_DCT_LATTICE_NONE,
+  /* |X| = L s: MPEG-1/2 and MPEG-4 (MPEG quantization) intra blocks,
+   * JPEG; s need not be a whole number of quarter levels (MPEG-4's
+   * matrices, a full-to-limited range conversion) */
+  GST_CL_DCT_LATTICE_MULTIPLES,
+  /* |X| = qp (2 L + 1) - (qp even): H.263, MPEG-4 Part 2 with H.263
+   * quantization (DivX, Xvid's default), spacing 2 qp */
+  GST_CL_DCT_LATTICE_H263,
+} GstClDctLattice;
+
+/* The lattice the values of one coefficient's histogram @hist
+ * (GST_CL_DCT_BINS entries) lie on, and its spacing in @spacing (quarter
+ * quarter levels: 16 = one 8-bit level), or NONE (@spacing 0) where fewer
+ * than @min_count values are read; plain C, the same on every host. Where
+ * both fit, the one that holds more values, on a tie the coarser. */
+GstClDctLattice gst_cl_dct_lattice (const guint32 * hist, guint min_count,
+    guint * spacing);
+
+/* strength=auto's fitted parameters (tools/quality/heldout.py fits them on
+ * its FIT set): gains in 16ths. */
 typedef struct
 {
-  guint held_step;              /* the last quantizer step found */
+  guint gain;                   /* threshold / spacing, MULTIPLES */
+  guint gain_h263;              /* threshold / spacing, H263 */
+  guint hold_gain;              /* a predicted frame's threshold / the held one */
+  guint min_count;              /* values a coefficient needs (gst_cl_dct_lattice) */
+} GstClDctAutoParams;
+
+/* Fills @params with the defaults (GST_CL_DCT_DEFAULT_*). */
+void gst_cl_dct_auto_params_init (GstClDctAutoParams * params);
+
+/* The threshold of a frame whose histogram is @hist (GST_CL_DCT_HIST_SIZE
+ * entries) from its own lattices: the median of the coefficients' (gain
+ * times spacing, by lattice) where at least two show one, else 0. */
+guint gst_cl_dct_frame_threshold (const guint32 * hist,
+    const GstClDctAutoParams * params);
+
+/* What strength=auto carries from one frame to the next: frames without a
+ * lattice of their own (predicted frames: the prediction hides it) take
+ * a part of the last threshold found for a while. Zero-initialised:
+ * nothing held. */
+typedef struct
+{
+  guint held_step;              /* the last frame threshold found */
   guint held_frames;            /* frames since it was found */
   guint threshold;              /* the last frame's threshold */
 } GstClDctAuto;
 
 /* The stage's threshold for the frame whose histogram is @hist
- * (GST_CL_DCT_HIST_SIZE entries), from its own step or the one @state
+ * (GST_CL_DCT_HIST_SIZE entries), from its own lattices or what @state
  * holds; 0: the frame shows no coding, copy it. Updates @state. This is
  * the one place where strength=auto decides a frame's strength. */
 guint gst_cl_dct_auto_update (GstClDctAuto * state, const guint32 * hist);
+
+/* gst_cl_dct_auto_update() with other parameters than the defaults (the
+ * fit). */
+guint gst_cl_dct_auto_update_with (GstClDctAuto * state,
+    const guint32 * hist, const GstClDctAutoParams * params);
 
 /* Forgets what @state holds (a new stream: flush, EOS, new caps). */
 void gst_cl_dct_auto_reset (GstClDctAuto * state);

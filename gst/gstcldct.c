@@ -34,16 +34,33 @@
 
 /* The comb (tools/quality/dctmodel.py has the same numbers and says why):
  * values below EST_MIN are rounding noise around a zeroed coefficient; a
- * step fits when EST_FIT / 64 of the other values lie within EST_TOL of
- * one of its nonzero multiples; steps EST_STEP_MAX down to EST_STEP_MIN are
+ * lattice fits when EST_FIT / 64 of the other values lie within EST_TOL of
+ * one of its nonzero points; spacings EST_STEP_MAX down to EST_STEP_MIN are
  * tried, the first (largest) that fits wins, so that its divisors, which
- * fit too, are not taken for it. */
+ * fit too, are not taken for it. gst_cl_dct_comb_step() is the integer,
+ * zero-phase comb of MPEG-1/2 and JPEG intra blocks; the automatic mode
+ * reads two lattices besides (gst_cl_dct_lattice()). */
 #define EST_MIN 6
 #define EST_TOL 2
 #define EST_FIT 40
 #define EST_MIN_COUNT 64
 #define EST_STEP_MIN 24
 #define EST_STEP_MAX 255
+
+/* The lattices of gst_cl_dct_lattice(): a decoder's rounding (the IDCT's
+ * samples, a range conversion) spreads a reconstruction level over about
+ * +-3 quarter levels, and MPEG-4's MPEG quantization (level x qscale x W
+ * >> 3) or a full-to-limited range conversion (x 219 / 255) put the levels
+ * on a step that is no whole number of quarter levels: steps are tried in
+ * quarter-quarter levels, each point within LAT_TOL. */
+#define LAT_TOL 3
+#define LAT_SUB 4
+/* A step found is refined to the one of the next LAT_REFINE / LAT_SUB
+ * quarter levels below it that holds the most values. */
+#define LAT_REFINE 16
+/* H.263 quantizers (H.263, MPEG-4 Part 2's default): 3..31. */
+#define H263_QP_MIN 3
+#define H263_QP_MAX 31
 
 /* kernels/dct.cl: the blocks side by side in the strip kernels' vectors,
  * the columns a strip of dct_strips owns and the margin of dct_pad's copy. */
@@ -302,22 +319,173 @@ gst_cl_dct_auto_threshold (guint step, guint gain)
   return step ? (step * gain + 8) >> 4 : 0;
 }
 
-/* How many frames without a step of their own keep the last one found. */
+/* Prefix sums @p (GST_CL_DCT_BINS + 1 entries) of the counts of @hist that
+ * the lattices read: bins EST_MIN to GST_CL_DCT_BINS - 2 (the last holds
+ * the clamped values). */
+static void
+lattice_sums (const guint32 * hist, guint64 * p)
+{
+  gint i;
+
+  p[0] = 0;
+  for (i = 0; i < GST_CL_DCT_BINS; i++)
+    p[i + 1] = p[i] + (i >= EST_MIN && i < GST_CL_DCT_BINS - 1 ? hist[i] : 0);
+}
+
+/* The values within LAT_TOL of quarter level @c. */
+static guint64
+near_point (const guint64 * p, gint c)
+{
+  const gint lo = MAX (c - LAT_TOL, EST_MIN);
+  const gint hi = MIN (c + LAT_TOL, GST_CL_DCT_BINS - 2);
+
+  return lo > hi ? 0 : p[hi + 1] - p[lo];
+}
+
+/* The values near the multiples of @sub / LAT_SUB quarter levels. */
+static guint64
+near_multiples (const guint64 * p, guint sub)
+{
+  guint64 near = 0;
+  guint k;
+
+  for (k = 1; (gint) ((k * sub + LAT_SUB / 2) / LAT_SUB) - LAT_TOL <
+      GST_CL_DCT_BINS - 1; k++)
+    near += near_point (p, (k * sub + LAT_SUB / 2) / LAT_SUB);
+  return near;
+}
+
+/* The values near H.263's reconstruction levels for quantizer @qp:
+ * qp (2 |L| + 1), less 1 where qp is even (FFmpeg h263dec / mpegvideo's
+ * dct_unquantize_h263: |L| 2 qp + ((qp - 1) | 1)), in quarter levels. */
+static guint64
+near_h263 (const guint64 * p, guint qp)
+{
+  guint64 near = 0;
+  guint l;
+
+  for (l = 1; (gint) (4 * (2 * qp * l + ((qp - 1) | 1))) - LAT_TOL <
+      GST_CL_DCT_BINS - 1; l++)
+    near += near_point (p, 4 * (2 * qp * l + ((qp - 1) | 1)));
+  return near;
+}
+
+GstClDctLattice
+gst_cl_dct_lattice (const guint32 * hist, guint min_count, guint * spacing)
+{
+  guint64 p[GST_CL_DCT_BINS + 1], n, best = 0, best_h263 = 0;
+  guint sub, found = 0, qp, found_qp = 0;
+
+  *spacing = 0;
+  lattice_sums (hist, p);
+  n = p[GST_CL_DCT_BINS];
+  if (n < MAX (min_count, 1))
+    return GST_CL_DCT_LATTICE_NONE;
+  /* multiples of a step: the largest that fits, then the best just below */
+  for (sub = EST_STEP_MAX * LAT_SUB; sub >= EST_STEP_MIN * LAT_SUB; sub--)
+    if (near_multiples (p, sub) * 64 >= (guint64) EST_FIT * n) {
+      const guint low = MAX (sub - MIN (sub, LAT_REFINE),
+          EST_STEP_MIN * LAT_SUB);
+      guint s;
+
+      for (s = sub; s >= low; s--) {
+        const guint64 near = near_multiples (p, s);
+
+        if (near > best) {
+          best = near;
+          found = s;
+        }
+      }
+      break;
+    }
+  /* H.263's odd multiples: the largest quantizer that fits */
+  for (qp = H263_QP_MAX; qp >= H263_QP_MIN; qp--) {
+    const guint64 near = near_h263 (p, qp);
+
+    if (near * 64 >= (guint64) EST_FIT * n) {
+      found_qp = qp;
+      best_h263 = near;
+      break;
+    }
+  }
+  /* the lattice that holds more values; on a tie the coarser, which
+   * explains the same values more narrowly (a finer lattice fits whatever a
+   * coarser one fits) */
+  if (found_qp && (best_h263 > best || (best_h263 == best &&
+              8 * found_qp * LAT_SUB > found))) {
+    *spacing = 2 * found_qp * 4 * LAT_SUB;
+    return GST_CL_DCT_LATTICE_H263;
+  }
+  if (found) {
+    *spacing = found;
+    return GST_CL_DCT_LATTICE_MULTIPLES;
+  }
+  return GST_CL_DCT_LATTICE_NONE;
+}
+
+void
+gst_cl_dct_auto_params_init (GstClDctAutoParams * params)
+{
+  params->gain = GST_CL_DCT_DEFAULT_GAIN;
+  params->gain_h263 = GST_CL_DCT_DEFAULT_GAIN_H263;
+  params->hold_gain = GST_CL_DCT_DEFAULT_HOLD_GAIN;
+  params->min_count = GST_CL_DCT_DEFAULT_MIN_COUNT;
+}
+
+guint
+gst_cl_dct_frame_threshold (const guint32 * hist,
+    const GstClDctAutoParams * params)
+{
+  guint t[GST_CL_DCT_HIST_COEFFS], found = 0, i, j;
+
+  for (i = 0; i < GST_CL_DCT_HIST_COEFFS; i++) {
+    guint spacing, thr;
+    const GstClDctLattice kind = gst_cl_dct_lattice (hist +
+        i * GST_CL_DCT_BINS, params->min_count, &spacing);
+
+    if (kind == GST_CL_DCT_LATTICE_NONE)
+      continue;
+    /* spacing in quarter-quarter levels, gains in 16ths */
+    thr = (spacing * (kind == GST_CL_DCT_LATTICE_H263 ? params->gain_h263 :
+            params->gain) + 32) >> 6;
+    /* insertion sort of the thresholds found */
+    for (j = found; j > 0 && t[j - 1] > thr; j--)
+      t[j] = t[j - 1];
+    t[j] = thr;
+    found++;
+  }
+  return found < 2 ? 0 : t[found / 2];
+}
+
+/* How many frames without a lattice of their own keep the last one found. */
 #define AUTO_HOLD_FRAMES 64
+
+guint
+gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
+    const GstClDctAutoParams * params)
+{
+  guint thr = gst_cl_dct_frame_threshold (hist, params);
+
+  if (thr > 0) {
+    state->held_step = thr;
+    state->held_frames = 0;
+  } else if (state->held_step > 0 && ++state->held_frames <= AUTO_HOLD_FRAMES) {
+    /* a predicted frame: the prediction adds to the coded residual and
+     * hides the lattice; its coding noise is less than the intra frame's
+     * it was found on */
+    thr = (state->held_step * params->hold_gain + 8) >> 4;
+  }
+  state->threshold = thr;
+  return state->threshold;
+}
 
 guint
 gst_cl_dct_auto_update (GstClDctAuto * state, const guint32 * hist)
 {
-  guint step = gst_cl_dct_estimate_step (hist);
+  GstClDctAutoParams params;
 
-  if (step > 0) {
-    state->held_step = step;
-    state->held_frames = 0;
-  } else if (state->held_step > 0 && ++state->held_frames <= AUTO_HOLD_FRAMES) {
-    step = state->held_step;
-  }
-  state->threshold = gst_cl_dct_auto_threshold (step, GST_CL_DCT_DEFAULT_GAIN);
-  return state->threshold;
+  gst_cl_dct_auto_params_init (&params);
+  return gst_cl_dct_auto_update_with (state, hist, &params);
 }
 
 void

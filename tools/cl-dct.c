@@ -24,7 +24,18 @@
  *   cl-dct filter DEVICE WIDTH HEIGHT IN.yuv OUT.yuv [GAIN [PASSES [THR]]]
  *     I420 frames: luma through the estimate and the stage, chroma copied;
  *     THR > 0 fixes the threshold instead of estimating it. Prints each
- *     frame's step and threshold.
+ *     frame's step and threshold. (The step held here is the decision of
+ *     issue 15's harness, tools/quality/auto.py, by GAIN.)
+ *   cl-dct auto DEVICE WIDTH HEIGHT IN.yuv OUT.yuv PASSES [SEGMENTS]
+ *     strength=auto as the element runs it (gst_cl_dct_auto_update), its
+ *     state reset at the start of each sequence: SEGMENTS is a comma list
+ *     of frame counts (the sequences concatenated in IN). Prints each
+ *     frame's threshold.
+ *   cl-dct hist DEVICE WIDTH HEIGHT IN.yuv OUT.bin
+ *     each frame's histogram (GST_CL_DCT_HIST_SIZE native uint32s).
+ *   cl-dct decide HIST.bin [SEGMENTS]
+ *     gst_cl_dct_auto_update over histograms from hist, on the host only:
+ *     each frame's threshold (what auto would do, without the stage).
  *   cl-dct bench DEVICE WIDTH HEIGHT PASSES ITERATIONS [IN]
  *     a synthetic decoded-like luma plane, or IN's first luma plane (raw
  *     8-bit, WIDTH x HEIGHT bytes at its start): median wall ms (clFinish'd)
@@ -58,9 +69,29 @@ cmp_double (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* Whether frame @n starts a sequence of @segments (a comma list of frame
+ * counts; NULL: only frame 0). */
+static gboolean
+starts_sequence (const gchar * segments, guint n)
+{
+  guint first = 0;
+
+  if (n == 0)
+    return TRUE;
+  while (segments && *segments) {
+    first += strtoul (segments, (gchar **) & segments, 10);
+    if (first == n)
+      return TRUE;
+    if (*segments == ',')
+      segments++;
+  }
+  return FALSE;
+}
+
 static int
 filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
-    const gchar * out, guint gain, guint passes, guint fixed)
+    const gchar * out, guint gain, guint passes, guint fixed,
+    const gchar * segments)
 {
   cl_command_queue q = gst_cl_context_get_queue (ctx);
   const gsize ysize = (gsize) w * h, fsize = ysize + 2 * ((w + 1) / 2) *
@@ -68,6 +99,7 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
   guint8 *frame = g_malloc (fsize);
   guint32 hist[GST_CL_DCT_HIST_SIZE];
   FILE *fi = fopen (in, "rb"), *fo = fopen (out, "wb");
+  GstClDctAuto state = { 0, };
   GError *err = NULL;
   cl_mem src, dst;
   guint held = 0, age = 0, n = 0;
@@ -84,7 +116,14 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
     guint step = 0, thr = fixed;
 
     clEnqueueWriteBuffer (q, src, CL_TRUE, 0, ysize, frame, 0, NULL, NULL);
-    if (!fixed) {
+    if (starts_sequence (segments, n))
+      gst_cl_dct_auto_reset (&state);
+    if (!fixed && !gain) {
+      /* strength=auto as the element decides it */
+      if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
+        die ("histogram", err);
+      thr = gst_cl_dct_auto_update (&state, hist);
+    } else if (!fixed) {
       if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
         die ("histogram", err);
       step = gst_cl_dct_estimate_step (hist);
@@ -145,10 +184,12 @@ bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
       (gsize) w * h, "out", &err);
   clEnqueueWriteBuffer (q, src, CL_TRUE, 0, (gsize) w * h, p, 0, NULL, NULL);
   if (in) {
+    GstClDctAutoParams params;
+
     if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
       die ("histogram", err);
-    thr = gst_cl_dct_auto_threshold (gst_cl_dct_estimate_step (hist),
-        GST_CL_DCT_DEFAULT_GAIN);
+    gst_cl_dct_auto_params_init (&params);
+    thr = gst_cl_dct_frame_threshold (hist, &params);
     thr = thr ? thr : 70;
   }
   for (i = -2; i < iterations; i++) {   /* two warm-up rounds */
@@ -168,16 +209,115 @@ bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
   }
   qsort (th, iterations, sizeof (gdouble), cmp_double);
   qsort (ts, iterations, sizeof (gdouble), cmp_double);
-  printf ("%dx%d luma%s%s, %s: estimate (histogram + read) %.2f ms, stage "
-      "(%u passes, threshold %u) %.2f ms, median of %d (fastest %.2f ms)\n",
-      w, h, in ? " of " : "", in ? in : "",
-      gst_cl_context_get_device_name (ctx), th[iterations / 2], passes, thr, ts[iterations / 2], iterations, ts[0]);
+  /* the host's part of the estimate on this histogram: issue 15's comb
+   * (gst_cl_dct_estimate_step, main's decision before issue 26) and the
+   * lattices (gst_cl_dct_frame_threshold), each the median of as many
+   * rounds of 20 calls */
+  {
+    GstClDctAutoParams params;
+    gdouble *tc = g_new (gdouble, iterations), *tl = g_new (gdouble, iterations);
+    volatile guint sink = 0;
+    gint k;
+
+    gst_cl_dct_auto_params_init (&params);
+    for (i = 0; i < iterations; i++) {
+      gint64 t0 = g_get_monotonic_time (), t1;
+      for (k = 0; k < 20; k++)
+        sink += gst_cl_dct_estimate_step (hist);
+      t1 = g_get_monotonic_time ();
+      for (k = 0; k < 20; k++)
+        sink += gst_cl_dct_frame_threshold (hist, &params);
+      tc[i] = (t1 - t0) / 20000.0;
+      tl[i] = (g_get_monotonic_time () - t1) / 20000.0;
+    }
+    qsort (tc, iterations, sizeof (gdouble), cmp_double);
+    qsort (tl, iterations, sizeof (gdouble), cmp_double);
+    printf ("%dx%d luma%s%s, %s: histogram (kernel + read) %.2f ms, host "
+        "decision: comb %.3f ms, lattices %.3f ms (threshold %u); stage "
+        "(%u passes, threshold %u) %.2f ms; medians of %d (stage fastest "
+        "%.2f ms)\n", w, h, in ? " of " : "", in ? in : "",
+        gst_cl_context_get_device_name (ctx), th[iterations / 2],
+        tc[iterations / 2], tl[iterations / 2],
+        gst_cl_dct_frame_threshold (hist, &params), passes, thr,
+        ts[iterations / 2], iterations, ts[0]);
+    g_free (tc);
+    g_free (tl);
+  }
   clReleaseMemObject (src);
   clReleaseMemObject (dst);
   g_free (p);
   g_free (th);
   g_free (ts);
   g_rand_free (rand);
+  return 0;
+}
+
+static int
+dump_hist (GstClContext * ctx, GstClDct * dct, gint w, gint h,
+    const gchar * in, const gchar * out)
+{
+  cl_command_queue q = gst_cl_context_get_queue (ctx);
+  const gsize ysize = (gsize) w * h, fsize = ysize + 2 * ((w + 1) / 2) *
+      ((h + 1) / 2);
+  guint8 *frame = g_malloc (fsize);
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  FILE *fi = fopen (in, "rb"), *fo = fopen (out, "wb");
+  GError *err = NULL;
+  cl_mem src;
+
+  if (!fi || !fo)
+    die ("open", NULL);
+  src = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, ysize, "in",
+      &err);
+  if (!src)
+    die ("buffers", err);
+  while (fread (frame, 1, fsize, fi) == fsize) {
+    clEnqueueWriteBuffer (q, src, CL_TRUE, 0, ysize, frame, 0, NULL, NULL);
+    if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
+      die ("histogram", err);
+    fwrite (hist, sizeof (hist), 1, fo);
+  }
+  fclose (fi);
+  fclose (fo);
+  clReleaseMemObject (src);
+  g_free (frame);
+  return 0;
+}
+
+static int
+decide (const gchar * in, const gchar * segments)
+{
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  FILE *fi = fopen (in, "rb");
+  GstClDctAuto state = { 0, };
+  GstClDctAutoParams params;
+  const gchar *env = g_getenv ("CL_DCT_PARAMS");
+  guint n = 0;
+
+  /* CL_DCT_PARAMS=GAIN,GAIN_H263,HOLD_GAIN,MIN_COUNT: the fit's trials */
+  gst_cl_dct_auto_params_init (&params);
+  if (env && sscanf (env, "%u,%u,%u,%u", &params.gain, &params.gain_h263,
+          &params.hold_gain, &params.min_count) != 4)
+    die ("CL_DCT_PARAMS", NULL);
+  if (!fi)
+    die ("open", NULL);
+  while (fread (hist, sizeof (hist), 1, fi) == 1) {
+    if (starts_sequence (segments, n))
+      gst_cl_dct_auto_reset (&state);
+    if (g_getenv ("CL_DCT_LATTICES")) {
+      guint i, spacing;
+
+      for (i = 0; i < GST_CL_DCT_HIST_COEFFS; i++) {
+        const GstClDctLattice kind = gst_cl_dct_lattice (hist +
+            i * GST_CL_DCT_BINS, params.min_count, &spacing);
+        printf ("lattice %u %u ", kind, spacing);
+      }
+    }
+    printf ("frame %u own %u threshold %u\n", n++,
+        gst_cl_dct_frame_threshold (hist, &params),
+        gst_cl_dct_auto_update_with (&state, hist, &params));
+  }
+  fclose (fi);
   return 0;
 }
 
@@ -190,9 +330,14 @@ main (int argc, char **argv)
   gint w, h, r;
 
   gst_init (&argc, &argv);
-  if (argc < 7 || (strcmp (argv[1], "filter") && strcmp (argv[1], "bench"))) {
+  if (argc >= 3 && !strcmp (argv[1], "decide"))
+    return decide (argv[2], argc > 3 ? argv[3] : NULL);
+  if (argc < 7 || (strcmp (argv[1], "filter") && strcmp (argv[1], "bench")
+          && strcmp (argv[1], "auto") && strcmp (argv[1], "hist"))) {
     g_printerr ("usage: cl-dct filter DEVICE W H IN OUT [GAIN [PASSES "
-        "[THRESHOLD]]]\n       cl-dct bench DEVICE W H PASSES ITERATIONS "
+        "[THRESHOLD]]]\n       cl-dct auto DEVICE W H IN OUT PASSES "
+        "[SEGMENTS]\n       cl-dct hist DEVICE W H IN OUT\n"
+        "       cl-dct decide HIST [SEGMENTS]\n       cl-dct bench DEVICE W H PASSES ITERATIONS "
         "[IN]\n");
     return 2;
   }
@@ -204,10 +349,15 @@ main (int argc, char **argv)
   dct = gst_cl_dct_new (ctx, &err);
   if (!dct)
     die ("kernels", err);
-  if (!strcmp (argv[1], "filter"))
+  if (!strcmp (argv[1], "auto"))
+    r = filter (ctx, dct, w, h, argv[5], argv[6], 0, atoi (argv[7]), 0,
+        argc > 8 ? argv[8] : NULL);
+  else if (!strcmp (argv[1], "hist"))
+    r = dump_hist (ctx, dct, w, h, argv[5], argv[6]);
+  else if (!strcmp (argv[1], "filter"))
     r = filter (ctx, dct, w, h, argv[5], argv[6],
         argc > 7 ? atoi (argv[7]) : GST_CL_DCT_DEFAULT_GAIN,
-        argc > 8 ? atoi (argv[8]) : 8, argc > 9 ? atoi (argv[9]) : 0);
+        argc > 8 ? atoi (argv[8]) : 8, argc > 9 ? atoi (argv[9]) : 0, NULL);
   else
     r = bench (ctx, dct, w, h, atoi (argv[5]), atoi (argv[6]),
         argc > 7 ? argv[7] : NULL);

@@ -17,6 +17,11 @@
 # and H.264 sets, fit/report split; writes out/quality-auto/auto.md):
 #   --auto   run auto.py after the measurements above
 #   --quick  run only auto.py, with fewer fixed settings (about 2 minutes)
+#   --heldout  run only issue 26's held-out evaluation (heldout.py: every
+#            block-DCT family, H.264, HEVC, pristine; fit/report split
+#            frozen in tools/quality/heldout.json); writes
+#            out/heldout/heldout-report.md and heldout-report.png (about
+#            25 minutes on two cores the first time, cached after)
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$top/tools/setup.sh"
@@ -27,18 +32,24 @@ cd "$top"
 # pictures. The test photographs come from python3-skimage's package,
 # downloaded (not installed) by quality.py.
 packages=(ffmpeg gstreamer1.0-plugins-bad python3-numpy python3-scipy
-  python3-skimage python3-pil python3-matplotlib)
+  python3-skimage python3-pil python3-matplotlib python-matplotlib-data
+  fonts-dejavu-core)
 install_packages "${packages[@]}"
 
 export GST_PLUGIN_PATH=$top/build/gst
-auto=0 quick=0
+auto=0 quick=0 heldout=0
 for a in "$@"; do
   case $a in
     --auto) auto=1 ;;
     --quick) quick=1 ;;
-    *) echo "usage: $0 [--auto] [--quick]" >&2; exit 2 ;;
+    --heldout) heldout=1 ;;
+    *) echo "usage: $0 [--auto] [--quick] [--heldout]" >&2; exit 2 ;;
   esac
 done
+if [ $heldout = 1 ]; then
+  exec /usr/bin/python3 tools/quality/heldout.py run --refs all \
+    --out "${OUT:-$top/out/heldout}" --device "${DEVICE:-pocl}"
+fi
 if [ $quick = 1 ]; then
   exec /usr/bin/python3 tools/quality/auto.py --quick \
     --out "${OUT:-$top/out/quality-auto}" --device "${DEVICE:-pocl}"

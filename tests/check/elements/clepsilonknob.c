@@ -458,7 +458,7 @@ typedef struct
 
 static const Preset presets[] = {
   {"dvd-rip", "auto"},
-  {"divx-xvid", "light"},
+  {"divx-xvid", "auto"},
   {"mjpeg-camera", "auto"},
   {"low-bitrate-stream", "medium"},
   {"broadcast-capture", "auto"},

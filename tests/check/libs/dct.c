@@ -424,6 +424,176 @@ GST_START_TEST (test_auto_threshold_rounding)
 
 GST_END_TEST;
 
+/* strength=auto on frames coded by real encoders (tests/check/libs/
+ * dct-frames: a 128x96 luma crop, on the codec's 8x8 grid, of the
+ * astronaut picture of tools/quality/heldout.py's FIT set, coded and
+ * decoded by FFmpeg 5.1 as that harness does; 'heldout.py test-frames'
+ * writes them): the lattice of each of the three coefficients, its
+ * spacing (quarter-quarter levels) and the frame's threshold. The spacings are the codecs' own: MPEG-2 -q:v Q, 2 Q levels
+ * (16 x 2Q); H.263 and MPEG-4's H.263 quantization, 2 QP levels (odd
+ * multiples); MPEG-4 with -mpeg_quant 1, QP x W / 8 levels (W = 17, 17, 18
+ * from its default intra matrix: 12.75 levels at QP 6); FFmpeg's MJPEG
+ * -q:v Q, 16 Q / 8 levels (MPEG-1's matrix scaled), and 219/255 of that
+ * once converted to limited range (17.18 levels at Q 10). H.264, HEVC and
+ * the pristine crop show none. A change of the estimate's tolerance, fit
+ * fraction, count or rounding that loses one of these fails here. */
+typedef struct
+{
+  const gchar *file;
+  GstClDctLattice kind;
+  guint spacing[GST_CL_DCT_HIST_COEFFS];
+  guint threshold;
+} CodedFrame;
+
+#define M GST_CL_DCT_LATTICE_MULTIPLES
+#define O GST_CL_DCT_LATTICE_H263
+#define N GST_CL_DCT_LATTICE_NONE
+static const CodedFrame coded_frames[] = {
+  {"mpeg2-8", M, {256, 256, 256}, 40},
+  {"mpeg2-14", M, {449, 448, 450}, 70},
+  {"mpeg4-6", O, {192, 192, 192}, 33},
+  {"mpeg4-12", O, {384, 384, 384}, 66},
+  {"mpeg4-mq-6", M, {204, 203, 215}, 32},
+  {"mpeg4-mq-12", M, {408, 407, 432}, 64},
+  {"h263-6", O, {192, 192, 192}, 33},
+  {"h263-12", O, {384, 384, 384}, 66},
+  {"mjpeg-10", M, {320, 319, 320}, 50},
+  {"mjpeg-20", M, {639, 639, 640}, 100},
+  {"mjpeg-tv-10", M, {275, 274, 275}, 43},
+  {"mjpeg-tv-20", M, {549, 549, 549}, 86},
+  {"h264-30", N, {0, 0, 0}, 0},
+  {"h264-36", N, {0, 0, 0}, 0},
+  {"hevc-32", N, {0, 0, 0}, 0},
+  {"pristine-0", N, {0, 0, 0}, 0},
+};
+#undef M
+#undef O
+#undef N
+
+GST_START_TEST (test_estimate_coded_frames)
+{
+  const gchar *dir = g_getenv ("DCT_FRAMES");
+  GstClDctAutoParams params;
+  guint i, k;
+
+  fail_unless (dir != NULL, "DCT_FRAMES (tests/meson.build) is not set");
+  gst_cl_dct_auto_params_init (&params);
+  for (i = 0; i < G_N_ELEMENTS (coded_frames); i++) {
+    const CodedFrame *c = &coded_frames[i];
+    gchar *name = g_strdup_printf ("astronaut-%s.y", c->file);
+    gchar *path = g_build_filename (dir, name, NULL);
+    guint32 hist[GST_CL_DCT_HIST_SIZE];
+    gchar *data = NULL;
+    gsize size = 0;
+
+    fail_unless (g_file_get_contents (path, &data, &size, NULL), "%s", path);
+    fail_unless_equals_int (size, 128 * 96);
+    ref_dct_histogram ((const guint8 *) data, 128, 128, 96, hist);
+    for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++) {
+      guint spacing = 0;
+      const GstClDctLattice kind = gst_cl_dct_lattice (hist +
+          k * GST_CL_DCT_BINS, params.min_count, &spacing);
+
+      fail_unless (kind == c->kind && spacing == c->spacing[k],
+          "%s, coefficient %u: lattice %d spacing %u, expected %d %u",
+          c->file, k, kind, spacing, c->kind, c->spacing[k]);
+    }
+    fail_unless_equals_int (gst_cl_dct_frame_threshold (hist, &params),
+        c->threshold);
+    g_free (data);
+    g_free (path);
+    g_free (name);
+  }
+}
+
+GST_END_TEST;
+
+/* The first bin the estimate reads (EST_MIN in gstcldct.c). */
+#define EST_MIN_BIN 6
+
+/* One coefficient's histogram with @n values at each of @points (quarter
+ * levels, 0-terminated). */
+static void
+points_histogram (guint32 * hist, const guint * points, guint n)
+{
+  memset (hist, 0, GST_CL_DCT_BINS * sizeof (guint32));
+  for (; *points; points++)
+    hist[*points] += n;
+}
+
+/* The two lattices at their edges: H.263's odd multiples with the even
+ * quantizer's -1 (qp 10: 29, 49, 69 levels), a step of a quarter-quarter
+ * level, the +-3 tolerance, the count. */
+GST_START_TEST (test_lattice_edges)
+{
+  static const guint h263[] = { 116, 196, 276, 0 };
+  static const guint h263_off[] = { 120, 200, 280, 0 };
+  static const guint mq[] = { 48, 100, 152, 204, 0 };
+  guint32 hist[GST_CL_DCT_BINS];
+  guint spacing, i;
+
+  points_histogram (hist, h263, 20);
+  fail_unless_equals_int (gst_cl_dct_lattice (hist, 24, &spacing),
+      GST_CL_DCT_LATTICE_H263);
+  fail_unless_equals_int (spacing, 320);
+  /* 4 quarter levels off H.263's levels: odd multiples of 10 levels without
+   * the -1 are the multiples of 40 quarter levels (H.263's qp 10 is 29,
+   * 49, 69 levels, not 30, 50, 70); of the spacings that hold all three
+   * within 3, the largest (161: 121, 201, 282) */
+  points_histogram (hist, h263_off, 20);
+  fail_unless_equals_int (gst_cl_dct_lattice (hist, 24, &spacing),
+      GST_CL_DCT_LATTICE_MULTIPLES);
+  fail_unless_equals_int (spacing, 161);
+  /* MPEG-4's MPEG quantization at qp 6: floor (L x 12.75) levels */
+  points_histogram (hist, mq, 20);
+  fail_unless_equals_int (gst_cl_dct_lattice (hist, 24, &spacing),
+      GST_CL_DCT_LATTICE_MULTIPLES);
+  fail_unless (spacing >= 203 && spacing <= 205, "spacing %u", spacing);
+  /* the count: 24 values read, 23 not */
+  points_histogram (hist, h263, 8);
+  fail_unless_equals_int (gst_cl_dct_lattice (hist, 24, &spacing),
+      GST_CL_DCT_LATTICE_H263);
+  fail_unless_equals_int (gst_cl_dct_lattice (hist, 25, &spacing),
+      GST_CL_DCT_LATTICE_NONE);
+  fail_unless_equals_int (spacing, 0);
+  /* values spread evenly (a deblocked codec's, a pristine picture's) fit
+   * none */
+  memset (hist, 0, sizeof (hist));
+  for (i = EST_MIN_BIN; i < 500; i++)
+    hist[i] = 1 + i % 3;
+  fail_unless_equals_int (gst_cl_dct_lattice (hist, 24, &spacing),
+      GST_CL_DCT_LATTICE_NONE);
+}
+
+GST_END_TEST;
+
+/* The held threshold: a frame without a lattice after one with takes
+ * hold_gain / 16 of its threshold, for 64 frames, then nothing; a reset
+ * forgets it. */
+GST_START_TEST (test_auto_hold)
+{
+  static const guint h263[] = { 116, 196, 276, 0 };
+  guint32 hist[GST_CL_DCT_HIST_SIZE], flat[GST_CL_DCT_HIST_SIZE] = { 0 };
+  GstClDctAuto state = { 0, };
+  guint k, i;
+
+  for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
+    points_histogram (hist + k * GST_CL_DCT_BINS, h263, 20);
+  flat[0] = 1000;
+  /* H.263 qp 10: spacing 20 levels, threshold 11/16 of 80 quarter levels
+   * (55) */
+  fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), 55);
+  for (i = 0; i < 64; i++)
+    fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat),
+        (55 * GST_CL_DCT_DEFAULT_HOLD_GAIN + 8) >> 4);
+  fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), 0);
+  fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), 55);
+  gst_cl_dct_auto_reset (&state);
+  fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), 0);
+}
+
+GST_END_TEST;
+
 static Suite *
 dct_suite (void)
 {
@@ -441,6 +611,9 @@ dct_suite (void)
   tcase_add_test (tc, test_estimate);
   tcase_add_test (tc, test_comb_edges);
   tcase_add_test (tc, test_auto_threshold_rounding);
+  tcase_add_test (tc, test_estimate_coded_frames);
+  tcase_add_test (tc, test_lattice_edges);
+  tcase_add_test (tc, test_auto_hold);
   return s;
 }
 
