@@ -142,8 +142,7 @@ struct _GstClCudaPool
   PoolBuffer buffers[];
 };
 
-/* Opens @name and fills @calls; then cuInit. FALSE with a new sentence in
- * @reason when any step fails (the module is then closed). */
+/* Opens @name, fills @calls, calls cuInit; else FALSE and a new @reason. */
 static gboolean
 open_driver (const gchar * name, CudaCalls * calls, GModule ** module,
     gchar ** reason)
@@ -169,8 +168,7 @@ open_driver (const gchar * name, CudaCalls * calls, GModule ** module,
   }
   status = calls->Init (0);
   if (status != CUDA_SUCCESS) {
-    if (calls->GetErrorName (status, &error_name) != CUDA_SUCCESS)
-      error_name = NULL;
+    calls->GetErrorName (status, &error_name);  /* NULL if unknown */
     *reason = g_strdup_printf ("cuInit failed: %s (%d)",
         error_name ? error_name : "unknown CUDA error", status);
     goto failed;
@@ -203,14 +201,18 @@ gst_cl_cuda_load (const gchar ** reason)
 
   if (g_once_init_enter (&done)) {
     const gchar *name = g_getenv ("GST_CL_CUDA_LIBRARY");
+    CudaCalls calls = { 0, };
 
     ensure_debug_category ();
     if (!name || !*name)
       name = "libcuda.so.1";
-    if (open_driver (name, &cu, &cuda_module, &why))
+    /* cu is filled from a whole good table alone: a failed one is closed */
+    if (open_driver (name, &calls, &cuda_module, &why)) {
+      cu = calls;
       GST_INFO ("CUDA driver %s loaded", name);
-    else
+    } else {
       GST_INFO ("no CUDA: %s", why);
+    }
     g_once_init_leave (&done, 1);
   }
   if (reason)
@@ -373,9 +375,10 @@ gst_cl_cuda_device_matches (cl_device_id device, const guint8 uuid[16],
   return FALSE;
 }
 
-/* Imports @fd, an exported allocation of @size bytes, as an OpenCL buffer.
- * On success the file descriptor belongs to OpenCL (as an import does in
- * CUDA and Vulkan); on failure it is closed here. */
+/* Imports @fd, an exported allocation, as an OpenCL buffer. On success the
+ * descriptor is OpenCL's: NVIDIA's driver keeps it while the buffer lives
+ * and closes it with the buffer (tools/cl-cuda-import counts them); on
+ * failure it is closed here. */
 static cl_mem
 import_fd (GstClCudaPool * pool, gint fd, GError ** error)
 {
@@ -397,7 +400,7 @@ import_fd (GstClCudaPool * pool, gint fd, GError ** error)
     return NULL;
   }
   GST_DEBUG ("imported fd %d (%s after the import)", fd,
-      fcntl (fd, F_GETFD) == -1 ? "closed" : "still open");
+      fcntl (fd, F_GETFD) == -1 ? "closed" : "open");
   return mem;
 }
 
@@ -482,8 +485,7 @@ make_buffers (GstClCudaPool * pool, gsize size, GError ** error)
               CU_MEM_ALLOC_GRANULARITY_MINIMUM)))
     return gst_cl_cuda_set_error (error, status,
         "cuMemGetAllocationGranularity");
-  if (pool->granularity == 0)
-    pool->granularity = 1;
+  pool->granularity = MAX (pool->granularity, 1);
   pool->size = (size + pool->granularity - 1) / pool->granularity *
       pool->granularity;
   if ((status = cu.StreamCreate (&pool->stream, CU_STREAM_NON_BLOCKING)))
@@ -571,8 +573,7 @@ gst_cl_cuda_pool_get_buffer (GstClCudaPool * pool, guint index)
   return pool->buffers[index].mem;
 }
 
-/* Whether @plane lies inside a pool buffer, with rows that fit their
- * pitches. */
+/* Whether @plane lies inside a pool buffer, its rows within their pitches. */
 static gboolean
 plane_fits (GstClCudaPool * pool, const GstClCudaPlaneCopy * plane,
     guint i, GError ** error)
