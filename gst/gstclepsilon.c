@@ -118,6 +118,8 @@
 #include "gstclmemory-private.h"
 #include "gstclnegotiation-private.h"
 #include "gstclsharing-private.h"
+#include "gstclcudaimport-private.h"
+#include "gstclcuda-private.h"
 
 #include <string.h>
 
@@ -127,10 +129,13 @@ GST_DEBUG_CATEGORY (gst_cl_epsilon_debug);
 #define CAPS_FORMATS \
     "{ NV12, I420, YV12, NV21, GRAY8, Y444, Y42B, P010_10LE, I420_10LE }"
 /* Device memory first: where both sides take it (two OpenCL elements), the
- * frame stays on the device; transform_caps keeps other peers on system
- * memory. */
+ * frame stays on the device; then CUDA memory, which transform_caps offers
+ * only where the device is the GPU of CUDA (gstclnegotiation.c); other
+ * peers get system memory. */
 #define CAPS \
     GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CL_BUFFER, \
+        CAPS_FORMATS) "; " \
+    GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CL_CAPS_FEATURE_MEMORY_CUDA, \
         CAPS_FORMATS) "; " GST_VIDEO_CAPS_MAKE (CAPS_FORMATS)
 
 static GstStaticPadTemplate gst_cl_epsilon_sink_template =
@@ -169,6 +174,8 @@ gst_cl_epsilon_finalize (GObject * object)
   gst_cl_stats_free (self->stats);
   /* A context set on the element (set_context) that it never started with. */
   gst_clear_object (&self->context);
+  if (self->cuda_context)
+    gst_context_unref (self->cuda_context);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -279,6 +286,23 @@ gst_cl_epsilon_free_resources (GstClEpsilon * self)
   GST_OBJECT_UNLOCK (self);
 }
 
+/* Whether memory:CUDAMemory is offered: where the device is the GPU of
+ * CUDA; one line in the log says why not. */
+static void
+gst_cl_epsilon_check_cuda (GstClEpsilon * self)
+{
+  gchar *reason = NULL;
+
+  self->cuda_usable = gst_cl_cuda_usable (self->context, &reason);
+  self->cuda_checked = TRUE;
+  if (self->cuda_usable)
+    GST_INFO_OBJECT (self, "memory:CUDAMemory offered: %s is a CUDA device",
+        gst_cl_context_get_device_name (self->context));
+  else
+    GST_INFO_OBJECT (self, "memory:CUDAMemory not offered: %s", reason);
+  g_free (reason);
+}
+
 static gboolean
 gst_cl_epsilon_start (GstBaseTransform * trans)
 {
@@ -317,6 +341,7 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
       g_strdup (gst_cl_context_get_device_name (self->context));
   GST_OBJECT_UNLOCK (self);
   g_object_notify (G_OBJECT (self), "device-name");
+  gst_cl_epsilon_check_cuda (self);
   self->same_memory = TRUE;
   gst_cl_epsilon_update_settings (self, TRUE);
   return TRUE;
@@ -343,6 +368,7 @@ gst_cl_epsilon_stop (GstBaseTransform * trans)
   GstClEpsilon *self = GST_CL_EPSILON (trans);
 
   gst_cl_epsilon_free_resources (self);
+  self->cuda_checked = FALSE;
   GST_OBJECT_LOCK (self);
   g_clear_pointer (&self->device_name, g_free);
   GST_OBJECT_UNLOCK (self);
@@ -358,6 +384,9 @@ gst_cl_epsilon_set_context (GstElement * element, GstContext * context)
   GstClEpsilon *self = GST_CL_EPSILON (element);
   gchar *device;
 
+  /* The CUDA context of the decoders is passed on, as it is. */
+  if (gst_cl_cuda_handle_set_context (element, context, &self->cuda_context))
+    goto chain;
   GST_OBJECT_LOCK (self);
   device = g_strdup (self->device);
   GST_OBJECT_UNLOCK (self);
@@ -365,6 +394,7 @@ gst_cl_epsilon_set_context (GstElement * element, GstContext * context)
       &self->context);
   g_free (device);
 
+chain:
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
@@ -377,13 +407,20 @@ gst_cl_epsilon_query (GstBaseTransform * trans, GstPadDirection direction,
   gboolean answered;
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT) {
+    GstContext *cuda_context = NULL;
+
     GST_OBJECT_LOCK (self);
     if (self->context)
       context = gst_object_ref (self->context);
+    if (self->cuda_context)
+      cuda_context = gst_context_ref (self->cuda_context);
     GST_OBJECT_UNLOCK (self);
     answered = gst_cl_context_handle_context_query (GST_ELEMENT (self),
-        query, context);
+        query, context) || gst_cl_cuda_handle_context_query (GST_ELEMENT
+        (self), query, cuda_context);
     gst_clear_object (&context);
+    if (cuda_context)
+      gst_context_unref (cuda_context);
     if (answered)
       return TRUE;
   }
@@ -397,7 +434,11 @@ static GstCaps *
 gst_cl_epsilon_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *result = gst_cl_caps_transform (caps, filter);
+  GstClEpsilon *self = GST_CL_EPSILON (trans);
+  /* Before start, when gst-launch-1.0 links elements, the device is not
+   * known: CUDA memory wherever the CUDA driver loads; start decides. */
+  GstCaps *result = gst_cl_caps_transform (caps, filter,
+      self->cuda_checked ? self->cuda_usable : gst_cl_cuda_load (NULL));
 
   GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SRC ? "src" : "sink", caps, result);
@@ -410,7 +451,7 @@ gst_cl_epsilon_fixate_caps (GstBaseTransform * trans,
 {
   if (direction == GST_PAD_SINK)
     othercaps = gst_cl_caps_keep_peer_memory (GST_BASE_TRANSFORM_SRC_PAD
-        (trans), othercaps);
+        (trans), caps, othercaps);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->fixate_caps (trans,
       direction, caps, othercaps);
 }
@@ -433,6 +474,10 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
     goto stopped;
   if (!gst_cl_plan_supports (in_info))
     goto too_large;
+  /* accept-caps checks the template only */
+  if (!self->cuda_usable && (gst_cl_caps_in_cuda_memory (incaps) ||
+          gst_cl_caps_in_cuda_memory (outcaps)))
+    goto no_cuda;
   GST_OBJECT_LOCK (self);
   depth = self->frames_in_flight;
   GST_OBJECT_UNLOCK (self);
@@ -454,6 +499,12 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
 stopped:
   {
     GST_DEBUG_OBJECT (self, "an error stopped the stream: caps refused");
+    return FALSE;
+  }
+no_cuda:
+  {
+    GST_WARNING_OBJECT (self, "memory:CUDAMemory refused: not offered on "
+        "this device");
     return FALSE;
   }
 too_large:
@@ -504,10 +555,22 @@ gst_cl_epsilon_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   GstClEpsilon *self = GST_CL_EPSILON (trans);
   GstCaps *sinkcaps =
       gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
-  gboolean ok = gst_cl_allocation_decide (self->context, query, sinkcaps,
-      &self->share_untouched);
+  GstContext *cuda_context = NULL;
+  gboolean ok;
 
+  /* CUDA output needs a CUDA pool: downstream's, or one made for the
+   * decoder's context. */
+  if (self->cuda_usable)
+    gst_cl_cuda_ensure_context (GST_ELEMENT (self), &self->cuda_context);
+  GST_OBJECT_LOCK (self);
+  if (self->cuda_context)
+    cuda_context = gst_context_ref (self->cuda_context);
+  GST_OBJECT_UNLOCK (self);
+  ok = gst_cl_allocation_decide (self->context, query, sinkcaps,
+      cuda_context, &self->share_untouched);
   gst_clear_caps (&sinkcaps);
+  if (cuda_context)
+    gst_context_unref (cuda_context);
   return ok && GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation
       (trans, query);
 }

@@ -54,6 +54,30 @@ void gst_cl_context_handle_set_context (GstElement * element,
 gboolean gst_cl_context_handle_context_query (GstElement * element,
     GstQuery * query, GstClContext * cl_context);
 
+/* GStreamer's CUDA context ("gst.cuda.context", GstCudaContext of
+ * libgstcuda) is passed on as the decoders made it: an element that takes
+ * CUDA memory keeps the GstContext it is given and answers queries for it
+ * (a later cudadownload or encoder then shares the decoder's), and never
+ * makes one. */
+
+/* For GstElement::set_context: where @context is a CUDA context, keeps a
+ * reference in @cuda_context (replacing one kept before; under @element's
+ * object lock) and returns TRUE. */
+gboolean gst_cl_cuda_handle_set_context (GstElement * element,
+    GstContext * context, GstContext ** cuda_context);
+
+/* Where none is kept in @cuda_context: asks the peers upstream, then
+ * downstream, for the CUDA context (a decoder answers with its own: GstBin
+ * does not hand an element the context posted after it went to READY) and
+ * keeps it. Whether one is kept. */
+gboolean gst_cl_cuda_ensure_context (GstElement * element,
+    GstContext ** cuda_context);
+
+/* Answers a GST_QUERY_CONTEXT for the CUDA context with @cuda_context;
+ * FALSE for other queries or when @cuda_context is NULL. */
+gboolean gst_cl_cuda_handle_context_query (GstElement * element,
+    GstQuery * query, GstContext * cuda_context);
+
 G_END_DECLS
 
 #endif /* __GST_CL_SHARING_PRIVATE_H__ */
