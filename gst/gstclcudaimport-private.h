@@ -48,6 +48,10 @@ gboolean gst_cl_is_cuda_memory (GstMemory * mem);
  * @reason: no CUDA, another device, an extension missing. */
 gboolean gst_cl_cuda_usable (GstClContext * context, gchar ** reason);
 
+/* gst_cl_cuda_usable() for @element on @context's device, said in one log
+ * line (INFO, category clcudaimport) either way. */
+gboolean gst_cl_cuda_offer (GstElement * element, GstClContext * context);
+
 /* A GstCudaBufferPool of libgstcuda for the GstCudaContext that
  * @cuda_context (of GST_CL_CUDA_CONTEXT_TYPE) holds, or NULL where either
  * is missing. */

@@ -101,6 +101,21 @@ gst_cl_cuda_usable (GstClContext * context, gchar ** reason)
   return FALSE;
 }
 
+gboolean
+gst_cl_cuda_offer (GstElement * element, GstClContext * context)
+{
+  gchar *reason = NULL;
+  gboolean usable = gst_cl_cuda_usable (context, &reason);
+
+  if (usable)
+    GST_INFO_OBJECT (element, "memory:CUDAMemory offered: %s is a CUDA "
+        "device", gst_cl_context_get_device_name (context));
+  else
+    GST_INFO_OBJECT (element, "memory:CUDAMemory not offered: %s", reason);
+  g_free (reason);
+  return usable;
+}
+
 typedef gpointer (*CudaBufferPoolNew) (gpointer cuda_context);
 
 GstBufferPool *

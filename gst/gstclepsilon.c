@@ -119,7 +119,6 @@
 #include "gstclnegotiation-private.h"
 #include "gstclsharing-private.h"
 #include "gstclcudaimport-private.h"
-#include "gstclcuda-private.h"
 
 #include <string.h>
 
@@ -286,23 +285,6 @@ gst_cl_epsilon_free_resources (GstClEpsilon * self)
   GST_OBJECT_UNLOCK (self);
 }
 
-/* Whether memory:CUDAMemory is offered: where the device is the GPU of
- * CUDA; one line in the log says why not. */
-static void
-gst_cl_epsilon_check_cuda (GstClEpsilon * self)
-{
-  gchar *reason = NULL;
-
-  self->cuda_usable = gst_cl_cuda_usable (self->context, &reason);
-  self->cuda_checked = TRUE;
-  if (self->cuda_usable)
-    GST_INFO_OBJECT (self, "memory:CUDAMemory offered: %s is a CUDA device",
-        gst_cl_context_get_device_name (self->context));
-  else
-    GST_INFO_OBJECT (self, "memory:CUDAMemory not offered: %s", reason);
-  g_free (reason);
-}
-
 static gboolean
 gst_cl_epsilon_start (GstBaseTransform * trans)
 {
@@ -341,7 +323,9 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
       g_strdup (gst_cl_context_get_device_name (self->context));
   GST_OBJECT_UNLOCK (self);
   g_object_notify (G_OBJECT (self), "device-name");
-  gst_cl_epsilon_check_cuda (self);
+  /* memory:CUDAMemory where the device is the GPU of CUDA */
+  self->cuda_usable = gst_cl_cuda_offer (GST_ELEMENT (self), self->context);
+  self->cuda_checked = TRUE;
   self->same_memory = TRUE;
   gst_cl_epsilon_update_settings (self, TRUE);
   return TRUE;
@@ -407,20 +391,14 @@ gst_cl_epsilon_query (GstBaseTransform * trans, GstPadDirection direction,
   gboolean answered;
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT) {
-    GstContext *cuda_context = NULL;
-
     GST_OBJECT_LOCK (self);
     if (self->context)
       context = gst_object_ref (self->context);
-    if (self->cuda_context)
-      cuda_context = gst_context_ref (self->cuda_context);
     GST_OBJECT_UNLOCK (self);
     answered = gst_cl_context_handle_context_query (GST_ELEMENT (self),
         query, context) || gst_cl_cuda_handle_context_query (GST_ELEMENT
-        (self), query, cuda_context);
+        (self), query, &self->cuda_context);
     gst_clear_object (&context);
-    if (cuda_context)
-      gst_context_unref (cuda_context);
     if (answered)
       return TRUE;
   }
@@ -555,19 +533,13 @@ gst_cl_epsilon_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   GstClEpsilon *self = GST_CL_EPSILON (trans);
   GstCaps *sinkcaps =
       gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
-  GstContext *cuda_context = NULL;
-  gboolean ok;
-
   /* CUDA output needs a CUDA pool: downstream's, or one made for the
    * decoder's context. */
-  if (self->cuda_usable)
-    gst_cl_cuda_ensure_context (GST_ELEMENT (self), &self->cuda_context);
-  GST_OBJECT_LOCK (self);
-  if (self->cuda_context)
-    cuda_context = gst_context_ref (self->cuda_context);
-  GST_OBJECT_UNLOCK (self);
-  ok = gst_cl_allocation_decide (self->context, query, sinkcaps,
+  GstContext *cuda_context = gst_cl_cuda_get_context (GST_ELEMENT (self),
+      &self->cuda_context, self->cuda_usable);
+  gboolean ok = gst_cl_allocation_decide (self->context, query, sinkcaps,
       cuda_context, &self->share_untouched);
+
   gst_clear_caps (&sinkcaps);
   if (cuda_context)
     gst_context_unref (cuda_context);

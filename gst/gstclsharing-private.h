@@ -66,17 +66,17 @@ gboolean gst_cl_context_handle_context_query (GstElement * element,
 gboolean gst_cl_cuda_handle_set_context (GstElement * element,
     GstContext * context, GstContext ** cuda_context);
 
-/* Where none is kept in @cuda_context: asks the peers upstream, then
- * downstream, for the CUDA context (a decoder answers with its own: GstBin
- * does not hand an element the context posted after it went to READY) and
- * keeps it. Whether one is kept. */
-gboolean gst_cl_cuda_ensure_context (GstElement * element,
-    GstContext ** cuda_context);
+/* A new reference to the CUDA context kept in @cuda_context, or NULL.
+ * Where none is kept and @ask: asks the peers upstream, then downstream,
+ * for it first (a decoder answers with its own: GstBin does not hand an
+ * element a context posted after it went to READY) and keeps it. */
+GstContext *gst_cl_cuda_get_context (GstElement * element,
+    GstContext ** cuda_context, gboolean ask);
 
-/* Answers a GST_QUERY_CONTEXT for the CUDA context with @cuda_context;
- * FALSE for other queries or when @cuda_context is NULL. */
+/* Answers a GST_QUERY_CONTEXT for the CUDA context with the one kept in
+ * @cuda_context; FALSE for other queries or when none is kept. */
 gboolean gst_cl_cuda_handle_context_query (GstElement * element,
-    GstQuery * query, GstContext * cuda_context);
+    GstQuery * query, GstContext ** cuda_context);
 
 G_END_DECLS
 

@@ -288,40 +288,45 @@ gst_cl_cuda_handle_set_context (GstElement * element, GstContext * context,
   return TRUE;
 }
 
-gboolean
-gst_cl_cuda_handle_context_query (GstElement * element, GstQuery * query,
-    GstContext * cuda_context)
-{
-  const gchar *type;
-
-  if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT || !cuda_context ||
-      !gst_query_parse_context_type (query, &type) ||
-      !g_str_equal (type, GST_CL_CUDA_CONTEXT_TYPE))
-    return FALSE;
-  GST_DEBUG_OBJECT (element, "answering with %" GST_PTR_FORMAT,
-      cuda_context);
-  gst_query_set_context (query, cuda_context);
-  return TRUE;
-}
-
-gboolean
-gst_cl_cuda_ensure_context (GstElement * element, GstContext ** cuda_context)
+GstContext *
+gst_cl_cuda_get_context (GstElement * element, GstContext ** cuda_context,
+    gboolean ask)
 {
   GstContext *found = NULL;
   GstQuery *query;
-  gboolean have;
 
   GST_OBJECT_LOCK (element);
-  have = *cuda_context != NULL;
+  if (*cuda_context)
+    found = gst_context_ref (*cuda_context);
   GST_OBJECT_UNLOCK (element);
-  if (have)
-    return TRUE;
+  if (found || !ask)
+    return found;
   query = gst_query_new_context (GST_CL_CUDA_CONTEXT_TYPE);
   if (run_context_query (element, query, GST_PAD_SINK) ||
       run_context_query (element, query, GST_PAD_SRC))
     gst_query_parse_context (query, &found);
-  if (found)
+  if (found) {
     gst_cl_cuda_handle_set_context (element, found, cuda_context);
+    gst_context_ref (found);
+  }
   gst_query_unref (query);
-  return found != NULL;
+  return found;
+}
+
+gboolean
+gst_cl_cuda_handle_context_query (GstElement * element, GstQuery * query,
+    GstContext ** cuda_context)
+{
+  GstContext *kept;
+  const gchar *type;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT ||
+      !gst_query_parse_context_type (query, &type) ||
+      !g_str_equal (type, GST_CL_CUDA_CONTEXT_TYPE) ||
+      !(kept = gst_cl_cuda_get_context (element, cuda_context, FALSE)))
+    return FALSE;
+  GST_DEBUG_OBJECT (element, "answering with %" GST_PTR_FORMAT, kept);
+  gst_query_set_context (query, kept);
+  gst_context_unref (kept);
+  return TRUE;
 }

@@ -82,7 +82,7 @@ GST_START_TEST (test_cuda_not_offered)
   GstCaps *caps;
   GstPad *pad;
 
-  gst_debug_set_threshold_for_name ("clepsilon", GST_LEVEL_INFO);
+  gst_debug_set_threshold_for_name ("clcudaimport", GST_LEVEL_INFO);
   gst_debug_add_log_function (count_reasons, NULL, NULL);
   reasons = 0;
   pipeline = gst_parse_launch (desc, NULL);
