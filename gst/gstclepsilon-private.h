@@ -67,6 +67,9 @@ struct _GstClEpsilon
   guint plan_cookie;            /* settings_cookie of the plan's settings */
   gboolean same_memory;         /* both pads carry the same kind of memory */
   gboolean share_untouched;     /* decided with the allocation */
+  gboolean cuda_checked;        /* start decided cuda_usable for the device */
+  gboolean cuda_usable;         /* memory:CUDAMemory offered (start) */
+  GstContext *cuda_context;     /* the pipeline's CUDA context, passed on */
   GstClStats *stats;            /* has its own lock */
   gboolean dct_requested;       /* the plan's settings ask for the DCT stage */
   guint applied_threshold;      /* and this luma threshold */

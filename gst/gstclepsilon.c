@@ -119,6 +119,7 @@
 #include "gstclmemory-private.h"
 #include "gstclnegotiation-private.h"
 #include "gstclsharing-private.h"
+#include "gstclcudaimport-private.h"
 
 #include <string.h>
 
@@ -129,14 +130,16 @@ GST_DEBUG_CATEGORY (gst_cl_epsilon_debug);
     "{ NV12, I420, YV12, NV21, GRAY8, Y444, Y42B, P010_10LE, I420_10LE, " \
     "I422_10LE, Y444_10LE }"
 /* Device memory first: where both sides take it (two OpenCL elements), the
- * frame stays on the device; transform_caps keeps other peers on system
- * memory. */
-/* A stream whose buffers each hold one field (interlace-mode=alternate,
- * behind the format:Interlaced feature) is filtered buffer by buffer: each
- * field as the picture it is. */
+ * frame stays on the device; then CUDA memory, which transform_caps offers
+ * only where the device is the GPU of CUDA (gstclnegotiation.c); other
+ * peers get system memory. A stream whose buffers each hold one field
+ * (interlace-mode=alternate, behind the format:Interlaced feature) is
+ * filtered buffer by buffer: each field as the picture it is. */
 #define ALTERNATE ", interlace-mode = (string) alternate"
 #define CAPS \
     GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CL_BUFFER, \
+        CAPS_FORMATS) "; " \
+    GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CL_CAPS_FEATURE_MEMORY_CUDA, \
         CAPS_FORMATS) "; " GST_VIDEO_CAPS_MAKE (CAPS_FORMATS) "; " \
     GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CL_BUFFER \
         ", " GST_CAPS_FEATURE_FORMAT_INTERLACED, CAPS_FORMATS) ALTERNATE "; " \
@@ -179,6 +182,8 @@ gst_cl_epsilon_finalize (GObject * object)
   gst_cl_stats_free (self->stats);
   /* A context set on the element (set_context) that it never started with. */
   gst_clear_object (&self->context);
+  if (self->cuda_context)
+    gst_context_unref (self->cuda_context);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -327,6 +332,9 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
       g_strdup (gst_cl_context_get_device_name (self->context));
   GST_OBJECT_UNLOCK (self);
   g_object_notify (G_OBJECT (self), "device-name");
+  /* memory:CUDAMemory where the device is the GPU of CUDA */
+  self->cuda_usable = gst_cl_cuda_offer (GST_ELEMENT (self), self->context);
+  self->cuda_checked = TRUE;
   self->same_memory = TRUE;
   gst_cl_epsilon_update_settings (self, TRUE);
   return TRUE;
@@ -353,6 +361,7 @@ gst_cl_epsilon_stop (GstBaseTransform * trans)
   GstClEpsilon *self = GST_CL_EPSILON (trans);
 
   gst_cl_epsilon_free_resources (self);
+  self->cuda_checked = FALSE;
   GST_OBJECT_LOCK (self);
   g_clear_pointer (&self->device_name, g_free);
   GST_OBJECT_UNLOCK (self);
@@ -368,6 +377,9 @@ gst_cl_epsilon_set_context (GstElement * element, GstContext * context)
   GstClEpsilon *self = GST_CL_EPSILON (element);
   gchar *device;
 
+  /* The CUDA context of the decoders is passed on, as it is. */
+  if (gst_cl_cuda_handle_set_context (element, context, &self->cuda_context))
+    goto chain;
   GST_OBJECT_LOCK (self);
   device = g_strdup (self->device);
   GST_OBJECT_UNLOCK (self);
@@ -375,6 +387,7 @@ gst_cl_epsilon_set_context (GstElement * element, GstContext * context)
       &self->context);
   g_free (device);
 
+chain:
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
@@ -392,7 +405,8 @@ gst_cl_epsilon_query (GstBaseTransform * trans, GstPadDirection direction,
       context = gst_object_ref (self->context);
     GST_OBJECT_UNLOCK (self);
     answered = gst_cl_context_handle_context_query (GST_ELEMENT (self),
-        query, context);
+        query, context) || gst_cl_cuda_handle_context_query (GST_ELEMENT
+        (self), query, &self->cuda_context);
     gst_clear_object (&context);
     if (answered)
       return TRUE;
@@ -407,7 +421,11 @@ static GstCaps *
 gst_cl_epsilon_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *result = gst_cl_caps_transform (caps, filter);
+  GstClEpsilon *self = GST_CL_EPSILON (trans);
+  /* Before start, when gst-launch-1.0 links elements, the device is not
+   * known: CUDA memory wherever the CUDA driver loads; start decides. */
+  GstCaps *result = gst_cl_caps_transform (caps, filter,
+      self->cuda_checked ? self->cuda_usable : gst_cl_cuda_load (NULL));
 
   GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SRC ? "src" : "sink", caps, result);
@@ -420,7 +438,7 @@ gst_cl_epsilon_fixate_caps (GstBaseTransform * trans,
 {
   if (direction == GST_PAD_SINK)
     othercaps = gst_cl_caps_keep_peer_memory (GST_BASE_TRANSFORM_SRC_PAD
-        (trans), othercaps);
+        (trans), caps, othercaps);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->fixate_caps (trans,
       direction, caps, othercaps);
 }
@@ -443,6 +461,10 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
     goto stopped;
   if (!gst_cl_plan_supports (in_info))
     goto too_large;
+  /* accept-caps checks the template only */
+  if (!self->cuda_usable && (gst_cl_caps_in_cuda_memory (incaps) ||
+          gst_cl_caps_in_cuda_memory (outcaps)))
+    goto no_cuda;
   GST_OBJECT_LOCK (self);
   depth = self->frames_in_flight;
   GST_OBJECT_UNLOCK (self);
@@ -464,6 +486,12 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
 stopped:
   {
     GST_DEBUG_OBJECT (self, "an error stopped the stream: caps refused");
+    return FALSE;
+  }
+no_cuda:
+  {
+    GST_WARNING_OBJECT (self, "memory:CUDAMemory refused: not offered on "
+        "this device");
     return FALSE;
   }
 too_large:
@@ -514,10 +542,16 @@ gst_cl_epsilon_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   GstClEpsilon *self = GST_CL_EPSILON (trans);
   GstCaps *sinkcaps =
       gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
+  /* CUDA output needs a CUDA pool: downstream's, or one made for the
+   * decoder's context. */
+  GstContext *cuda_context = gst_cl_cuda_get_context (GST_ELEMENT (self),
+      &self->cuda_context, self->cuda_usable);
   gboolean ok = gst_cl_allocation_decide (self->context, query, sinkcaps,
-      &self->share_untouched);
+      cuda_context, &self->share_untouched);
 
   gst_clear_caps (&sinkcaps);
+  if (cuda_context)
+    gst_context_unref (cuda_context);
   return ok && GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation
       (trans, query);
 }

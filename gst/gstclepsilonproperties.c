@@ -264,6 +264,10 @@ install_device_properties (GObjectClass * gobject_class)
    *    commands from host memory to device buffers, and back;
    *  - device-copy-bytes (guint64): bytes OpenCL copied between host-visible
    *    buffers (planes that no stage touches);
+   *  - cuda-copy-bytes (guint64): bytes copied device to device between
+   *    CUDA memory (memory:CUDAMemory, from an NVIDIA decoder, or to a CUDA
+   *    element after) and the element's buffers: host-copy, upload and
+   *    download bytes stay 0 on that path;
    *  - device-ms (double): time the kernels ran, from profiling events;
    *  - transform-ms (double): wall-clock time the element spent on frames,
    *    from taking the input to releasing the output (transfers, kernels and
@@ -273,7 +277,8 @@ install_device_properties (GObjectClass * gobject_class)
    *    element's cost per frame;
    *  - memory-path (string): for the last frame, "host-ptr" (kernels worked
    *    in place on host memory), "pinned" (DMA between pinned host memory and
-   *    the device) or "copy" (a CPU copy or a pageable transfer was needed);
+   *    the device), "cuda" (CUDA memory copied on the device) or "copy" (a
+   *    CPU copy or a pageable transfer was needed);
    *  - epsilon-launch, convolution-launch (string): for the last frame's
    *    luma, the kernel variant and work-group size, e.g. "vector 16x8", or
    *    "none";

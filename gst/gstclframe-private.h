@@ -23,6 +23,7 @@
 
 #include <gst/video/video.h>
 #include "gstclcontext-private.h"
+#include "gstclcudaimport-private.h"
 
 G_BEGIN_DECLS
 
@@ -67,6 +68,8 @@ typedef struct
   guint64 upload_bytes;         /* OpenCL transfers host memory -> device */
   guint64 download_bytes;       /* OpenCL transfers device -> host memory */
   guint64 device_copy_bytes;    /* OpenCL copies between host-visible buffers */
+  guint64 cuda_copy_bytes;      /* CUDA copies device to device, between
+                                 * CUDA memory and our imported buffers */
   gboolean pageable;            /* a transfer used pageable host memory */
 } GstClTransferStats;
 
@@ -79,6 +82,12 @@ typedef struct
  *    on a discrete device its pinned host memory (mapped for good).
  *  - Several pinned OpenCL memories of the context (planes shared by an
  *    element before): their pinned pointers.
+ *  - One CUDA memory (GStreamer's memory:CUDAMemory) of the GPU that is the
+ *    device, where a GstClCudaImport is given: copied on the device into the
+ *    imported buffer of its slot (read), or mapped for a copy back after
+ *    the kernels (gst_cl_frame_commit()); the planes are DEVICE planes of
+ *    that buffer, which ordering acquires and releases around the frame's
+ *    commands (@cuda). CUDA memory of another GPU is mapped as below.
  *  - Else, on a host-unified device, one system memory at an aligned address:
  *    wrapped as a CL_MEM_USE_HOST_PTR buffer, no copy.
  *  - Else: the GstVideoFrame mapped, planes as host pointers (transfers then
@@ -104,6 +113,11 @@ typedef struct
    * references; one a memory at most, the others waited for on open). */
   cl_event pending[GST_VIDEO_MAX_PLANES];
   guint n_pending;
+  /* A CUDA frame imported into the buffer of @cuda_slot of @cuda (not
+   * owned), or NULL; the bytes copied on the device for it. */
+  GstClCudaImport *cuda;
+  guint cuda_slot;
+  guint64 cuda_bytes;
 } GstClFrame;
 
 /* Opens @buffer as described above, for @flags (GST_MAP_READ or
@@ -113,6 +127,17 @@ typedef struct
 gboolean gst_cl_frame_open (GstClFrame * frame, GstClContext * context,
     const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
     GError ** error);
+
+/* gst_cl_frame_open() that imports a buffer of CUDA memory through @cuda
+ * (may be NULL: mapped then) into the buffer of @slot. */
+gboolean gst_cl_frame_open_full (GstClFrame * frame, GstClContext * context,
+    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
+    GstClCudaImport * cuda, guint slot, GError ** error);
+
+/* After every command that writes @frame has completed: an imported CUDA
+ * output is copied back into its CUDA memory (nothing to do otherwise).
+ * FALSE with @error set when that fails. */
+gboolean gst_cl_frame_commit (GstClFrame * frame, GError ** error);
 
 /* Releases what gst_cl_frame_open() took. Call only once every command that
  * uses the frame has completed. */

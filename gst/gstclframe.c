@@ -328,11 +328,47 @@ sort_memories (GstClFrame * frame)
   }
 }
 
+/* Imports a buffer of one CUDA memory into the buffer of @slot of @cuda:
+ * its planes as DEVICE planes there, in @info's layout. FALSE with @error
+ * unset where the frame is on another GPU (mapped then). */
+static gboolean
+open_cuda_memory (GstClFrame * frame, const GstVideoInfo * info,
+    GstClCudaImport * cuda, guint slot, GError ** error)
+{
+  cl_mem mem = NULL;
+  guint i;
+
+  if (gst_cl_cuda_import_open (cuda, frame->buffer, frame->flags, slot,
+          &frame->frame, &mem, &frame->cuda_bytes, error) !=
+      GST_CL_CUDA_IMPORT_DONE)
+    return FALSE;
+  /* an output stays mapped for CUDA until its copy back */
+  frame->frame_mapped = (frame->flags & GST_MAP_WRITE) != 0;
+  frame->cuda = cuda;
+  frame->cuda_slot = slot;
+  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++)
+    frame->planes[i] = (GstClPlaneRef) {
+  .kind = GST_CL_PLANE_DEVICE,.mem = mem,.offset = info->offset[i],.pitch =
+          info->stride[i]};
+  return TRUE;
+}
+
 /* Lays out the planes of a buffer that is not one OpenCL memory. */
 static gboolean
 open_other_memory (GstClFrame * frame, const GstVideoInfo * info,
-    GError ** error)
+    GstClCudaImport * cuda, guint slot, GError ** error)
 {
+  if (cuda && gst_buffer_n_memory (frame->buffer) == 1 &&
+      gst_cl_is_cuda_memory (gst_buffer_peek_memory (frame->buffer, 0))) {
+    GError *failed = NULL;
+
+    if (open_cuda_memory (frame, info, cuda, slot, &failed))
+      return TRUE;
+    if (failed) {
+      g_propagate_error (error, failed);
+      return FALSE;
+    }
+  }
   if (layout_pinned_memories (frame, info))
     return TRUE;
   if (try_wrap_host_memory (frame, info, error))
@@ -345,6 +381,15 @@ gboolean
 gst_cl_frame_open (GstClFrame * frame, GstClContext * context,
     const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
     GError ** error)
+{
+  return gst_cl_frame_open_full (frame, context, info, buffer, flags, NULL, 0,
+      error);
+}
+
+gboolean
+gst_cl_frame_open_full (GstClFrame * frame, GstClContext * context,
+    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
+    GstClCudaImport * cuda, guint slot, GError ** error)
 {
   gboolean ok;
 
@@ -362,10 +407,19 @@ gst_cl_frame_open (GstClFrame * frame, GstClContext * context,
   }
   sort_memories (frame);
   ok = frame->cl_memory ? open_cl_memory (frame, info, frame->cl_memory,
-      error) : open_other_memory (frame, info, error);
+      error) : open_other_memory (frame, info, cuda, slot, error);
   if (!ok)
     gst_cl_frame_close (frame);
   return ok;
+}
+
+gboolean
+gst_cl_frame_commit (GstClFrame * frame, GError ** error)
+{
+  if (!frame->cuda || !(frame->flags & GST_MAP_WRITE) || !frame->frame_mapped)
+    return TRUE;
+  return gst_cl_cuda_import_commit (frame->cuda, frame->cuda_slot,
+      &frame->frame, &frame->cuda_bytes, error);
 }
 
 void

@@ -58,6 +58,9 @@ typedef struct
   /* What still writes the memories of both frames (not owned) */
   cl_event pending[GST_CL_IN_FLIGHT_MAX_PENDING];
   guint n_pending;
+  /* The acquires of the frames' imported CUDA buffers (owned) */
+  cl_event acquired[2];
+  guint n_acquired;
 } GstClFrameQueues;
 
 /* Frames in flight on @context: up to @depth on a device that does not
@@ -101,6 +104,18 @@ gboolean gst_cl_in_flight_wait (GstClInFlight * self, gdouble * device_ms,
 void gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
     const GstClFrame * out, GstClFrameQueues * q);
 
+/* The slot the next frame takes (gst_cl_in_flight_begin() has retired
+ * it): where a frame imported from CUDA memory goes (its pool buffer is
+ * the slot's, free once the slot is). */
+guint gst_cl_in_flight_next_slot (GstClInFlight * self);
+
+/* Before the frame's first command: the acquire for OpenCL of the
+ * imported CUDA buffers of @in and @out (GstClFrame's cuda), on @q's
+ * upload stream, which every stream of @q then waits for. Their release
+ * follows the frame's last command in gst_cl_in_flight_end(). */
+gboolean gst_cl_in_flight_acquire (GstClFrameQueues * q,
+    const GstClFrame * in, const GstClFrame * out, GError ** error);
+
 /* Between phases: the kernels wait for the uploads, the downloads for the
  * kernels (flushing what another queue waits for first, OpenCL's rule). */
 gboolean gst_cl_in_flight_to_kernels (GstClFrameQueues * q, GError ** error);
@@ -111,7 +126,10 @@ gboolean gst_cl_in_flight_to_downloads (GstClFrameQueues * q,
  * the event of its last command, which also goes to @out's memory (a map
  * of it waits, and reports a failure to the faults), and keeps @in open
  * where its memories are OpenCL memories (the uploads read them); @in and
- * @out are closed otherwise. Else everything is waited for, both frames
+ * @out are closed otherwise. Imported CUDA buffers are released for CUDA
+ * after the frame's last command, and an imported CUDA output, which is
+ * never left in flight, copied back once that is done
+ * (gst_cl_frame_commit()). Else everything is waited for, both frames
  * closed and the slot retired. FALSE with @error set (where @ok) when that
  * fails. */
 gboolean gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,

@@ -238,6 +238,7 @@ gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
       (!gst_cl_context_is_host_unified (self->context) || in->cl_memory);
   q->events = &slot->events;
   q->n_pending = 0;
+  q->n_acquired = 0;
   for (i = 0; i < in->n_pending; i++)
     q->pending[q->n_pending++] = in->pending[i];
   for (i = 0; i < out->n_pending; i++)
@@ -247,6 +248,60 @@ gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
   gst_cl_stream_init (&q->compute, self->compute, q->pending, q->n_pending);
   gst_cl_stream_init (&q->down, q->in_flight ? self->async_down :
       self->compute, q->pending, q->n_pending);
+}
+
+guint
+gst_cl_in_flight_next_slot (GstClInFlight * self)
+{
+  return self->next;
+}
+
+gboolean
+gst_cl_in_flight_acquire (GstClFrameQueues * q, const GstClFrame * in,
+    const GstClFrame * out, GError ** error)
+{
+  const GstClFrame *frames[2] = { in, out };
+  cl_event event;
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    const GstClFrame *f = frames[i];
+
+    if (!f->cuda)
+      continue;
+    if (!gst_cl_cuda_pool_acquire (gst_cl_cuda_import_get_pool (f->cuda),
+            f->cuda_slot, q->up.queue,
+            q->n_pending, q->n_pending ? q->pending : NULL, &event, error))
+      return FALSE;
+    q->acquired[q->n_acquired++] = event;
+    gst_cl_stream_wait_for (&q->up, event);
+    gst_cl_stream_wait_for (&q->compute, event);
+    gst_cl_stream_wait_for (&q->down, event);
+  }
+  return TRUE;
+}
+
+/* Releases the imported CUDA buffers of @in and @out for CUDA after the
+ * frame's last command: on the download stream, which follows the others
+ * (gst_cl_in_flight_to_downloads()). */
+static gboolean
+release_imports (GstClFrameQueues * q, const GstClFrame * in,
+    const GstClFrame * out, GError ** error)
+{
+  const GstClFrame *frames[2] = { in, out };
+  GstClStream *s = &q->down;
+  cl_event event = NULL;
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    if (!frames[i]->cuda)
+      continue;
+    if (!gst_cl_cuda_pool_release (gst_cl_cuda_import_get_pool
+            (frames[i]->cuda), frames[i]->cuda_slot, s->queue, s->n_wait, s->n_wait ? s->wait : NULL, &event, error))
+      return FALSE;
+    gst_cl_stream_enqueued (s, event);
+  }
+  return TRUE;
 }
 
 /* Makes @next wait for all that @before enqueued, flushing the queue of
@@ -325,13 +380,18 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
     gboolean ok, GstClFrame * in, GstClFrame * out, gdouble * device_ms,
     GError ** error)
 {
-  gboolean left = ok && q->in_flight && leave_in_flight (self, q, out,
-      error);
+  gboolean left;
 
+  /* Only a frame whose commands were all enqueued releases its imports: one
+   * that failed has stopped the stream (the pool goes with the plan). */
+  ok = ok && (q->n_acquired == 0 || release_imports (q, in, out, error));
+  left = ok && q->in_flight && leave_in_flight (self, q, out, error);
   ok = ok && (left || !q->in_flight);
   gst_cl_stream_clear (&q->up);
   gst_cl_stream_clear (&q->compute);
   gst_cl_stream_clear (&q->down);
+  while (q->n_acquired > 0)
+    clReleaseEvent (q->acquired[--q->n_acquired]);
   /* Whoever maps the output and finds its data missing tells us. */
   if (ok && out->cl_memory)
     gst_cl_memory_set_faults (out->cl_memory, self->faults);
@@ -343,6 +403,7 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
   }
   /* The frames stay open until every command on them has completed. */
   ok = finish_queues (self, ok ? error : NULL) && ok;
+  ok = ok && gst_cl_frame_commit (out, error);
   gst_cl_frame_close (out);
   gst_cl_frame_close (in);
   return retire_slot (&self->slots[q->slot], device_ms, ok ? error : NULL)

@@ -27,6 +27,7 @@
 #include "gstclbufferpool-private.h"
 #include "gstclmemory-private.h"
 #include "gstclplan-private.h"
+#include "gstclcudaimport-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_negotiation_debug
 GST_CL_DEBUG_CATEGORY (gst_cl_negotiation_debug, "clnegotiation",
@@ -43,6 +44,15 @@ gst_cl_caps_in_device_memory (GstCaps * caps)
 }
 
 gboolean
+gst_cl_caps_in_cuda_memory (GstCaps * caps)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+
+  return features && gst_caps_features_contains (features,
+      GST_CL_CAPS_FEATURE_MEMORY_CUDA);
+}
+
+gboolean
 gst_cl_caps_same_memory (GstCaps * in, GstCaps * out)
 {
   return !in || !out ||
@@ -50,9 +60,10 @@ gst_cl_caps_same_memory (GstCaps * in, GstCaps * out)
       gst_caps_get_features (out, 0));
 }
 
-/* @caps with every structure in system memory, or in device memory. */
+/* @caps with every structure in the memory of @feature (NULL: system
+ * memory). */
 static GstCaps *
-caps_with_memory (GstCaps * caps, gboolean device)
+caps_with_memory (GstCaps * caps, const gchar * feature)
 {
   GstCaps *out = gst_caps_copy (caps);
   guint i;
@@ -62,9 +73,8 @@ caps_with_memory (GstCaps * caps, gboolean device)
     /* one field a buffer (interlace-mode=alternate) stays so */
     gboolean fields = had && !gst_caps_features_is_any (had) &&
         gst_caps_features_contains (had, GST_CAPS_FEATURE_FORMAT_INTERLACED);
-    GstCapsFeatures *features = device ?
-        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CL_BUFFER, NULL) :
-        gst_caps_features_new_empty ();
+    GstCapsFeatures *features = feature ?
+        gst_caps_features_new (feature, NULL) : gst_caps_features_new_empty ();
 
     if (fields)
       gst_caps_features_add (features, GST_CAPS_FEATURE_FORMAT_INTERLACED);
@@ -74,10 +84,15 @@ caps_with_memory (GstCaps * caps, gboolean device)
 }
 
 GstCaps *
-gst_cl_caps_transform (GstCaps * caps, GstCaps * filter)
+gst_cl_caps_transform (GstCaps * caps, GstCaps * filter, gboolean cuda)
 {
-  GstCaps *result = gst_caps_merge (caps_with_memory (caps, TRUE),
-      caps_with_memory (caps, FALSE));
+  GstCaps *result = caps_with_memory (caps,
+      GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
+
+  if (cuda)
+    result = gst_caps_merge (result, caps_with_memory (caps,
+            GST_CL_CAPS_FEATURE_MEMORY_CUDA));
+  result = gst_caps_merge (result, caps_with_memory (caps, NULL));
 
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, result,
@@ -89,42 +104,57 @@ gst_cl_caps_transform (GstCaps * caps, GstCaps * filter)
   return result;
 }
 
-/* Whether the peer of @pad names memory:OpenCLBuffer among what it takes
- * (a sink that takes ANY caps does not count). */
+/* Whether the caps feature @feature is in @f (not ANY). */
 static gboolean
-peer_takes_device_memory (GstPad * pad)
+has_feature (GstCapsFeatures * f, const gchar * feature)
+{
+  return f && !gst_caps_features_is_any (f) &&
+      gst_caps_features_contains (f, feature);
+}
+
+/* The memory the peer of @pad should get (rule 2): the caps feature, or
+ * NULL for system memory (a sink that takes ANY caps names none). */
+static const gchar *
+peer_memory (GstPad * pad, GstCaps * incaps)
 {
   GstCaps *peer = gst_pad_peer_query_caps (pad, NULL);
-  gboolean takes = FALSE;
+  gboolean device = FALSE, cuda = FALSE;
   guint i;
+
+  if (peer && gst_caps_is_any (peer) && incaps &&
+      gst_cl_caps_in_cuda_memory (incaps))
+    cuda = TRUE;
 
   ensure_debug_category ();
   for (i = 0; peer && !gst_caps_is_any (peer) && i < gst_caps_get_size (peer);
       i++) {
-    GstCapsFeatures *f = gst_caps_get_features (peer, i);
-
-    takes |= f && !gst_caps_features_is_any (f) &&
-        gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
+    device |= has_feature (gst_caps_get_features (peer, i),
+        GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
+    cuda |= has_feature (gst_caps_get_features (peer, i),
+        GST_CL_CAPS_FEATURE_MEMORY_CUDA);
   }
-  GST_LOG_OBJECT (pad, "peer takes %" GST_PTR_FORMAT ": device memory %s",
-      peer, takes ? "yes" : "no");
+  GST_LOG_OBJECT (pad, "peer takes %" GST_PTR_FORMAT ": device memory %s, "
+      "CUDA memory %s", peer, device ? "yes" : "no", cuda ? "yes" : "no");
   gst_clear_caps (&peer);
-  return takes;
+  return device ? GST_CAPS_FEATURE_MEMORY_CL_BUFFER :
+      cuda ? GST_CL_CAPS_FEATURE_MEMORY_CUDA : NULL;
 }
 
 GstCaps *
-gst_cl_caps_keep_peer_memory (GstPad * srcpad, GstCaps * othercaps)
+gst_cl_caps_keep_peer_memory (GstPad * srcpad, GstCaps * incaps,
+    GstCaps * othercaps)
 {
-  gboolean device = peer_takes_device_memory (srcpad);
+  const gchar *memory = peer_memory (srcpad, incaps);
   GstCaps *kept = gst_caps_new_empty ();
   guint i;
 
   for (i = 0; i < gst_caps_get_size (othercaps); i++) {
     GstCapsFeatures *f = gst_caps_get_features (othercaps, i);
-    gboolean on_device = f && gst_caps_features_contains (f,
-        GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
+    gboolean in_memory = memory ? has_feature (f, memory) :
+        !has_feature (f, GST_CAPS_FEATURE_MEMORY_CL_BUFFER) &&
+        !has_feature (f, GST_CL_CAPS_FEATURE_MEMORY_CUDA);
 
-    if (on_device == device)
+    if (in_memory)
       gst_caps_append_structure_full (kept,
           gst_structure_copy (gst_caps_get_structure (othercaps, i)),
           f ? gst_caps_features_copy (f) : NULL);
@@ -176,6 +206,13 @@ gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
    * 32-bit buffer size of a pool. */
   if (!gst_cl_plan_supports (&info))
     return FALSE;
+  /* NVIDIA's decoders use a pool from downstream only if it is a
+   * GstCudaBufferPool, which the element cannot make without libgstcuda:
+   * they allocate their own. */
+  if (gst_cl_caps_in_cuda_memory (caps)) {
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+    return TRUE;
+  }
 
   pool = create_pool (context, caps, info.size, 0, 0, TRUE);
   if (!pool)
@@ -199,9 +236,49 @@ gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
   return TRUE;
 }
 
+/* Puts @pool first in @query. */
+static void
+put_pool_first (GstQuery * query, GstBufferPool * pool, guint size,
+    guint min, guint max)
+{
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+}
+
+/* Rule 4 for CUDA output: downstream's GstCudaBufferPool (the first of
+ * @query), or a new one for @cuda_context, configured for @caps. */
+static gboolean
+decide_cuda_pool (GstQuery * query, GstCaps * caps, guint size, guint min,
+    guint max, GstContext * cuda_context)
+{
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
+  if (pool && g_strcmp0 (G_OBJECT_TYPE_NAME (pool), "GstCudaBufferPool"))
+    gst_clear_object (&pool);
+  if (!pool && !(pool = gst_cl_cuda_buffer_pool_new (cuda_context))) {
+    GST_WARNING ("no CUDA buffer pool downstream, and no CUDA context (or no "
+        "libgstcuda) to make one for %" GST_PTR_FORMAT, caps);
+    return FALSE;
+  }
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  gst_buffer_pool_config_add_option (config,
+      GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config))
+    GST_DEBUG ("the CUDA pool changed its config; taken as it is");
+  put_pool_first (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
 gboolean
 gst_cl_allocation_decide (GstClContext * context, GstQuery * query,
-    GstCaps * sinkcaps, gboolean * share_untouched)
+    GstCaps * sinkcaps, GstContext * cuda_context, gboolean * share_untouched)
 {
   guint size, min = 0, max = 0;
   GstBufferPool *pool;
@@ -222,14 +299,16 @@ gst_cl_allocation_decide (GstClContext * context, GstQuery * query,
    * decides per frame whether sharing pays (gst_cl_plan_process()). */
   *share_untouched = video_meta && !gst_cl_caps_in_device_memory (caps) &&
       !(sinkcaps && gst_cl_caps_in_device_memory (sinkcaps));
+  if (gst_cl_caps_in_cuda_memory (caps)) {
+    *share_untouched = FALSE;
+    ensure_debug_category ();
+    return decide_cuda_pool (query, caps, size, min, max, cuda_context);
+  }
 
   pool = create_pool (context, caps, size, min, max, video_meta);
   if (!pool)
     return FALSE;
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
+  put_pool_first (query, pool, size, min, max);
   gst_object_unref (pool);
   return TRUE;
 }

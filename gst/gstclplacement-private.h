@@ -75,6 +75,11 @@ const GstVideoInfo *gst_cl_placement_get_info (GstClPlacement * self);
 const GstClPlane *gst_cl_placement_get_planes (GstClPlacement * self,
     guint * n_planes);
 
+/* The import of the format's frames in CUDA memory: for input, or for
+ * @output (owned by the placement, its pool made at the first such frame). */
+GstClCudaImport *gst_cl_placement_cuda (GstClPlacement * self,
+    gboolean output);
+
 /* Makes the device buffers of every plane, once (the first frame that is
  * filtered): caps alone hold no device memory. */
 gboolean gst_cl_placement_alloc (GstClPlacement * self, GError ** error);
@@ -131,8 +136,9 @@ gboolean gst_cl_placement_share (GstClPlacement * self, GstClFrameQueues * q,
     GstBuffer * inbuf, GstBuffer * outbuf, guint untouched,
     GstClTransferStats * stats, GError ** error);
 
-/* The memory path of a frame that moved @stats: "copy", "host-ptr" or
- * "pinned" (the element's stats). */
+/* The memory path of a frame that moved @stats: "copy", "host-ptr",
+ * "pinned", or "cuda" (CUDA memory copied on the device, nothing through
+ * the host) (the element's stats). */
 const gchar *gst_cl_placement_memory_path (GstClPlacement * self,
     const GstClTransferStats * stats);
 

@@ -63,6 +63,8 @@ struct _GstClPlacement
   gboolean allocated;           /* the planes' device buffers are made */
   GstClStaging staging[GST_CL_IN_FLIGHT_MAX_DEPTH];
   gint share_forced;            /* GST_CL_SHARE_UNTOUCHED: 1 always, -1 never */
+  /* frames in CUDA memory: imported into a pool buffer a slot */
+  GstClCudaImport *cuda_in, *cuda_out;
 };
 
 /* ---- Device buffers ------------------------------------------------------ */
@@ -195,6 +197,8 @@ gst_cl_placement_new (GstClContext * context, const GstVideoInfo * info,
     }
     self->n_planes = i + 1;
   }
+  self->cuda_in = gst_cl_cuda_import_new (context, info, depth);
+  self->cuda_out = gst_cl_cuda_import_new (context, info, depth);
   if (device_holds_planes (self, error))
     return self;
 failed:
@@ -221,6 +225,8 @@ gst_cl_placement_free (GstClPlacement * self)
     }
     g_clear_pointer (&b->tmp, clReleaseMemObject);
   }
+  g_clear_pointer (&self->cuda_in, gst_cl_cuda_import_free);
+  g_clear_pointer (&self->cuda_out, gst_cl_cuda_import_free);
   gst_object_unref (self->context);
   g_free (self);
 }
@@ -236,6 +242,12 @@ gst_cl_placement_get_planes (GstClPlacement * self, guint * n_planes)
 {
   *n_planes = self->n_planes;
   return self->planes;
+}
+
+GstClCudaImport *
+gst_cl_placement_cuda (GstClPlacement * self, gboolean output)
+{
+  return output ? self->cuda_out : self->cuda_in;
 }
 
 GstClPlaneRef
@@ -595,7 +607,10 @@ gst_cl_placement_will_share (GstClPlacement * self, const GstClFrame * in,
 {
   /* Luma is never untouched here (the element would be in passthrough), so
    * the filtered plane is always in the output's own memory. */
-  return untouched != 0 && !(untouched & 1) && sharing_pays (self, in) &&
+  /* An imported CUDA frame is a pool buffer of ours, not the input's
+   * memory: there is nothing to share. */
+  return untouched != 0 && !(untouched & 1) && !in->cuda &&
+      sharing_pays (self, in) &&
       gst_cl_buffer_pool_can_share_planes (outbuf, in->buffer, &self->info,
       untouched);
 }
@@ -653,5 +668,6 @@ gst_cl_placement_memory_path (GstClPlacement * self,
     const GstClTransferStats * stats)
 {
   return stats->host_copy_bytes > 0 || stats->pageable ? "copy" :
+      stats->cuda_copy_bytes > 0 ? "cuda" :
       gst_cl_context_is_host_unified (self->context) ? "host-ptr" : "pinned";
 }

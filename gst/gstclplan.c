@@ -618,11 +618,14 @@ open_frames (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
     GstClFrame * in, GstClFrame * out, GError ** error)
 {
   const GstVideoInfo *info = gst_cl_placement_get_info (self->placement);
+  /* a frame in CUDA memory goes into the pool buffer of its slot */
+  guint slot = gst_cl_in_flight_next_slot (self->in_flight);
 
-  if (!gst_cl_frame_open (in, self->context, info, inbuf, GST_MAP_READ,
-          error))
+  if (!gst_cl_frame_open_full (in, self->context, info, inbuf, GST_MAP_READ,
+          gst_cl_placement_cuda (self->placement, FALSE), slot, error))
     return FALSE;
-  if (gst_cl_frame_open (out, self->context, info, outbuf, GST_MAP_WRITE,
+  if (gst_cl_frame_open_full (out, self->context, info, outbuf,
+          GST_MAP_WRITE, gst_cl_placement_cuda (self->placement, TRUE), slot,
           error))
     return TRUE;
   gst_cl_frame_close (in);
@@ -664,10 +667,13 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
   share_untouched = ok && share_untouched &&
       gst_cl_placement_will_share (self->placement, &in, outbuf, untouched);
   gst_cl_in_flight_queues (self->in_flight, &in, &out, &q);
-  ok = ok && enqueue_frame (self, &q, &in, &out, share_untouched,
-      &frame->transfers, error);
+  ok = ok && gst_cl_in_flight_acquire (&q, &in, &out, error) &&
+      enqueue_frame (self, &q, &in, &out, share_untouched, &frame->transfers,
+      error);
   ok = gst_cl_in_flight_end (self->in_flight, &q, ok, &in, &out,
       &frame->device_ms, ok ? error : NULL) && ok;
+  /* CUDA memory copied in on the device at open, and out after the end */
+  frame->transfers.cuda_copy_bytes += in.cuda_bytes + out.cuda_bytes;
   /* The untouched planes were skipped: share them, or copy them now. */
   ok = ok && (!share_untouched || gst_cl_placement_share (self->placement,
           &q, inbuf, outbuf, untouched, &frame->transfers, error));

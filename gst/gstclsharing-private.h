@@ -54,6 +54,30 @@ void gst_cl_context_handle_set_context (GstElement * element,
 gboolean gst_cl_context_handle_context_query (GstElement * element,
     GstQuery * query, GstClContext * cl_context);
 
+/* GStreamer's CUDA context ("gst.cuda.context", GstCudaContext of
+ * libgstcuda) is passed on as the decoders made it: an element that takes
+ * CUDA memory keeps the GstContext it is given and answers queries for it
+ * (a later cudadownload or encoder then shares the decoder's), and never
+ * makes one. */
+
+/* For GstElement::set_context: where @context is a CUDA context, keeps a
+ * reference in @cuda_context (replacing one kept before; under @element's
+ * object lock) and returns TRUE. */
+gboolean gst_cl_cuda_handle_set_context (GstElement * element,
+    GstContext * context, GstContext ** cuda_context);
+
+/* A new reference to the CUDA context kept in @cuda_context, or NULL.
+ * Where none is kept and @ask: asks the peers upstream, then downstream,
+ * for it first (a decoder answers with its own: GstBin does not hand an
+ * element a context posted after it went to READY) and keeps it. */
+GstContext *gst_cl_cuda_get_context (GstElement * element,
+    GstContext ** cuda_context, gboolean ask);
+
+/* Answers a GST_QUERY_CONTEXT for the CUDA context with the one kept in
+ * @cuda_context; FALSE for other queries or when none is kept. */
+gboolean gst_cl_cuda_handle_context_query (GstElement * element,
+    GstQuery * query, GstContext ** cuda_context);
+
 G_END_DECLS
 
 #endif /* __GST_CL_SHARING_PRIVATE_H__ */

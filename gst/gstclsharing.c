@@ -35,6 +35,7 @@
 
 #include "gstclsharing-private.h"
 #include "gstclerror-private.h"
+#include "gstclcudaimport-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_sharing_debug
 GST_CL_DEBUG_CATEGORY (gst_cl_sharing_debug, "clsharing",
@@ -270,5 +271,62 @@ gst_cl_context_ensure_for_element (GstElement * element,
   /* Not set on the element itself, so that nothing of OpenCL outlives its
    * NULL state there; the bins keep it for the others. */
   post_have_context (element, made);
+  return TRUE;
+}
+
+gboolean
+gst_cl_cuda_handle_set_context (GstElement * element, GstContext * context,
+    GstContext ** cuda_context)
+{
+  if (!g_str_equal (gst_context_get_context_type (context),
+          GST_CL_CUDA_CONTEXT_TYPE))
+    return FALSE;
+  GST_DEBUG_OBJECT (element, "CUDA context %" GST_PTR_FORMAT, context);
+  GST_OBJECT_LOCK (element);
+  gst_context_replace (cuda_context, context);
+  GST_OBJECT_UNLOCK (element);
+  return TRUE;
+}
+
+GstContext *
+gst_cl_cuda_get_context (GstElement * element, GstContext ** cuda_context,
+    gboolean ask)
+{
+  GstContext *found = NULL;
+  GstQuery *query;
+
+  GST_OBJECT_LOCK (element);
+  if (*cuda_context)
+    found = gst_context_ref (*cuda_context);
+  GST_OBJECT_UNLOCK (element);
+  if (found || !ask)
+    return found;
+  query = gst_query_new_context (GST_CL_CUDA_CONTEXT_TYPE);
+  if (run_context_query (element, query, GST_PAD_SINK) ||
+      run_context_query (element, query, GST_PAD_SRC))
+    gst_query_parse_context (query, &found);
+  if (found) {
+    gst_cl_cuda_handle_set_context (element, found, cuda_context);
+    gst_context_ref (found);
+  }
+  gst_query_unref (query);
+  return found;
+}
+
+gboolean
+gst_cl_cuda_handle_context_query (GstElement * element, GstQuery * query,
+    GstContext ** cuda_context)
+{
+  GstContext *kept;
+  const gchar *type;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT ||
+      !gst_query_parse_context_type (query, &type) ||
+      !g_str_equal (type, GST_CL_CUDA_CONTEXT_TYPE) ||
+      !(kept = gst_cl_cuda_get_context (element, cuda_context, FALSE)))
+    return FALSE;
+  GST_DEBUG_OBJECT (element, "answering with %" GST_PTR_FORMAT, kept);
+  gst_query_set_context (query, kept);
+  gst_context_unref (kept);
   return TRUE;
 }

@@ -37,7 +37,7 @@ typedef struct
   GstClTransferStats transfers;
   gdouble device_ms;            /* kernels, from profiling events */
   gdouble wall_ms;              /* from taking the input to releasing it */
-  const gchar *memory_path;     /* "host-ptr", "pinned" or "copy"; static */
+  const gchar *memory_path;     /* "host-ptr", "pinned", "cuda" or "copy" */
   gchar epsilon_launch[32];     /* luma's "VARIANT WxH", or "none" */
   gchar conv_launch[32];
   guint auto_threshold;         /* strength=auto: the DCT threshold used

@@ -95,6 +95,7 @@ gst_cl_stats_add_frame (GstClStats * self, const GstClFrameStats * frame)
   self->totals.upload_bytes += t->upload_bytes;
   self->totals.download_bytes += t->download_bytes;
   self->totals.device_copy_bytes += t->device_copy_bytes;
+  self->totals.cuda_copy_bytes += t->cuda_copy_bytes;
   self->device_ms += frame->device_ms;
   self->transform_ms += frame->wall_ms;
   self->memory_path = frame->memory_path;
@@ -144,6 +145,7 @@ gst_cl_stats_to_structure (GstClStats * self)
       "upload-bytes", G_TYPE_UINT64, self->totals.upload_bytes,
       "download-bytes", G_TYPE_UINT64, self->totals.download_bytes,
       "device-copy-bytes", G_TYPE_UINT64, self->totals.device_copy_bytes,
+      "cuda-copy-bytes", G_TYPE_UINT64, self->totals.cuda_copy_bytes,
       "device-ms", G_TYPE_DOUBLE, self->device_ms,
       "transform-ms", G_TYPE_DOUBLE, self->transform_ms,
       "memory-path", G_TYPE_STRING, self->memory_path,

@@ -1,0 +1,276 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+
+/* GStreamer's CUDA memory as the element's frames: the device check, the
+ * pool of a format's imported buffers, copies in and out
+ * (gstclcudaimport-private.h). */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclcudaimport-private.h"
+#include "gstclcuda-private.h"
+#include "gstclerror-private.h"
+
+#include <gmodule.h>
+
+#define GST_CAT_DEFAULT gst_cl_cuda_import_debug
+GST_CL_DEBUG_CATEGORY (gst_cl_cuda_import_debug, "clcudaimport",
+    "gst-clfilters: CUDA frames as OpenCL buffers");
+
+struct _GstClCudaImport
+{
+  GstClContext *context;
+  GstVideoInfo info;
+  guint n_slots;
+  CUcontext cuda_context;       /* of the first frame */
+  GstClCudaPool *pool;
+  gboolean other_gpu;           /* the frames are not on our device */
+};
+
+gboolean
+gst_cl_is_cuda_memory (GstMemory * mem)
+{
+  return mem && mem->allocator &&
+      g_strcmp0 (mem->allocator->mem_type, "gst.cuda.memory") == 0;
+}
+
+typedef CUresult (*DeviceGetCount) (gint * count);
+typedef CUresult (*DeviceGet) (CUdevice * device, gint ordinal);
+typedef CUresult (*DeviceGetUuid) (guint8 * uuid, CUdevice device);
+
+gboolean
+gst_cl_cuda_usable (GstClContext * context, gchar ** reason)
+{
+  cl_device_id device = gst_cl_context_get_device (context);
+  const gchar *load_reason = NULL;
+  DeviceGetCount get_count;
+  DeviceGet get;
+  DeviceGetUuid get_uuid;
+  gint n = 0, i;
+
+  ensure_debug_category ();
+  if (!gst_cl_cuda_load (&load_reason)) {
+    *reason = g_strdup (load_reason);
+    return FALSE;
+  }
+  get_count = (DeviceGetCount) gst_cl_cuda_symbol ("cuDeviceGetCount");
+  get = (DeviceGet) gst_cl_cuda_symbol ("cuDeviceGet");
+  get_uuid = (DeviceGetUuid) gst_cl_cuda_symbol ("cuDeviceGetUuid");
+  if (!get_count || !get || !get_uuid || get_count (&n) != CUDA_SUCCESS)
+    n = 0;
+  *reason = NULL;
+  for (i = 0; i < n; i++) {
+    CUdevice cuda_device;
+    guint8 uuid[16];
+
+    g_clear_pointer (reason, g_free);
+    if (get (&cuda_device, i) != CUDA_SUCCESS ||
+        get_uuid (uuid, cuda_device) != CUDA_SUCCESS)
+      continue;
+    if (gst_cl_cuda_device_matches (device, uuid, reason))
+      return TRUE;
+  }
+  if (!*reason)
+    *reason = g_strdup ("the CUDA driver lists no device");
+  else if (n > 1) {
+    gchar *one = *reason;
+
+    *reason = g_strdup_printf ("none of the %d CUDA devices fits (%s)", n, one);
+    g_free (one);
+  }
+  return FALSE;
+}
+
+gboolean
+gst_cl_cuda_offer (GstElement * element, GstClContext * context)
+{
+  gchar *reason = NULL;
+  gboolean usable = gst_cl_cuda_usable (context, &reason);
+
+  if (usable)
+    GST_INFO_OBJECT (element, "memory:CUDAMemory offered: %s is a CUDA "
+        "device", gst_cl_context_get_device_name (context));
+  else
+    GST_INFO_OBJECT (element, "memory:CUDAMemory not offered: %s", reason);
+  g_free (reason);
+  return usable;
+}
+
+typedef gpointer (*CudaBufferPoolNew) (gpointer cuda_context);
+
+GstBufferPool *
+gst_cl_cuda_buffer_pool_new (GstContext * cuda_context)
+{
+  static GModule *module;
+  static CudaBufferPoolNew pool_new;
+  static gsize loaded;
+  const GValue *value;
+  GObject *object;
+
+  if (g_once_init_enter (&loaded)) {
+    /* nvcodec has loaded it already: this finds that copy */
+    module = g_module_open ("libgstcuda-1.0.so.0", G_MODULE_BIND_LAZY);
+    if (!module || !g_module_symbol (module, "gst_cuda_buffer_pool_new",
+            (gpointer *) & pool_new))
+      pool_new = NULL;
+    g_once_init_leave (&loaded, 1);
+  }
+  if (!pool_new || !cuda_context)
+    return NULL;
+  value = gst_structure_get_value (gst_context_get_structure (cuda_context),
+      GST_CL_CUDA_CONTEXT_TYPE);
+  if (!value || !G_VALUE_HOLDS_OBJECT (value) ||
+      !(object = g_value_get_object (value)))
+    return NULL;
+  return pool_new (object);
+}
+
+GstClCudaImport *
+gst_cl_cuda_import_new (GstClContext * context, const GstVideoInfo * info,
+    guint n_slots)
+{
+  GstClCudaImport *self = g_new0 (GstClCudaImport, 1);
+
+  ensure_debug_category ();
+  self->context = gst_object_ref (context);
+  self->info = *info;
+  self->n_slots = MAX (n_slots, 1);
+  return self;
+}
+
+void
+gst_cl_cuda_import_free (GstClCudaImport * self)
+{
+  if (!self)
+    return;
+  gst_cl_cuda_pool_free (self->pool);
+  gst_object_unref (self->context);
+  g_free (self);
+}
+
+/* The pool, made for the CUDA context of @ptr (a frame's plane) at the
+ * first frame; FALSE with @other_gpu where that context's GPU is not the
+ * element's device (and @error unset), or with @error set. */
+static gboolean
+ensure_pool (GstClCudaImport * self, CUdeviceptr ptr, GError ** error)
+{
+  CUcontext cuda_context = gst_cl_cuda_pointer_get_context (ptr, error);
+  cl_device_id device = gst_cl_context_get_device (self->context);
+  gchar *reason = NULL;
+  guint8 uuid[16];
+
+  if (!cuda_context)
+    return FALSE;
+  if (self->pool && cuda_context == self->cuda_context)
+    return TRUE;
+  if (self->pool) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "CUDA frames of a second CUDA context in one format");
+    return FALSE;
+  }
+  if (!gst_cl_cuda_context_get_uuid (cuda_context, uuid, error))
+    return FALSE;
+  if (!gst_cl_cuda_device_matches (device, uuid, &reason)) {
+    GST_INFO ("CUDA frames go through host memory: %s", reason);
+    g_free (reason);
+    self->other_gpu = TRUE;
+    return FALSE;
+  }
+  self->pool = gst_cl_cuda_pool_new (cuda_context,
+      gst_cl_context_get_handle (self->context), device, self->n_slots,
+      self->info.size, error);
+  self->cuda_context = cuda_context;
+  return self->pool != NULL;
+}
+
+/* The copies of the planes between @vframe (mapped for CUDA) and a pool
+ * buffer in @info's layout; the bytes of a frame go to @bytes. */
+static guint
+plane_copies (const GstVideoInfo * info, GstVideoFrame * vframe,
+    GstClCudaPlaneCopy * planes, guint64 * bytes)
+{
+  guint i, n = GST_VIDEO_INFO_N_PLANES (info);
+
+  for (i = 0; i < n; i++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+    gst_video_format_info_component (info->finfo, i, comp);
+    planes[i] = (GstClCudaPlaneCopy) {
+      .cuda_ptr = (CUdeviceptr) (guintptr) GST_VIDEO_FRAME_PLANE_DATA (vframe,
+          i),.cuda_pitch = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, i),
+      .offset = info->offset[i],.pitch = info->stride[i],
+      .width_in_bytes = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
+          GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]),
+      .height = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0])};
+    *bytes += (guint64) planes[i].width_in_bytes * planes[i].height;
+  }
+  return n;
+}
+
+GstClCudaImportResult
+gst_cl_cuda_import_open (GstClCudaImport * self, GstBuffer * buffer,
+    GstMapFlags flags, guint slot, GstVideoFrame * vframe, cl_mem * mem,
+    guint64 * bytes, GError ** error)
+{
+  GstClCudaPlaneCopy planes[GST_VIDEO_MAX_PLANES];
+  gboolean ok;
+  guint n;
+
+  if (self->other_gpu || slot >= self->n_slots)
+    return GST_CL_CUDA_IMPORT_NOT;
+  if (!gst_video_frame_map (vframe, &self->info, buffer,
+          flags | GST_CL_MAP_CUDA)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "Cannot map a frame of CUDA memory for CUDA");
+    return GST_CL_CUDA_IMPORT_FAILED;
+  }
+  if (!ensure_pool (self, (CUdeviceptr) (guintptr)
+          GST_VIDEO_FRAME_PLANE_DATA (vframe, 0), error)) {
+    gst_video_frame_unmap (vframe);
+    return self->other_gpu ? GST_CL_CUDA_IMPORT_NOT : GST_CL_CUDA_IMPORT_FAILED;
+  }
+  *mem = gst_cl_cuda_pool_get_buffer (self->pool, slot);
+  if (flags & GST_MAP_WRITE)
+    return GST_CL_CUDA_IMPORT_DONE;
+  /* Input: copied now, so that the decoder may have its memory back. */
+  n = plane_copies (&self->info, vframe, planes, bytes);
+  ok = gst_cl_cuda_pool_copy_in (self->pool, slot, planes, n, error);
+  gst_video_frame_unmap (vframe);
+  return ok ? GST_CL_CUDA_IMPORT_DONE : GST_CL_CUDA_IMPORT_FAILED;
+}
+
+gboolean
+gst_cl_cuda_import_commit (GstClCudaImport * self, guint slot,
+    GstVideoFrame * vframe, guint64 * bytes, GError ** error)
+{
+  GstClCudaPlaneCopy planes[GST_VIDEO_MAX_PLANES];
+  guint n = plane_copies (&self->info, vframe, planes, bytes);
+
+  return gst_cl_cuda_pool_copy_out (self->pool, slot, planes, n, error);
+}
+
+GstClCudaPool *
+gst_cl_cuda_import_get_pool (GstClCudaImport * self)
+{
+  return self->pool;
+}

@@ -1,0 +1,162 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* memory:CUDAMemory where CUDA cannot be used (no libcuda.so.1, or PoCL,
+ * which lacks cl_khr_device_uuid): the CUDA caps are not offered once the
+ * element has its device, the reason is logged once, a frame in CUDA caps
+ * is refused, and every other path works, with cuda-copy-bytes 0. The
+ * CUDA path itself is checked on an NVIDIA GPU (docs/memory.md). */
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+#include <string.h>
+
+#define CUDA_FEATURE "memory:CUDAMemory"
+
+static const gchar *
+test_device (void)
+{
+  const gchar *d = g_getenv ("CLEPSILON_TEST_DEVICE");
+
+  return d && *d ? d : "pocl";
+}
+
+/* Whether any structure of @caps names CUDA memory. */
+static gboolean
+names_cuda (GstCaps * caps)
+{
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    if (f && !gst_caps_features_is_any (f) &&
+        gst_caps_features_contains (f, CUDA_FEATURE))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+static gint reasons;
+
+static void
+count_reasons (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  const gchar *text = gst_debug_message_get (message);
+
+  if (text && strstr (text, "memory:CUDAMemory not offered: "))
+    g_atomic_int_inc (&reasons);
+}
+
+/* A pipeline to EOS: the sink pad's caps in PAUSED name no CUDA memory,
+ * the reason is logged once, and nothing was copied for CUDA. */
+GST_START_TEST (test_cuda_not_offered)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=5 ! "
+      "video/x-raw,format=NV12,width=64,height=48 ! clepsilon name=e "
+      "device=%s threshold=8 ! fakesink", test_device ());
+  GstElement *pipeline, *e;
+  GstStructure *stats = NULL;
+  guint64 cuda_bytes = 1, frames = 0;
+  GstMessage *msg;
+  GstCaps *caps;
+  GstPad *pad;
+
+  gst_debug_set_threshold_for_name ("clcudaimport", GST_LEVEL_INFO);
+  gst_debug_add_log_function (count_reasons, NULL, NULL);
+  reasons = 0;
+  pipeline = gst_parse_launch (desc, NULL);
+  fail_unless (pipeline != NULL);
+  e = gst_bin_get_by_name (GST_BIN (pipeline), "e");
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_ASYNC);
+  fail_unless_equals_int (gst_element_get_state (pipeline, NULL, NULL,
+          GST_CLOCK_TIME_NONE), GST_STATE_CHANGE_SUCCESS);
+  pad = gst_element_get_static_pad (e, "sink");
+  caps = gst_pad_query_caps (pad, NULL);
+  fail_if (names_cuda (caps), "CUDA offered: %" GST_PTR_FORMAT, caps);
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
+      GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
+  gst_message_unref (msg);
+  g_object_get (e, "stats", &stats, NULL);
+  gst_structure_get (stats, "cuda-copy-bytes", G_TYPE_UINT64, &cuda_bytes,
+      "frames", G_TYPE_UINT64, &frames, NULL);
+  fail_unless_equals_uint64 (frames, 5);
+  fail_unless_equals_uint64 (cuda_bytes, 0);
+  gst_structure_free (stats);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_debug_remove_log_function (count_reasons);
+  fail_unless_equals_int (g_atomic_int_get (&reasons), 1);
+  gst_object_unref (e);
+  gst_object_unref (pipeline);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
+/* Upstream that insists on CUDA memory: not negotiated, and the element
+ * still takes system memory afterwards. */
+GST_START_TEST (test_cuda_caps_refused)
+{
+  GstHarness *h = gst_harness_new ("clepsilon");
+  GstVideoInfo info;
+  GstBuffer *buf;
+
+  gst_util_set_object_arg (G_OBJECT (h->element), "device", test_device ());
+  gst_harness_play (h);
+  gst_harness_set_src_caps_str (h, "video/x-raw(" CUDA_FEATURE "),"
+      "format=NV12,width=64,height=48,framerate=30/1");
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 64, 48);
+  buf = gst_buffer_new_and_alloc (info.size);
+  gst_buffer_memset (buf, 0, 16, info.size);
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_NOT_NEGOTIATED);
+
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=NV12,width=64,"
+      "height=48,framerate=30/1");
+  buf = gst_buffer_new_and_alloc (info.size);
+  gst_buffer_memset (buf, 0, 16, info.size);
+  fail_unless_equals_int (gst_harness_push (h, buf), GST_FLOW_OK);
+  gst_buffer_unref (gst_harness_pull (h));
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static Suite *
+clepsiloncuda_suite (void)
+{
+  Suite *s = suite_create ("clepsiloncuda");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_cuda_not_offered);
+  tcase_add_test (tc, test_cuda_caps_refused);
+  return s;
+}
+
+GST_CHECK_MAIN (clepsiloncuda);

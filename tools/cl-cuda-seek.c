@@ -1,0 +1,137 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* cl-cuda-seek PIPELINE SEEK_AFTER
+ *
+ * With SEEK_AFTER 0: no seek and no checksums (the sink may get CUDA
+ * memory); prints the frames and the real time (microseconds since the
+ * epoch) of the first and the last at the sink, so that the aggregate
+ * frame rate of several processes at once can be computed.
+ *
+ * Runs PIPELINE (gst-launch-1.0 syntax, ending in an element named "sink"
+ * whose buffers are in system memory), and after SEEK_AFTER frames a
+ * flushing seek back to 0; then to EOS. Every frame's checksum is kept by
+ * its PTS: a frame seen again after the seek must be the same. Prints the
+ * frames before and after the seek, how many came again and differed, and
+ * whether EOS came without an ERROR; exits 0 only then. Example (issue 29):
+ *   cl-cuda-seek "filesrc location=clip.mp4 ! qtdemux ! h264parse ! nvh264dec
+ *     ! clepsilon device=nvidia ! video/x-raw ! fakesink name=sink" 10 */
+
+#include <gst/gst.h>
+#include <stdlib.h>
+
+static GHashTable *sums;        /* PTS -> checksum */
+static gint frames, again, differ, seek_after;
+static gint64 first_us, last_us;
+static gboolean seeking;
+static GstElement *pipeline;
+
+static GstPadProbeReturn
+on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstMapInfo map;
+  gchar *sum;
+  const gchar *before;
+
+  last_us = g_get_real_time ();
+  if (frames++ == 0)
+    first_us = last_us;
+  if (seek_after == 0)
+    return GST_PAD_PROBE_OK;
+  frames--;
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ))
+    return GST_PAD_PROBE_OK;
+  sum = g_compute_checksum_for_data (G_CHECKSUM_MD5, map.data, map.size);
+  gst_buffer_unmap (buf, &map);
+  before = g_hash_table_lookup (sums, GINT_TO_POINTER (GST_BUFFER_PTS (buf)));
+  if (before) {
+    again++;
+    differ += g_strcmp0 (before, sum) != 0;
+    g_free (sum);
+  } else {
+    g_hash_table_insert (sums, GINT_TO_POINTER (GST_BUFFER_PTS (buf)), sum);
+  }
+  if (++frames == seek_after)
+    seeking = TRUE;
+  return GST_PAD_PROBE_OK;
+}
+
+int
+main (int argc, char **argv)
+{
+  GError *error = NULL;
+  GstElement *sink;
+  GstPad *pad;
+  GstBus *bus;
+  GstMessage *msg;
+  gint before = 0;
+  gboolean eos = FALSE, done = FALSE;
+
+  gst_init (&argc, &argv);
+  if (argc != 3) {
+    g_printerr ("usage: cl-cuda-seek PIPELINE SEEK_AFTER\n");
+    return 2;
+  }
+  seek_after = atoi (argv[2]);
+  sums = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  pipeline = gst_parse_launch (argv[1], &error);
+  if (!pipeline) {
+    g_printerr ("%s\n", error->message);
+    return 2;
+  }
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  pad = gst_element_get_static_pad (sink, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, NULL, NULL);
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  while (!done) {
+    msg = gst_bus_timed_pop (bus, 20 * GST_MSECOND);
+    if (seeking) {
+      seeking = FALSE;
+      before = frames;
+      if (!gst_element_seek_simple (pipeline, GST_FORMAT_TIME,
+              GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT, 0))
+        g_printerr ("the seek was refused\n");
+    }
+    if (!msg)
+      continue;
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+      eos = done = TRUE;
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      gst_message_parse_error (msg, &error, NULL);
+      g_printerr ("ERROR: %s\n", error->message);
+      done = TRUE;
+    }
+    gst_message_unref (msg);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  if (seek_after == 0) {
+    g_print ("frames %d first %" G_GINT64_FORMAT " last %" G_GINT64_FORMAT
+        " fps %.1f EOS %s\n", frames, first_us, last_us, frames > 1 ?
+        (frames - 1) * 1e6 / MAX (last_us - first_us, 1) : 0.0,
+        eos ? "yes" : "no");
+    return eos ? 0 : 1;
+  }
+  g_print ("frames before the seek %d, after %d, seen again %d, differing "
+      "%d, EOS %s\n", before, frames - before, again, differ,
+      eos ? "yes" : "no");
+  return eos && differ == 0 && again > 0 ? 0 : 1;
+}
