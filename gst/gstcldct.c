@@ -230,12 +230,12 @@ gst_cl_dct_histogram (GstClDct * self, cl_mem src, gsize src_offset,
       GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0, NULL, NULL);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clEnqueueFillBuffer (histogram)");
-  err |= clSetKernelArg (self->histogram, a++, sizeof (cl_mem), &src);
-  err |= clSetKernelArg (self->histogram, a++, sizeof (cl_uint), &off);
-  err |= clSetKernelArg (self->histogram, a++, sizeof (cl_int), &src_pitch);
-  err |= clSetKernelArg (self->histogram, a++, sizeof (cl_int), &width);
-  err |= clSetKernelArg (self->histogram, a++, sizeof (cl_int), &height);
-  err |= clSetKernelArg (self->histogram, a++, sizeof (cl_mem), &self->hist);
+  GST_CL_ARG (self->histogram, a++, src, &err);
+  GST_CL_ARG (self->histogram, a++, off, &err);
+  GST_CL_ARG (self->histogram, a++, src_pitch, &err);
+  GST_CL_ARG (self->histogram, a++, width, &err);
+  GST_CL_ARG (self->histogram, a++, height, &err);
+  GST_CL_ARG (self->histogram, a++, self->hist, &err);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clSetKernelArg (dct_histogram)");
   if (self->strips) {
@@ -558,13 +558,13 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
       }
   }
 
-  err |= clSetKernelArg (self->pad, a++, sizeof (cl_mem), &src);
-  err |= clSetKernelArg (self->pad, a++, sizeof (cl_uint), &soff);
-  err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &src_pitch);
-  err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &width);
-  err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &height);
-  err |= clSetKernelArg (self->pad, a++, sizeof (cl_mem), &self->buf);
-  err |= clSetKernelArg (self->pad, a++, sizeof (cl_int), &phase);
+  GST_CL_ARG (self->pad, a++, src, &err);
+  GST_CL_ARG (self->pad, a++, soff, &err);
+  GST_CL_ARG (self->pad, a++, src_pitch, &err);
+  GST_CL_ARG (self->pad, a++, width, &err);
+  GST_CL_ARG (self->pad, a++, height, &err);
+  GST_CL_ARG (self->pad, a++, self->buf, &err);
+  GST_CL_ARG (self->pad, a++, phase, &err);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clSetKernelArg (dct_pad)");
   global[0] = phase / 16;
@@ -575,18 +575,18 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
     return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel (dct_pad)");
 
   a = 0;
-  err |= clSetKernelArg (self->stage, a++, sizeof (cl_mem), &self->buf);
-  err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &phase);
-  err |= clSetKernelArg (self->stage, a++, sizeof (cl_mem), &dst);
-  err |= clSetKernelArg (self->stage, a++, sizeof (cl_uint), &doff);
-  err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &dst_pitch);
-  err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &width);
-  err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &height);
-  err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &seg_rows);
-  err |= clSetKernelArg (self->stage, a++, sizeof (cl_ulong), &sxs);
-  err |= clSetKernelArg (self->stage, a++, sizeof (cl_ulong), &sys);
-  err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &thr);
-  err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &plog);
+  GST_CL_ARG (self->stage, a++, self->buf, &err);
+  GST_CL_ARG (self->stage, a++, phase, &err);
+  GST_CL_ARG (self->stage, a++, dst, &err);
+  GST_CL_ARG (self->stage, a++, doff, &err);
+  GST_CL_ARG (self->stage, a++, dst_pitch, &err);
+  GST_CL_ARG (self->stage, a++, width, &err);
+  GST_CL_ARG (self->stage, a++, height, &err);
+  GST_CL_ARG (self->stage, a++, seg_rows, &err);
+  GST_CL_ARG (self->stage, a++, sxs, &err);
+  GST_CL_ARG (self->stage, a++, sys, &err);
+  GST_CL_ARG (self->stage, a++, thr, &err);
+  GST_CL_ARG (self->stage, a++, plog, &err);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clSetKernelArg (dct_strips)");
   global[0] = strips;
@@ -623,20 +623,20 @@ threshold_passes (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
     guint a = 0;
 
     gst_cl_dct_pass_offset (passes, i, &sx, &sy);
-    err |= clSetKernelArg (self->stage, a++, sizeof (cl_mem), &src);
-    err |= clSetKernelArg (self->stage, a++, sizeof (cl_uint), &soff);
-    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &src_pitch);
-    err |= clSetKernelArg (self->stage, a++, sizeof (cl_mem), &acc);
-    err |= clSetKernelArg (self->stage, a++, sizeof (cl_mem), &dst);
-    err |= clSetKernelArg (self->stage, a++, sizeof (cl_uint), &doff);
-    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &dst_pitch);
-    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &width);
-    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &height);
-    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &sx);
-    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &sy);
-    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &thr);
-    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &mode);
-    err |= clSetKernelArg (self->stage, a++, sizeof (cl_int), &plog);
+    GST_CL_ARG (self->stage, a++, src, &err);
+    GST_CL_ARG (self->stage, a++, soff, &err);
+    GST_CL_ARG (self->stage, a++, src_pitch, &err);
+    GST_CL_ARG (self->stage, a++, acc, &err);
+    GST_CL_ARG (self->stage, a++, dst, &err);
+    GST_CL_ARG (self->stage, a++, doff, &err);
+    GST_CL_ARG (self->stage, a++, dst_pitch, &err);
+    GST_CL_ARG (self->stage, a++, width, &err);
+    GST_CL_ARG (self->stage, a++, height, &err);
+    GST_CL_ARG (self->stage, a++, sx, &err);
+    GST_CL_ARG (self->stage, a++, sy, &err);
+    GST_CL_ARG (self->stage, a++, thr, &err);
+    GST_CL_ARG (self->stage, a++, mode, &err);
+    GST_CL_ARG (self->stage, a++, plog, &err);
     if (err != CL_SUCCESS)
       return gst_cl_set_error (error, err, "clSetKernelArg (dct_pass)");
     /* eight work-items a block, whole work-groups (kernels/dct.cl) */

@@ -24,7 +24,7 @@
 #include "gstclepsilon.h"
 #include "gstclplan-private.h"
 #include "gstclstats-private.h"
-#include "gstclstream-private.h"
+#include "gstclfaults-private.h"
 #include "gstcltuner-private.h"
 
 G_BEGIN_DECLS
@@ -71,8 +71,7 @@ struct _GstClEpsilon
   gboolean cuda_usable;         /* memory:CUDAMemory offered (start) */
   GstContext *cuda_context;     /* the pipeline's CUDA context, passed on */
   GstClStats *stats;            /* has its own lock */
-  gboolean dct_requested;       /* the plan's settings ask for the DCT stage */
-  guint applied_threshold;      /* and this luma threshold */
+  guint applied_threshold;      /* the plan's luma threshold */
   gboolean dct_fallback_warned; /* said that this format cannot have it */
   /* An ERROR was posted: the stream stays stopped (caps refused, frames
    * failed) until the element goes back to READY. */
@@ -93,6 +92,16 @@ void gst_cl_epsilon_init_properties (GstClEpsilon * self);
 /* Posts the refusals of property values made before the element had a bus
  * (gst-launch-1.0 sets properties first): at start. */
 void gst_cl_epsilon_post_pending_warnings (GstClEpsilon * self);
+
+/* strength=medium, the default, chosen by the quality measurements
+ * (docs/quality.md); auto is not the default for its cost on CPUs. */
+#define GST_CL_EPSILON_DEFAULT_STRENGTH GST_CL_EPSILON_STRENGTH_MEDIUM
+#define GST_CL_EPSILON_DEFAULT_DCT_STAGE FALSE
+
+/* Installs the strength and dct-stage properties on @klass, with the ids
+ * @strength_id and @dct_stage_id (gstclepsilonstrength.c). */
+void gst_cl_epsilon_install_strength_properties (GObjectClass * klass,
+    guint strength_id, guint dct_stage_id);
 
 /* Sets what @strength stands for, with the object lock held: a level's
  * values (and no kernel), or nothing for custom (gstclepsilonstrength.c). */

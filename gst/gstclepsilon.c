@@ -45,29 +45,12 @@
  *
  * ## One knob: strength
  *
- * #GstClEpsilon:strength sets the expert properties below from the
- * project's quality measurements (docs/quality.md; docs/properties.md says
- * which rows):
- *
- *  - "off": the element changes nothing (passthrough);
- *  - "light" (threshold 2, window-size 13): for sources of moderate quality;
- *    it never lowered a measured picture by more than 0.03 dB, and gains
- *    little; its wide window costs several times "medium";
- *  - "medium" (threshold 10, window-size 3), the default: low-quality MPEG-2
- *    and MJPEG gain on every picture measured, H.264 is about unchanged;
- *  - "strong" (threshold 20, window-size 3): heavily compressed MPEG-2 and
- *    MJPEG only: it loses on moderate-quality sources;
- *  - "auto": the DCT stage (#GstClEpsilon:dct-stage), which reads each
- *    frame's quantizer step and leaves frames that show none (H.264,
- *    pristine video) as they are: the largest gain measured on MPEG-2 and
- *    MJPEG, at about ten times the cost of "medium" on a CPU; 8-bit formats
- *    only (10-bit ones get "medium"'s epsilon filter, with a warning);
- *  - "custom": the expert properties as set. Setting any of them selects it.
- *
- * Each level sets chroma-threshold 0 and no kernel: the measurements score
- * luma only. With nothing set the element runs "medium", the setting the
- * measurements chose as safe on every low-quality source; "auto" is not the
- * default because of its cost on CPUs.
+ * #GstClEpsilon:strength sets the expert properties from the project's
+ * quality measurements: "off" (passthrough), "light", "medium" (the
+ * default, safe on every low-quality source measured), "strong", "auto"
+ * (the DCT stage, which reads each frame's quantizer step and leaves frames
+ * that show none as they are; 8-bit formats) and "custom" (the expert
+ * properties as set; setting any of them selects it).
  *
  * Presets for common sources (dvd-rip, divx-xvid, mjpeg-camera,
  * low-bitrate-stream, broadcast-capture) are installed with the plugin:
@@ -88,9 +71,6 @@
  *
  * ## Example launch lines
  * |[
- * gst-launch-1.0 filesrc location=in.mp4 ! decodebin ! videoconvert ! clepsilon ! videoconvert ! autovideosink
- * ]| De-noises a decoded file on the default OpenCL device and shows it.
- * |[
  * gst-launch-1.0 filesrc location=in.ts ! decodebin ! videoconvert ! clepsilon ! x264enc ! mp4mux ! filesink location=out.mp4
  * ]| Transcodes an MPEG-2 transport stream to H.264, removing the MPEG-2
  * ringing before the new encoder spends bits on it.
@@ -102,9 +82,8 @@
  * gst-launch-1.0 playbin uri=file:///path/in.mp4 video-filter="clepsilon strength=strong"
  * ]| Plays a file with clepsilon as playbin's video filter.
  * |[
- * gst-launch-1.0 videotestsrc ! video/x-raw,format=NV12 ! clepsilon threshold=12 window-size=7 chroma-threshold=6 kernel="0 -1 0; -1 5 -1; 0 -1 0" device=pocl ! videoconvert ! autovideosink
- * ]| Stronger de-noising on luma and chroma, followed by a sharpening kernel,
- * on the PoCL CPU device.
+ * gst-launch-1.0 videotestsrc num-buffers=30 ! video/x-raw,format=NV12 ! clepsilon threshold=12 window-size=7 chroma-threshold=6 kernel="0 -1 0; -1 5 -1; 0 -1 0" device=pocl ! fakesink
+ * ]| Luma and chroma, then a sharpening kernel, on the PoCL CPU device.
  *
  * Since: 0.1
  */
@@ -210,7 +189,6 @@ gst_cl_epsilon_update_settings (GstClEpsilon * self, gboolean force)
   settings = self->settings;
   self->plan_cookie = self->settings_cookie;
   GST_OBJECT_UNLOCK (self);
-  self->dct_requested = settings.strength == GST_CL_STRENGTH_AUTO;
   self->applied_threshold = settings.threshold;
 
   if (self->plan)
@@ -233,8 +211,7 @@ static void
 gst_cl_epsilon_warn_dct_fallback (GstClEpsilon * self)
 {
   const GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
-  gboolean falls_back = self->dct_requested &&
-      GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8;
+  gboolean falls_back = self->plan && gst_cl_plan_dct_falls_back (self->plan);
 
   if (falls_back && !self->dct_fallback_warned)
     GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("The DCT stage "

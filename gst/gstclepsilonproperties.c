@@ -18,8 +18,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* The element's properties: their specs, defaults and checks, the warnings
- * a refused value posts, the strength knob and its levels, presets. */
+/* The element's properties: their specs, defaults and checks, and the
+ * warnings a refused value posts (the strength knob's own specs, levels and
+ * presets are gstclepsilonstrength.c's). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -52,14 +53,11 @@ enum
   PROP_DCT_STAGE,
 };
 
-/* strength=medium's values, chosen by tools/quality/run.sh (docs/quality.md);
- * auto is not the default for its cost on CPUs ("Should the automatic mode
- * become the default?" there). */
-#define DEFAULT_STRENGTH GST_CL_EPSILON_STRENGTH_MEDIUM
+/* The expert properties' defaults: strength=medium's values
+ * (GST_CL_EPSILON_DEFAULT_STRENGTH), chosen by the quality measurements. */
 #define DEFAULT_THRESHOLD 10
 #define DEFAULT_WINDOW_SIZE 3
 #define DEFAULT_CHROMA_THRESHOLD 0
-#define DEFAULT_DCT_STAGE FALSE
 #define DEFAULT_KERNEL ""
 #define DEFAULT_DIVISOR 0.0
 #define DEFAULT_BIAS 0.0
@@ -332,63 +330,6 @@ install_device_properties (GObjectClass * gobject_class)
 
 }
 
-/* The knob, and the DCT stage it selects. */
-static void
-install_strength_properties (GObjectClass * gobject_class)
-{
-  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-      GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
-
-  /**
-   * GstClEpsilon:strength:
-   *
-   * How much to de-noise, for users who do not want to pick the expert
-   * properties: "off" changes nothing (passthrough); "light", "medium"
-   * (default) and "strong" set #GstClEpsilon:threshold and
-   * #GstClEpsilon:window-size to 2/13, 10/3 and 20/3; "auto" turns on
-   * #GstClEpsilon:dct-stage, which reads the strength off each frame's own
-   * quantization (8-bit formats; far costlier than the epsilon filter on a
-   * CPU). Every level also sets #GstClEpsilon:chroma-threshold 0, clears
-   * #GstClEpsilon:kernel and sets dct-stage, and notifies what it set.
-   * "custom": the expert properties as they are; setting any of threshold,
-   * window-size, chroma-threshold, kernel or dct-stage selects it, and
-   * notifies this property. docs/properties.md gives the measurements
-   * behind each level.
-   */
-  g_object_class_install_property (gobject_class, PROP_STRENGTH,
-      g_param_spec_enum ("strength", "Strength",
-          "How much to de-noise: off (passthrough), light, medium, strong, "
-          "auto (from each frame's quantization, 8-bit formats; costlier), "
-          "custom (the expert properties as set); a level sets threshold, "
-          "window-size, chroma-threshold, kernel and dct-stage",
-          GST_TYPE_CL_EPSILON_STRENGTH, DEFAULT_STRENGTH, flags));
-
-  /**
-   * GstClEpsilon:dct-stage:
-   *
-   * FALSE (default): luma is de-noised by the epsilon filter with
-   * #GstClEpsilon:threshold. TRUE: for 8-bit formats, each frame's
-   * quantizer step is read off the 8x8 DCTs of its luma (coefficients of
-   * block-coded video cluster on multiples of it), and luma is de-noised by
-   * thresholding the DCTs of 8x8 blocks at 16 shifted grids (in the family
-   * of FFmpeg's spp) at a strength set from that step; #GstClEpsilon:threshold
-   * is then not used for luma. A frame that shows no coding (never encoded,
-   * or H.264, whose deblocking leaves no comb) is left as it is; a frame
-   * without a step of its own keeps the last one found for up to 64 frames.
-   * Costs far more than the epsilon filter (docs/quality.md). 10-bit formats
-   * keep the epsilon filter, with a warning on the bus. Chroma and the
-   * convolution are as without it. The threshold chosen is in the stats
-   * ("auto-threshold"). #GstClEpsilon:strength "auto" turns it on; setting
-   * it selects strength "custom".
-   */
-  g_object_class_install_property (gobject_class, PROP_DCT_STAGE,
-      g_param_spec_boolean ("dct-stage", "DCT stage",
-          "De-noise 8-bit luma by thresholding shifted 8x8 DCTs at a "
-          "strength read off each frame's quantization, instead of the "
-          "epsilon filter (what strength=auto turns on)",
-          DEFAULT_DCT_STAGE, flags));
-}
-
 void
 gst_cl_epsilon_install_properties (GObjectClass * gobject_class)
 {
@@ -396,7 +337,8 @@ gst_cl_epsilon_install_properties (GObjectClass * gobject_class)
   gobject_class->get_property = gst_cl_epsilon_get_property;
   install_filter_properties (gobject_class);
   install_device_properties (gobject_class);
-  install_strength_properties (gobject_class);
+  gst_cl_epsilon_install_strength_properties (gobject_class, PROP_STRENGTH,
+      PROP_DCT_STAGE);
 }
 
 void
@@ -409,9 +351,9 @@ gst_cl_epsilon_init_properties (GstClEpsilon * self)
   self->settings.bias = DEFAULT_BIAS;
   self->settings.epsilon_variant = DEFAULT_VARIANT;
   self->settings.conv_variant = DEFAULT_VARIANT;
-  self->settings.strength = DEFAULT_DCT_STAGE ? GST_CL_STRENGTH_AUTO :
+  self->settings.strength = GST_CL_EPSILON_DEFAULT_DCT_STAGE ? GST_CL_STRENGTH_AUTO :
       GST_CL_STRENGTH_OFF;
-  self->strength = DEFAULT_STRENGTH;
+  self->strength = GST_CL_EPSILON_DEFAULT_STRENGTH;
   self->settings_cookie = 1;
   self->kernel_text = g_strdup (DEFAULT_KERNEL);
   self->device = g_strdup (DEFAULT_DEVICE);

@@ -22,6 +22,7 @@
 #define __GST_CL_IN_FLIGHT_PRIVATE_H__
 
 #include "gstclframe-private.h"
+#include "gstclfaults-private.h"
 #include "gstclstream-private.h"
 #include "gstclvariant-private.h"
 
@@ -47,7 +48,7 @@ typedef struct _GstClInFlight GstClInFlight;
  * input and of its output. */
 #define GST_CL_IN_FLIGHT_MAX_PENDING (2 * GST_VIDEO_MAX_PLANES)
 
-/* One frame's queues, handed as a value from gst_cl_in_flight_begin()
+/* One frame's queues, handed as a value from gst_cl_in_flight_queues()
  * through the phases of the frame to gst_cl_in_flight_end(). */
 typedef struct
 {
@@ -87,12 +88,6 @@ void gst_cl_in_flight_set_faults (GstClInFlight * self, GstClFaults * faults);
  * used the next slot, which is waited for); every frame is then drained.
  * Adds the milliseconds of the kernels that completed to @device_ms. */
 gboolean gst_cl_in_flight_begin (GstClInFlight * self, gdouble * device_ms,
-    GError ** error);
-
-/* Waits for the frames in flight and lets go of what they held (their
- * buffers are read by the tuner's timings next); see
- * gst_cl_in_flight_drain(). */
-gboolean gst_cl_in_flight_wait (GstClInFlight * self, gdouble * device_ms,
     GError ** error);
 
 /* The queues of the frame from @in into @out: left in flight where the

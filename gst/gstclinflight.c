@@ -159,9 +159,10 @@ finish_queues (GstClInFlight * self, GError ** error)
       gst_cl_set_error (error, first, "clFinish (frame)");
 }
 
-gboolean
-gst_cl_in_flight_wait (GstClInFlight * self, gdouble * device_ms,
-    GError ** error)
+/* Waits for the frames in flight and lets go of what they held; see
+ * gst_cl_in_flight_drain(), which also raises a kept fault. */
+static gboolean
+wait_in_flight (GstClInFlight * self, gdouble * device_ms, GError ** error)
 {
   gboolean ok, busy = FALSE;
   gdouble ms = 0;
@@ -198,7 +199,7 @@ gboolean
 gst_cl_in_flight_drain (GstClInFlight * self, gdouble * device_ms,
     GError ** error)
 {
-  gboolean ok = gst_cl_in_flight_wait (self, device_ms, error);
+  gboolean ok = wait_in_flight (self, device_ms, error);
 
   return check_faults (self, ok ? error : NULL) && ok;
 }
@@ -429,7 +430,7 @@ gst_cl_in_flight_free (GstClInFlight * self)
   /* Frames in flight still read and write the plan's buffers; a frame
    * waited for left nothing behind. */
   if (self->depth > 1)
-    gst_cl_in_flight_wait (self, NULL, NULL);
+    wait_in_flight (self, NULL, NULL);
   if (self->async_up)
     clReleaseCommandQueue (self->async_up);
   if (self->async_down)

@@ -22,7 +22,7 @@
 #define __GST_CL_MEMORY_PRIVATE_H__
 
 #include "gstclcontext-private.h"
-#include "gstclstream-private.h"
+#include "gstclfaults-private.h"
 
 G_BEGIN_DECLS
 

@@ -23,7 +23,7 @@
 
 #include <gst/video/video.h>
 #include "gstclcontext-private.h"
-#include "gstclstream-private.h"
+#include "gstclfaults-private.h"
 
 G_BEGIN_DECLS
 

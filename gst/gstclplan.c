@@ -230,6 +230,13 @@ dct_planes (GstClPlan * self)
   return mask;
 }
 
+gboolean
+gst_cl_plan_dct_falls_back (GstClPlan * self)
+{
+  return self->settings.strength == GST_CL_STRENGTH_AUTO &&
+      !(dct_planes (self) & 1);
+}
+
 guint
 gst_cl_plan_untouched_planes (GstClPlan * self)
 {
@@ -641,7 +648,7 @@ prepare (GstClPlan * self, GstClFrameStats * frame, GError ** error)
   if (!gst_cl_placement_alloc (self->placement, error))
     return FALSE;
   return !self->pending ||
-      (gst_cl_in_flight_wait (self->in_flight, &frame->device_ms, error) &&
+      (gst_cl_in_flight_drain (self->in_flight, &frame->device_ms, error) &&
       apply_settings (self, error));
 }
 

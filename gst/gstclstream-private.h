@@ -83,41 +83,6 @@ gboolean gst_cl_stream_wait_on_cpu (GstClStream * s, GError ** error);
 /* Lets go of the event of the latest command of @s. */
 void gst_cl_stream_clear (GstClStream * s);
 
-/* The first failure of a frame outside the element: a map of its output
- * memory (by any element, on any thread) whose wait for the frame's
- * commands, or whose map command, failed, so that the data never reached
- * the consumer; or a frame of the pool the element proposed upstream that
- * could not be allocated or mapped. Kept until the element raises it as an ERROR at its next
- * frame or at EOS (gst_cl_faults_check()); posted on the element's bus at
- * once as well, since the map may run after the element saw EOS (a queue
- * downstream). Shared and counted: a plan holds it, and so does each
- * output memory it wrote (gst_cl_memory_set_faults()) and the allocator of
- * the pool proposed upstream (gst_cl_allocator_set_faults()). Thread-safe.
- * docs/memory.md. */
-typedef struct _GstClFaults GstClFaults;
-
-/* Faults of @element's frames (not owned: a weak reference). */
-GstClFaults *gst_cl_faults_new (GstElement * element);
-GstClFaults *gst_cl_faults_ref (GstClFaults * faults);
-void gst_cl_faults_unref (GstClFaults * faults);
-
-/* The element's stream ended (READY): no more posting on its bus. */
-void gst_cl_faults_detach (GstClFaults * faults);
-
-/* Keeps @error (the first one only; NULL @faults: nothing) and posts it as
- * an ERROR of the element, with @what (what was lost) as its debug text. */
-void gst_cl_faults_keep (GstClFaults * faults, const GError * error,
-    const gchar * what);
-
-/* TRUE where nothing was kept; else FALSE with @error set to what was. */
-gboolean gst_cl_faults_check (GstClFaults * faults, GError ** error);
-
-/* Whether the element's ERROR was posted already, by gst_cl_faults_keep()
- * or by the element (which then says so with gst_cl_faults_set_posted(), so
- * that a failure kept later is not posted again). */
-gboolean gst_cl_faults_posted (GstClFaults * faults);
-void gst_cl_faults_set_posted (GstClFaults * faults);
-
 G_END_DECLS
 
 #endif /* __GST_CL_STREAM_PRIVATE_H__ */
