@@ -32,6 +32,13 @@ edge_clamp (int v, int size)
   return clamp (v, 0, size - 1);
 }
 
+/* The arguments every plane kernel starts with, in the host's order
+ * (gstclvariant.c: set_plane_args): source plane, destination plane, size
+ * in samples of one component. */
+#define PLANE_PARAMS                                                          \
+  __global const uchar * src, uint src_offset, int src_pitch,                 \
+  __global uchar * dst, uint dst_offset, int dst_pitch, int width, int height
+
 /* Samples. The epsilon filter and the convolution are written once over the
  * sample type and built for each depth: bytes (the default, 8-bit formats),
  * or with -DSAMPLE_BITS=10 10-bit values in 16-bit little-endian words

@@ -48,9 +48,7 @@
 #define CONV_VW 8
 
 #define CONV_PARAMS                                                           \
-  __global const uchar * src, uint src_offset, int src_pitch,                 \
-  __global uchar * dst, uint dst_offset, int dst_pitch, int width,            \
-  int height, __constant float * coeffs, int kw, int kh, float divisor,       \
+  PLANE_PARAMS, __constant float * coeffs, int kw, int kh, float divisor,     \
   float bias, uint shift
 
 static inline sample

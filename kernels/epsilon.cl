@@ -64,9 +64,7 @@
 #define EPS_VW 8
 
 #define EPSILON_PARAMS                                                        \
-  __global const uchar * src, uint src_offset, int src_pitch,                 \
-  __global uchar * dst, uint dst_offset, int dst_pitch, int width,            \
-  int height, int radius, uint threshold, uint shift
+  PLANE_PARAMS, int radius, uint threshold, uint shift
 #define EPSILON_ARGS                                                          \
   src, src_offset, src_pitch, dst, dst_offset, dst_pitch, width, height,      \
   radius, threshold, shift
