@@ -65,7 +65,7 @@ gst_cl_tuner_new (GstClContext * context, GstClStats * stats)
   /* Timings hold for this device and driver running these sources. */
   self->key = g_strjoin ("\n", gst_cl_context_get_identity (context),
       gst_cl_kernel_common, gst_cl_kernel_epsilon, gst_cl_kernel_convolve,
-      gst_cl_kernel_epsilon16, gst_cl_kernel_convolve16, NULL);
+      NULL);
 
   self->choices = g_key_file_new ();
   if (gst_cl_cache_read ("tuning", self->key, &contents, &length)) {

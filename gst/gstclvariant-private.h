@@ -70,9 +70,9 @@ gdouble gst_cl_events_take_ms (GstClEvents * events);
 
 /* All kernels of one program, built for one epsilon window radius (the
  * tiled and vector epsilon kernels unroll their window loops; the others
- * take sizes at run time) and one sample size: 8-bit samples in bytes
- * (kernels/epsilon.cl, convolve.cl: every variant), or 10-bit samples in
- * 16-bit little-endian words (epsilon16.cl, convolve16.cl: plain, vector
+ * take sizes at run time) and one sample size, from the same sources
+ * (kernels/epsilon.cl, convolve.cl): 8-bit samples in bytes (every
+ * variant), or 10-bit samples in 16-bit little-endian words (plain, vector
  * and separable only). */
 typedef struct _GstClKernels GstClKernels;
 

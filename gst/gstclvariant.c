@@ -37,7 +37,7 @@ struct _GstClKernels
 {
   GstClContext *context;
   gint radius;
-  gboolean deep;                /* 16-bit words: no tiled kernels */
+  gboolean deep;                /* 10-bit samples in 16-bit words */
   cl_program program;
   /* [variant][xstep - 1], PLAIN..WIDE; NULL where the program has none */
   cl_kernel epsilon[GST_CL_VARIANT_WIDE + 1][2];
@@ -117,6 +117,17 @@ gst_cl_events_take_ms (GstClEvents * events)
 
 /* ---- Building ------------------------------------------------------------ */
 
+/* Whether the kernels of @variant exist at the program's sample size: the
+ * tiled and wide ones work on bytes only (kernels/epsilon.cl, convolve.cl
+ * build them for SAMPLE_BITS 8 alone); the tuner then never picks them, and
+ * a forced one runs plain. */
+static gboolean
+variant_is_built (const GstClKernels * self, GstClVariant variant)
+{
+  return !self->deep || (variant != GST_CL_VARIANT_TILED &&
+      variant != GST_CL_VARIANT_WIDE);
+}
+
 static gboolean
 create_kernels (GstClKernels * self, GError ** error)
 {
@@ -128,50 +139,27 @@ create_kernels (GstClKernels * self, GError ** error)
     {"epsilon_wide_planar", "epsilon_wide_interleaved"},
   };
   static const gchar *conv_names[] = {
-    NULL, "convolve", "convolve_tiled", "convolve_vector"
-  };
-  static const gchar *names16[][2] = {
-    {NULL, NULL},
-    {"epsilon16_planar", "epsilon16_interleaved"},
-    {NULL, NULL},
-    {"epsilon16_vector_planar", "epsilon16_vector_interleaved"},
-    {NULL, NULL},
-  };
-  static const gchar *conv_names16[] = {
-    NULL, "convolve16", NULL, "convolve16_vector"
+    NULL, "convolve", "convolve_tiled", "convolve_vector", "convolve_wide"
   };
   cl_program p = self->program;
   guint v, x;
 
-  for (v = GST_CL_VARIANT_PLAIN; v <= GST_CL_VARIANT_VECTOR; v++) {
-    const gchar *conv_name = self->deep ? conv_names16[v] : conv_names[v];
-
+  for (v = GST_CL_VARIANT_PLAIN; v <= GST_CL_VARIANT_WIDE; v++) {
+    if (!variant_is_built (self, v))
+      continue;
     for (x = 0; x < 2; x++) {
-      const gchar *name = self->deep ? names16[v][x] : names[v][x];
-
-      if (name && !(self->epsilon[v][x] = gst_cl_program_create_kernel (p,
-                  name, error)))
+      if (!(self->epsilon[v][x] = gst_cl_program_create_kernel (p,
+                  names[v][x], error)))
         return FALSE;
     }
-    if (conv_name && !(self->convolve[v] = gst_cl_program_create_kernel (p,
-                conv_name, error)))
+    if (!(self->convolve[v] = gst_cl_program_create_kernel (p,
+                conv_names[v], error)))
       return FALSE;
   }
-  if (!self->deep && !(self->convolve[GST_CL_VARIANT_WIDE] =
-          gst_cl_program_create_kernel (p, "convolve_wide", error)))
-    return FALSE;
-  for (x = 0; x < 2 && names[GST_CL_VARIANT_WIDE][x] && !self->deep; x++) {
-    if (!(self->epsilon[GST_CL_VARIANT_WIDE][x] =
-            gst_cl_program_create_kernel (p, names[GST_CL_VARIANT_WIDE][x],
-                error)))
-      return FALSE;
-  }
-  self->rows = gst_cl_program_create_kernel (p,
-      self->deep ? "convolve16_rows" : "convolve_rows", error);
+  self->rows = gst_cl_program_create_kernel (p, "convolve_rows", error);
   if (!self->rows)
     return FALSE;
-  self->columns = gst_cl_program_create_kernel (p,
-      self->deep ? "convolve16_columns" : "convolve_columns", error);
+  self->columns = gst_cl_program_create_kernel (p, "convolve_columns", error);
   return self->columns != NULL;
 }
 
@@ -213,7 +201,7 @@ query_limits (GstClKernels * self, GError ** error)
   return TRUE;
 }
 
-/* The 16-bit kernels read and write words as the device's ushort. */
+/* The kernels read and write 16-bit words as the device's ushort. */
 static gboolean
 check_little_endian (GstClContext * context, GError ** error)
 {
@@ -238,10 +226,6 @@ gst_cl_kernels_new (GstClContext * context, gint radius, gboolean deep,
   static const gchar *sources[] = {
     gst_cl_kernel_common, gst_cl_kernel_epsilon, gst_cl_kernel_convolve, NULL
   };
-  static const gchar *sources16[] = {
-    gst_cl_kernel_common, gst_cl_kernel_epsilon16, gst_cl_kernel_convolve16,
-    NULL
-  };
   GstClKernels *self;
   gchar *options;
 
@@ -249,13 +233,14 @@ gst_cl_kernels_new (GstClContext * context, gint radius, gboolean deep,
     return NULL;
 
   self = g_new0 (GstClKernels, 1);
-  options = g_strdup_printf ("-DRADIUS=%d -DEPS_STRIP=%d -DCONV_STRIP=%d",
-      radius, WIDE_STRIP, WIDE_STRIP);
+  /* One source per filter, built for bytes or (SAMPLE_BITS 10) words. */
+  options = g_strdup_printf ("-DRADIUS=%d -DEPS_STRIP=%d -DCONV_STRIP=%d%s",
+      radius, WIDE_STRIP, WIDE_STRIP, deep ? " -DSAMPLE_BITS=10" : "");
   self->context = gst_object_ref (context);
   self->radius = radius;
   self->deep = deep;
-  self->program = gst_cl_program_build (context, deep ? sources16 : sources,
-      options, from_cache, error);
+  self->program = gst_cl_program_build (context, sources, options,
+      from_cache, error);
   g_free (options);
   if (!self->program || !create_kernels (self, error)
       || !query_limits (self, error)) {
@@ -454,10 +439,9 @@ gst_cl_kernels_run_epsilon (GstClKernels * self, const GstClLaunch * launch,
   status = set_plane_args (kernel, plane);
   GST_CL_ARG (kernel, 8, self->radius, &status);
   GST_CL_ARG (kernel, 9, threshold, &status);
-  if (self->deep)
-    GST_CL_ARG (kernel, 10, plane->shift, &status);
+  GST_CL_ARG (kernel, 10, plane->shift, &status);
   if (v == GST_CL_VARIANT_TILED)
-    gst_cl_kernel_arg (kernel, 10, tile_bytes (self, FALSE, launch->local),
+    gst_cl_kernel_arg (kernel, 11, tile_bytes (self, FALSE, launch->local),
         NULL, &status);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clSetKernelArg (epsilon)");
@@ -482,8 +466,7 @@ run_separable (GstClKernels * self, const GstClLaunch * launch,
   GST_CL_ARG (self->rows, 5, plane->height, &status);
   GST_CL_ARG (self->rows, 6, params->row_factor, &status);
   GST_CL_ARG (self->rows, 7, params->kw, &status);
-  if (self->deep)
-    GST_CL_ARG (self->rows, 8, plane->shift, &status);
+  GST_CL_ARG (self->rows, 8, plane->shift, &status);
   GST_CL_ARG (self->columns, 0, params->scratch, &status);
   GST_CL_ARG (self->columns, 1, plane->dst->mem, &status);
   GST_CL_ARG (self->columns, 2, dst_offset, &status);
@@ -494,8 +477,7 @@ run_separable (GstClKernels * self, const GstClLaunch * launch,
   GST_CL_ARG (self->columns, 7, params->kh, &status);
   GST_CL_ARG (self->columns, 8, params->divisor, &status);
   GST_CL_ARG (self->columns, 9, params->bias, &status);
-  if (self->deep)
-    GST_CL_ARG (self->columns, 10, plane->shift, &status);
+  GST_CL_ARG (self->columns, 10, plane->shift, &status);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clSetKernelArg (separable)");
 
@@ -532,10 +514,9 @@ gst_cl_kernels_run_convolve (GstClKernels * self, const GstClLaunch * launch,
   GST_CL_ARG (kernel, 10, params->kh, &status);
   GST_CL_ARG (kernel, 11, params->divisor, &status);
   GST_CL_ARG (kernel, 12, params->bias, &status);
-  if (self->deep)
-    GST_CL_ARG (kernel, 13, plane->shift, &status);
+  GST_CL_ARG (kernel, 13, plane->shift, &status);
   if (v == GST_CL_VARIANT_TILED)
-    gst_cl_kernel_arg (kernel, 13, tile_bytes (self, TRUE, launch->local),
+    gst_cl_kernel_arg (kernel, 14, tile_bytes (self, TRUE, launch->local),
         NULL, &status);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clSetKernelArg (convolve)");

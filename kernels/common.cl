@@ -32,6 +32,55 @@ edge_clamp (int v, int size)
   return clamp (v, 0, size - 1);
 }
 
+/* The arguments every plane kernel starts with, in the host's order
+ * (gstclvariant.c: set_plane_args): source plane, destination plane, size
+ * in samples of one component. */
+#define PLANE_PARAMS                                                          \
+  __global const uchar * src, uint src_offset, int src_pitch,                 \
+  __global uchar * dst, uint dst_offset, int dst_pitch, int width, int height
+
+/* Samples. The epsilon filter and the convolution are written once over the
+ * sample type and built for each depth: bytes (the default, 8-bit formats),
+ * or with -DSAMPLE_BITS=10 10-bit values in 16-bit little-endian words
+ * (P010_10LE, I420_10LE). A word holds v = (word >> shift) & 1023 and is
+ * written back as v << shift, so that the bits around the value are zero on
+ * output (P010 keeps its value in the high bits, shift 6; I420_10LE in the
+ * low bits, shift 0). Bytes ignore `shift`. Offsets and pitches stay in
+ * bytes; for words they are even (the host copies a plane that is not
+ * 2-byte aligned into a device buffer first).
+ *
+ * SAMPLE_VALUE (w, shift), SAMPLE_VALUE8: the value of a sample, of 8; as
+ * uint (uint8), or the bytes themselves, so that byte code stays as it was
+ * written for bytes. SAMPLE_WORD (v, shift), SAMPLE_WORD8: the sample of an
+ * integer value (of 8) in 0..SAMPLE_MAX; SAMPLE_WORDF, of a float one. */
+#ifndef SAMPLE_BITS
+#define SAMPLE_BITS 8
+#endif
+#define SAMPLE_MAX ((1u << SAMPLE_BITS) - 1u)
+
+#if SAMPLE_BITS == 8
+typedef uchar sample;
+typedef uchar8 sample8;
+#define SAMPLE_BYTES 1
+#define SAMPLE_VALUE(w, shift) (w)
+#define SAMPLE_VALUE8(w, shift) (w)
+#define SAMPLE_WORD(v, shift) ((uchar) (v))
+#define SAMPLE_WORD8(v, shift) convert_uchar8 (v)
+#define SAMPLE_WORDF(f, shift) ((uchar) (f))
+#elif SAMPLE_BITS == 10
+typedef ushort sample;
+typedef ushort8 sample8;
+#define SAMPLE_BYTES 2
+#define SAMPLE_VALUE(w, shift) (((w) >> (shift)) & SAMPLE_MAX)
+#define SAMPLE_VALUE8(w, shift) \
+  ((convert_uint8 (w) >> (uint8) (shift)) & SAMPLE_MAX)
+#define SAMPLE_WORD(v, shift) ((ushort) ((v) << (shift)))
+#define SAMPLE_WORD8(v, shift) convert_ushort8 ((v) << (uint8) (shift))
+#define SAMPLE_WORDF(f, shift) ((ushort) ((uint) (f) << (shift)))
+#else
+#error "SAMPLE_BITS is 8 or 10"
+#endif
+
 /* 16 bytes stored at any alignment in one vector store. PoCL 3.1 stores a
  * vstore16 of bytes byte by byte (16 extracts and 16 stores, a third of a
  * 3x3 epsilon filter's time); a packed struct tells the compiler the

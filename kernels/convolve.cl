@@ -18,63 +18,77 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* Convolution of an 8-bit plane with a user-given kernel of odd size.
+/* Convolution of a plane with a user-given kernel of odd size, on either
+ * sample type of common.cl (bytes, or 10-bit values in 16-bit words with
+ * -DSAMPLE_BITS=10).
  *
- * out = clamp (floor (sum (k * p) / divisor + bias + 0.5), 0, 255), with
- * k[r][c] weighing the sample at (x + c - kw / 2, y + r - kh / 2). The sum is
- * taken in float: exact for integer coefficients while |sum| < 2^24, and the
- * host builds with correctly rounded division where the device offers it, so
- * that exact arithmetic gives exact results.
+ * out = clamp (floor (sum (k * p) / divisor + bias + 0.5), 0, SAMPLE_MAX),
+ * with k[r][c] weighing the sample at (x + c - kw / 2, y + r - kh / 2). The
+ * sum is taken in float: exact for integer coefficients while |sum| < 2^24
+ * (SAMPLE_MAX * sum (|k|) < 2^24), and the host builds with correctly
+ * rounded division where the device offers it, so that exact arithmetic
+ * gives exact results.
  *
  * Variants, timed per device by the host like the epsilon filter's:
  *  - plain:     one sample per work-item;
- *  - tiled:     the work-group's window of the plane in local memory;
- *  - vector:    8 adjacent samples per work-item, float vectors;
+ *  - tiled:     the work-group's window of the plane in local memory (bytes
+ *               only);
+ *  - vector:    CONV_VW adjacent samples per work-item, float vectors;
  *  - wide:      a row strip per work-item, 16 samples at a time, in 16-bit
- *               integer lanes where the matrix allows (for CPUs);
+ *               integer lanes where the matrix allows (for CPUs; bytes
+ *               only);
  *  - separable: for rank-1 kernels (box, gaussian), a row pass into a float
  *               plane then a column pass: kw + kh taps instead of kw * kh.
- *               With integer factors the sums are the same exact integers. */
+ *               With integer factors the sums are the same exact integers.
+ * Where a variant is bytes only, the host runs plain on words
+ * (gstclvariant.c). Every kernel but the separable passes takes the
+ * arguments of CONV_PARAMS (tiled a local tile after them). */
 
 #define CONV_MAX_SIDE 15
+#define CONV_VW 8
 
-static inline uchar
-conv_output (float acc, float divisor, float bias)
+#define CONV_PARAMS                                                           \
+  PLANE_PARAMS, __constant float * coeffs, int kw, int kh, float divisor,     \
+  float bias, uint shift
+
+static inline sample
+conv_output (float acc, float divisor, float bias, uint shift)
 {
   const float v = floor (acc / divisor + bias + 0.5f);
   /* The host keeps divisors away from 0; NaN must still not reach a cast. */
-  return isnan (v) ? 0 : (uchar) clamp (v, 0.0f, 255.0f);
+  return isnan (v) ? 0 :
+      SAMPLE_WORDF (clamp (v, 0.0f, (float) SAMPLE_MAX), shift);
 }
 
 __kernel void
-convolve (__global const uchar * src, uint src_offset, int src_pitch,
-    __global uchar * dst, uint dst_offset, int dst_pitch, int width,
-    int height, __constant float * coeffs, int kw, int kh, float divisor,
-    float bias)
+convolve (CONV_PARAMS)
 {
   const int x = get_global_id (0);
   const int y = get_global_id (1);
   if (x >= width || y >= height)
     return;
-  src += src_offset;
-  dst += dst_offset;
+  __global const sample *s = (__global const sample *) (src + src_offset);
+  __global sample *d = (__global sample *) (dst + dst_offset);
+  const int sp = src_pitch / SAMPLE_BYTES;
 
   float acc = 0.0f;
   for (int r = 0; r < kh; r++) {
-    __global const uchar *row = src + edge_clamp (y + r - kh / 2, height) * src_pitch;
+    __global const sample *row = s + edge_clamp (y + r - kh / 2, height) * sp;
     for (int c = 0; c < kw; c++)
-      acc += coeffs[r * kw + c] * (float) row[edge_clamp (x + c - kw / 2, width)];
+      acc += coeffs[r * kw + c] *
+          (float) SAMPLE_VALUE (row[edge_clamp (x + c - kw / 2, width)],
+          shift);
   }
-  dst[y * dst_pitch + x] = conv_output (acc, divisor, bias);
+  d[y * (dst_pitch / SAMPLE_BYTES) + x] = conv_output (acc, divisor, bias,
+      shift);
 }
+
+#if SAMPLE_BITS == 8
 
 /* `tile` holds (local width + kw - 1) x (local height + kh - 1) samples,
  * sized by the host; every work-item helps load it. */
 __kernel void
-convolve_tiled (__global const uchar * src, uint src_offset, int src_pitch,
-    __global uchar * dst, uint dst_offset, int dst_pitch, int width,
-    int height, __constant float * coeffs, int kw, int kh, float divisor,
-    float bias, __local uchar * tile)
+convolve_tiled (CONV_PARAMS, __local uchar * tile)
 {
   const int lw = get_local_size (0), lh = get_local_size (1);
   const int lx = get_local_id (0), ly = get_local_id (1);
@@ -100,54 +114,54 @@ convolve_tiled (__global const uchar * src, uint src_offset, int src_pitch,
     for (int c = 0; c < kw; c++)
       acc += coeffs[r * kw + c] * (float) row[c];
   }
-  dst[y * dst_pitch + x] = conv_output (acc, divisor, bias);
+  dst[y * dst_pitch + x] = conv_output (acc, divisor, bias, shift);
 }
 
-/* VW adjacent samples per work-item (floatVW vectors): each kernel row
- * reads one segment of VW + kw - 1 samples (vector loads away from the left
- * and right edges), then each coefficient is one vector multiply-add. The
- * sums are taken tap by tap in the same order as the plain variant's. */
-#define CONV_VECTOR_BODY(VW)                                                  \
-  const int x = get_global_id (0) * VW, y = get_global_id (1);                \
-  if (x >= width || y >= height)                                              \
-    return;                                                                   \
-  src += src_offset;                                                          \
-  dst += dst_offset;                                                          \
-  const int left = x - kw / 2, seg = VW + kw - 1;                             \
-  const bool inside = left >= 0 && left + seg <= width;                       \
-  float w[VW + CONV_MAX_SIDE - 1];                                            \
-  float##VW acc = 0.0f;                                                       \
-  for (int r = 0; r < kh; r++) {                                              \
-    __global const uchar *row = src + edge_clamp (y + r - kh / 2, height)     \
-        * src_pitch;                                                          \
-    if (inside) {                                                             \
-      int i = 0;                                                              \
-      for (; i + VW <= seg; i += VW)                                          \
-        vstore##VW (convert_float##VW (vload##VW (0, row + left + i)), 0,     \
-            w + i);                                                           \
-      for (; i < seg; i++)                                                    \
-        w[i] = row[left + i];                                                 \
-    } else {                                                                  \
-      for (int i = 0; i < seg; i++)                                           \
-        w[i] = row[edge_clamp (left + i, width)];                             \
-    }                                                                         \
-    for (int c = 0; c < kw; c++)                                              \
-      acc += coeffs[r * kw + c] * vload##VW (0, w + c);                       \
-  }                                                                           \
-  float o[VW];                                                                \
-  vstore##VW (acc, 0, o);                                                     \
-  __global uchar *drow = dst + y * dst_pitch;                                 \
-  for (int i = 0; i < VW && x + i < width; i++)                               \
-    drow[x + i] = conv_output (o[i], divisor, bias);
+#endif /* SAMPLE_BITS == 8 */
 
+/* CONV_VW adjacent samples per work-item (float vectors): each kernel row
+ * reads one segment of CONV_VW + kw - 1 samples (vector loads away from the
+ * left and right edges), then each coefficient is one vector multiply-add.
+ * The sums are taken tap by tap in the same order as the plain variant's. */
 __kernel void
-convolve_vector (__global const uchar * src, uint src_offset, int src_pitch,
-    __global uchar * dst, uint dst_offset, int dst_pitch, int width,
-    int height, __constant float * coeffs, int kw, int kh, float divisor,
-    float bias)
+convolve_vector (CONV_PARAMS)
 {
-  CONV_VECTOR_BODY (8)
+  const int x = get_global_id (0) * CONV_VW, y = get_global_id (1);
+  if (x >= width || y >= height)
+    return;
+  __global const sample *s = (__global const sample *) (src + src_offset);
+  __global sample *d = (__global sample *) (dst + dst_offset);
+  const int sp = src_pitch / SAMPLE_BYTES;
+  const int left = x - kw / 2, seg = CONV_VW + kw - 1;
+  const bool inside = left >= 0 && left + seg <= width;
+  float w[CONV_VW + CONV_MAX_SIDE - 1];
+  float8 acc = 0.0f;
+
+  for (int r = 0; r < kh; r++) {
+    __global const sample *row = s + edge_clamp (y + r - kh / 2, height) * sp;
+    if (inside) {
+      int i = 0;
+      for (; i + CONV_VW <= seg; i += CONV_VW)
+        vstore8 (convert_float8 (SAMPLE_VALUE8 (vload8 (0, row + left + i),
+                    shift)), 0, w + i);
+      for (; i < seg; i++)
+        w[i] = SAMPLE_VALUE (row[left + i], shift);
+    } else {
+      for (int i = 0; i < seg; i++)
+        w[i] = SAMPLE_VALUE (row[edge_clamp (left + i, width)], shift);
+    }
+    for (int c = 0; c < kw; c++)
+      acc += coeffs[r * kw + c] * vload8 (0, w + c);
+  }
+
+  float o[CONV_VW];
+  vstore8 (acc, 0, o);
+  __global sample *drow = d + y * (dst_pitch / SAMPLE_BYTES);
+  for (int i = 0; i < CONV_VW && x + i < width; i++)
+    drow[x + i] = conv_output (o[i], divisor, bias, shift);
 }
+
+#if SAMPLE_BITS == 8
 
 /* A strip of CONV_STRIP samples of one row per work-item, 16 at a time,
  * for CPUs: few work-items, each a loop of vector code. Away from the left
@@ -201,10 +215,7 @@ conv_output16 (float16 acc, float divisor, float bias)
 #define CONV_FLOAT_COEFF(i) coeffs[i]
 
 __kernel void
-convolve_wide (__global const uchar * src, uint src_offset, int src_pitch,
-    __global uchar * dst, uint dst_offset, int dst_pitch, int width,
-    int height, __constant float * coeffs, int kw, int kh, float divisor,
-    float bias)
+convolve_wide (CONV_PARAMS)
 {
   const int x_begin = get_global_id (0) * CONV_STRIP, y = get_global_id (1);
   if (x_begin >= width || y >= height)
@@ -247,20 +258,24 @@ convolve_wide (__global const uchar * src, uint src_offset, int src_pitch,
   }
 }
 
+#endif /* SAMPLE_BITS == 8 */
+
 /* Separable, first pass: the row factor over each row, into a float plane
  * of `width` floats per row. */
 __kernel void
 convolve_rows (__global const uchar * src, uint src_offset, int src_pitch,
     __global float * tmp, int width, int height, __constant float * factor,
-    int kw)
+    int kw, uint shift)
 {
   const int x = get_global_id (0), y = get_global_id (1);
   if (x >= width || y >= height)
     return;
-  __global const uchar *row = src + src_offset + y * src_pitch;
+  __global const sample *row = (__global const sample *) (src + src_offset)
+      + y * (src_pitch / SAMPLE_BYTES);
   float acc = 0.0f;
   for (int c = 0; c < kw; c++)
-    acc += factor[c] * (float) row[edge_clamp (x + c - kw / 2, width)];
+    acc += factor[c] *
+        (float) SAMPLE_VALUE (row[edge_clamp (x + c - kw / 2, width)], shift);
   tmp[y * width + x] = acc;
 }
 
@@ -268,7 +283,7 @@ convolve_rows (__global const uchar * src, uint src_offset, int src_pitch,
 __kernel void
 convolve_columns (__global const float * tmp, __global uchar * dst,
     uint dst_offset, int dst_pitch, int width, int height,
-    __constant float * factor, int kh, float divisor, float bias)
+    __constant float * factor, int kh, float divisor, float bias, uint shift)
 {
   const int x = get_global_id (0), y = get_global_id (1);
   if (x >= width || y >= height)
@@ -276,5 +291,7 @@ convolve_columns (__global const float * tmp, __global uchar * dst,
   float acc = 0.0f;
   for (int r = 0; r < kh; r++)
     acc += factor[r] * tmp[edge_clamp (y + r - kh / 2, height) * width + x];
-  dst[dst_offset + y * dst_pitch + x] = conv_output (acc, divisor, bias);
+  __global sample *d = (__global sample *) (dst + dst_offset);
+  d[y * (dst_pitch / SAMPLE_BYTES) + x] = conv_output (acc, divisor, bias,
+      shift);
 }

@@ -18,103 +18,118 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* Epsilon filter (mosquito-noise reduction).
+/* Epsilon filter (mosquito-noise reduction), on either sample type of
+ * common.cl (bytes, or 10-bit values in 16-bit words with -DSAMPLE_BITS=10).
  *
  * Each sample c becomes the rounded mean of the samples p in the
  * (2 * radius + 1)^2 window around it with |p - c| <= threshold:
  * (S + n / 2) / n in integers, n >= 1 since the centre always counts.
  * Edges stay sharp because samples across them differ by more than the
- * threshold; the ringing beside them is averaged away.
+ * threshold; the ringing beside them is averaged away. `threshold` is in
+ * sample units (the host scales the property's 8-bit value by 4 for 10-bit
+ * samples).
  *
- * Three variants compute the same numbers; the host times them per device
- * and keeps the fastest:
+ * Variants compute the same numbers; the host times them per device and
+ * keeps the fastest:
  *  - plain:  one sample per work-item, radius at run time, the reference
  *            shape every other variant is checked against;
  *  - tiled:  a work-group loads its window of the plane into local memory
  *            once (edges clamped there), then every work-item reads its
- *            neighbours from the tile;
+ *            neighbours from the tile (bytes only);
  *  - vector: each work-item makes EPS_VW adjacent samples with vector
  *            arithmetic from one row segment per window row;
- *  - wide:   the same with EPS_WW samples in 16-bit lanes (for CPUs).
- * tiled, vector and wide are built with RADIUS known, so the window loops unroll.
+ *  - wide:   the same with EPS_WW samples in 16-bit lanes (for CPUs; bytes
+ *            only).
+ * tiled, vector and wide are built with RADIUS known, so the window loops
+ * unroll. Where a variant is bytes only, the host runs plain on words
+ * (gstclvariant.c).
  *
- * Branch-free accumulation: a taken sample adds (p | 1 << 16), so one add
- * keeps both the sum (low 16 bits: at most 225 * 255 = 57375) and the count
- * (high bits), and "taken" is a mask from a comparison. |p - c| <= t is
- * tested as one unsigned comparison, (p - (c - t)) <= 2t, which wraps to a
- * huge value for p < c - t: a subtraction and a compare per tap. */
+ * Every variant has a kernel for planes of one component per sample (luma,
+ * or a chroma plane of a planar format), NAME_planar, and one for two
+ * interleaved components (NV12/NV21/P010 chroma) filtered separately,
+ * NAME_interleaved, where `width` counts sample pairs. All take the
+ * arguments of EPSILON_PARAMS (the tiled ones a local tile after them).
+ *
+ * Branch-free accumulation: a taken sample adds (p | EPS_ONE), so one add
+ * keeps both the sum (the low EPS_SUM_BITS bits: at most 225 samples, less
+ * than 2^8, so at most 225 * 255 = 57375 < 2^16 for bytes, 225 * 1023 =
+ * 230175 < 2^18 for 10-bit values) and the count (the bits above: 225 << 18
+ * < 2^32), and "taken" is a mask from a comparison. |p - c| <= t is tested
+ * as one unsigned comparison, (p - (c - t)) <= 2t, which wraps to a huge
+ * value for p < c - t: a subtraction and a compare per tap. */
 
-#define EPS_ONE 0x10000u
+#define EPS_SUM_BITS (SAMPLE_BITS + 8)
+#define EPS_ONE (1u << EPS_SUM_BITS)
+#define EPS_SUM (EPS_ONE - 1u)
 #define EPS_VW 8
 
-static inline uchar
-eps_mean (uint acc)
-{
-  const uint n = acc >> 16, sum = acc & 0xffffu;
-  return (uchar) ((sum + n / 2) / n);
-}
+#define EPSILON_PARAMS                                                        \
+  PLANE_PARAMS, int radius, uint threshold, uint shift
+#define EPSILON_ARGS                                                          \
+  src, src_offset, src_pitch, dst, dst_offset, dst_pitch, width, height,      \
+  radius, threshold, shift
 
-/* Byte @bx of a row of @width samples of @xstep interleaved components,
+/* NAME_planar and NAME_interleaved, running FN (EPSILON_ARGS, xstep). */
+#define EPSILON_KERNELS(NAME, FN)                                             \
+  __kernel void NAME##_planar (EPSILON_PARAMS)                                \
+  {                                                                           \
+    FN (EPSILON_ARGS, 1);                                                     \
+  }                                                                           \
+  __kernel void NAME##_interleaved (EPSILON_PARAMS)                           \
+  {                                                                           \
+    FN (EPSILON_ARGS, 2);                                                     \
+  }
+
+/* Sample @i of a row of @width positions of @xstep interleaved components,
  * clamped to the samples of its own component. */
 static inline int
-eps_clamp_byte (int bx, int width, int xstep)
+eps_clamp_index (int i, int width, int xstep)
 {
-  const int comp = bx & (xstep - 1);
-  return edge_clamp ((bx - comp) / xstep, width) * xstep + comp;
+  const int comp = i & (xstep - 1);
+  return edge_clamp ((i - comp) / xstep, width) * xstep + comp;
 }
 
-#define EPSILON_PLAIN_BODY(XSTEP)                                             \
-  const int gx = get_global_id (0);                                           \
-  src += src_offset;                                                          \
-  dst += dst_offset;                                                          \
-  const int y = get_global_id (1);                                            \
-  if (gx >= width * XSTEP || y >= height)                                     \
-    return;                                                                   \
-  const int comp = gx % XSTEP;                                                \
-  const int x = gx / XSTEP;                                                   \
-  const uint c = src[y * src_pitch + gx];                                     \
-  uint sum = 0, n = 0;                                                        \
-  for (int dy = -radius; dy <= radius; dy++) {                                \
-    __global const uchar *row = src + edge_clamp (y + dy, height) * src_pitch \
-        + comp;                                                               \
-    for (int dx = -radius; dx <= radius; dx++) {                              \
-      const uint p = row[edge_clamp (x + dx, width) * XSTEP];                 \
-      const uint take = abs_diff (p, c) <= threshold;                         \
-      sum += take ? p : 0;                                                    \
-      n += take;                                                              \
-    }                                                                         \
-  }                                                                           \
-  dst[y * dst_pitch + gx] = (uchar) ((sum + n / 2) / n);
-
-/* One component per sample: luma, or a chroma plane of a planar format. */
-__kernel void
-epsilon_planar (__global const uchar * src, uint src_offset, int src_pitch,
-    __global uchar * dst, uint dst_offset, int dst_pitch, int width,
-    int height, int radius, uint threshold)
+static inline void
+epsilon_plain (EPSILON_PARAMS, const int xstep)
 {
-  EPSILON_PLAIN_BODY (1)
+  const int gx = get_global_id (0);
+  __global const sample *s = (__global const sample *) (src + src_offset);
+  __global sample *d = (__global sample *) (dst + dst_offset);
+  const int sp = src_pitch / SAMPLE_BYTES, dp = dst_pitch / SAMPLE_BYTES;
+  const int y = get_global_id (1);
+  if (gx >= width * xstep || y >= height)
+    return;
+  const int comp = gx % xstep;
+  const int x = gx / xstep;
+  const uint c = SAMPLE_VALUE (s[y * sp + gx], shift);
+  uint sum = 0, n = 0;
+  for (int dy = -radius; dy <= radius; dy++) {
+    __global const sample *row = s + edge_clamp (y + dy, height) * sp + comp;
+    for (int dx = -radius; dx <= radius; dx++) {
+      const uint p = SAMPLE_VALUE (row[edge_clamp (x + dx, width) * xstep],
+          shift);
+      const uint take = abs_diff (p, c) <= threshold;
+      sum += take ? p : 0;
+      n += take;
+    }
+  }
+  d[y * dp + gx] = SAMPLE_WORD ((sum + n / 2) / n, shift);
 }
 
-/* Two interleaved components (NV12/NV21 chroma), filtered separately:
- * `width` counts sample pairs. */
-__kernel void
-epsilon_interleaved (__global const uchar * src, uint src_offset, int src_pitch,
-    __global uchar * dst, uint dst_offset, int dst_pitch, int width,
-    int height, int radius, uint threshold)
-{
-  EPSILON_PLAIN_BODY (2)
-}
+EPSILON_KERNELS (epsilon, epsilon_plain)
 
 #ifdef RADIUS
+
+#if SAMPLE_BITS == 8
 
 /* The tile is (local width + 2 * RADIUS * XSTEP) bytes of (local height +
  * 2 * RADIUS) rows, as packed samples; `tile` is sized by the host. Every
  * work-item helps load it, so none returns before the barrier. */
 static inline void
-epsilon_tiled (__global const uchar * src, int src_pitch, __global uchar * dst,
-    int dst_pitch, int width, int height, uint threshold, __local uint * tile,
-    const int xstep)
+epsilon_tiled (EPSILON_PARAMS, __local uint * tile, const int xstep)
 {
+  src += src_offset;
+  dst += dst_offset;
   const int lw = get_local_size (0), lh = get_local_size (1);
   const int lx = get_local_id (0), ly = get_local_id (1);
   const int x0 = get_group_id (0) * lw - RADIUS * xstep;
@@ -124,7 +139,8 @@ epsilon_tiled (__global const uchar * src, int src_pitch, __global uchar * dst,
   for (int ty = ly; ty < th; ty += lh) {
     __global const uchar *row = src + edge_clamp (y0 + ty, height) * src_pitch;
     for (int tx = lx; tx < tw; tx += lw)
-      tile[ty * tw + tx] = row[eps_clamp_byte (x0 + tx, width, xstep)] | EPS_ONE;
+      tile[ty * tw + tx] = row[eps_clamp_index (x0 + tx, width, xstep)]
+          | EPS_ONE;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
 
@@ -141,68 +157,71 @@ epsilon_tiled (__global const uchar * src, int src_pitch, __global uchar * dst,
       acc += (q - lo) <= span ? q : 0;
     }
   }
-  dst[y * dst_pitch + gx] = eps_mean (acc);
+  const uint n = acc >> EPS_SUM_BITS, sum = acc & EPS_SUM;
+  dst[y * dst_pitch + gx] = (uchar) ((sum + n / 2) / n);
 }
 
 __kernel void
-epsilon_tiled_planar (__global const uchar * src, uint src_offset,
-    int src_pitch, __global uchar * dst, uint dst_offset, int dst_pitch,
-    int width, int height, int radius, uint threshold, __local uint * tile)
+epsilon_tiled_planar (EPSILON_PARAMS, __local uint * tile)
 {
-  epsilon_tiled (src + src_offset, src_pitch, dst + dst_offset, dst_pitch,
-      width, height, threshold, tile, 1);
+  epsilon_tiled (EPSILON_ARGS, tile, 1);
 }
 
 __kernel void
-epsilon_tiled_interleaved (__global const uchar * src, uint src_offset,
-    int src_pitch, __global uchar * dst, uint dst_offset, int dst_pitch,
-    int width, int height, int radius, uint threshold, __local uint * tile)
+epsilon_tiled_interleaved (EPSILON_PARAMS, __local uint * tile)
 {
-  epsilon_tiled (src + src_offset, src_pitch, dst + dst_offset, dst_pitch,
-      width, height, threshold, tile, 2);
+  epsilon_tiled (EPSILON_ARGS, tile, 2);
 }
 
-/* EPS_VW adjacent bytes of one row per work-item. Each window row is read
+#endif /* SAMPLE_BITS == 8 */
+
+/* EPS_VW adjacent samples of one row per work-item. Each window row is read
  * once as a segment of EPS_VW + 2 * RADIUS * xstep packed samples (with
  * vector loads away from the plane's left and right edges), then every tap
  * is one vector compare, and and add over the EPS_VW outputs. */
 static inline void
-epsilon_vector (__global const uchar * src, int src_pitch, __global uchar * dst,
-    int dst_pitch, int width, int height, uint threshold, const int xstep)
+epsilon_vector (EPSILON_PARAMS, const int xstep)
 {
-  const int row_bytes = width * xstep;
+  __global const sample *s = (__global const sample *) (src + src_offset);
+  __global sample *d = (__global sample *) (dst + dst_offset);
+  const int sp = src_pitch / SAMPLE_BYTES, dp = dst_pitch / SAMPLE_BYTES;
+  const int row_items = width * xstep;
   const int gx = get_global_id (0) * EPS_VW, y = get_global_id (1);
-  if (gx >= row_bytes || y >= height)
+  if (gx >= row_items || y >= height)
     return;
   const int left = gx - RADIUS * xstep;
   const int seg = EPS_VW + 2 * RADIUS * xstep;
-  const bool inside = left >= 0 && left + seg <= row_bytes;
+  const bool inside = left >= 0 && left + seg <= row_items;
   const uint8 span = (uint8) (2 * threshold);
-  __global const uchar *crow = src + y * src_pitch;
+  __global const sample *crow = s + y * sp;
   uint w[EPS_VW + 2 * RADIUS * 2];      /* one window row, packed */
   uint8 c, acc = 0;
 
   /* Near the right edge, gx + EPS_VW - 1 may be past the row: clamp. */
-  if (gx + EPS_VW <= row_bytes) {
-    c = convert_uint8 (vload8 (0, crow + gx)) | EPS_ONE;
+  if (gx + EPS_VW <= row_items) {
+    c = convert_uint8 (SAMPLE_VALUE8 (vload8 (0, crow + gx), shift))
+        | EPS_ONE;
   } else {
     for (int i = 0; i < EPS_VW; i++)
-      w[i] = crow[eps_clamp_byte (gx + i, width, xstep)] | EPS_ONE;
+      w[i] = SAMPLE_VALUE (crow[eps_clamp_index (gx + i, width, xstep)],
+          shift) | EPS_ONE;
     c = vload8 (0, w);
   }
   const uint8 lo = c - threshold;
 
   for (int dy = -RADIUS; dy <= RADIUS; dy++) {
-    __global const uchar *row = src + edge_clamp (y + dy, height) * src_pitch;
+    __global const sample *row = s + edge_clamp (y + dy, height) * sp;
     if (inside) {
       int i = 0;
       for (; i + 8 <= seg; i += 8)
-        vstore8 (convert_uint8 (vload8 (0, row + left + i)) | EPS_ONE, 0, w + i);
+        vstore8 (convert_uint8 (SAMPLE_VALUE8 (vload8 (0, row + left + i),
+                    shift)) | EPS_ONE, 0, w + i);
       for (; i < seg; i++)
-        w[i] = row[left + i] | EPS_ONE;
+        w[i] = SAMPLE_VALUE (row[left + i], shift) | EPS_ONE;
     } else {
       for (int i = 0; i < seg; i++)
-        w[i] = row[eps_clamp_byte (left + i, width, xstep)] | EPS_ONE;
+        w[i] = SAMPLE_VALUE (row[eps_clamp_index (left + i, width, xstep)],
+            shift) | EPS_ONE;
     }
     for (int dx = 0; dx <= 2 * RADIUS; dx++) {
       const uint8 q = vload8 (0, w + dx * xstep);
@@ -210,36 +229,22 @@ epsilon_vector (__global const uchar * src, int src_pitch, __global uchar * dst,
     }
   }
 
-  const uint8 n = acc >> 16, sum = acc & 0xffffu;
-  const uchar8 out = convert_uchar8 ((sum + n / 2) / n);
-  __global uchar *drow = dst + y * dst_pitch;
-  if (gx + EPS_VW <= row_bytes) {
+  const uint8 n = acc >> EPS_SUM_BITS, sum = acc & EPS_SUM;
+  const sample8 out = SAMPLE_WORD8 ((sum + n / 2) / n, shift);
+  __global sample *drow = d + y * dp;
+  if (gx + EPS_VW <= row_items) {
     vstore8 (out, 0, drow + gx);
   } else {
-    uchar o[EPS_VW];
+    sample o[EPS_VW];
     vstore8 (out, 0, o);
-    for (int i = 0; gx + i < row_bytes; i++)
+    for (int i = 0; gx + i < row_items; i++)
       drow[gx + i] = o[i];
   }
 }
 
-__kernel void
-epsilon_vector_planar (__global const uchar * src, uint src_offset,
-    int src_pitch, __global uchar * dst, uint dst_offset, int dst_pitch,
-    int width, int height, int radius, uint threshold)
-{
-  epsilon_vector (src + src_offset, src_pitch, dst + dst_offset, dst_pitch,
-      width, height, threshold, 1);
-}
+EPSILON_KERNELS (epsilon_vector, epsilon_vector)
 
-__kernel void
-epsilon_vector_interleaved (__global const uchar * src, uint src_offset,
-    int src_pitch, __global uchar * dst, uint dst_offset, int dst_pitch,
-    int width, int height, int radius, uint threshold)
-{
-  epsilon_vector (src + src_offset, src_pitch, dst + dst_offset, dst_pitch,
-      width, height, threshold, 2);
-}
+#if SAMPLE_BITS == 8
 
 /* A strip of EPS_STRIP bytes of one row per work-item, EPS_WW samples at a
  * time in 16-bit lanes: CPUs' SIMD units hold twice as many 16-bit lanes as
@@ -280,9 +285,10 @@ eps_wide_mean (ushort16 sum, ushort16 n)
   } while (0)
 
 static inline void
-epsilon_wide (__global const uchar * src, int src_pitch, __global uchar * dst,
-    int dst_pitch, int width, int height, uint threshold, const int xstep)
+epsilon_wide (EPSILON_PARAMS, const int xstep)
 {
+  src += src_offset;
+  dst += dst_offset;
   const int row_bytes = width * xstep;
   const int x_begin = get_global_id (0) * EPS_STRIP, y = get_global_id (1);
   if (x_begin >= row_bytes || y >= height)
@@ -336,11 +342,11 @@ epsilon_wide (__global const uchar * src, int src_pitch, __global uchar * dst,
       ushort seg[EPS_WW + 2 * RADIUS * 2];
       ushort16 sum = 0, n = 0;
       for (int i = 0; i < EPS_WW; i++)
-        seg[i] = crow[eps_clamp_byte (x + i, width, xstep)];
+        seg[i] = crow[eps_clamp_index (x + i, width, xstep)];
       const ushort16 k = (ushort) threshold - vload16 (0, seg);
       for (int dy = 0; dy <= 2 * RADIUS; dy++) {
         for (int i = 0; i < EPS_WW + 2 * reach; i++)
-          seg[i] = rows[dy][eps_clamp_byte (x - reach + i, width, xstep)];
+          seg[i] = rows[dy][eps_clamp_index (x - reach + i, width, xstep)];
         for (int dx = 0; dx <= 2 * RADIUS; dx++)
           EPS_WIDE_TAP (vload16 (0, seg + dx * xstep), k, sum, n);
       }
@@ -350,22 +356,8 @@ epsilon_wide (__global const uchar * src, int src_pitch, __global uchar * dst,
   }
 }
 
-__kernel void
-epsilon_wide_planar (__global const uchar * src, uint src_offset,
-    int src_pitch, __global uchar * dst, uint dst_offset, int dst_pitch,
-    int width, int height, int radius, uint threshold)
-{
-  epsilon_wide (src + src_offset, src_pitch, dst + dst_offset, dst_pitch,
-      width, height, threshold, 1);
-}
+EPSILON_KERNELS (epsilon_wide, epsilon_wide)
 
-__kernel void
-epsilon_wide_interleaved (__global const uchar * src, uint src_offset,
-    int src_pitch, __global uchar * dst, uint dst_offset, int dst_pitch,
-    int width, int height, int radius, uint threshold)
-{
-  epsilon_wide (src + src_offset, src_pitch, dst + dst_offset, dst_pitch,
-      width, height, threshold, 2);
-}
+#endif /* SAMPLE_BITS == 8 */
 
 #endif /* RADIUS */
