@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include <gst/check/gstcheck.h>
+#include <glib/gstdio.h>
 #include <gst/check/gstharness.h>
 #include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
@@ -538,6 +539,12 @@ GST_START_TEST (test_preset_round_trip)
   fail_unless (gst_preset_delete_preset (GST_PRESET (e),
           "round-trip-custom"));
   gst_object_unref (e);
+  /* Saving wrote the system presets into the user's file too: gone, so
+   * that a later change of the system presets is seen by the next run. */
+  path = g_build_filename (g_get_user_data_dir (), "gstreamer-1.0",
+      "presets", "GstClEpsilon.prs", NULL);
+  g_unlink (path);
+  g_free (path);
 }
 
 GST_END_TEST;
