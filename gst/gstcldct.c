@@ -438,7 +438,10 @@ gst_cl_dct_frame_threshold (const guint32 * hist,
 {
   guint t[GST_CL_DCT_HIST_COEFFS], found = 0, i, j;
 
-  for (i = 0; i < GST_CL_DCT_HIST_COEFFS; i++) {
+  /* a median needs two: stop once the coefficients left cannot give them
+   * (a frame without coding, H.264 or pristine video, costs two searches) */
+  for (i = 0; i < GST_CL_DCT_HIST_COEFFS && found + GST_CL_DCT_HIST_COEFFS -
+      i >= 2; i++) {
     guint spacing, thr;
     const GstClDctLattice kind = gst_cl_dct_lattice (hist +
         i * GST_CL_DCT_BINS, params->min_count, &spacing);
