@@ -28,6 +28,8 @@ import time
 
 import numpy as np
 
+from quality import log, run  # noqa: E402 (this folder)
+
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FROZEN = os.path.join(TOP, "tools", "quality", "heldout.json")
 CL_DCT = os.environ.get("CL_DCT", os.path.join(TOP, "build", "tools", "cl-dct"))
@@ -97,18 +99,6 @@ LABELS = {
     "h264": "H.264 crf 30, 36",
     "hevc": "HEVC crf 32",
 }
-
-
-def run(cmd, **kw):
-    try:
-        return subprocess.run(cmd, check=True, capture_output=True, text=True,
-                              **kw)
-    except subprocess.CalledProcessError as e:
-        sys.exit("failed: %s\n%s%s" % (" ".join(cmd), e.stdout, e.stderr))
-
-
-def log(*a):
-    print(*a, flush=True)
 
 
 def sha256(path):

@@ -15,10 +15,11 @@
 # Needs ffmpeg, gst-plugins-good (capssetter), gst-libav (the decoder).
 import argparse
 import os
-import subprocess
 import sys
 
 import numpy as np
+
+from quality import fetch_images, run  # noqa: E402 (this folder)
 
 W, H, N = 320, 240, 50
 PICTURES = [("astronaut", "astronaut.png", 40, 60, 2, 1),
@@ -28,22 +29,12 @@ ENCODINGS = {"field-dct": ["-flags", "+ildct+ilme"], "frame-dct": ["-flags", "+i
 SETTINGS = ["strength=auto", "strength=medium"]
 
 
-def run(cmd, env=None):
-    subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
-
-
 def images():
+    """skimage's pictures: installed, or from its Debian package."""
     data = "/usr/lib/python3/dist-packages/skimage/data"
-    cache = os.path.expanduser("~/.cache/gst-clfilters/skimage")
     if os.path.isdir(data):
         return data
-    data = os.path.join(cache, "usr/lib/python3/dist-packages/skimage/data")
-    if not os.path.isdir(data):
-        os.makedirs(cache, exist_ok=True)
-        run(["apt-get", "download", "python3-skimage"], env=None)
-        deb = [f for f in os.listdir(".") if f.startswith("python3-skimage")]
-        run(["dpkg-deb", "-x", deb[0], cache])
-    return data
+    return fetch_images(os.path.expanduser("~/.cache/gst-clfilters/skimage"))
 
 
 def luma(path):
@@ -89,7 +80,7 @@ def main():
             sink = ["!", "video/x-raw,format=I420", "!", "filesink"]
             decoded = coded + ".yuv"
             run(["gst-launch-1.0", "-q"] + src + sink +
-                ["location=" + decoded], env)
+                ["location=" + decoded], env=env)
             before = field_psnr(luma(decoded), ref)
             for setting in SETTINGS:
                 for mode in ("fields", "frames"):
@@ -99,7 +90,7 @@ def main():
                         "interlace-mode=progressive"]
                     run(["gst-launch-1.0", "-q"] + src + force +
                         ["!", "clepsilon", setting] + sink +
-                        ["location=" + out], env)
+                        ["location=" + out], env=env)
                     gain = field_psnr(luma(out), ref) - before
                     rows.setdefault((enc, setting, mode), []).append(gain)
     print("| MPEG-2 coded with | setting | now: mean gain per field, dB "
