@@ -48,6 +48,8 @@
 #include "gstclerror-private.h"
 #include <CL/cl_ext.h>
 
+#include "median.h"
+
 #define WIDTH 3840
 #define HEIGHT 2160
 #define ROWS (HEIGHT * 3 / 2)   /* NV12: luma rows, then half as many UV */
@@ -143,21 +145,6 @@ open_fds (void)
   if (dir)
     g_dir_close (dir);
   return n - 1;                 /* the folder's own descriptor */
-}
-
-static gint
-compare_doubles (gconstpointer a, gconstpointer b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static gdouble
-median (gdouble * v, gint n)
-{
-  qsort (v, n, sizeof (gdouble), compare_doubles);
-  return v[n / 2];
 }
 
 static void

@@ -43,20 +43,7 @@
 #include "gstclcontext-private.h"
 #include "gstclvariant-private.h"
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static gdouble
-median (gdouble * v, gint n)
-{
-  qsort (v, n, sizeof (gdouble), compare_doubles);
-  return v[n / 2];
-}
+#include "median.h"
 
 static void
 check (cl_int status, const gchar * what)
