@@ -56,8 +56,7 @@ G_BEGIN_DECLS
  * spacing, the best of 6..12 (MULTIPLES) then of 6..14 (H263); the hold
  * gain, the largest mean with no frame below -0.05 dB (of 12..16); the
  * count, the lowest of 24..64 (all equal on FIT, and none makes auto act
- * on an H.264, HEVC or pristine frame). GST_CL_DCT_DEFAULT_GAIN is also
- * issue 15's gain of gst_cl_dct_auto_threshold(). (A threshold of gain x
+ * on an H.264, HEVC or pristine frame). (A threshold of gain x
  * spacing + offset gained 0.003 dB more on FIT and lost 0.11 dB on a
  * frame: not kept.) */
 #define GST_CL_DCT_DEFAULT_GAIN 10
@@ -83,21 +82,6 @@ void gst_cl_dct_free (GstClDct * self);
  * waits for the device. Returns FALSE with @error set on failure. */
 gboolean gst_cl_dct_histogram (GstClDct * self, cl_mem src, gsize src_offset,
     gint src_pitch, gint width, gint height, guint32 * hist, GError ** error);
-
-/* The quantizer step (quarter levels, 24..255) that the values of one
- * coefficient's histogram @hist (GST_CL_DCT_BINS entries) lie on, or 0 if
- * they lie on none; plain C, the same on every host. */
-guint gst_cl_dct_comb_step (const guint32 * hist);
-
-/* The frame's step from a whole histogram (GST_CL_DCT_HIST_SIZE entries):
- * the median of the three coefficients' steps when at least two are found
- * (the larger of two), else 0: issue 15's estimate, integer zero-phase
- * steps only (strength=auto reads gst_cl_dct_lattice() since issue 26). */
-guint gst_cl_dct_estimate_step (const guint32 * hist);
-
-/* The stage's threshold for quantizer step @step: (@step * @gain + 8) >> 4,
- * @gain in 16ths; 0 (stage off) for step 0. */
-guint gst_cl_dct_auto_threshold (guint step, guint gain);
 
 /* The lattices a block-DCT decoder leaves one coefficient's values on. */
 typedef enum

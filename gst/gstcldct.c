@@ -32,18 +32,14 @@
 
 #include <string.h>
 
-/* The comb (tools/quality/dctmodel.py has the same numbers and says why):
- * values below EST_MIN are rounding noise around a zeroed coefficient; a
- * lattice fits when EST_FIT / 64 of the other values lie within EST_TOL of
- * one of its nonzero points; spacings EST_STEP_MAX down to EST_STEP_MIN are
- * tried, the first (largest) that fits wins, so that its divisors, which
- * fit too, are not taken for it. gst_cl_dct_comb_step() is the integer,
- * zero-phase comb of MPEG-1/2 and JPEG intra blocks; the automatic mode
- * reads two lattices besides (gst_cl_dct_lattice()). */
+/* The lattice search of gst_cl_dct_lattice(): values below EST_MIN are
+ * rounding noise around a zeroed coefficient; a lattice fits when EST_FIT /
+ * 64 of the other values lie near one of its nonzero points; steps
+ * EST_STEP_MAX down to EST_STEP_MIN quarter levels are tried, the first
+ * (largest) that fits wins, so that its divisors, which fit too, are not
+ * taken for it. */
 #define EST_MIN 6
-#define EST_TOL 2
 #define EST_FIT 40
-#define EST_MIN_COUNT 64
 #define EST_STEP_MIN 24
 #define EST_STEP_MAX 255
 
@@ -268,57 +264,6 @@ gst_cl_dct_histogram (GstClDct * self, cl_mem src, gsize src_offset,
   return TRUE;
 }
 
-guint
-gst_cl_dct_comb_step (const guint32 * hist)
-{
-  guint64 n = 0;
-  gint i, d, k;
-
-  for (i = EST_MIN; i < GST_CL_DCT_BINS - 1; i++)
-    n += hist[i];
-  if (n < EST_MIN_COUNT)
-    return 0;
-  for (d = EST_STEP_MAX; d >= EST_STEP_MIN; d--) {
-    guint64 near = 0;
-
-    for (k = d; k < GST_CL_DCT_BINS - 1 + EST_TOL; k += d) {
-      const gint lo = MAX (k - EST_TOL, EST_MIN);
-      const gint hi = MIN (k + EST_TOL, GST_CL_DCT_BINS - 2);
-
-      for (i = lo; i <= hi; i++)
-        near += hist[i];
-    }
-    if (near * 64 >= (guint64) EST_FIT * n)
-      return d;
-  }
-  return 0;
-}
-
-guint
-gst_cl_dct_estimate_step (const guint32 * hist)
-{
-  guint s[GST_CL_DCT_HIST_COEFFS], found = 0, i, j;
-
-  for (i = 0; i < GST_CL_DCT_HIST_COEFFS; i++) {
-    const guint step = gst_cl_dct_comb_step (hist + i * GST_CL_DCT_BINS);
-
-    /* insertion sort of the steps found */
-    if (step == 0)
-      continue;
-    for (j = found; j > 0 && s[j - 1] > step; j--)
-      s[j] = s[j - 1];
-    s[j] = step;
-    found++;
-  }
-  return found < 2 ? 0 : s[found / 2];
-}
-
-guint
-gst_cl_dct_auto_threshold (guint step, guint gain)
-{
-  return step ? (step * gain + 8) >> 4 : 0;
-}
-
 /* Prefix sums @p (GST_CL_DCT_BINS + 1 entries) of the counts of @hist that
  * the lattices read: bins EST_MIN to GST_CL_DCT_BINS - 2 (the last holds
  * the clamped values). */
@@ -342,31 +287,57 @@ near_point (const guint64 * p, gint c)
   return lo > hi ? 0 : p[hi + 1] - p[lo];
 }
 
-/* The values near the multiples of @sub / LAT_SUB quarter levels. */
+/* Whether, with @near of the @n values up to LAT_TOL past quarter level
+ * @c lying near a lattice's points, the values missed so far already keep
+ * the lattice from holding EST_FIT / 64 of them. */
+static inline gboolean
+missed_too_many (const guint64 * p, gint c, guint64 near, guint64 n)
+{
+  const gint hi = MIN (c + LAT_TOL, GST_CL_DCT_BINS - 2);
+
+  return (n - (p[hi + 1] - near)) * 64 < (guint64) EST_FIT * n;
+}
+
+/* The values near the multiples of @sub / LAT_SUB quarter levels; where
+ * @n is nonzero, stops with 0 as soon as the values left between the
+ * points show that fewer than EST_FIT / 64 of @n can be near them (a
+ * frame without a lattice, the common case, is rejected after a point or
+ * two of each step instead of all of them). */
 static guint64
-near_multiples (const guint64 * p, guint sub)
+near_multiples (const guint64 * p, guint sub, guint64 n)
 {
   guint64 near = 0;
   guint k;
 
   for (k = 1; (gint) ((k * sub + LAT_SUB / 2) / LAT_SUB) - LAT_TOL <
-      GST_CL_DCT_BINS - 1; k++)
-    near += near_point (p, (k * sub + LAT_SUB / 2) / LAT_SUB);
+      GST_CL_DCT_BINS - 1; k++) {
+    const gint c = (k * sub + LAT_SUB / 2) / LAT_SUB;
+
+    near += near_point (p, c);
+    if (n && missed_too_many (p, c, near, n))
+      return 0;
+  }
   return near;
 }
 
 /* The values near H.263's reconstruction levels for quantizer @qp:
  * qp (2 |L| + 1), less 1 where qp is even (FFmpeg h263dec / mpegvideo's
- * dct_unquantize_h263: |L| 2 qp + ((qp - 1) | 1)), in quarter levels. */
+ * dct_unquantize_h263: |L| 2 qp + ((qp - 1) | 1)), in quarter levels;
+ * @n as near_multiples()'s. */
 static guint64
-near_h263 (const guint64 * p, guint qp)
+near_h263 (const guint64 * p, guint qp, guint64 n)
 {
   guint64 near = 0;
   guint l;
 
   for (l = 1; (gint) (4 * (2 * qp * l + ((qp - 1) | 1))) - LAT_TOL <
-      GST_CL_DCT_BINS - 1; l++)
-    near += near_point (p, 4 * (2 * qp * l + ((qp - 1) | 1)));
+      GST_CL_DCT_BINS - 1; l++) {
+    const gint c = 4 * (2 * qp * l + ((qp - 1) | 1));
+
+    near += near_point (p, c);
+    if (n && missed_too_many (p, c, near, n))
+      return 0;
+  }
   return near;
 }
 
@@ -383,13 +354,13 @@ gst_cl_dct_lattice (const guint32 * hist, guint min_count, guint * spacing)
     return GST_CL_DCT_LATTICE_NONE;
   /* multiples of a step: the largest that fits, then the best just below */
   for (sub = EST_STEP_MAX * LAT_SUB; sub >= EST_STEP_MIN * LAT_SUB; sub--)
-    if (near_multiples (p, sub) * 64 >= (guint64) EST_FIT * n) {
+    if (near_multiples (p, sub, n) * 64 >= (guint64) EST_FIT * n) {
       const guint low = MAX (sub - MIN (sub, LAT_REFINE),
           EST_STEP_MIN * LAT_SUB);
       guint s;
 
       for (s = sub; s >= low; s--) {
-        const guint64 near = near_multiples (p, s);
+        const guint64 near = near_multiples (p, s, 0);
 
         if (near > best) {
           best = near;
@@ -400,7 +371,7 @@ gst_cl_dct_lattice (const guint32 * hist, guint min_count, guint * spacing)
     }
   /* H.263's odd multiples: the largest quantizer that fits */
   for (qp = H263_QP_MAX; qp >= H263_QP_MIN; qp--) {
-    const guint64 near = near_h263 (p, qp);
+    const guint64 near = near_h263 (p, qp, n);
 
     if (near * 64 >= (guint64) EST_FIT * n) {
       found_qp = qp;

@@ -22,8 +22,7 @@
  *
  * Both work on one 8-bit plane of one component (xstep 1) and use the same
  * integer 8x8 DCT, so that every device computes the same numbers as the CPU
- * reference (tests/check/reference.c, ref_dct_*) and the numpy model
- * (tools/quality/dctmodel.py):
+ * reference (tests/check/reference.c, ref_dct_*):
  *   x = sample - 128;
  *   rows:    R[m][u] = (sum_n C[u][n] x[m][n] + 512) >> 10
  *   columns: X[v][u] = (sum_m C[v][m] R[m][u] + 2048) >> 12

@@ -21,11 +21,9 @@
 /* The automatic mode's device work (gstcldct-private.h) outside the element,
  * for the quality harness and for timing:
  *
- *   cl-dct filter DEVICE WIDTH HEIGHT IN.yuv OUT.yuv [GAIN [PASSES [THR]]]
- *     I420 frames: luma through the estimate and the stage, chroma copied;
- *     THR > 0 fixes the threshold instead of estimating it. Prints each
- *     frame's step and threshold. (The step held here is the decision of
- *     issue 15's harness, tools/quality/auto.py, by GAIN.)
+ *   cl-dct filter DEVICE WIDTH HEIGHT IN.yuv OUT.yuv PASSES THR
+ *     I420 frames: luma through the stage at the fixed threshold THR (0:
+ *     copied), chroma copied. Prints each frame's threshold.
  *   cl-dct auto DEVICE WIDTH HEIGHT IN.yuv OUT.yuv PASSES [SEGMENTS]
  *     strength=auto as the element runs it (gst_cl_dct_auto_update), its
  *     state reset at the start of each sequence: SEGMENTS is a comma list
@@ -41,11 +39,8 @@
  *     8-bit, WIDTH x HEIGHT bytes at its start): median wall ms (clFinish'd)
  *     of the histogram (read back) and of the stage, and the stage's fastest
  *     iteration, at threshold 70 or at the automatic mode's threshold for IN
- *     where a step is found.
- *
- * The automatic mode holds the last step found for up to HOLD frames, so
- * that the predicted frames of an MPEG-2 GOP, which show no comb, keep the
- * strength of their I frame (docs/quality.md). */
+ *     where a step is found, and the host's part of the estimate
+ *     (gst_cl_dct_frame_threshold). */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +48,6 @@
 
 #include "gstcldct-private.h"
 
-#define HOLD 64
 
 static void
 die (const gchar * what, GError * err)
@@ -90,7 +84,7 @@ starts_sequence (const gchar * segments, guint n)
 
 static int
 filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
-    const gchar * out, guint gain, guint passes, guint fixed,
+    const gchar * out, gboolean automatic, guint passes, guint fixed,
     const gchar * segments)
 {
   cl_command_queue q = gst_cl_context_get_queue (ctx);
@@ -102,7 +96,7 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
   GstClDctAuto state = { 0, };
   GError *err = NULL;
   cl_mem src, dst;
-  guint held = 0, age = 0, n = 0;
+  guint n = 0;
 
   if (!fi || !fo)
     die ("open", NULL);
@@ -113,29 +107,16 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
   if (!dst)
     die ("buffers", err);
   while (fread (frame, 1, fsize, fi) == fsize) {
-    guint step = 0, thr = fixed;
+    guint thr = fixed;
 
     clEnqueueWriteBuffer (q, src, CL_TRUE, 0, ysize, frame, 0, NULL, NULL);
     if (starts_sequence (segments, n))
       gst_cl_dct_auto_reset (&state);
-    if (!fixed && !gain) {
+    if (automatic) {
       /* strength=auto as the element decides it */
       if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
         die ("histogram", err);
       thr = gst_cl_dct_auto_update (&state, hist);
-    } else if (!fixed) {
-      if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
-        die ("histogram", err);
-      step = gst_cl_dct_estimate_step (hist);
-      if (step) {
-        held = step;
-        age = 0;
-      } else if (held && ++age <= HOLD) {
-        step = held;
-      } else {
-        held = 0;
-      }
-      thr = gst_cl_dct_auto_threshold (step, gain);
     }
     if (thr) {
       if (!gst_cl_dct_threshold (dct, src, 0, w, dst, 0, w, w, h, thr,
@@ -143,7 +124,7 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
         die ("stage", err);
       clEnqueueReadBuffer (q, dst, CL_TRUE, 0, ysize, frame, 0, NULL, NULL);
     }
-    printf ("frame %u step %u threshold %u\n", n++, step, thr);
+    printf ("frame %u threshold %u\n", n++, thr);
     fwrite (frame, 1, fsize, fo);
   }
   fclose (fi);
@@ -209,38 +190,29 @@ bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
   }
   qsort (th, iterations, sizeof (gdouble), cmp_double);
   qsort (ts, iterations, sizeof (gdouble), cmp_double);
-  /* the host's part of the estimate on this histogram: issue 15's comb
-   * (gst_cl_dct_estimate_step, main's decision before issue 26) and the
-   * lattices (gst_cl_dct_frame_threshold), each the median of as many
-   * rounds of 20 calls */
+  /* the host's part of the estimate on this histogram
+   * (gst_cl_dct_frame_threshold), the median of as many rounds of 20 calls */
   {
     GstClDctAutoParams params;
-    gdouble *tc = g_new (gdouble, iterations), *tl = g_new (gdouble, iterations);
+    gdouble *tl = g_new (gdouble, iterations);
     volatile guint sink = 0;
     gint k;
 
     gst_cl_dct_auto_params_init (&params);
     for (i = 0; i < iterations; i++) {
-      gint64 t0 = g_get_monotonic_time (), t1;
-      for (k = 0; k < 20; k++)
-        sink += gst_cl_dct_estimate_step (hist);
-      t1 = g_get_monotonic_time ();
+      gint64 t0 = g_get_monotonic_time ();
       for (k = 0; k < 20; k++)
         sink += gst_cl_dct_frame_threshold (hist, &params);
-      tc[i] = (t1 - t0) / 20000.0;
-      tl[i] = (g_get_monotonic_time () - t1) / 20000.0;
+      tl[i] = (g_get_monotonic_time () - t0) / 20000.0;
     }
-    qsort (tc, iterations, sizeof (gdouble), cmp_double);
     qsort (tl, iterations, sizeof (gdouble), cmp_double);
     printf ("%dx%d luma%s%s, %s: histogram (kernel + read) %.2f ms, host "
-        "decision: comb %.3f ms, lattices %.3f ms (threshold %u); stage "
-        "(%u passes, threshold %u) %.2f ms; medians of %d (stage fastest "
-        "%.2f ms)\n", w, h, in ? " of " : "", in ? in : "",
-        gst_cl_context_get_device_name (ctx), th[iterations / 2],
-        tc[iterations / 2], tl[iterations / 2],
+        "decision %.3f ms (threshold %u); stage (%u passes, threshold %u) "
+        "%.2f ms; medians of %d (stage fastest %.2f ms)\n", w, h,
+        in ? " of " : "", in ? in : "", gst_cl_context_get_device_name (ctx),
+        th[iterations / 2], tl[iterations / 2],
         gst_cl_dct_frame_threshold (hist, &params), passes, thr,
         ts[iterations / 2], iterations, ts[0]);
-    g_free (tc);
     g_free (tl);
   }
   clReleaseMemObject (src);
@@ -334,8 +306,8 @@ main (int argc, char **argv)
     return decide (argv[2], argc > 3 ? argv[3] : NULL);
   if (argc < 7 || (strcmp (argv[1], "filter") && strcmp (argv[1], "bench")
           && strcmp (argv[1], "auto") && strcmp (argv[1], "hist"))) {
-    g_printerr ("usage: cl-dct filter DEVICE W H IN OUT [GAIN [PASSES "
-        "[THRESHOLD]]]\n       cl-dct auto DEVICE W H IN OUT PASSES "
+    g_printerr ("usage: cl-dct filter DEVICE W H IN OUT PASSES THRESHOLD\n"
+        "       cl-dct auto DEVICE W H IN OUT PASSES "
         "[SEGMENTS]\n       cl-dct hist DEVICE W H IN OUT\n"
         "       cl-dct decide HIST [SEGMENTS]\n       cl-dct bench DEVICE W H PASSES ITERATIONS "
         "[IN]\n");
@@ -350,14 +322,13 @@ main (int argc, char **argv)
   if (!dct)
     die ("kernels", err);
   if (!strcmp (argv[1], "auto"))
-    r = filter (ctx, dct, w, h, argv[5], argv[6], 0, atoi (argv[7]), 0,
+    r = filter (ctx, dct, w, h, argv[5], argv[6], TRUE, atoi (argv[7]), 0,
         argc > 8 ? argv[8] : NULL);
   else if (!strcmp (argv[1], "hist"))
     r = dump_hist (ctx, dct, w, h, argv[5], argv[6]);
   else if (!strcmp (argv[1], "filter"))
-    r = filter (ctx, dct, w, h, argv[5], argv[6],
-        argc > 7 ? atoi (argv[7]) : GST_CL_DCT_DEFAULT_GAIN,
-        argc > 8 ? atoi (argv[8]) : 8, argc > 9 ? atoi (argv[9]) : 0, NULL);
+    r = filter (ctx, dct, w, h, argv[5], argv[6], FALSE,
+        argc > 7 ? atoi (argv[7]) : 8, argc > 8 ? atoi (argv[8]) : 0, NULL);
   else
     r = bench (ctx, dct, w, h, atoi (argv[5]), atoi (argv[6]),
         argc > 7 ? argv[7] : NULL);

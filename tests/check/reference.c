@@ -627,3 +627,90 @@ ref_dct_histogram (const guint8 * src, gint stride, gint width, gint height,
         hist[k * 1024 + MIN (ABS (X[pos[k][1]][pos[k][0]]), 1023)]++;
     }
 }
+
+/* gst_cl_dct_lattice()'s constants (gst/gstcldct.c): the first bin read,
+ * the last (the one after holds the clamped values), the fit in 64ths, the
+ * tolerance, the steps in quarter-quarter levels, the refinement, H.263's
+ * quantizers. */
+#define LAT_FIRST 6
+#define LAT_LAST 1022
+#define LAT_FIT 40
+#define LAT_NEAR 3
+#define LAT_SUB_MIN (24 * 4)
+#define LAT_SUB_MAX (255 * 4)
+#define LAT_REFINE_SUBS 16
+#define LAT_QP_MIN 3
+#define LAT_QP_MAX 31
+
+/* The values of @hist within LAT_NEAR of quarter level @c. */
+static guint64
+ref_near_point (const guint32 * hist, gint c)
+{
+  guint64 near = 0;
+  gint b;
+
+  for (b = c - LAT_NEAR; b <= c + LAT_NEAR; b++)
+    if (b >= LAT_FIRST && b <= LAT_LAST)
+      near += hist[b];
+  return near;
+}
+
+static guint64
+ref_near_multiples (const guint32 * hist, guint sub)
+{
+  guint64 near = 0;
+  guint k;
+
+  for (k = 1; (gint) ((k * sub + 2) / 4) - LAT_NEAR <= LAT_LAST; k++)
+    near += ref_near_point (hist, (k * sub + 2) / 4);
+  return near;
+}
+
+static guint64
+ref_near_h263 (const guint32 * hist, guint qp)
+{
+  guint64 near = 0;
+  guint l;
+
+  /* |X| = qp (2 l + 1), less 1 for an even qp, in levels */
+  for (l = 1; (gint) (4 * (qp * (2 * l + 1) - (qp % 2 == 0))) - LAT_NEAR <=
+      LAT_LAST; l++)
+    near += ref_near_point (hist, 4 * (qp * (2 * l + 1) - (qp % 2 == 0)));
+  return near;
+}
+
+guint
+ref_dct_lattice (const guint32 * hist, guint min_count, guint * spacing)
+{
+  guint64 n = 0, best = 0, best_h263 = 0;
+  guint sub, s, found = 0, qp, found_qp = 0;
+  gint b;
+
+  *spacing = 0;
+  for (b = LAT_FIRST; b <= LAT_LAST; b++)
+    n += hist[b];
+  if (n == 0 || n < min_count)
+    return 0;
+  /* the largest step that fits, then the one of the next 16 below it that
+   * holds the most (the largest of those on a tie) */
+  for (sub = LAT_SUB_MAX; sub >= LAT_SUB_MIN && !found; sub--)
+    if (ref_near_multiples (hist, sub) * 64 >= LAT_FIT * n)
+      for (s = sub; s + LAT_REFINE_SUBS >= sub && s >= LAT_SUB_MIN; s--)
+        if (ref_near_multiples (hist, s) > best) {
+          best = ref_near_multiples (hist, s);
+          found = s;
+        }
+  for (qp = LAT_QP_MAX; qp >= LAT_QP_MIN && !found_qp; qp--)
+    if (ref_near_h263 (hist, qp) * 64 >= LAT_FIT * n) {
+      found_qp = qp;
+      best_h263 = ref_near_h263 (hist, qp);
+    }
+  /* the lattice that holds more; on a tie the coarser */
+  if (found_qp && (best_h263 > best || (best_h263 == best &&
+              32 * found_qp > found))) {
+    *spacing = 32 * found_qp;
+    return 2;
+  }
+  *spacing = found;
+  return found ? 1 : 0;
+}

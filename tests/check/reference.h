@@ -146,6 +146,14 @@ void ref_dct_pass_offset (guint passes, guint i, gint * sx, gint * sy);
 void ref_dct_histogram (const guint8 * src, gint stride, gint width,
     gint height, guint32 * hist);
 
+/* gst_cl_dct_lattice()'s search written out plainly (every point's window
+ * summed bin by bin, every candidate to its end): the lattice of one
+ * coefficient's histogram @hist (1024 bins), 0 for none, 1 for multiples
+ * of a step, 2 for H.263's odd multiples (GstClDctLattice's values), and
+ * its spacing in quarter-quarter levels in @spacing (0 for none). */
+guint ref_dct_lattice (const guint32 * hist, guint min_count,
+    guint * spacing);
+
 G_END_DECLS
 
 #endif /* __CLEPSILON_REFERENCE_H__ */

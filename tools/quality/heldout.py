@@ -406,8 +406,8 @@ def prepare_cell(work, cell, family, enc, qarg, qv, device, refs):
     if refs in ("stage", "all"):
         for t in STAGE_GRID:
             measure("stage t=%d" % t, lambda: run(
-                [CL_DCT, "filter", device, str(W), str(H), dec, tmp, "0",
-                 "16", str(t)]))
+                [CL_DCT, "filter", device, str(W), str(H), dec, tmp, "16",
+                 str(t)]))
     if refs in ("others", "all"):
         for qp in QP_GRID:
             measure("spp q6 qp=%d" % qp, lambda: ffmpeg_filter(

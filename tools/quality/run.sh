@@ -12,11 +12,7 @@
 # Environment: DEVICE (clepsilon's device, default auto), OUT (default
 # out/quality), PIPELINES=0 to skip the pipelines.
 #
-# Options (issue 15, tools/quality/auto.py: the automatic strength against
-# spp, fspp, pp7, pp=dr, smooth, hqdn3d and every fixed setting, pristine
-# and H.264 sets, fit/report split; writes out/quality-auto/auto.md):
-#   --auto   run auto.py after the measurements above
-#   --quick  run only auto.py, with fewer fixed settings (about 2 minutes)
+# Option:
 #   --heldout  run only issue 26's held-out evaluation (heldout.py: every
 #            block-DCT family, H.264, HEVC, pristine; fit/report split
 #            frozen in tools/quality/heldout.json); writes
@@ -37,31 +33,21 @@ packages=(ffmpeg gstreamer1.0-plugins-bad python3-numpy python3-scipy
 install_packages "${packages[@]}"
 
 export GST_PLUGIN_PATH=$top/build/gst
-auto=0 quick=0 heldout=0
+heldout=0
 for a in "$@"; do
   case $a in
-    --auto) auto=1 ;;
-    --quick) quick=1 ;;
     --heldout) heldout=1 ;;
-    *) echo "usage: $0 [--auto] [--quick] [--heldout]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--heldout]" >&2; exit 2 ;;
   esac
 done
 if [ $heldout = 1 ]; then
   exec /usr/bin/python3 tools/quality/heldout.py run --refs all \
     --out "${OUT:-$top/out/heldout}" --device "${DEVICE:-pocl}"
 fi
-if [ $quick = 1 ]; then
-  exec /usr/bin/python3 tools/quality/auto.py --quick \
-    --out "${OUT:-$top/out/quality-auto}" --device "${DEVICE:-pocl}"
-fi
 # Debian's python3 packages are for /usr/bin/python3, whatever else is first
 # on PATH.
 /usr/bin/python3 tools/quality/quality.py --out "${OUT:-$top/out/quality}" \
   --device "${DEVICE:-auto}"
-if [ $auto = 1 ]; then
-  /usr/bin/python3 tools/quality/auto.py --out "$top/out/quality-auto" \
-    --device "${DEVICE:-pocl}"
-fi
 if [ "${PIPELINES:-1}" != 0 ]; then
   bash tools/quality/pipelines.sh
 fi

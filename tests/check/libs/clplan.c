@@ -797,10 +797,10 @@ jpeg_frame (gint width, gint height, GstVideoInfo * info)
   return buf;
 }
 
-/* strength=auto on a frame that went through jpegenc: the quantizer step
- * found as the CPU reference of the histogram finds it, luma thresholded
- * as the CPU reference does at that strength, chroma untouched; then a
- * frame with no coding keeps the step (held), and a plan for a new format
+/* strength=auto on a frame that went through jpegenc: the threshold of the
+ * lattice read off the CPU reference's histogram, luma thresholded as the
+ * CPU reference does at that strength, chroma untouched; then a frame with
+ * no coding takes hold_gain / 16 of it (held), and a plan for a new format
  * starts without one. */
 GST_START_TEST (test_strength_auto)
 {
@@ -810,7 +810,7 @@ GST_START_TEST (test_strength_auto)
   GstClPlan *plan;
   GstBuffer *in;
   RefParams p;
-  guint frame_n;
+  guint frame_n, found = 0;
 
   in = jpeg_frame (160, 120, &info);
   if (!in) {
@@ -830,7 +830,7 @@ GST_START_TEST (test_strength_auto)
     GstBuffer *out = gst_buffer_new_allocate (NULL, info.size, NULL);
     GstClFrameStats frame;
     guint8 *expected;
-    guint threshold, step, i;
+    guint threshold, own, i;
     gint x, y;
 
     if (frame_n == 1) {
@@ -847,16 +847,25 @@ GST_START_TEST (test_strength_auto)
     fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
     ref_dct_histogram (GST_VIDEO_FRAME_PLANE_DATA (&fin, 0),
         GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0), 160, 120, hist);
-    step = gst_cl_dct_estimate_step (hist);
+    {
+      GstClDctAutoParams params;
+
+      gst_cl_dct_auto_params_init (&params);
+      own = gst_cl_dct_frame_threshold (hist, &params);
+    }
     if (frame_n == 0)
-      fail_unless (step > 0, "jpegenc quality=12 left no step to find");
+      fail_unless (own > 0, "jpegenc quality=12 left no lattice to find");
     else
-      fail_unless (step == 0, "a flat frame has a step: %u", step);
+      fail_unless (own == 0, "a flat frame has a lattice: %u", own);
     threshold = frame.auto_threshold;
     fail_unless (threshold > 0, "frame %u: no threshold", frame_n);
-    if (frame_n == 0)
-      fail_unless_equals_int (threshold, gst_cl_dct_auto_threshold (step,
-              GST_CL_DCT_DEFAULT_GAIN));
+    if (frame_n == 0) {
+      fail_unless_equals_int (threshold, own);
+    } else {
+      fail_unless_equals_int (threshold, (found * GST_CL_DCT_DEFAULT_HOLD_GAIN
+              + 8) >> 4);
+    }
+    found = threshold;
     expected = g_malloc (160 * 120);
     ref_dct_threshold_plane (GST_VIDEO_FRAME_PLANE_DATA (&fin, 0),
         GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0), expected, 160, 160, 120,
@@ -1054,10 +1063,11 @@ typedef struct
   guint steps[GST_CL_DCT_HIST_COEFFS];
 } Coded;
 
-/* Checks the estimate on @in, coded as @c says: each coefficient's comb
- * finds its own step; the frame's step is their median; the stage's
- * threshold is the step times 10/16, rounded to the nearest; and the plan,
- * histogram on the device, uses that threshold. */
+/* Checks the estimate on @in, coded as @c says: each coefficient's values
+ * lie on multiples of its own step (gst_cl_dct_lattice, spacing 4 x the
+ * step in quarter-quarter levels); the frame's step is their median; the
+ * stage's threshold is the step times 10/16, rounded to the nearest; and
+ * the plan, histogram on the device, uses that threshold. */
 static void
 check_estimate (const Coded * c, const GstVideoInfo * info, GstBuffer * in)
 {
@@ -1080,16 +1090,19 @@ check_estimate (const Coded * c, const GstVideoInfo * info, GstBuffer * in)
       GST_VIDEO_INFO_HEIGHT (info), hist);
   gst_video_frame_unmap (&f);
   for (i = 0; i < GST_CL_DCT_HIST_COEFFS; i++) {
-    fail_unless (gst_cl_dct_comb_step (hist + i * GST_CL_DCT_BINS) ==
-        c->steps[i], "%s: coefficient (%u, %u) quantized by %u, estimated %u",
-        c->launch, hist_coeffs[i][0], hist_coeffs[i][1], c->steps[i],
-        gst_cl_dct_comb_step (hist + i * GST_CL_DCT_BINS));
+    guint spacing = 0;
+    const GstClDctLattice kind = gst_cl_dct_lattice (hist +
+        i * GST_CL_DCT_BINS, GST_CL_DCT_DEFAULT_MIN_COUNT, &spacing);
+
+    fail_unless (kind == GST_CL_DCT_LATTICE_MULTIPLES &&
+        spacing == 4 * c->steps[i], "%s: coefficient (%u, %u) quantized by "
+        "%u, lattice %d of spacing %u/4", c->launch, hist_coeffs[i][0],
+        hist_coeffs[i][1], c->steps[i], kind, spacing);
     for (j = i; j > 0 && sorted[j - 1] > c->steps[i]; j--)
       sorted[j] = sorted[j - 1];
     sorted[j] = c->steps[i];
   }
   step = sorted[1];
-  fail_unless_equals_int (gst_cl_dct_estimate_step (hist), step);
   threshold = (guint) floor (step * 10 / 16.0 + 0.5);
 
   plan = gst_cl_plan_new (context, tuner, info, 1, NULL);

@@ -337,89 +337,38 @@ quantized_histogram (guint32 seed, gint step, guint32 * hist)
   g_rand_free (rand);
 }
 
-GST_START_TEST (test_estimate)
+/* Pictures whose low-frequency coefficients are quantized by @step quarter
+ * levels: strength=auto's threshold is 10/16 of the step, give or take the
+ * quarter level that the lattice's spacing may differ by (the decoder's
+ * rounding); noise over a ramp and random bytes show no lattice. */
+GST_START_TEST (test_frame_threshold_quantized)
 {
   guint32 hist[GST_CL_DCT_HIST_SIZE];
+  GstClDctAutoParams params;
   gint step;
 
+  gst_cl_dct_auto_params_init (&params);
   for (step = 40; step <= 240; step += 25) {
+    const gint expected = (step * GST_CL_DCT_DEFAULT_GAIN + 8) >> 4;
     guint got;
+
     quantized_histogram (step, step, hist);
-    got = gst_cl_dct_estimate_step (hist);
-    fail_unless (ABS ((gint) got - step) <= 1, "step %d estimated as %u",
-        step, got);
+    got = gst_cl_dct_frame_threshold (hist, &params);
+    fail_unless (ABS ((gint) got - expected) <= 1, "step %d: threshold %u, "
+        "expected %d", step, got, expected);
   }
-  /* no quantization: noise over a ramp, and random bytes */
   {
     GRand *rand = g_rand_new_with_seed (99);
     guint8 *p = g_malloc (256 * 192);
     fill_plane (rand, p, 256, 256, 192, 12);
     ref_dct_histogram (p, 256, 256, 192, hist);
-    fail_unless_equals_int (gst_cl_dct_estimate_step (hist), 0);
+    fail_unless_equals_int (gst_cl_dct_frame_threshold (hist, &params), 0);
     fill_plane (rand, p, 256, 256, 192, NOISE_RANDOM);
     ref_dct_histogram (p, 256, 256, 192, hist);
-    fail_unless_equals_int (gst_cl_dct_estimate_step (hist), 0);
+    fail_unless_equals_int (gst_cl_dct_frame_threshold (hist, &params), 0);
     g_free (p);
     g_rand_free (rand);
   }
-  fail_unless_equals_int (gst_cl_dct_auto_threshold (0, 10), 0);
-  fail_unless_equals_int (gst_cl_dct_auto_threshold (112, 10), 70);
-}
-
-GST_END_TEST;
-
-/* One coefficient's histogram: @n_on values at bin @on, @n_off at bin @off. */
-static guint
-comb_of (guint on, guint n_on, guint off, guint n_off)
-{
-  guint32 hist[GST_CL_DCT_BINS] = { 0 };
-
-  hist[on] += n_on;
-  hist[off] += n_off;
-  return gst_cl_dct_comb_step (hist);
-}
-
-/* The comb's contract (gstcldct.c), at its edges: values below 6 quarter
- * levels are left out; at least 64 values must remain; a step fits when
- * 40/64 of them lie within 2 of one of its nonzero multiples; steps 255
- * down to 24 are tried and the largest that fits wins. Values at 300 fit
- * the steps with a multiple in 298..302, the largest 151 (2 x 151 = 302);
- * values at 7 fit none of 24..255. */
-GST_START_TEST (test_comb_edges)
-{
-  /* the fit fraction: 40 of 64 fit, 39 do not */
-  fail_unless_equals_int (comb_of (300, 40, 7, 24), 151);
-  fail_unless_equals_int (comb_of (300, 39, 7, 25), 0);
-  /* the tolerance: values at 100 fit up to 102 */
-  fail_unless_equals_int (comb_of (100, 64, 7, 0), 102);
-  /* rounding noise: values at 5 are left out, at 6 counted (64 of 103
-   * fit) */
-  fail_unless_equals_int (comb_of (300, 64, 5, 39), 151);
-  fail_unless_equals_int (comb_of (300, 64, 6, 39), 0);
-  /* the count: 64 values, not 63 */
-  fail_unless_equals_int (comb_of (300, 64, 7, 0), 151);
-  fail_unless_equals_int (comb_of (300, 63, 5, 200), 0);
-  /* the range: 255 at the top (253..257 holds 255); 24 at the bottom holds
-   * 22 but not 21 */
-  fail_unless_equals_int (comb_of (255, 64, 7, 0), 255);
-  fail_unless_equals_int (comb_of (22, 64, 7, 0), 24);
-  fail_unless_equals_int (comb_of (21, 64, 7, 0), 0);
-}
-
-GST_END_TEST;
-
-/* The stage's threshold is 10/16 of the step, to the nearest (halves up). */
-GST_START_TEST (test_auto_threshold_rounding)
-{
-  static const guint step_threshold[][2] = {
-    {24, 15}, {36, 23}, {40, 25}, {44, 28}, {60, 38}, {68, 43}, {102, 64},
-    {255, 159},
-  };
-  guint i;
-
-  for (i = 0; i < G_N_ELEMENTS (step_threshold); i++)
-    fail_unless_equals_int (gst_cl_dct_auto_threshold (step_threshold[i][0],
-            GST_CL_DCT_DEFAULT_GAIN), step_threshold[i][1]);
 }
 
 GST_END_TEST;
@@ -567,6 +516,147 @@ GST_START_TEST (test_lattice_edges)
 
 GST_END_TEST;
 
+/* One coefficient's histogram: @n_on values spread over MPEG-4's levels at
+ * qp 6 (48, 100, 152 and 204 quarter levels: a step of 51, no H.263
+ * lattice), @n_off at bin @off; its lattice and spacing. */
+static GstClDctLattice
+lattice_of (guint n_on, guint off, guint n_off, guint * spacing)
+{
+  static const guint mq[] = { 48, 100, 152, 204 };
+  guint32 hist[GST_CL_DCT_BINS] = { 0 };
+  guint i;
+
+  for (i = 0; i < n_on; i++)
+    hist[mq[i % G_N_ELEMENTS (mq)]]++;
+  hist[off] += n_off;
+  return gst_cl_dct_lattice (hist, GST_CL_DCT_DEFAULT_MIN_COUNT, spacing);
+}
+
+/* Asserts that 64 values at each of @points (0-terminated) lie on a lattice
+ * of @kind whose spacing is @lo to @hi. */
+static void
+expect_lattice (const guint * points, GstClDctLattice kind, guint lo,
+    guint hi)
+{
+  guint32 hist[GST_CL_DCT_BINS];
+  guint spacing;
+  GstClDctLattice got;
+
+  points_histogram (hist, points, 64);
+  got = gst_cl_dct_lattice (hist, GST_CL_DCT_DEFAULT_MIN_COUNT, &spacing);
+  fail_unless (got == kind && spacing >= lo && spacing <= hi, "points from "
+      "%u: lattice %d spacing %u, expected %d %u..%u", points[0], got,
+      spacing, kind, lo, hi);
+}
+
+/* The search's contract (gstcldct.c) at its edges: a lattice fits when
+ * 40/64 of the values it reads lie near its points; values below 6 quarter
+ * levels are not read (values at 7 are near no lattice: the smallest point
+ * of any is 21); steps run from 255 quarter levels down to 24, whose
+ * first point holds 21 (24 - 3) but not 20. */
+GST_START_TEST (test_lattice_fit_edges)
+{
+  static const guint top[] = { 1020, 0 }, low[] = { 21, 0 }, lower[] = {
+    20, 0
+  };
+  guint spacing;
+
+  /* the fit fraction: 40 of 64 near, then 39 */
+  fail_unless_equals_int (lattice_of (40, 7, 24, &spacing),
+      GST_CL_DCT_LATTICE_MULTIPLES);
+  fail_unless (spacing >= 203 && spacing <= 205, "spacing %u", spacing);
+  fail_unless_equals_int (lattice_of (39, 7, 25, &spacing),
+      GST_CL_DCT_LATTICE_NONE);
+  /* values at 5 are not read, at 6 they are */
+  fail_unless_equals_int (lattice_of (39, 5, 25, &spacing),
+      GST_CL_DCT_LATTICE_MULTIPLES);
+  fail_unless_equals_int (lattice_of (39, 6, 25, &spacing),
+      GST_CL_DCT_LATTICE_NONE);
+  /* the range: a step of 255 quarter levels is tried (1020 quarter-quarter
+   * levels), and 24's first point reaches down to 21, not 20 */
+  expect_lattice (top, GST_CL_DCT_LATTICE_MULTIPLES, 1020, 1020);
+  expect_lattice (low, GST_CL_DCT_LATTICE_MULTIPLES, 96, 97);
+  expect_lattice (lower, GST_CL_DCT_LATTICE_NONE, 0, 0);
+}
+
+GST_END_TEST;
+
+/* One coefficient's histogram of @kind: 0 a broad spread (no lattice, the
+ * common frame), 1 multiples of a step, 2 H.263's odd multiples, each with
+ * the spread of a decoder's rounding and a share of stray values. */
+static void
+random_histogram (GRand * rand, guint kind, guint32 * hist)
+{
+  const gint sub = g_rand_int_range (rand, 80, 1040);
+  const gint qp = g_rand_int_range (rand, 2, 33);
+  const gint scale = g_rand_int_range (rand, 3, 300);
+  const gint n = g_rand_int_range (rand, 0, 20000);
+  const gint stray = g_rand_int_range (rand, 2, 12);
+  gint i, v;
+
+  memset (hist, 0, GST_CL_DCT_BINS * sizeof (guint32));
+  for (i = 0; i < n; i++) {
+    const gint level = g_rand_int_range (rand, 1, 7);
+
+    if (kind == 0 || g_rand_int_range (rand, 0, stray) == 0)
+      v = (gint) (-log (g_rand_double_range (rand, 1e-9, 1.0)) * scale);
+    else if (kind == 1)
+      v = (level * sub + 2) / 4 + g_rand_int_range (rand, -4, 5);
+    else
+      v = 4 * (qp * (2 * level - 1) - (qp % 2 == 0 && level > 0)) +
+          g_rand_int_range (rand, -4, 5);
+    hist[CLAMP (v, 0, GST_CL_DCT_BINS - 1)]++;
+  }
+}
+
+/* The search against its plain reference (ref_dct_lattice) on random
+ * histograms of every kind, at the edges of the fit too; and the frame's
+ * threshold, the median of the coefficients' gain x spacing where two show
+ * a lattice, from the reference's lattices. */
+GST_START_TEST (test_lattice_against_reference)
+{
+  GRand *rand = g_rand_new_with_seed (0x1a77);
+  GstClDctAutoParams params;
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  guint i, k, found[3] = { 0, };
+
+  gst_cl_dct_auto_params_init (&params);
+  for (i = 0; i < 1500; i++) {
+    guint t[GST_CL_DCT_HIST_COEFFS], nt = 0, j;
+
+    for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++) {
+      guint32 *h = hist + k * GST_CL_DCT_BINS;
+      guint spacing, ref_spacing, ref_kind;
+      GstClDctLattice kind;
+
+      random_histogram (rand, (i + k) % 3, h);
+      kind = gst_cl_dct_lattice (h, params.min_count, &spacing);
+      ref_kind = ref_dct_lattice (h, params.min_count, &ref_spacing);
+      fail_unless (kind == ref_kind && spacing == ref_spacing, "histogram "
+          "%u/%u (seed 0x1a77): lattice %d spacing %u, reference %u %u", i,
+          k, kind, spacing, ref_kind, ref_spacing);
+      found[ref_kind]++;
+      if (ref_kind) {
+        t[nt] = (ref_spacing * (ref_kind == 2 ? params.gain_h263 :
+                params.gain) + 32) >> 6;
+        for (j = nt++; j > 0 && t[j - 1] > t[j]; j--) {
+          const guint x = t[j];
+          t[j] = t[j - 1];
+          t[j - 1] = x;
+        }
+      }
+    }
+    fail_unless_equals_int (gst_cl_dct_frame_threshold (hist, &params),
+        nt < 2 ? 0 : t[nt / 2]);
+  }
+  /* every outcome is met often */
+  for (k = 0; k < 3; k++)
+    fail_unless (found[k] > 300, "lattice %u found %u times", k, found[k]);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* The held threshold: a frame without a lattice after one with takes
  * hold_gain / 16 of its threshold, for 64 frames, then nothing; a reset
  * forgets it. */
@@ -608,11 +698,11 @@ dct_suite (void)
   tcase_add_test (tc, test_stage_extremes);
   tcase_add_test (tc, test_stage_empty_columns);
   tcase_add_test (tc, test_histogram_exact);
-  tcase_add_test (tc, test_estimate);
-  tcase_add_test (tc, test_comb_edges);
-  tcase_add_test (tc, test_auto_threshold_rounding);
+  tcase_add_test (tc, test_frame_threshold_quantized);
   tcase_add_test (tc, test_estimate_coded_frames);
   tcase_add_test (tc, test_lattice_edges);
+  tcase_add_test (tc, test_lattice_fit_edges);
+  tcase_add_test (tc, test_lattice_against_reference);
   tcase_add_test (tc, test_auto_hold);
   return s;
 }
