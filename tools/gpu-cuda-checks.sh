@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# NVDEC frames through clepsilon on the GPU machine (issue 29, docs/memory.md),
+# from the tree's root there, with .device (../shared/device/README.md, with
+# the nvcodec packages) and the bundle of tools/gpu-bundle.sh (.devrun) that
+# holds clips/ made by tools/gpu-cuda-clips.sh:
+#   bash tools/gpu-cuda-checks.sh
+# Each case's output is compared with the same decoder's frames downloaded
+# and filtered on PoCL: H.264 NV12 and HEVC Main 10 P010 (CUDA memory in;
+# system or CUDA memory out), MPEG-2 from an elementary stream, a program
+# stream and a transport stream, a change of resolution mid-stream, two
+# elements chained; then a flushing seek and EOS, and OpenCL faults
+# injected into a CUDA-memory pipeline (libclfault), each run classed as
+# right, clean error, silent, hang or crash. Logs go to $OUT.
+cd "$(dirname "$0")/.."
+source .device/gst-env.sh >/dev/null 2>&1
+B=$PWD/.devrun/build C=$PWD/.devrun/clips
+export GST_PLUGIN_PATH=$B/gst GST_CL_CACHE_DIR=/tmp/clcache
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+gst-inspect-1.0 nvcodec > /dev/null 2>&1
+gst-inspect-1.0 clepsilon > /dev/null 2>&1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+CUDA="video/x-raw(memory:CUDAMemory)"
+F="threshold=20 window-size=9"
+F2="threshold=10 window-size=5 chroma-threshold=6"
+H264="filesrc location=$C/clip-4k.mp4 ! qtdemux ! h264parse ! nvh264dec"
+H265="filesrc location=$C/clip-4k-p010.mp4 ! qtdemux ! h265parse ! nvh265dec"
+M2V="filesrc location=$C/clip-1080.m2v ! mpegvideoparse ! nvmpeg2videodec"
+MPG="filesrc location=$C/clip-1080.mpg ! mpegpsdemux ! mpegvideoparse ! nvmpeg2videodec"
+MTS="filesrc location=$C/clip-1080.ts ! tsdemux ! mpegvideoparse ! nvmpeg2videodec"
+CAPS="filesrc location=$C/caps-change.h264 ! h264parse ! nvh264dec"
+fails=0
+
+# case NAME REF PIPELINE...: runs PIPELINE ! filesink, prints its md5, the
+# sink caps and the element's copy counters; with REF (a case run before),
+# fails unless the bytes are the same.
+case_ () {
+  local name=$1 ref=$2
+  shift 2
+  timeout 120 gst-launch-1.0 -v "$@" ! filesink location=/tmp/$name.yuv \
+    > "$OUT/$name.log" 2>&1
+  local rc=$? sum
+  sum=$(md5sum < /tmp/$name.yuv | cut -c1-12)
+  local st
+  st=$(grep -o 'stats = [^;]*' "$OUT/$name.log" | tail -1 |
+    grep -oE '(host-copy|upload|download|cuda-copy)-bytes=\(guint64\)[0-9]+|memory-path=\(string\)[a-z-]+' |
+    sed 's/(guint64)//;s/(string)//' | tr '\n' ' ')
+  local caps
+  caps=$(grep -o 'clepsilon0.GstPad:sink: caps = [^,]*' "$OUT/$name.log" | head -1 | sed 's/.*caps = //')
+  local verdict=""
+  if [ -n "$ref" ]; then
+    if [ $rc = 0 ] && cmp -s /tmp/$name.yuv /tmp/$ref.yuv; then verdict="= $ref";
+    else verdict="DIFFERS from $ref"; fails=$((fails + 1)); fi
+  elif [ $rc != 0 ]; then fails=$((fails + 1)); fi
+  printf "%-14s rc=%d md5=%s bytes=%s in=%s %s %s\n" "$name" $rc "$sum" \
+    "$(stat -c %s /tmp/$name.yuv)" "$caps" "$st" "$verdict"
+  [ $rc = 0 ] || grep -m3 -E "ERROR|WARN" "$OUT/$name.log" | cut -c1-300
+}
+
+echo "== H.264 NV12 (clip-4k.mp4, 30 frames)"
+case_ h264_pocl "" $H264 ! video/x-raw ! clepsilon device=pocl $F ! video/x-raw
+case_ h264_cuda h264_pocl $H264 ! "$CUDA" ! clepsilon device=nvidia $F ! video/x-raw
+case_ h264_sys h264_pocl $H264 ! video/x-raw ! clepsilon device=nvidia $F ! video/x-raw
+case_ h264_cudaout h264_pocl $H264 ! "$CUDA" ! clepsilon device=nvidia $F ! "$CUDA" ! cudadownload ! video/x-raw
+echo "== two chained"
+case_ chain_pocl "" $H264 ! video/x-raw ! clepsilon device=pocl $F ! clepsilon device=pocl $F2 ! video/x-raw
+case_ chain_cuda chain_pocl $H264 ! "$CUDA" ! clepsilon device=nvidia $F ! clepsilon device=nvidia $F2 ! video/x-raw
+case_ chain_cudaout chain_pocl $H264 ! "$CUDA" ! clepsilon device=nvidia $F ! "$CUDA" ! clepsilon device=nvidia $F2 ! "$CUDA" ! cudadownload ! video/x-raw
+echo "== HEVC Main 10 P010 (clip-4k-p010.mp4, 20 frames)"
+case_ h265_pocl "" $H265 ! video/x-raw,format=P010_10LE ! clepsilon device=pocl $F ! video/x-raw
+case_ h265_cuda h265_pocl $H265 ! "$CUDA,format=P010_10LE" ! clepsilon device=nvidia $F ! video/x-raw
+case_ h265_cudaout h265_pocl $H265 ! "$CUDA,format=P010_10LE" ! clepsilon device=nvidia $F ! "$CUDA" ! cudadownload ! video/x-raw
+echo "== MPEG-2 (clip-1080.*, 30 frames, -q:v 12 -g 12 -bf 2): the decoder alone, then through clepsilon"
+for src in M2V MPG MTS; do
+  timeout 60 gst-launch-1.0 ${!src} ! fakesink > "$OUT/nvmpeg2-$src.log" 2>&1
+  echo "nvmpeg2videodec alone from $src: rc=$?"
+done
+case_ mpeg2_pocl "" $M2V ! video/x-raw ! clepsilon device=pocl strength=auto ! video/x-raw
+case_ mpeg2_cuda mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
+case_ mpeg2_cudaout mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=auto ! "$CUDA" ! cudadownload ! video/x-raw
+case_ mpeg2_ps mpeg2_pocl $MPG ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
+case_ mpeg2_ts mpeg2_pocl $MTS ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
+echo "== resolution change mid-stream (caps-change.h264: 15 frames 1080p, 15 frames 720p)"
+case_ caps_pocl "" $CAPS ! video/x-raw ! clepsilon device=pocl $F ! video/x-raw
+case_ caps_cuda caps_pocl $CAPS ! "$CUDA" ! clepsilon device=nvidia $F ! video/x-raw
+case_ caps_cudaout caps_pocl $CAPS ! "$CUDA" ! clepsilon device=nvidia $F ! "$CUDA" ! cudadownload ! video/x-raw
+echo "== flushing seek after 10 frames, then EOS"
+timeout 120 "$B/tools/cl-cuda-seek" "$H264 ! $CUDA ! clepsilon device=nvidia $F ! video/x-raw ! fakesink name=sink" 10 || fails=$((fails + 1))
+timeout 120 "$B/tools/cl-cuda-seek" "$H264 ! $CUDA ! clepsilon device=nvidia $F ! $CUDA ! cudadownload ! video/x-raw ! fakesink name=sink" 10 || fails=$((fails + 1))
+
+echo "== OpenCL faults with CUDA memory in and out (libclfault, clfault-launch)"
+FP="$H264 ! $CUDA ! clepsilon device=nvidia $F ! $CUDA ! cudadownload ! video/x-raw ! filesink location=/tmp/fault.yuv"
+CLFAULT_REPORT=1 LD_PRELOAD=$B/tests/libclfault.so timeout 120 "$B/tests/clfault-launch" $FP > "$OUT/fault-count.log" 2>&1
+cp /tmp/fault.yuv /tmp/fault-ref.yuv
+calls=$(grep -oE '[0-9]+ calls counted' "$OUT/fault-count.log" | grep -oE '^[0-9]+' | head -1)
+echo "calls without a fault: ${calls:-?}; every one of the first 150 failed in turn, then every 5th"
+declare -A seen
+for ((n = 1; n <= ${calls:-0}; n += (n < 150 ? 1 : 5))); do
+  rm -f /tmp/fault.yuv
+  CLFAULT_NTH=$n CLFAULT_ERROR=-5 LD_PRELOAD=$B/tests/libclfault.so \
+    timeout 60 "$B/tests/clfault-launch" $FP > "$OUT/fault-$n.log" 2>&1
+  rc=$?
+  if [ $rc = 0 ] && cmp -s /tmp/fault.yuv /tmp/fault-ref.yuv; then k=right
+  elif [ $rc = 1 ] && grep -q "ERROR" "$OUT/fault-$n.log" && grep -qE "cl[A-Z][A-Za-z]+|OpenCL" "$OUT/fault-$n.log"; then k=clean-error
+  elif [ $rc = 0 ]; then k=SILENT
+  elif [ $rc = 124 ]; then k=HANG
+  elif [ $rc -gt 128 ]; then k=CRASH
+  else k=UNNAMED; fi
+  seen[$k]=$((${seen[$k]:-0} + 1))
+  case $k in right | clean-error) rm -f "$OUT/fault-$n.log" ;; *) echo "call $n: $k (rc $rc)"; fails=$((fails + 1)) ;; esac
+done
+for k in "${!seen[@]}"; do echo "  $k: ${seen[$k]}"; done
+echo "checks failed: $fails"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The clips of tools/gpu-cuda-checks.sh, made here with FFmpeg (Debian 12's)
+# into ${BUNDLE:-.devrun}/clips: 4K H.264 (30 frames) and HEVC Main 10 (20
+# frames), 1080p MPEG-2 -q:v 12 -g 12 -bf 2 (30 frames) as an elementary
+# stream, a program stream and a transport stream, and an H.264 stream of
+# 15 frames at 1080p followed by 15 at 720p. About 5 MB.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+dir=$top/${BUNDLE:-.devrun}/clips
+mkdir -p "$dir"
+cd "$dir"
+ff() { ffmpeg -hide_banner -loglevel error -y "$@"; }
+src() { echo "testsrc2=size=$1:rate=$2,noise=alls=12:allf=t"; }
+ff -f lavfi -i "$(src 3840x2160 30)" -frames:v 30 -c:v libx264 -preset veryfast \
+  -crf 30 -pix_fmt yuv420p clip-4k.mp4
+ff -f lavfi -i "$(src 3840x2160 30)" -frames:v 20 -c:v libx265 -preset ultrafast \
+  -x265-params log-level=error -crf 30 -pix_fmt yuv420p10le clip-4k-p010.mp4
+mpeg2=(-frames:v 30 -c:v mpeg2video -q:v 12 -g 12 -bf 2)
+ff -f lavfi -i "$(src 1920x1080 25)" "${mpeg2[@]}" clip-1080.m2v
+ff -f lavfi -i "$(src 1920x1080 25)" "${mpeg2[@]}" -f vob clip-1080.mpg
+ff -f lavfi -i "$(src 1920x1080 25)" "${mpeg2[@]}" -f mpegts clip-1080.ts
+h264=(-frames:v 15 -c:v libx264 -preset veryfast -crf 30 -pix_fmt yuv420p -f h264)
+ff -f lavfi -i "$(src 1920x1080 30)" "${h264[@]}" a.h264
+ff -f lavfi -i "$(src 1280x720 30)" "${h264[@]}" b.h264
+cat a.h264 b.h264 > caps-change.h264
+rm a.h264 b.h264
+ls -l
