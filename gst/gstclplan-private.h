@@ -127,11 +127,6 @@ guint gst_cl_plan_get_depth (GstClPlan * plan);
 void gst_cl_plan_set_settings (GstClPlan * plan,
     const GstClPlanSettings * settings);
 
-/* Whether the settings ask for the DCT stage (strength=auto) on a format
- * whose luma cannot have it (10-bit samples): the epsilon filter runs
- * instead. */
-gboolean gst_cl_plan_dct_falls_back (GstClPlan * plan);
-
 /* The planes no stage touches with the current settings, as a bit mask of
  * plane indices. */
 guint gst_cl_plan_untouched_planes (GstClPlan * plan);

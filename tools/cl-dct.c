@@ -346,7 +346,9 @@ main (int argc, char **argv)
   ctx = gst_cl_context_new (argv[2], &err);
   if (!ctx)
     die ("device", err);
-  dct = gst_cl_dct_new (ctx, &err);
+  /* 8-bit planes (the 10-bit stage is measured through the element:
+   * tools/clepsilon-bench --format=I420_10LE) */
+  dct = gst_cl_dct_new (ctx, 8, 0, &err);
   if (!dct)
     die ("kernels", err);
   if (!strcmp (argv[1], "auto"))
