@@ -49,7 +49,7 @@
  * quality measurements: "off" (passthrough), "light", "medium" (the
  * default, safe on every low-quality source measured), "strong", "auto"
  * (the DCT stage, which reads each frame's quantizer step and leaves frames
- * that show none as they are; 8-bit formats) and "custom" (the expert
+ * that show none as they are; 8-bit and 10-bit formats) and "custom" (the expert
  * properties as set; setting any of them selects it).
  *
  * Presets for common sources (dvd-rip, divx-xvid, mjpeg-camera,

@@ -30,9 +30,9 @@
 G_BEGIN_DECLS
 
 /* How luma is de-noised: by the settings' epsilon filter (OFF), or (AUTO,
- * 8-bit formats) by thresholding 8x8 DCTs at a strength estimated from each
- * frame's own quantization (gstcldct-private.h); other formats keep the
- * epsilon filter. Set by the element's "dct-stage" property; its "strength"
+ * 8-bit and 10-bit formats alike) by thresholding 8x8 DCTs at a strength
+ * estimated from each frame's own quantization (gstcldct-private.h). Set
+ * by the element's "dct-stage" property; its "strength"
  * knob is a type of the element's own (gstclepsilon.c). */
 typedef enum
 {
