@@ -47,7 +47,8 @@ def main():
     args = parser.parse_args()
 
     Gst.init(None)
-    # 8-bit I420: the DCT stage (strength=auto) works on 8-bit formats.
+    # I420: a decoder's format (the DCT stage, strength=auto, takes 8-bit
+    # and 10-bit formats alike).
     pipeline = Gst.parse_launch(
         "%s ! video/x-raw,format=I420 ! clepsilon name=denoiser ! fakesink"
         % source(args.file))

@@ -28,7 +28,8 @@ G_BEGIN_DECLS
 /* The coding-noise estimate and the shifted-DCT thresholding stage
  * (kernels/dct.cl has the formulas; docs/quality.md the figures).
  *
- * Per frame, for an 8-bit plane (luma):
+ * Per frame, for a plane (luma) of 8-bit samples or of 10-bit samples in
+ * 16-bit words:
  *  1. gst_cl_dct_histogram(): a histogram of three low-frequency
  *     coefficients of the plane's own 8x8 block grid, on the device;
  *  2. gst_cl_dct_auto_update() on the host: the lattice those coefficients
@@ -39,8 +40,9 @@ G_BEGIN_DECLS
  *     frame that shows none (predicted frames); 0: no coding found;
  *  3. gst_cl_dct_threshold(): the stage, on the device.
  * Thresholds and steps are in quarter levels of orthonormal DCT
- * coefficients (4 = one 8-bit level); lattice spacings in quarter quarter
- * levels (16 = one level). */
+ * coefficients (4 = one 8-bit level), which are 10-bit levels: one scale
+ * for both sample sizes (kernels/dct.cl); lattice spacings in quarter
+ * quarter levels (16 = one level). */
 
 /* Bins per coefficient of a histogram, and coefficients per histogram. */
 #define GST_CL_DCT_BINS 1024
@@ -67,9 +69,14 @@ G_BEGIN_DECLS
 typedef struct _GstClDct GstClDct;
 
 /* Builds the kernels of kernels/dct.cl for @context's device (through the
- * program cache) and keeps a reference on @context. Returns a new GstClDct
- * (free with gst_cl_dct_free()), or NULL with @error set. */
-GstClDct *gst_cl_dct_new (GstClContext * context, GError ** error);
+ * program cache) and keeps a reference on @context, for planes of @depth
+ * bits a sample: 8 (bytes, @shift 0), or 10 in little-endian 16-bit words
+ * with the value from bit @shift (0; 6 for P010), the other bits ignored
+ * and written as 0. Every plane handed to the GstClDct is of that kind;
+ * offsets and pitches stay in bytes (even ones for words). Returns a new
+ * GstClDct (free with gst_cl_dct_free()), or NULL with @error set. */
+GstClDct *gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
+    GError ** error);
 
 /* Releases @self's kernels, buffers and context reference; NULL is allowed. */
 void gst_cl_dct_free (GstClDct * self);
@@ -148,7 +155,7 @@ guint gst_cl_dct_auto_update_with (GstClDctAuto * state,
 /* Forgets what @state holds (a new stream: flush, EOS, new caps). */
 void gst_cl_dct_auto_reset (GstClDctAuto * state);
 
-/* Enqueues the stage on an 8-bit plane: @dst (from byte @dst_offset,
+/* Enqueues the stage on a plane: @dst (from byte @dst_offset,
  * @dst_pitch bytes per row) gets the mean of @passes (1, 2, 4, 8 or 16)
  * inverse 8x8 DCTs of @src's blocks on shifted grids, AC coefficients with
  * |X| < @threshold zeroed. @src and @dst must not overlap; @threshold 0 is

@@ -86,6 +86,8 @@
 struct _GstClDct
 {
   GstClContext *context;
+  cl_int shift;                 /* the value's lowest bit in its word */
+  gint sample_bytes;            /* 1, or 2 for 10-bit samples */
   gboolean strips;
   cl_program program;
   cl_kernel pad;                /* strips */
@@ -137,16 +139,22 @@ gst_cl_dct_pass_offset (guint passes, guint i, gint * sx, gint * sy)
 }
 
 GstClDct *
-gst_cl_dct_new (GstClContext * context, GError ** error)
+gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
+    GError ** error)
 {
   static const gchar *sources[] = {
     gst_cl_kernel_common, gst_cl_kernel_dct, NULL
   };
   const gchar *shape = g_getenv ("GST_CL_DCT_KERNEL");
-  GstClDct *self = g_new0 (GstClDct, 1);
+  GstClDct *self;
   cl_device_type type = 0;
 
+  g_return_val_if_fail ((depth == 8 && shift == 0) || (depth == 10 &&
+          shift <= 6), NULL);
+  self = g_new0 (GstClDct, 1);
   self->context = gst_object_ref (context);
+  self->shift = shift;
+  self->sample_bytes = depth == 8 ? 1 : 2;
   if (clGetDeviceInfo (gst_cl_context_get_device (context), CL_DEVICE_TYPE,
           sizeof (type), &type, NULL) != CL_SUCCESS)
     type = 0;
@@ -156,8 +164,11 @@ gst_cl_dct_new (GstClContext * context, GError ** error)
     self->compute_units = 1;
   self->strips = shape && *shape ? g_strcmp0 (shape, "passes") != 0 :
       (type & CL_DEVICE_TYPE_CPU) != 0;
+  /* one program a shape and a sample size (kernels/common.cl) */
   self->program = gst_cl_program_build (context, sources,
-      self->strips ? "-DDCT_STRIPS" : "", NULL, error);
+      self->strips ? (depth == 8 ? "-DDCT_STRIPS" :
+          "-DDCT_STRIPS -DSAMPLE_BITS=10") : (depth == 8 ? "" :
+          "-DSAMPLE_BITS=10"), NULL, error);
   if (!self->program)
     goto failed;
   if (self->strips) {
@@ -232,6 +243,7 @@ gst_cl_dct_histogram (GstClDct * self, cl_mem src, gsize src_offset,
   GST_CL_ARG (self->histogram, a++, width, &err);
   GST_CL_ARG (self->histogram, a++, height, &err);
   GST_CL_ARG (self->histogram, a++, self->hist, &err);
+  GST_CL_ARG (self->histogram, a++, self->shift, &err);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clSetKernelArg (dct_histogram)");
   if (self->strips) {
@@ -506,7 +518,8 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
   cl_int err = CL_SUCCESS;
   guint a = 0, i;
 
-  if (!ensure_buf (self, (gsize) 8 * phase * pad_rows, error))
+  if (!ensure_buf (self, (gsize) 8 * phase * pad_rows * self->sample_bytes,
+          error))
     return FALSE;
   segments = MIN (((gint) (STRIPS_PER_CU * self->compute_units) + strips - 1)
       / strips, block_rows);
@@ -539,6 +552,7 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
   GST_CL_ARG (self->pad, a++, height, &err);
   GST_CL_ARG (self->pad, a++, self->buf, &err);
   GST_CL_ARG (self->pad, a++, phase, &err);
+  GST_CL_ARG (self->pad, a++, self->shift, &err);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clSetKernelArg (dct_pad)");
   global[0] = phase / 16;
@@ -561,6 +575,7 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
   GST_CL_ARG (self->stage, a++, sys, &err);
   GST_CL_ARG (self->stage, a++, thr, &err);
   GST_CL_ARG (self->stage, a++, plog, &err);
+  GST_CL_ARG (self->stage, a++, self->shift, &err);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clSetKernelArg (dct_strips)");
   global[0] = strips;
@@ -611,6 +626,7 @@ threshold_passes (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
     GST_CL_ARG (self->stage, a++, thr, &err);
     GST_CL_ARG (self->stage, a++, mode, &err);
     GST_CL_ARG (self->stage, a++, plog, &err);
+    GST_CL_ARG (self->stage, a++, self->shift, &err);
     if (err != CL_SUCCESS)
       return gst_cl_set_error (error, err, "clSetKernelArg (dct_pass)");
     /* eight work-items a block, whole work-groups (kernels/dct.cl) */

@@ -71,8 +71,6 @@ struct _GstClEpsilon
   gboolean cuda_usable;         /* memory:CUDAMemory offered (start) */
   GstContext *cuda_context;     /* the pipeline's CUDA context, passed on */
   GstClStats *stats;            /* has its own lock */
-  guint applied_threshold;      /* the plan's luma threshold */
-  gboolean dct_fallback_warned; /* said that this format cannot have it */
   /* An ERROR was posted: the stream stays stopped (caps refused, frames
    * failed) until the element goes back to READY. */
   gboolean failed;

@@ -49,7 +49,7 @@
  * quality measurements: "off" (passthrough), "light", "medium" (the
  * default, safe on every low-quality source measured), "strong", "auto"
  * (the DCT stage, which reads each frame's quantizer step and leaves frames
- * that show none as they are; 8-bit formats) and "custom" (the expert
+ * that show none as they are; 8-bit and 10-bit formats) and "custom" (the expert
  * properties as set; setting any of them selects it).
  *
  * Presets for common sources (dvd-rip, divx-xvid, mjpeg-camera,
@@ -189,7 +189,6 @@ gst_cl_epsilon_update_settings (GstClEpsilon * self, gboolean force)
   settings = self->settings;
   self->plan_cookie = self->settings_cookie;
   GST_OBJECT_UNLOCK (self);
-  self->applied_threshold = settings.threshold;
 
   if (self->plan)
     gst_cl_plan_set_settings (self->plan, &settings);
@@ -202,23 +201,6 @@ gst_cl_epsilon_update_settings (GstClEpsilon * self, gboolean force)
   GST_DEBUG_OBJECT (self, "passthrough %s", passthrough ? "on" : "off");
   gst_base_transform_set_passthrough (trans, passthrough);
   gst_base_transform_reconfigure_src (trans);
-}
-
-/* The DCT stage serves 8-bit luma only (gstclplan.c); on other formats
- * the epsilon filter runs instead, which the user must hear about: once,
- * until the format or the settings change that. */
-static void
-gst_cl_epsilon_warn_dct_fallback (GstClEpsilon * self)
-{
-  const GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
-  gboolean falls_back = self->plan && gst_cl_plan_dct_falls_back (self->plan);
-
-  if (falls_back && !self->dct_fallback_warned)
-    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("The DCT stage "
-            "(strength=auto) works on 8-bit formats only: %s is de-noised "
-            "by the epsilon filter at threshold %u instead",
-            GST_VIDEO_INFO_NAME (info), self->applied_threshold), (NULL));
-  self->dct_fallback_warned = falls_back;
 }
 
 static void
@@ -236,7 +218,6 @@ gst_cl_epsilon_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
   }
 
   gst_cl_epsilon_update_settings (GST_CL_EPSILON (trans), FALSE);
-  gst_cl_epsilon_warn_dct_fallback (GST_CL_EPSILON (trans));
 }
 
 /* ---- Errors --------------------------------------------------------------- */
@@ -280,7 +261,6 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   guint radius;
 
   gst_cl_epsilon_post_pending_warnings (self);
-  self->dct_fallback_warned = FALSE;
   GST_OBJECT_LOCK (self);
   device = g_strdup (self->device);
   radius = self->settings.window_size / 2;

@@ -63,7 +63,7 @@ gst_cl_epsilon_strength_get_type (void)
     {GST_CL_EPSILON_STRENGTH_STRONG, "Strong: heavily compressed MPEG-2 and "
           "MJPEG only (threshold 20, window-size 3)", "strong"},
     {GST_CL_EPSILON_STRENGTH_AUTO, "Auto: the DCT stage, from each frame's "
-          "quantization (8-bit formats; costlier)", "auto"},
+          "quantization (8-bit and 10-bit formats; costlier)", "auto"},
     {GST_CL_EPSILON_STRENGTH_CUSTOM, "Custom: the expert properties as set",
         "custom"},
     {0, NULL, NULL}
@@ -128,8 +128,8 @@ gst_cl_epsilon_install_strength_properties (GObjectClass * gobject_class,
    * (default) and "strong" set #GstClEpsilon:threshold and
    * #GstClEpsilon:window-size to 2/13, 10/3 and 20/3; "auto" turns on
    * #GstClEpsilon:dct-stage, which reads the strength off each frame's own
-   * quantization (8-bit formats; far costlier than the epsilon filter on a
-   * CPU). Every level also sets #GstClEpsilon:chroma-threshold 0, clears
+   * quantization (8-bit and 10-bit formats; far costlier than the
+   * epsilon filter on a CPU). Every level also sets #GstClEpsilon:chroma-threshold 0, clears
    * #GstClEpsilon:kernel and sets dct-stage, and notifies what it set.
    * "custom": the expert properties as they are; setting any of threshold,
    * window-size, chroma-threshold, kernel or dct-stage selects it, and
@@ -139,7 +139,7 @@ gst_cl_epsilon_install_strength_properties (GObjectClass * gobject_class,
   g_object_class_install_property (gobject_class, strength_id,
       g_param_spec_enum ("strength", "Strength",
           "How much to de-noise: off (passthrough), light, medium, strong, "
-          "auto (from each frame's quantization, 8-bit formats; costlier), "
+          "auto (from each frame's quantization; costlier), "
           "custom (the expert properties as set); a level sets threshold, "
           "window-size, chroma-threshold, kernel and dct-stage",
           GST_TYPE_CL_EPSILON_STRENGTH, GST_CL_EPSILON_DEFAULT_STRENGTH, flags));
@@ -148,23 +148,25 @@ gst_cl_epsilon_install_strength_properties (GObjectClass * gobject_class,
    * GstClEpsilon:dct-stage:
    *
    * FALSE (default): luma is de-noised by the epsilon filter with
-   * #GstClEpsilon:threshold. TRUE: for 8-bit formats, each frame's
-   * quantizer step is read off the 8x8 DCTs of its luma (coefficients of
+   * #GstClEpsilon:threshold. TRUE: each frame's quantizer step is read
+   * off the 8x8 DCTs of its luma, 8-bit or 10-bit (coefficients of
    * block-coded video cluster on multiples of it), and luma is de-noised by
    * thresholding the DCTs of 8x8 blocks at 16 shifted grids (in the family
    * of FFmpeg's spp) at a strength set from that step; #GstClEpsilon:threshold
    * is then not used for luma. A frame that shows no coding (never encoded,
    * or H.264, whose deblocking leaves no comb) is left as it is; a frame
    * without a step of its own keeps the last one found for up to 64 frames.
-   * Costs far more than the epsilon filter (docs/quality.md). 10-bit formats
-   * keep the epsilon filter, with a warning on the bus. Chroma and the
+   * Costs far more than the epsilon filter (docs/quality.md). On 10-bit
+   * formats the steps and thresholds are in the same units as on 8-bit
+   * ones (quarter 8-bit levels, which are 10-bit levels), so that a 10-bit
+   * copy of an 8-bit picture gets the same strength. Chroma and the
    * convolution are as without it. The threshold chosen is in the stats
    * ("auto-threshold"). #GstClEpsilon:strength "auto" turns it on; setting
    * it selects strength "custom".
    */
   g_object_class_install_property (gobject_class, dct_stage_id,
       g_param_spec_boolean ("dct-stage", "DCT stage",
-          "De-noise 8-bit luma by thresholding shifted 8x8 DCTs at a "
+          "De-noise luma by thresholding shifted 8x8 DCTs at a "
           "strength read off each frame's quantization, instead of the "
           "epsilon filter (what strength=auto turns on)",
           GST_CL_EPSILON_DEFAULT_DCT_STAGE, flags));

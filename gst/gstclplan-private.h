@@ -30,9 +30,9 @@
 G_BEGIN_DECLS
 
 /* How luma is de-noised: by the settings' epsilon filter (OFF), or (AUTO,
- * 8-bit formats) by thresholding 8x8 DCTs at a strength estimated from each
- * frame's own quantization (gstcldct-private.h); other formats keep the
- * epsilon filter. Set by the element's "dct-stage" property; its "strength"
+ * 8-bit and 10-bit formats alike) by thresholding 8x8 DCTs at a strength
+ * estimated from each frame's own quantization (gstcldct-private.h). Set
+ * by the element's "dct-stage" property; its "strength"
  * knob is a type of the element's own (gstclepsilon.c). */
 typedef enum
 {
@@ -126,11 +126,6 @@ guint gst_cl_plan_get_depth (GstClPlan * plan);
  * once its buffers were found usable. */
 void gst_cl_plan_set_settings (GstClPlan * plan,
     const GstClPlanSettings * settings);
-
-/* Whether the settings ask for the DCT stage (strength=auto) on a format
- * whose luma cannot have it (10-bit samples): the epsilon filter runs
- * instead. */
-gboolean gst_cl_plan_dct_falls_back (GstClPlan * plan);
 
 /* The planes no stage touches with the current settings, as a bit mask of
  * plane indices. */

@@ -90,14 +90,15 @@ struct _GstClPlan
 
 /* ---- Settings ------------------------------------------------------------ */
 
-/* The stages @s runs on a plane (luma or not, of @bytes per sample): the
- * one place that decides which planes a setting touches. */
+/* The stages @s runs on a plane (luma or not): the one place that decides
+ * which planes a setting touches. The same for every sample size: the DCT
+ * stage serves 8-bit and 10-bit luma alike (gstcldct.c). */
 static GstClStages
-stages_for (const GstClPlanSettings * s, gboolean is_luma, gint bytes)
+stages_for (const GstClPlanSettings * s, gboolean is_luma)
 {
   GstClStages runs;
 
-  runs.dct = is_luma && bytes == 1 && s->strength == GST_CL_STRENGTH_AUTO;
+  runs.dct = is_luma && s->strength == GST_CL_STRENGTH_AUTO;
   runs.epsilon = (is_luma ? s->threshold : s->chroma_threshold) > 0 &&
       !runs.dct;
   runs.convolve = is_luma && s->have_kernel;
@@ -113,8 +114,8 @@ stages_run (GstClStages runs)
 gboolean
 gst_cl_plan_settings_are_identity (const GstClPlanSettings * settings)
 {
-  return !stages_run (stages_for (settings, TRUE, 1)) &&
-      !stages_run (stages_for (settings, FALSE, 1));
+  return !stages_run (stages_for (settings, TRUE)) &&
+      !stages_run (stages_for (settings, FALSE));
 }
 
 /* Whether @a and @b have the same size and coefficients. Only the first
@@ -204,8 +205,7 @@ touched_planes (GstClPlan * self)
   for (i = 0; i < self->n_planes; i++) {
     const GstClPlane *plane = &self->planes[i];
 
-    if (stages_run (stages_for (&self->settings, plane->is_luma,
-                plane->bytes)))
+    if (stages_run (stages_for (&self->settings, plane->is_luma)))
       mask |= 1 << plane->index;
   }
   return mask;
@@ -224,17 +224,10 @@ dct_planes (GstClPlan * self)
   for (i = 0; i < self->n_planes; i++) {
     const GstClPlane *plane = &self->planes[i];
 
-    if (stages_for (&self->settings, plane->is_luma, plane->bytes).dct)
+    if (stages_for (&self->settings, plane->is_luma).dct)
       mask |= 1 << plane->index;
   }
   return mask;
-}
-
-gboolean
-gst_cl_plan_dct_falls_back (GstClPlan * self)
-{
-  return self->settings.strength == GST_CL_STRENGTH_AUTO &&
-      !(dct_planes (self) & 1);
 }
 
 guint
@@ -432,10 +425,7 @@ plan_plane (GstClPlan * self, guint i, GstClKernels * kernels,
     plane->xstep, plane->shift
   };
 
-  ps->runs = stages_for (s, plane->is_luma, plane->bytes);
-  if (plane->is_luma && s->strength == GST_CL_STRENGTH_AUTO && !ps->runs.dct)
-    GST_INFO ("strength=auto on %u-bit samples: the epsilon filter instead "
-        "(the DCT stage is 8-bit only)", plane->depth);
+  ps->runs = stages_for (s, plane->is_luma);
   if (ps->runs.epsilon) {
     ps->epsilon_stage = (GstClStage) {
     kernels, FALSE, where, 0};
@@ -465,8 +455,9 @@ apply_settings (GstClPlan * self, GError ** error)
     return FALSE;
   if (s->have_kernel && !upload_kernel (self, &separable, error))
     return FALSE;
-  if (stages_for (s, self->planes[0].is_luma, self->planes[0].bytes).dct &&
-      !self->dct && !(self->dct = gst_cl_dct_new (self->context, error)))
+  if (stages_for (s, self->planes[0].is_luma).dct && !self->dct &&
+      !(self->dct = gst_cl_dct_new (self->context, self->planes[0].depth,
+              self->planes[0].shift, error)))
     return FALSE;
   for (i = 0; i < self->n_planes; i++) {
     if (!plan_plane (self, i, kernels, separable, error))
@@ -515,8 +506,9 @@ run_stage (GstClStream * s, GstClEvents * events, const GstClStage * stage,
  * thresholding at the strength it gives, or a copy where the frame shows
  * no coding (gstcldct.c). */
 static gboolean
-run_auto (GstClPlan * self, GstClStream * s, const GstClRegion * region,
-    const GstClPlaneRef * src, const GstClPlaneRef * dst, GError ** error)
+run_auto (GstClPlan * self, GstClStream * s, const GstClPlane * plane,
+    const GstClRegion * region, const GstClPlaneRef * src,
+    const GstClPlaneRef * dst, GError ** error)
 {
   guint32 hist[GST_CL_DCT_HIST_SIZE];
   GstClTransferStats ignored = { 0, };
@@ -531,8 +523,8 @@ run_auto (GstClPlan * self, GstClStream * s, const GstClRegion * region,
   threshold = gst_cl_dct_auto_update (&self->auto_state, hist);
   GST_LOG ("strength=auto: DCT threshold %u", threshold);
   if (threshold == 0)
-    return gst_cl_stream_copy (s, src, dst, region->width, region->height,
-        &ignored, error);
+    return gst_cl_stream_copy (s, src, dst, (gsize) region->width *
+        plane->bytes, region->height, &ignored, error);
   if (!gst_cl_dct_threshold (self->dct, src->mem, src->offset, src->pitch,
           dst->mem, dst->offset, dst->pitch, region->width, region->height,
           threshold, GST_CL_DCT_MAX_PASSES, &event, error))
@@ -557,7 +549,8 @@ run_stages (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
   if (ps->runs.epsilon || ps->runs.dct) {
     const GstClPlaneRef *out = ps->runs.convolve ? &tmp : &w->kdst;
 
-    if (ps->runs.dct ? !run_auto (self, s, &w->region, src, out, error) :
+    if (ps->runs.dct ? !run_auto (self, s, &self->planes[w->index],
+            &w->region, src, out, error) :
         !run_stage (s, q->events, &ps->epsilon_stage, &ps->epsilon_launch,
             &w->region, src, out, error))
       return FALSE;

@@ -138,3 +138,49 @@ store_uchar16_upto (__global uchar * row, int x, int end, uchar16 v)
       row[x + i] = o[i];
   }
 }
+
+/* 16 samples (the DCT strip kernels, kernels/dct.cl): sample16, and
+ * load_sample16 / store_sample16_upto, the 16 samples at p at any
+ * alignment of a sample; SAMPLE_VALUE16 (w, shift), their values as int16;
+ * SAMPLE_WORD16 (v, shift), the samples of int16 values in 0..SAMPLE_MAX.
+ * Bytes use the byte helpers above; words the same packed-struct vector
+ * load and store. */
+#if SAMPLE_BITS == 8
+typedef uchar16 sample16;
+#define load_sample16 load_uchar16
+#define store_sample16_upto store_uchar16_upto
+#define SAMPLE_VALUE16(w, shift) convert_int16 (w)
+#define SAMPLE_WORD16(v, shift) convert_uchar16 (v)
+#else
+typedef ushort16 sample16;
+
+typedef struct __attribute__ ((packed, aligned (2)))
+{
+  ushort16 v;
+} unaligned_ushort16;
+
+static inline ushort16
+load_sample16 (__global const ushort * p)
+{
+  return ((__global const unaligned_ushort16 *) p)->v;
+}
+
+/* The 16 samples of @v at @row + @x, but none at or past @end. */
+static inline void
+store_sample16_upto (__global ushort * row, int x, int end, ushort16 v)
+{
+  if (x + 16 <= end) {
+    ((__global unaligned_ushort16 *) (row + x))->v = v;
+  } else {
+    ushort o[16];
+
+    vstore16 (v, 0, o);
+    for (int i = 0; x + i < end; i++)
+      row[x + i] = o[i];
+  }
+}
+
+#define SAMPLE_VALUE16(w, shift) \
+  ((convert_int16 (w) >> (shift)) & (int) SAMPLE_MAX)
+#define SAMPLE_WORD16(v, shift) convert_ushort16 ((v) << (shift))
+#endif

@@ -20,28 +20,39 @@
 
 /* Shifted-DCT thresholding and the coding-noise estimate (issue 15).
  *
- * Both work on one 8-bit plane of one component (xstep 1) and use the same
+ * Both work on one plane of one component (xstep 1) and use the same
  * integer 8x8 DCT, so that every device computes the same numbers as the CPU
- * reference (tests/check/reference.c, ref_dct_*):
- *   x = sample - 128;
- *   rows:    R[m][u] = (sum_n C[u][n] x[m][n] + 512) >> 10
+ * reference (tests/check/reference.c, ref_dct_*). The program is built once per sample size
+ * (common.cl): bytes, b = 8, or with -DSAMPLE_BITS=10 the 10-bit values of
+ * 16-bit words (read as (word >> shift) & 1023, written as value << shift,
+ * shift the kernels' argument: 6 for P010, else 0; bytes ignore it):
+ *   x = sample - 2^(b - 1)                (128, or 512);
+ *   rows:    R[m][u] = (sum_n C[u][n] x[m][n] + 2^(b + 1)) >> (b + 2)
  *   columns: X[v][u] = (sum_m C[v][m] R[m][u] + 2048) >> 12
  * with C the orthonormal DCT-II basis times 4096, rounded: X is the
- * orthonormal coefficient in quarter levels. The inverse, columns first:
+ * orthonormal coefficient in quarter levels of 8 bits, which are the
+ * levels of 10 bits (a 10-bit block holding 4 times an 8-bit one gives the
+ * 8-bit block's R and X exactly), so that thresholds, histogram bins and
+ * every bound below are the same at both sizes. The inverse, columns
+ * first:
  *   P[m][u] = (sum_v C[v][m] X[v][u] + 2048) >> 12
- *   r[m][n] = sum_u C[u][n] P[m][u]   (quarter levels times 4096, not
- *                                      rounded: it is linear in P)
+ *   r[m][n] = sum_u C[u][n] P[m][u]   (x times 2^(22 - b), not rounded:
+ *                                      it is linear in P)
  * Every sum fits in 32 bits; >> of a negative int is arithmetic.
  *
  * The stage: pass i thresholds every 8x8 block of the grid that starts at
  * (-sx_i, -sy_i) (samples outside the plane replicate its edge): AC
  * coefficients with |X| < threshold become 0, the DC term stays, and the
  * block's inverse r is summed over the passes for each sample; the output
- * is clamp ((sum + (514 * passes << 12)) >> (14 + log2 (passes)), 0, 255).
+ * is clamp ((sum + DCT_OUT_BIAS) >> DCT_OUT_SHIFT, 0, 2^b - 1), with
+ * DCT_OUT_SHIFT = 22 - b + log2 (passes) and DCT_OUT_BIAS = (2^b + 1) <<
+ * (DCT_OUT_SHIFT - 1): the mean of the passes, rounded, plus 2^(b - 1)
+ * (for b = 8, (sum + (514 * passes << 12)) >> (14 + log2 (passes))).
  * The sum is of integers, so any order of passes and blocks gives the same
  * bytes, and since r is linear in P, the passes at one horizontal offset
  * may add their P first and share the inverse rows (dct_strips). At most
- * |r| <= 10822 * 10820 a pass: 16 passes' sums and the bias fit 31 bits.
+ * |r| <= 10822 * 10820 a pass: 16 passes' sums and the bias (at most
+ * 514 << 16) fit 31 bits.
  * dct_pad copies the plane with its edges replicated; dct_strips then runs
  * every pass in one launch, each work-item down a strip of its own (see
  * there): the sums stay in the work-item's private memory, the output is
@@ -63,6 +74,14 @@
  * kernel's shape (see there). */
 
 #define DCT_BINS 1024
+
+/* The formulas' constants for SAMPLE_BITS b (above). */
+#define DCT_MID (1 << (SAMPLE_BITS - 1))
+#define DCT_ROW_SHIFT (SAMPLE_BITS + 2)
+#define DCT_ROW_ROUND (1 << (DCT_ROW_SHIFT - 1))
+#define DCT_OUT_SHIFT(passes_log2) (22 - SAMPLE_BITS + (passes_log2))
+#define DCT_OUT_BIAS(passes_log2) \
+  ((2 * DCT_MID + 1) << (DCT_OUT_SHIFT (passes_log2) - 1))
 
 __constant int dct_c[8][8] = {
   {1448, 1448, 1448, 1448, 1448, 1448, 1448, 1448},
@@ -91,8 +110,8 @@ typedef int dctv;
 /* Where the kernel is compiled for an x86 CPU with AVX-512BW (PoCL on one),
  * each a x + b y is one pmaddwd: two 16-bit products summed in 32 bits,
  * exactly, as long as x, y, a and b fit 16 bits. They do: the constants,
- * and the transforms' inputs and their sums and differences (bytes: up to
- * 1020; R: 5770; X: 4095; Q: 11581, the header). OpenCL C has no word for
+ * and the transforms' inputs and their sums and differences (samples: up
+ * to 4 x 1023 = 4092; R: 5770; X: 4095; Q: 11581, the header). OpenCL C has no word for
  * it, hence clang's x86 builtin; elsewhere the rotations below. */
 typedef short dct_pairs __attribute__ ((ext_vector_type (32)));
 /* the low halves of x and y's lanes, interleaved: one two-source shuffle */
@@ -286,28 +305,28 @@ typedef int16 dct_acc_row[2][8];
 
 /* The forward row transform of one padded row (p: its start, phase: the
  * entries of a phase, xb: the strip's first entry) for the DCT_LANES
- * blocks of offset sx: R[u]. Every |R| <= 128 * 8 * 1448 / 1024 fits 16
- * bits. */
+ * blocks of offset sx: R[u]. Every |R| <= DCT_MID * 8 * 1448 >>
+ * DCT_ROW_SHIFT (1448) fits 16 bits. */
 static inline __attribute__ ((always_inline)) void
-dct_row (const int sx, __global const uchar * p, int phase, int xb,
+dct_row (const int sx, __global const sample * p, int phase, int xb,
     dctv * R)
 {
   dctv w[8], s[8];
 
   _Pragma ("unroll") for (int n = 0; n < 8; n++)
-    w[n] = convert_int16 (load_uchar16 (p + ((n - sx) & 7) * phase + xb +
+    w[n] = convert_int16 (load_sample16 (p + ((n - sx) & 7) * phase + xb +
             ((8 - sx + n) >> 3)));
   fdct8 (w, s);
-  /* x - 128 for x: every other row of C sums to 0 */
-  R[0] = (s[0] - 8 * 128 * 1448 + 512) >> 10;
+  /* x - DCT_MID for x: every other row of C sums to 0 */
+  R[0] = (s[0] - 8 * DCT_MID * 1448 + DCT_ROW_ROUND) >> DCT_ROW_SHIFT;
   _Pragma ("unroll") for (int u = 1; u < 8; u++)
-    R[u] = (s[u] + 512) >> 10;
+    R[u] = (s[u] + DCT_ROW_ROUND) >> DCT_ROW_SHIFT;
 }
 
 /* dct_row for rows *next to y_to - 1 of the padded plane pad, into the
  * rolling rows R[y & 15]. */
 static inline __attribute__ ((always_inline)) void
-dct_rows_upto (const int sx, __global const uchar * pad, int phase, int xb,
+dct_rows_upto (const int sx, __global const sample * pad, int phase, int xb,
     int *next, int y_to, dctv (*R)[8])
 {
   for (; *next < y_to; (*next)++)
@@ -413,30 +432,32 @@ zero_acc_row (dct_acc_row * row)
 /* dct_pad: the plane with DCT_PAD samples of its edge replicated on every
  * side, by phase (above): padded column c of row y (plane column
  * c - DCT_PAD, row y - DCT_PAD) at pad[y * 8 * phase + (c % 8) * phase +
- * c / 8]. One work-item per 128 padded columns of a row. */
+ * c / 8], a sample's value (the shift undone: pad holds 0..SAMPLE_MAX).
+ * One work-item per 128 padded columns of a row. */
 __kernel void
 dct_pad (__global const uchar * src, uint src_offset, int src_pitch,
-    int width, int height, __global uchar * pad, int phase)
+    int width, int height, __global sample * pad, int phase, int shift)
 {
   const int g = get_global_id (0), x = g * 128 - DCT_PAD;
   const int y = (int) get_global_id (1) - DCT_PAD;
-  __global const uchar *row = src + src_offset + edge_clamp (y, height) *
-      src_pitch;
-  __global uchar *out = pad + (y + DCT_PAD) * 8 * phase + g * 16;
+  __global const sample *row = (__global const sample *) (src + src_offset +
+      edge_clamp (y, height) * src_pitch);
+  __global sample *out = pad + (y + DCT_PAD) * 8 * phase + g * 16;
   dctv w[8];
 
   if (x >= 0 && x + 128 <= width) {
     _Pragma ("unroll") for (int t = 0; t < 8; t++)
-      w[t] = convert_int16 (load_uchar16 (row + x + 16 * t));
+      w[t] = SAMPLE_VALUE16 (load_sample16 (row + x + 16 * t), shift);
     unshuffle (w);
     unshuffle (w);
     unshuffle (w);
     _Pragma ("unroll") for (int q = 0; q < 8; q++)
-      store_uchar16 (convert_uchar16 (w[q]), out + q * phase);
+      store_sample16_upto (out + q * phase, 0, 16, SAMPLE_WORD16 (w[q], 0));
   } else {
     for (int q = 0; q < 8; q++)
       for (int j = 0; j < 16; j++)
-        out[q * phase + j] = row[edge_clamp (x + 8 * j + q, width)];
+        out[q * phase + j] = SAMPLE_VALUE (row[edge_clamp (x + 8 * j + q,
+                    width)], shift);
   }
 }
 
@@ -454,15 +475,16 @@ dct_pad (__global const uchar * src, uint src_offset, int src_pitch,
  * ((sxs >> 4 i) & 15, (sys >> 4 i) & 15). */
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void
-dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
+dct_strips (__global const sample * pad, int phase, __global uchar * dst,
     uint dst_offset, int dst_pitch, int width, int height, int seg_rows,
-    ulong sxs, ulong sys, int threshold, int passes_log2)
+    ulong sxs, ulong sys, int threshold, int passes_log2, int shift)
 {
   const int x0 = (int) get_global_id (0) * DCT_STRIP;
   const int y_begin = (int) get_global_id (1) * seg_rows;
   const int y_end = min (y_begin + seg_rows, height);
   const int x_end = min (x0 + DCT_STRIP, width);
-  const int bias = 514 << (12 + passes_log2), shift = 14 + passes_log2;
+  const int bias = DCT_OUT_BIAS (passes_log2);
+  const int out_shift = DCT_OUT_SHIFT (passes_log2);
   /* |X| <= 4095: any larger threshold drops what 4096 does */
   const uint t = clamp (threshold, 0, 4096);
   const uint tc = t ? (t - 1) << 12 : 0, tr = t ? (2 * t - 1) << 12 : 0;
@@ -539,8 +561,9 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
       unshuffle (w);
       _Pragma ("unroll") for (int t = 0; t < 8; t++)
         if (x0 + 16 * t < x_end)
-          store_uchar16_upto (dst + y * dst_pitch, x0 + 16 * t, x_end,
-              convert_uchar16 (clamp ((w[t] + bias) >> shift, 0, 255)));
+          store_sample16_upto ((__global sample *) (dst + y * dst_pitch),
+              x0 + 16 * t, x_end, SAMPLE_WORD16 (clamp ((w[t] + bias) >>
+                      out_shift, 0, (int) SAMPLE_MAX), shift));
     }
     for (int y = 8 * b - 8; y < 8 * b; y++)
       zero_acc_row (&acc[y & 15]);
@@ -554,8 +577,8 @@ dct_strips (__global const uchar * pad, int phase, __global uchar * dst,
  * the global size of dimension 1), and counts into a histogram of its own
  * in private memory, whose bins it hit are added to hist at the end: no
  * gathers, no atomics per block. The same integers as dct_histogram: with
- * x = sample - 128, the row sums of C[0] are 1448 (sum of the samples -
- * 1024), those of C[1] need no -128 (its entries sum to 0). */
+ * x = sample - DCT_MID, the row sums of C[0] are 1448 (sum of the samples -
+ * 8 DCT_MID), those of C[1] need no -DCT_MID (its entries sum to 0). */
 /* sum_n v[n], and sum_n C[1][n] v[n] (C[1] is odd about its middle). */
 static inline dctv
 sum8 (const dctv * v)
@@ -573,7 +596,7 @@ dot_c1 (const dctv * v)
 __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void
 dct_histogram_strips (__global const uchar * src, uint src_offset,
-    int src_pitch, int width, int height, __global uint * hist)
+    int src_pitch, int width, int height, __global uint * hist, int shift)
 {
   const int x0 = (int) get_global_id (0) * 8 * DCT_LANES;
   const int lanes = min (width / 8 - x0 / 8, DCT_LANES);
@@ -591,12 +614,13 @@ dct_histogram_strips (__global const uchar * src, uint src_offset,
     dctv r0[8], r1[8], x[3];
 
     for (int m = 0; m < 8; m++) {
-      __global const uchar *row = src + (8 * b + m) * src_pitch + x0;
+      __global const sample *row = (__global const sample *) (src +
+          (8 * b + m) * src_pitch) + x0;
       dctv w[8];
 
       if (lanes == DCT_LANES) {
         _Pragma ("unroll") for (int t = 0; t < 8; t++)
-          w[t] = convert_int16 (load_uchar16 (row + 16 * t));
+          w[t] = SAMPLE_VALUE16 (load_sample16 (row + 16 * t), shift);
         unshuffle (w);
         unshuffle (w);
         unshuffle (w);
@@ -605,12 +629,14 @@ dct_histogram_strips (__global const uchar * src, uint src_offset,
 
         for (int n = 0; n < 8; n++)
           for (int j = 0; j < DCT_LANES; j++)
-            v[n][j] = j < lanes ? row[8 * j + n] : 128;
+            v[n][j] = j < lanes ? SAMPLE_VALUE (row[8 * j + n], shift) :
+                DCT_MID;
         _Pragma ("unroll") for (int n = 0; n < 8; n++)
           w[n] = vload16 (0, v[n]);
       }
-      r0[m] = (1448 * (sum8 (w) - 1024) + 512) >> 10;
-      r1[m] = (dot_c1 (w) + 512) >> 10;
+      r0[m] = (1448 * (sum8 (w) - 8 * DCT_MID) + DCT_ROW_ROUND) >>
+          DCT_ROW_SHIFT;
+      r1[m] = (dot_c1 (w) + DCT_ROW_ROUND) >> DCT_ROW_SHIFT;
     }
     x[0] = 1448 * sum8 (r1);
     x[1] = dot_c1 (r0);
@@ -647,7 +673,7 @@ void
 dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
     __global int *acc, __global uchar * dst, uint dst_offset, int dst_pitch,
     int width, int height, int sx, int sy, int threshold, int mode,
-    int passes_log2)
+    int passes_log2, int shift)
 {
   __local int tile[DCT_BLOCKS][8][8];
   const int lid = get_local_id (0);
@@ -661,12 +687,14 @@ dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
   dst += dst_offset;
   /* forward, rows: row i of the block (edges replicated) */
   {
-    __global const uchar *row = src + edge_clamp (y0 + i, height) * src_pitch;
+    __global const sample *row = (__global const sample *) (src +
+        edge_clamp (y0 + i, height) * src_pitch);
     _Pragma ("unroll") for (int n = 0; n < 8; n++)
-      v8[n] = (int) row[edge_clamp (x0 + n, width)] - 128;
+      v8[n] = (int) SAMPLE_VALUE (row[edge_clamp (x0 + n, width)], shift) -
+          DCT_MID;
     fdct8 (v8, s);
     _Pragma ("unroll") for (int u = 0; u < 8; u++)
-      t[i][u] = (s[u] + 512) >> 10;
+      t[i][u] = (s[u] + DCT_ROW_ROUND) >> DCT_ROW_SHIFT;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   /* forward, columns: column u = i, thresholded; inverse, columns: P[m][i] */
@@ -707,8 +735,9 @@ dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
     } else {
       if (mode == 2)
         r += *a;
-      r = (r + (514 << (12 + passes_log2))) >> (14 + passes_log2);
-      dst[y * dst_pitch + x] = (uchar) clamp (r, 0, 255);
+      r = (r + DCT_OUT_BIAS (passes_log2)) >> DCT_OUT_SHIFT (passes_log2);
+      ((__global sample *) (dst + y * dst_pitch))[x] =
+          SAMPLE_WORD (clamp (r, 0, (int) SAMPLE_MAX), shift);
     }
   }
 }
@@ -721,7 +750,7 @@ dct_pass (__global const uchar * src, uint src_offset, int src_pitch,
 __kernel __attribute__ ((reqd_work_group_size (DCT_HIST_WG, 1, 1)))
 void
 dct_histogram (__global const uchar * src, uint src_offset, int src_pitch,
-    int width, int height, __global uint * hist)
+    int width, int height, __global uint * hist, int shift)
 {
   __local uint counts[3 * DCT_BINS];
   const int lid = get_local_id (0), blocks_x = width / 8;
@@ -732,18 +761,20 @@ dct_histogram (__global const uchar * src, uint src_offset, int src_pitch,
   barrier (CLK_LOCAL_MEM_FENCE);
   for (int b = get_global_id (0); b < blocks; b += get_global_size (0)) {
     __global const uchar *p = src + src_offset + (b / blocks_x) * 8 *
-        src_pitch + (b % blocks_x) * 8;
+        src_pitch;
     int r0[8], r1[8];
 
     for (int m = 0; m < 8; m++) {
+      __global const sample *row = (__global const sample *) (p +
+          m * src_pitch) + (b % blocks_x) * 8;
       int s0 = 0, s1 = 0;
       for (int n = 0; n < 8; n++) {
-        const int x = (int) p[m * src_pitch + n] - 128;
+        const int x = (int) SAMPLE_VALUE (row[n], shift) - DCT_MID;
         s0 += dct_c[0][n] * x;
         s1 += dct_c[1][n] * x;
       }
-      r0[m] = (s0 + 512) >> 10;
-      r1[m] = (s1 + 512) >> 10;
+      r0[m] = (s0 + DCT_ROW_ROUND) >> DCT_ROW_SHIFT;
+      r1[m] = (s1 + DCT_ROW_ROUND) >> DCT_ROW_SHIFT;
     }
     int x10 = 0, x01 = 0, x11 = 0;
     for (int m = 0; m < 8; m++) {

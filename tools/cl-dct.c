@@ -40,7 +40,10 @@
  *     of the histogram (read back) and of the stage, and the stage's fastest
  *     iteration, at threshold 70 or at the automatic mode's threshold for IN
  *     where a step is found, and the host's part of the estimate
- *     (gst_cl_dct_frame_threshold). */
+ *     (gst_cl_dct_frame_threshold).
+ *   cl-dct bench10 DEVICE WIDTH HEIGHT PASSES ITERATIONS [IN]
+ *     the same on 10-bit samples, 16-bit words as I420_10LE's luma holds
+ *     them: the same plane times 4 (whose estimate is the 8-bit plane's). */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,9 +139,11 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
 }
 
 static int
-bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
-    gint iterations, const gchar * in)
+bench (GstClContext * ctx, GstClDct * dct, gint bytes, gint w, gint h,
+    guint passes, gint iterations, const gchar * in)
 {
+  const gint pitch = w * bytes;
+  const gsize size = (gsize) pitch * h;
   cl_command_queue q = gst_cl_context_get_queue (ctx);
   guint8 *p = g_malloc ((gsize) w * h);
   guint32 hist[GST_CL_DCT_HIST_SIZE];
@@ -159,15 +164,26 @@ bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
       die ("read", NULL);
     fclose (f);
   }
-  src = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE,
-      (gsize) w * h, "in", &err);
-  dst = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE,
-      (gsize) w * h, "out", &err);
-  clEnqueueWriteBuffer (q, src, CL_TRUE, 0, (gsize) w * h, p, 0, NULL, NULL);
+  src = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, size, "in",
+      &err);
+  dst = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, size, "out",
+      &err);
+  if (bytes == 2) {
+    /* 10 bits: each value times 4, in the low bits of its word */
+    guint16 *words = g_new (guint16, (gsize) w * h);
+    gsize k;
+
+    for (k = 0; k < (gsize) w * h; k++)
+      words[k] = GUINT16_TO_LE (p[k] << 2);
+    clEnqueueWriteBuffer (q, src, CL_TRUE, 0, size, words, 0, NULL, NULL);
+    g_free (words);
+  } else {
+    clEnqueueWriteBuffer (q, src, CL_TRUE, 0, size, p, 0, NULL, NULL);
+  }
   if (in) {
     GstClDctAutoParams params;
 
-    if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
+    if (!gst_cl_dct_histogram (dct, src, 0, pitch, w, h, hist, &err))
       die ("histogram", err);
     gst_cl_dct_auto_params_init (&params);
     thr = gst_cl_dct_frame_threshold (hist, &params);
@@ -175,10 +191,11 @@ bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
   }
   for (i = -2; i < iterations; i++) {   /* two warm-up rounds */
     gint64 t0 = g_get_monotonic_time (), t1, t2;
-    if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
+    if (!gst_cl_dct_histogram (dct, src, 0, pitch, w, h, hist, &err))
       die ("histogram", err);
     t1 = g_get_monotonic_time ();
-    if (!gst_cl_dct_threshold (dct, src, 0, w, dst, 0, w, w, h, thr, passes,
+    if (!gst_cl_dct_threshold (dct, src, 0, pitch, dst, 0, pitch, w, h, thr,
+            passes,
             NULL, &err))
       die ("stage", err);
     clFinish (q);
@@ -206,11 +223,12 @@ bench (GstClContext * ctx, GstClDct * dct, gint w, gint h, guint passes,
       tl[i] = (g_get_monotonic_time () - t0) / 20000.0;
     }
     qsort (tl, iterations, sizeof (gdouble), cmp_double);
-    printf ("%dx%d luma%s%s, %s: histogram (kernel + read) %.2f ms, host "
-        "decision %.3f ms (threshold %u); stage (%u passes, threshold %u) "
+    printf ("%dx%d %d-bit luma%s%s, %s: histogram (kernel + read) %.2f ms, "
+        "host decision %.3f ms (threshold %u); stage (%u passes, threshold %u) "
         "%.2f ms; medians of %d (stage fastest %.2f ms)\n", w, h,
-        in ? " of " : "", in ? in : "", gst_cl_context_get_device_name (ctx),
-        th[iterations / 2], tl[iterations / 2],
+        bytes == 2 ? 10 : 8, in ? " of " : "", in ? in : "",
+        gst_cl_context_get_device_name (ctx), th[iterations / 2],
+        tl[iterations / 2],
         gst_cl_dct_frame_threshold (hist, &params), passes, thr,
         ts[iterations / 2], iterations, ts[0]);
     g_free (tl);
@@ -305,12 +323,13 @@ main (int argc, char **argv)
   if (argc >= 3 && !strcmp (argv[1], "decide"))
     return decide (argv[2], argc > 3 ? argv[3] : NULL);
   if (argc < 7 || (strcmp (argv[1], "filter") && strcmp (argv[1], "bench")
+          && strcmp (argv[1], "bench10")
           && strcmp (argv[1], "auto") && strcmp (argv[1], "hist"))) {
     g_printerr ("usage: cl-dct filter DEVICE W H IN OUT PASSES THRESHOLD\n"
         "       cl-dct auto DEVICE W H IN OUT PASSES "
         "[SEGMENTS]\n       cl-dct hist DEVICE W H IN OUT\n"
         "       cl-dct decide HIST [SEGMENTS]\n       cl-dct bench DEVICE W H PASSES ITERATIONS "
-        "[IN]\n");
+        "[IN]\n       cl-dct bench10 DEVICE W H PASSES ITERATIONS [IN]\n");
     return 2;
   }
   w = atoi (argv[3]);
@@ -318,7 +337,8 @@ main (int argc, char **argv)
   ctx = gst_cl_context_new (argv[2], &err);
   if (!ctx)
     die ("device", err);
-  dct = gst_cl_dct_new (ctx, &err);
+  /* 8-bit planes, or for bench10 10-bit ones in words */
+  dct = gst_cl_dct_new (ctx, strcmp (argv[1], "bench10") ? 8 : 10, 0, &err);
   if (!dct)
     die ("kernels", err);
   if (!strcmp (argv[1], "auto"))
@@ -330,8 +350,8 @@ main (int argc, char **argv)
     r = filter (ctx, dct, w, h, argv[5], argv[6], FALSE,
         argc > 7 ? atoi (argv[7]) : 8, argc > 8 ? atoi (argv[8]) : 0, NULL);
   else
-    r = bench (ctx, dct, w, h, atoi (argv[5]), atoi (argv[6]),
-        argc > 7 ? argv[7] : NULL);
+    r = bench (ctx, dct, strcmp (argv[1], "bench10") ? 1 : 2, w, h,
+        atoi (argv[5]), atoi (argv[6]), argc > 7 ? argv[7] : NULL);
   gst_cl_dct_free (dct);
   gst_object_unref (ctx);
   return r;

@@ -128,7 +128,8 @@ static gboolean opt_downstream_meta = TRUE;
 
 static GOptionEntry entries[] = {
   {"format", 'f', 0, G_OPTION_ARG_STRING, &opt_format,
-      "8-bit video format: I420, NV12, YV12, NV21, GRAY8, Y444, Y42B... "
+      "Video format: I420, NV12, YV12, NV21, GRAY8, Y444, Y42B, "
+      "I420_10LE, P010_10LE... "
         "(default I420)", "FMT"},
   {"width", 0, 0, G_OPTION_ARG_INT, &opt_width, "Width (default 1920)",
       "N"},
@@ -269,6 +270,9 @@ fill_frame (GstVideoFrame * frame, gint k)
     gint ws = GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, c);
     gint hs = GST_VIDEO_FORMAT_INFO_H_SUB (info->finfo, c);
     gint amp = c == 0 ? opt_noise : opt_noise / 2;
+    /* 10-bit formats: the 8-bit picture times 4, at the format's shift */
+    gboolean deep = GST_VIDEO_INFO_COMP_DEPTH (info, c) > 8;
+    guint shift = GST_VIDEO_FORMAT_INFO_SHIFT (info->finfo, c);
     gint x, y;
 
     for (y = 0; y < ch; y++) {
@@ -278,7 +282,10 @@ fill_frame (GstVideoFrame * frame, gint k)
         gint v = random ? (gint) (next_random () & 0xff) :
             scene (c, x << ws, y << hs, GST_VIDEO_INFO_WIDTH (info),
             GST_VIDEO_INFO_HEIGHT (info), k) + noise (amp);
-        *p = CLAMP (v, 0, 255);
+        if (deep)
+          GST_WRITE_UINT16_LE (p, CLAMP (v, 0, 255) << 2 << shift);
+        else
+          *p = CLAMP (v, 0, 255);
       }
     }
   }
@@ -1234,10 +1241,12 @@ main (int argc, char **argv)
     return 2;
   }
   gst_video_info_set_format (&info, format, opt_width, opt_height);
-  if (GST_VIDEO_INFO_COMP_DEPTH (&info, 0) != 8
+  if ((GST_VIDEO_INFO_COMP_DEPTH (&info, 0) != 8 &&
+          (GST_VIDEO_INFO_COMP_DEPTH (&info, 0) != 10 ||
+              GST_VIDEO_INFO_COMP_PSTRIDE (&info, 0) != 2))
       || (!GST_VIDEO_INFO_IS_YUV (&info) && !GST_VIDEO_INFO_IS_GRAY (&info))) {
-    g_printerr ("%s: frames are made for 8-bit YUV and gray formats only\n",
-        opt_format);
+    g_printerr ("%s: frames are made for 8-bit and 10-bit (16-bit words) "
+        "YUV and gray formats only\n", opt_format);
     return 2;
   }
   find_plugin (argv[0]);

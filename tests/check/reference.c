@@ -516,31 +516,38 @@ ref_shift (gint64 v, gint s)
   return (gint) (v >= 0 ? v / d : -((-v + d - 1) / d));
 }
 
-/* The 8x8 block at (x0, y0) of @src, edges replicated, minus 128, into its
- * quarter-level coefficients @X[v][u] (the dct.cl formulas). */
+/* The DCT reference works on a plane of sample values of @bits bits (8,
+ * or 10), one gint each, rows of @width values. The formulas of
+ * kernels/dct.cl for b = @bits: x = v - 2^(b - 1); rows rounded and
+ * shifted by b + 2, columns by 12 (X in quarter levels of 8 bits, which
+ * are 10-bit levels); the output (sum + ((2^b + 1) << (s - 1))) >> s for
+ * s = 22 - b + log2 (passes), clamped to 0..2^b - 1. */
+
+/* The 8x8 block at (x0, y0) of @v, edges replicated, minus 2^(bits - 1),
+ * into its quarter-level coefficients @X[v][u]. */
 static void
-ref_dct_forward (const guint8 * src, gint stride, gint width, gint height,
+ref_dct_forward (const gint * v, gint width, gint height, gint bits,
     gint x0, gint y0, gint X[8][8])
 {
-  gint b[8][8], r[8][8], m, n, u, v;
+  gint b[8][8], r[8][8], m, n, u, k;
 
   for (m = 0; m < 8; m++)
     for (n = 0; n < 8; n++)
-      b[m][n] = src[CLAMP (y0 + m, 0, height - 1) * stride +
-          CLAMP (x0 + n, 0, width - 1)] - 128;
+      b[m][n] = v[CLAMP (y0 + m, 0, height - 1) * width +
+          CLAMP (x0 + n, 0, width - 1)] - (1 << (bits - 1));
   for (m = 0; m < 8; m++)
     for (u = 0; u < 8; u++) {
-      gint64 s = 512;
+      gint64 s = 1 << (bits + 1);
       for (n = 0; n < 8; n++)
         s += (gint64) ref_dct_c[u][n] * b[m][n];
-      r[m][u] = ref_shift (s, 10);
+      r[m][u] = ref_shift (s, bits + 2);
     }
-  for (v = 0; v < 8; v++)
+  for (k = 0; k < 8; k++)
     for (u = 0; u < 8; u++) {
       gint64 s = 2048;
       for (m = 0; m < 8; m++)
-        s += (gint64) ref_dct_c[v][m] * r[m][u];
-      X[v][u] = ref_shift (s, 12);
+        s += (gint64) ref_dct_c[k][m] * r[m][u];
+      X[k][u] = ref_shift (s, 12);
     }
 }
 
@@ -565,12 +572,13 @@ ref_dct_pass_offset (guint passes, guint i, gint * sx, gint * sy)
   *sy = passes == 1 ? 0 : o[i][1];
 }
 
-void
-ref_dct_threshold_plane (const guint8 * src, gint src_stride, guint8 * dst,
-    gint dst_stride, gint width, gint height, guint threshold, guint passes)
+/* The stage on the values @v into @out (both @width x @height). */
+static void
+ref_dct_threshold_values (const gint * v, gint * out, gint width,
+    gint height, gint bits, guint threshold, guint passes)
 {
   gint64 *acc = g_new0 (gint64, (gsize) width * height);
-  gint X[8][8], P[8][8], x0, y0, m, n, u, v, sx, sy, log2p = 0;
+  gint X[8][8], P[8][8], x0, y0, m, n, u, k, sx, sy, log2p = 0, shift;
   guint i;
 
   while ((1u << log2p) < passes)
@@ -579,16 +587,16 @@ ref_dct_threshold_plane (const guint8 * src, gint src_stride, guint8 * dst,
     ref_dct_pass_offset (passes, i, &sx, &sy);
     for (y0 = -sy; y0 < height; y0 += 8)
       for (x0 = -sx; x0 < width; x0 += 8) {
-        ref_dct_forward (src, src_stride, width, height, x0, y0, X);
-        for (v = 0; v < 8; v++)
+        ref_dct_forward (v, width, height, bits, x0, y0, X);
+        for (k = 0; k < 8; k++)
           for (u = 0; u < 8; u++)
-            if (u + v > 0 && ABS (X[v][u]) < (gint) threshold)
-              X[v][u] = 0;
+            if (u + k > 0 && ABS (X[k][u]) < (gint) threshold)
+              X[k][u] = 0;
         for (m = 0; m < 8; m++)
           for (u = 0; u < 8; u++) {
             gint64 s = 2048;
-            for (v = 0; v < 8; v++)
-              s += (gint64) ref_dct_c[v][m] * X[v][u];
+            for (k = 0; k < 8; k++)
+              s += (gint64) ref_dct_c[k][m] * X[k][u];
             P[m][u] = ref_shift (s, 12);
           }
         for (m = 0; m < 8; m++)
@@ -603,17 +611,19 @@ ref_dct_threshold_plane (const guint8 * src, gint src_stride, guint8 * dst,
           }
       }
   }
+  shift = 22 - bits + log2p;
   for (m = 0; m < height; m++)
     for (n = 0; n < width; n++) {
       const gint64 a = acc[(gsize) m * width + n] +
-          ((gint64) 514 * passes << 12);
-      dst[m * dst_stride + n] = CLAMP (ref_shift (a, 14 + log2p), 0, 255);
+          (((gint64) (1 << bits) + 1) << (shift - 1));
+      out[m * width + n] = CLAMP (ref_shift (a, shift), 0, (1 << bits) - 1);
     }
   g_free (acc);
 }
 
-void
-ref_dct_histogram (const guint8 * src, gint stride, gint width, gint height,
+/* The histogram of the values @v (@width x @height). */
+static void
+ref_dct_histogram_values (const gint * v, gint width, gint height, gint bits,
     guint32 * hist)
 {
   static const gint pos[3][2] = { {1, 0}, {0, 1}, {1, 1} };     /* (u, v) */
@@ -622,7 +632,7 @@ ref_dct_histogram (const guint8 * src, gint stride, gint width, gint height,
   memset (hist, 0, 3 * 1024 * sizeof (guint32));
   for (by = 0; by + 8 <= height; by += 8)
     for (bx = 0; bx + 8 <= width; bx += 8) {
-      ref_dct_forward (src, stride, width, height, bx, by, X);
+      ref_dct_forward (v, width, height, bits, bx, by, X);
       for (k = 0; k < 3; k++)
         hist[k * 1024 + MIN (ABS (X[pos[k][1]][pos[k][0]]), 1023)]++;
     }
@@ -713,4 +723,80 @@ ref_dct_lattice (const guint32 * hist, guint min_count, guint * spacing)
   }
   *spacing = found;
   return found ? 1 : 0;
+}
+
+/* The values of a plane of bytes (@bytes 1) or of guint16 values (2), a
+ * new array of @width x @height. */
+static gint *
+ref_dct_values (const void *src, gint stride, gint bytes, gint width,
+    gint height)
+{
+  gint *v = g_new (gint, (gsize) width * height);
+  gint x, y;
+
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++)
+      v[y * width + x] = bytes == 1 ? ((const guint8 *) src)[y * stride + x]
+          : ((const guint16 *) src)[y * stride + x];
+  return v;
+}
+
+/* The stage on a plane of bytes (@bytes 1) or of guint16 values (2). */
+static void
+ref_dct_threshold_samples (const void *src, gint src_stride, void *dst,
+    gint dst_stride, gint bytes, gint width, gint height, guint threshold,
+    guint passes)
+{
+  gint *v = ref_dct_values (src, src_stride, bytes, width, height);
+  gint *out = g_new (gint, (gsize) width * height);
+  gint x, y;
+
+  ref_dct_threshold_values (v, out, width, height, bytes == 1 ? 8 : 10,
+      threshold, passes);
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++) {
+      if (bytes == 1)
+        ((guint8 *) dst)[y * dst_stride + x] = out[y * width + x];
+      else
+        ((guint16 *) dst)[y * dst_stride + x] = out[y * width + x];
+    }
+  g_free (out);
+  g_free (v);
+}
+
+void
+ref_dct_threshold_plane (const guint8 * src, gint src_stride, guint8 * dst,
+    gint dst_stride, gint width, gint height, guint threshold, guint passes)
+{
+  ref_dct_threshold_samples (src, src_stride, dst, dst_stride, 1, width,
+      height, threshold, passes);
+}
+
+void
+ref_dct_threshold_plane16 (const guint16 * src, gint src_stride,
+    guint16 * dst, gint dst_stride, gint width, gint height,
+    guint threshold, guint passes)
+{
+  ref_dct_threshold_samples (src, src_stride, dst, dst_stride, 2, width,
+      height, threshold, passes);
+}
+
+void
+ref_dct_histogram (const guint8 * src, gint stride, gint width, gint height,
+    guint32 * hist)
+{
+  gint *v = ref_dct_values (src, stride, 1, width, height);
+
+  ref_dct_histogram_values (v, width, height, 8, hist);
+  g_free (v);
+}
+
+void
+ref_dct_histogram16 (const guint16 * src, gint stride, gint width,
+    gint height, guint32 * hist)
+{
+  gint *v = ref_dct_values (src, stride, 2, width, height);
+
+  ref_dct_histogram_values (v, width, height, 10, hist);
+  g_free (v);
 }

@@ -130,7 +130,7 @@ void ref_process_frame (const GstVideoFrame * src, GstVideoFrame * dst,
     const RefParams * p);
 
 /* Shifted-DCT thresholding of one 8-bit plane (xstep 1), the formulas of
- * kernels/dct.cl: the mean of @passes (1, 2, 4, 8, 16) inverse integer 8x8
+ * kernels/dct.cl (reference.c has them written out): the mean of @passes (1, 2, 4, 8, 16) inverse integer 8x8
  * DCTs over block grids at ref_dct_pass_offset(), AC coefficients with
  * |X| < @threshold (quarter levels) zeroed. @src and @dst must not overlap. */
 void ref_dct_threshold_plane (const guint8 * src, gint src_stride,
@@ -153,6 +153,17 @@ void ref_dct_histogram (const guint8 * src, gint stride, gint width,
  * its spacing in quarter-quarter levels in @spacing (0 for none). */
 guint ref_dct_lattice (const guint32 * hist, guint min_count,
     guint * spacing);
+
+/* The 10-bit counterparts of ref_dct_threshold_plane() and
+ * ref_dct_histogram(), on plain 10-bit values (0..1023, one guint16 each;
+ * strides in values): x = value - 512, the forward rows shifted by 2 bits
+ * more, so that X, @threshold and the bins are in the same quarter 8-bit
+ * levels (10-bit levels); the output clamped to 0..1023. */
+void ref_dct_threshold_plane16 (const guint16 * src, gint src_stride,
+    guint16 * dst, gint dst_stride, gint width, gint height,
+    guint threshold, guint passes);
+void ref_dct_histogram16 (const guint16 * src, gint stride, gint width,
+    gint height, guint32 * hist);
 
 G_END_DECLS
 
