@@ -292,15 +292,18 @@ release_imports (GstClFrameQueues * q, const GstClFrame * in,
   const GstClFrame *frames[2] = { in, out };
   GstClStream *s = &q->down;
   cl_event event = NULL;
-  guint i;
+  guint i, released = 0;
 
-  for (i = 0; i < 2; i++) {
+  /* the ones acquired, in gst_cl_in_flight_acquire()'s order */
+  for (i = 0; i < 2 && released < q->n_acquired; i++) {
     if (!frames[i]->cuda)
       continue;
     if (!gst_cl_cuda_pool_release (gst_cl_cuda_import_get_pool
-            (frames[i]->cuda), frames[i]->cuda_slot, s->queue, s->n_wait, s->n_wait ? s->wait : NULL, &event, error))
+            (frames[i]->cuda), frames[i]->cuda_slot, s->queue, s->n_wait,
+            s->n_wait ? s->wait : NULL, &event, error))
       return FALSE;
     gst_cl_stream_enqueued (s, event);
+    released++;
   }
   return TRUE;
 }
@@ -318,6 +321,21 @@ hand_over (const GstClStream * before, GstClStream * next, GError ** error)
     return gst_cl_set_error (error, status, "clFlush");
   gst_cl_stream_follow (next, before);
   return TRUE;
+}
+
+/* A frame that failed after acquiring its imports still releases them,
+ * after whatever of its commands were enqueued: NVIDIA's driver keeps an
+ * external memory object that was left acquired, and the pipeline hung at
+ * its way to NULL after such an ERROR (a fault injected into a kernel
+ * argument of a CUDA-memory frame). The frame's first error is the one
+ * raised; these calls' own are not. */
+static void
+release_imports_after_failure (GstClFrameQueues * q, const GstClFrame * in,
+    const GstClFrame * out)
+{
+  if (hand_over (&q->up, &q->down, NULL) &&
+      hand_over (&q->compute, &q->down, NULL))
+    release_imports (q, in, out, NULL);
 }
 
 gboolean
@@ -383,9 +401,9 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
 {
   gboolean left;
 
-  /* Only a frame whose commands were all enqueued releases its imports: one
-   * that failed has stopped the stream (the pool goes with the plan). */
   ok = ok && (q->n_acquired == 0 || release_imports (q, in, out, error));
+  if (!ok && q->n_acquired > 0)
+    release_imports_after_failure (q, in, out);
   left = ok && q->in_flight && leave_in_flight (self, q, out, error);
   ok = ok && (left || !q->in_flight);
   gst_cl_stream_clear (&q->up);

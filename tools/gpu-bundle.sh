@@ -10,8 +10,9 @@
 #              bundle's parent (the tree's root there), the libraries of
 #              the machine's LD_LIBRARY_PATH kept, and the OpenCL device
 #              $CLEPSILON_TEST_DEVICE (default nvidia); run there as
-#                bash .devrun/suites.sh [NAME-PATTERN]
-#              it prints one line per test and a closing count;
+#                bash .devrun/suites.sh [REGEX]
+#              (the tests whose names REGEX matches, default all); it
+#              prints one line per test and a closing count;
 #   old/       with OLD=DIR (a build folder of another tree, e.g.
 #              build-old/src/build), that build's plugin and
 #              tools/clepsilon-bench, for tools/bench-cases.sh there.
@@ -46,7 +47,7 @@ print("# Written by tools/gpu-bundle.sh: every test of meson test, as meson runs
 print("TOP=$(cd \"$(dirname \"${BASH_SOURCE[0]}\")/..\" && pwd)")
 print("pass=0 fail=0 only=${1:-} dev=${CLEPSILON_TEST_DEVICE:-nvidia}")
 print("run() { local name=$1 limit=$2; shift 2")
-print("  case $name in *$only*) ;; *) return ;; esac")
+print("  [[ $name =~ $only ]] || return 0")
 print("  local t0=$SECONDS log=$TOP/%s/logs/${name//\\//_}.log" % bundle)
 print("  mkdir -p $TOP/%s/logs" % bundle)
 print("  if timeout $limit env \"$@\" > $log 2>&1; then pass=$((pass+1)); r=OK; else fail=$((fail+1)); r=\"FAIL rc=$?\"; fi")

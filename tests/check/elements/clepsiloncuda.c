@@ -68,8 +68,11 @@ count_reasons (GstDebugCategory * category, GstDebugLevel level,
     g_atomic_int_inc (&reasons);
 }
 
-/* A pipeline to EOS: the sink pad's caps in PAUSED name no CUDA memory,
- * the reason is logged once, and nothing was copied for CUDA. */
+/* A pipeline to EOS. On PoCL (no CUDA device) the sink pad's caps in
+ * PAUSED name no CUDA memory, the reason is logged once, and nothing was
+ * copied for CUDA; on a device that is the GPU of CUDA (the GPU machine's,
+ * CLEPSILON_TEST_DEVICE=nvidia) CUDA memory is offered and no reason is
+ * logged. */
 GST_START_TEST (test_cuda_not_offered)
 {
   gchar *desc = g_strdup_printf ("videotestsrc num-buffers=5 ! "
@@ -78,6 +81,7 @@ GST_START_TEST (test_cuda_not_offered)
   GstElement *pipeline, *e;
   GstStructure *stats = NULL;
   guint64 cuda_bytes = 1, frames = 0;
+  gboolean offered;
   GstMessage *msg;
   GstCaps *caps;
   GstPad *pad;
@@ -94,7 +98,9 @@ GST_START_TEST (test_cuda_not_offered)
           GST_CLOCK_TIME_NONE), GST_STATE_CHANGE_SUCCESS);
   pad = gst_element_get_static_pad (e, "sink");
   caps = gst_pad_query_caps (pad, NULL);
-  fail_if (names_cuda (caps), "CUDA offered: %" GST_PTR_FORMAT, caps);
+  offered = names_cuda (caps);
+  fail_if (offered && g_str_has_prefix (test_device (), "pocl"),
+      "CUDA offered: %" GST_PTR_FORMAT, caps);
   gst_caps_unref (caps);
   gst_object_unref (pad);
 
@@ -107,11 +113,12 @@ GST_START_TEST (test_cuda_not_offered)
   gst_structure_get (stats, "cuda-copy-bytes", G_TYPE_UINT64, &cuda_bytes,
       "frames", G_TYPE_UINT64, &frames, NULL);
   fail_unless_equals_uint64 (frames, 5);
-  fail_unless_equals_uint64 (cuda_bytes, 0);
+  if (!offered)
+    fail_unless_equals_uint64 (cuda_bytes, 0);
   gst_structure_free (stats);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_debug_remove_log_function (count_reasons);
-  fail_unless_equals_int (g_atomic_int_get (&reasons), 1);
+  fail_unless_equals_int (g_atomic_int_get (&reasons), offered ? 0 : 1);
   gst_object_unref (e);
   gst_object_unref (pipeline);
   g_free (desc);
