@@ -69,6 +69,31 @@ cl_command_queue gst_cl_context_get_host_queue (GstClContext * self);
  * every device when the environment has GST_CL_DISCRETE=1 (tests). */
 gboolean gst_cl_context_is_host_unified (GstClContext * self);
 
+/* Measurement switches: how the suites and benchmarks force one path on any
+ * device. Read from the environment once, when a context is made
+ * (GST_CL_SVM=0: no SVM frames; GST_CL_DISCRETE=1: the discrete-GPU paths;
+ * GST_CL_DCT_KERNEL=strips|passes: the DCT stage's shape;
+ * GST_CL_SHARE_UNTOUCHED=always|never: untouched planes shared or copied
+ * whatever the measurement says); the library takes them from the context
+ * and reads no environment of its own. */
+typedef enum
+{
+  GST_CL_DCT_SHAPE_AUTO,        /* strips on a CPU, passes elsewhere */
+  GST_CL_DCT_SHAPE_STRIPS,
+  GST_CL_DCT_SHAPE_PASSES,
+} GstClDctShape;
+
+typedef struct
+{
+  gboolean no_svm;
+  gboolean discrete;
+  GstClDctShape dct_shape;
+  gint share_untouched;         /* 1 always, -1 never, 0 as measured */
+} GstClSwitches;
+
+/* @self's switches; owned by @self. */
+const GstClSwitches *gst_cl_context_get_switches (GstClContext * self);
+
 /* Whether frame memory is fine-grained buffer SVM (host-unified devices
  * that offer it, unless GST_CL_SVM=0): the CPU uses it with no map. */
 gboolean gst_cl_context_has_fine_svm (GstClContext * self);

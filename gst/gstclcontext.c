@@ -54,6 +54,7 @@ struct _GstClContext
   gboolean host_unified;
   gboolean fine_svm;            /* host-unified with fine-grained buffer SVM */
   gsize host_ptr_align;
+  GstClSwitches switches;       /* read once, when the context is made */
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstClContext, gst_cl_context, GST_TYPE_OBJECT,
@@ -86,30 +87,42 @@ gst_cl_device_entry_clear (gpointer data)
   g_free (entry->device_name);
 }
 
+/* Adds "OpenCL @step failed: NAME (code)" to @problems (NULL: nothing):
+ * what a "no device matches" message says besides. */
+static void
+note_failure (GString * problems, cl_int status, const gchar * step)
+{
+  if (!problems)
+    return;
+  g_string_append_printf (problems, "%sOpenCL %s failed: %s (%d)",
+      problems->len ? "; " : "", step, gst_cl_error_name (status), status);
+}
+
 static gchar *
-query_platform_string (cl_platform_id platform, cl_platform_info param)
+query_platform_string (cl_platform_id platform, cl_platform_info param,
+    GString * problems)
 {
   gchar buf[512] = { 0, };
   cl_int status;
 
   status = clGetPlatformInfo (platform, param, sizeof (buf) - 1, buf, NULL);
   if (status != CL_SUCCESS) {
-    /* Kept as the thread's last error, for a "no device matches" */
-    gst_cl_set_error (NULL, status, "clGetPlatformInfo");
+    note_failure (problems, status, "clGetPlatformInfo");
     return g_strdup ("?");
   }
   return g_strstrip (g_strdup (buf));
 }
 
 static gchar *
-query_device_string (cl_device_id device, cl_device_info param)
+query_device_string (cl_device_id device, cl_device_info param,
+    GString * problems)
 {
   gchar buf[512] = { 0, };
   cl_int status;
 
   status = clGetDeviceInfo (device, param, sizeof (buf) - 1, buf, NULL);
   if (status != CL_SUCCESS) {
-    gst_cl_set_error (NULL, status, "clGetDeviceInfo");
+    note_failure (problems, status, "clGetDeviceInfo");
     return g_strdup ("?");
   }
   return g_strstrip (g_strdup (buf));
@@ -117,9 +130,11 @@ query_device_string (cl_device_id device, cl_device_info param)
 
 /* Adds the devices of @platform to @entries. A platform that reports no device
  * is skipped: one broken ICD must not hide the others. Returns the status of
- * a clGetDeviceIDs that failed, for the message when no device is found. */
+ * a clGetDeviceIDs that failed, for the message when no device is found;
+ * failed queries go to @problems too. */
 static cl_int
-list_platform_devices (cl_platform_id platform, GArray * entries)
+list_platform_devices (cl_platform_id platform, GArray * entries,
+    GString * problems)
 {
   cl_uint n_devices = 0, i;
   cl_device_id *devices;
@@ -129,18 +144,23 @@ list_platform_devices (cl_platform_id platform, GArray * entries)
   status = clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n_devices);
   if (status == CL_DEVICE_NOT_FOUND || (status == CL_SUCCESS && n_devices == 0))
     return CL_SUCCESS;
-  if (status != CL_SUCCESS)
+  if (status != CL_SUCCESS) {
+    note_failure (problems, status, "clGetDeviceIDs");
     return status;
+  }
 
   devices = g_new0 (cl_device_id, n_devices);
   status = clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, n_devices, devices,
       NULL);
-  platform_name = query_platform_string (platform, CL_PLATFORM_NAME);
-  platform_vendor = query_platform_string (platform, CL_PLATFORM_VENDOR);
+  if (status != CL_SUCCESS)
+    note_failure (problems, status, "clGetDeviceIDs");
+  platform_name = query_platform_string (platform, CL_PLATFORM_NAME, problems);
+  platform_vendor = query_platform_string (platform, CL_PLATFORM_VENDOR,
+      problems);
   for (i = 0; status == CL_SUCCESS && i < n_devices; i++) {
     GstClDeviceEntry entry = { devices[i], 0, g_strdup (platform_name),
       g_strdup (platform_vendor),
-      query_device_string (devices[i], CL_DEVICE_NAME)
+      query_device_string (devices[i], CL_DEVICE_NAME, problems)
     };
 
     if (clGetDeviceInfo (devices[i], CL_DEVICE_TYPE, sizeof (entry.type),
@@ -156,9 +176,10 @@ list_platform_devices (cl_platform_id platform, GArray * entries)
   return status;
 }
 
-/* Every device of every platform, in enumeration order. */
+/* Every device of every platform, in enumeration order; the queries that
+ * failed on the way go to @problems (may be NULL). */
 static GArray *
-list_devices (GError ** error)
+list_devices (GString * problems, GError ** error)
 {
   cl_uint n_platforms = 0, i;
   cl_platform_id *platforms;
@@ -188,7 +209,7 @@ list_devices (GError ** error)
   entries = g_array_new (FALSE, TRUE, sizeof (GstClDeviceEntry));
   g_array_set_clear_func (entries, gst_cl_device_entry_clear);
   for (i = 0; status == CL_SUCCESS && i < n_platforms; i++) {
-    cl_int s = list_platform_devices (platforms[i], entries);
+    cl_int s = list_platform_devices (platforms[i], entries, problems);
 
     if (s != CL_SUCCESS && failed == CL_SUCCESS) {
       failed = s;
@@ -290,16 +311,33 @@ gst_cl_context_describe (cl_device_id device)
 
   clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform), &platform,
       NULL);
-  parts[0] = query_platform_string (platform, CL_PLATFORM_NAME);
-  parts[1] = query_platform_string (platform, CL_PLATFORM_VERSION);
-  parts[2] = query_device_string (device, CL_DEVICE_NAME);
-  parts[3] = query_device_string (device, CL_DEVICE_VERSION);
-  parts[4] = query_device_string (device, CL_DRIVER_VERSION);
+  parts[0] = query_platform_string (platform, CL_PLATFORM_NAME, NULL);
+  parts[1] = query_platform_string (platform, CL_PLATFORM_VERSION, NULL);
+  parts[2] = query_device_string (device, CL_DEVICE_NAME, NULL);
+  parts[3] = query_device_string (device, CL_DEVICE_VERSION, NULL);
+  parts[4] = query_device_string (device, CL_DRIVER_VERSION, NULL);
   parts[5] = NULL;
   identity = g_strjoinv ("\n", parts);
   for (i = 0; i < 5; i++)
     g_free (parts[i]);
   return identity;
+}
+
+/* The measurement switches of the environment (gstclcontext-private.h),
+ * read here alone, once a context. */
+static void
+read_switches (GstClSwitches * sw)
+{
+  const gchar *dct = g_getenv ("GST_CL_DCT_KERNEL");
+  const gchar *share = g_getenv ("GST_CL_SHARE_UNTOUCHED");
+
+  sw->no_svm = g_strcmp0 (g_getenv ("GST_CL_SVM"), "0") == 0;
+  sw->discrete = g_strcmp0 (g_getenv ("GST_CL_DISCRETE"), "1") == 0;
+  sw->dct_shape = g_strcmp0 (dct, "strips") == 0 ? GST_CL_DCT_SHAPE_STRIPS :
+      g_strcmp0 (dct, "passes") == 0 ? GST_CL_DCT_SHAPE_PASSES :
+      GST_CL_DCT_SHAPE_AUTO;
+  sw->share_untouched = g_strcmp0 (share, "always") == 0 ? 1 :
+      g_strcmp0 (share, "never") == 0 ? -1 : 0;
 }
 
 /* Whether frame memory can be fine-grained buffer SVM: the CPU then reads
@@ -308,11 +346,12 @@ gst_cl_context_describe (cl_device_id device)
  * docs/benchmarks.md). An OpenCL 1.x device refuses the query: no.
  * GST_CL_SVM=0 keeps mapped buffers, to test and measure that path. */
 static gboolean
-gst_cl_context_query_fine_svm (cl_device_id device)
+gst_cl_context_query_fine_svm (GstClContext * self)
 {
   cl_device_svm_capabilities caps = 0;
+  cl_device_id device = self->device;
 
-  if (g_strcmp0 (g_getenv ("GST_CL_SVM"), "0") == 0)
+  if (self->switches.no_svm)
     return FALSE;
   if (clGetDeviceInfo (device, CL_DEVICE_SVM_CAPABILITIES, sizeof (caps),
           &caps, NULL) != CL_SUCCESS)
@@ -341,13 +380,13 @@ gst_cl_context_query_memory (GstClContext * self, GError ** error)
   /* GST_CL_DISCRETE=1 takes the discrete-GPU paths (device buffers,
    * transfers, frames in flight) on any device: how the suite tests them on
    * PoCL. */
-  if (unified && g_strcmp0 (g_getenv ("GST_CL_DISCRETE"), "1") == 0) {
+  if (unified && self->switches.discrete) {
     GST_INFO_OBJECT (self, "GST_CL_DISCRETE=1: treating the device as "
         "discrete");
     unified = CL_FALSE;
   }
   self->host_unified = unified;
-  self->fine_svm = unified && gst_cl_context_query_fine_svm (self->device);
+  self->fine_svm = unified && gst_cl_context_query_fine_svm (self);
   self->host_ptr_align = MAX (align_bits / 8, 1);
   self->identity = gst_cl_context_describe (self->device);
   GST_INFO_OBJECT (self, "host-unified memory: %s, fine-grained SVM frames: "
@@ -363,6 +402,7 @@ gst_cl_context_prepare (GstClContext * self, GError ** error)
 {
   cl_int status;
 
+  read_switches (&self->switches);
   self->queue = clCreateCommandQueue (self->context, self->device,
       CL_QUEUE_PROFILING_ENABLE, &status);
   if (status != CL_SUCCESS)
@@ -406,8 +446,8 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
   G_LOCK (opencl_setup);
   clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform), &platform,
       NULL);
-  device_name = query_device_string (device, CL_DEVICE_NAME);
-  platform_name = query_platform_string (platform, CL_PLATFORM_NAME);
+  device_name = query_device_string (device, CL_DEVICE_NAME, NULL);
+  platform_name = query_platform_string (platform, CL_PLATFORM_NAME, NULL);
   G_UNLOCK (opencl_setup);
   self->device_name = g_strdup_printf ("%s (%s)", device_name, platform_name);
   g_free (device_name);
@@ -435,7 +475,7 @@ gst_cl_context_matches (GstClContext * self, const gchar * device_spec)
       g_ascii_strcasecmp (device_spec, "auto") == 0)
     return TRUE;
   G_LOCK (opencl_setup);
-  entries = list_devices (NULL);
+  entries = list_devices (NULL, NULL);
   G_UNLOCK (opencl_setup);
   if (!entries)
     return FALSE;
@@ -466,27 +506,31 @@ gst_cl_context_new_locked (const gchar * device_spec, GError ** error)
   GstClContext *self;
   GstClDeviceEntry *entry;
   GArray *entries;
+  GString *problems;
   gint index;
 
   /* Registers the type, and with it the debug category listing logs to. */
   g_type_ensure (GST_TYPE_CL_CONTEXT);
-  gst_cl_clear_last_error ();
-  entries = list_devices (error);
-  if (!entries)
+  problems = g_string_new (NULL);
+  entries = list_devices (problems, error);
+  if (!entries) {
+    g_string_free (problems, TRUE);
     return NULL;
+  }
 
   index = pick_device (entries, device_spec);
   if (index < 0) {
-    /* A name that could not be read cannot match: say so. */
-    const gchar *query = gst_cl_get_last_error ();
-
+    /* A platform whose devices could not be listed, or a name that could not
+     * be read, may be the one meant: say so. */
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
         "No OpenCL device matches \"%s\" among %u device(s)%s%s%s",
-        device_spec, entries->len, query ? " (" : "", query ? query : "",
-        query ? ")" : "");
+        device_spec, entries->len, problems->len ? " (" : "", problems->str,
+        problems->len ? ")" : "");
+    g_string_free (problems, TRUE);
     g_array_unref (entries);
     return NULL;
   }
+  g_string_free (problems, TRUE);
 
   entry = &g_array_index (entries, GstClDeviceEntry, index);
   self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
@@ -656,4 +700,10 @@ gst_cl_context_create_buffer (GstClContext * self, cl_mem_flags flags,
     return NULL;
   }
   return mem;
+}
+
+const GstClSwitches *
+gst_cl_context_get_switches (GstClContext * self)
+{
+  return &self->switches;
 }

@@ -82,7 +82,7 @@
  * pass, eight work-items a block, the sums in a buffer of the frame's size,
  * and dct_histogram, a work-item a block; the many small work-items a GPU
  * wants. GST_CL_DCT_KERNEL=strips or passes picks one, for tests and
- * timings. */
+ * timings (read with the context's switches). */
 struct _GstClDct
 {
   GstClContext *context;
@@ -145,7 +145,7 @@ gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
   static const gchar *sources[] = {
     gst_cl_kernel_common, gst_cl_kernel_dct, NULL
   };
-  const gchar *shape = g_getenv ("GST_CL_DCT_KERNEL");
+  const GstClDctShape shape = gst_cl_context_get_switches (context)->dct_shape;
   GstClDct *self;
   cl_device_type type = 0;
 
@@ -162,8 +162,8 @@ gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
           CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cl_uint), &self->compute_units,
           NULL) != CL_SUCCESS || self->compute_units == 0)
     self->compute_units = 1;
-  self->strips = shape && *shape ? g_strcmp0 (shape, "passes") != 0 :
-      (type & CL_DEVICE_TYPE_CPU) != 0;
+  self->strips = shape == GST_CL_DCT_SHAPE_AUTO ?
+      (type & CL_DEVICE_TYPE_CPU) != 0 : shape == GST_CL_DCT_SHAPE_STRIPS;
   /* one program a shape and a sample size (kernels/common.cl) */
   self->program = gst_cl_program_build (context, sources,
       self->strips ? (depth == 8 ? "-DDCT_STRIPS" :

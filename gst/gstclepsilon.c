@@ -503,8 +503,8 @@ gst_cl_epsilon_decide_allocation (GstBaseTransform * trans, GstQuery * query)
    * decoder's context. */
   GstContext *cuda_context = gst_cl_cuda_get_context (GST_ELEMENT (self),
       &self->cuda_context, self->cuda_usable);
-  gboolean ok = gst_cl_allocation_decide (self->context, query, sinkcaps,
-      cuda_context, &self->share_untouched);
+  gboolean ok = gst_cl_allocation_decide (self->context, self->faults, query,
+      sinkcaps, cuda_context, &self->share_untouched);
 
   gst_clear_caps (&sinkcaps);
   if (cuda_context)
@@ -580,21 +580,24 @@ stopped:
 }
 
 /* GstBaseTransform returns GST_FLOW_ERROR without an error message when the
- * output pool cannot allocate; the allocator's OpenCL error says why. */
+ * output pool cannot allocate; our pool's allocator kept its OpenCL error
+ * with the element's faults (gst_cl_allocation_decide()), which says why. */
 static GstFlowReturn
 gst_cl_epsilon_prepare_output_buffer (GstBaseTransform * trans,
     GstBuffer * input, GstBuffer ** outbuf)
 {
+  GstClEpsilon *self = GST_CL_EPSILON (trans);
   GstFlowReturn ret;
+  GError *error = NULL;
 
-  gst_cl_clear_last_error ();
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (trans,
       input, outbuf);
-  if (ret == GST_FLOW_ERROR)
-    gst_cl_epsilon_fail (GST_CL_EPSILON (trans),
-        g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED, "%s",
-            gst_cl_get_last_error ()? gst_cl_get_last_error () :
-            "Could not allocate an output frame"));
+  if (ret == GST_FLOW_ERROR) {
+    if (!self->faults || gst_cl_faults_check (self->faults, &error))
+      error = g_error_new (GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+          "Could not allocate an output frame");
+    gst_cl_epsilon_fail (self, error);
+  }
   return ret;
 }
 

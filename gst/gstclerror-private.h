@@ -38,12 +38,6 @@ const gchar *gst_cl_error_name (cl_int status);
 gboolean gst_cl_set_error (GError ** error, cl_int status,
     const gchar * step_format, ...) G_GNUC_PRINTF (3, 4);
 
-/* The message of the last error gst_cl_set_error() made on this thread, or
- * NULL after gst_cl_clear_last_error(). For failures that reach the element
- * through an API with no GError, such as a buffer pool's allocations. */
-const gchar *gst_cl_get_last_error (void);
-void gst_cl_clear_last_error (void);
-
 /* Posts @err as the element's error message, in its own domain and code,
  * with its message as the text users see, and frees it. */
 #define GST_CL_ELEMENT_ERROR_FROM_GERROR(el, err) G_STMT_START {             \

@@ -99,9 +99,6 @@ gst_cl_error_name (cl_int status)
 #undef CASE
 }
 
-/* The message of the last error set on each thread. */
-static GPrivate last_error = G_PRIVATE_INIT (g_free);
-
 gboolean
 gst_cl_set_error (GError ** error, cl_int status, const gchar * step_format,
     ...)
@@ -118,18 +115,7 @@ gst_cl_set_error (GError ** error, cl_int status, const gchar * step_format,
 
   g_set_error_literal (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
       msg);
-  g_private_replace (&last_error, msg);
+  g_free (msg);
   return FALSE;
 }
 
-const gchar *
-gst_cl_get_last_error (void)
-{
-  return g_private_get (&last_error);
-}
-
-void
-gst_cl_clear_last_error (void)
-{
-  g_private_replace (&last_error, NULL);
-}

@@ -81,10 +81,12 @@ gboolean gst_cl_allocation_propose (GstClContext * context,
     GstQuery * decide_query, GstQuery * query, GstClFaults * faults);
 
 /* Rule 4: puts our pool for the caps of @query (downstream's answer) first
- * in it; for CUDA caps, downstream's CUDA pool or one for @cuda_context
- * (FALSE where there is neither). @share_untouched: whether the planes no stage touches may go out
- * as a share of the input's memory, for input of @sinkcaps. */
-gboolean gst_cl_allocation_decide (GstClContext * context, GstQuery * query,
+ * in it, its frames' failures going to @faults; for CUDA caps, downstream's
+ * CUDA pool or one for @cuda_context (FALSE where there is neither).
+ * @share_untouched: whether the planes no stage touches may go out as a
+ * share of the input's memory, for input of @sinkcaps. */
+gboolean gst_cl_allocation_decide (GstClContext * context,
+    GstClFaults * faults, GstQuery * query,
     GstCaps * sinkcaps, GstContext * cuda_context,
     gboolean * share_untouched);
 

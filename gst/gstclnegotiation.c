@@ -167,14 +167,17 @@ gst_cl_caps_keep_peer_memory (GstPad * srcpad, GstCaps * incaps,
   return kept;
 }
 
-/* Our pool for @caps, with a video meta when @video_meta. */
+/* Our pool for @caps, with a video meta when @video_meta; its frames that
+ * cannot be allocated or mapped, by whichever element, are the element's to
+ * report (@faults). */
 static GstBufferPool *
 create_pool (GstClContext * context, GstCaps * caps, guint size, guint min,
-    guint max, gboolean video_meta)
+    guint max, gboolean video_meta, GstClFaults * faults)
 {
   GstBufferPool *pool = gst_cl_buffer_pool_new (context,
       gst_cl_caps_in_device_memory (caps));
   GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstAllocator *allocator = NULL;
 
   gst_buffer_pool_config_set_params (config, caps, size, min, max);
   if (video_meta)
@@ -186,6 +189,11 @@ create_pool (GstClContext * context, GstCaps * caps, guint size, guint min,
     gst_object_unref (pool);
     return NULL;
   }
+  config = gst_buffer_pool_get_config (pool);
+  if (gst_buffer_pool_config_get_allocator (config, &allocator, NULL) &&
+      allocator && GST_IS_CL_ALLOCATOR (allocator))
+    gst_cl_allocator_set_faults (allocator, faults);
+  gst_structure_free (config);
   return pool;
 }
 
@@ -193,8 +201,6 @@ gboolean
 gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
     GstQuery * query, GstClFaults * faults)
 {
-  GstAllocator *allocator = NULL;
-  GstStructure *config;
   GstBufferPool *pool;
   GstVideoInfo info;
   GstCaps *caps;
@@ -214,16 +220,9 @@ gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
     return TRUE;
   }
 
-  pool = create_pool (context, caps, info.size, 0, 0, TRUE);
+  pool = create_pool (context, caps, info.size, 0, 0, TRUE, faults);
   if (!pool)
     return FALSE;
-  /* Its frames that cannot be allocated or mapped upstream are the
-   * element's to report. */
-  config = gst_buffer_pool_get_config (pool);
-  if (gst_buffer_pool_config_get_allocator (config, &allocator, NULL) &&
-      allocator && GST_IS_CL_ALLOCATOR (allocator))
-    gst_cl_allocator_set_faults (allocator, faults);
-  gst_structure_free (config);
   gst_query_add_allocation_pool (query, pool, info.size, 0, 0);
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   /* Frames with a crop meta are filtered on the crop rectangle and keep the
@@ -277,7 +276,8 @@ decide_cuda_pool (GstQuery * query, GstCaps * caps, guint size, guint min,
 }
 
 gboolean
-gst_cl_allocation_decide (GstClContext * context, GstQuery * query,
+gst_cl_allocation_decide (GstClContext * context, GstClFaults * faults,
+    GstQuery * query,
     GstCaps * sinkcaps, GstContext * cuda_context, gboolean * share_untouched)
 {
   guint size, min = 0, max = 0;
@@ -305,7 +305,7 @@ gst_cl_allocation_decide (GstClContext * context, GstQuery * query,
     return decide_cuda_pool (query, caps, size, min, max, cuda_context);
   }
 
-  pool = create_pool (context, caps, size, min, max, video_meta);
+  pool = create_pool (context, caps, size, min, max, video_meta, faults);
   if (!pool)
     return FALSE;
   put_pool_first (query, pool, size, min, max);

@@ -179,15 +179,13 @@ gst_cl_placement_new (GstClContext * context, const GstVideoInfo * info,
     guint depth, GError ** error)
 {
   GstClPlacement *self = g_new0 (GstClPlacement, 1);
-  const gchar *share = g_getenv ("GST_CL_SHARE_UNTOUCHED");
   guint i;
 
   ensure_debug_category ();
   self->context = gst_object_ref (context);
   self->info = *info;
   self->depth = depth;
-  self->share_forced = g_strcmp0 (share, "always") == 0 ? 1 :
-      g_strcmp0 (share, "never") == 0 ? -1 : 0;
+  self->share_forced = gst_cl_context_get_switches (context)->share_untouched;
   for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++) {
     if (!gst_cl_plane_describe (&self->planes[i], info, i)) {
       g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,

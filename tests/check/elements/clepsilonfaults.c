@@ -138,9 +138,16 @@ GST_END_TEST;
 GST_START_TEST (test_no_platform)
 {
   gchar *dir = g_dir_make_tmp ("clepsilon-no-icd-XXXXXX", NULL);
+  /* a loader may take its drivers from OCL_ICD_FILENAMES as well (the GPU
+   * machine's environment sets it): the child has none */
+  gchar *filenames = g_strdup (g_getenv ("OCL_ICD_FILENAMES"));
 
   fail_unless (dir != NULL);
+  g_unsetenv ("OCL_ICD_FILENAMES");
   run_child ("test_child_no_platform", "OCL_ICD_VENDORS", dir);
+  if (filenames)
+    g_setenv ("OCL_ICD_FILENAMES", filenames, TRUE);
+  g_free (filenames);
   g_remove (dir);
   g_free (dir);
 }
@@ -460,6 +467,24 @@ device_is_pocl (void)
   return !d || !*d || g_strcmp0 (d, "pocl") == 0;
 }
 
+/* How many OpenCL platforms the loader offers (not counted by libclfault).
+ * Where there are several, a platform whose devices cannot be listed is
+ * passed over, and the device is found on another: the GPU machine's
+ * loader has NVIDIA's and PoCL's. */
+static cl_uint
+n_platforms (void)
+{
+  static cl_uint n = 0;
+
+  if (n == 0) {
+    clfault_suspend (TRUE);
+    if (clGetPlatformIDs (0, NULL, &n) != CL_SUCCESS)
+      n = 0;
+    clfault_suspend (FALSE);
+  }
+  return n;
+}
+
 /* Whether frames are pinned for life: PoCL taken as discrete, or (as the
  * sweeps assume) another device, a discrete GPU. */
 static gboolean
@@ -489,7 +514,7 @@ is_tolerated (const gchar * name)
   for (i = 0; i < G_N_ELEMENTS (tolerated); i++)
     if (g_strcmp0 (name, tolerated[i]) == 0)
       return TRUE;
-  return FALSE;
+  return g_strcmp0 (name, "clGetDeviceIDs") == 0 && n_platforms () > 1;
 }
 
 /* A fresh cache folder for this process (each test runs in a process of
