@@ -22,11 +22,13 @@
 #define __GST_CL_DCT_PRIVATE_H__
 
 #include "gstclcontext-private.h"
+#include "dct-shared.h"
 
 G_BEGIN_DECLS
 
 /* The coding-noise estimate and the shifted-DCT thresholding stage
- * (kernels/dct.cl has the formulas; docs/quality.md the figures).
+ * (kernels/dct.cl has the formulas, dct-strips.cl and dct-passes.cl the
+ * kernels of the two shapes; docs/quality.md the figures).
  *
  * Per frame, for a plane (luma) of 8-bit samples or of 10-bit samples in
  * 16-bit words:
@@ -44,9 +46,10 @@ G_BEGIN_DECLS
  * for both sample sizes (kernels/dct.cl); lattice spacings in quarter
  * quarter levels (16 = one level). */
 
-/* Bins per coefficient of a histogram, and coefficients per histogram. */
-#define GST_CL_DCT_BINS 1024
-#define GST_CL_DCT_HIST_COEFFS 3
+/* Bins per coefficient of a histogram, and coefficients per histogram
+ * (kernels/dct-shared.h: the kernels' sizes). */
+#define GST_CL_DCT_BINS DCT_BINS
+#define GST_CL_DCT_HIST_COEFFS DCT_HIST_COEFFS
 #define GST_CL_DCT_HIST_SIZE (GST_CL_DCT_BINS * GST_CL_DCT_HIST_COEFFS)
 
 /* The stage's largest number of passes (block grids). */
@@ -68,7 +71,7 @@ G_BEGIN_DECLS
 
 typedef struct _GstClDct GstClDct;
 
-/* Builds the kernels of kernels/dct.cl for @context's device (through the
+/* Builds the DCT kernels (kernels/dct*.cl) for @context's device (through the
  * program cache) and keeps a reference on @context, for planes of @depth
  * bits a sample: 8 (bytes, @shift 0), or 10 in little-endian 16-bit words
  * with the value from bit @shift (0; 6 for P010), the other bits ignored
