@@ -220,11 +220,12 @@ gst_cl_dct_free (GstClDct * self)
 }
 
 gboolean
-gst_cl_dct_histogram (GstClDct * self, cl_mem src, gsize src_offset,
-    gint src_pitch, gint width, gint height, guint32 * hist, GError ** error)
+gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
+    guint32 * hist, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
-  const cl_uint zero = 0, off = (cl_uint) src_offset;
+  const cl_uint zero = 0, off = (cl_uint) plane->src->offset;
+  const gint width = plane->width, height = plane->height;
   size_t global[2], local[2];
   cl_int err = CL_SUCCESS;
   guint a = 0;
@@ -238,9 +239,9 @@ gst_cl_dct_histogram (GstClDct * self, cl_mem src, gsize src_offset,
       GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0, NULL, NULL);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clEnqueueFillBuffer (histogram)");
-  GST_CL_ARG (self->histogram, a++, src, &err);
+  GST_CL_ARG (self->histogram, a++, plane->src->mem, &err);
   GST_CL_ARG (self->histogram, a++, off, &err);
-  GST_CL_ARG (self->histogram, a++, src_pitch, &err);
+  GST_CL_ARG (self->histogram, a++, plane->src->pitch, &err);
   GST_CL_ARG (self->histogram, a++, width, &err);
   GST_CL_ARG (self->histogram, a++, height, &err);
   GST_CL_ARG (self->histogram, a++, self->hist, &err);
@@ -500,11 +501,13 @@ ensure_buf (GstClDct * self, gsize size, GError ** error)
 
 /* dct_pad then dct_strips (kernels/dct-strips.cl). */
 static gboolean
-threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
-    cl_mem dst, cl_uint doff, gint dst_pitch, gint width, gint height,
-    cl_int thr, guint passes, cl_event * event, GError ** error)
+threshold_strips (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
+    guint passes, cl_event * event, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
+  const cl_uint soff = (cl_uint) plane->src->offset;
+  const cl_uint doff = (cl_uint) plane->dst->offset;
+  const gint width = plane->width, height = plane->height;
   const cl_int plog = passes_log2 (passes);
   const gint strips = (width + DCT_STRIP - 1) / DCT_STRIP;
   const gint block_rows = (height + 7) / 8;
@@ -546,9 +549,9 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
       }
   }
 
-  GST_CL_ARG (self->pad, a++, src, &err);
+  GST_CL_ARG (self->pad, a++, plane->src->mem, &err);
   GST_CL_ARG (self->pad, a++, soff, &err);
-  GST_CL_ARG (self->pad, a++, src_pitch, &err);
+  GST_CL_ARG (self->pad, a++, plane->src->pitch, &err);
   GST_CL_ARG (self->pad, a++, width, &err);
   GST_CL_ARG (self->pad, a++, height, &err);
   GST_CL_ARG (self->pad, a++, self->buf, &err);
@@ -566,9 +569,9 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
   a = 0;
   GST_CL_ARG (self->stage, a++, self->buf, &err);
   GST_CL_ARG (self->stage, a++, phase, &err);
-  GST_CL_ARG (self->stage, a++, dst, &err);
+  GST_CL_ARG (self->stage, a++, plane->dst->mem, &err);
   GST_CL_ARG (self->stage, a++, doff, &err);
-  GST_CL_ARG (self->stage, a++, dst_pitch, &err);
+  GST_CL_ARG (self->stage, a++, plane->dst->pitch, &err);
   GST_CL_ARG (self->stage, a++, width, &err);
   GST_CL_ARG (self->stage, a++, height, &err);
   GST_CL_ARG (self->stage, a++, seg_rows, &err);
@@ -591,11 +594,13 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
 
 /* dct_pass once a pass (kernels/dct-passes.cl). */
 static gboolean
-threshold_passes (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
-    cl_mem dst, cl_uint doff, gint dst_pitch, gint width, gint height,
-    cl_int thr, guint passes, cl_event * event, GError ** error)
+threshold_passes (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
+    guint passes, cl_event * event, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
+  const cl_uint soff = (cl_uint) plane->src->offset;
+  const cl_uint doff = (cl_uint) plane->dst->offset;
+  const gint width = plane->width, height = plane->height;
   const cl_int plog = passes_log2 (passes);
   guint i;
 
@@ -613,13 +618,13 @@ threshold_passes (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
     guint a = 0;
 
     gst_cl_dct_pass_offset (passes, i, &sx, &sy);
-    GST_CL_ARG (self->stage, a++, src, &err);
+    GST_CL_ARG (self->stage, a++, plane->src->mem, &err);
     GST_CL_ARG (self->stage, a++, soff, &err);
-    GST_CL_ARG (self->stage, a++, src_pitch, &err);
+    GST_CL_ARG (self->stage, a++, plane->src->pitch, &err);
     GST_CL_ARG (self->stage, a++, acc, &err);
-    GST_CL_ARG (self->stage, a++, dst, &err);
+    GST_CL_ARG (self->stage, a++, plane->dst->mem, &err);
     GST_CL_ARG (self->stage, a++, doff, &err);
-    GST_CL_ARG (self->stage, a++, dst_pitch, &err);
+    GST_CL_ARG (self->stage, a++, plane->dst->pitch, &err);
     GST_CL_ARG (self->stage, a++, width, &err);
     GST_CL_ARG (self->stage, a++, height, &err);
     GST_CL_ARG (self->stage, a++, sx, &err);
@@ -642,16 +647,13 @@ threshold_passes (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
 }
 
 gboolean
-gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
-    gint src_pitch, cl_mem dst, gsize dst_offset, gint dst_pitch, gint width,
-    gint height, guint threshold, guint passes, cl_event * event,
-    GError ** error)
+gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
+    guint threshold, guint passes, cl_event * event, GError ** error)
 {
   const cl_int thr = (cl_int) MIN (threshold, G_MAXINT32);
 
-  g_return_val_if_fail (passes_log2 (passes) >= 0 && width > 0 && height > 0,
-      FALSE);
-  return (self->strips ? threshold_strips : threshold_passes) (self, src,
-      (cl_uint) src_offset, src_pitch, dst, (cl_uint) dst_offset, dst_pitch,
-      width, height, thr, passes, event, error);
+  g_return_val_if_fail (passes_log2 (passes) >= 0 && plane->width > 0 &&
+      plane->height > 0, FALSE);
+  return (self->strips ? threshold_strips : threshold_passes) (self, plane,
+      thr, passes, event, error);
 }
