@@ -22,11 +22,14 @@
 #define __GST_CL_DCT_PRIVATE_H__
 
 #include "gstclcontext-private.h"
+#include "gstclframe-private.h"
+#include "dct-shared.h"
 
 G_BEGIN_DECLS
 
 /* The coding-noise estimate and the shifted-DCT thresholding stage
- * (kernels/dct.cl has the formulas; docs/quality.md the figures).
+ * (kernels/dct.cl has the formulas, dct-strips.cl and dct-passes.cl the
+ * kernels of the two shapes; docs/quality.md the figures).
  *
  * Per frame, for a plane (luma) of 8-bit samples or of 10-bit samples in
  * 16-bit words:
@@ -44,9 +47,10 @@ G_BEGIN_DECLS
  * for both sample sizes (kernels/dct.cl); lattice spacings in quarter
  * quarter levels (16 = one level). */
 
-/* Bins per coefficient of a histogram, and coefficients per histogram. */
-#define GST_CL_DCT_BINS 1024
-#define GST_CL_DCT_HIST_COEFFS 3
+/* Bins per coefficient of a histogram, and coefficients per histogram
+ * (kernels/dct-shared.h: the kernels' sizes). */
+#define GST_CL_DCT_BINS DCT_BINS
+#define GST_CL_DCT_HIST_COEFFS DCT_HIST_COEFFS
 #define GST_CL_DCT_HIST_SIZE (GST_CL_DCT_BINS * GST_CL_DCT_HIST_COEFFS)
 
 /* The stage's largest number of passes (block grids). */
@@ -68,7 +72,7 @@ G_BEGIN_DECLS
 
 typedef struct _GstClDct GstClDct;
 
-/* Builds the kernels of kernels/dct.cl for @context's device (through the
+/* Builds the DCT kernels (kernels/dct*.cl) for @context's device (through the
  * program cache) and keeps a reference on @context, for planes of @depth
  * bits a sample: 8 (bytes, @shift 0), or 10 in little-endian 16-bit words
  * with the value from bit @shift (0; 6 for P010), the other bits ignored
@@ -81,14 +85,26 @@ GstClDct *gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
 /* Releases @self's kernels, buffers and context reference; NULL is allowed. */
 void gst_cl_dct_free (GstClDct * self);
 
+/* One plane for the DCT kernels: @src (and for the stage @dst, else
+ * unread) an OpenCL buffer each (@mem, from byte @offset, @pitch bytes per
+ * row), @width x @height samples of one component. (GstClStagePlane's
+ * @xstep and @shift are not the stage's: it takes one component, and the
+ * shift given to gst_cl_dct_new().) */
+typedef struct
+{
+  const GstClPlaneRef *src;
+  const GstClPlaneRef *dst;
+  gint width;
+  gint height;
+} GstClDctPlane;
+
 /* Counts, over the 8x8 blocks of the plane's own grid that lie wholly inside
- * the @width x @height plane (@src_pitch bytes per row, from byte
- * @src_offset of @src), |X| of the coefficients (u, v) = (1, 0), (0, 1),
- * (1, 1) in quarter levels, clamped to GST_CL_DCT_BINS - 1, and reads the
- * counts into @hist (GST_CL_DCT_HIST_SIZE entries, coefficient-major);
- * waits for the device. Returns FALSE with @error set on failure. */
-gboolean gst_cl_dct_histogram (GstClDct * self, cl_mem src, gsize src_offset,
-    gint src_pitch, gint width, gint height, guint32 * hist, GError ** error);
+ * @plane's source, |X| of the coefficients (u, v) = (1, 0), (0, 1), (1, 1)
+ * in quarter levels, clamped to GST_CL_DCT_BINS - 1, and reads the counts
+ * into @hist (GST_CL_DCT_HIST_SIZE entries, coefficient-major); waits for
+ * the device. Returns FALSE with @error set on failure. */
+gboolean gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
+    guint32 * hist, GError ** error);
 
 /* The lattices a block-DCT decoder leaves one coefficient's values on. */
 typedef enum
@@ -155,19 +171,16 @@ guint gst_cl_dct_auto_update_with (GstClDctAuto * state,
 /* Forgets what @state holds (a new stream: flush, EOS, new caps). */
 void gst_cl_dct_auto_reset (GstClDctAuto * state);
 
-/* Enqueues the stage on a plane: @dst (from byte @dst_offset,
- * @dst_pitch bytes per row) gets the mean of @passes (1, 2, 4, 8 or 16)
- * inverse 8x8 DCTs of @src's blocks on shifted grids, AC coefficients with
- * |X| < @threshold zeroed. @src and @dst must not overlap; @threshold 0 is
- * not a no-op (the caller copies instead). Uses a scratch buffer of @self,
- * so calls on one GstClDct must come from one thread; does not wait. The
- * event of its last command goes to @event where not NULL (what comes
- * after it on another queue waits for that). Returns FALSE with @error set
- * on failure. */
-gboolean gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
-    gint src_pitch, cl_mem dst, gsize dst_offset, gint dst_pitch, gint width,
-    gint height, guint threshold, guint passes, cl_event * event,
-    GError ** error);
+/* Enqueues the stage on @plane: its @dst gets the mean of @passes (1, 2,
+ * 4, 8 or 16) inverse 8x8 DCTs of its @src's blocks on shifted grids, AC
+ * coefficients with |X| < @threshold zeroed. @src and @dst must not
+ * overlap; @threshold 0 is not a no-op (the caller copies instead). Uses a
+ * scratch buffer of @self, so calls on one GstClDct must come from one
+ * thread; does not wait. The event of its last command goes to @event
+ * where not NULL (what comes after it on another queue waits for that).
+ * Returns FALSE with @error set on failure. */
+gboolean gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
+    guint threshold, guint passes, cl_event * event, GError ** error);
 
 /* The block offsets (x, y) of pass @i of @passes: FFmpeg spp's pattern. */
 void gst_cl_dct_pass_offset (guint passes, guint i, gint * sx, gint * sy);

@@ -19,7 +19,9 @@
  */
 
 /* The coding-noise estimate and the shifted-DCT thresholding stage: host
- * side of kernels/dct.cl. */
+ * side of kernels/dct.cl, dct-strips.cl and dct-passes.cl, with which it
+ * shares kernels/dct-shared.h (DCT_LANES, DCT_STRIP, DCT_PAD, DCT_WG,
+ * DCT_HIST_WG, DCT_BINS: through gstcldct-private.h). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -58,31 +60,21 @@
 #define H263_QP_MIN 3
 #define H263_QP_MAX 31
 
-/* kernels/dct.cl: the blocks side by side in the strip kernels' vectors,
- * the columns a strip of dct_strips owns and the margin of dct_pad's copy. */
-#define DCT_LANES 16
-#define DCT_STRIP 120
-#define DCT_PAD 8
 /* Work-items of dct_strips at least, for every compute unit: where a frame
  * has fewer strips than that, its height is cut into segments (each costs
  * one more block row). */
 #define STRIPS_PER_CU 4
-/* dct_pass's work-group size (DCT_WG in kernels/dct.cl). */
-#define DCT_WG 64
-
-/* dct_histogram's work-group size (DCT_HIST_WG in kernels/dct.cl) and most
- * work-groups. */
-#define DCT_HIST_WG 64
+/* Most work-groups of dct_histogram. */
 #define DCT_HIST_GROUPS 64
 
-/* The stage's two shapes (kernels/dct.cl). CPU devices get dct_strips:
- * every pass in one launch, a few work-items of 16 blocks side by side,
- * each with its sums in private memory; and the estimate's histogram in
- * the same shape (dct_histogram_strips). Others get dct_pass: a launch a
- * pass, eight work-items a block, the sums in a buffer of the frame's size,
- * and dct_histogram, a work-item a block; the many small work-items a GPU
- * wants. GST_CL_DCT_KERNEL=strips or passes picks one, for tests and
- * timings (read with the context's switches). */
+/* The stage's two shapes (kernels/dct-strips.cl, dct-passes.cl). CPU
+ * devices get dct_strips: every pass in one launch, a few work-items of 16
+ * blocks side by side, each with its sums in private memory; and the
+ * estimate's histogram in the same shape (dct_histogram_strips). Others
+ * get dct_pass: a launch a pass, eight work-items a block, the sums in a
+ * buffer of the frame's size, and dct_histogram, a work-item a block; the
+ * many small work-items a GPU wants. GST_CL_DCT_KERNEL=strips or passes
+ * picks one, for tests and timings (read with the context's switches). */
 struct _GstClDct
 {
   GstClContext *context;
@@ -142,8 +134,15 @@ GstClDct *
 gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
     GError ** error)
 {
-  static const gchar *sources[] = {
-    gst_cl_kernel_common, gst_cl_kernel_dct, NULL
+  /* a shape's program: the sizes shared with this file, the transforms
+   * both shapes use, then the shape's kernels */
+  static const gchar *strips_sources[] = {
+    gst_cl_kernel_common, gst_cl_kernel_dct_shared, gst_cl_kernel_dct,
+    gst_cl_kernel_dct_strips, NULL
+  };
+  static const gchar *passes_sources[] = {
+    gst_cl_kernel_common, gst_cl_kernel_dct_shared, gst_cl_kernel_dct,
+    gst_cl_kernel_dct_passes, NULL
   };
   const GstClDctShape shape = gst_cl_context_get_switches (context)->dct_shape;
   GstClDct *self;
@@ -164,8 +163,10 @@ gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
     self->compute_units = 1;
   self->strips = shape == GST_CL_DCT_SHAPE_AUTO ?
       (type & CL_DEVICE_TYPE_CPU) != 0 : shape == GST_CL_DCT_SHAPE_STRIPS;
-  /* one program a shape and a sample size (kernels/common.cl) */
-  self->program = gst_cl_program_build (context, sources,
+  /* one program a shape and a sample size (kernels/common.cl); the cache
+   * key holds the sources and options (gstclprogram.c) */
+  self->program = gst_cl_program_build (context,
+      self->strips ? strips_sources : passes_sources,
       self->strips ? (depth == 8 ? "-DDCT_STRIPS" :
           "-DDCT_STRIPS -DSAMPLE_BITS=10") : (depth == 8 ? "" :
           "-DSAMPLE_BITS=10"), NULL, error);
@@ -219,11 +220,12 @@ gst_cl_dct_free (GstClDct * self)
 }
 
 gboolean
-gst_cl_dct_histogram (GstClDct * self, cl_mem src, gsize src_offset,
-    gint src_pitch, gint width, gint height, guint32 * hist, GError ** error)
+gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
+    guint32 * hist, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
-  const cl_uint zero = 0, off = (cl_uint) src_offset;
+  const cl_uint zero = 0, off = (cl_uint) plane->src->offset;
+  const gint width = plane->width, height = plane->height;
   size_t global[2], local[2];
   cl_int err = CL_SUCCESS;
   guint a = 0;
@@ -237,9 +239,9 @@ gst_cl_dct_histogram (GstClDct * self, cl_mem src, gsize src_offset,
       GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0, NULL, NULL);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clEnqueueFillBuffer (histogram)");
-  GST_CL_ARG (self->histogram, a++, src, &err);
+  GST_CL_ARG (self->histogram, a++, plane->src->mem, &err);
   GST_CL_ARG (self->histogram, a++, off, &err);
-  GST_CL_ARG (self->histogram, a++, src_pitch, &err);
+  GST_CL_ARG (self->histogram, a++, plane->src->pitch, &err);
   GST_CL_ARG (self->histogram, a++, width, &err);
   GST_CL_ARG (self->histogram, a++, height, &err);
   GST_CL_ARG (self->histogram, a++, self->hist, &err);
@@ -497,19 +499,21 @@ ensure_buf (GstClDct * self, gsize size, GError ** error)
   return TRUE;
 }
 
-/* dct_pad then dct_strips (kernels/dct.cl). */
+/* dct_pad then dct_strips (kernels/dct-strips.cl). */
 static gboolean
-threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
-    cl_mem dst, cl_uint doff, gint dst_pitch, gint width, gint height,
-    cl_int thr, guint passes, cl_event * event, GError ** error)
+threshold_strips (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
+    guint passes, cl_event * event, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
+  const cl_uint soff = (cl_uint) plane->src->offset;
+  const cl_uint doff = (cl_uint) plane->dst->offset;
+  const gint width = plane->width, height = plane->height;
   const cl_int plog = passes_log2 (passes);
   const gint strips = (width + DCT_STRIP - 1) / DCT_STRIP;
   const gint block_rows = (height + 7) / 8;
   /* dct_pad's copy, by phase: every strip's blocks of every pass, and the
-   * block row below the plane's last, inside it (kernels/dct.cl); a phase
-   * of a row has `phase` entries, whole work-items of dct_pad */
+   * block row below the plane's last, inside it (kernels/dct-strips.cl); a
+   * phase of a row has `phase` entries, whole work-items of dct_pad */
   const cl_int phase = (strips * DCT_STRIP / 8 + 2 + 15) / 16 * 16;
   const gint pad_rows = block_rows * 8 + 2 * DCT_PAD;
   gint segments, seg_rows;
@@ -545,9 +549,9 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
       }
   }
 
-  GST_CL_ARG (self->pad, a++, src, &err);
+  GST_CL_ARG (self->pad, a++, plane->src->mem, &err);
   GST_CL_ARG (self->pad, a++, soff, &err);
-  GST_CL_ARG (self->pad, a++, src_pitch, &err);
+  GST_CL_ARG (self->pad, a++, plane->src->pitch, &err);
   GST_CL_ARG (self->pad, a++, width, &err);
   GST_CL_ARG (self->pad, a++, height, &err);
   GST_CL_ARG (self->pad, a++, self->buf, &err);
@@ -565,9 +569,9 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
   a = 0;
   GST_CL_ARG (self->stage, a++, self->buf, &err);
   GST_CL_ARG (self->stage, a++, phase, &err);
-  GST_CL_ARG (self->stage, a++, dst, &err);
+  GST_CL_ARG (self->stage, a++, plane->dst->mem, &err);
   GST_CL_ARG (self->stage, a++, doff, &err);
-  GST_CL_ARG (self->stage, a++, dst_pitch, &err);
+  GST_CL_ARG (self->stage, a++, plane->dst->pitch, &err);
   GST_CL_ARG (self->stage, a++, width, &err);
   GST_CL_ARG (self->stage, a++, height, &err);
   GST_CL_ARG (self->stage, a++, seg_rows, &err);
@@ -588,13 +592,15 @@ threshold_strips (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
   return TRUE;
 }
 
-/* dct_pass once a pass (kernels/dct.cl). */
+/* dct_pass once a pass (kernels/dct-passes.cl). */
 static gboolean
-threshold_passes (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
-    cl_mem dst, cl_uint doff, gint dst_pitch, gint width, gint height,
-    cl_int thr, guint passes, cl_event * event, GError ** error)
+threshold_passes (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
+    guint passes, cl_event * event, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
+  const cl_uint soff = (cl_uint) plane->src->offset;
+  const cl_uint doff = (cl_uint) plane->dst->offset;
+  const gint width = plane->width, height = plane->height;
   const cl_int plog = passes_log2 (passes);
   guint i;
 
@@ -602,7 +608,7 @@ threshold_passes (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
           sizeof (cl_int), error))
     return FALSE;
   for (i = 0; i < passes; i++) {
-    /* the first pass writes the sums, the last the output (see dct.cl) */
+    /* the first pass writes the sums, the last the output (dct-passes.cl) */
     const cl_int mode = passes == 1 ? 3 : i == 0 ? 0 : i + 1 < passes ? 1 : 2;
     /* a 1-pass run never touches the sums; any buffer will do */
     cl_mem acc = self->buf ? self->buf : self->hist;
@@ -612,13 +618,13 @@ threshold_passes (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
     guint a = 0;
 
     gst_cl_dct_pass_offset (passes, i, &sx, &sy);
-    GST_CL_ARG (self->stage, a++, src, &err);
+    GST_CL_ARG (self->stage, a++, plane->src->mem, &err);
     GST_CL_ARG (self->stage, a++, soff, &err);
-    GST_CL_ARG (self->stage, a++, src_pitch, &err);
+    GST_CL_ARG (self->stage, a++, plane->src->pitch, &err);
     GST_CL_ARG (self->stage, a++, acc, &err);
-    GST_CL_ARG (self->stage, a++, dst, &err);
+    GST_CL_ARG (self->stage, a++, plane->dst->mem, &err);
     GST_CL_ARG (self->stage, a++, doff, &err);
-    GST_CL_ARG (self->stage, a++, dst_pitch, &err);
+    GST_CL_ARG (self->stage, a++, plane->dst->pitch, &err);
     GST_CL_ARG (self->stage, a++, width, &err);
     GST_CL_ARG (self->stage, a++, height, &err);
     GST_CL_ARG (self->stage, a++, sx, &err);
@@ -629,7 +635,7 @@ threshold_passes (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
     GST_CL_ARG (self->stage, a++, self->shift, &err);
     if (err != CL_SUCCESS)
       return gst_cl_set_error (error, err, "clSetKernelArg (dct_pass)");
-    /* eight work-items a block, whole work-groups (kernels/dct.cl) */
+    /* eight work-items a block, whole work-groups (kernels/dct-passes.cl) */
     global[0] = ((width + sx + 7) / 8 * 8 + DCT_WG - 1) / DCT_WG * DCT_WG;
     global[1] = (height + sy + 7) / 8;
     err = clEnqueueNDRangeKernel (queue, self->stage, 2, NULL, global, local,
@@ -641,16 +647,13 @@ threshold_passes (GstClDct * self, cl_mem src, cl_uint soff, gint src_pitch,
 }
 
 gboolean
-gst_cl_dct_threshold (GstClDct * self, cl_mem src, gsize src_offset,
-    gint src_pitch, cl_mem dst, gsize dst_offset, gint dst_pitch, gint width,
-    gint height, guint threshold, guint passes, cl_event * event,
-    GError ** error)
+gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
+    guint threshold, guint passes, cl_event * event, GError ** error)
 {
   const cl_int thr = (cl_int) MIN (threshold, G_MAXINT32);
 
-  g_return_val_if_fail (passes_log2 (passes) >= 0 && width > 0 && height > 0,
-      FALSE);
-  return (self->strips ? threshold_strips : threshold_passes) (self, src,
-      (cl_uint) src_offset, src_pitch, dst, (cl_uint) dst_offset, dst_pitch,
-      width, height, thr, passes, event, error);
+  g_return_val_if_fail (passes_log2 (passes) >= 0 && plane->width > 0 &&
+      plane->height > 0, FALSE);
+  return (self->strips ? threshold_strips : threshold_passes) (self, plane,
+      thr, passes, event, error);
 }

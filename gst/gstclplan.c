@@ -510,6 +510,7 @@ run_auto (GstClPlan * self, GstClStream * s, const GstClPlane * plane,
     const GstClRegion * region, const GstClPlaneRef * src,
     const GstClPlaneRef * dst, GError ** error)
 {
+  const GstClDctPlane on = { src, dst, region->width, region->height };
   guint32 hist[GST_CL_DCT_HIST_SIZE];
   GstClTransferStats ignored = { 0, };
   cl_event event = NULL;
@@ -517,17 +518,15 @@ run_auto (GstClPlan * self, GstClStream * s, const GstClPlane * plane,
 
   /* The CPU waits for the histogram anyway: first for what @s waits for. */
   if (!gst_cl_stream_wait_on_cpu (s, error) ||
-      !gst_cl_dct_histogram (self->dct, src->mem, src->offset, src->pitch,
-          region->width, region->height, hist, error))
+      !gst_cl_dct_histogram (self->dct, &on, hist, error))
     return FALSE;
   threshold = gst_cl_dct_auto_update (&self->auto_state, hist);
   GST_LOG ("strength=auto: DCT threshold %u", threshold);
   if (threshold == 0)
     return gst_cl_stream_copy (s, src, dst, (gsize) region->width *
         plane->bytes, region->height, &ignored, error);
-  if (!gst_cl_dct_threshold (self->dct, src->mem, src->offset, src->pitch,
-          dst->mem, dst->offset, dst->pitch, region->width, region->height,
-          threshold, GST_CL_DCT_MAX_PASSES, &event, error))
+  if (!gst_cl_dct_threshold (self->dct, &on, threshold,
+          GST_CL_DCT_MAX_PASSES, &event, error))
     return FALSE;
   gst_cl_stream_enqueued (s, event);
   return TRUE;

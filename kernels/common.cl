@@ -139,7 +139,7 @@ store_uchar16_upto (__global uchar * row, int x, int end, uchar16 v)
   }
 }
 
-/* 16 samples (the DCT strip kernels, kernels/dct.cl): sample16, and
+/* 16 samples (the DCT strip kernels, kernels/dct-strips.cl): sample16, and
  * load_sample16 / store_sample16_upto, the 16 samples at p at any
  * alignment of a sample; SAMPLE_VALUE16 (w, shift), their values as int16;
  * SAMPLE_WORD16 (v, shift), the samples of int16 values in 0..SAMPLE_MAX.

@@ -99,6 +99,8 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
   GstClDctAuto state = { 0, };
   GError *err = NULL;
   cl_mem src, dst;
+  GstClPlaneRef sref, dref;
+  const GstClDctPlane plane = { &sref, &dref, w, h };
   guint n = 0;
 
   if (!fi || !fo)
@@ -109,6 +111,8 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
       "out", &err) : NULL;
   if (!dst)
     die ("buffers", err);
+  sref = gst_cl_plane_ref_device (src, w);
+  dref = gst_cl_plane_ref_device (dst, w);
   while (fread (frame, 1, fsize, fi) == fsize) {
     guint thr = fixed;
 
@@ -117,13 +121,12 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
       gst_cl_dct_auto_reset (&state);
     if (automatic) {
       /* strength=auto as the element decides it */
-      if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
+      if (!gst_cl_dct_histogram (dct, &plane, hist, &err))
         die ("histogram", err);
       thr = gst_cl_dct_auto_update (&state, hist);
     }
     if (thr) {
-      if (!gst_cl_dct_threshold (dct, src, 0, w, dst, 0, w, w, h, thr,
-              passes, NULL, &err))
+      if (!gst_cl_dct_threshold (dct, &plane, thr, passes, NULL, &err))
         die ("stage", err);
       clEnqueueReadBuffer (q, dst, CL_TRUE, 0, ysize, frame, 0, NULL, NULL);
     }
@@ -151,6 +154,8 @@ bench (GstClContext * ctx, GstClDct * dct, gint bytes, gint w, gint h,
   GRand *rand = g_rand_new_with_seed (15);
   GError *err = NULL;
   cl_mem src, dst;
+  GstClPlaneRef sref, dref;
+  const GstClDctPlane plane = { &sref, &dref, w, h };
   guint thr = 70;
   gint i, x, y;
 
@@ -168,6 +173,8 @@ bench (GstClContext * ctx, GstClDct * dct, gint bytes, gint w, gint h,
       &err);
   dst = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, size, "out",
       &err);
+  sref = gst_cl_plane_ref_device (src, pitch);
+  dref = gst_cl_plane_ref_device (dst, pitch);
   if (bytes == 2) {
     /* 10 bits: each value times 4, in the low bits of its word */
     guint16 *words = g_new (guint16, (gsize) w * h);
@@ -183,7 +190,7 @@ bench (GstClContext * ctx, GstClDct * dct, gint bytes, gint w, gint h,
   if (in) {
     GstClDctAutoParams params;
 
-    if (!gst_cl_dct_histogram (dct, src, 0, pitch, w, h, hist, &err))
+    if (!gst_cl_dct_histogram (dct, &plane, hist, &err))
       die ("histogram", err);
     gst_cl_dct_auto_params_init (&params);
     thr = gst_cl_dct_frame_threshold (hist, &params);
@@ -191,12 +198,10 @@ bench (GstClContext * ctx, GstClDct * dct, gint bytes, gint w, gint h,
   }
   for (i = -2; i < iterations; i++) {   /* two warm-up rounds */
     gint64 t0 = g_get_monotonic_time (), t1, t2;
-    if (!gst_cl_dct_histogram (dct, src, 0, pitch, w, h, hist, &err))
+    if (!gst_cl_dct_histogram (dct, &plane, hist, &err))
       die ("histogram", err);
     t1 = g_get_monotonic_time ();
-    if (!gst_cl_dct_threshold (dct, src, 0, pitch, dst, 0, pitch, w, h, thr,
-            passes,
-            NULL, &err))
+    if (!gst_cl_dct_threshold (dct, &plane, thr, passes, NULL, &err))
       die ("stage", err);
     clFinish (q);
     t2 = g_get_monotonic_time ();
@@ -254,6 +259,8 @@ dump_hist (GstClContext * ctx, GstClDct * dct, gint w, gint h,
   FILE *fi = fopen (in, "rb"), *fo = fopen (out, "wb");
   GError *err = NULL;
   cl_mem src;
+  GstClPlaneRef sref;
+  const GstClDctPlane plane = { &sref, NULL, w, h };
 
   if (!fi || !fo)
     die ("open", NULL);
@@ -261,9 +268,10 @@ dump_hist (GstClContext * ctx, GstClDct * dct, gint w, gint h,
       &err);
   if (!src)
     die ("buffers", err);
+  sref = gst_cl_plane_ref_device (src, w);
   while (fread (frame, 1, fsize, fi) == fsize) {
     clEnqueueWriteBuffer (q, src, CL_TRUE, 0, ysize, frame, 0, NULL, NULL);
-    if (!gst_cl_dct_histogram (dct, src, 0, w, w, h, hist, &err))
+    if (!gst_cl_dct_histogram (dct, &plane, hist, &err))
       die ("histogram", err);
     fwrite (hist, sizeof (hist), 1, fo);
   }

@@ -240,6 +240,16 @@ upload (const guint8 * data, gsize size)
   return m;
 }
 
+/* The rows of @mem from byte @offset, @pitch bytes apart. */
+static GstClPlaneRef
+ref_at (cl_mem mem, gsize offset, gint pitch)
+{
+  GstClPlaneRef ref = gst_cl_plane_ref_device (mem, pitch);
+
+  ref.offset = offset;
+  return ref;
+}
+
 /* One run of the stage of @d at @threshold / @passes on a @w x @h plane,
  * both planes at an offset into buffers with padded rows; compares the
  * whole destination buffer with the reference (padding: still POISON). */
@@ -259,6 +269,8 @@ check_stage_depth (const Depth * d, guint32 seed, gint w, gint h, gint noise,
       *got = g_malloc (dsize);
   gint *v = g_new (gint, (gsize) w * h), *out = g_new (gint, (gsize) w * h);
   cl_mem s, dm;
+  GstClPlaneRef sref, dref;
+  const GstClDctPlane plane = { &sref, &dref, w, h };
   GError *err = NULL;
   gsize i;
 
@@ -271,9 +283,10 @@ check_stage_depth (const Depth * d, guint32 seed, gint w, gint h, gint noise,
   s = upload (src, ssize);
   memset (got, POISON, dsize);
   dm = upload (got, dsize);     /* poisoned where the stage must not write */
-  fail_unless (gst_cl_dct_threshold (dcts[d - depths], s, soff, spitch, dm,
-          doff, dpitch, w, h, threshold, passes, NULL, &err), "%s",
-      err ? err->message : "");
+  sref = ref_at (s, soff, spitch);
+  dref = ref_at (dm, doff, dpitch);
+  fail_unless (gst_cl_dct_threshold (dcts[d - depths], &plane, threshold,
+          passes, NULL, &err), "%s", err ? err->message : "");
   fail_unless (clEnqueueReadBuffer (gst_cl_context_get_queue (ctx), dm,
           CL_TRUE, 0, dsize, got, 0, NULL, NULL) == CL_SUCCESS);
   for (i = 0; i < dsize; i++) {
@@ -383,6 +396,8 @@ check_histogram_depth (const Depth * d, guint32 seed, gint w, gint h,
   guint32 want[GST_CL_DCT_HIST_SIZE], got[GST_CL_DCT_HIST_SIZE];
   GError *err = NULL;
   cl_mem s;
+  GstClPlaneRef sref;
+  const GstClDctPlane plane = { &sref, NULL, w, h };
   guint i;
 
   memset (src, POISON, size);
@@ -399,9 +414,10 @@ check_histogram_depth (const Depth * d, guint32 seed, gint w, gint h,
     g_free (a);
   }
   s = upload (src, size);
+  sref = ref_at (s, off, pitch);
   memset (got, 0x5a, sizeof (got));
-  fail_unless (gst_cl_dct_histogram (dcts[d - depths], s, off, pitch, w, h,
-          got, &err), "%s", err ? err->message : "");
+  fail_unless (gst_cl_dct_histogram (dcts[d - depths], &plane, got, &err),
+      "%s", err ? err->message : "");
   for (i = 0; i < GST_CL_DCT_HIST_SIZE; i++)
     fail_unless (got[i] == want[i], "%s, seed %u, %dx%d: bin %u of "
         "coefficient %u is %u, reference %u", d->name, seed, w, h,

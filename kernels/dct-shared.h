@@ -1,0 +1,50 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The shifted-DCT stage's sizes that the host and the kernels must agree
+ * on, defined once: gst/gstcldct.c includes this file, and the DCT
+ * programs are built with it prepended to their sources (kernels/dct.cl).
+ * Plain #defines, valid C and OpenCL C. */
+
+#ifndef __GST_CL_DCT_SHARED_H__
+#define __GST_CL_DCT_SHARED_H__
+
+/* Bins per coefficient of the estimate's histogram, and coefficients per
+ * histogram: hist[k * DCT_BINS + |X|] (kernels/dct.cl). */
+#define DCT_BINS 1024
+#define DCT_HIST_COEFFS 3
+
+/* dct_strips (kernels/dct-strips.cl): blocks side by side in the lanes of
+ * a work-item's vectors; the columns a strip owns (its DCT_LANES blocks of
+ * any pass cover them); the margin of dct_pad's padded copy on every
+ * side. */
+#define DCT_LANES 16
+#define DCT_STRIP (8 * DCT_LANES - 8)
+#define DCT_PAD 8
+
+/* dct_pass (kernels/dct-passes.cl): blocks per work-group, eight
+ * work-items a block along dimension 0, 1 along dimension 1. */
+#define DCT_BLOCKS 8
+#define DCT_WG (8 * DCT_BLOCKS)
+
+/* Work-items of a dct_histogram work-group (kernels/dct-passes.cl). */
+#define DCT_HIST_WG 64
+
+#endif /* __GST_CL_DCT_SHARED_H__ */
