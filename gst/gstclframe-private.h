@@ -143,8 +143,9 @@ gboolean gst_cl_frame_commit (GstClFrame * frame, GError ** error);
  * uses the frame has completed. */
 void gst_cl_frame_close (GstClFrame * frame);
 
-/* Copies a plane between host memories by the CPU, the rows split over a
- * few threads where the plane is large; counted as host copy bytes. */
+/* Copies a plane between host memories by the CPU
+ * (gst_cl_cpu_copy_rows(): the rows split over a few threads where the
+ * plane is large); counted as host copy bytes. */
 void gst_cl_copy_host_plane (const GstClPlaneRef * src,
     const GstClPlaneRef * dst, gsize row_bytes, gsize height,
     GstClTransferStats * stats);

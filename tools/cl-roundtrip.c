@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gstclcontext-private.h"
-#include "gstclvariant-private.h"
+#include "gstclstage-private.h"
 
 #include "median.h"
 

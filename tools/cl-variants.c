@@ -43,7 +43,7 @@
 #include <string.h>
 #include "gstclcontext-private.h"
 #include "gstclconvkernel-private.h"
-#include "gstclvariant-private.h"
+#include "gstclstage-private.h"
 
 typedef struct
 {

@@ -22,7 +22,7 @@
 #include "config.h"
 #endif
 
-#include "gstclvariant-private.h"
+#include "gstclstage-private.h"
 #include "gstclerror-private.h"
 #include "gstclprogram-private.h"
 #include "gstclkernels.h"

@@ -18,8 +18,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#ifndef __GST_CL_VARIANT_PRIVATE_H__
-#define __GST_CL_VARIANT_PRIVATE_H__
+#ifndef __GST_CL_STAGE_PRIVATE_H__
+#define __GST_CL_STAGE_PRIVATE_H__
 
 #include "gstclcontext-private.h"
 #include "gstclframe-private.h"
@@ -158,4 +158,4 @@ gboolean gst_cl_stage_run (const GstClStage * stage,
 
 G_END_DECLS
 
-#endif /* __GST_CL_VARIANT_PRIVATE_H__ */
+#endif /* __GST_CL_STAGE_PRIVATE_H__ */
