@@ -481,18 +481,13 @@ run_stage (GstClStream * s, GstClEvents * events, const GstClStage * stage,
   guint before = events->n_events;
   /* a stage enqueues one or two kernels: with room for two, the last event
    * kept is its last kernel's */
-  gboolean room = G_N_ELEMENTS (events->events) - before >= 2, ok;
+  gboolean room = G_N_ELEMENTS (events->events) - before >= 2;
 
   here.plane.src = src;
   here.plane.dst = dst;
   here.plane.width = region->width;
   here.plane.height = region->height;
-  events->wait = s->wait;
-  events->n_wait = s->n_wait;
-  ok = gst_cl_stage_run (&here, launch, events, error);
-  events->wait = NULL;
-  events->n_wait = 0;
-  if (!ok)
+  if (!gst_cl_stage_run (&here, launch, s->n_wait, s->wait, events, error))
     return FALSE;
   if (!room || events->n_events == before)
     return gst_cl_stream_mark (s, error);
