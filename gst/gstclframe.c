@@ -471,12 +471,12 @@ count_cl_copy (const GstClPlaneRef * src, const GstClPlaneRef * dst,
 }
 
 void
-gst_cl_copy_host_plane (const GstClPlaneRef * src, const GstClPlaneRef * dst,
-    gsize row_bytes, gsize height, GstClTransferStats * stats)
+gst_cl_copy_host_plane (const GstClPlaneCopy * copy,
+    GstClTransferStats * stats)
 {
-  gst_cl_cpu_copy_rows (dst->host, dst->pitch, src->host, src->pitch,
-      row_bytes, height);
-  stats->host_copy_bytes += (guint64) row_bytes * height;
+  gst_cl_cpu_copy_rows (copy->dst->host, copy->dst->pitch, copy->src->host,
+      copy->src->pitch, copy->row_bytes, copy->height);
+  stats->host_copy_bytes += (guint64) copy->row_bytes * copy->height;
 }
 
 /* Whether a plane of @height rows of @row_bytes lies in one run of bytes
@@ -490,11 +490,12 @@ contiguous (const GstClPlaneRef * src, const GstClPlaneRef * dst,
 }
 
 gboolean
-gst_cl_copy_plane_on (cl_command_queue queue, const GstClPlaneRef * src,
-    const GstClPlaneRef * dst, gsize row_bytes, gsize height, cl_uint n_wait,
-    const cl_event * wait, cl_event * event, GstClTransferStats * stats,
-    GError ** error)
+gst_cl_copy_plane_on (cl_command_queue queue, const GstClPlaneCopy * copy,
+    cl_uint n_wait, const cl_event * wait, cl_event * event,
+    GstClTransferStats * stats, GError ** error)
 {
+  const GstClPlaneRef *src = copy->src, *dst = copy->dst;
+  const gsize row_bytes = copy->row_bytes, height = copy->height;
   const size_t src_origin[3] = { src->offset, 0, 0 };
   const size_t dst_origin[3] = { dst->offset, 0, 0 };
   const size_t host_origin[3] = { 0, 0, 0 };
@@ -538,7 +539,7 @@ gst_cl_copy_plane_on (cl_command_queue queue, const GstClPlaneRef * src,
     stats->upload_bytes += bytes;
     stats->pageable |= src->kind != GST_CL_PLANE_PINNED;
   } else {
-    gst_cl_copy_host_plane (src, dst, row_bytes, height, stats);
+    gst_cl_copy_host_plane (copy, stats);
     if (event)
       *event = NULL;
   }

@@ -518,8 +518,9 @@ run_auto (GstClPlan * self, GstClStream * s, const GstClPlane * plane,
   threshold = gst_cl_dct_auto_update (&self->auto_state, hist);
   GST_LOG ("strength=auto: DCT threshold %u", threshold);
   if (threshold == 0)
-    return gst_cl_stream_copy (s, src, dst, (gsize) region->width *
-        plane->bytes, region->height, &ignored, error);
+    return gst_cl_stream_copy (s, &(GstClPlaneCopy) {
+        src, dst, (gsize) region->width * plane->bytes, region->height},
+        &ignored, error);
   if (!gst_cl_dct_threshold (self->dct, src->mem, src->offset, src->pitch,
           dst->mem, dst->offset, dst->pitch, region->width, region->height,
           threshold, GST_CL_DCT_MAX_PASSES, &event, error))
@@ -591,12 +592,14 @@ enqueue_frame (GstClPlan * self, GstClFrameQueues * q, const GstClFrame * in,
     const GstClFrame * out, gboolean skip_untouched,
     GstClTransferStats * stats, GError ** error)
 {
+  const GstClPlaneSelection planes = { touched_planes (self),
+    dct_planes (self), skip_untouched
+  };
   GstClPlaneWork work[GST_CL_PLACEMENT_MAX_WORK];
   guint i, n;
 
-  if (!gst_cl_placement_upload (self->placement, q, in, out,
-          touched_planes (self), dct_planes (self), skip_untouched, work, &n,
-          stats, error) ||
+  if (!gst_cl_placement_upload (self->placement, q, in, out, &planes, work,
+          &n, stats, error) ||
       !gst_cl_in_flight_to_kernels (q, error))
     return FALSE;
   for (i = 0; i < n; i++) {
