@@ -143,22 +143,31 @@ gboolean gst_cl_frame_commit (GstClFrame * frame, GError ** error);
  * uses the frame has completed. */
 void gst_cl_frame_close (GstClFrame * frame);
 
-/* Copies a plane between host memories by the CPU, the rows split over a
- * few threads where the plane is large; counted as host copy bytes. */
-void gst_cl_copy_host_plane (const GstClPlaneRef * src,
-    const GstClPlaneRef * dst, gsize row_bytes, gsize height,
+/* A copy of a plane's rows, or of a rectangle of them: @height rows of
+ * @row_bytes from @src to @dst (each from its offset, or host pointer). */
+typedef struct
+{
+  const GstClPlaneRef *src;
+  const GstClPlaneRef *dst;
+  gsize row_bytes;
+  gsize height;
+} GstClPlaneCopy;
+
+/* Does @copy between host memories by the CPU (gst_cl_cpu_copy_rows(): the
+ * rows split over a few threads where the plane is large); counted as host
+ * copy bytes. */
+void gst_cl_copy_host_plane (const GstClPlaneCopy * copy,
     GstClTransferStats * stats);
 
-/* Enqueues on @queue (of the frames' context) a copy of @height rows of
- * @row_bytes from @src to @dst, with the OpenCL command that fits, after the
- * @n_wait events of @wait; its event goes to @event where not NULL. Between
- * two host pointers the CPU copies at once instead (the caller has waited
- * for what writes them) and @event gets NULL. Counts the bytes in @stats.
- * Not blocking: host memory must stay valid until the command completes. */
+/* Enqueues @copy on @queue (of the frames' context) with the OpenCL
+ * command that fits, after the @n_wait events of @wait; its event goes to
+ * @event where not NULL. Between two host pointers the CPU copies at once
+ * instead (the caller has waited for what writes them) and @event gets
+ * NULL. Counts the bytes in @stats. Not blocking: host memory must stay
+ * valid until the command completes. */
 gboolean gst_cl_copy_plane_on (cl_command_queue queue,
-    const GstClPlaneRef * src, const GstClPlaneRef * dst, gsize row_bytes,
-    gsize height, cl_uint n_wait, const cl_event * wait, cl_event * event,
-    GstClTransferStats * stats, GError ** error);
+    const GstClPlaneCopy * copy, cl_uint n_wait, const cl_event * wait,
+    cl_event * event, GstClTransferStats * stats, GError ** error);
 
 G_END_DECLS
 

@@ -24,7 +24,7 @@
 #include "gstclframe-private.h"
 #include "gstclfaults-private.h"
 #include "gstclstream-private.h"
-#include "gstclvariant-private.h"
+#include "gstclstage-private.h"
 
 G_BEGIN_DECLS
 

@@ -101,20 +101,28 @@ GstClPlaneRef gst_cl_placement_intermediate (GstClPlacement * self, guint i,
 gboolean gst_cl_placement_in_fields (GstClPlacement * self,
     const GstClFrame * in);
 
+/* Which planes of a frame the stages work on, and how (masks of plane
+ * indices). */
+typedef struct
+{
+  guint touched;                /* a stage runs on them */
+  guint whole;                  /* worked on as frames even in a frame in
+                                 * fields */
+  gboolean skip_untouched;      /* the others are shared afterwards, not
+                                 * copied with the frame */
+} GstClPlaneSelection;
+
 /* Phase 1 of a frame from @in into @out, on @q's upload stream (and its
  * download stream for planes no stage touches): fills @work (@n_work of
  * them, at most GST_CL_PLACEMENT_MAX_WORK: one per plane, or one per field
  * of each filtered plane of a frame in fields) with the region worked on
  * and where the kernels read and write it, and enqueues the uploads of
  * what the kernels cannot reach where it is, and the copies of the planes
- * not in @touched (a mask of plane indices), unless @skip_untouched (they
- * are shared afterwards). The planes in @whole (a mask) are worked on as
- * frames even in a frame in fields. */
+ * not in @planes->touched, unless @planes->skip_untouched. */
 gboolean gst_cl_placement_upload (GstClPlacement * self,
     GstClFrameQueues * q, const GstClFrame * in, const GstClFrame * out,
-    guint touched, guint whole, gboolean skip_untouched,
-    GstClPlaneWork * work, guint * n_work, GstClTransferStats * stats,
-    GError ** error);
+    const GstClPlaneSelection * planes, GstClPlaneWork * work,
+    guint * n_work, GstClTransferStats * stats, GError ** error);
 
 /* Phase 3, on @q's download stream after the kernels: each filtered region
  * into the output where the kernels did not write it there, and around a

@@ -312,7 +312,8 @@ stage_plane (GstClPlacement * self, guint slot, const GstClPlane * plane,
   if (!staging)
     return FALSE;
   to.host = staging + self->info.offset[plane->index];
-  gst_cl_copy_host_plane (ref, &to, plane->row_bytes, plane->height, stats);
+  gst_cl_copy_host_plane (&(GstClPlaneCopy) {
+      ref, &to, plane->row_bytes, plane->height}, stats);
   *ref = to;
   return TRUE;
 }
@@ -378,21 +379,21 @@ copy_untouched (GstClPlacement * self, GstClFrameQueues * q,
     /* From our pinned memory into our pinned memory: by DMA through the
      * device (gst_cl_placement_download() brings it back), not by the CPU. */
     w->kdst = dev_src;
-    return gst_cl_stream_copy (&q->up, &w->src, &dev_src, plane->row_bytes,
-        plane->height, stats, error);
+    return gst_cl_stream_copy (&q->up, &(GstClPlaneCopy) {
+        &w->src, &dev_src, plane->row_bytes, plane->height}, stats, error);
   }
   if (!w->dst.mem)
     /* Into other host memory: by a transfer from device memory, or by the
      * CPU now, once, after what still writes either frame (pinned memory
      * of a frame in flight). */
     return (w->src.mem || cpu_waits (q->pending, q->n_pending, error)) &&
-        gst_cl_stream_copy (&q->up, &w->src, &w->dst, plane->row_bytes,
-        plane->height, stats, error);
+        gst_cl_stream_copy (&q->up, &(GstClPlaneCopy) {
+        &w->src, &w->dst, plane->row_bytes, plane->height}, stats, error);
   if (!w->src.mem && w->src.kind != GST_CL_PLANE_PINNED && q->in_flight &&
       !stage_plane (self, q->slot, plane, &w->src, stats, error))
     return FALSE;
-  return gst_cl_stream_copy (&q->down, &w->src, &w->dst, plane->row_bytes,
-      plane->height, stats, error);
+  return gst_cl_stream_copy (&q->down, &(GstClPlaneCopy) {
+      &w->src, &w->dst, plane->row_bytes, plane->height}, stats, error);
 }
 
 /* Phase 1 for a filtered plane or field: where the kernels read and write
@@ -423,8 +424,9 @@ place_filtered (GstClPlacement * self, GstClFrameQueues * q,
   if (kernel_reaches (self, plane, &w->src))
     return TRUE;
   w->ksrc = dev_src;
-  return gst_cl_stream_copy (&q->up, &w->src, &dev_src, (gsize) r->width *
-      plane->xstep * plane->bytes, r->height, stats, error);
+  return gst_cl_stream_copy (&q->up, &(GstClPlaneCopy) {
+      &w->src, &dev_src, (gsize) r->width * plane->xstep * plane->bytes,
+      r->height}, stats, error);
 }
 
 gboolean
@@ -474,8 +476,8 @@ place_plane (GstClPlacement * self, GstClFrameQueues * q, guint k,
 
 gboolean
 gst_cl_placement_upload (GstClPlacement * self, GstClFrameQueues * q,
-    const GstClFrame * in, const GstClFrame * out, guint touched,
-    guint whole, gboolean skip_untouched, GstClPlaneWork * work,
+    const GstClFrame * in, const GstClFrame * out,
+    const GstClPlaneSelection * planes, GstClPlaneWork * work,
     guint * n_work, GstClTransferStats * stats, GError ** error)
 {
   GstClRegion regions[GST_VIDEO_MAX_PLANES];
@@ -491,13 +493,14 @@ gst_cl_placement_upload (GstClPlacement * self, GstClFrameQueues * q,
     const GstClPlaneRef *dst = &out->planes[plane->index];
     GstClPlaneWork *w;
 
-    if (touched & (1 << plane->index)) {
-      if (!place_plane (self, q, k, fields && !(whole & (1 << plane->index)),
+    if (planes->touched & (1 << plane->index)) {
+      if (!place_plane (self, q, k, fields &&
+              !(planes->whole & (1 << plane->index)),
               &regions[k], *src, *dst, work, n_work, stats, error))
         return FALSE;
       continue;
     }
-    if (skip_untouched)
+    if (planes->skip_untouched)
       continue;
     w = &work[(*n_work)++];
     *w = (GstClPlaneWork) {
@@ -534,8 +537,9 @@ copy_around (GstClStream * s, const GstClPlane * plane,
       continue;
     from = gst_cl_plane_ref_at (plane, src, part->x, part->y);
     to = gst_cl_plane_ref_at (plane, dst, part->x, part->y);
-    if (!gst_cl_stream_copy (s, &from, &to, (gsize) part->width * plane->xstep *
-            plane->bytes, part->height, stats, error))
+    if (!gst_cl_stream_copy (s, &(GstClPlaneCopy) {
+            &from, &to, (gsize) part->width * plane->xstep * plane->bytes,
+            part->height}, stats, error))
       return FALSE;
   }
   return TRUE;
@@ -562,8 +566,9 @@ download_plane (GstClFrameQueues * q, const GstClPlaneWork * w,
     return FALSE;
   if (!w->kdst.mem || w->kdst.mem == w->dst.mem)
     return TRUE;
-  return gst_cl_stream_copy (&q->down, &w->kdst, &w->dst, width *
-      plane->xstep * plane->bytes, height, stats, error);
+  return gst_cl_stream_copy (&q->down, &(GstClPlaneCopy) {
+      &w->kdst, &w->dst, width * plane->xstep * plane->bytes, height},
+      stats, error);
 }
 
 gboolean
@@ -640,9 +645,9 @@ copy_planes (GstClPlacement * self, const GstClFrameQueues * q,
     const GstClPlane *plane = &self->planes[i];
 
     if (mask & (1 << plane->index))
-      ok = gst_cl_copy_plane_on (q->down.queue, &in.planes[plane->index],
-          &out.planes[plane->index], plane->row_bytes, plane->height, 0,
-          NULL, NULL, stats, error);
+      ok = gst_cl_copy_plane_on (q->down.queue, &(GstClPlaneCopy) {
+          &in.planes[plane->index], &out.planes[plane->index],
+          plane->row_bytes, plane->height}, 0, NULL, NULL, stats, error);
   }
   ok = gst_cl_in_flight_finish (q, ok ? error : NULL) && ok;
   gst_cl_frame_close (&out);

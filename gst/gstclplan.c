@@ -481,18 +481,13 @@ run_stage (GstClStream * s, GstClEvents * events, const GstClStage * stage,
   guint before = events->n_events;
   /* a stage enqueues one or two kernels: with room for two, the last event
    * kept is its last kernel's */
-  gboolean room = G_N_ELEMENTS (events->events) - before >= 2, ok;
+  gboolean room = G_N_ELEMENTS (events->events) - before >= 2;
 
   here.plane.src = src;
   here.plane.dst = dst;
   here.plane.width = region->width;
   here.plane.height = region->height;
-  events->wait = s->wait;
-  events->n_wait = s->n_wait;
-  ok = gst_cl_stage_run (&here, launch, events, error);
-  events->wait = NULL;
-  events->n_wait = 0;
-  if (!ok)
+  if (!gst_cl_stage_run (&here, launch, s->n_wait, s->wait, events, error))
     return FALSE;
   if (!room || events->n_events == before)
     return gst_cl_stream_mark (s, error);
@@ -523,8 +518,9 @@ run_auto (GstClPlan * self, GstClStream * s, const GstClPlane * plane,
   threshold = gst_cl_dct_auto_update (&self->auto_state, hist);
   GST_LOG ("strength=auto: DCT threshold %u", threshold);
   if (threshold == 0)
-    return gst_cl_stream_copy (s, src, dst, (gsize) region->width *
-        plane->bytes, region->height, &ignored, error);
+    return gst_cl_stream_copy (s, &(GstClPlaneCopy) {
+        src, dst, (gsize) region->width * plane->bytes, region->height},
+        &ignored, error);
   if (!gst_cl_dct_threshold (self->dct, &on, threshold,
           GST_CL_DCT_MAX_PASSES, &event, error))
     return FALSE;
@@ -595,12 +591,14 @@ enqueue_frame (GstClPlan * self, GstClFrameQueues * q, const GstClFrame * in,
     const GstClFrame * out, gboolean skip_untouched,
     GstClTransferStats * stats, GError ** error)
 {
+  const GstClPlaneSelection planes = { touched_planes (self),
+    dct_planes (self), skip_untouched
+  };
   GstClPlaneWork work[GST_CL_PLACEMENT_MAX_WORK];
   guint i, n;
 
-  if (!gst_cl_placement_upload (self->placement, q, in, out,
-          touched_planes (self), dct_planes (self), skip_untouched, work, &n,
-          stats, error) ||
+  if (!gst_cl_placement_upload (self->placement, q, in, out, &planes, work,
+          &n, stats, error) ||
       !gst_cl_in_flight_to_kernels (q, error))
     return FALSE;
   for (i = 0; i < n; i++) {

@@ -58,8 +58,7 @@ void gst_cl_stream_wait_for (GstClStream * s, cl_event event);
 void gst_cl_stream_follow (GstClStream * s, const GstClStream * before);
 
 /* gst_cl_copy_plane_on() on @s. */
-gboolean gst_cl_stream_copy (GstClStream * s, const GstClPlaneRef * src,
-    const GstClPlaneRef * dst, gsize row_bytes, gsize height,
+gboolean gst_cl_stream_copy (GstClStream * s, const GstClPlaneCopy * copy,
     GstClTransferStats * stats, GError ** error);
 
 /* Takes @event (NULL where nothing was enqueued: a CPU copy) as that of the

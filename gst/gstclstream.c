@@ -104,14 +104,12 @@ gst_cl_stream_mark (GstClStream * s, GError ** error)
 }
 
 gboolean
-gst_cl_stream_copy (GstClStream * s, const GstClPlaneRef * src,
-    const GstClPlaneRef * dst, gsize row_bytes, gsize height,
+gst_cl_stream_copy (GstClStream * s, const GstClPlaneCopy * copy,
     GstClTransferStats * stats, GError ** error)
 {
   cl_event event = NULL;
 
-  if (!gst_cl_copy_plane_on (s->queue, src, dst, row_bytes, height,
-          s->n_wait, s->n_wait ? s->wait : NULL, &event, stats, error))
+  if (!gst_cl_copy_plane_on (s->queue, copy, s->n_wait, s->n_wait ? s->wait : NULL, &event, stats, error))
     return FALSE;
   gst_cl_stream_enqueued (s, event);
   return TRUE;

@@ -21,7 +21,7 @@
 #ifndef __GST_CL_TUNER_PRIVATE_H__
 #define __GST_CL_TUNER_PRIVATE_H__
 
-#include "gstclvariant-private.h"
+#include "gstclstage-private.h"
 #include "gstclstats-private.h"
 
 G_BEGIN_DECLS

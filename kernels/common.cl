@@ -33,7 +33,7 @@ edge_clamp (int v, int size)
 }
 
 /* The arguments every plane kernel starts with, in the host's order
- * (gstclvariant.c: set_plane_args): source plane, destination plane, size
+ * (gstclstage.c: set_plane_args): source plane, destination plane, size
  * in samples of one component. */
 #define PLANE_PARAMS                                                          \
   __global const uchar * src, uint src_offset, int src_pitch,                 \

@@ -41,7 +41,7 @@
  *               plane then a column pass: kw + kh taps instead of kw * kh.
  *               With integer factors the sums are the same exact integers.
  * Where a variant is bytes only, the host runs plain on words
- * (gstclvariant.c). Every kernel but the separable passes takes the
+ * (gstclstage.c). Every kernel but the separable passes takes the
  * arguments of CONV_PARAMS (tiled a local tile after them). */
 
 #define CONV_MAX_SIDE 15

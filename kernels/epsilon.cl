@@ -42,7 +42,7 @@
  *            only).
  * tiled, vector and wide are built with RADIUS known, so the window loops
  * unroll. Where a variant is bytes only, the host runs plain on words
- * (gstclvariant.c).
+ * (gstclstage.c).
  *
  * Every variant has a kernel for planes of one component per sample (luma,
  * or a chroma plane of a planar format), NAME_planar, and one for two

@@ -41,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gstclcontext-private.h"
-#include "gstclvariant-private.h"
+#include "gstclstage-private.h"
 
 #include "median.h"
 
@@ -73,7 +73,7 @@ round_trip (cl_command_queue queue, const GstClStage * stage,
 
     check (clEnqueueWriteBuffer (queue, src, CL_FALSE, 0, size, host, 0, NULL,
             NULL), "upload");
-    if (!gst_cl_stage_run (stage, launch, &events, &error)) {
+    if (!gst_cl_stage_run (stage, launch, 0, NULL, &events, &error)) {
       g_printerr ("%s\n", error->message);
       exit (1);
     }
@@ -179,7 +179,8 @@ pipeline_frame (Pipeline * p, Order order, gint i, cl_event * done,
 {
   const gint k = i % DEPTH;
   GstClStage stage = *p->stage;
-  GstClEvents events = { {0,}, 0, NULL, 0 };
+  GstClEvents events = { {0,}, 0 };
+  cl_uint n_wait = 0;
   cl_event up = NULL, computed = NULL;
   GError *error = NULL;
 
@@ -192,10 +193,10 @@ pipeline_frame (Pipeline * p, Order order, gint i, cl_event * done,
     check (clEnqueueBarrierWithWaitList (gst_cl_context_get_queue (p->ctx),
             1, &up, NULL), "barrier");
   } else if (order == ORDER_WAIT_LISTS) {
-    events.wait = &times[0];
-    events.n_wait = 1;
+    n_wait = 1;
   }
-  if (!gst_cl_stage_run (&stage, p->launch, &events, &error)) {
+  if (!gst_cl_stage_run (&stage, p->launch, n_wait, &times[0], &events,
+          &error)) {
     g_printerr ("%s\n", error->message);
     exit (1);
   }

@@ -43,7 +43,7 @@
 #include <string.h>
 #include "gstclcontext-private.h"
 #include "gstclconvkernel-private.h"
-#include "gstclvariant-private.h"
+#include "gstclstage-private.h"
 
 typedef struct
 {
@@ -78,13 +78,11 @@ static gboolean
 run_once (Bench * b, const GstClLaunch * launch, GstClEvents * events,
     GError ** error)
 {
-  GstClStagePlane plane = { &b->src_ref, &b->dst_ref, b->width, b->height, 1 };
+  GstClStage stage = { b->kernels, b->convolve,
+    {&b->src_ref, &b->dst_ref, b->width, b->height, 1}, b->threshold, b->conv
+  };
 
-  if (b->convolve)
-    return gst_cl_kernels_run_convolve (b->kernels, launch, &plane, &b->conv,
-        events, error);
-  return gst_cl_kernels_run_epsilon (b->kernels, launch, &plane, b->threshold,
-      events, error);
+  return gst_cl_stage_run (&stage, launch, 0, NULL, events, error);
 }
 
 /* Median ms of @launch, leaving its output in b->out. */

@@ -18,8 +18,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-#ifndef __GST_CL_VARIANT_PRIVATE_H__
-#define __GST_CL_VARIANT_PRIVATE_H__
+#ifndef __GST_CL_STAGE_PRIVATE_H__
+#define __GST_CL_STAGE_PRIVATE_H__
 
 #include "gstclcontext-private.h"
 #include "gstclframe-private.h"
@@ -54,15 +54,13 @@ typedef struct
   size_t local[2];
 } GstClLaunch;
 
-/* Events of the kernels enqueued for one frame, for their times; and what
- * the next kernel enqueued must wait for (@n_wait events of @wait, not
- * owned, forgotten once used): say a frame's upload on another queue. */
+/* Events of the kernels enqueued for one frame, for their times: an output
+ * of the calls that enqueue, never an input (what a kernel waits for is an
+ * argument of gst_cl_stage_run()). */
 typedef struct
 {
   cl_event events[16];
   guint n_events;
-  const cl_event *wait;
-  cl_uint n_wait;
 } GstClEvents;
 
 /* Milliseconds the events' commands ran (profiling), releasing them. */
@@ -112,13 +110,6 @@ typedef struct
   guint shift;
 } GstClStagePlane;
 
-/* Enqueues the epsilon filter of @plane with @launch (not AUTO; a variant
- * the program has). @threshold is in sample units (10-bit ones for a deep
- * program). */
-gboolean gst_cl_kernels_run_epsilon (GstClKernels * kernels,
-    const GstClLaunch * launch, const GstClStagePlane * plane,
-    guint threshold, GstClEvents * events, GError ** error);
-
 /* The convolution's parameters on the device. */
 typedef struct
 {
@@ -130,13 +121,6 @@ typedef struct
   gboolean separable;
   cl_mem row_factor, column_factor, scratch;
 } GstClConvParams;
-
-/* Enqueues the convolution of a one-component @plane with @launch (not
- * AUTO; a variant the program has; SEPARABLE needs @params->separable).
- * Output is clamped to 0..255, or 0..1023 for a deep program. */
-gboolean gst_cl_kernels_run_convolve (GstClKernels * kernels,
-    const GstClLaunch * launch, const GstClStagePlane * plane,
-    const GstClConvParams * params, GstClEvents * events, GError ** error);
 
 /* One stage of one plane with every argument of its kernels: the single
  * place where frames, the tuner and the tools say what a launch computes.
@@ -151,11 +135,18 @@ typedef struct
   GstClConvParams conv;
 } GstClStage;
 
-/* Enqueues @stage with @launch: gst_cl_kernels_run_epsilon() or
- * gst_cl_kernels_run_convolve() with the stage's arguments. */
+/* Enqueues @stage with @launch (not AUTO; a variant the program has;
+ * SEPARABLE needs a separable convolution) on the context's queue, its
+ * first kernel after the @n_wait events of @wait (not owned; say a frame's
+ * upload on another queue), the others after it on the in-order queue. The
+ * kernels' events are added to @events (may be NULL) while it has room.
+ * The epsilon filter's @threshold is in sample units (10-bit ones for a
+ * deep program); the convolution takes one-component planes and clamps its
+ * output to 0..255, or 0..1023 for a deep program. */
 gboolean gst_cl_stage_run (const GstClStage * stage,
-    const GstClLaunch * launch, GstClEvents * events, GError ** error);
+    const GstClLaunch * launch, cl_uint n_wait, const cl_event * wait,
+    GstClEvents * events, GError ** error);
 
 G_END_DECLS
 
-#endif /* __GST_CL_VARIANT_PRIVATE_H__ */
+#endif /* __GST_CL_STAGE_PRIVATE_H__ */

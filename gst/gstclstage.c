@@ -22,7 +22,7 @@
 #include "config.h"
 #endif
 
-#include "gstclvariant-private.h"
+#include "gstclstage-private.h"
 #include "gstclerror-private.h"
 #include "gstclprogram-private.h"
 #include "gstclkernels.h"
@@ -372,14 +372,27 @@ set_plane_args (cl_kernel kernel, const GstClStagePlane * plane)
   return status;
 }
 
-/* Runs @kernel over @width x @height work-items in work-groups of @local.
- * The global size is rounded up to whole work-groups, which OpenCL 1.2
- * needs; kernels skip the excess. */
+/* What one kernel enqueued needs besides its arguments: its work-group
+ * size, what it waits for (@n_wait events of @wait, not owned), where its
+ * event goes (@events, may be NULL), and its name for errors. */
+typedef struct
+{
+  const size_t *local;
+  cl_uint n_wait;
+  const cl_event *wait;
+  GstClEvents *events;
+  const gchar *what;
+} GstClEnqueue;
+
+/* Runs @kernel over @width x @height work-items as @how says. The global
+ * size is rounded up to whole work-groups, which OpenCL 1.2 needs; kernels
+ * skip the excess. */
 static gboolean
 enqueue (GstClKernels * self, cl_kernel kernel, gsize width, gsize height,
-    const size_t *local, GstClEvents * events, const gchar * what,
-    GError ** error)
+    const GstClEnqueue * how, GError ** error)
 {
+  const size_t *local = how->local;
+  GstClEvents *events = how->events;
   size_t global[2] = { (width + local[0] - 1) / local[0] * local[0],
     (height + local[1] - 1) / local[1] * local[1]
   };
@@ -389,18 +402,15 @@ enqueue (GstClKernels * self, cl_kernel kernel, gsize width, gsize height,
   if (events && events->n_events < G_N_ELEMENTS (events->events))
     event = &events->events[events->n_events];
   status = clEnqueueNDRangeKernel (gst_cl_context_get_queue (self->context),
-      kernel, 2, NULL, global, local, events ? events->n_wait : 0,
-      events && events->n_wait ? events->wait : NULL, event);
+      kernel, 2, NULL, global, local, how->n_wait,
+      how->n_wait ? how->wait : NULL, event);
   if (status != CL_SUCCESS) {
-    gst_cl_set_error (error, status, "clEnqueueNDRangeKernel (%s)", what);
+    gst_cl_set_error (error, status, "clEnqueueNDRangeKernel (%s)",
+        how->what);
     return FALSE;
   }
   if (event)
     events->n_events++;
-  if (events) {
-    events->wait = NULL;
-    events->n_wait = 0;
-  }
   return TRUE;
 }
 
@@ -410,19 +420,23 @@ enqueue (GstClKernels * self, cl_kernel kernel, gsize width, gsize height,
 static gboolean
 enqueue_variant (GstClKernels * self, cl_kernel kernel,
     const GstClLaunch * launch, gsize items, gsize height,
-    GstClEvents * events, GError ** error)
+    const GstClEnqueue * how, GError ** error)
 {
+  GstClEnqueue named = *how;
+
   if (launch->variant == GST_CL_VARIANT_VECTOR)
     items = (items + VECTOR_WIDTH - 1) / VECTOR_WIDTH;
   else if (launch->variant == GST_CL_VARIANT_WIDE)
     items = (items + WIDE_STRIP - 1) / WIDE_STRIP;
-  return enqueue (self, kernel, items, height, launch->local, events,
-      gst_cl_variant_to_string (launch->variant), error);
+  named.local = launch->local;
+  named.what = gst_cl_variant_to_string (launch->variant);
+  return enqueue (self, kernel, items, height, &named, error);
 }
 
-gboolean
-gst_cl_kernels_run_epsilon (GstClKernels * self, const GstClLaunch * launch,
-    const GstClStagePlane * plane, guint threshold, GstClEvents * events,
+/* The epsilon filter of @plane with @launch, @threshold in sample units. */
+static gboolean
+run_epsilon (GstClKernels * self, const GstClLaunch * launch,
+    const GstClStagePlane * plane, guint threshold, const GstClEnqueue * how,
     GError ** error)
 {
   GstClVariant v = launch->variant;
@@ -446,15 +460,18 @@ gst_cl_kernels_run_epsilon (GstClKernels * self, const GstClLaunch * launch,
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clSetKernelArg (epsilon)");
 
-  return enqueue_variant (self, kernel, launch, items, plane->height, events,
+  return enqueue_variant (self, kernel, launch, items, plane->height, how,
       error);
 }
 
+/* The row pass then the column pass; only the first waits for @how's
+ * list, the second follows it on the in-order queue. */
 static gboolean
 run_separable (GstClKernels * self, const GstClLaunch * launch,
     const GstClStagePlane * plane, const GstClConvParams * params,
-    GstClEvents * events, GError ** error)
+    const GstClEnqueue * how, GError ** error)
 {
+  GstClEnqueue rows = *how, columns = *how;
   cl_uint src_offset = plane->src->offset, dst_offset = plane->dst->offset;
   cl_int status = CL_SUCCESS;
 
@@ -481,16 +498,21 @@ run_separable (GstClKernels * self, const GstClLaunch * launch,
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clSetKernelArg (separable)");
 
-  return enqueue (self, self->rows, plane->width, plane->height,
-      launch->local, events, "convolve rows", error) &&
-      enqueue (self, self->columns, plane->width, plane->height,
-      launch->local, events, "convolve columns", error);
+  rows.local = columns.local = launch->local;
+  rows.what = "convolve rows";
+  columns.what = "convolve columns";
+  columns.n_wait = 0;
+  columns.wait = NULL;
+  return enqueue (self, self->rows, plane->width, plane->height, &rows,
+      error) && enqueue (self, self->columns, plane->width, plane->height,
+      &columns, error);
 }
 
-gboolean
-gst_cl_kernels_run_convolve (GstClKernels * self, const GstClLaunch * launch,
+/* The convolution of a one-component @plane with @launch. */
+static gboolean
+run_convolve (GstClKernels * self, const GstClLaunch * launch,
     const GstClStagePlane * plane, const GstClConvParams * params,
-    GstClEvents * events, GError ** error)
+    const GstClEnqueue * how, GError ** error)
 {
   GstClVariant v = launch->variant;
   gsize items = plane->width;
@@ -503,7 +525,7 @@ gst_cl_kernels_run_convolve (GstClKernels * self, const GstClLaunch * launch,
 
   if (v == GST_CL_VARIANT_SEPARABLE) {
     g_return_val_if_fail (params->separable, FALSE);
-    return run_separable (self, launch, plane, params, events, error);
+    return run_separable (self, launch, plane, params, how, error);
   }
 
   kernel = self->convolve[v];
@@ -521,17 +543,20 @@ gst_cl_kernels_run_convolve (GstClKernels * self, const GstClLaunch * launch,
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clSetKernelArg (convolve)");
 
-  return enqueue_variant (self, kernel, launch, items, plane->height, events,
+  return enqueue_variant (self, kernel, launch, items, plane->height, how,
       error);
 }
 
 gboolean
 gst_cl_stage_run (const GstClStage * stage, const GstClLaunch * launch,
-    GstClEvents * events, GError ** error)
+    cl_uint n_wait, const cl_event * wait, GstClEvents * events,
+    GError ** error)
 {
+  const GstClEnqueue how = { launch->local, n_wait, wait, events, NULL };
+
   if (stage->convolve)
-    return gst_cl_kernels_run_convolve (stage->kernels, launch, &stage->plane,
-        &stage->conv, events, error);
-  return gst_cl_kernels_run_epsilon (stage->kernels, launch, &stage->plane,
-      stage->threshold, events, error);
+    return run_convolve (stage->kernels, launch, &stage->plane, &stage->conv,
+        &how, error);
+  return run_epsilon (stage->kernels, launch, &stage->plane, stage->threshold,
+      &how, error);
 }
