@@ -39,25 +39,8 @@
 #include "gstclbufferpool-private.h"
 #include "gstclframe-private.h"
 #include "gstclmemory-private.h"
-#include "gstclplane-private.h"
 #include "robust.h"
-
-static GstClContext *context;
-
-static void
-setup (void)
-{
-  GError *error = NULL;
-
-  context = gst_cl_context_new (rt_device (), &error);
-  fail_unless (context != NULL, "no device: %s", error ? error->message : "");
-}
-
-static void
-teardown (void)
-{
-  gst_object_unref (context);
-}
+#include "rooms.h"
 
 static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_GRAY8,
@@ -65,25 +48,12 @@ static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_I420_10LE,
 };
 
-/* Bytes of one row of plane @i of @info, and its rows (the plane's
- * geometry, gstclplane.c). */
-static void
-plane_extent (const GstVideoInfo * info, guint i, gsize * row_bytes,
-    gsize * rows)
-{
-  GstClPlane plane;
-
-  fail_unless (gst_cl_plane_describe (&plane, info, i));
-  *row_bytes = plane.row_bytes;
-  *rows = plane.height;
-}
-
 /* The kind a plane of one system memory at @data is opened as. */
 static GstClPlaneKind
 system_kind (gconstpointer data)
 {
-  if (gst_cl_context_is_host_unified (context) &&
-      (guintptr) data % gst_cl_context_get_host_ptr_align (context) == 0)
+  if (gst_cl_context_is_host_unified (rooms_context) &&
+      (guintptr) data % gst_cl_context_get_host_ptr_align (rooms_context) == 0)
     return GST_CL_PLANE_WRAPPED;
   return GST_CL_PLANE_MAPPED;
 }
@@ -92,9 +62,9 @@ system_kind (gconstpointer data)
 static GstClPlaneKind
 pool_kind (void)
 {
-  if (!gst_cl_context_is_host_unified (context))
+  if (!gst_cl_context_is_host_unified (rooms_context))
     return GST_CL_PLANE_PINNED;
-  return gst_cl_context_has_fine_svm (context) ? GST_CL_PLANE_SVM :
+  return gst_cl_context_has_fine_svm (rooms_context) ? GST_CL_PLANE_SVM :
       GST_CL_PLANE_HOST_BUFFER;
 }
 
@@ -107,7 +77,7 @@ check_planes (const GstClFrame * frame, const GstVideoInfo * info,
     GstBuffer * buffer, GstClPlaneKind kind, const gchar * what)
 {
   GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
-  cl_command_queue queue = gst_cl_context_get_queue (context);
+  cl_command_queue queue = gst_cl_context_get_queue (rooms_context);
   GstMapInfo map;
   guint8 *bytes;
   gsize size;
@@ -130,7 +100,7 @@ check_planes (const GstClFrame * frame, const GstVideoInfo * info,
     gsize row_bytes, rows, y;
     guint8 *got;
 
-    plane_extent (info, i, &row_bytes, &rows);
+    rooms_plane_extent (info, i, &row_bytes, &rows);
     fail_unless_equals_int (ref->kind, kind);
     fail_unless_equals_int (ref->pitch, pitch);
     if (kind == GST_CL_PLANE_MAPPED || kind == GST_CL_PLANE_PINNED) {
@@ -180,7 +150,7 @@ check_open (const GstVideoInfo * info, GstBuffer * buffer,
   GstClFrame frame;
   GError *error = NULL;
 
-  fail_unless (gst_cl_frame_open (&frame, context, info, buffer,
+  fail_unless (gst_cl_frame_open (&frame, rooms_context, info, buffer,
           GST_MAP_READ, &error), "%s: %s", what, error ? error->message : "");
   fail_unless (frame.buffer == buffer);
   check_planes (&frame, info, buffer, kind, what);
@@ -196,7 +166,7 @@ check_open (const GstVideoInfo * info, GstBuffer * buffer,
 GST_START_TEST (test_system_memory)
 {
   GRand *rand = g_rand_new_with_seed (0x4a11);
-  gsize align = gst_cl_context_get_host_ptr_align (context) - 1;
+  gsize align = gst_cl_context_get_host_ptr_align (rooms_context) - 1;
   guint f;
 
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
@@ -212,7 +182,7 @@ GST_START_TEST (test_system_memory)
     fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
     gst_buffer_unmap (buf, &map);
     fail_unless_equals_int (system_kind (map.data),
-        gst_cl_context_is_host_unified (context) ? GST_CL_PLANE_WRAPPED :
+        gst_cl_context_is_host_unified (rooms_context) ? GST_CL_PLANE_WRAPPED :
         GST_CL_PLANE_MAPPED);
     what = g_strdup_printf ("%s aligned", name);
     check_open (&info, buf, system_kind (map.data), what);
@@ -244,7 +214,7 @@ GST_END_TEST;
 GST_START_TEST (test_wrapped_memory)
 {
   GRand *rand = g_rand_new_with_seed (0x77aa);
-  gsize align = gst_cl_context_get_host_ptr_align (context);
+  gsize align = gst_cl_context_get_host_ptr_align (rooms_context);
   GstVideoInfo info;
   GstBuffer *buf, *split;
   GstMapInfo map;
@@ -291,52 +261,6 @@ GST_START_TEST (test_wrapped_memory)
 
 GST_END_TEST;
 
-/* A started pool of our OpenCL memory for @info, with a video meta and
- * @pad bytes of padding right of every row. */
-static GstBufferPool *
-cl_pool (const GstVideoInfo * info, gboolean device_resident, guint pad)
-{
-  GstBufferPool *pool = gst_cl_buffer_pool_new (context, device_resident);
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-  GstCaps *caps = gst_video_info_to_caps (info);
-  GstVideoAlignment align;
-
-  gst_video_alignment_reset (&align);
-  align.padding_right = pad;
-  gst_buffer_pool_config_set_params (config, caps, info->size, 0, 0);
-  gst_buffer_pool_config_add_option (config,
-      GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (pad) {
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT);
-    gst_buffer_pool_config_set_video_alignment (config, &align);
-  }
-  gst_caps_unref (caps);
-  fail_unless (gst_buffer_pool_set_config (pool, config));
-  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
-  return pool;
-}
-
-static void
-free_pool (GstBufferPool * pool)
-{
-  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
-  gst_object_unref (pool);
-}
-
-/* A buffer of @pool with random bytes (written through a map, as
- * upstream writes it). */
-static GstBuffer *
-pool_frame (GstBufferPool * pool, GRand * rand)
-{
-  GstBuffer *buf = NULL;
-
-  fail_unless (gst_buffer_pool_acquire_buffer (pool, &buf, NULL) ==
-      GST_FLOW_OK);
-  rt_fill_random (buf, rand);
-  return buf;
-}
-
 /* The element's OpenCL memory: host-visible (SVM, mapped per use, or
  * pinned on a discrete device) and device-resident, with and without
  * padded rows; one memory of the context, which the frame names. */
@@ -356,18 +280,18 @@ GST_START_TEST (test_cl_memory)
         gchar *what;
 
         gst_video_info_set_format (&info, formats[f], 41, 27);
-        pool = cl_pool (&info, resident, pad);
-        buf = pool_frame (pool, rand);
+        pool = rooms_cl_pool (&info, resident, pad);
+        buf = rooms_pool_frame (pool, rand);
         fail_unless (gst_buffer_n_memory (buf) == 1);
         fail_unless (gst_is_cl_memory (gst_buffer_peek_memory (buf, 0),
-                context));
+                rooms_context));
         if (pad)
           fail_unless (gst_buffer_get_video_meta (buf)->stride[0] >
               info.stride[0], "no padding in the pool's layout");
         what = g_strdup_printf ("%s %s pad %u",
             gst_video_format_to_string (formats[f]),
             resident ? "device-resident" : "host-visible", pad);
-        fail_unless (gst_cl_frame_open (&frame, context, &info, buf,
+        fail_unless (gst_cl_frame_open (&frame, rooms_context, &info, buf,
                 GST_MAP_READ, &error), "%s: %s", what,
             error ? error->message : "");
         fail_unless (frame.all_cl_memory, "%s", what);
@@ -381,7 +305,7 @@ GST_START_TEST (test_cl_memory)
         gst_cl_frame_close (&frame);
         g_free (what);
         gst_buffer_unref (buf);
-        free_pool (pool);
+        rooms_free_pool (pool);
       }
     }
   }
@@ -402,9 +326,9 @@ GST_START_TEST (test_shared_planes)
   GstBuffer *a, *b;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 38, 22);
-  pool = cl_pool (&info, FALSE, 0);
-  a = pool_frame (pool, rand);
-  b = pool_frame (pool, rand);
+  pool = rooms_cl_pool (&info, FALSE, 0);
+  a = rooms_pool_frame (pool, rand);
+  b = rooms_pool_frame (pool, rand);
   /* a's luma, then b's chroma */
   {
     GstBuffer *split = gst_buffer_new ();
@@ -422,7 +346,7 @@ GST_START_TEST (test_shared_planes)
   }
   gst_buffer_unref (a);
   gst_buffer_unref (b);
-  free_pool (pool);
+  rooms_free_pool (pool);
   g_rand_free (rand);
 }
 
@@ -437,7 +361,7 @@ check_refused (const GstVideoInfo * info, GstBuffer * buffer,
   GstClFrame frame;
   GError *error = NULL;
 
-  fail_if (gst_cl_frame_open (&frame, context, info, buffer, flags, &error),
+  fail_if (gst_cl_frame_open (&frame, rooms_context, info, buffer, flags, &error),
       "%s: opened", what);
   fail_unless (error != NULL, "%s: no error", what);
   fail_unless (g_error_matches (error, GST_STREAM_ERROR,
@@ -470,7 +394,7 @@ GST_START_TEST (test_undersized)
 
     gst_video_info_set_format (&info, formats[f], 37, 23);
     last = GST_VIDEO_INFO_N_PLANES (&info) - 1;
-    plane_extent (&info, last, &row_bytes, &rows);
+    rooms_plane_extent (&info, last, &row_bytes, &rows);
     need = info.offset[last] + info.stride[last] * (rows - 1) + row_bytes;
     fail_unless (need <= info.size);
 
@@ -509,14 +433,14 @@ GST_START_TEST (test_undersized)
     gst_buffer_unref (buf);
 
     /* our pool's memory, cut short */
-    pool = cl_pool (&info, FALSE, 0);
-    buf = pool_frame (pool, rand);
+    pool = rooms_cl_pool (&info, FALSE, 0);
+    buf = rooms_pool_frame (pool, rand);
     gst_buffer_resize (buf, 0, need - 1);
     what = g_strdup_printf ("%s pool memory one byte short", name);
     check_refused (&info, buf, GST_MAP_READ, what);
     g_free (what);
     gst_buffer_unref (buf);
-    free_pool (pool);
+    rooms_free_pool (pool);
   }
 
   {
@@ -539,7 +463,7 @@ clframe_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_add_checked_fixture (tc, rooms_setup, rooms_teardown);
   tcase_add_test (tc, test_system_memory);
   tcase_add_test (tc, test_wrapped_memory);
   tcase_add_test (tc, test_cl_memory);
