@@ -1,0 +1,316 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The placement room (gst/gstclplacement.c) on its own, with no filter: a
+ * frame's planes uploaded (gst_cl_placement_upload), each filtered region
+ * copied from where the kernels read it to where they write it (a kernel
+ * that changes nothing), and downloaded (gst_cl_placement_download); the
+ * untouched planes copied with the frame, or shared after it
+ * (gst_cl_placement_will_share / _share). Every output, poisoned first,
+ * equals its input: random frames of odd sizes, padded strides in a video
+ * meta, default layouts, our pool's memory, crop rectangles; the regions
+ * and the kernels' buffers as the header says; in plain and in discrete
+ * mode (GST_CL_DISCRETE=1, the libs/clplacement-discrete test). The device
+ * is $CLEPSILON_TEST_DEVICE (default "pocl"). */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <string.h>
+
+#include "gstclplacement-private.h"
+#include "robust.h"
+#include "rooms.h"
+
+static const GstVideoFormat formats[] = {
+  GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_GRAY8,
+  GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_P010_10LE,
+  GST_VIDEO_FORMAT_I422_10LE,
+};
+
+/* Where an input or an output comes from. */
+typedef enum
+{
+  SYSTEM,                       /* default layout, system memory */
+  PADDED,                       /* padded strides and gaps, video meta */
+  POOL,                         /* our pool's OpenCL memory */
+  N_SOURCES
+} Source;
+
+static const gchar *source_names[] = { "system", "padded", "pool" };
+
+static GstBuffer *
+make_buffer (const GstVideoInfo * info, Source source, GstBufferPool * pool,
+    GRand * rand)
+{
+  switch (source) {
+    case SYSTEM:
+      return rt_make_input (info, rand,
+          gst_cl_context_get_host_ptr_align (rooms_context) - 1, FALSE);
+    case PADDED:
+      return rt_make_padded_input (info, rand, 9, 3, 0x5a);
+    default:
+      return rooms_pool_frame (pool, rand);
+  }
+}
+
+/* One frame through the placement of @info, @in into @out: @touched the
+ * planes "filtered", the others copied or, where the placement says so,
+ * shared. Checks the work's regions and kernel buffers, and returns the
+ * frame's transfers in @stats. */
+static void
+place_frame (GstClPlacement * placement, GstClInFlight * in_flight,
+    GstBuffer * inbuf, GstBuffer * outbuf, guint touched,
+    GstClTransferStats * stats, gboolean * shared, const gchar * what)
+{
+  const GstVideoInfo *info = gst_cl_placement_get_info (placement);
+  const GstClPlane *planes;
+  GstClPlaneWork work[GST_CL_PLACEMENT_MAX_WORK];
+  GstClRegion regions[GST_VIDEO_MAX_PLANES];
+  GstClFrameQueues q;
+  GstClFrame in, out;
+  GError *error = NULL;
+  guint i, n_planes, n_work = 0, untouched;
+  gdouble device_ms = 0;
+  gboolean skip;
+
+  planes = gst_cl_placement_get_planes (placement, &n_planes);
+  fail_unless_equals_int (n_planes, GST_VIDEO_INFO_N_PLANES (info));
+  untouched = ((1 << n_planes) - 1) & ~touched;
+  gst_cl_plane_regions (planes, n_planes, info,
+      gst_buffer_get_video_crop_meta (inbuf), regions);
+
+  memset (stats, 0, sizeof (*stats));
+  fail_unless (gst_cl_in_flight_begin (in_flight, &device_ms, &error), "%s: %s",
+      what, error ? error->message : "");
+  fail_unless (gst_cl_frame_open (&in, rooms_context, info, inbuf,
+          GST_MAP_READ, &error), "%s: %s", what, error ? error->message : "");
+  fail_unless (gst_cl_frame_open (&out, rooms_context, info, outbuf,
+          GST_MAP_WRITE, &error), "%s: %s", what,
+      error ? error->message : "");
+  fail_unless (gst_cl_placement_alloc (placement, &error), "%s: %s", what,
+      error ? error->message : "");
+  fail_if (gst_cl_placement_in_fields (placement, &in));
+  skip = gst_cl_placement_will_share (placement, &in, outbuf, untouched);
+  gst_cl_in_flight_queues (in_flight, &in, &out, &q);
+  fail_unless (gst_cl_placement_upload (placement, &q, &in, &out, touched,
+          0, skip, work, &n_work, stats, &error), "%s: %s", what,
+      error ? error->message : "");
+  fail_unless (n_work >= 1 && n_work <= n_planes, "%s: %u work", what,
+      n_work);
+  fail_unless (gst_cl_in_flight_to_kernels (&q, &error));
+
+  /* the kernels: a copy of each filtered region, from where they read it
+   * to where they write it */
+  for (i = 0; i < n_work; i++) {
+    const GstClPlaneWork *w = &work[i];
+    const GstClPlane *p = &planes[w->index];
+
+    fail_unless_equals_int (w->field, GST_CL_FRAME);
+    fail_unless_equals_int (w->filtered, (touched >> w->index) & 1);
+    if (!w->filtered)
+      continue;
+    fail_unless (w->region.x == regions[w->index].x &&
+        w->region.y == regions[w->index].y &&
+        w->region.width == regions[w->index].width &&
+        w->region.height == regions[w->index].height, "%s: plane %u "
+        "region %d,%d %dx%d", what, w->index, w->region.x, w->region.y,
+        w->region.width, w->region.height);
+    fail_unless (w->ksrc.mem != NULL && w->kdst.mem != NULL,
+        "%s: plane %u: kernels on host memory", what, w->index);
+    if (!gst_cl_context_is_host_unified (rooms_context)) {
+      /* a discrete device: the kernels read and write device memory */
+      fail_unless_equals_int (w->ksrc.kind, GST_CL_PLANE_DEVICE);
+      fail_unless_equals_int (w->kdst.kind, GST_CL_PLANE_DEVICE);
+      fail_unless (w->kdst.mem == gst_cl_placement_output (placement,
+              w->index, q.slot, GST_CL_FRAME).mem, "%s: plane %u not in "
+          "the slot's output buffer", what, w->index);
+    }
+    fail_unless (gst_cl_stream_copy (&q.compute, &w->ksrc, &w->kdst,
+            (gsize) w->region.width * p->xstep * p->bytes, w->region.height,
+            stats, &error), "%s: %s", what, error ? error->message : "");
+  }
+  fail_unless (gst_cl_in_flight_to_downloads (&q, &error));
+  fail_unless (gst_cl_placement_download (placement, &q, work, n_work, stats,
+          &error), "%s: %s", what, error ? error->message : "");
+  fail_unless (gst_cl_in_flight_end (in_flight, &q, TRUE, &in, &out,
+          &device_ms, &error), "%s: %s", what, error ? error->message : "");
+  if (skip)
+    fail_unless (gst_cl_placement_share (placement, &q, inbuf, outbuf,
+            untouched, stats, &error), "%s: %s", what,
+        error ? error->message : "");
+  *shared = skip;
+}
+
+/* The output's image equals the input's, poison gone. */
+static void
+check_same (const GstVideoInfo * info, GstBuffer * out, GstBuffer * in,
+    const gchar * what)
+{
+  gchar *first = NULL;
+  guint n = rt_compare (info, out, in, 0, &first);
+
+  fail_unless (n == 0, "%s: %u samples differ, first %s", what, n, first);
+  g_free (first);
+}
+
+/* Every format, from and into each kind of buffer, luma alone or every
+ * plane touched, with and without a crop rectangle. */
+GST_START_TEST (test_planes_placed)
+{
+  GRand *rand = g_rand_new_with_seed (0x91ac);
+  guint f, total_upload = 0;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstVideoInfo info;
+    GstClPlacement *placement;
+    GstClInFlight *in_flight;
+    GstBufferPool *in_pool, *out_pool;
+    GError *error = NULL;
+    Source si, so;
+    guint crop, all;
+
+    gst_video_info_set_format (&info, formats[f], 39, 25);
+    placement = gst_cl_placement_new (rooms_context, &info, 1, &error);
+    fail_unless (placement != NULL, "%s", error ? error->message : "");
+    in_flight = gst_cl_in_flight_new (rooms_context, 1, &error);
+    fail_unless (in_flight != NULL, "%s", error ? error->message : "");
+    in_pool = rooms_cl_pool (&info, FALSE, 0);
+    out_pool = rooms_cl_pool (&info, FALSE, 0);
+    for (si = 0; si < N_SOURCES; si++) {
+      for (so = 0; so < N_SOURCES; so++) {
+        for (all = 0; all < 2; all++) {
+          for (crop = 0; crop < 2; crop++) {
+            guint n_planes = GST_VIDEO_INFO_N_PLANES (&info);
+            guint touched = all ? (1 << n_planes) - 1 : 1;
+            GstBuffer *in = make_buffer (&info, si, in_pool, rand);
+            GstBuffer *out = make_buffer (&info, so, out_pool, rand);
+            GstClTransferStats stats;
+            gboolean shared;
+            gchar *what;
+
+            /* poison: nothing of the input is there */
+            gst_buffer_memset (out, 0, 0xa5, gst_buffer_get_size (out));
+            if (crop) {
+              GstVideoCropMeta *c = gst_buffer_add_video_crop_meta (in);
+
+              c->x = 5;
+              c->y = 3;
+              c->width = 21;
+              c->height = 17;
+            }
+            what = g_strdup_printf ("%s %s into %s, %s, %s",
+                gst_video_format_to_string (formats[f]), source_names[si],
+                source_names[so], all ? "every plane" : "luma",
+                crop ? "crop 5,3 21x17" : "whole");
+            place_frame (placement, in_flight, in, out, touched, &stats,
+                &shared, what);
+            check_same (&info, out, in, what);
+            /* shared: only into our pool's buffers, from one memory in
+             * the default layout; the output then holds a share of the
+             * input's memory */
+            if (shared) {
+              fail_unless (si != PADDED && so == POOL && touched == 1,
+                  "%s: shared", what);
+              fail_unless (gst_buffer_n_memory (out) == 2, "%s", what);
+            } else if (si == POOL && so == POOL && n_planes > 1 && !all) {
+              fail_unless (FALSE, "%s: not shared", what);
+            }
+            /* a discrete device: system memory goes up and comes back */
+            if (!gst_cl_context_is_host_unified (rooms_context)) {
+              fail_unless (stats.upload_bytes > 0 &&
+                  stats.download_bytes > 0, "%s: %" G_GUINT64_FORMAT
+                  " up, %" G_GUINT64_FORMAT " down", what,
+                  stats.upload_bytes, stats.download_bytes);
+              total_upload++;
+            }
+            g_free (what);
+            gst_buffer_unref (in);
+            gst_buffer_unref (out);
+          }
+        }
+      }
+    }
+    fail_unless (gst_cl_in_flight_drain (in_flight, NULL, &error), "%s",
+        error ? error->message : "");
+    gst_cl_in_flight_free (in_flight);
+    gst_cl_placement_free (placement);
+    rooms_free_pool (in_pool);
+    rooms_free_pool (out_pool);
+  }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Where the device shares host memory, system memory at an aligned address
+ * is filtered in place: no transfer at all, only copies between buffers the
+ * host sees (the kernel's copy, the untouched planes). */
+GST_START_TEST (test_in_place)
+{
+  GRand *rand = g_rand_new_with_seed (0x1b9c);
+  GstVideoInfo info;
+  GstClPlacement *placement;
+  GstClInFlight *in_flight;
+  GstClTransferStats stats;
+  GstBuffer *in, *out;
+  gboolean shared;
+
+  if (!gst_cl_context_is_host_unified (rooms_context))
+    goto done;
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 35, 21);
+  placement = gst_cl_placement_new (rooms_context, &info, 1, NULL);
+  in_flight = gst_cl_in_flight_new (rooms_context, 1, NULL);
+  fail_unless (placement && in_flight);
+  in = make_buffer (&info, SYSTEM, NULL, rand);
+  out = make_buffer (&info, SYSTEM, NULL, rand);
+  gst_buffer_memset (out, 0, 0xa5, gst_buffer_get_size (out));
+  place_frame (placement, in_flight, in, out, 1, &stats, &shared, "in place");
+  check_same (&info, out, in, "in place");
+  fail_unless_equals_uint64 (stats.upload_bytes, 0);
+  fail_unless_equals_uint64 (stats.download_bytes, 0);
+  fail_unless_equals_string (gst_cl_placement_memory_path (placement,
+          &stats), "host-ptr");
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  gst_cl_in_flight_free (in_flight);
+  gst_cl_placement_free (placement);
+done:
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+static Suite *
+clplacement_suite (void)
+{
+  Suite *s = suite_create ("clplacement");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, rooms_setup, rooms_teardown);
+  tcase_add_test (tc, test_planes_placed);
+  tcase_add_test (tc, test_in_place);
+  return s;
+}
+
+GST_CHECK_MAIN (clplacement);
