@@ -128,9 +128,9 @@ check_planes (const GstClFrame * frame, const GstVideoInfo * info,
     got = g_malloc (row_bytes * rows);
     host.host = got;
     host.pitch = row_bytes;
-    fail_unless (gst_cl_copy_plane_on (queue, ref, &host, row_bytes, rows, 0,
-            NULL, NULL, &stats, &error), "%s plane %u: %s", what, i,
-        error ? error->message : "");
+    fail_unless (gst_cl_copy_plane_on (queue, &(GstClPlaneCopy) {
+            ref, &host, row_bytes, rows}, 0, NULL, NULL, &stats, &error),
+        "%s plane %u: %s", what, i, error ? error->message : "");
     fail_unless (clFinish (queue) == CL_SUCCESS);
     for (y = 0; y < rows; y++)
       fail_unless (memcmp (got + y * row_bytes,

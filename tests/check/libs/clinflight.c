@@ -98,12 +98,12 @@ GST_START_TEST (test_streams_ordered)
       1);
   gst_cl_stream_init (&b, gst_cl_context_get_host_queue (rooms_context),
       NULL, 0);
-  fail_unless (gst_cl_stream_copy (&a, &host, &rx, row_bytes, rows, &stats,
-          &error), "%s", error ? error->message : "");
+  fail_unless (gst_cl_stream_copy (&a, &(GstClPlaneCopy) {
+          &host, &rx, row_bytes, rows}, &stats, &error), "%s", error ? error->message : "");
   fail_unless (a.last != NULL && a.n_wait == 0, "the wait list was not used");
   gst_cl_stream_follow (&b, &a);
-  fail_unless (gst_cl_stream_copy (&b, &rx, &ry, row_bytes, rows, &stats,
-          &error), "%s", error ? error->message : "");
+  fail_unless (gst_cl_stream_copy (&b, &(GstClPlaneCopy) {
+          &rx, &ry, row_bytes, rows}, &stats, &error), "%s", error ? error->message : "");
   fail_unless (gst_cl_stream_join (&b, &done, &error));
   clFlush (gst_cl_context_get_queue (rooms_context));
   clFlush (gst_cl_context_get_host_queue (rooms_context));
@@ -129,8 +129,8 @@ GST_START_TEST (test_streams_ordered)
       1);
   fail_unless (gst_cl_stream_wait_on_cpu (&a, &error));
   fail_unless_equals_int (a.n_wait, 0);
-  fail_unless (gst_cl_stream_copy (&a, &host, &hback, row_bytes, rows,
-          &stats, &error));
+  fail_unless (gst_cl_stream_copy (&a, &(GstClPlaneCopy) {
+          &host, &hback, row_bytes, rows}, &stats, &error));
   fail_unless (a.last == NULL, "a CPU copy has no event");
   fail_unless (memcmp (back, data, row_bytes) == 0);
   gst_cl_stream_clear (&a);

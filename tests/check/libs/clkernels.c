@@ -18,7 +18,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* The kernels room (gst/gstclvariant.c: GstClKernels) on its own: every
+/* The kernels room (gst/gstclstage.c: GstClKernels) on its own: every
  * variant each program has, with every work-group size it offers, at window
  * radius 1..7, on 8-bit bytes and on 10-bit words (shift 0 and 6, as
  * I420_10LE and P010), planar and interleaved, on random planes of odd
@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "gstclconvkernel-private.h"
-#include "gstclvariant-private.h"
+#include "gstclstage-private.h"
 #include "reference.h"
 #include "rooms.h"
 
@@ -214,19 +214,18 @@ check_variant (GstClKernels * kernels, GstClVariant variant, Plane * in,
   }
   for (s = 0; s < n_sizes; s++) {
     GstClLaunch launch = { variant, {sizes[s][0], sizes[s][1]} };
-    GstClStagePlane sp = { &in->ref, &out->ref, in->width, in->height,
-      in->xstep, in->shift
+    GstClStage stage = { kernels, conv != NULL,
+      {&in->ref, &out->ref, in->width, in->height, in->xstep, in->shift},
+      threshold, conv ? *conv : (GstClConvParams) { 0, }
     };
-    GstClEvents events = { {0,}, 0, NULL, 0 };
+    GstClEvents events = { {0,}, 0 };
     GError *error = NULL;
     gboolean ok;
     gchar *at;
 
     memset (out->host, POISON, out->size);
     plane_upload (out);
-    ok = conv ? gst_cl_kernels_run_convolve (kernels, &launch, &sp, conv,
-        &events, &error) : gst_cl_kernels_run_epsilon (kernels, &launch, &sp,
-        threshold, &events, &error);
+    ok = gst_cl_stage_run (&stage, &launch, 0, NULL, &events, &error);
     fail_unless (ok, "%s: %s", what, error ? error->message : "");
     fail_unless (clFinish (queue) == CL_SUCCESS);
     gst_cl_events_take_ms (&events);
@@ -279,7 +278,7 @@ get_kernels (gint radius, gboolean deep)
 }
 
 /* The variants each program has: every one on bytes; plain, vector and
- * separable on words (gstclvariant-private.h); never AUTO. */
+ * separable on words (gstclstage-private.h); never AUTO. */
 GST_START_TEST (test_variants_present)
 {
   gint deep;

@@ -112,8 +112,9 @@ place_frame (GstClPlacement * placement, GstClInFlight * in_flight,
   fail_if (gst_cl_placement_in_fields (placement, &in));
   skip = gst_cl_placement_will_share (placement, &in, outbuf, untouched);
   gst_cl_in_flight_queues (in_flight, &in, &out, &q);
-  fail_unless (gst_cl_placement_upload (placement, &q, &in, &out, touched,
-          0, skip, work, &n_work, stats, &error), "%s: %s", what,
+  fail_unless (gst_cl_placement_upload (placement, &q, &in, &out,
+          &(GstClPlaneSelection) {
+          touched, 0, skip}, work, &n_work, stats, &error), "%s: %s", what,
       error ? error->message : "");
   fail_unless (n_work >= 1 && n_work <= n_planes, "%s: %u work", what,
       n_work);
@@ -145,9 +146,10 @@ place_frame (GstClPlacement * placement, GstClInFlight * in_flight,
               w->index, q.slot, GST_CL_FRAME).mem, "%s: plane %u not in "
           "the slot's output buffer", what, w->index);
     }
-    fail_unless (gst_cl_stream_copy (&q.compute, &w->ksrc, &w->kdst,
-            (gsize) w->region.width * p->xstep * p->bytes, w->region.height,
-            stats, &error), "%s: %s", what, error ? error->message : "");
+    fail_unless (gst_cl_stream_copy (&q.compute, &(GstClPlaneCopy) {
+            &w->ksrc, &w->kdst, (gsize) w->region.width * p->xstep *
+            p->bytes, w->region.height}, stats, &error), "%s: %s", what,
+        error ? error->message : "");
   }
   fail_unless (gst_cl_in_flight_to_downloads (&q, &error));
   fail_unless (gst_cl_placement_download (placement, &q, work, n_work, stats,
