@@ -221,12 +221,14 @@ gst_cl_dct_free (GstClDct * self)
 
 gboolean
 gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
+    cl_uint n_wait, const cl_event * wait, GstClEvents * events,
     guint32 * hist, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
   const cl_uint zero = 0, off = (cl_uint) plane->src->offset;
   const gint width = plane->width, height = plane->height;
   size_t global[2], local[2];
+  const GstClEnqueue how = { local, n_wait, wait, events, "dct_histogram" };
   cl_int err = CL_SUCCESS;
   guint a = 0;
 
@@ -235,6 +237,7 @@ gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
     memset (hist, 0, GST_CL_DCT_HIST_SIZE * sizeof (guint32));
     return TRUE;
   }
+  /* the fill writes only our buffer: the wait list is the kernel's */
   err = clEnqueueFillBuffer (queue, self->hist, &zero, sizeof (zero), 0,
       GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0, NULL, NULL);
   if (err != CL_SUCCESS)
@@ -266,11 +269,10 @@ gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
     local[0] = DCT_HIST_WG;
     local[1] = 1;
   }
-  err = clEnqueueNDRangeKernel (queue, self->histogram, 2, NULL, global,
-      local, 0, NULL, NULL);
-  if (err != CL_SUCCESS)
-    return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel "
-        "(dct_histogram)");
+  if (!gst_cl_enqueue_kernel (self->context, self->histogram, global[0],
+          global[1], &how, error))
+    return FALSE;
+  /* after the kernel on the in-order queue */
   err = clEnqueueReadBuffer (queue, self->hist, CL_TRUE, 0,
       GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), hist, 0, NULL, NULL);
   if (err != CL_SUCCESS)
@@ -499,13 +501,61 @@ ensure_buf (GstClDct * self, gsize size, GError ** error)
   return TRUE;
 }
 
-/* dct_pad then dct_strips (kernels/dct-strips.cl). */
+/* dct_strips' pass offsets, 4 bits a pass in @sxs and @sys: the passes by
+ * horizontal offset, those at one offset one after the other (any order
+ * gives the same sums): dct_strips then touches one offset's rows and P
+ * sums at a time (no speed-up measurable here, but a working set that fits
+ * a core's first-level cache). */
+static void
+pack_pass_offsets (guint passes, cl_ulong * sxs, cl_ulong * sys)
+{
+  guint n = 0, x, i;
+
+  *sxs = *sys = 0;
+  for (x = 0; x < 8; x++)
+    for (i = 0; i < passes; i++) {
+      gint sx = 0, sy = 0;
+
+      gst_cl_dct_pass_offset (passes, i, &sx, &sy);
+      if (sx != (gint) x)
+        continue;
+      *sxs |= (cl_ulong) sx << (4 * n);
+      *sys |= (cl_ulong) sy << (4 * n);
+      n++;
+    }
+}
+
+/* dct_pad: @plane's source into self->buf, @phase entries a phase of a
+ * row, @pad_rows rows (kernels/dct-strips.cl), as @how says. */
+static gboolean
+launch_pad (GstClDct * self, const GstClDctPlane * plane, cl_int phase,
+    gint pad_rows, const GstClEnqueue * how, GError ** error)
+{
+  const cl_uint soff = (cl_uint) plane->src->offset;
+  cl_int err = CL_SUCCESS;
+  guint a = 0;
+
+  GST_CL_ARG (self->pad, a++, plane->src->mem, &err);
+  GST_CL_ARG (self->pad, a++, soff, &err);
+  GST_CL_ARG (self->pad, a++, plane->src->pitch, &err);
+  GST_CL_ARG (self->pad, a++, plane->width, &err);
+  GST_CL_ARG (self->pad, a++, plane->height, &err);
+  GST_CL_ARG (self->pad, a++, self->buf, &err);
+  GST_CL_ARG (self->pad, a++, phase, &err);
+  GST_CL_ARG (self->pad, a++, self->shift, &err);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clSetKernelArg (dct_pad)");
+  return gst_cl_enqueue_kernel (self->context, self->pad, phase / 16,
+      pad_rows, how, error);
+}
+
+/* dct_pad then dct_strips (kernels/dct-strips.cl); dct_pad waits for
+ * @how's list, dct_strips follows it on the in-order queue. */
 static gboolean
 threshold_strips (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
-    guint passes, cl_event * event, GError ** error)
+    guint passes, const GstClEnqueue * how, GError ** error)
 {
-  cl_command_queue queue = gst_cl_context_get_queue (self->context);
-  const cl_uint soff = (cl_uint) plane->src->offset;
+  static const size_t local[2] = { 1, 1 };
   const cl_uint doff = (cl_uint) plane->dst->offset;
   const gint width = plane->width, height = plane->height;
   const cl_int plog = passes_log2 (passes);
@@ -516,11 +566,11 @@ threshold_strips (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
    * phase of a row has `phase` entries, whole work-items of dct_pad */
   const cl_int phase = (strips * DCT_STRIP / 8 + 2 + 15) / 16 * 16;
   const gint pad_rows = block_rows * 8 + 2 * DCT_PAD;
+  GstClEnqueue pad = *how, stage = *how;
   gint segments, seg_rows;
-  cl_ulong sxs = 0, sys = 0;
-  size_t global[2], local[2] = { 1, 1 };
+  cl_ulong sxs, sys;
   cl_int err = CL_SUCCESS;
-  guint a = 0, i;
+  guint a = 0;
 
   if (!ensure_buf (self, (gsize) 8 * phase * pad_rows * self->sample_bytes,
           error))
@@ -529,44 +579,13 @@ threshold_strips (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
       / strips, block_rows);
   seg_rows = (block_rows + segments - 1) / segments * 8;
   segments = (height + seg_rows - 1) / seg_rows;
-  /* the passes by horizontal offset, those at one offset one after the
-   * other (any order gives the same sums): dct_strips then touches one
-   * offset's rows and P sums at a time (no speed-up measurable here, but a
-   * working set that fits a core's first-level cache) */
-  {
-    guint n = 0, x;
+  pack_pass_offsets (passes, &sxs, &sys);
 
-    for (x = 0; x < 8; x++)
-      for (i = 0; i < passes; i++) {
-        gint sx = 0, sy = 0;
+  pad.local = NULL;
+  pad.what = "dct_pad";
+  if (!launch_pad (self, plane, phase, pad_rows, &pad, error))
+    return FALSE;
 
-        gst_cl_dct_pass_offset (passes, i, &sx, &sy);
-        if (sx != (gint) x)
-          continue;
-        sxs |= (cl_ulong) sx << (4 * n);
-        sys |= (cl_ulong) sy << (4 * n);
-        n++;
-      }
-  }
-
-  GST_CL_ARG (self->pad, a++, plane->src->mem, &err);
-  GST_CL_ARG (self->pad, a++, soff, &err);
-  GST_CL_ARG (self->pad, a++, plane->src->pitch, &err);
-  GST_CL_ARG (self->pad, a++, width, &err);
-  GST_CL_ARG (self->pad, a++, height, &err);
-  GST_CL_ARG (self->pad, a++, self->buf, &err);
-  GST_CL_ARG (self->pad, a++, phase, &err);
-  GST_CL_ARG (self->pad, a++, self->shift, &err);
-  if (err != CL_SUCCESS)
-    return gst_cl_set_error (error, err, "clSetKernelArg (dct_pad)");
-  global[0] = phase / 16;
-  global[1] = pad_rows;
-  err = clEnqueueNDRangeKernel (queue, self->pad, 2, NULL, global, NULL, 0,
-      NULL, NULL);
-  if (err != CL_SUCCESS)
-    return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel (dct_pad)");
-
-  a = 0;
   GST_CL_ARG (self->stage, a++, self->buf, &err);
   GST_CL_ARG (self->stage, a++, phase, &err);
   GST_CL_ARG (self->stage, a++, plane->dst->mem, &err);
@@ -582,38 +601,39 @@ threshold_strips (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
   GST_CL_ARG (self->stage, a++, self->shift, &err);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clSetKernelArg (dct_strips)");
-  global[0] = strips;
-  global[1] = segments;
-  err = clEnqueueNDRangeKernel (queue, self->stage, 2, NULL, global, local,
-      0, NULL, event);
-  if (err != CL_SUCCESS)
-    return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel "
-        "(dct_strips)");
-  return TRUE;
+  stage.local = local;
+  stage.n_wait = 0;
+  stage.wait = NULL;
+  stage.what = "dct_strips";
+  return gst_cl_enqueue_kernel (self->context, self->stage, strips, segments,
+      &stage, error);
 }
 
-/* dct_pass once a pass (kernels/dct-passes.cl). */
+/* dct_pass once a pass (kernels/dct-passes.cl); the first waits for
+ * @how's list, the others follow it on the in-order queue. */
 static gboolean
 threshold_passes (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
-    guint passes, cl_event * event, GError ** error)
+    guint passes, const GstClEnqueue * how, GError ** error)
 {
-  cl_command_queue queue = gst_cl_context_get_queue (self->context);
+  static const size_t local[2] = { DCT_WG, 1 };
   const cl_uint soff = (cl_uint) plane->src->offset;
   const cl_uint doff = (cl_uint) plane->dst->offset;
   const gint width = plane->width, height = plane->height;
   const cl_int plog = passes_log2 (passes);
+  GstClEnqueue pass = *how;
   guint i;
 
   if (passes > 1 && !ensure_buf (self, (gsize) width * height *
           sizeof (cl_int), error))
     return FALSE;
+  pass.local = local;
+  pass.what = "dct_pass";
   for (i = 0; i < passes; i++) {
     /* the first pass writes the sums, the last the output (dct-passes.cl) */
     const cl_int mode = passes == 1 ? 3 : i == 0 ? 0 : i + 1 < passes ? 1 : 2;
     /* a 1-pass run never touches the sums; any buffer will do */
     cl_mem acc = self->buf ? self->buf : self->hist;
     gint sx, sy;
-    size_t global[2], local[2] = { DCT_WG, 1 };
     cl_int err = CL_SUCCESS;
     guint a = 0;
 
@@ -636,24 +656,25 @@ threshold_passes (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
     if (err != CL_SUCCESS)
       return gst_cl_set_error (error, err, "clSetKernelArg (dct_pass)");
     /* eight work-items a block, whole work-groups (kernels/dct-passes.cl) */
-    global[0] = ((width + sx + 7) / 8 * 8 + DCT_WG - 1) / DCT_WG * DCT_WG;
-    global[1] = (height + sy + 7) / 8;
-    err = clEnqueueNDRangeKernel (queue, self->stage, 2, NULL, global, local,
-        0, NULL, i + 1 == passes ? event : NULL);
-    if (err != CL_SUCCESS)
-      return gst_cl_set_error (error, err, "clEnqueueNDRangeKernel (dct_pass)");
+    if (!gst_cl_enqueue_kernel (self->context, self->stage,
+            (width + sx + 7) / 8 * 8, (height + sy + 7) / 8, &pass, error))
+      return FALSE;
+    pass.n_wait = 0;
+    pass.wait = NULL;
   }
   return TRUE;
 }
 
 gboolean
 gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
-    guint threshold, guint passes, cl_event * event, GError ** error)
+    guint threshold, guint passes, cl_uint n_wait, const cl_event * wait,
+    GstClEvents * events, GError ** error)
 {
   const cl_int thr = (cl_int) MIN (threshold, G_MAXINT32);
+  const GstClEnqueue how = { NULL, n_wait, wait, events, NULL };
 
   g_return_val_if_fail (passes_log2 (passes) >= 0 && plane->width > 0 &&
       plane->height > 0, FALSE);
   return (self->strips ? threshold_strips : threshold_passes) (self, plane,
-      thr, passes, event, error);
+      thr, passes, &how, error);
 }

@@ -24,7 +24,6 @@
 
 #include "gstclmemory-private.h"
 #include "gstclerror-private.h"
-#include "gstclstream-private.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_memory_debug);
 #define GST_CAT_DEFAULT gst_cl_memory_debug

@@ -470,6 +470,20 @@ apply_settings (GstClPlan * self, GError ** error)
 
 /* ---- One frame ----------------------------------------------------------- */
 
+/* Makes the last of the kernels that @events got past its first @before
+ * the latest command of @s (the kernels are enqueued on the context's
+ * queue, which is @s's: gstclinflight.c). */
+static void
+stream_took (GstClStream * s, const GstClEvents * events, guint before)
+{
+  cl_event last = gst_cl_events_last (events);
+
+  if (events->n_events == before)
+    return;
+  clRetainEvent (last);
+  gst_cl_stream_enqueued (s, last);
+}
+
 /* Runs @stage with @launch from @src to @dst over @region, on @s (the
  * kernels' stream); the kernels' events go to @events, for their times. */
 static gboolean
@@ -478,10 +492,7 @@ run_stage (GstClStream * s, GstClEvents * events, const GstClStage * stage,
     const GstClPlaneRef * src, const GstClPlaneRef * dst, GError ** error)
 {
   GstClStage here = *stage;
-  guint before = events->n_events;
-  /* a stage enqueues one or two kernels: with room for two, the last event
-   * kept is its last kernel's */
-  gboolean room = G_N_ELEMENTS (events->events) - before >= 2;
+  const guint before = events->n_events;
 
   here.plane.src = src;
   here.plane.dst = dst;
@@ -489,42 +500,40 @@ run_stage (GstClStream * s, GstClEvents * events, const GstClStage * stage,
   here.plane.height = region->height;
   if (!gst_cl_stage_run (&here, launch, s->n_wait, s->wait, events, error))
     return FALSE;
-  if (!room || events->n_events == before)
-    return gst_cl_stream_mark (s, error);
-  clRetainEvent (events->events[events->n_events - 1]);
-  gst_cl_stream_enqueued (s, events->events[events->n_events - 1]);
+  stream_took (s, events, before);
   return TRUE;
 }
 
 /* strength=auto on @region from @src to @dst: the quantizer step read off
- * the frame's DCTs (blocking: the histogram comes back to the CPU), the DCT
- * thresholding at the strength it gives, or a copy where the frame shows
- * no coding (gstcldct.c). */
+ * the frame's DCTs, the DCT thresholding at the strength it gives, or a
+ * copy where the frame shows no coding (gstcldct.c). The histogram waits
+ * for what @s waits for on the device; the CPU then waits for its counts
+ * (the threshold needs them), so what follows it need not wait again. */
 static gboolean
-run_auto (GstClPlan * self, GstClStream * s, const GstClPlane * plane,
-    const GstClRegion * region, const GstClPlaneRef * src,
-    const GstClPlaneRef * dst, GError ** error)
+run_auto (GstClPlan * self, GstClStream * s, GstClEvents * events,
+    const GstClPlane * plane, const GstClRegion * region,
+    const GstClPlaneRef * src, const GstClPlaneRef * dst, GError ** error)
 {
   const GstClDctPlane on = { src, dst, region->width, region->height };
   guint32 hist[GST_CL_DCT_HIST_SIZE];
   GstClTransferStats ignored = { 0, };
-  cl_event event = NULL;
-  guint threshold;
+  guint threshold, before = events->n_events;
 
-  /* The CPU waits for the histogram anyway: first for what @s waits for. */
-  if (!gst_cl_stream_wait_on_cpu (s, error) ||
-      !gst_cl_dct_histogram (self->dct, &on, hist, error))
+  if (!gst_cl_dct_histogram (self->dct, &on, s->n_wait, s->wait, events,
+          hist, error))
     return FALSE;
+  stream_took (s, events, before);
   threshold = gst_cl_dct_auto_update (&self->auto_state, hist);
   GST_LOG ("strength=auto: DCT threshold %u", threshold);
   if (threshold == 0)
     return gst_cl_stream_copy (s, &(GstClPlaneCopy) {
         src, dst, (gsize) region->width * plane->bytes, region->height},
         &ignored, error);
+  before = events->n_events;
   if (!gst_cl_dct_threshold (self->dct, &on, threshold,
-          GST_CL_DCT_MAX_PASSES, &event, error))
+          GST_CL_DCT_MAX_PASSES, s->n_wait, s->wait, events, error))
     return FALSE;
-  gst_cl_stream_enqueued (s, event);
+  stream_took (s, events, before);
   return TRUE;
 }
 
@@ -544,8 +553,8 @@ run_stages (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
   if (ps->runs.epsilon || ps->runs.dct) {
     const GstClPlaneRef *out = ps->runs.convolve ? &tmp : &w->kdst;
 
-    if (ps->runs.dct ? !run_auto (self, s, &self->planes[w->index],
-            &w->region, src, out, error) :
+    if (ps->runs.dct ? !run_auto (self, s, q->events,
+            &self->planes[w->index], &w->region, src, out, error) :
         !run_stage (s, q->events, &ps->epsilon_stage, &ps->epsilon_launch,
             &w->region, src, out, error))
       return FALSE;

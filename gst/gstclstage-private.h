@@ -56,15 +56,49 @@ typedef struct
 
 /* Events of the kernels enqueued for one frame, for their times: an output
  * of the calls that enqueue, never an input (what a kernel waits for is an
- * argument of gst_cl_stage_run()). */
+ * argument of gst_cl_enqueue_kernel()). It holds every event it is given
+ * (a frame's 16 DCT passes, its histogram and its other stages too): the
+ * first GST_CL_EVENTS_INLINE in @events, the others in @more. Zeroed
+ * (`{ {0,}, 0 }`) it is empty. */
+#define GST_CL_EVENTS_INLINE 16
 typedef struct
 {
-  cl_event events[16];
-  guint n_events;
+  cl_event events[GST_CL_EVENTS_INLINE];
+  guint n_events;               /* all of them, @more's too */
+  GArray *more;                 /* cl_event: those past the inline ones */
 } GstClEvents;
 
-/* Milliseconds the events' commands ran (profiling), releasing them. */
+/* Adds @event (taking it) to @events. */
+void gst_cl_events_add (GstClEvents * events, cl_event event);
+
+/* The event added last to @events (not a new reference), or NULL. */
+cl_event gst_cl_events_last (const GstClEvents * events);
+
+/* Milliseconds the events' commands ran (profiling), releasing them; leaves
+ * @events empty. */
 gdouble gst_cl_events_take_ms (GstClEvents * events);
+
+/* What one kernel enqueued needs besides its arguments and its global
+ * size: its work-group size (@local; NULL: the implementation's), what it
+ * waits for (@n_wait events of @wait, not owned), where its event goes
+ * (@events, may be NULL), and its name for errors. */
+typedef struct
+{
+  const size_t *local;
+  cl_uint n_wait;
+  const cl_event *wait;
+  GstClEvents *events;
+  const gchar *what;
+} GstClEnqueue;
+
+/* Enqueues @kernel, its arguments set, on @context's queue over @width x
+ * @height work-items as @how says: the one launch of every kernel of the
+ * library (the filters' stages, the DCT stage and its histogram). The
+ * global size is rounded up to whole work-groups of @how->local, which
+ * OpenCL 1.2 needs; kernels skip the excess. Returns FALSE with @error set
+ * ("clEnqueueNDRangeKernel (@what)") on failure. */
+gboolean gst_cl_enqueue_kernel (GstClContext * context, cl_kernel kernel,
+    gsize width, gsize height, const GstClEnqueue * how, GError ** error);
 
 /* All kernels of one program, built for one epsilon window radius (the
  * tiled and vector epsilon kernels unroll their window loops; the others
@@ -139,7 +173,7 @@ typedef struct
  * SEPARABLE needs a separable convolution) on the context's queue, its
  * first kernel after the @n_wait events of @wait (not owned; say a frame's
  * upload on another queue), the others after it on the in-order queue. The
- * kernels' events are added to @events (may be NULL) while it has room.
+ * kernels' events are added to @events (may be NULL).
  * The epsilon filter's @threshold is in sample units (10-bit ones for a
  * deep program); the convolution takes one-component planes and clamps its
  * output to 0..255, or 0..1023 for a deep program. */

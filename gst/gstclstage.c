@@ -94,6 +94,33 @@ gst_cl_variant_from_string (const gchar * nick)
   return GST_CL_VARIANT_AUTO;
 }
 
+void
+gst_cl_events_add (GstClEvents * events, cl_event event)
+{
+  if (events->n_events < GST_CL_EVENTS_INLINE) {
+    events->events[events->n_events++] = event;
+    return;
+  }
+  if (!events->more)
+    events->more = g_array_new (FALSE, FALSE, sizeof (cl_event));
+  g_array_append_val (events->more, event);
+  events->n_events++;
+}
+
+/* The @i-th event of @events. */
+static cl_event
+event_at (const GstClEvents * events, guint i)
+{
+  return i < GST_CL_EVENTS_INLINE ? events->events[i] :
+      g_array_index (events->more, cl_event, i - GST_CL_EVENTS_INLINE);
+}
+
+cl_event
+gst_cl_events_last (const GstClEvents * events)
+{
+  return events->n_events ? event_at (events, events->n_events - 1) : NULL;
+}
+
 gdouble
 gst_cl_events_take_ms (GstClEvents * events)
 {
@@ -102,16 +129,17 @@ gst_cl_events_take_ms (GstClEvents * events)
   guint i;
 
   for (i = 0; i < events->n_events; i++) {
-    if (clGetEventProfilingInfo (events->events[i],
-            CL_PROFILING_COMMAND_START, sizeof (start), &start,
-            NULL) == CL_SUCCESS
-        && clGetEventProfilingInfo (events->events[i],
-            CL_PROFILING_COMMAND_END, sizeof (end), &end, NULL) == CL_SUCCESS
-        && end > start)
+    cl_event event = event_at (events, i);
+
+    if (clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_START,
+            sizeof (start), &start, NULL) == CL_SUCCESS
+        && clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_END,
+            sizeof (end), &end, NULL) == CL_SUCCESS && end > start)
       ms += (end - start) / 1e6;
-    clReleaseEvent (events->events[i]);
+    clReleaseEvent (event);
   }
   events->n_events = 0;
+  g_clear_pointer (&events->more, g_array_unref);
   return ms;
 }
 
@@ -372,46 +400,36 @@ set_plane_args (cl_kernel kernel, const GstClStagePlane * plane)
   return status;
 }
 
-/* What one kernel enqueued needs besides its arguments: its work-group
- * size, what it waits for (@n_wait events of @wait, not owned), where its
- * event goes (@events, may be NULL), and its name for errors. */
-typedef struct
+gboolean
+gst_cl_enqueue_kernel (GstClContext * context, cl_kernel kernel, gsize width,
+    gsize height, const GstClEnqueue * how, GError ** error)
 {
-  const size_t *local;
-  cl_uint n_wait;
-  const cl_event *wait;
-  GstClEvents *events;
-  const gchar *what;
-} GstClEnqueue;
+  static const size_t one[2] = { 1, 1 };
+  const size_t *local = how->local ? how->local : one;
+  size_t global[2] = { (width + local[0] - 1) / local[0] * local[0],
+    (height + local[1] - 1) / local[1] * local[1]
+  };
+  cl_event event = NULL;
+  cl_int status;
 
-/* Runs @kernel over @width x @height work-items as @how says. The global
- * size is rounded up to whole work-groups, which OpenCL 1.2 needs; kernels
- * skip the excess. */
+  status = clEnqueueNDRangeKernel (gst_cl_context_get_queue (context),
+      kernel, 2, NULL, global, how->local, how->n_wait,
+      how->n_wait ? how->wait : NULL, how->events ? &event : NULL);
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clEnqueueNDRangeKernel (%s)",
+        how->what);
+  if (how->events)
+    gst_cl_events_add (how->events, event);
+  return TRUE;
+}
+
+/* gst_cl_enqueue_kernel() on the program's context. */
 static gboolean
 enqueue (GstClKernels * self, cl_kernel kernel, gsize width, gsize height,
     const GstClEnqueue * how, GError ** error)
 {
-  const size_t *local = how->local;
-  GstClEvents *events = how->events;
-  size_t global[2] = { (width + local[0] - 1) / local[0] * local[0],
-    (height + local[1] - 1) / local[1] * local[1]
-  };
-  cl_event *event = NULL;
-  cl_int status;
-
-  if (events && events->n_events < G_N_ELEMENTS (events->events))
-    event = &events->events[events->n_events];
-  status = clEnqueueNDRangeKernel (gst_cl_context_get_queue (self->context),
-      kernel, 2, NULL, global, local, how->n_wait,
-      how->n_wait ? how->wait : NULL, event);
-  if (status != CL_SUCCESS) {
-    gst_cl_set_error (error, status, "clEnqueueNDRangeKernel (%s)",
-        how->what);
-    return FALSE;
-  }
-  if (event)
-    events->n_events++;
-  return TRUE;
+  return gst_cl_enqueue_kernel (self->context, kernel, width, height, how,
+      error);
 }
 
 /* Enqueues @kernel of @launch's variant over @items samples per row: the

@@ -65,19 +65,10 @@ gboolean gst_cl_stream_copy (GstClStream * s, const GstClPlaneCopy * copy,
  * latest command of @s, which waited for the wait list. */
 void gst_cl_stream_enqueued (GstClStream * s, cl_event event);
 
-/* A marker after all that @s enqueued, where the commands' events are not
- * all at hand; the commands before it used the wait list. */
-gboolean gst_cl_stream_mark (GstClStream * s, GError ** error);
-
 /* An event (new reference) that completes with all that @s waits for and
  * enqueued: its last command's, or a marker after those. */
 gboolean gst_cl_stream_join (GstClStream * s, cl_event * done,
     GError ** error);
-
-/* Waits on the CPU for what the next command of @s was to wait for, and
- * empties its wait list: for work the CPU does next (reading a result
- * back). FALSE with @error set where one of those commands failed. */
-gboolean gst_cl_stream_wait_on_cpu (GstClStream * s, GError ** error);
 
 /* Lets go of the event of the latest command of @s. */
 void gst_cl_stream_clear (GstClStream * s);

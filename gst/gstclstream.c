@@ -44,19 +44,6 @@ gst_cl_stream_wait_for (GstClStream * s, cl_event event)
     clWaitForEvents (1, &event);
 }
 
-gboolean
-gst_cl_stream_wait_on_cpu (GstClStream * s, GError ** error)
-{
-  cl_int status = s->n_wait ? clWaitForEvents (s->n_wait, s->wait) :
-      CL_SUCCESS;
-
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status,
-        "clWaitForEvents (frame in flight)");
-  s->n_wait = 0;
-  return TRUE;
-}
-
 void
 gst_cl_stream_init (GstClStream * s, cl_command_queue queue, cl_event * pending,
     guint n)
@@ -89,18 +76,6 @@ gst_cl_stream_enqueued (GstClStream * s, cl_event event)
     clReleaseEvent (s->last);
   s->last = event;
   s->n_wait = 0;
-}
-
-gboolean
-gst_cl_stream_mark (GstClStream * s, GError ** error)
-{
-  cl_event event;
-  cl_int status = clEnqueueMarkerWithWaitList (s->queue, 0, NULL, &event);
-
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status, "clEnqueueMarkerWithWaitList");
-  gst_cl_stream_enqueued (s, event);
-  return TRUE;
 }
 
 gboolean

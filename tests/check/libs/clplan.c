@@ -843,6 +843,12 @@ GST_START_TEST (test_strength_auto)
       gst_buffer_unmap (in, &map);
     }
     fail_unless (gst_cl_plan_process (plan, in, out, FALSE, &frame, NULL));
+    /* only the DCT stage and its histogram run: their kernels' time is
+     * the frame's device time */
+    fail_unless (g_str_equal (frame.epsilon_launch, "none") &&
+        g_str_equal (frame.conv_launch, "none"));
+    fail_unless (frame.device_ms > 0, "frame %u: the DCT kernels' time "
+        "left out of device_ms", frame_n);
     fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
     fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
     ref_dct_histogram (GST_VIDEO_FRAME_PLANE_DATA (&fin, 0),
@@ -921,6 +927,40 @@ GST_START_TEST (test_strength_auto)
   }
   gst_cl_plan_free (plan);
   gst_buffer_unref (in);
+}
+
+GST_END_TEST;
+
+/* GstClEvents holds every event it is given, past its inline ones too (a
+ * frame's 16 DCT passes and histogram with its other stages), and gives
+ * them all back. */
+GST_START_TEST (test_events_hold_all)
+{
+  GstClEvents events = { {0,}, 0 };
+  cl_event made[GST_CL_EVENTS_INLINE + 5];
+  cl_uint refs = 0;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (made); i++) {
+    made[i] = clCreateUserEvent (gst_cl_context_get_handle (context), NULL);
+    fail_unless (made[i] != NULL);
+    clRetainEvent (made[i]);
+    clSetUserEventStatus (made[i], CL_COMPLETE);
+    gst_cl_events_add (&events, made[i]);
+    fail_unless (gst_cl_events_last (&events) == made[i]);
+  }
+  fail_unless_equals_int (events.n_events, G_N_ELEMENTS (made));
+  /* user events have no profiling times: 0 ms, but every one released */
+  fail_unless (gst_cl_events_take_ms (&events) == 0.0);
+  fail_unless_equals_int (events.n_events, 0);
+  fail_unless (events.more == NULL);
+  fail_unless (gst_cl_events_last (&events) == NULL);
+  for (i = 0; i < G_N_ELEMENTS (made); i++) {
+    fail_unless (clGetEventInfo (made[i], CL_EVENT_REFERENCE_COUNT,
+            sizeof (refs), &refs, NULL) == CL_SUCCESS);
+    fail_unless_equals_int (refs, 1);
+    clReleaseEvent (made[i]);
+  }
 }
 
 GST_END_TEST;
@@ -1184,6 +1224,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_split_input);
   tcase_add_test (tc, test_strength_auto);
+  tcase_add_test (tc, test_events_hold_all);
   tcase_add_test (tc, test_interlaced);
   tcase_add_test (tc, test_same_settings_again);
   tcase_add_test (tc, test_settings_equal);
