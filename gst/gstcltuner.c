@@ -26,6 +26,7 @@
 #include "gstclcache-private.h"
 #include "gstclerror-private.h"
 #include "gstclkernels.h"
+#include "filters-shared.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,6 @@ GST_CL_DEBUG_CATEGORY (gst_cl_tuner_debug, "cltuner",
 
 #define GROUP "launches"
 #define TIMED_RUNS 3
-#define MAX_RADIUS 7
 
 struct _GstClTuner
 {
@@ -46,7 +46,7 @@ struct _GstClTuner
   GKeyFile *choices;
   GHashTable *launches;         /* config -> GstClLaunch, this run */
   /* by sample size (bytes, 16-bit words) and epsilon radius */
-  GstClKernels *kernels[2][MAX_RADIUS + 1];
+  GstClKernels *kernels[2][FILTER_MAX_RADIUS + 1];
   guint runs;
 };
 
@@ -84,7 +84,7 @@ gst_cl_tuner_free (GstClTuner * self)
 
   if (!self)
     return;
-  for (i = 0; i <= MAX_RADIUS; i++) {
+  for (i = 0; i <= FILTER_MAX_RADIUS; i++) {
     g_clear_pointer (&self->kernels[0][i], gst_cl_kernels_free);
     g_clear_pointer (&self->kernels[1][i], gst_cl_kernels_free);
   }
@@ -103,7 +103,7 @@ gst_cl_tuner_get_kernels (GstClTuner * self, gboolean deep, gint radius,
   gboolean from_cache = FALSE;
   gint64 started;
 
-  g_return_val_if_fail (radius >= 1 && radius <= MAX_RADIUS, NULL);
+  g_return_val_if_fail (radius >= 1 && radius <= FILTER_MAX_RADIUS, NULL);
   kernels = &self->kernels[deep ? 1 : 0][radius];
   if (*kernels)
     return *kernels;
