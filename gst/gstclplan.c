@@ -591,22 +591,20 @@ enqueue_frame (GstClPlan * self, GstClFrameQueues * q, const GstClFrame * in,
     const GstClFrame * out, gboolean skip_untouched,
     GstClTransferStats * stats, GError ** error)
 {
-  const GstClPlaneSelection planes = { touched_planes (self),
-    dct_planes (self), skip_untouched
+  GstClFrameWork frame = {.in = in,.out = out,.planes = {
+          touched_planes (self), dct_planes (self), skip_untouched}
   };
-  GstClPlaneWork work[GST_CL_PLACEMENT_MAX_WORK];
-  guint i, n;
+  guint i;
 
-  if (!gst_cl_placement_upload (self->placement, q, in, out, &planes, work,
-          &n, stats, error) ||
+  if (!gst_cl_placement_upload (self->placement, q, &frame, stats, error) ||
       !gst_cl_in_flight_to_kernels (q, error))
     return FALSE;
-  for (i = 0; i < n; i++) {
-    if (work[i].filtered && !run_stages (self, q, &work[i], error))
+  for (i = 0; i < frame.n_work; i++) {
+    if (frame.work[i].filtered && !run_stages (self, q, &frame.work[i], error))
       return FALSE;
   }
   return gst_cl_in_flight_to_downloads (q, error) &&
-      gst_cl_placement_download (self->placement, q, work, n, stats, error);
+      gst_cl_placement_download (self->placement, q, &frame, stats, error);
 }
 
 /* Opens @inbuf for reading and @outbuf for writing. */
