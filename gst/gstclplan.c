@@ -470,24 +470,35 @@ apply_settings (GstClPlan * self, GError ** error)
 
 /* ---- One frame ----------------------------------------------------------- */
 
-/* Runs @stage with @launch from @src to @dst over @region, on @s (the
- * kernels' stream); the kernels' events go to @events, for their times. */
-static gboolean
-run_stage (GstClStream * s, GstClEvents * events, const GstClStage * stage,
-    const GstClLaunch * launch, const GstClRegion * region,
-    const GstClPlaneRef * src, const GstClPlaneRef * dst, GError ** error)
+/* Sets @here to @stage from @src to @dst over @region, what run_stage()
+ * runs, and returns it. */
+static const GstClStage *
+stage_on (GstClStage * here, const GstClStage * stage,
+    const GstClRegion * region, const GstClPlaneRef * src,
+    const GstClPlaneRef * dst)
 {
-  GstClStage here = *stage;
+  *here = *stage;
+  here->plane.src = src;
+  here->plane.dst = dst;
+  here->plane.width = region->width;
+  here->plane.height = region->height;
+  return here;
+}
+
+/* Runs @stage (placed by stage_on()) with @launch on @q's kernel stream;
+ * the kernels' events go to @q's events, for their times. */
+static gboolean
+run_stage (GstClFrameQueues * q, const GstClStage * stage,
+    const GstClLaunch * launch, GError ** error)
+{
+  GstClStream *s = &q->compute;
+  GstClEvents *events = q->events;
   guint before = events->n_events;
   /* a stage enqueues one or two kernels: with room for two, the last event
    * kept is its last kernel's */
   gboolean room = G_N_ELEMENTS (events->events) - before >= 2;
 
-  here.plane.src = src;
-  here.plane.dst = dst;
-  here.plane.width = region->width;
-  here.plane.height = region->height;
-  if (!gst_cl_stage_run (&here, launch, s->n_wait, s->wait, events, error))
+  if (!gst_cl_stage_run (stage, launch, s->n_wait, s->wait, events, error))
     return FALSE;
   if (!room || events->n_events == before)
     return gst_cl_stream_mark (s, error);
@@ -540,19 +551,21 @@ run_stages (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
       w->index, w->field);
   const GstClPlaneRef *src = &w->ksrc;
   GstClStream *s = &q->compute;
+  GstClStage here;
 
   if (ps->runs.epsilon || ps->runs.dct) {
     const GstClPlaneRef *out = ps->runs.convolve ? &tmp : &w->kdst;
 
     if (ps->runs.dct ? !run_auto (self, s, &self->planes[w->index],
             &w->region, src, out, error) :
-        !run_stage (s, q->events, &ps->epsilon_stage, &ps->epsilon_launch,
-            &w->region, src, out, error))
+        !run_stage (q, stage_on (&here, &ps->epsilon_stage, &w->region,
+                src, out), &ps->epsilon_launch, error))
       return FALSE;
     src = out;
   }
-  return !ps->runs.convolve || run_stage (s, q->events, &ps->conv_stage,
-      &ps->conv_launch, &w->region, src, &w->kdst, error);
+  return !ps->runs.convolve || run_stage (q, stage_on (&here,
+          &ps->conv_stage, &w->region, src, &w->kdst), &ps->conv_launch,
+      error);
 }
 
 /* "VARIANT WxH" of @launch, or "none" where the stage does not run. */
