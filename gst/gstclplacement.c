@@ -510,14 +510,15 @@ gst_cl_placement_upload (GstClPlacement * self, GstClFrameQueues * q,
   }
   return TRUE;
 }
-/* Copies the samples of @plane around @region from @src to @dst on @s
- * (downloads): the rows above and below it, and the parts of its rows left
- * and right of it. */
+/* Copies the samples of @w's plane around its region from the whole
+ * source to the whole destination on @s (downloads): the rows above and
+ * below it, and the parts of its rows left and right of it. */
 static gboolean
-copy_around (GstClStream * s, const GstClPlane * plane,
-    const GstClRegion * region, const GstClPlaneRef * src,
-    const GstClPlaneRef * dst, GstClTransferStats * stats, GError ** error)
+copy_around (GstClStream * s, const GstClPlaneWork * w,
+    GstClTransferStats * stats, GError ** error)
 {
+  const GstClPlane *plane = &w->plane;
+  const GstClRegion *region = &w->region;
   const gint below = region->y + region->height;
   const gint right = region->x + region->width;
   const GstClRegion parts[4] = {
@@ -534,8 +535,8 @@ copy_around (GstClStream * s, const GstClPlane * plane,
 
     if (part->width <= 0 || part->height <= 0)
       continue;
-    from = gst_cl_plane_ref_at (plane, src, part->x, part->y);
-    to = gst_cl_plane_ref_at (plane, dst, part->x, part->y);
+    from = gst_cl_plane_ref_at (plane, &w->whole_src, part->x, part->y);
+    to = gst_cl_plane_ref_at (plane, &w->whole_dst, part->x, part->y);
     if (!gst_cl_stream_copy (s, &(GstClPlaneCopy) {
             &from, &to, (gsize) part->width * plane->xstep * plane->bytes,
             part->height}, stats, error))
@@ -560,8 +561,7 @@ download_plane (GstClFrameQueues * q, const GstClPlaneWork * w,
 
   if (w->around && !((w->whole_src.mem || w->whole_dst.mem ||
               cpu_waits (q->pending, q->n_pending, error)) &&
-          copy_around (&q->down, plane, &w->region, &w->whole_src,
-              &w->whole_dst, stats, error)))
+          copy_around (&q->down, w, stats, error)))
     return FALSE;
   if (!w->kdst.mem || w->kdst.mem == w->dst.mem)
     return TRUE;
