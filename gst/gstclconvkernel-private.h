@@ -22,11 +22,12 @@
 #define __GST_CL_CONV_KERNEL_PRIVATE_H__
 
 #include <glib.h>
+#include "filters-shared.h"
 
 G_BEGIN_DECLS
 
-/* Largest accepted kernel side, in samples. */
-#define GST_CL_CONV_KERNEL_MAX_SIDE 15
+/* Largest accepted kernel side, in samples (kernels/filters-shared.h). */
+#define GST_CL_CONV_KERNEL_MAX_SIDE FILTER_MAX_SIDE
 
 /**
  * GstClConvKernel:

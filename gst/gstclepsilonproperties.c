@@ -27,6 +27,7 @@
 #endif
 
 #include "gstclepsilon-private.h"
+#include "filters-shared.h"
 
 #include <math.h>
 #include <string.h>
@@ -68,7 +69,7 @@ enum
 #define DEFAULT_FRAMES_IN_FLIGHT 0
 
 #define MIN_WINDOW_SIZE 3
-#define MAX_WINDOW_SIZE 15
+#define MAX_WINDOW_SIZE (2 * FILTER_MAX_RADIUS + 1)
 /* Beyond these the float arithmetic on the device stops meaning anything. */
 #define MAX_ABS_DIVISOR 1e6
 #define MIN_ABS_DIVISOR 1e-6

@@ -112,23 +112,35 @@ typedef struct
                                  * copied with the frame */
 } GstClPlaneSelection;
 
-/* Phase 1 of a frame from @in into @out, on @q's upload stream (and its
- * download stream for planes no stage touches): fills @work (@n_work of
- * them, at most GST_CL_PLACEMENT_MAX_WORK: one per plane, or one per field
- * of each filtered plane of a frame in fields) with the region worked on
- * and where the kernels read and write it, and enqueues the uploads of
- * what the kernels cannot reach where it is, and the copies of the planes
- * not in @planes->touched, unless @planes->skip_untouched. */
+/* One frame's work: what the caller asks for (@in, @out, @planes), and
+ * what gst_cl_placement_upload() fills in for the kernels and
+ * gst_cl_placement_download() (@work, @n_work of it, at most
+ * GST_CL_PLACEMENT_MAX_WORK: one per plane, or one per field of each
+ * filtered plane of a frame in fields). */
+typedef struct
+{
+  const GstClFrame *in;
+  const GstClFrame *out;
+  GstClPlaneSelection planes;
+  GstClPlaneWork work[GST_CL_PLACEMENT_MAX_WORK];
+  guint n_work;
+} GstClFrameWork;
+
+/* Phase 1 of @frame from its input into its output, on @q's upload stream
+ * (and its download stream for planes no stage touches): fills @frame's
+ * work with the region worked on and where the kernels read and write it,
+ * and enqueues the uploads of what the kernels cannot reach where it is,
+ * and the copies of the planes not in @frame->planes.touched, unless
+ * @frame->planes.skip_untouched. */
 gboolean gst_cl_placement_upload (GstClPlacement * self,
-    GstClFrameQueues * q, const GstClFrame * in, const GstClFrame * out,
-    const GstClPlaneSelection * planes, GstClPlaneWork * work,
-    guint * n_work, GstClTransferStats * stats, GError ** error);
+    GstClFrameQueues * q, GstClFrameWork * frame, GstClTransferStats * stats,
+    GError ** error);
 
 /* Phase 3, on @q's download stream after the kernels: each filtered region
  * into the output where the kernels did not write it there, and around a
  * crop rectangle the rest of the plane as it is. */
 gboolean gst_cl_placement_download (GstClPlacement * self,
-    GstClFrameQueues * q, const GstClPlaneWork * work, guint n_work,
+    GstClFrameQueues * q, const GstClFrameWork * frame,
     GstClTransferStats * stats, GError ** error);
 
 /* Whether the planes in @untouched (a mask of plane indices; never luma)

@@ -443,31 +443,31 @@ gst_cl_placement_in_fields (GstClPlacement * self, const GstClFrame * in)
   }
 }
 
-/* Phase 1 for filtered plane @k, whole or field by field (@fields), from
- * @src to @dst: appends its work to @work (@n of it). */
+/* Phase 1 for a filtered plane, @whole (its work on the whole frame, as
+ * the frame gives it), whole or field by field (@fields): appends its work
+ * to @frame. */
 static gboolean
-place_plane (GstClPlacement * self, GstClFrameQueues * q, guint k,
-    gboolean fields, const GstClRegion * region, GstClPlaneRef src,
-    GstClPlaneRef dst, GstClPlaneWork * work, guint * n,
+place_plane (GstClPlacement * self, GstClFrameQueues * q,
+    GstClPlaneWork whole, gboolean fields, GstClFrameWork * frame,
     GstClTransferStats * stats, GError ** error)
 {
-  const GstClPlane *plane = &self->planes[k];
   gint f, first = fields ? 0 : GST_CL_FRAME, last = fields ? 1 : GST_CL_FRAME;
 
   /* A frame in flight from system memory: the CPU copies the plane into
    * pinned memory now, and every later read is from there (DMA, while the
    * next frame is prepared), so that the input can go at once. */
-  if (!src.mem && src.kind != GST_CL_PLANE_PINNED && q->in_flight &&
-      !stage_plane (self, q->slot, plane, &src, stats, error))
+  if (!whole.src.mem && whole.src.kind != GST_CL_PLANE_PINNED &&
+      q->in_flight && !stage_plane (self, q->slot, &whole.plane, &whole.src,
+          stats, error))
     return FALSE;
   for (f = first; f <= last; f++) {
-    GstClPlaneWork *w = &work[(*n)++];
+    GstClPlaneWork *w = &frame->work[frame->n_work++];
 
     *w = (GstClPlaneWork) {
-    .plane = gst_cl_plane_field (plane, f),.index = k,.field = f,.region =
-          gst_cl_region_field (region, f),.src =
-          gst_cl_plane_ref_field (&src, f),.dst =
-          gst_cl_plane_ref_field (&dst, f)};
+    .plane = gst_cl_plane_field (&whole.plane, f),.index = whole.index,.field =
+          f,.region = gst_cl_region_field (&whole.region, f),.src =
+          gst_cl_plane_ref_field (&whole.src, f),.dst =
+          gst_cl_plane_ref_field (&whole.dst, f)};
     if (!place_filtered (self, q, w, stats, error))
       return FALSE;
   }
@@ -476,49 +476,49 @@ place_plane (GstClPlacement * self, GstClFrameQueues * q, guint k,
 
 gboolean
 gst_cl_placement_upload (GstClPlacement * self, GstClFrameQueues * q,
-    const GstClFrame * in, const GstClFrame * out,
-    const GstClPlaneSelection * planes, GstClPlaneWork * work,
-    guint * n_work, GstClTransferStats * stats, GError ** error)
+    GstClFrameWork * frame, GstClTransferStats * stats, GError ** error)
 {
+  const GstClPlaneSelection *planes = &frame->planes;
   GstClRegion regions[GST_VIDEO_MAX_PLANES];
-  gboolean fields = gst_cl_placement_in_fields (self, in);
+  gboolean fields = gst_cl_placement_in_fields (self, frame->in);
   guint k;
 
-  *n_work = 0;
+  frame->n_work = 0;
   gst_cl_plane_regions (self->planes, self->n_planes, &self->info,
-      gst_buffer_get_video_crop_meta (in->buffer), regions);
+      gst_buffer_get_video_crop_meta (frame->in->buffer), regions);
   for (k = 0; k < self->n_planes; k++) {
     const GstClPlane *plane = &self->planes[k];
-    const GstClPlaneRef *src = &in->planes[plane->index];
-    const GstClPlaneRef *dst = &out->planes[plane->index];
+    const GstClPlaneWork whole = {.plane = *plane,.index = k,.field =
+          GST_CL_FRAME,.region = regions[k],.src =
+          frame->in->planes[plane->index],.dst =
+          frame->out->planes[plane->index]
+    };
     GstClPlaneWork *w;
 
     if (planes->touched & (1 << plane->index)) {
-      if (!place_plane (self, q, k, fields &&
-              !(planes->whole & (1 << plane->index)),
-              &regions[k], *src, *dst, work, n_work, stats, error))
+      if (!place_plane (self, q, whole, fields &&
+              !(planes->whole & (1 << plane->index)), frame, stats, error))
         return FALSE;
       continue;
     }
     if (planes->skip_untouched)
       continue;
-    w = &work[(*n_work)++];
-    *w = (GstClPlaneWork) {
-    .plane = *plane,.index = k,.field = GST_CL_FRAME,.region = regions[k],
-          .src = *src,.dst = *dst};
+    w = &frame->work[frame->n_work++];
+    *w = whole;
     if (!copy_untouched (self, q, w, stats, error))
       return FALSE;
   }
   return TRUE;
 }
-/* Copies the samples of @plane around @region from @src to @dst on @s
- * (downloads): the rows above and below it, and the parts of its rows left
- * and right of it. */
+/* Copies the samples of @w's plane around its region from the whole
+ * source to the whole destination on @s (downloads): the rows above and
+ * below it, and the parts of its rows left and right of it. */
 static gboolean
-copy_around (GstClStream * s, const GstClPlane * plane,
-    const GstClRegion * region, const GstClPlaneRef * src,
-    const GstClPlaneRef * dst, GstClTransferStats * stats, GError ** error)
+copy_around (GstClStream * s, const GstClPlaneWork * w,
+    GstClTransferStats * stats, GError ** error)
 {
+  const GstClPlane *plane = &w->plane;
+  const GstClRegion *region = &w->region;
   const gint below = region->y + region->height;
   const gint right = region->x + region->width;
   const GstClRegion parts[4] = {
@@ -535,8 +535,8 @@ copy_around (GstClStream * s, const GstClPlane * plane,
 
     if (part->width <= 0 || part->height <= 0)
       continue;
-    from = gst_cl_plane_ref_at (plane, src, part->x, part->y);
-    to = gst_cl_plane_ref_at (plane, dst, part->x, part->y);
+    from = gst_cl_plane_ref_at (plane, &w->whole_src, part->x, part->y);
+    to = gst_cl_plane_ref_at (plane, &w->whole_dst, part->x, part->y);
     if (!gst_cl_stream_copy (s, &(GstClPlaneCopy) {
             &from, &to, (gsize) part->width * plane->xstep * plane->bytes,
             part->height}, stats, error))
@@ -561,8 +561,7 @@ download_plane (GstClFrameQueues * q, const GstClPlaneWork * w,
 
   if (w->around && !((w->whole_src.mem || w->whole_dst.mem ||
               cpu_waits (q->pending, q->n_pending, error)) &&
-          copy_around (&q->down, plane, &w->region, &w->whole_src,
-              &w->whole_dst, stats, error)))
+          copy_around (&q->down, w, stats, error)))
     return FALSE;
   if (!w->kdst.mem || w->kdst.mem == w->dst.mem)
     return TRUE;
@@ -573,13 +572,12 @@ download_plane (GstClFrameQueues * q, const GstClPlaneWork * w,
 
 gboolean
 gst_cl_placement_download (GstClPlacement * self, GstClFrameQueues * q,
-    const GstClPlaneWork * work, guint n_work, GstClTransferStats * stats,
-    GError ** error)
+    const GstClFrameWork * frame, GstClTransferStats * stats, GError ** error)
 {
   guint k;
 
-  for (k = 0; k < n_work; k++) {
-    if (!download_plane (q, &work[k], stats, error))
+  for (k = 0; k < frame->n_work; k++) {
+    if (!download_plane (q, &frame->work[k], stats, error))
       return FALSE;
   }
   return TRUE;

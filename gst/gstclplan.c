@@ -484,21 +484,32 @@ stream_took (GstClStream * s, const GstClEvents * events, guint before)
   gst_cl_stream_enqueued (s, last);
 }
 
-/* Runs @stage with @launch from @src to @dst over @region, on @s (the
- * kernels' stream); the kernels' events go to @events, for their times. */
-static gboolean
-run_stage (GstClStream * s, GstClEvents * events, const GstClStage * stage,
-    const GstClLaunch * launch, const GstClRegion * region,
-    const GstClPlaneRef * src, const GstClPlaneRef * dst, GError ** error)
+/* Sets @here to @stage from @src to @dst over @region, what run_stage()
+ * runs, and returns it. */
+static const GstClStage *
+stage_on (GstClStage * here, const GstClStage * stage,
+    const GstClRegion * region, const GstClPlaneRef * src,
+    const GstClPlaneRef * dst)
 {
-  GstClStage here = *stage;
+  *here = *stage;
+  here->plane.src = src;
+  here->plane.dst = dst;
+  here->plane.width = region->width;
+  here->plane.height = region->height;
+  return here;
+}
+
+/* Runs @stage (placed by stage_on()) with @launch on @q's kernel stream;
+ * the kernels' events go to @q's events, for their times. */
+static gboolean
+run_stage (GstClFrameQueues * q, const GstClStage * stage,
+    const GstClLaunch * launch, GError ** error)
+{
+  GstClStream *s = &q->compute;
+  GstClEvents *events = q->events;
   const guint before = events->n_events;
 
-  here.plane.src = src;
-  here.plane.dst = dst;
-  here.plane.width = region->width;
-  here.plane.height = region->height;
-  if (!gst_cl_stage_run (&here, launch, s->n_wait, s->wait, events, error))
+  if (!gst_cl_stage_run (stage, launch, s->n_wait, s->wait, events, error))
     return FALSE;
   stream_took (s, events, before);
   return TRUE;
@@ -549,19 +560,21 @@ run_stages (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
       w->index, w->field);
   const GstClPlaneRef *src = &w->ksrc;
   GstClStream *s = &q->compute;
+  GstClStage here;
 
   if (ps->runs.epsilon || ps->runs.dct) {
     const GstClPlaneRef *out = ps->runs.convolve ? &tmp : &w->kdst;
 
     if (ps->runs.dct ? !run_auto (self, s, q->events,
             &self->planes[w->index], &w->region, src, out, error) :
-        !run_stage (s, q->events, &ps->epsilon_stage, &ps->epsilon_launch,
-            &w->region, src, out, error))
+        !run_stage (q, stage_on (&here, &ps->epsilon_stage, &w->region,
+                src, out), &ps->epsilon_launch, error))
       return FALSE;
     src = out;
   }
-  return !ps->runs.convolve || run_stage (s, q->events, &ps->conv_stage,
-      &ps->conv_launch, &w->region, src, &w->kdst, error);
+  return !ps->runs.convolve || run_stage (q, stage_on (&here,
+          &ps->conv_stage, &w->region, src, &w->kdst), &ps->conv_launch,
+      error);
 }
 
 /* "VARIANT WxH" of @launch, or "none" where the stage does not run. */
@@ -600,22 +613,20 @@ enqueue_frame (GstClPlan * self, GstClFrameQueues * q, const GstClFrame * in,
     const GstClFrame * out, gboolean skip_untouched,
     GstClTransferStats * stats, GError ** error)
 {
-  const GstClPlaneSelection planes = { touched_planes (self),
-    dct_planes (self), skip_untouched
+  GstClFrameWork frame = {.in = in,.out = out,.planes = {
+          touched_planes (self), dct_planes (self), skip_untouched}
   };
-  GstClPlaneWork work[GST_CL_PLACEMENT_MAX_WORK];
-  guint i, n;
+  guint i;
 
-  if (!gst_cl_placement_upload (self->placement, q, in, out, &planes, work,
-          &n, stats, error) ||
+  if (!gst_cl_placement_upload (self->placement, q, &frame, stats, error) ||
       !gst_cl_in_flight_to_kernels (q, error))
     return FALSE;
-  for (i = 0; i < n; i++) {
-    if (work[i].filtered && !run_stages (self, q, &work[i], error))
+  for (i = 0; i < frame.n_work; i++) {
+    if (frame.work[i].filtered && !run_stages (self, q, &frame.work[i], error))
       return FALSE;
   }
   return gst_cl_in_flight_to_downloads (q, error) &&
-      gst_cl_placement_download (self->placement, q, work, n, stats, error);
+      gst_cl_placement_download (self->placement, q, &frame, stats, error);
 }
 
 /* Opens @inbuf for reading and @outbuf for writing. */

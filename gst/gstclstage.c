@@ -26,12 +26,7 @@
 #include "gstclerror-private.h"
 #include "gstclprogram-private.h"
 #include "gstclkernels.h"
-
-/* Samples per work-item of the vector variants (EPS_VW, CONV_VW). */
-#define VECTOR_WIDTH 8
-/* Bytes of a row per work-item of the wide variants (EPS_STRIP,
- * CONV_STRIP). */
-#define WIDE_STRIP 256
+#include "filters-shared.h"
 
 struct _GstClKernels
 {
@@ -252,7 +247,8 @@ gst_cl_kernels_new (GstClContext * context, gint radius, gboolean deep,
     gboolean * from_cache, GError ** error)
 {
   static const gchar *sources[] = {
-    gst_cl_kernel_common, gst_cl_kernel_epsilon, gst_cl_kernel_convolve, NULL
+    gst_cl_kernel_filters_shared, gst_cl_kernel_common, gst_cl_kernel_epsilon,
+    gst_cl_kernel_convolve, NULL
   };
   GstClKernels *self;
   gchar *options;
@@ -262,8 +258,8 @@ gst_cl_kernels_new (GstClContext * context, gint radius, gboolean deep,
 
   self = g_new0 (GstClKernels, 1);
   /* One source per filter, built for bytes or (SAMPLE_BITS 10) words. */
-  options = g_strdup_printf ("-DRADIUS=%d -DEPS_STRIP=%d -DCONV_STRIP=%d%s",
-      radius, WIDE_STRIP, WIDE_STRIP, deep ? " -DSAMPLE_BITS=10" : "");
+  options = g_strdup_printf ("-DRADIUS=%d%s", radius,
+      deep ? " -DSAMPLE_BITS=10" : "");
   self->context = gst_object_ref (context);
   self->radius = radius;
   self->deep = deep;
@@ -335,7 +331,7 @@ static gsize
 tile_bytes (const GstClKernels * self, gboolean convolve, const size_t *local)
 {
   if (convolve)
-    return (local[0] + 14) * (local[1] + 14);
+    return (local[0] + FILTER_MAX_SIDE - 1) * (local[1] + FILTER_MAX_SIDE - 1);
   return (local[0] + 4 * self->radius) * (local[1] + 2 * self->radius) * 4;
 }
 
@@ -348,7 +344,7 @@ gst_cl_kernels_local_sizes (GstClKernels * self, gboolean convolve,
   static const size_t wide[][2] = { {64, 4}, {32, 8}, {128, 2}, {256, 1} };
   static const size_t square[][2] = { {32, 8}, {16, 16}, {64, 4}, {32, 4} };
   static const size_t narrow[][2] = { {16, 8}, {32, 4}, {8, 16}, {64, 2} };
-  /* The wide variants: a work-item is a row strip of WIDE_STRIP bytes; a
+  /* The wide variants: a work-item is a row strip of FILTER_STRIP bytes; a
    * few rows per work-group keep many cores busy. */
   static const size_t strips[][2] = { {1, 8}, {2, 4}, {1, 16}, {8, 1} };
   const size_t (*list)[2] = variant == GST_CL_VARIANT_TILED ? square :
@@ -443,9 +439,9 @@ enqueue_variant (GstClKernels * self, cl_kernel kernel,
   GstClEnqueue named = *how;
 
   if (launch->variant == GST_CL_VARIANT_VECTOR)
-    items = (items + VECTOR_WIDTH - 1) / VECTOR_WIDTH;
+    items = (items + FILTER_VW - 1) / FILTER_VW;
   else if (launch->variant == GST_CL_VARIANT_WIDE)
-    items = (items + WIDE_STRIP - 1) / WIDE_STRIP;
+    items = (items + FILTER_STRIP - 1) / FILTER_STRIP;
   named.local = launch->local;
   named.what = gst_cl_variant_to_string (launch->variant);
   return enqueue (self, kernel, items, height, &named, error);

@@ -64,13 +64,24 @@ gboolean gst_cl_tuner_lookup (GstClTuner * tuner, const gchar * config,
 typedef gboolean (*GstClTunerRun) (const GstClLaunch * launch,
     GstClEvents * events, gpointer user_data, GError ** error);
 
-/* Times @candidates with @run (one warm-up, then the median of three runs
+/* A timing request: @n_candidates launches, each enqueued by @run with
+ * @user_data, and the configuration the fastest is remembered under. */
+typedef struct
+{
+  const gchar *config;
+  const GstClLaunch *candidates;
+  guint n_candidates;
+  GstClTunerRun run;
+  gpointer user_data;
+} GstClTuning;
+
+/* Times @tuning's candidates (one warm-up, then the median of three runs
  * by profiling events): first each variant with its first work-group size,
  * then the other sizes of the fastest variant. Stores the fastest under
- * @config and returns it in @best. Blocks until the runs are done. */
-gboolean gst_cl_tuner_tune (GstClTuner * tuner, const gchar * config,
-    const GstClLaunch * candidates, guint n_candidates, GstClTunerRun run,
-    gpointer user_data, GstClLaunch * best, GError ** error);
+ * @tuning->config and returns it in @best (untouched where none ran).
+ * Blocks until the runs are done. */
+gboolean gst_cl_tuner_tune (GstClTuner * tuner, const GstClTuning * tuning,
+    GstClLaunch * best, GError ** error);
 
 G_END_DECLS
 

@@ -26,6 +26,7 @@
 #include "gstclcache-private.h"
 #include "gstclerror-private.h"
 #include "gstclkernels.h"
+#include "filters-shared.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,6 @@ GST_CL_DEBUG_CATEGORY (gst_cl_tuner_debug, "cltuner",
 
 #define GROUP "launches"
 #define TIMED_RUNS 3
-#define MAX_RADIUS 7
 
 struct _GstClTuner
 {
@@ -46,7 +46,7 @@ struct _GstClTuner
   GKeyFile *choices;
   GHashTable *launches;         /* config -> GstClLaunch, this run */
   /* by sample size (bytes, 16-bit words) and epsilon radius */
-  GstClKernels *kernels[2][MAX_RADIUS + 1];
+  GstClKernels *kernels[2][FILTER_MAX_RADIUS + 1];
   guint runs;
 };
 
@@ -84,7 +84,7 @@ gst_cl_tuner_free (GstClTuner * self)
 
   if (!self)
     return;
-  for (i = 0; i <= MAX_RADIUS; i++) {
+  for (i = 0; i <= FILTER_MAX_RADIUS; i++) {
     g_clear_pointer (&self->kernels[0][i], gst_cl_kernels_free);
     g_clear_pointer (&self->kernels[1][i], gst_cl_kernels_free);
   }
@@ -103,7 +103,7 @@ gst_cl_tuner_get_kernels (GstClTuner * self, gboolean deep, gint radius,
   gboolean from_cache = FALSE;
   gint64 started;
 
-  g_return_val_if_fail (radius >= 1 && radius <= MAX_RADIUS, NULL);
+  g_return_val_if_fail (radius >= 1 && radius <= FILTER_MAX_RADIUS, NULL);
   kernels = &self->kernels[deep ? 1 : 0][radius];
   if (*kernels)
     return *kernels;
@@ -199,12 +199,20 @@ compare_doubles (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Median kernel time of @launch over TIMED_RUNS runs, after a warm-up run
- * (which may compile the kernel for this work-group size). A launch whose
- * first timed run is already far slower than @bound stops there. */
+/* The fastest launch timed so far, and its time (G_MAXDOUBLE: none). */
+typedef struct
+{
+  GstClLaunch launch;
+  gdouble ms;
+} Fastest;
+
+/* Median kernel time of @launch, one of @tuning's candidates, over
+ * TIMED_RUNS runs, after a warm-up run (which may compile the kernel for
+ * this work-group size). A launch whose first timed run is already far
+ * slower than @bound stops there. */
 static gboolean
-time_launch (GstClTuner * self, const GstClLaunch * launch, GstClTunerRun run,
-    gpointer user_data, gdouble bound, gdouble * ms, GError ** error)
+time_launch (GstClTuner * self, const GstClTuning * tuning,
+    const GstClLaunch * launch, gdouble bound, gdouble * ms, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
   gdouble times[TIMED_RUNS];
@@ -213,7 +221,7 @@ time_launch (GstClTuner * self, const GstClLaunch * launch, GstClTunerRun run,
   guint i, n = 0;
 
   for (i = 0; i <= TIMED_RUNS; i++) {
-    if (!run (launch, &events, user_data, error))
+    if (!tuning->run (launch, &events, tuning->user_data, error))
       goto failed;
     status = clFinish (queue);
     if (status != CL_SUCCESS) {
@@ -239,22 +247,23 @@ failed:
   return FALSE;
 }
 
-/* Times the candidates with @pick set, keeping the fastest in @best. A
- * candidate the device refuses (too much local memory, say) is skipped. */
+/* Times @tuning's candidates with @pick set, keeping the fastest in
+ * @best. A candidate the device refuses (too much local memory, say) is
+ * skipped. */
 static void
-time_candidates (GstClTuner * self, const gchar * config,
-    const GstClLaunch * candidates, const gboolean * pick, guint n,
-    GstClTunerRun run, gpointer user_data, GstClLaunch * best,
-    gdouble * best_ms, GError ** last_error)
+time_candidates (GstClTuner * self, const GstClTuning * tuning,
+    const gboolean * pick, Fastest * best, GError ** last_error)
 {
+  const gchar *config = tuning->config;
+  const GstClLaunch *candidates = tuning->candidates;
   gdouble ms;
   guint i;
 
-  for (i = 0; i < n; i++) {
+  for (i = 0; i < tuning->n_candidates; i++) {
     if (!pick[i])
       continue;
     g_clear_error (last_error);
-    if (!time_launch (self, &candidates[i], run, user_data, *best_ms, &ms,
+    if (!time_launch (self, tuning, &candidates[i], best->ms, &ms,
             last_error)) {
       GST_DEBUG ("%s: %s %zux%zu failed: %s", config,
           gst_cl_variant_to_string (candidates[i].variant),
@@ -265,19 +274,20 @@ time_candidates (GstClTuner * self, const gchar * config,
     GST_DEBUG ("%s: %s %zux%zu: %.4f ms", config,
         gst_cl_variant_to_string (candidates[i].variant),
         candidates[i].local[0], candidates[i].local[1], ms);
-    if (ms < *best_ms) {
-      *best_ms = ms;
-      *best = candidates[i];
+    if (ms < best->ms) {
+      best->ms = ms;
+      best->launch = candidates[i];
     }
   }
 }
 
 gboolean
-gst_cl_tuner_tune (GstClTuner * self, const gchar * config,
-    const GstClLaunch * candidates, guint n_candidates, GstClTunerRun run,
-    gpointer user_data, GstClLaunch * best, GError ** error)
+gst_cl_tuner_tune (GstClTuner * self, const GstClTuning * tuning,
+    GstClLaunch * best, GError ** error)
 {
-  gdouble best_ms = G_MAXDOUBLE;
+  const GstClLaunch *candidates = tuning->candidates;
+  const guint n_candidates = tuning->n_candidates;
+  Fastest fastest = {.ms = G_MAXDOUBLE };
   GError *last_error = NULL;
   gboolean *pick = g_new0 (gboolean, n_candidates);
   guint i, j;
@@ -291,26 +301,25 @@ gst_cl_tuner_tune (GstClTuner * self, const gchar * config,
     for (j = 0; j < i && candidates[j].variant != candidates[i].variant; j++);
     pick[i] = j == i;
   }
-  time_candidates (self, config, candidates, pick, n_candidates, run,
-      user_data, best, &best_ms, &last_error);
-  if (best_ms < G_MAXDOUBLE) {
+  time_candidates (self, tuning, pick, &fastest, &last_error);
+  if (fastest.ms < G_MAXDOUBLE) {
     for (i = 0; i < n_candidates; i++)
-      pick[i] = !pick[i] && candidates[i].variant == best->variant;
-    time_candidates (self, config, candidates, pick, n_candidates, run,
-        user_data, best, &best_ms, &last_error);
+      pick[i] = !pick[i] && candidates[i].variant == fastest.launch.variant;
+    time_candidates (self, tuning, pick, &fastest, &last_error);
   }
   g_free (pick);
 
-  if (best_ms == G_MAXDOUBLE) {
+  if (fastest.ms == G_MAXDOUBLE) {
     g_propagate_error (error, last_error);
     return FALSE;
   }
   g_clear_error (&last_error);
-  GST_INFO ("%s on %s: %s %zux%zu (%.4f ms)", config,
+  *best = fastest.launch;
+  GST_INFO ("%s on %s: %s %zux%zu (%.4f ms)", tuning->config,
       gst_cl_context_get_device_name (self->context),
       gst_cl_variant_to_string (best->variant), best->local[0],
-      best->local[1], best_ms);
-  remember (self, config, best);
+      best->local[1], fastest.ms);
+  remember (self, tuning->config, best);
   return TRUE;
 }
 
@@ -376,8 +385,8 @@ tune_stage (GstClTuner * self, const GstClStage * stage, const gchar * config,
       n++;
     }
   }
-  ok = gst_cl_tuner_tune (self, config, candidates, n, run_stage,
-      (gpointer) stage, launch, error);
+  ok = gst_cl_tuner_tune (self, &(GstClTuning) {
+      config, candidates, n, run_stage, (gpointer) stage}, launch, error);
   gst_cl_stats_add_tuning (self->stats, self->runs - runs,
       (g_get_monotonic_time () - started) / 1000.0);
   return ok;

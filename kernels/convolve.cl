@@ -33,7 +33,7 @@
  *  - plain:     one sample per work-item;
  *  - tiled:     the work-group's window of the plane in local memory (bytes
  *               only);
- *  - vector:    CONV_VW adjacent samples per work-item, float vectors;
+ *  - vector:    FILTER_VW adjacent samples per work-item, float vectors;
  *  - wide:      a row strip per work-item, 16 samples at a time, in 16-bit
  *               integer lanes where the matrix allows (for CPUs; bytes
  *               only);
@@ -42,10 +42,9 @@
  *               With integer factors the sums are the same exact integers.
  * Where a variant is bytes only, the host runs plain on words
  * (gstclstage.c). Every kernel but the separable passes takes the
- * arguments of CONV_PARAMS (tiled a local tile after them). */
-
-#define CONV_MAX_SIDE 15
-#define CONV_VW 8
+ * arguments of CONV_PARAMS (tiled a local tile after them). FILTER_VW,
+ * FILTER_STRIP and FILTER_MAX_SIDE come from filters-shared.h, prepended by
+ * the host. */
 
 #define CONV_PARAMS                                                           \
   PLANE_PARAMS, __constant float * coeffs, int kw, int kh, float divisor,     \
@@ -119,29 +118,29 @@ convolve_tiled (CONV_PARAMS, __local uchar * tile)
 
 #endif /* SAMPLE_BITS == 8 */
 
-/* CONV_VW adjacent samples per work-item (float vectors): each kernel row
- * reads one segment of CONV_VW + kw - 1 samples (vector loads away from the
- * left and right edges), then each coefficient is one vector multiply-add.
+/* FILTER_VW adjacent samples per work-item (float vectors): each kernel
+ * row reads one segment of FILTER_VW + kw - 1 samples (vector loads away
+ * from the left and right edges), then each coefficient is one vector multiply-add.
  * The sums are taken tap by tap in the same order as the plain variant's. */
 __kernel void
 convolve_vector (CONV_PARAMS)
 {
-  const int x = get_global_id (0) * CONV_VW, y = get_global_id (1);
+  const int x = get_global_id (0) * FILTER_VW, y = get_global_id (1);
   if (x >= width || y >= height)
     return;
   __global const sample *s = (__global const sample *) (src + src_offset);
   __global sample *d = (__global sample *) (dst + dst_offset);
   const int sp = src_pitch / SAMPLE_BYTES;
-  const int left = x - kw / 2, seg = CONV_VW + kw - 1;
+  const int left = x - kw / 2, seg = FILTER_VW + kw - 1;
   const bool inside = left >= 0 && left + seg <= width;
-  float w[CONV_VW + CONV_MAX_SIDE - 1];
+  float w[FILTER_VW + FILTER_MAX_SIDE - 1];
   float8 acc = 0.0f;
 
   for (int r = 0; r < kh; r++) {
     __global const sample *row = s + edge_clamp (y + r - kh / 2, height) * sp;
     if (inside) {
       int i = 0;
-      for (; i + CONV_VW <= seg; i += CONV_VW)
+      for (; i + FILTER_VW <= seg; i += FILTER_VW)
         vstore8 (convert_float8 (SAMPLE_VALUE8 (vload8 (0, row + left + i),
                     shift)), 0, w + i);
       for (; i < seg; i++)
@@ -154,16 +153,16 @@ convolve_vector (CONV_PARAMS)
       acc += coeffs[r * kw + c] * vload8 (0, w + c);
   }
 
-  float o[CONV_VW];
+  float o[FILTER_VW];
   vstore8 (acc, 0, o);
   __global sample *drow = d + y * (dst_pitch / SAMPLE_BYTES);
-  for (int i = 0; i < CONV_VW && x + i < width; i++)
+  for (int i = 0; i < FILTER_VW && x + i < width; i++)
     drow[x + i] = conv_output (o[i], divisor, bias, shift);
 }
 
 #if SAMPLE_BITS == 8
 
-/* A strip of CONV_STRIP samples of one row per work-item, 16 at a time,
+/* A strip of FILTER_STRIP samples of one row per work-item, 16 at a time,
  * for CPUs: few work-items, each a loop of vector code. Away from the left
  * and right edges each tap loads straight from the source row with no
  * clamp; vectors near an edge gather their clamped segment first. Zero
@@ -176,9 +175,6 @@ convolve_vector (CONV_PARAMS)
  * 16-bit difference from lo is the exact sum, the same integer the float
  * variants get (exact below 2^24); the output step is then theirs. Other
  * matrices take float lanes, tap by tap in the plain variant's order. */
-#ifndef CONV_STRIP
-#define CONV_STRIP 256
-#endif
 #define CONV_WW 16
 
 static inline uchar16
@@ -217,15 +213,15 @@ conv_output16 (float16 acc, float divisor, float bias)
 __kernel void
 convolve_wide (CONV_PARAMS)
 {
-  const int x_begin = get_global_id (0) * CONV_STRIP, y = get_global_id (1);
+  const int x_begin = get_global_id (0) * FILTER_STRIP, y = get_global_id (1);
   if (x_begin >= width || y >= height)
     return;
-  const int x_end = min (x_begin + CONV_STRIP, width);
+  const int x_end = min (x_begin + FILTER_STRIP, width);
   const int rx = kw / 2, ry = kh / 2;
   src += src_offset;
   __global uchar *drow = dst + dst_offset + y * dst_pitch;
-  uchar seg[CONV_WW + CONV_MAX_SIDE - 1];
-  short ic[CONV_MAX_SIDE * CONV_MAX_SIDE];
+  uchar seg[CONV_WW + FILTER_MAX_SIDE - 1];
+  short ic[FILTER_MAX_SIDE * FILTER_MAX_SIDE];
   float pos = 0.0f, neg = 0.0f;
   bool exact = true;
 

@@ -36,13 +36,14 @@
  *  - tiled:  a work-group loads its window of the plane into local memory
  *            once (edges clamped there), then every work-item reads its
  *            neighbours from the tile (bytes only);
- *  - vector: each work-item makes EPS_VW adjacent samples with vector
+ *  - vector: each work-item makes FILTER_VW adjacent samples with vector
  *            arithmetic from one row segment per window row;
  *  - wide:   the same with EPS_WW samples in 16-bit lanes (for CPUs; bytes
  *            only).
  * tiled, vector and wide are built with RADIUS known, so the window loops
  * unroll. Where a variant is bytes only, the host runs plain on words
- * (gstclstage.c).
+ * (gstclstage.c). FILTER_VW and FILTER_STRIP come from filters-shared.h,
+ * prepended by the host.
  *
  * Every variant has a kernel for planes of one component per sample (luma,
  * or a chroma plane of a planar format), NAME_planar, and one for two
@@ -61,7 +62,6 @@
 #define EPS_SUM_BITS (SAMPLE_BITS + 8)
 #define EPS_ONE (1u << EPS_SUM_BITS)
 #define EPS_SUM (EPS_ONE - 1u)
-#define EPS_VW 8
 
 #define EPSILON_PARAMS                                                        \
   PLANE_PARAMS, int radius, uint threshold, uint shift
@@ -175,10 +175,10 @@ epsilon_tiled_interleaved (EPSILON_PARAMS, __local uint * tile)
 
 #endif /* SAMPLE_BITS == 8 */
 
-/* EPS_VW adjacent samples of one row per work-item. Each window row is read
- * once as a segment of EPS_VW + 2 * RADIUS * xstep packed samples (with
+/* FILTER_VW adjacent samples of one row per work-item. Each window row is
+ * read once as a segment of FILTER_VW + 2 * RADIUS * xstep packed samples (with
  * vector loads away from the plane's left and right edges), then every tap
- * is one vector compare, and and add over the EPS_VW outputs. */
+ * is one vector compare, and and add over the FILTER_VW outputs. */
 static inline void
 epsilon_vector (EPSILON_PARAMS, const int xstep)
 {
@@ -186,23 +186,23 @@ epsilon_vector (EPSILON_PARAMS, const int xstep)
   __global sample *d = (__global sample *) (dst + dst_offset);
   const int sp = src_pitch / SAMPLE_BYTES, dp = dst_pitch / SAMPLE_BYTES;
   const int row_items = width * xstep;
-  const int gx = get_global_id (0) * EPS_VW, y = get_global_id (1);
+  const int gx = get_global_id (0) * FILTER_VW, y = get_global_id (1);
   if (gx >= row_items || y >= height)
     return;
   const int left = gx - RADIUS * xstep;
-  const int seg = EPS_VW + 2 * RADIUS * xstep;
+  const int seg = FILTER_VW + 2 * RADIUS * xstep;
   const bool inside = left >= 0 && left + seg <= row_items;
   const uint8 span = (uint8) (2 * threshold);
   __global const sample *crow = s + y * sp;
-  uint w[EPS_VW + 2 * RADIUS * 2];      /* one window row, packed */
+  uint w[FILTER_VW + 2 * RADIUS * 2];   /* one window row, packed */
   uint8 c, acc = 0;
 
-  /* Near the right edge, gx + EPS_VW - 1 may be past the row: clamp. */
-  if (gx + EPS_VW <= row_items) {
+  /* Near the right edge, gx + FILTER_VW - 1 may be past the row: clamp. */
+  if (gx + FILTER_VW <= row_items) {
     c = convert_uint8 (SAMPLE_VALUE8 (vload8 (0, crow + gx), shift))
         | EPS_ONE;
   } else {
-    for (int i = 0; i < EPS_VW; i++)
+    for (int i = 0; i < FILTER_VW; i++)
       w[i] = SAMPLE_VALUE (crow[eps_clamp_index (gx + i, width, xstep)],
           shift) | EPS_ONE;
     c = vload8 (0, w);
@@ -232,10 +232,10 @@ epsilon_vector (EPSILON_PARAMS, const int xstep)
   const uint8 n = acc >> EPS_SUM_BITS, sum = acc & EPS_SUM;
   const sample8 out = SAMPLE_WORD8 ((sum + n / 2) / n, shift);
   __global sample *drow = d + y * dp;
-  if (gx + EPS_VW <= row_items) {
+  if (gx + FILTER_VW <= row_items) {
     vstore8 (out, 0, drow + gx);
   } else {
-    sample o[EPS_VW];
+    sample o[FILTER_VW];
     vstore8 (out, 0, o);
     for (int i = 0; gx + i < row_items; i++)
       drow[gx + i] = o[i];
@@ -246,7 +246,7 @@ EPSILON_KERNELS (epsilon_vector, epsilon_vector)
 
 #if SAMPLE_BITS == 8
 
-/* A strip of EPS_STRIP bytes of one row per work-item, EPS_WW samples at a
+/* A strip of FILTER_STRIP bytes of one row per work-item, EPS_WW samples at a
  * time in 16-bit lanes: CPUs' SIMD units hold twice as many 16-bit lanes as
  * 32-bit ones, and a long strip gives PoCL few work-items, each a loop of
  * vector code. Away from the plane's left and right edges (the interior,
@@ -263,9 +263,6 @@ EPSILON_KERNELS (epsilon_vector, epsilon_vector)
  * error, and truncation gives the integer quotient (no integer division,
  * which no CPU has in SIMD). */
 #define EPS_WW 16
-#ifndef EPS_STRIP
-#define EPS_STRIP 256
-#endif
 
 static inline uchar16
 eps_wide_mean (ushort16 sum, ushort16 n)
@@ -290,10 +287,10 @@ epsilon_wide (EPSILON_PARAMS, const int xstep)
   src += src_offset;
   dst += dst_offset;
   const int row_bytes = width * xstep;
-  const int x_begin = get_global_id (0) * EPS_STRIP, y = get_global_id (1);
+  const int x_begin = get_global_id (0) * FILTER_STRIP, y = get_global_id (1);
   if (x_begin >= row_bytes || y >= height)
     return;
-  const int x_end = min (x_begin + EPS_STRIP, row_bytes);
+  const int x_end = min (x_begin + FILTER_STRIP, row_bytes);
   const int reach = RADIUS * xstep;
   __global const uchar *rows[2 * RADIUS + 1];
   for (int dy = -RADIUS; dy <= RADIUS; dy++)

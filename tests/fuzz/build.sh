@@ -40,7 +40,7 @@ done
 # shellcheck disable=SC2046,SC2086
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined \
   -DGST_USE_UNSTABLE_API -I"$build" -I"$top/tests/check" -I"$top/gst" \
-  $cflags "$top/tests/fuzz/clepsilon_fuzz.c" "$top/gst/gstclconvkernel.c" \
+  -I"$top/kernels" $cflags "$top/tests/fuzz/clepsilon_fuzz.c" "$top/gst/gstclconvkernel.c" \
   "$build/fuzz/robust.o" "$build/fuzz/reference.o" \
   $(pkg-config --libs gstreamer-check-1.0 gstreamer-video-1.0 gstreamer-base-1.0 gio-2.0) -lm \
   -o "$build/fuzz/clepsilon-fuzz"

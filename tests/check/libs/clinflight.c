@@ -122,13 +122,12 @@ GST_START_TEST (test_streams_ordered)
   fail_unless_equals_uint64 (stats.upload_bytes, row_bytes * rows);
   fail_unless_equals_uint64 (stats.device_copy_bytes, row_bytes * rows);
 
-  /* the CPU's own copies: after what the stream waits for */
+  /* the CPU's own copies, once what writes them is done (the caller's
+   * wait, as placement's cpu_waits does) */
   memset (back, 0, pitch * rows);
   gst_cl_stream_clear (&a);
-  gst_cl_stream_init (&a, gst_cl_context_get_queue (rooms_context), &done,
-      1);
-  fail_unless (gst_cl_stream_wait_on_cpu (&a, &error));
-  fail_unless_equals_int (a.n_wait, 0);
+  fail_unless (clWaitForEvents (1, &done) == CL_SUCCESS);
+  gst_cl_stream_init (&a, gst_cl_context_get_queue (rooms_context), NULL, 0);
   fail_unless (gst_cl_stream_copy (&a, &(GstClPlaneCopy) {
           &host, &hback, row_bytes, rows}, &stats, &error));
   fail_unless (a.last == NULL, "a CPU copy has no event");
@@ -141,35 +140,6 @@ GST_START_TEST (test_streams_ordered)
   clReleaseMemObject (y);
   g_free (data);
   g_free (back);
-}
-
-GST_END_TEST;
-
-/* A stream whose wait failed: the CPU's wait says so. */
-GST_START_TEST (test_stream_failed_wait)
-{
-  GstClStream s;
-  cl_event gate, done = NULL;
-  cl_int status;
-  GError *error = NULL;
-
-  gate = clCreateUserEvent (gst_cl_context_get_handle (rooms_context),
-      &status);
-  fail_unless (status == CL_SUCCESS);
-  gst_cl_stream_init (&s, gst_cl_context_get_queue (rooms_context), &gate, 1);
-  fail_unless (gst_cl_stream_join (&s, &done, &error), "%s",
-      error ? error->message : "");
-  fail_unless (done != NULL);
-  fail_unless (clSetUserEventStatus (gate, -1) == CL_SUCCESS);
-  gst_cl_stream_clear (&s);
-  gst_cl_stream_init (&s, gst_cl_context_get_queue (rooms_context), &gate, 1);
-  fail_if (gst_cl_stream_wait_on_cpu (&s, &error), "a failed wait passed");
-  fail_unless (error != NULL);
-  g_clear_error (&error);
-  gst_cl_stream_clear (&s);
-  clWaitForEvents (1, &done);
-  clReleaseEvent (done);
-  clReleaseEvent (gate);
 }
 
 GST_END_TEST;
@@ -445,7 +415,6 @@ clinflight_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_streams_ordered);
-  tcase_add_test (tc, test_stream_failed_wait);
   tcase_add_test (tc, test_frames_ahead);
   tcase_add_test (tc, test_error_of_frame_that_left);
   tcase_add_test (tc, test_fault_kept);

@@ -84,12 +84,12 @@ place_frame (GstClPlacement * placement, GstClInFlight * in_flight,
 {
   const GstVideoInfo *info = gst_cl_placement_get_info (placement);
   const GstClPlane *planes;
-  GstClPlaneWork work[GST_CL_PLACEMENT_MAX_WORK];
+  GstClFrameWork frame = { 0, };
   GstClRegion regions[GST_VIDEO_MAX_PLANES];
   GstClFrameQueues q;
   GstClFrame in, out;
   GError *error = NULL;
-  guint i, n_planes, n_work = 0, untouched;
+  guint i, n_planes, untouched;
   gdouble device_ms = 0;
   gboolean skip;
 
@@ -112,18 +112,20 @@ place_frame (GstClPlacement * placement, GstClInFlight * in_flight,
   fail_if (gst_cl_placement_in_fields (placement, &in));
   skip = gst_cl_placement_will_share (placement, &in, outbuf, untouched);
   gst_cl_in_flight_queues (in_flight, &in, &out, &q);
-  fail_unless (gst_cl_placement_upload (placement, &q, &in, &out,
-          &(GstClPlaneSelection) {
-          touched, 0, skip}, work, &n_work, stats, &error), "%s: %s", what,
-      error ? error->message : "");
-  fail_unless (n_work >= 1 && n_work <= n_planes, "%s: %u work", what,
-      n_work);
+  frame.in = &in;
+  frame.out = &out;
+  frame.planes = (GstClPlaneSelection) {
+  touched, 0, skip};
+  fail_unless (gst_cl_placement_upload (placement, &q, &frame, stats,
+          &error), "%s: %s", what, error ? error->message : "");
+  fail_unless (frame.n_work >= 1 && frame.n_work <= n_planes, "%s: %u work",
+      what, frame.n_work);
   fail_unless (gst_cl_in_flight_to_kernels (&q, &error));
 
   /* the kernels: a copy of each filtered region, from where they read it
    * to where they write it */
-  for (i = 0; i < n_work; i++) {
-    const GstClPlaneWork *w = &work[i];
+  for (i = 0; i < frame.n_work; i++) {
+    const GstClPlaneWork *w = &frame.work[i];
     const GstClPlane *p = &planes[w->index];
 
     fail_unless_equals_int (w->field, GST_CL_FRAME);
@@ -152,7 +154,7 @@ place_frame (GstClPlacement * placement, GstClInFlight * in_flight,
         error ? error->message : "");
   }
   fail_unless (gst_cl_in_flight_to_downloads (&q, &error));
-  fail_unless (gst_cl_placement_download (placement, &q, work, n_work, stats,
+  fail_unless (gst_cl_placement_download (placement, &q, &frame, stats,
           &error), "%s: %s", what, error ? error->message : "");
   fail_unless (gst_cl_in_flight_end (in_flight, &q, TRUE, &in, &out,
           &device_ms, &error), "%s: %s", what, error ? error->message : "");

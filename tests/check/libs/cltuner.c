@@ -313,8 +313,9 @@ GST_START_TEST (test_tune_fastest)
     gst_cl_kernels_local_sizes (k, FALSE, GST_CL_VARIANT_VECTOR, sizes);
     candidates[1].local[0] = sizes[0][0];
     candidates[1].local[1] = sizes[0][1];
-    fail_unless (gst_cl_tuner_tune (tuner, config, candidates, 2, tune_run,
-            &r, &best, &error), "%s", error ? error->message : "");
+    fail_unless (gst_cl_tuner_tune (tuner, &(GstClTuning) {
+            config, candidates, 2, tune_run, &r}, &best, &error), "%s",
+        error ? error->message : "");
     fail_unless_equals_int (best.variant, fast);
     /* the winner: one warm-up and three timed runs at least; the slow one
      * tried (and given up once behind, where it came second) */
