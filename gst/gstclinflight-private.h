@@ -62,6 +62,7 @@ typedef struct
   /* The acquires of the frames' imported CUDA buffers (owned) */
   cl_event acquired[2];
   guint n_acquired;
+  guint n_released;             /* of those, released again */
 } GstClFrameQueues;
 
 /* Frames in flight on @context: up to @depth on a device that does not

@@ -240,6 +240,7 @@ gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
   q->events = &slot->events;
   q->n_pending = 0;
   q->n_acquired = 0;
+  q->n_released = 0;
   for (i = 0; i < in->n_pending; i++)
     q->pending[q->n_pending++] = in->pending[i];
   for (i = 0; i < out->n_pending; i++)
@@ -292,18 +293,21 @@ release_imports (GstClFrameQueues * q, const GstClFrame * in,
   const GstClFrame *frames[2] = { in, out };
   GstClStream *s = &q->down;
   cl_event event = NULL;
-  guint i, released = 0;
+  guint i, seen = 0;
 
-  /* the ones acquired, in gst_cl_in_flight_acquire()'s order */
-  for (i = 0; i < 2 && released < q->n_acquired; i++) {
+  /* the ones acquired, in gst_cl_in_flight_acquire()'s order, less those
+   * released already (a second call after a failed release) */
+  for (i = 0; i < 2 && seen < q->n_acquired; i++) {
     if (!frames[i]->cuda)
+      continue;
+    if (seen++ < q->n_released)
       continue;
     if (!gst_cl_cuda_pool_release (gst_cl_cuda_import_get_pool
             (frames[i]->cuda), frames[i]->cuda_slot, s->queue, s->n_wait,
             s->n_wait ? s->wait : NULL, &event, error))
       return FALSE;
     gst_cl_stream_enqueued (s, event);
-    released++;
+    q->n_released++;
   }
   return TRUE;
 }
