@@ -72,6 +72,15 @@ remove_cache_dir (const gchar * dir)
   return n;
 }
 
+/* Removes @dir (freed) and GST_CL_CACHE_DIR: the end of a case. */
+static void
+drop_cache_dir (gchar * dir)
+{
+  remove_cache_dir (dir);
+  g_free (dir);
+  g_unsetenv ("GST_CL_CACHE_DIR");
+}
+
 /* A GstClStats figure. */
 static guint
 stats_uint (GstClStats * stats, const gchar * field)
@@ -252,9 +261,7 @@ GST_START_TEST (test_choose_remembered)
   }
   gst_cl_tuner_free (tuner);
   gst_cl_stats_free (stats);
-  remove_cache_dir (dir);
-  g_free (dir);
-  g_unsetenv ("GST_CL_CACHE_DIR");
+  drop_cache_dir (dir);
 }
 
 GST_END_TEST;
@@ -341,9 +348,7 @@ GST_START_TEST (test_tune_fastest)
   gst_cl_stats_free (stats);
   stage_clear (&s);
   stage_clear (&big);
-  remove_cache_dir (dir);
-  g_free (dir);
-  g_unsetenv ("GST_CL_CACHE_DIR");
+  drop_cache_dir (dir);
 }
 
 GST_END_TEST;
@@ -390,9 +395,7 @@ GST_START_TEST (test_forced)
   fail_unless_equals_int (stats_uint (stats, "tuning-runs"), 0);
   gst_cl_tuner_free (tuner);
   gst_cl_stats_free (stats);
-  remove_cache_dir (dir);
-  g_free (dir);
-  g_unsetenv ("GST_CL_CACHE_DIR");
+  drop_cache_dir (dir);
 }
 
 GST_END_TEST;
