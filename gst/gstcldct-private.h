@@ -103,13 +103,11 @@ typedef struct
  * @plane's source, |X| of the coefficients (u, v) = (1, 0), (0, 1), (1, 1)
  * in quarter levels, clamped to GST_CL_DCT_BINS - 1, and reads the counts
  * into @hist (GST_CL_DCT_HIST_SIZE entries, coefficient-major). Its kernel
- * runs after the @n_wait events of @wait (not owned; say a frame's
- * upload) and adds its event to @events (may be NULL), as
- * gst_cl_stage_run()'s do; waits on the CPU for the counts. Returns FALSE
- * with @error set on failure. */
+ * runs after @after's wait list (say a frame's upload) and adds its event
+ * to @after's events, as gst_cl_stage_run()'s do; waits on the CPU for the
+ * counts. Returns FALSE with @error set on failure. */
 gboolean gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
-    cl_uint n_wait, const cl_event * wait, GstClEvents * events,
-    guint32 * hist, GError ** error);
+    const GstClAfter * after, guint32 * hist, GError ** error);
 
 /* The lattices a block-DCT decoder leaves one coefficient's values on. */
 typedef enum
@@ -181,14 +179,13 @@ void gst_cl_dct_auto_reset (GstClDctAuto * state);
  * coefficients with |X| < @threshold zeroed. @src and @dst must not
  * overlap; @threshold 0 is not a no-op (the caller copies instead). Uses a
  * scratch buffer of @self, so calls on one GstClDct must come from one
- * thread; does not wait. Its first kernel runs after the @n_wait events
- * of @wait (not owned), the others after it on the in-order queue; the
- * kernels' events are added to @events (may be NULL), the last one last
- * (what comes after the stage on another queue waits for that), as
- * gst_cl_stage_run()'s are. Returns FALSE with @error set on failure. */
+ * thread; does not wait. Its first kernel runs after @after's wait list,
+ * the others after it on the in-order queue; the kernels' events are added
+ * to @after's events, the last one last (what comes after the stage on
+ * another queue waits for that), as gst_cl_stage_run()'s are. Returns
+ * FALSE with @error set on failure. */
 gboolean gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
-    guint threshold, guint passes, cl_uint n_wait, const cl_event * wait,
-    GstClEvents * events, GError ** error);
+    guint threshold, guint passes, const GstClAfter * after, GError ** error);
 
 /* The block offsets (x, y) of pass @i of @passes: FFmpeg spp's pattern. */
 void gst_cl_dct_pass_offset (guint passes, guint i, gint * sx, gint * sy);

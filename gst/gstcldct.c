@@ -221,14 +221,13 @@ gst_cl_dct_free (GstClDct * self)
 
 gboolean
 gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
-    cl_uint n_wait, const cl_event * wait, GstClEvents * events,
-    guint32 * hist, GError ** error)
+    const GstClAfter * after, guint32 * hist, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
   const cl_uint zero = 0, off = (cl_uint) plane->src->offset;
   const gint width = plane->width, height = plane->height;
   size_t global[2], local[2];
-  const GstClEnqueue how = { local, n_wait, wait, events, "dct_histogram" };
+  const GstClEnqueue how = { local, *after, "dct_histogram" };
   cl_int err = CL_SUCCESS;
   guint a = 0;
 
@@ -602,8 +601,8 @@ threshold_strips (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clSetKernelArg (dct_strips)");
   stage.local = local;
-  stage.n_wait = 0;
-  stage.wait = NULL;
+  stage.after.n_wait = 0;
+  stage.after.wait = NULL;
   stage.what = "dct_strips";
   return gst_cl_enqueue_kernel (self->context, self->stage, strips, segments,
       &stage, error);
@@ -659,19 +658,18 @@ threshold_passes (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
     if (!gst_cl_enqueue_kernel (self->context, self->stage,
             (width + sx + 7) / 8 * 8, (height + sy + 7) / 8, &pass, error))
       return FALSE;
-    pass.n_wait = 0;
-    pass.wait = NULL;
+    pass.after.n_wait = 0;
+    pass.after.wait = NULL;
   }
   return TRUE;
 }
 
 gboolean
 gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
-    guint threshold, guint passes, cl_uint n_wait, const cl_event * wait,
-    GstClEvents * events, GError ** error)
+    guint threshold, guint passes, const GstClAfter * after, GError ** error)
 {
   const cl_int thr = (cl_int) MIN (threshold, G_MAXINT32);
-  const GstClEnqueue how = { NULL, n_wait, wait, events, NULL };
+  const GstClEnqueue how = { NULL, *after, NULL };
 
   g_return_val_if_fail (passes_log2 (passes) >= 0 && plane->width > 0 &&
       plane->height > 0, FALSE);

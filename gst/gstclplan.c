@@ -509,40 +509,43 @@ run_stage (GstClFrameQueues * q, const GstClStage * stage,
   GstClEvents *events = q->events;
   const guint before = events->n_events;
 
-  if (!gst_cl_stage_run (stage, launch, s->n_wait, s->wait, events, error))
+  if (!gst_cl_stage_run (stage, launch, &(GstClAfter) {
+          s->n_wait, s->wait, events}, error))
     return FALSE;
   stream_took (s, events, before);
   return TRUE;
 }
 
-/* strength=auto on @region from @src to @dst: the quantizer step read off
- * the frame's DCTs, the DCT thresholding at the strength it gives, or a
- * copy where the frame shows no coding (gstcldct.c). The histogram waits
- * for what @s waits for on the device; the CPU then waits for its counts
+/* strength=auto on @on (samples of @bytes bytes) on @q's kernel stream: the
+ * quantizer step read off the frame's DCTs, the DCT thresholding at the
+ * strength it gives, or a copy where the frame shows no coding
+ * (gstcldct.c). The histogram waits for what the stream waits for on the
+ * device; the CPU then waits for its counts
  * (the threshold needs them), so what follows it need not wait again. */
 static gboolean
-run_auto (GstClPlan * self, GstClStream * s, GstClEvents * events,
-    const GstClPlane * plane, const GstClRegion * region,
-    const GstClPlaneRef * src, const GstClPlaneRef * dst, GError ** error)
+run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
+    guint bytes, GError ** error)
 {
-  const GstClDctPlane on = { src, dst, region->width, region->height };
+  GstClStream *s = &q->compute;
+  GstClEvents *events = q->events;
   guint32 hist[GST_CL_DCT_HIST_SIZE];
   GstClTransferStats ignored = { 0, };
   guint threshold, before = events->n_events;
 
-  if (!gst_cl_dct_histogram (self->dct, &on, s->n_wait, s->wait, events,
-          hist, error))
+  if (!gst_cl_dct_histogram (self->dct, on, &(GstClAfter) {
+          s->n_wait, s->wait, events}, hist, error))
     return FALSE;
   stream_took (s, events, before);
   threshold = gst_cl_dct_auto_update (&self->auto_state, hist);
   GST_LOG ("strength=auto: DCT threshold %u", threshold);
   if (threshold == 0)
     return gst_cl_stream_copy (s, &(GstClPlaneCopy) {
-        src, dst, (gsize) region->width * plane->bytes, region->height},
-        &ignored, error);
+        on->src, on->dst, (gsize) on->width * bytes, on->height}, &ignored,
+        error);
   before = events->n_events;
-  if (!gst_cl_dct_threshold (self->dct, &on, threshold,
-          GST_CL_DCT_MAX_PASSES, s->n_wait, s->wait, events, error))
+  if (!gst_cl_dct_threshold (self->dct, on, threshold, GST_CL_DCT_MAX_PASSES,
+          &(GstClAfter) {
+          s->n_wait, s->wait, events}, error))
     return FALSE;
   stream_took (s, events, before);
   return TRUE;
@@ -559,14 +562,14 @@ run_stages (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
   GstClPlaneRef tmp = gst_cl_placement_intermediate (self->placement,
       w->index, w->field);
   const GstClPlaneRef *src = &w->ksrc;
-  GstClStream *s = &q->compute;
   GstClStage here;
 
   if (ps->runs.epsilon || ps->runs.dct) {
     const GstClPlaneRef *out = ps->runs.convolve ? &tmp : &w->kdst;
 
-    if (ps->runs.dct ? !run_auto (self, s, q->events,
-            &self->planes[w->index], &w->region, src, out, error) :
+    if (ps->runs.dct ? !run_auto (self, q, &(GstClDctPlane) {
+            src, out, w->region.width, w->region.height},
+            self->planes[w->index].bytes, error) :
         !run_stage (q, stage_on (&here, &ps->epsilon_stage, &w->region,
                 src, out), &ps->epsilon_launch, error))
       return FALSE;

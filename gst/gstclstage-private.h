@@ -78,16 +78,23 @@ cl_event gst_cl_events_last (const GstClEvents * events);
  * @events empty. */
 gdouble gst_cl_events_take_ms (GstClEvents * events);
 
-/* What one kernel enqueued needs besides its arguments and its global
- * size: its work-group size (@local; NULL: the implementation's), what it
- * waits for (@n_wait events of @wait, not owned), where its event goes
- * (@events, may be NULL), and its name for errors. */
+/* Where a command stands in the order of the device's work: it runs after
+ * the @n_wait events of @wait (not owned; say a frame's upload on another
+ * queue), and its events are added to @events (may be NULL). */
 typedef struct
 {
-  const size_t *local;
   cl_uint n_wait;
   const cl_event *wait;
   GstClEvents *events;
+} GstClAfter;
+
+/* What one kernel enqueued needs besides its arguments and its global
+ * size: its work-group size (@local; NULL: the implementation's), what it
+ * waits for and where its event goes (@after), and its name for errors. */
+typedef struct
+{
+  const size_t *local;
+  GstClAfter after;
   const gchar *what;
 } GstClEnqueue;
 
@@ -171,15 +178,13 @@ typedef struct
 
 /* Enqueues @stage with @launch (not AUTO; a variant the program has;
  * SEPARABLE needs a separable convolution) on the context's queue, its
- * first kernel after the @n_wait events of @wait (not owned; say a frame's
- * upload on another queue), the others after it on the in-order queue. The
- * kernels' events are added to @events (may be NULL).
+ * first kernel after @after's wait list, the others after it on the
+ * in-order queue. The kernels' events are added to @after's events.
  * The epsilon filter's @threshold is in sample units (10-bit ones for a
  * deep program); the convolution takes one-component planes and clamps its
  * output to 0..255, or 0..1023 for a deep program. */
 gboolean gst_cl_stage_run (const GstClStage * stage,
-    const GstClLaunch * launch, cl_uint n_wait, const cl_event * wait,
-    GstClEvents * events, GError ** error);
+    const GstClLaunch * launch, const GstClAfter * after, GError ** error);
 
 G_END_DECLS
 

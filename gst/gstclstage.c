@@ -409,13 +409,14 @@ gst_cl_enqueue_kernel (GstClContext * context, cl_kernel kernel, gsize width,
   cl_int status;
 
   status = clEnqueueNDRangeKernel (gst_cl_context_get_queue (context),
-      kernel, 2, NULL, global, how->local, how->n_wait,
-      how->n_wait ? how->wait : NULL, how->events ? &event : NULL);
+      kernel, 2, NULL, global, how->local, how->after.n_wait,
+      how->after.n_wait ? how->after.wait : NULL,
+      how->after.events ? &event : NULL);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clEnqueueNDRangeKernel (%s)",
         how->what);
-  if (how->events)
-    gst_cl_events_add (how->events, event);
+  if (how->after.events)
+    gst_cl_events_add (how->after.events, event);
   return TRUE;
 }
 
@@ -515,8 +516,8 @@ run_separable (GstClKernels * self, const GstClLaunch * launch,
   rows.local = columns.local = launch->local;
   rows.what = "convolve rows";
   columns.what = "convolve columns";
-  columns.n_wait = 0;
-  columns.wait = NULL;
+  columns.after.n_wait = 0;
+  columns.after.wait = NULL;
   return enqueue (self, self->rows, plane->width, plane->height, &rows,
       error) && enqueue (self, self->columns, plane->width, plane->height,
       &columns, error);
@@ -563,10 +564,9 @@ run_convolve (GstClKernels * self, const GstClLaunch * launch,
 
 gboolean
 gst_cl_stage_run (const GstClStage * stage, const GstClLaunch * launch,
-    cl_uint n_wait, const cl_event * wait, GstClEvents * events,
-    GError ** error)
+    const GstClAfter * after, GError ** error)
 {
-  const GstClEnqueue how = { launch->local, n_wait, wait, events, NULL };
+  const GstClEnqueue how = { launch->local, *after, NULL };
 
   if (stage->convolve)
     return run_convolve (stage->kernels, launch, &stage->plane, &stage->conv,

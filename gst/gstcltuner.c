@@ -350,7 +350,8 @@ static gboolean
 run_stage (const GstClLaunch * launch, GstClEvents * events,
     gpointer user_data, GError ** error)
 {
-  return gst_cl_stage_run (user_data, launch, 0, NULL, events, error);
+  return gst_cl_stage_run (user_data, launch, &(GstClAfter) {
+      0, NULL, events}, error);
 }
 
 /* The last variant @stage may run: SEPARABLE only for a separable

@@ -73,7 +73,8 @@ round_trip (cl_command_queue queue, const GstClStage * stage,
 
     check (clEnqueueWriteBuffer (queue, src, CL_FALSE, 0, size, host, 0, NULL,
             NULL), "upload");
-    if (!gst_cl_stage_run (stage, launch, 0, NULL, &events, &error)) {
+    if (!gst_cl_stage_run (stage, launch, &(GstClAfter) {
+            0, NULL, &events}, &error)) {
       g_printerr ("%s\n", error->message);
       exit (1);
     }
@@ -195,8 +196,8 @@ pipeline_frame (Pipeline * p, Order order, gint i, cl_event * done,
   } else if (order == ORDER_WAIT_LISTS) {
     n_wait = 1;
   }
-  if (!gst_cl_stage_run (&stage, p->launch, n_wait, &times[0], &events,
-          &error)) {
+  if (!gst_cl_stage_run (&stage, p->launch, &(GstClAfter) {
+          n_wait, &times[0], &events}, &error)) {
     g_printerr ("%s\n", error->message);
     exit (1);
   }

@@ -82,7 +82,8 @@ run_once (Bench * b, const GstClLaunch * launch, GstClEvents * events,
     {&b->src_ref, &b->dst_ref, b->width, b->height, 1}, b->threshold, b->conv
   };
 
-  return gst_cl_stage_run (&stage, launch, 0, NULL, events, error);
+  return gst_cl_stage_run (&stage, launch, &(GstClAfter) {
+      0, NULL, events}, error);
 }
 
 /* Median ms of @launch, leaving its output in b->out. */

@@ -225,7 +225,8 @@ check_variant (GstClKernels * kernels, GstClVariant variant, Plane * in,
 
     memset (out->host, POISON, out->size);
     plane_upload (out);
-    ok = gst_cl_stage_run (&stage, &launch, 0, NULL, &events, &error);
+    ok = gst_cl_stage_run (&stage, &launch, &(GstClAfter) {
+        0, NULL, &events}, &error);
     fail_unless (ok, "%s: %s", what, error ? error->message : "");
     fail_unless (clFinish (queue) == CL_SUCCESS);
     gst_cl_events_take_ms (&events);

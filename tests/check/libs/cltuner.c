@@ -284,7 +284,8 @@ tune_run (const GstClLaunch * launch, GstClEvents * events,
 
   r->calls[launch->variant]++;
   return gst_cl_stage_run (launch->variant == r->slow ? &r->big->stage :
-      &r->s->stage, launch, 0, NULL, events, error);
+      &r->s->stage, launch, &(GstClAfter) {
+      0, NULL, events}, error);
 }
 
 /* The fastest candidate wins and is stored under the caller's config,

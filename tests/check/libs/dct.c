@@ -286,7 +286,8 @@ check_stage_depth (const Depth * d, guint32 seed, gint w, gint h, gint noise,
   sref = ref_at (s, soff, spitch);
   dref = ref_at (dm, doff, dpitch);
   fail_unless (gst_cl_dct_threshold (dcts[d - depths], &plane, threshold,
-          passes, 0, NULL, NULL, &err), "%s", err ? err->message : "");
+          passes, &(GstClAfter) {
+          0, NULL, NULL}, &err), "%s", err ? err->message : "");
   fail_unless (clEnqueueReadBuffer (gst_cl_context_get_queue (ctx), dm,
           CL_TRUE, 0, dsize, got, 0, NULL, NULL) == CL_SUCCESS);
   for (i = 0; i < dsize; i++) {
@@ -416,8 +417,8 @@ check_histogram_depth (const Depth * d, guint32 seed, gint w, gint h,
   s = upload (src, size);
   sref = ref_at (s, off, pitch);
   memset (got, 0x5a, sizeof (got));
-  fail_unless (gst_cl_dct_histogram (dcts[d - depths], &plane, 0, NULL, NULL,
-          got, &err),
+  fail_unless (gst_cl_dct_histogram (dcts[d - depths], &plane, &(GstClAfter) {
+          0, NULL, NULL}, got, &err),
       "%s", err ? err->message : "");
   for (i = 0; i < GST_CL_DCT_HIST_SIZE; i++)
     fail_unless (got[i] == want[i], "%s, seed %u, %dx%d: bin %u of "
