@@ -105,9 +105,11 @@ void gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
  * the slot's, free once the slot is). */
 guint gst_cl_in_flight_next_slot (GstClInFlight * self);
 
-/* Before the frame's first command: the acquire for OpenCL of the
- * imported CUDA buffers of @in and @out (GstClFrame's cuda), on @q's
- * upload stream, which every stream of @q then waits for. Their release
+/* Before the frame's first command: FALSE with @error set where work
+ * still pending on the frames' memories has failed already (nothing of the
+ * frame is enqueued then); the acquire for OpenCL of the imported CUDA
+ * buffers of @in and @out (GstClFrame's cuda), on @q's upload stream,
+ * which every stream of @q then waits for. Their release
  * follows the frame's last command in gst_cl_in_flight_end(). */
 gboolean gst_cl_in_flight_acquire (GstClFrameQueues * q,
     const GstClFrame * in, const GstClFrame * out, GError ** error);

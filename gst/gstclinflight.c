@@ -258,6 +258,34 @@ gst_cl_in_flight_next_slot (GstClInFlight * self)
   return self->next;
 }
 
+/* FALSE with @error set where a command that @q's streams wait for has
+ * failed already (work of an OpenCL element upstream on the input, or of
+ * an earlier frame on the output). What is enqueued after a failed event
+ * of its wait list need not run nor fail: PoCL 3.1 leaves it queued for
+ * ever, and the wait for the frame would hang. A command that fails after
+ * this check fails those of the frame that wait for it, which the frame's
+ * own wait reports. */
+static gboolean
+check_pending (const GstClFrameQueues * q, GError ** error)
+{
+  guint i;
+
+  for (i = 0; i < q->n_pending; i++) {
+    cl_int outcome = CL_COMPLETE, status;
+
+    status = clGetEventInfo (q->pending[i], CL_EVENT_COMMAND_EXECUTION_STATUS,
+        sizeof (outcome), &outcome, NULL);
+    if (status != CL_SUCCESS)
+      return gst_cl_set_error (error, status,
+          "clGetEventInfo (work pending on the frame's buffers)");
+    if (outcome < 0)
+      return gst_cl_set_error (error, outcome,
+          "work pending on the frame's buffers (of an OpenCL element "
+          "upstream, or of an earlier frame)");
+  }
+  return TRUE;
+}
+
 gboolean
 gst_cl_in_flight_acquire (GstClFrameQueues * q, const GstClFrame * in,
     const GstClFrame * out, GError ** error)
@@ -266,6 +294,8 @@ gst_cl_in_flight_acquire (GstClFrameQueues * q, const GstClFrame * in,
   cl_event event;
   guint i;
 
+  if (!check_pending (q, error))
+    return FALSE;
   for (i = 0; i < 2; i++) {
     const GstClFrame *f = frames[i];
 

@@ -520,11 +520,11 @@ run_stage (GstClFrameQueues * q, const GstClStage * stage,
  * quantizer step read off the frame's DCTs, the DCT thresholding at the
  * strength it gives, or a copy where the frame shows no coding
  * (gstcldct.c). The histogram waits for what the stream waits for on the
- * device; the CPU then waits for its counts
- * (the threshold needs them), so what follows it need not wait again. */
+ * device; the CPU then waits for its counts (the threshold needs them), so
+ * what follows it need not wait again. */
 static gboolean
 run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
-    guint bytes, GError ** error)
+    gint bytes, GError ** error)
 {
   GstClStream *s = &q->compute;
   GstClEvents *events = q->events;

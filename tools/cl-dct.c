@@ -129,8 +129,7 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
       thr = gst_cl_dct_auto_update (&state, hist);
     }
     if (thr) {
-      if (!gst_cl_dct_threshold (dct, &plane, thr, passes, &no_order,
-            &err))
+      if (!gst_cl_dct_threshold (dct, &plane, thr, passes, &no_order, &err))
         die ("stage", err);
       clEnqueueReadBuffer (q, dst, CL_TRUE, 0, ysize, frame, 0, NULL, NULL);
     }
@@ -205,8 +204,7 @@ bench (GstClContext * ctx, GstClDct * dct, gint bytes, gint w, gint h,
     if (!gst_cl_dct_histogram (dct, &plane, &no_order, hist, &err))
       die ("histogram", err);
     t1 = g_get_monotonic_time ();
-    if (!gst_cl_dct_threshold (dct, &plane, thr, passes, &no_order,
-            &err))
+    if (!gst_cl_dct_threshold (dct, &plane, thr, passes, &no_order, &err))
       die ("stage", err);
     clFinish (q);
     t2 = g_get_monotonic_time ();

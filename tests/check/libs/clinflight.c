@@ -24,8 +24,10 @@
  * in flight (depth 3) through a plan, each output equal to the CPU
  * reference of its own input (reference.c), every slot given back at the
  * drain; a failed command of a frame that already left raised at the frame
- * that takes its slot (libclfault fails its wait), and a fault kept for an output (GstClFaults) raised
- * at the next frame and at the drain. In plain, discrete and mapped mode
+ * that takes its slot (libclfault fails its wait), a fault kept for an
+ * output (GstClFaults) raised at the next frame and at the drain, and an
+ * input whose pending work failed refused before anything of its frame is
+ * enqueued. In plain, discrete and mapped mode
  * (where the depth is 1: each frame waited for). The device is
  * $CLEPSILON_TEST_DEVICE (default "pocl"). */
 
@@ -406,6 +408,70 @@ GST_START_TEST (test_fault_kept)
 
 GST_END_TEST;
 
+/* An input whose pending work (an OpenCL element upstream) has failed
+ * before the frame: the frame fails at once, naming it, with nothing
+ * enqueued (on PoCL 3.1 a command enqueued after a failed event never runs,
+ * and the wait for it would hang: the suite's timeout); the next frame,
+ * from an input with nothing pending, is right. */
+GST_START_TEST (test_failed_input_work)
+{
+  GRand *rand = g_rand_new_with_seed (0xfa11);
+  GstVideoInfo info;
+  GstBufferPool *in_pool, *out_pool;
+  GstClPlanSettings s;
+  GstClFrameStats frame;
+  GstClPlan *plan;
+  RefParams p;
+  GstBuffer *in, *out;
+  GError *error = NULL;
+  cl_event upstream;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 33, 17);
+  in_pool = rooms_cl_pool (&info, FALSE, 0);
+  out_pool = rooms_cl_pool (&info, FALSE, 0);
+  plan = gst_cl_plan_new (rooms_context, tuner, &info, 3, &error);
+  fail_unless (plan != NULL, "%s", error ? error->message : "");
+  frame_settings (0, &s, &p);
+  gst_cl_plan_set_settings (plan, &s);
+  in = rooms_pool_frame (in_pool, rand);
+  upstream = clCreateUserEvent (gst_cl_context_get_handle (rooms_context),
+      NULL);
+  fail_unless (upstream != NULL);
+  gst_cl_memory_set_pending (gst_buffer_peek_memory (in, 0), upstream);
+  fail_unless (clSetUserEventStatus (upstream, CL_OUT_OF_RESOURCES) ==
+      CL_SUCCESS);
+  fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &out, NULL) ==
+      GST_FLOW_OK);
+  fail_if (gst_cl_plan_process (plan, in, out, FALSE, &frame, &error));
+  fail_unless (error != NULL && strstr (error->message,
+          "work pending on the frame's buffers") != NULL &&
+      strstr (error->message, "CL_OUT_OF_RESOURCES") != NULL, "raised: %s",
+      error ? error->message : "nothing");
+  g_clear_error (&error);
+  fail_unless (gst_cl_plan_drain (plan, NULL, &error), "%s",
+      error ? error->message : "");
+  gst_buffer_unref (out);
+
+  /* the failed work forgotten, as a new buffer from upstream would have it */
+  gst_cl_memory_set_pending (gst_buffer_peek_memory (in, 0), NULL);
+  clReleaseEvent (upstream);
+  fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &out, NULL) ==
+      GST_FLOW_OK);
+  fail_unless (gst_cl_plan_process (plan, in, out, FALSE, &frame, &error),
+      "%s", error ? error->message : "");
+  fail_unless (gst_cl_plan_drain (plan, NULL, &error), "%s",
+      error ? error->message : "");
+  check_reference (&info, in, out, &p, "the frame after");
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  gst_cl_plan_free (plan);
+  rooms_free_pool (in_pool);
+  rooms_free_pool (out_pool);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 static Suite *
 clinflight_suite (void)
 {
@@ -418,6 +484,7 @@ clinflight_suite (void)
   tcase_add_test (tc, test_frames_ahead);
   tcase_add_test (tc, test_error_of_frame_that_left);
   tcase_add_test (tc, test_fault_kept);
+  tcase_add_test (tc, test_failed_input_work);
   return s;
 }
 
