@@ -60,14 +60,20 @@ G_BEGIN_DECLS
 /* strength=auto's parameters (GstClDctAutoParams), fitted on the FIT set of
  * tools/quality/heldout.py ('heldout.py fit'; the set was frozen in
  * tools/quality/heldout.json before): gains in 16ths of the lattice's
- * spacing, the best of 6..12 (MULTIPLES) then of 6..14 (H263); the hold
- * gain, the largest mean with no frame below -0.05 dB (of 12..16); the
- * count, the lowest of 24..64 (all equal on FIT, and none makes auto act
- * on an H.264, HEVC or pristine frame). (A threshold of gain x
- * spacing + offset gained 0.003 dB more on FIT and lost 0.11 dB on a
- * frame: not kept.) */
-#define GST_CL_DCT_DEFAULT_GAIN 10
-#define GST_CL_DCT_DEFAULT_GAIN_H263 11
+ * spacing; the MULTIPLES gain (4..12), the strong gain (0..14) and level
+ * (2.5 or 3.5 steps) together, the best on the families that show
+ * multiples, then the H263 gain (0..14); the hold gain, the largest mean
+ * with no frame below -0.05 dB (of 8..16); the count, the lowest of 24..64
+ * (all equal on FIT, and none makes auto act on an H.264, HEVC or pristine
+ * frame). The strong share lifts a frame's threshold from 5/16 of the
+ * step (fine texture, many small levels) towards 17/16 (edges on flat
+ * areas): the best fixed threshold of a frame follows that share (a
+ * correlation of 0.68 on FIT). (A threshold of gain x spacing + offset
+ * gained 0.003 dB more on FIT and lost 0.11 dB on a frame: not kept.) */
+#define GST_CL_DCT_DEFAULT_GAIN 5
+#define GST_CL_DCT_DEFAULT_GAIN_H263 4
+#define GST_CL_DCT_DEFAULT_STRONG_GAIN 12
+#define GST_CL_DCT_DEFAULT_STRONG_LEVEL 5
 #define GST_CL_DCT_DEFAULT_HOLD_GAIN 12
 #define GST_CL_DCT_DEFAULT_MIN_COUNT 24
 
@@ -136,6 +142,12 @@ typedef struct
 {
   guint gain;                   /* threshold / spacing, MULTIPLES */
   guint gain_h263;              /* threshold / spacing, H263 */
+  /* added to either gain, times the share of the coefficient's coded
+   * values that are strong: @strong_level half steps or more (edges and
+   * flat areas keep few small levels, fine texture many, which a high
+   * threshold would take off) */
+  guint strong_gain;
+  guint strong_level;
   guint hold_gain;              /* a predicted frame's threshold / the held one */
   guint min_count;              /* values a coefficient needs (gst_cl_dct_lattice) */
 } GstClDctAutoParams;
@@ -144,8 +156,9 @@ typedef struct
 void gst_cl_dct_auto_params_init (GstClDctAutoParams * params);
 
 /* The threshold of a frame whose histogram is @hist (GST_CL_DCT_HIST_SIZE
- * entries) from its own lattices: the median of the coefficients' (gain
- * times spacing, by lattice) where at least two show one, else 0. */
+ * entries) from its own lattices: the median of the coefficients' (gain,
+ * by lattice, plus strong_gain times their share of strong values, times
+ * spacing) where at least two show one, else 0. */
 guint gst_cl_dct_frame_threshold (const guint32 * hist,
     const GstClDctAutoParams * params);
 

@@ -414,8 +414,36 @@ gst_cl_dct_auto_params_init (GstClDctAutoParams * params)
 {
   params->gain = GST_CL_DCT_DEFAULT_GAIN;
   params->gain_h263 = GST_CL_DCT_DEFAULT_GAIN_H263;
+  params->strong_gain = GST_CL_DCT_DEFAULT_STRONG_GAIN;
+  params->strong_level = GST_CL_DCT_DEFAULT_STRONG_LEVEL;
   params->hold_gain = GST_CL_DCT_DEFAULT_HOLD_GAIN;
   params->min_count = GST_CL_DCT_DEFAULT_MIN_COUNT;
+}
+
+/* The threshold of one coefficient whose histogram @h lies on lattice
+ * @kind of @spacing (quarter quarter levels; a step is spacing / 4 bins):
+ * (gain + strong_gain x strong / coded) x spacing, where coded counts the
+ * values from half a step on, strong those from strong_level half steps
+ * on. */
+static guint
+coefficient_threshold (const guint32 * h, GstClDctLattice kind,
+    guint spacing, const GstClDctAutoParams * params)
+{
+  const guint gain = kind == GST_CL_DCT_LATTICE_H263 ? params->gain_h263 :
+      params->gain;
+  const guint strong_from = spacing * params->strong_level / 8;
+  guint64 coded = 0, strong = 0;
+  guint i;
+
+  for (i = MAX (spacing / 8, EST_MIN); i < GST_CL_DCT_BINS; i++) {
+    coded += h[i];
+    if (i >= strong_from)
+      strong += h[i];
+  }
+  if (coded == 0)
+    return (spacing * gain + 32) >> 6;
+  return (guint) (((guint64) spacing * (gain * coded + params->strong_gain *
+              strong) + 32 * coded) / (64 * coded));
 }
 
 guint
@@ -429,14 +457,14 @@ gst_cl_dct_frame_threshold (const guint32 * hist,
   for (i = 0; i < GST_CL_DCT_HIST_COEFFS && found + GST_CL_DCT_HIST_COEFFS -
       i >= 2; i++) {
     guint spacing, thr;
-    const GstClDctLattice kind = gst_cl_dct_lattice (hist +
-        i * GST_CL_DCT_BINS, params->min_count, &spacing);
+    const guint32 *h = hist + i * GST_CL_DCT_BINS;
+    const GstClDctLattice kind = gst_cl_dct_lattice (h, params->min_count,
+        &spacing);
 
     if (kind == GST_CL_DCT_LATTICE_NONE)
       continue;
     /* spacing in quarter-quarter levels, gains in 16ths */
-    thr = (spacing * (kind == GST_CL_DCT_LATTICE_H263 ? params->gain_h263 :
-            params->gain) + 32) >> 6;
+    thr = coefficient_threshold (h, kind, spacing, params);
     /* insertion sort of the thresholds found */
     for (j = found; j > 0 && t[j - 1] > thr; j--)
       t[j] = t[j - 1];

@@ -295,10 +295,12 @@ decide (const gchar * in, const gchar * segments)
   const gchar *env = g_getenv ("CL_DCT_PARAMS");
   guint n = 0;
 
-  /* CL_DCT_PARAMS=GAIN,GAIN_H263,HOLD_GAIN,MIN_COUNT: the fit's trials */
+  /* CL_DCT_PARAMS=GAIN,GAIN_H263,HOLD_GAIN,MIN_COUNT[,STRONG_GAIN,
+   * STRONG_LEVEL]: the fit's trials */
   gst_cl_dct_auto_params_init (&params);
-  if (env && sscanf (env, "%u,%u,%u,%u", &params.gain, &params.gain_h263,
-          &params.hold_gain, &params.min_count) != 4)
+  if (env && sscanf (env, "%u,%u,%u,%u,%u,%u", &params.gain,
+          &params.gain_h263, &params.hold_gain, &params.min_count,
+          &params.strong_gain, &params.strong_level) < 4)
     die ("CL_DCT_PARAMS", NULL);
   if (!fi)
     die ("open", NULL);

@@ -800,3 +800,41 @@ ref_dct_histogram16 (const guint16 * src, gint stride, gint width,
   ref_dct_histogram_values (v, width, height, 10, hist);
   g_free (v);
 }
+
+guint
+ref_dct_coefficient_threshold (const guint32 * hist, guint spacing,
+    guint gain, guint strong_gain, guint strong_level)
+{
+  guint64 coded = 0, strong = 0, num;
+  guint i;
+
+  for (i = 0; i < 1024; i++) {
+    /* i >= spacing / 8 is i >= half a step of spacing / 4 bins, rounded
+     * down as an integer division; likewise strong_level half steps */
+    if (i < 6 || 8 * i < spacing - spacing % 8)
+      continue;
+    coded += hist[i];
+    if (8 * i >= spacing * strong_level - (spacing * strong_level) % 8)
+      strong += hist[i];
+  }
+  if (coded == 0)
+    return (spacing * gain + 32) / 64;
+  num = (guint64) spacing * (gain * coded + strong_gain * strong);
+  /* num / (64 coded), rounded half up */
+  return (guint) ((2 * num + 64 * coded) / (128 * coded));
+}
+
+guint
+ref_dct_median_threshold (guint * t, guint n)
+{
+  guint i, j;
+
+  for (i = 1; i < n; i++)
+    for (j = i; j > 0 && t[j - 1] > t[j]; j--) {
+      const guint x = t[j];
+
+      t[j] = t[j - 1];
+      t[j - 1] = x;
+    }
+  return n < 2 ? 0 : t[n / 2];
+}

@@ -154,6 +154,19 @@ void ref_dct_histogram (const guint8 * src, gint stride, gint width,
 guint ref_dct_lattice (const guint32 * hist, guint min_count,
     guint * spacing);
 
+/* strength=auto's threshold of one coefficient whose histogram @hist (1024
+ * bins) lies on a lattice of @spacing quarter-quarter levels (a step is
+ * spacing / 4 bins): (@gain + @strong_gain x strong / coded) x spacing /
+ * 64, rounded half up, where coded counts the values from half a step on
+ * (and from bin 6, where the lattices are read), strong those from
+ * @strong_level half steps on, the last (clamped) bin included in both. */
+guint ref_dct_coefficient_threshold (const guint32 * hist, guint spacing,
+    guint gain, guint strong_gain, guint strong_level);
+
+/* The frame's threshold from the @n coefficients' thresholds @t (sorted
+ * here): their median, the upper one of an even count; 0 under two. */
+guint ref_dct_median_threshold (guint * t, guint n);
+
 /* The 10-bit counterparts of ref_dct_threshold_plane() and
  * ref_dct_histogram(), on plain 10-bit values (0..1023, one guint16 each;
  * strides in values): x = value - 512, the forward rows shifted by 2 bits

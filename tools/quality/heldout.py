@@ -476,12 +476,18 @@ def acting(results, cell, key, split):
 
 def report(results, split, out):
     fam = summarise(results, split)
+    # the column of a baseline ('run --baseline' with another build) only
+    # where one was stored
+    base = any("auto-main" in data for _, data, _ in results.values())
     L = []
-    p = L.append
-    p("| codec | **`strength=auto`** | before (89bfc7b) | `spp=quality=6` "
+
+    def p(row):
+        cells = row.split(" | ")
+        L.append(row if base else " | ".join(cells[:2] + cells[3:]))
+    p("| codec | **`strength=auto`** | before | `spp=quality=6` "
       "| `fspp` | `pp7` | best fixed epsilon | auto, worst picture or "
       "sequence | auto, worst frame | frames auto acts on |")
-    p("| --- |" + " ---: |" * 6 + " --- | --- | ---: |")
+    p("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: |")
     for cell, family, enc, qarg, qs in CODECS:
         f_ = fam.get(cell)
         if not f_:
@@ -578,7 +584,7 @@ def decide(cdir, layout, params):
     """cl-dct decide: each frame's threshold from its histogram under
     PARAMS, on the host."""
     env = dict(os.environ, CL_DCT_PARAMS=",".join(str(v) for v in params))
-    # (gain, gain_h263, hold_gain, min_count)
+    # (gain, gain_h263, hold_gain, min_count, strong_gain, strong_level)
     r = run([CL_DCT, "decide", os.path.join(cdir, "hist.bin"),
              segments(layout)], env=env)
     return np.array([int(l.split()[-1]) for l in r.stdout.splitlines()])
@@ -600,8 +606,10 @@ def interp_mse(data, thr):
 def fit(out, split="fit"):
     """The decision's parameters on the FIT entries (the stage's figures
     interpolated between its fixed thresholds): the threshold of each
-    lattice (gain x spacing + offset) on the families that show it, then
-    the hold gain and the count on all; prints the candidates by mean gain
+    lattice ((gain + strong gain x the share of strong values) x spacing,
+    with the level from which a value is strong) on the families that show
+    it, then the hold gain and the count on all; prints the candidates by
+    mean gain
     with the worst sequence and frame, and the frames where the neutral
     cells (H.264, HEVC, pristine) act."""
     names = {n for n, _, s, _ in CONTENT if s == split}
@@ -647,18 +655,20 @@ def fit(out, split="fit"):
     # largest mean with no frame below -0.05 dB and no neutral frame acted
     # on
     mult = ["mpeg2", "mpeg4-mq", "mjpeg", "mjpeg-tv"]
-    rows = sorted((score((g, 10, 12, 24), mult) for g in range(6, 13)),
-                  key=lambda r: -r[0])
-    log("MULTIPLES gain:")
+    rows = sorted((score((g, 10, 12, 24, sg, lv), mult)
+                   for g in range(4, 13) for sg in range(0, 15, 2)
+                   for lv in (5, 7)), key=lambda r: -r[0])
+    log("MULTIPLES gain, strong gain, strong level:")
     show(rows)
-    g = rows[0][1][0]
-    rows = sorted((score((g, gh, 12, 24), ["mpeg4", "h263"])
-                   for gh in range(6, 15)), key=lambda r: -r[0])
+    g, sg, lv = rows[0][1][0], rows[0][1][4], rows[0][1][5]
+    rows = sorted((score((g, gh, 12, 24, sg, lv), ["mpeg4", "h263"])
+                   for gh in range(0, 15)), key=lambda r: -r[0])
     log("H263 gain:")
     show(rows)
     gh = rows[0][1][1]
-    rows = sorted((score((g, gh, hd, mc), [c for c, *_ in CODECS])
-                   for hd in (12, 13, 14, 15, 16) for mc in (24, 32, 48, 64)),
+    rows = sorted((score((g, gh, hd, mc, sg, lv), [c for c, *_ in CODECS])
+                   for hd in (8, 10, 12, 13, 14, 15, 16)
+                   for mc in (24, 32, 48, 64)),
                   key=lambda r: -r[0])
     log("hold gain, count (every cell):")
     show(rows, 20)

@@ -564,9 +564,12 @@ quantized_histogram (guint32 seed, gint step, guint32 * hist)
 }
 
 /* Pictures whose low-frequency coefficients are quantized by @step quarter
- * levels: strength=auto's threshold is 10/16 of the step, give or take the
+ * levels: each coefficient shows multiples of the step, give or take the
  * quarter level that the lattice's spacing may differ by (the decoder's
- * rounding); noise over a ramp and random bytes show no lattice. */
+ * rounding), and strength=auto's threshold is the median of the
+ * coefficients' (ref_dct_coefficient_threshold), between gain / 16 and
+ * (gain + strong_gain) / 16 of the step; noise over a ramp and random
+ * bytes show no lattice. */
 GST_START_TEST (test_frame_threshold_quantized)
 {
   guint32 hist[GST_CL_DCT_HIST_SIZE];
@@ -575,13 +578,26 @@ GST_START_TEST (test_frame_threshold_quantized)
 
   gst_cl_dct_auto_params_init (&params);
   for (step = 40; step <= 240; step += 25) {
-    const gint expected = (step * GST_CL_DCT_DEFAULT_GAIN + 8) >> 4;
-    guint got;
+    guint t[GST_CL_DCT_HIST_COEFFS], k, got, expected;
 
     quantized_histogram (step, step, hist);
+    for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++) {
+      const guint32 *h = hist + k * GST_CL_DCT_BINS;
+      guint spacing = 0;
+
+      fail_unless_equals_int (ref_dct_lattice (h, params.min_count,
+              &spacing), GST_CL_DCT_LATTICE_MULTIPLES);
+      fail_unless (ABS ((gint) spacing - 4 * step) <= 4, "step %d: "
+          "spacing %u", step, spacing);
+      t[k] = ref_dct_coefficient_threshold (h, spacing, params.gain,
+          params.strong_gain, params.strong_level);
+    }
+    expected = ref_dct_median_threshold (t, GST_CL_DCT_HIST_COEFFS);
     got = gst_cl_dct_frame_threshold (hist, &params);
-    fail_unless (ABS ((gint) got - expected) <= 1, "step %d: threshold %u, "
-        "expected %d", step, got, expected);
+    fail_unless_equals_int (got, expected);
+    fail_unless (16 * got + 16 >= (guint) step * params.gain &&
+        16 * got <= (guint) step * (params.gain + params.strong_gain) + 16,
+        "step %d: threshold %u", step, got);
   }
   {
     GRand *rand = g_rand_new_with_seed (99);
@@ -604,7 +620,9 @@ GST_END_TEST;
  * astronaut picture of tools/quality/heldout.py's FIT set, coded and
  * decoded by FFmpeg 5.1 as that harness does; 'heldout.py test-frames'
  * writes them): the lattice of each of the three coefficients, its
- * spacing (quarter-quarter levels) and the frame's threshold. The spacings are the codecs' own: MPEG-2 -q:v Q, 2 Q levels
+ * spacing (quarter-quarter levels) and the frame's threshold (by
+ * ref_dct_coefficient_threshold from those spacings). The spacings are the
+ * codecs' own: MPEG-2 -q:v Q, 2 Q levels
  * (16 x 2Q); H.263 and MPEG-4's H.263 quantization, 2 QP levels (odd
  * multiples); MPEG-4 with -mpeg_quant 1, QP x W / 8 levels (W = 17, 17, 18
  * from its default intra matrix: 12.75 levels at QP 6); FFmpeg's MJPEG
@@ -617,29 +635,28 @@ typedef struct
   const gchar *file;
   GstClDctLattice kind;
   guint spacing[GST_CL_DCT_HIST_COEFFS];
-  guint threshold;
 } CodedFrame;
 
 #define M GST_CL_DCT_LATTICE_MULTIPLES
 #define O GST_CL_DCT_LATTICE_H263
 #define N GST_CL_DCT_LATTICE_NONE
 static const CodedFrame coded_frames[] = {
-  {"mpeg2-8", M, {256, 256, 256}, 40},
-  {"mpeg2-14", M, {449, 448, 450}, 70},
-  {"mpeg4-6", O, {192, 192, 192}, 33},
-  {"mpeg4-12", O, {384, 384, 384}, 66},
-  {"mpeg4-mq-6", M, {204, 203, 215}, 32},
-  {"mpeg4-mq-12", M, {408, 407, 432}, 64},
-  {"h263-6", O, {192, 192, 192}, 33},
-  {"h263-12", O, {384, 384, 384}, 66},
-  {"mjpeg-10", M, {320, 319, 320}, 50},
-  {"mjpeg-20", M, {639, 639, 640}, 100},
-  {"mjpeg-tv-10", M, {275, 274, 275}, 43},
-  {"mjpeg-tv-20", M, {549, 549, 549}, 86},
-  {"h264-30", N, {0, 0, 0}, 0},
-  {"h264-36", N, {0, 0, 0}, 0},
-  {"hevc-32", N, {0, 0, 0}, 0},
-  {"pristine-0", N, {0, 0, 0}, 0},
+  {"mpeg2-8", M, {256, 256, 256}},
+  {"mpeg2-14", M, {449, 448, 450}},
+  {"mpeg4-6", O, {192, 192, 192}},
+  {"mpeg4-12", O, {384, 384, 384}},
+  {"mpeg4-mq-6", M, {204, 203, 215}},
+  {"mpeg4-mq-12", M, {408, 407, 432}},
+  {"h263-6", O, {192, 192, 192}},
+  {"h263-12", O, {384, 384, 384}},
+  {"mjpeg-10", M, {320, 319, 320}},
+  {"mjpeg-20", M, {639, 639, 640}},
+  {"mjpeg-tv-10", M, {275, 274, 275}},
+  {"mjpeg-tv-20", M, {549, 549, 549}},
+  {"h264-30", N, {0, 0, 0}},
+  {"h264-36", N, {0, 0, 0}},
+  {"hevc-32", N, {0, 0, 0}},
+  {"pristine-0", N, {0, 0, 0}},
 };
 #undef M
 #undef O
@@ -658,6 +675,7 @@ GST_START_TEST (test_estimate_coded_frames)
     gchar *name = g_strdup_printf ("astronaut-%s.y", c->file);
     gchar *path = g_build_filename (dir, name, NULL);
     guint32 hist[GST_CL_DCT_HIST_SIZE];
+    guint t[GST_CL_DCT_HIST_COEFFS], nt = 0;
     gchar *data = NULL;
     gsize size = 0;
 
@@ -672,9 +690,14 @@ GST_START_TEST (test_estimate_coded_frames)
       fail_unless (kind == c->kind && spacing == c->spacing[k],
           "%s, coefficient %u: lattice %d spacing %u, expected %d %u",
           c->file, k, kind, spacing, c->kind, c->spacing[k]);
+      if (c->kind != GST_CL_DCT_LATTICE_NONE)
+        t[nt++] = ref_dct_coefficient_threshold (hist + k * GST_CL_DCT_BINS,
+            c->spacing[k], c->kind == GST_CL_DCT_LATTICE_H263 ?
+            params.gain_h263 : params.gain, params.strong_gain,
+            params.strong_level);
     }
     fail_unless_equals_int (gst_cl_dct_frame_threshold (hist, &params),
-        c->threshold);
+        ref_dct_median_threshold (t, nt));
     g_free (data);
     g_free (path);
     g_free (name);
@@ -837,8 +860,8 @@ random_histogram (GRand * rand, guint kind, guint32 * hist)
 
 /* The search against its plain reference (ref_dct_lattice) on random
  * histograms of every kind, at the edges of the fit too; and the frame's
- * threshold, the median of the coefficients' gain x spacing where two show
- * a lattice, from the reference's lattices. */
+ * threshold, the median of the coefficients' (ref_dct_coefficient_threshold)
+ * where two show a lattice, from the reference's lattices. */
 GST_START_TEST (test_lattice_against_reference)
 {
   GRand *rand = g_rand_new_with_seed (0x1a77);
@@ -848,7 +871,7 @@ GST_START_TEST (test_lattice_against_reference)
 
   gst_cl_dct_auto_params_init (&params);
   for (i = 0; i < 1500; i++) {
-    guint t[GST_CL_DCT_HIST_COEFFS], nt = 0, j;
+    guint t[GST_CL_DCT_HIST_COEFFS], nt = 0;
 
     for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++) {
       guint32 *h = hist + k * GST_CL_DCT_BINS;
@@ -862,18 +885,13 @@ GST_START_TEST (test_lattice_against_reference)
           "%u/%u (seed 0x1a77): lattice %d spacing %u, reference %u %u", i,
           k, kind, spacing, ref_kind, ref_spacing);
       found[ref_kind]++;
-      if (ref_kind) {
-        t[nt] = (ref_spacing * (ref_kind == 2 ? params.gain_h263 :
-                params.gain) + 32) >> 6;
-        for (j = nt++; j > 0 && t[j - 1] > t[j]; j--) {
-          const guint x = t[j];
-          t[j] = t[j - 1];
-          t[j - 1] = x;
-        }
-      }
+      if (ref_kind)
+        t[nt++] = ref_dct_coefficient_threshold (h, ref_spacing,
+            ref_kind == 2 ? params.gain_h263 : params.gain,
+            params.strong_gain, params.strong_level);
     }
     fail_unless_equals_int (gst_cl_dct_frame_threshold (hist, &params),
-        nt < 2 ? 0 : t[nt / 2]);
+        ref_dct_median_threshold (t, nt));
   }
   /* every outcome is met often */
   for (k = 0; k < 3; k++)
@@ -891,19 +909,24 @@ GST_START_TEST (test_auto_hold)
   static const guint h263[] = { 116, 196, 276, 0 };
   guint32 hist[GST_CL_DCT_HIST_SIZE], flat[GST_CL_DCT_HIST_SIZE] = { 0 };
   GstClDctAuto state = { 0, };
-  guint k, i;
+  guint t[GST_CL_DCT_HIST_COEFFS], k, i, own;
 
   for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
     points_histogram (hist + k * GST_CL_DCT_BINS, h263, 20);
   flat[0] = 1000;
-  /* H.263 qp 10: spacing 20 levels, threshold 11/16 of 80 quarter levels
-   * (55) */
-  fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), 55);
+  /* H.263 qp 10: spacing 20 levels (320 quarter-quarter) */
+  for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
+    t[k] = ref_dct_coefficient_threshold (hist + k * GST_CL_DCT_BINS, 320,
+        GST_CL_DCT_DEFAULT_GAIN_H263, GST_CL_DCT_DEFAULT_STRONG_GAIN,
+        GST_CL_DCT_DEFAULT_STRONG_LEVEL);
+  own = ref_dct_median_threshold (t, GST_CL_DCT_HIST_COEFFS);
+  fail_unless (own > 0);
+  fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), own);
   for (i = 0; i < 64; i++)
     fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat),
-        (55 * GST_CL_DCT_DEFAULT_HOLD_GAIN + 8) >> 4);
+        (own * GST_CL_DCT_DEFAULT_HOLD_GAIN + 8) >> 4);
   fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), 0);
-  fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), 55);
+  fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), own);
   gst_cl_dct_auto_reset (&state);
   fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), 0);
 }
