@@ -60,16 +60,17 @@ G_BEGIN_DECLS
 /* strength=auto's parameters (GstClDctAutoParams), fitted on the FIT set of
  * tools/quality/heldout.py ('heldout.py fit'; the set was frozen in
  * tools/quality/heldout.json before): gains in 16ths of the lattice's
- * spacing; the MULTIPLES gain (4..12), the strong gain (0..14) and level
- * (2.5 or 3.5 steps) together, the best on the families that show
- * multiples, then the H263 gain (0..14); the hold gain, the largest mean
- * with no frame below -0.05 dB (of 8..16); the count, the lowest of 24..64
- * (all equal on FIT, and none makes auto act on an H.264, HEVC or pristine
- * frame). The strong share lifts a frame's threshold from 5/16 of the
- * step (fine texture, many small levels) towards 17/16 (edges on flat
- * areas): the best fixed threshold of a frame follows that share (a
- * correlation of 0.68 on FIT). (A threshold of gain x spacing + offset
- * gained 0.003 dB more on FIT and lost 0.11 dB on a frame: not kept.) */
+ * spacing; the MULTIPLES gain (4..12), the strong gain (0, 2, .., 14) and
+ * level (5 or 7 half steps) together, the best on the families that show
+ * multiples, then the H263 gain (1..14); the hold gain, the largest mean
+ * with no frame below -0.05 dB (of 8, 10, 12..16); the count, the lowest
+ * of 24..64 (all equal on FIT, and none makes auto act on an H.264, HEVC
+ * or pristine frame). The strong share lifts a coefficient's threshold
+ * from 5/16 of the step (4/16 on H.263's lattice: fine texture, many small
+ * levels) towards 17/16 (16/16: edges on flat areas): the best fixed
+ * threshold of a frame follows that share (a correlation of 0.68 on FIT).
+ * (Before the strong share, a threshold of gain x spacing + offset gained
+ * 0.003 dB more on FIT and lost 0.11 dB on a frame: not kept.) */
 #define GST_CL_DCT_DEFAULT_GAIN 5
 #define GST_CL_DCT_DEFAULT_GAIN_H263 4
 #define GST_CL_DCT_DEFAULT_STRONG_GAIN 12

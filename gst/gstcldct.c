@@ -424,14 +424,18 @@ gst_cl_dct_auto_params_init (GstClDctAutoParams * params)
  * @kind of @spacing (quarter quarter levels; a step is spacing / 4 bins):
  * (gain + strong_gain x strong / coded) x spacing, where coded counts the
  * values from half a step on, strong those from strong_level half steps
- * on. */
+ * on, one half step more on H.263's lattice: its levels lie at odd half
+ * steps, and the bound must fall between two of them (midway, as 5 half
+ * steps does between the multiples 2 and 3), not on one, where which
+ * side a level's values fall would depend on the parity of qp. */
 static guint
 coefficient_threshold (const guint32 * h, GstClDctLattice kind,
     guint spacing, const GstClDctAutoParams * params)
 {
   const guint gain = kind == GST_CL_DCT_LATTICE_H263 ? params->gain_h263 :
       params->gain;
-  const guint strong_from = spacing * params->strong_level / 8;
+  const guint strong_from = spacing * (params->strong_level +
+      (kind == GST_CL_DCT_LATTICE_H263)) / 8;
   guint64 coded = 0, strong = 0;
   guint i;
 

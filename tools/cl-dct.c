@@ -298,10 +298,14 @@ decide (const gchar * in, const gchar * segments)
   /* CL_DCT_PARAMS=GAIN,GAIN_H263,HOLD_GAIN,MIN_COUNT[,STRONG_GAIN,
    * STRONG_LEVEL]: the fit's trials */
   gst_cl_dct_auto_params_init (&params);
-  if (env && sscanf (env, "%u,%u,%u,%u,%u,%u", &params.gain,
-          &params.gain_h263, &params.hold_gain, &params.min_count,
-          &params.strong_gain, &params.strong_level) < 4)
-    die ("CL_DCT_PARAMS", NULL);
+  if (env) {
+    const gint n = sscanf (env, "%u,%u,%u,%u,%u,%u", &params.gain,
+        &params.gain_h263, &params.hold_gain, &params.min_count,
+        &params.strong_gain, &params.strong_level);
+
+    if (n != 4 && n != 6)
+      die ("CL_DCT_PARAMS", NULL);
+  }
   if (!fi)
     die ("open", NULL);
   while (fread (hist, sizeof (hist), 1, fi) == 1) {

@@ -802,11 +802,14 @@ ref_dct_histogram16 (const guint16 * src, gint stride, gint width,
 }
 
 guint
-ref_dct_coefficient_threshold (const guint32 * hist, guint spacing,
-    guint gain, guint strong_gain, guint strong_level)
+ref_dct_coefficient_threshold (const guint32 * hist, guint kind,
+    guint spacing, guint gain, guint strong_gain, guint strong_level)
 {
   guint64 coded = 0, strong = 0, num;
   guint i;
+
+  if (kind == 2)
+    strong_level++;
 
   for (i = 0; i < 1024; i++) {
     /* i >= spacing / 8 is i >= half a step of spacing / 4 bins, rounded

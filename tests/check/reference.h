@@ -155,13 +155,14 @@ guint ref_dct_lattice (const guint32 * hist, guint min_count,
     guint * spacing);
 
 /* strength=auto's threshold of one coefficient whose histogram @hist (1024
- * bins) lies on a lattice of @spacing quarter-quarter levels (a step is
- * spacing / 4 bins): (@gain + @strong_gain x strong / coded) x spacing /
- * 64, rounded half up, where coded counts the values from half a step on
- * (and from bin 6, where the lattices are read), strong those from
- * @strong_level half steps on, the last (clamped) bin included in both. */
-guint ref_dct_coefficient_threshold (const guint32 * hist, guint spacing,
-    guint gain, guint strong_gain, guint strong_level);
+ * bins) lies on lattice @kind (1 multiples, 2 H.263) of @spacing
+ * quarter-quarter levels (a step is spacing / 4 bins): (@gain +
+ * @strong_gain x strong / coded) x spacing / 64, rounded half up, where
+ * coded counts the values from half a step on (and from bin 6, where the
+ * lattices are read), strong those from @strong_level half steps on (one
+ * more on H.263's lattice), the last (clamped) bin included in both. */
+guint ref_dct_coefficient_threshold (const guint32 * hist, guint kind,
+    guint spacing, guint gain, guint strong_gain, guint strong_level);
 
 /* The frame's threshold from the @n coefficients' thresholds @t (sorted
  * here): their median, the upper one of an even count; 0 under two. */

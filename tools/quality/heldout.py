@@ -662,7 +662,7 @@ def fit(out, split="fit"):
     show(rows)
     g, sg, lv = rows[0][1][0], rows[0][1][4], rows[0][1][5]
     rows = sorted((score((g, gh, 12, 24, sg, lv), ["mpeg4", "h263"])
-                   for gh in range(0, 15)), key=lambda r: -r[0])
+                   for gh in range(1, 15)), key=lambda r: -r[0])
     log("H263 gain:")
     show(rows)
     gh = rows[0][1][1]

@@ -1140,8 +1140,9 @@ check_estimate (const Coded * c, const GstVideoInfo * info, GstBuffer * in)
         "%u, lattice %d of spacing %u/4", c->launch, hist_coeffs[i][0],
         hist_coeffs[i][1], c->steps[i], kind, spacing);
     t[i] = ref_dct_coefficient_threshold (hist + i * GST_CL_DCT_BINS,
-        4 * c->steps[i], GST_CL_DCT_DEFAULT_GAIN,
-        GST_CL_DCT_DEFAULT_STRONG_GAIN, GST_CL_DCT_DEFAULT_STRONG_LEVEL);
+        GST_CL_DCT_LATTICE_MULTIPLES, 4 * c->steps[i],
+        GST_CL_DCT_DEFAULT_GAIN, GST_CL_DCT_DEFAULT_STRONG_GAIN,
+        GST_CL_DCT_DEFAULT_STRONG_LEVEL);
   }
   threshold = ref_dct_median_threshold (t, GST_CL_DCT_HIST_COEFFS);
 

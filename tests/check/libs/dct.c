@@ -589,8 +589,8 @@ GST_START_TEST (test_frame_threshold_quantized)
               &spacing), GST_CL_DCT_LATTICE_MULTIPLES);
       fail_unless (ABS ((gint) spacing - 4 * step) <= 4, "step %d: "
           "spacing %u", step, spacing);
-      t[k] = ref_dct_coefficient_threshold (h, spacing, params.gain,
-          params.strong_gain, params.strong_level);
+      t[k] = ref_dct_coefficient_threshold (h, GST_CL_DCT_LATTICE_MULTIPLES,
+          spacing, params.gain, params.strong_gain, params.strong_level);
     }
     expected = ref_dct_median_threshold (t, GST_CL_DCT_HIST_COEFFS);
     got = gst_cl_dct_frame_threshold (hist, &params);
@@ -620,9 +620,10 @@ GST_END_TEST;
  * astronaut picture of tools/quality/heldout.py's FIT set, coded and
  * decoded by FFmpeg 5.1 as that harness does; 'heldout.py test-frames'
  * writes them): the lattice of each of the three coefficients, its
- * spacing (quarter-quarter levels) and the frame's threshold (by
- * ref_dct_coefficient_threshold from those spacings). The spacings are the
- * codecs' own: MPEG-2 -q:v Q, 2 Q levels
+ * spacing (quarter-quarter levels) and the frame's threshold at the
+ * fitted defaults (written here as ref_dct_coefficient_threshold gives it
+ * from those spacings, so that a change of a default fails too). The
+ * spacings are the codecs' own: MPEG-2 -q:v Q, 2 Q levels
  * (16 x 2Q); H.263 and MPEG-4's H.263 quantization, 2 QP levels (odd
  * multiples); MPEG-4 with -mpeg_quant 1, QP x W / 8 levels (W = 17, 17, 18
  * from its default intra matrix: 12.75 levels at QP 6); FFmpeg's MJPEG
@@ -635,28 +636,29 @@ typedef struct
   const gchar *file;
   GstClDctLattice kind;
   guint spacing[GST_CL_DCT_HIST_COEFFS];
+  guint threshold;              /* at the defaults, by the reference */
 } CodedFrame;
 
 #define M GST_CL_DCT_LATTICE_MULTIPLES
 #define O GST_CL_DCT_LATTICE_H263
 #define N GST_CL_DCT_LATTICE_NONE
 static const CodedFrame coded_frames[] = {
-  {"mpeg2-8", M, {256, 256, 256}},
-  {"mpeg2-14", M, {449, 448, 450}},
-  {"mpeg4-6", O, {192, 192, 192}},
-  {"mpeg4-12", O, {384, 384, 384}},
-  {"mpeg4-mq-6", M, {204, 203, 215}},
-  {"mpeg4-mq-12", M, {408, 407, 432}},
-  {"h263-6", O, {192, 192, 192}},
-  {"h263-12", O, {384, 384, 384}},
-  {"mjpeg-10", M, {320, 319, 320}},
-  {"mjpeg-20", M, {639, 639, 640}},
-  {"mjpeg-tv-10", M, {275, 274, 275}},
-  {"mjpeg-tv-20", M, {549, 549, 549}},
-  {"h264-30", N, {0, 0, 0}},
-  {"h264-36", N, {0, 0, 0}},
-  {"hevc-32", N, {0, 0, 0}},
-  {"pristine-0", N, {0, 0, 0}},
+  {"mpeg2-8", M, {256, 256, 256}, 45},
+  {"mpeg2-14", M, {449, 448, 450}, 62},
+  {"mpeg4-6", O, {192, 192, 192}, 34},
+  {"mpeg4-12", O, {384, 384, 384}, 52},
+  {"mpeg4-mq-6", M, {204, 203, 215}, 38},
+  {"mpeg4-mq-12", M, {408, 407, 432}, 59},
+  {"h263-6", O, {192, 192, 192}, 34},
+  {"h263-12", O, {384, 384, 384}, 52},
+  {"mjpeg-10", M, {320, 319, 320}, 53},
+  {"mjpeg-20", M, {639, 639, 640}, 84},
+  {"mjpeg-tv-10", M, {275, 274, 275}, 46},
+  {"mjpeg-tv-20", M, {549, 549, 549}, 72},
+  {"h264-30", N, {0, 0, 0}, 0},
+  {"h264-36", N, {0, 0, 0}, 0},
+  {"hevc-32", N, {0, 0, 0}, 0},
+  {"pristine-0", N, {0, 0, 0}, 0},
 };
 #undef M
 #undef O
@@ -692,12 +694,13 @@ GST_START_TEST (test_estimate_coded_frames)
           c->file, k, kind, spacing, c->kind, c->spacing[k]);
       if (c->kind != GST_CL_DCT_LATTICE_NONE)
         t[nt++] = ref_dct_coefficient_threshold (hist + k * GST_CL_DCT_BINS,
-            c->spacing[k], c->kind == GST_CL_DCT_LATTICE_H263 ?
+            c->kind, c->spacing[k], c->kind == GST_CL_DCT_LATTICE_H263 ?
             params.gain_h263 : params.gain, params.strong_gain,
             params.strong_level);
     }
+    fail_unless_equals_int (ref_dct_median_threshold (t, nt), c->threshold);
     fail_unless_equals_int (gst_cl_dct_frame_threshold (hist, &params),
-        ref_dct_median_threshold (t, nt));
+        c->threshold);
     g_free (data);
     g_free (path);
     g_free (name);
@@ -886,7 +889,7 @@ GST_START_TEST (test_lattice_against_reference)
           k, kind, spacing, ref_kind, ref_spacing);
       found[ref_kind]++;
       if (ref_kind)
-        t[nt++] = ref_dct_coefficient_threshold (h, ref_spacing,
+        t[nt++] = ref_dct_coefficient_threshold (h, ref_kind, ref_spacing,
             ref_kind == 2 ? params.gain_h263 : params.gain,
             params.strong_gain, params.strong_level);
     }
@@ -916,7 +919,8 @@ GST_START_TEST (test_auto_hold)
   flat[0] = 1000;
   /* H.263 qp 10: spacing 20 levels (320 quarter-quarter) */
   for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
-    t[k] = ref_dct_coefficient_threshold (hist + k * GST_CL_DCT_BINS, 320,
+    t[k] = ref_dct_coefficient_threshold (hist + k * GST_CL_DCT_BINS,
+        GST_CL_DCT_LATTICE_H263, 320,
         GST_CL_DCT_DEFAULT_GAIN_H263, GST_CL_DCT_DEFAULT_STRONG_GAIN,
         GST_CL_DCT_DEFAULT_STRONG_LEVEL);
   own = ref_dct_median_threshold (t, GST_CL_DCT_HIST_COEFFS);
