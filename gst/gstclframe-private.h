@@ -113,6 +113,9 @@ typedef struct
    * references; one a memory at most, the others waited for on open). */
   cl_event pending[GST_VIDEO_MAX_PLANES];
   guint n_pending;
+  /* the failure of what wrote a memory past those (waited for at open),
+   * or CL_SUCCESS */
+  cl_int pending_failed;
   /* A CUDA frame imported into the buffer of @cuda_slot of @cuda (not
    * owned), or NULL; the bytes copied on the device for it. */
   GstClCudaImport *cuda;

@@ -300,8 +300,7 @@ open_cl_memory (GstClFrame * frame, const GstVideoInfo * info,
 /* Sorts the memories of the buffer: whether all are OpenCL memories of the
  * context, and what still writes them (their pending events; those beyond
  * GST_VIDEO_MAX_PLANES, a buffer of more memories than planes, are waited
- * for here: an error of their command shows in the frame's commands after
- * it). */
+ * for here, a failure kept in pending_failed). */
 static void
 sort_memories (GstClFrame * frame)
 {
@@ -323,7 +322,10 @@ sort_memories (GstClFrame * frame)
     if (frame->n_pending < G_N_ELEMENTS (frame->pending)) {
       frame->pending[frame->n_pending++] = event;
     } else {
-      clWaitForEvents (1, &event);
+      const cl_int status = clWaitForEvents (1, &event);
+
+      if (status != CL_SUCCESS && frame->pending_failed == CL_SUCCESS)
+        frame->pending_failed = status;
       clReleaseEvent (event);
     }
   }

@@ -107,7 +107,8 @@ guint gst_cl_in_flight_next_slot (GstClInFlight * self);
 
 /* Before the frame's first command: FALSE with @error set where work
  * still pending on the frames' memories has failed already (nothing of the
- * frame is enqueued then); the acquire for OpenCL of the imported CUDA
+ * frame is enqueued then; where the frame is not left in flight, that
+ * work is waited for first); the acquire for OpenCL of the imported CUDA
  * buffers of @in and @out (GstClFrame's cuda), on @q's upload stream,
  * which every stream of @q then waits for. Their release
  * follows the frame's last command in gst_cl_in_flight_end(). */

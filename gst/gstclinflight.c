@@ -258,32 +258,53 @@ gst_cl_in_flight_next_slot (GstClInFlight * self)
   return self->next;
 }
 
-/* FALSE with @error set where a command that @q's streams wait for has
- * failed already (work of an OpenCL element upstream on the input, or of
- * an earlier frame on the output). What is enqueued after a failed event
- * of its wait list need not run nor fail: PoCL 3.1 leaves it queued for
- * ever, and the wait for the frame would hang. A command that fails after
- * this check fails those of the frame that wait for it, which the frame's
- * own wait reports. */
+/* FALSE with @error set where work that @f's memories still wait for
+ * (its pending events, or those waited for at open) has failed; @whose
+ * says whose work that is. */
 static gboolean
-check_pending (const GstClFrameQueues * q, GError ** error)
+frame_pending_ok (const GstClFrame * f, const gchar * whose, GError ** error)
 {
   guint i;
 
-  for (i = 0; i < q->n_pending; i++) {
+  if (f->pending_failed != CL_SUCCESS)
+    return gst_cl_set_error (error, f->pending_failed, "%s", whose);
+  for (i = 0; i < f->n_pending; i++) {
     cl_int outcome = CL_COMPLETE, status;
 
-    status = clGetEventInfo (q->pending[i], CL_EVENT_COMMAND_EXECUTION_STATUS,
+    status = clGetEventInfo (f->pending[i], CL_EVENT_COMMAND_EXECUTION_STATUS,
         sizeof (outcome), &outcome, NULL);
     if (status != CL_SUCCESS)
-      return gst_cl_set_error (error, status,
-          "clGetEventInfo (work pending on the frame's buffers)");
+      return gst_cl_set_error (error, status, "clGetEventInfo (%s)", whose);
     if (outcome < 0)
-      return gst_cl_set_error (error, outcome,
-          "work pending on the frame's buffers (of an OpenCL element "
-          "upstream, or of an earlier frame)");
+      return gst_cl_set_error (error, outcome, "%s", whose);
   }
   return TRUE;
+}
+
+/* FALSE with @error set where work that @q's streams wait for has failed
+ * already: an OpenCL element upstream writing @in, or an earlier frame
+ * writing @out. What is enqueued after a failed event of its wait list
+ * need not run nor fail: on PoCL 3.1 it stays queued for ever, and so does
+ * everything after it on the queue. A frame not left in flight is waited
+ * for at its end anyway: its pending work is waited for here, so that none
+ * can fail after the check. A frame left in flight is not: work that fails
+ * while it is being enqueued can still leave it queued (docs/robustness.md,
+ * "Not done"). */
+static gboolean
+check_pending (const GstClFrameQueues * q, const GstClFrame * in,
+    const GstClFrame * out, GError ** error)
+{
+  cl_int waited = CL_SUCCESS;
+
+  if (!q->in_flight && q->n_pending > 0)
+    waited = clWaitForEvents (q->n_pending, q->pending);
+  /* a failed command is named from its status; a wait that failed
+   * otherwise, by itself */
+  return frame_pending_ok (in, "work still writing the input frame (an "
+      "OpenCL element upstream)", error) && frame_pending_ok (out,
+      "work of an earlier frame still writing the output buffer", error) &&
+      (waited == CL_SUCCESS || gst_cl_set_error (error, waited,
+          "clWaitForEvents (work still writing the frame's buffers)"));
 }
 
 gboolean
@@ -294,7 +315,7 @@ gst_cl_in_flight_acquire (GstClFrameQueues * q, const GstClFrame * in,
   cl_event event;
   guint i;
 
-  if (!check_pending (q, error))
+  if (!check_pending (q, in, out, error))
     return FALSE;
   for (i = 0; i < 2; i++) {
     const GstClFrame *f = frames[i];

@@ -248,13 +248,20 @@ gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
      * GPU that saves sending the whole buffer back to the device. The map
      * waits for the frame still in flight into the buffer, if any. */
     mem->writable = (flags & GST_MAP_WRITE) != 0;
-    mem->host = clEnqueueMapBuffer (gst_cl_context_get_host_queue
-        (alloc->context),
-        mem->buffer, CL_TRUE, mem->writable ? CL_MAP_READ | CL_MAP_WRITE :
-        CL_MAP_READ, 0, memory->maxsize, mem->pending ? 1 : 0,
-        mem->pending ? &mem->pending : NULL, NULL, &status);
-    if (status == CL_SUCCESS)
+    /* waited for on its own first: a blocking map whose wait list holds a
+     * failed event never returns on PoCL 3.1, a wait fails */
+    if (mem->pending) {
+      status = clWaitForEvents (1, &mem->pending);
+      step = "clWaitForEvents (map of an output frame)";
+    }
+    if (status == CL_SUCCESS) {
       clear_pending (mem);
+      step = "clEnqueueMapBuffer (frame memory)";
+      mem->host = clEnqueueMapBuffer (gst_cl_context_get_host_queue
+          (alloc->context), mem->buffer, CL_TRUE, mem->writable ?
+          CL_MAP_READ | CL_MAP_WRITE : CL_MAP_READ, 0, memory->maxsize, 0,
+          NULL, NULL, &status);
+    }
   } else if ((flags & GST_MAP_WRITE) && !mem->writable) {
     /* Nested inside a read-only mapping: refuse rather than lose writes
      * (the caller's mistake, not the frame's). */

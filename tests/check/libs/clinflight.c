@@ -410,9 +410,10 @@ GST_END_TEST;
 
 /* An input whose pending work (an OpenCL element upstream) has failed
  * before the frame: the frame fails at once, naming it, with nothing
- * enqueued (on PoCL 3.1 a command enqueued after a failed event never runs,
- * and the wait for it would hang: the suite's timeout); the next frame,
- * from an input with nothing pending, is right. */
+ * enqueued and the input not held (on PoCL 3.1 a command enqueued after a
+ * failed event never runs, and the wait for it, or the drain of frames in
+ * flight, would hang: the suite's timeout); the next frame, from an input
+ * with nothing pending, is right. */
 GST_START_TEST (test_failed_input_work)
 {
   GRand *rand = g_rand_new_with_seed (0xfa11);
@@ -425,6 +426,7 @@ GST_START_TEST (test_failed_input_work)
   GstBuffer *in, *out;
   GError *error = NULL;
   cl_event upstream;
+  long events;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 33, 17);
   in_pool = rooms_cl_pool (&info, FALSE, 0);
@@ -442,12 +444,16 @@ GST_START_TEST (test_failed_input_work)
       CL_SUCCESS);
   fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &out, NULL) ==
       GST_FLOW_OK);
+  events = clfault_live (CLFAULT_EVENT);
   fail_if (gst_cl_plan_process (plan, in, out, FALSE, &frame, &error));
   fail_unless (error != NULL && strstr (error->message,
-          "work pending on the frame's buffers") != NULL &&
+          "work still writing the input frame") != NULL &&
       strstr (error->message, "CL_OUT_OF_RESOURCES") != NULL, "raised: %s",
       error ? error->message : "nothing");
   g_clear_error (&error);
+  /* nothing of the frame enqueued, its input not held */
+  fail_unless (clfault_live (CLFAULT_EVENT) == events);
+  fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (in), 1);
   fail_unless (gst_cl_plan_drain (plan, NULL, &error), "%s",
       error ? error->message : "");
   gst_buffer_unref (out);
