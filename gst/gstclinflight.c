@@ -104,6 +104,16 @@ gst_cl_in_flight_get_depth (GstClInFlight * self)
   return self->depth;
 }
 
+/* The outcome of @event's command in @outcome (CL_COMPLETE, or the
+ * failure it ended with, negative); returns the status of the query. */
+static cl_int
+event_outcome (cl_event event, cl_int * outcome)
+{
+  *outcome = CL_COMPLETE;
+  return clGetEventInfo (event, CL_EVENT_COMMAND_EXECUTION_STATUS,
+      sizeof (*outcome), outcome, NULL);
+}
+
 /* Waits for the frame in @slot, if any, and lets go of what it held; adds
  * its kernels' time to @device_ms. FALSE with @error set (if not NULL)
  * where one of its commands failed. */
@@ -117,8 +127,7 @@ retire_slot (GstClSlot * slot, gdouble * device_ms, GError ** error)
     status = clWaitForEvents (1, &slot->done);
     if (status == CL_SUCCESS) {
       step = "clGetEventInfo (frame in flight)";
-      status = clGetEventInfo (slot->done, CL_EVENT_COMMAND_EXECUTION_STATUS,
-          sizeof (outcome), &outcome, NULL);
+      status = event_outcome (slot->done, &outcome);
     }
     if (status == CL_SUCCESS && outcome < 0) {
       step = "a command of a frame in flight";
@@ -269,10 +278,8 @@ frame_pending_ok (const GstClFrame * f, const gchar * whose, GError ** error)
   if (f->pending_failed != CL_SUCCESS)
     return gst_cl_set_error (error, f->pending_failed, "%s", whose);
   for (i = 0; i < f->n_pending; i++) {
-    cl_int outcome = CL_COMPLETE, status;
+    cl_int outcome, status = event_outcome (f->pending[i], &outcome);
 
-    status = clGetEventInfo (f->pending[i], CL_EVENT_COMMAND_EXECUTION_STATUS,
-        sizeof (outcome), &outcome, NULL);
     if (status != CL_SUCCESS)
       return gst_cl_set_error (error, status, "clGetEventInfo (%s)", whose);
     if (outcome < 0)

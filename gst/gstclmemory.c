@@ -232,30 +232,25 @@ gst_cl_memory_map (GstMemory * memory, gsize maxsize, GstMapFlags flags)
   gpointer host;
 
   g_mutex_lock (&mem->lock);
-  if (mem->map_count == 0 && (mem->svm || mem->pinned)) {
-    /* SVM, or pinned memory mapped for good: wait for what writes it, if
-     * anything; no map command. */
+  if (mem->map_count == 0) {
     mem->writable = (flags & GST_MAP_WRITE) != 0;
-    mem->host = mem->svm ? mem->svm : mem->pinned;
+    /* What still writes the memory, if anything, is waited for first, on
+     * its own: a blocking map whose wait list holds a failed event never
+     * returns on PoCL 3.1, a wait fails. */
     if (mem->pending) {
       status = clWaitForEvents (1, &mem->pending);
       step = "clWaitForEvents (map of an output frame)";
       if (status == CL_SUCCESS)
         clear_pending (mem);
     }
-  } else if (mem->map_count == 0) {
-    /* A read-only mapping has nothing to write back at unmap: on a discrete
-     * GPU that saves sending the whole buffer back to the device. The map
-     * waits for the frame still in flight into the buffer, if any. */
-    mem->writable = (flags & GST_MAP_WRITE) != 0;
-    /* waited for on its own first: a blocking map whose wait list holds a
-     * failed event never returns on PoCL 3.1, a wait fails */
-    if (mem->pending) {
-      status = clWaitForEvents (1, &mem->pending);
-      step = "clWaitForEvents (map of an output frame)";
-    }
-    if (status == CL_SUCCESS) {
-      clear_pending (mem);
+    if (status != CL_SUCCESS) {
+      /* kept below */
+    } else if (mem->svm || mem->pinned) {
+      /* SVM, or pinned memory mapped for good: no map command */
+      mem->host = mem->svm ? mem->svm : mem->pinned;
+    } else {
+      /* A read-only mapping has nothing to write back at unmap: on a
+       * discrete GPU that saves sending the whole buffer back. */
       step = "clEnqueueMapBuffer (frame memory)";
       mem->host = clEnqueueMapBuffer (gst_cl_context_get_host_queue
           (alloc->context), mem->buffer, CL_TRUE, mem->writable ?
