@@ -1,29 +1,40 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Every test of `meson test` on the GPU machine within its limit of 10
+# Every test of `meson test` on the GPU machine, within its limit of 10
 # minutes a command: the bundle of tools/gpu-bundle.sh (.devrun/suites.sh)
-# run in LANES at once, each a regular expression over the tests' names (the
-# default splits the tests into eight lanes of up to about 7 minutes on
-# the H100's 16 cores, from the times each took there; the libFuzzer build
-# is left out: the machine has no clang). Run there from the tree's root, with .device and .devrun carried:
-#   source .device/gst-env.sh; bash tools/gpu-suites.sh
+# in four calls, PART=1 to 4, each a few lanes at once, a lane a regular
+# expression over the tests' names. Test processes that share the GPU slow
+# each other down far more than the 16 cores suggest (eight lanes at once
+# finished almost nothing in 10 minutes), so a part runs at most three
+# lanes of about 7 minutes, from the times each suite took there; PART=4 is
+# clfault/sweep alone, three runs at a time. The libFuzzer build is left
+# out: the machine has no clang. Run there from the tree's root, with
+# .device and .devrun carried:
+#   source .device/gst-env.sh; PART=1 bash tools/gpu-suites.sh
+# or name the lanes: bash tools/gpu-suites.sh REGEX...
 # One line per test as suites.sh prints it, lane by lane, then a count;
 # the logs of the tests in .devrun/logs, and in $OUT/logs.tgz where OUT is
 # set. Exit status 1 where a test failed or a lane ran past LIMIT seconds
-# (default 560).
+# (default 570).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-limit=${LIMIT:-560}
-lanes=(
-  '^elements/clepsilon(|-mapped)$'
-  '^elements/clepsilon(-discrete|memory.*)$'
-  '^elements/clepsilon(formats.*|knob|share.*)$'
-  '^elements/clepsilonclients(|-discrete)$'
-  '^elements/clepsilon(clients-mapped|robust.*)$'
-  '^elements/clepsilon(faults|faults-discrete|interlaced.*|cuda|limits.*)$'
-  '^(elements/clepsilonfaults-mapped|libs/.*|fuzz/corpus)$'
-  '^clfault/sweep$'
-)
+limit=${LIMIT:-570}
+case ${PART:-1} in
+  1) lanes=('^elements/clepsilon(|-discrete)$'
+       '^elements/clepsilon(-mapped|formats)$'
+       '^elements/clepsilonclients(|-discrete)$') ;;
+  2) lanes=('^elements/clepsilon(formats-discrete|memory.*|share.*|knob)$'
+       '^elements/clepsilon(clients-mapped|robust)$'
+       '^elements/clepsilon(robust-discrete|faults)$') ;;
+  3) lanes=('^elements/clepsilonfaults-(discrete|mapped)$'
+       '^(libs/.*|elements/clepsilon(interlaced.*|cuda|limits.*)|fuzz/corpus)$') ;;
+  4) top=$PWD  # the sweep alone, three runs at a time (318 s on the H100)
+     LD_LIBRARY_PATH=$top/.devrun/build/tests:$top/.devrun/build/gst:${LD_LIBRARY_PATH:-} \
+       CLEPSILON_TEST_DEVICE=${CLEPSILON_TEST_DEVICE:-nvidia} \
+       exec timeout "$limit" python3 tests/clfault/sweep.py \
+       --build "$top/.devrun/build" --jobs 3 ;;
+  *) echo "PART is 1, 2, 3 or 4" >&2; exit 2 ;;
+esac
 [ $# -gt 0 ] && lanes=("$@")
 rm -rf .devrun/logs
 tmp=$(mktemp -d)
