@@ -14,6 +14,10 @@
 #   heldout.py freeze            write heldout.json (done once; never again)
 #   heldout.py check             make the pristine content, compare the hashes
 #   heldout.py run [--refs]      code, decode, filter, write the report
+#   heldout.py fit               the estimate's parameters on FIT (after run)
+#   heldout.py held              per kind of video frame (I, P, B, B before
+#                                an I), the strength it wants against the
+#                                I frame's (after run --refs stage)
 #
 # Run through tools/quality/run.sh --heldout, which installs what is missing
 # and builds. Sizes are CIF (352x288: FFmpeg's H.263 encoder takes it).
@@ -22,7 +26,6 @@ import argparse
 import hashlib
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -582,8 +585,10 @@ def plot(results, split, path):
 
 def decide(cdir, layout, params):
     """cl-dct decide: each frame's threshold from its histogram under
-    PARAMS, on the host."""
-    env = dict(os.environ, CL_DCT_PARAMS=",".join(str(v) for v in params))
+    PARAMS (None: the element's defaults), on the host."""
+    env = dict(os.environ)
+    if params is not None:          # None: the element's defaults
+        env["CL_DCT_PARAMS"] = ",".join(str(v) for v in params)
     # (gain, gain_h263, hold_gain, min_count, strong_gain, strong_level)
     r = run([CL_DCT, "decide", os.path.join(cdir, "hist.bin"),
              segments(layout)], env=env)
@@ -675,6 +680,52 @@ def fit(out, split="fit"):
     return rows
 
 
+def frame_class(types, i):
+    """I, P, B, or "B before I": a B frame whose next frame that is not a
+    B frame is an I frame (it is predicted from an intra frame that the
+    element has not seen yet)."""
+    if types[i] != "B":
+        return types[i]
+    nxt = next((t for t in types[i + 1:] if t != "B"), "I")
+    return "B before I" if nxt == "I" else "B"
+
+
+def held(out):
+    """How much of an intra frame's strength each kind of frame of the
+    video sequences wants: per frame class and split, the stage's fixed
+    threshold that gains most on the frame (STAGE_GRID) over the threshold
+    strength=auto decides on the last I frame (the element's defaults),
+    median and quartiles over the ringing cells' frames."""
+    grid = np.array([0] + STAGE_GRID)
+    split = {n: s for n, _, s, _ in CONTENT}
+    ratios = {}
+    for cell, family, enc, qarg, qv in cells():
+        if cell not in RINGING:
+            continue
+        cdir = os.path.join(out, "cells", "%s-%s" % (cell, qv))
+        layout = json.load(open(os.path.join(cdir, "layout.json")))
+        data = dict(np.load(os.path.join(cdir, "data.npz")))
+        thr = decide(cdir, layout, None)
+        m = np.stack([data["decoded"]] + [data["stage t=%d" % t]
+                                          for t in STAGE_GRID])
+        for n, f, k, t in layout:
+            intra = 0
+            for i in range(k if k > 1 else 0):
+                if t[i] == "I":
+                    intra = int(thr[f + i])
+                if intra > 0:
+                    best = grid[int(np.argmin(m[:, f + i]))]
+                    ratios.setdefault((frame_class(t, i), split[n]),
+                                      []).append(best / intra)
+    print("| frame | split | frames | best / I threshold: median | "
+          "quartiles |\n| --- | --- | --- | --- | --- |")
+    for key in sorted(ratios):
+        r = np.array(ratios[key])
+        print("| %s | %s | %d | %.2f | %.2f-%.2f |" % (
+            key + (len(r), np.median(r), np.percentile(r, 25),
+                   np.percentile(r, 75))))
+
+
 def test_frames(out):
     """tests/check/libs/dct-frames: a 128x96 luma crop, at (96, 128) on the
     codecs' 8x8 grid, of the first frame of FIT's astronaut in every cell
@@ -693,7 +744,7 @@ def test_frames(out):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["freeze", "check", "run", "fit",
-                                     "test-frames"])
+                                     "held", "test-frames"])
     ap.add_argument("--out", default=os.path.join(TOP, "out", "heldout"))
     ap.add_argument("--device", default="pocl")
     ap.add_argument("--refs", choices=["none", "stage", "others", "all"],
@@ -710,6 +761,8 @@ def main():
         return freeze(work)
     if args.what == "fit":
         return fit(out)
+    if args.what == "held":
+        return held(out)
     if args.what == "test-frames":
         return test_frames(out)
     check(work)
