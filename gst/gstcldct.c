@@ -417,6 +417,8 @@ gst_cl_dct_auto_params_init (GstClDctAutoParams * params)
   params->strong_gain = GST_CL_DCT_DEFAULT_STRONG_GAIN;
   params->strong_level = GST_CL_DCT_DEFAULT_STRONG_LEVEL;
   params->hold_gain = GST_CL_DCT_DEFAULT_HOLD_GAIN;
+  params->hold_gain_late = GST_CL_DCT_DEFAULT_HOLD_GAIN_LATE;
+  params->late_frames = GST_CL_DCT_DEFAULT_LATE_FRAMES;
   params->min_count = GST_CL_DCT_DEFAULT_MIN_COUNT;
 }
 
@@ -488,13 +490,20 @@ gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
   guint thr = gst_cl_dct_frame_threshold (hist, params);
 
   if (thr > 0) {
+    state->period = state->held_step > 0 ? state->held_frames + 1 : 0;
     state->held_step = thr;
     state->held_frames = 0;
   } else if (state->held_step > 0 && ++state->held_frames <= AUTO_HOLD_FRAMES) {
     /* a predicted frame: the prediction adds to the coded residual and
      * hides the lattice; its coding noise is less than the intra frame's
-     * it was found on */
-    thr = (state->held_step * params->hold_gain + 8) >> 4;
+     * it was found on, and less again where it is predicted from the next
+     * intra frame (B frames just before it), which is due where the last
+     * distance between intra frames says */
+    const gboolean early =
+        state->held_frames + params->late_frames < state->period;
+    const guint gain = early ? params->hold_gain : params->hold_gain_late;
+
+    thr = (state->held_step * gain + 8) >> 4;
   }
   state->threshold = thr;
   return state->threshold;

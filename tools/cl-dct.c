@@ -296,14 +296,15 @@ decide (const gchar * in, const gchar * segments)
   guint n = 0;
 
   /* CL_DCT_PARAMS=GAIN,GAIN_H263,HOLD_GAIN,MIN_COUNT[,STRONG_GAIN,
-   * STRONG_LEVEL]: the fit's trials */
+   * STRONG_LEVEL[,HOLD_GAIN_LATE,LATE_FRAMES]]: the fit's trials */
   gst_cl_dct_auto_params_init (&params);
   if (env) {
-    const gint n = sscanf (env, "%u,%u,%u,%u,%u,%u", &params.gain,
+    const gint n = sscanf (env, "%u,%u,%u,%u,%u,%u,%u,%u", &params.gain,
         &params.gain_h263, &params.hold_gain, &params.min_count,
-        &params.strong_gain, &params.strong_level);
+        &params.strong_gain, &params.strong_level, &params.hold_gain_late,
+        &params.late_frames);
 
-    if (n != 4 && n != 6)
+    if (n != 4 && n != 6 && n != 8)
       die ("CL_DCT_PARAMS", NULL);
   }
   if (!fi)

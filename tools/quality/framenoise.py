@@ -6,7 +6,7 @@ tools/quality/heldout.py (cached cells of 'heldout.py run --refs all'; FIT
 only, the REPORT entries are never read), for every frame without a lattice:
 the oracle ratio (the stage's best fixed threshold on that frame over the
 threshold of its GOP's I frame), its mean by kind and place in the GOP, the
-headroom (mean gain at the oracle threshold against the held 12/16), and,
+headroom (mean gain at the oracle threshold against the element's held one), and,
 for each candidate measure m, the correlation of log(m / m at the I frame)
 with the log of the oracle ratio. A measure worth a kernel needs a
 correlation near 1 across families.

@@ -589,7 +589,8 @@ def decide(cdir, layout, params):
     env = dict(os.environ)
     if params is not None:          # None: the element's defaults
         env["CL_DCT_PARAMS"] = ",".join(str(v) for v in params)
-    # (gain, gain_h263, hold_gain, min_count, strong_gain, strong_level)
+    # (gain, gain_h263, hold_gain, min_count, strong_gain, strong_level,
+    # hold_gain_late, late_frames)
     r = run([CL_DCT, "decide", os.path.join(cdir, "hist.bin"),
              segments(layout)], env=env)
     return np.array([int(l.split()[-1]) for l in r.stdout.splitlines()])
@@ -613,7 +614,7 @@ def fit(out, split="fit"):
     interpolated between its fixed thresholds): the threshold of each
     lattice ((gain + strong gain x the share of strong values) x spacing,
     with the level from which a value is strong) on the families that show
-    it, then the hold gain and the count on all; prints the candidates by
+    it, then the hold gains (held()) and the count on all; prints the candidates by
     mean gain
     with the worst sequence and frame, and the frames where the neutral
     cells (H.264, HEVC, pristine) act."""
@@ -655,27 +656,33 @@ def fit(out, split="fit"):
             log("%+.4f %s worst %+.3f (%s) frame %+.3f (%s) neutral %d | %s"
                 % (m, par, worst[0], worst[1], wframe[0], wframe[1], neutral,
                    " ".join("%s %+.3f" % kv for kv in means.items())))
-    # each lattice's gain on the families that show it (hold 12, count 24),
-    # then the hold gain and the count on every cell; the choice: the
-    # largest mean with no frame below -0.05 dB and no neutral frame acted
-    # on
+    # each lattice's gain on the families that show it (the default hold
+    # gains, count 24), then the hold gains from the frames' wanted
+    # strength (heldout.py held) and the count on every cell; the choice:
+    # the largest mean with no frame below -0.05 dB and no neutral frame
+    # acted on
     mult = ["mpeg2", "mpeg4-mq", "mjpeg", "mjpeg-tv"]
-    rows = sorted((score((g, 10, 12, 24, sg, lv), mult)
+    rows = sorted((score((g, 10, 14, 24, sg, lv), mult)
                    for g in range(4, 13) for sg in range(0, 15, 2)
                    for lv in (5, 7)), key=lambda r: -r[0])
     log("MULTIPLES gain, strong gain, strong level:")
     show(rows)
     g, sg, lv = rows[0][1][0], rows[0][1][4], rows[0][1][5]
-    rows = sorted((score((g, gh, 12, 24, sg, lv), ["mpeg4", "h263"])
+    rows = sorted((score((g, gh, 14, 24, sg, lv), ["mpeg4", "h263"])
                    for gh in range(1, 15)), key=lambda r: -r[0])
     log("H263 gain:")
     show(rows)
     gh = rows[0][1][1]
-    rows = sorted((score((g, gh, hd, mc, sg, lv), [c for c, *_ in CODECS])
-                   for hd in (8, 10, 12, 13, 14, 15, 16)
+    ratios = wanted_ratios(out)
+    hd = int(round(16 * np.median(ratios[("P", split)] +
+                                  ratios[("B", split)])))
+    hl = int(round(16 * np.median(ratios[("B before I", split)])))
+    rows = sorted((score((g, gh, hd, mc, sg, lv, hl, 2),
+                         [c for c, *_ in CODECS])
                    for mc in (24, 32, 48, 64)),
                   key=lambda r: -r[0])
-    log("hold gain, count (every cell):")
+    log("hold gains %d/16, late %d/16 (heldout.py held), count (every "
+        "cell):" % (hd, hl))
     show(rows, 20)
     return rows
 
@@ -690,12 +697,8 @@ def frame_class(types, i):
     return "B before I" if nxt == "I" else "B"
 
 
-def held(out):
-    """How much of an intra frame's strength each kind of frame of the
-    video sequences wants: per frame class and split, the stage's fixed
-    threshold that gains most on the frame (STAGE_GRID) over the threshold
-    strength=auto decides on the last I frame (the element's defaults),
-    median and quartiles over the ringing cells' frames."""
+def wanted_ratios(out):
+    """Per (frame class, split), the ratios of held(), as a list each."""
     grid = np.array([0] + STAGE_GRID)
     split = {n: s for n, _, s, _ in CONTENT}
     ratios = {}
@@ -717,6 +720,17 @@ def held(out):
                     best = grid[int(np.argmin(m[:, f + i]))]
                     ratios.setdefault((frame_class(t, i), split[n]),
                                       []).append(best / intra)
+    return ratios
+
+
+def held(out):
+    """How much of an intra frame's strength each kind of frame of the
+    video sequences wants: per frame class and split, the stage's fixed
+    threshold that gains most on the frame (STAGE_GRID) over the threshold
+    strength=auto decides on the last I frame (the element's defaults),
+    median and quartiles over the ringing cells' frames. The hold gains
+    are 16 times FIT's medians: P and B frames, and B frames before an I."""
+    ratios = wanted_ratios(out)
     print("| frame | split | frames | best / I threshold: median | "
           "quartiles |\n| --- | --- | --- | --- | --- |")
     for key in sorted(ratios):
@@ -724,6 +738,10 @@ def held(out):
         print("| %s | %s | %d | %.2f | %.2f-%.2f |" % (
             key + (len(r), np.median(r), np.percentile(r, 25),
                    np.percentile(r, 75))))
+    early = ratios[("P", "fit")] + ratios[("B", "fit")]
+    late = ratios[("B before I", "fit")]
+    print("\nhold gain (P and B frames, FIT): %.1f/16; late (B before I): "
+          "%.1f/16" % (16 * np.median(early), 16 * np.median(late)))
 
 
 def test_frames(out):
