@@ -27,7 +27,7 @@ import sys
 import time
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(TOP, "tools", "quality"))
@@ -281,22 +281,13 @@ def picture(sources, scorers, photos, out):
             x, y, CROP_W, CROP_H, ZOOM)
         rows.append(Image.open(path))
         os.unlink(path)
-    gap, head = 10, 16
-    titles = ["Where each source rings most: a %dx%d window enlarged %dx; "
-              "error = |difference from pristine| x 4" % (CROP_W, CROP_H,
-                                                          ZOOM)]
-    titles += ["%s (ffmpeg -c:v %s -q:v %s), clepsilon %s" % (
+    heading = ("Where each source rings most: a %dx%d window enlarged %dx; "
+               "error = |difference from pristine| x 4" % (CROP_W, CROP_H,
+                                                           ZOOM))
+    titles = ["%s (ffmpeg -c:v %s -q:v %s), clepsilon %s" % (
         s.label, s.encoder, s.qscale, " ".join(s.setting)) for s in sources]
-    img = Image.new("L", (max(r.width for r in rows), head + sum(
-        r.height + head + gap for r in rows)), 255)
-    draw = ImageDraw.Draw(img)
-    draw.text((2, 2), titles[0], fill=0)
-    top = head + gap
-    for title, r in zip(titles[1:], rows):
-        draw.text((2, top + 2), title, fill=0)
-        img.paste(r, (0, top + head))
-        top += r.height + head + gap
-    img.save(os.path.join(out, "before-after.png"), optimize=True)
+    q.stack_panels(rows, heading, titles, os.path.join(out,
+                                                       "before-after.png"))
 
 
 def demo(args):

@@ -30,8 +30,9 @@ import sys
 import time
 
 import numpy as np
+from PIL import Image
 
-from quality import log, run  # noqa: E402 (this folder)
+from quality import log, run, save_panels, stack_panels  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FROZEN = os.path.join(TOP, "tools", "quality", "heldout.json")
@@ -759,6 +760,58 @@ def test_frames(out):
             dst, "astronaut-%s-%s.y" % (cell, qv)))
 
 
+# The before/after pictures: the families the estimate reads since issue 26
+# (cell, quality, kind of REPORT entry).
+PICTURES = [("mpeg4", 12, "photo"), ("mpeg4-mq", 12, "photo"),
+            ("h263", 12, "photo"), ("mjpeg", 20, "graphics")]
+CROP_W, CROP_H, ZOOM = 64, 48, 4
+
+
+def worst_window(ref, dec, frames):
+    """(frame, x, y) of the CROP_W x CROP_H window on the 8x8 grid, among
+    FRAMES, where the decoded luma is furthest from the pristine one."""
+    best = None
+    for f in frames:
+        err = (ref[f].astype(np.float64) - dec[f]) ** 2
+        for y in range(0, H - CROP_H + 1, 8):
+            for x in range(0, W - CROP_W + 1, 8):
+                e = err[y:y + CROP_H, x:x + CROP_W].sum()
+                if best is None or e > best[0]:
+                    best = (e, f, x, y)
+    return best[1:]
+
+
+def pictures(results, out):
+    """OUT/heldout-crops.png: for each of PICTURES, the window of a REPORT
+    entry of that kind where the decoded picture is furthest from the
+    pristine one, among the frames strength=auto acts on, enlarged:
+    pristine, decoded, strength=auto, and below each its error with the
+    window's PSNR."""
+    kinds = {n: (k, s) for n, k, s, _ in CONTENT}
+    rows, titles = [], []
+    for cell, qv, kind in PICTURES:
+        layout, data, thr = results[(cell, qv)]
+        cdir = os.path.join(out, "cells", "%s-%s" % (cell, qv))
+        ref, dec, auto = (read_luma(os.path.join(cdir, f)) for f in (
+            "ref.yuv", "dec.yuv", "auto-auto.yuv"))
+        names = {f + i: n for n, f, k, _ in layout for i in range(k)}
+        frames = [f for f, n in names.items()
+                  if kinds[n] == (kind, "report") and thr["auto"][f] > 0]
+        f, x, y = worst_window(ref, dec, frames)
+        path = os.path.join(out, "crop.png")
+        save_panels(path, [("pristine: %s" % names[f], ref[f]),
+                           ("before: decoded", dec[f]),
+                           ("after: strength=auto", auto[f])],
+                    x, y, CROP_W, CROP_H, ZOOM)
+        rows.append(Image.open(path))
+        os.unlink(path)
+        titles.append("%s -q:v %d" % (LABELS[cell].split(" `")[0], qv))
+    stack_panels(rows, "Held-out REPORT pictures, where each new family "
+                 "rings most: %dx%d windows enlarged %dx; error = "
+                 "|difference from pristine| x 4" % (CROP_W, CROP_H, ZOOM),
+                 titles, os.path.join(out, "heldout-crops.png"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("what", choices=["freeze", "check", "run", "fit",
@@ -817,6 +870,7 @@ def main():
     open(os.path.join(out, "heldout-%s.md" % args.split), "w").write(md)
     plot(results, args.split, os.path.join(out, "heldout-%s.png" %
                                             args.split))
+    pictures(results, out)
     print(md)
 
 

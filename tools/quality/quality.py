@@ -595,6 +595,22 @@ def save_panels(path, panels, x, y, cw, ch, zoom, gap=6, label_h=14):
     img.save(path, optimize=True)
 
 
+
+def stack_panels(rows, heading, titles, path, gap=10, head=16):
+    """Writes to @path the pictures @rows (PIL images, as save_panels()
+    writes them) one above the other, @heading on top and each row's title
+    (@titles) above it."""
+    img = Image.new("L", (max(r.width for r in rows), head + sum(
+        r.height + head + gap for r in rows)), 255)
+    draw = ImageDraw.Draw(img)
+    draw.text((2, 2), heading, fill=0)
+    top = head + gap
+    for title, r in zip(titles, rows):
+        draw.text((2, top + 2), title, fill=0)
+        img.paste(r, (0, top + head))
+        top += r.height + head + gap
+    img.save(path, optimize=True)
+
 def crops(out, work, scorer, layout, chosen, device, res):
     """For the low-quality encode of each codec family, the 64x48 window of a
     still with the largest decoded error over its mosquito pixels, enlarged

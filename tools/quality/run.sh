@@ -16,8 +16,9 @@
 #   --heldout  run only issue 26's held-out evaluation (heldout.py: every
 #            block-DCT family, H.264, HEVC, pristine; fit/report split
 #            frozen in tools/quality/heldout.json); writes
-#            out/heldout/heldout-report.md and heldout-report.png (about
-#            25 minutes on two cores the first time, cached after)
+#            out/heldout/heldout-report.md, heldout-report.png and
+#            heldout-crops.png (about 25 minutes on two cores the first
+#            time, cached after)
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$top/tools/setup.sh"
