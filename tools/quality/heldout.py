@@ -615,10 +615,9 @@ def fit(out, split="fit"):
     interpolated between its fixed thresholds): the threshold of each
     lattice ((gain + strong gain x the share of strong values) x spacing,
     with the level from which a value is strong) on the families that show
-    it, then the hold gains (held()) and the count on all; prints the candidates by
-    mean gain
-    with the worst sequence and frame, and the frames where the neutral
-    cells (H.264, HEVC, pristine) act."""
+    it, then the hold gains (held()) and the count on all; prints the
+    candidates by mean gain with the worst sequence and frame, and the
+    frames where the neutral cells (H.264, HEVC, pristine) act."""
     names = {n for n, _, s, _ in CONTENT if s == split}
     cellsd = []
     for cell, family, enc, qarg, qv in cells():
@@ -659,9 +658,11 @@ def fit(out, split="fit"):
                    " ".join("%s %+.3f" % kv for kv in means.items())))
     # each lattice's gain on the families that show it (the default hold
     # gains, count 24), then the hold gains from the frames' wanted
-    # strength (heldout.py held) and the count on every cell; the choice:
-    # the largest mean with no frame below -0.05 dB and no neutral frame
-    # acted on
+    # strength (heldout.py held: not by the mean gain, which prefers one
+    # hold gain of 12 and loses 0.19 dB on a REPORT B frame) and the count
+    # on every cell; the rows are printed by mean, and the choice read off
+    # them is the largest mean with no frame below -0.05 dB and no neutral
+    # frame acted on
     mult = ["mpeg2", "mpeg4-mq", "mjpeg", "mjpeg-tv"]
     rows = sorted((score((g, 10, 14, 24, sg, lv), mult)
                    for g in range(4, 13) for sg in range(0, 15, 2)
@@ -797,6 +798,9 @@ def pictures(results, out):
         names = {f + i: n for n, f, k, _ in layout for i in range(k)}
         frames = [f for f, n in names.items()
                   if kinds[n] == (kind, "report") and thr["auto"][f] > 0]
+        if not frames:
+            sys.exit("pictures: strength=auto acts on no REPORT %s of %s-%s"
+                     % (kind, cell, qv))
         f, x, y = worst_window(ref, dec, frames)
         path = os.path.join(out, "crop.png")
         save_panels(path, [("pristine: %s" % names[f], ref[f]),

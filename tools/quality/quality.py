@@ -595,7 +595,6 @@ def save_panels(path, panels, x, y, cw, ch, zoom, gap=6, label_h=14):
     img.save(path, optimize=True)
 
 
-
 def stack_panels(rows, heading, titles, path, gap=10, head=16):
     """Writes to @path the pictures @rows (PIL images, as save_panels()
     writes them) one above the other, @heading on top and each row's title
@@ -610,6 +609,7 @@ def stack_panels(rows, heading, titles, path, gap=10, head=16):
         img.paste(r, (0, top + head))
         top += r.height + head + gap
     img.save(path, optimize=True)
+
 
 def crops(out, work, scorer, layout, chosen, device, res):
     """For the low-quality encode of each codec family, the 64x48 window of a

@@ -904,29 +904,28 @@ GST_START_TEST (test_lattice_against_reference)
 
 GST_END_TEST;
 
-/* The held threshold of a frame without a lattice, @since frames after
- * the last one with, @period frames after the one before it (0: none). */
-static guint
-held_threshold (guint own, guint since, guint period)
-{
-  const gboolean early = since + GST_CL_DCT_DEFAULT_LATE_FRAMES < period;
-
-  return (own * (early ? GST_CL_DCT_DEFAULT_HOLD_GAIN :
-          GST_CL_DCT_DEFAULT_HOLD_GAIN_LATE) + 8) >> 4;
-}
-
 /* The held threshold: a frame without a lattice after one with takes a
  * part of its threshold, for 64 frames, then nothing: hold_gain_late / 16
  * while no distance between two intra frames is known, then hold_gain /
- * 16, but hold_gain_late / 16 on the last late_frames frames before the
- * next intra frame is due (or is late); a reset forgets it all. */
+ * 16, but hold_gain_late / 16 on the last late_frames (2) frames before
+ * the next intra frame is due (or is late); a reset forgets it all. The
+ * GOPs below, one intra frame and its held frames each, with what each
+ * held frame takes: E the early gain, L the late one. */
 GST_START_TEST (test_auto_hold)
 {
   static const guint h263[] = { 116, 196, 276, 0 };
-  static const guint gops[] = { 6, 12, 3, 1, 9 };
+  static const gchar *const gops[] = {
+    "LLLLL",                    /* 6 frames, no distance known yet */
+    "EEELLLLLLLL",              /* 12 frames after a GOP of 6 */
+    "EE",                       /* 3 after 12 */
+    "",                         /* 1 after 3 */
+    "LLLLLLLL",                 /* 9 after 1: every frame is late */
+    /* 6 early, then late up to the 64th held frame, after 9 */
+    "EEEEEE" "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL",
+  };
   guint32 hist[GST_CL_DCT_HIST_SIZE], flat[GST_CL_DCT_HIST_SIZE] = { 0 };
   GstClDctAuto state = { 0, };
-  guint t[GST_CL_DCT_HIST_COEFFS], k, i, g, own, period = 0;
+  guint t[GST_CL_DCT_HIST_COEFFS], k, i, g, own, early, late;
 
   for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
     points_histogram (hist + k * GST_CL_DCT_BINS, h263, 20);
@@ -939,30 +938,29 @@ GST_START_TEST (test_auto_hold)
         GST_CL_DCT_DEFAULT_STRONG_LEVEL);
   own = ref_dct_median_threshold (t, GST_CL_DCT_HIST_COEFFS);
   fail_unless (own > 0);
-  fail_unless (held_threshold (own, 1, 0) != held_threshold (own, 1, 6),
-      "the two hold gains give one threshold: the test cannot tell them");
-  /* GOPs of 6, 12, 3 and 1 frames (one intra frame each), then 9 frames
-   * after a GOP of 1: every frame late */
+  early = (own * GST_CL_DCT_DEFAULT_HOLD_GAIN + 8) >> 4;
+  late = (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_LATE + 8) >> 4;
+  fail_unless (early != late, "the two hold gains give one threshold: the "
+      "test cannot tell them");
+  fail_unless_equals_int (GST_CL_DCT_DEFAULT_LATE_FRAMES, 2);
+  fail_unless_equals_int (strlen (gops[G_N_ELEMENTS (gops) - 1]), 64);
   for (g = 0; g < G_N_ELEMENTS (gops); g++) {
     fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), own);
-    for (i = 1; i < gops[g]; i++)
-      fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat),
-          held_threshold (own, i, period));
-    period = gops[g];
+    for (i = 0; gops[g][i]; i++)
+      fail_unless (gst_cl_dct_auto_update (&state, flat) ==
+          (gops[g][i] == 'E' ? early : late), "GOP %u, held frame %u: not "
+          "the %s gain", g, i + 1, gops[g][i] == 'E' ? "early" : "late");
   }
-  /* then 64 frames held at most */
-  fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), own);
-  for (i = 1; i <= 64; i++)
-    fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat),
-        held_threshold (own, i, period));
+  /* then nothing; the distance over the 64-frame limit is still known:
+   * 65 + 1 frames, so the next GOP's first frames take the early gain */
   fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), 0);
   fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), own);
+  fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), early);
   gst_cl_dct_auto_reset (&state);
   fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), 0);
   /* after a reset no distance is known: late again */
   fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), own);
-  fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat),
-      held_threshold (own, 1, 0));
+  fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), late);
 }
 
 GST_END_TEST;
