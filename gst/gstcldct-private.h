@@ -190,8 +190,12 @@ typedef struct
 {
   guint held_step;              /* the last frame threshold found */
   guint held_frames;            /* frames since it was found */
-  guint period;                 /* frames from the intra frame before it to
-                                 * it; 0: not known yet */
+  /* frames since the first of the last run of frames with a lattice (an
+   * intra frame, and predicted frames that show its lattice still), and
+   * from the first of the run before to it: the distance between intra
+   * frames; 0: not known yet */
+  guint run_age;
+  guint period;
   guint threshold;              /* the last frame's threshold */
 } GstClDctAuto;
 

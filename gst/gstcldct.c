@@ -489,8 +489,16 @@ gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
 {
   guint thr = gst_cl_dct_frame_threshold (hist, params);
 
+  if (state->held_step > 0)
+    state->run_age++;
   if (thr > 0) {
-    state->period = state->held_step > 0 ? state->held_frames + 1 : 0;
+    /* the first frame of a run with a lattice: a predicted frame right
+     * after an intra frame may show its lattice still (blocks copied
+     * unchanged), which is no new intra frame */
+    if (state->held_step == 0 || state->held_frames > 0) {
+      state->period = state->held_step > 0 ? state->run_age : 0;
+      state->run_age = 0;
+    }
     state->held_step = thr;
     state->held_frames = 0;
   } else if (state->held_step > 0 && ++state->held_frames <= AUTO_HOLD_FRAMES) {
@@ -500,7 +508,7 @@ gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
      * intra frame (B frames just before it), which is due where the last
      * distance between intra frames says */
     const gboolean early =
-        state->held_frames + params->late_frames < state->period;
+        state->run_age + params->late_frames < state->period;
     const guint gain = early ? params->hold_gain : params->hold_gain_late;
 
     thr = (state->held_step * gain + 8) >> 4;

@@ -908,20 +908,24 @@ GST_END_TEST;
  * part of its threshold, for 64 frames, then nothing: hold_gain_late / 16
  * while no distance between two intra frames is known, then hold_gain /
  * 16, but hold_gain_late / 16 on the last late_frames (2) frames before
- * the next intra frame is due (or is late); a reset forgets it all. The
- * GOPs below, one intra frame and its held frames each, with what each
- * held frame takes: E the early gain, L the late one. */
+ * the next intra frame is due (or is late); a frame with a lattice right
+ * after one continues its run (a predicted frame that shows the intra
+ * frame's lattice still): distances count from a run's first frame; a
+ * reset forgets it all. The GOPs below, an intra frame and what follows
+ * it each: I a frame with a lattice, E a held frame with the early gain,
+ * L one with the late gain. */
 GST_START_TEST (test_auto_hold)
 {
   static const guint h263[] = { 116, 196, 276, 0 };
   static const gchar *const gops[] = {
     "LLLLL",                    /* 6 frames, no distance known yet */
     "EEELLLLLLLL",              /* 12 frames after a GOP of 6 */
+    "IEEEEEEEELL",              /* 12 after 12, a run of two */
+    "EEEEEEEEELL",              /* 12 after 12, from the run's first */
     "EE",                       /* 3 after 12 */
-    "",                         /* 1 after 3 */
-    "LLLLLLLL",                 /* 9 after 1: every frame is late */
-    /* 6 early, then late up to the 64th held frame, after 9 */
-    "EEEEEE" "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL",
+    "ILLLLLL",                  /* 8 after 3: all late */
+    /* 5 early, then late up to the 64th held frame, after 8 */
+    "EEEEE" "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL",
   };
   guint32 hist[GST_CL_DCT_HIST_SIZE], flat[GST_CL_DCT_HIST_SIZE] = { 0 };
   GstClDctAuto state = { 0, };
@@ -947,12 +951,14 @@ GST_START_TEST (test_auto_hold)
   for (g = 0; g < G_N_ELEMENTS (gops); g++) {
     fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), own);
     for (i = 0; gops[g][i]; i++)
-      fail_unless (gst_cl_dct_auto_update (&state, flat) ==
-          (gops[g][i] == 'E' ? early : late), "GOP %u, held frame %u: not "
-          "the %s gain", g, i + 1, gops[g][i] == 'E' ? "early" : "late");
+      fail_unless (gops[g][i] == 'I' ?
+          gst_cl_dct_auto_update (&state, hist) == own :
+          gst_cl_dct_auto_update (&state, flat) ==
+          (gops[g][i] == 'E' ? early : late), "GOP %u, frame %u after its "
+          "intra frame: not %c", g, i + 1, gops[g][i]);
   }
-  /* then nothing; the distance over the 64-frame limit is still known:
-   * 65 + 1 frames, so the next GOP's first frames take the early gain */
+  /* then nothing; the distance over the 64-frame limit is still known
+   * (66 frames): the next GOP's first frames take the early gain */
   fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), 0);
   fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), own);
   fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), early);
