@@ -192,8 +192,8 @@ typedef struct
   guint held_frames;            /* frames since it was found */
   /* frames since the first of the last run of frames with a lattice (an
    * intra frame, and predicted frames that show its lattice still), and
-   * from the first of the run before to it: the distance between intra
-   * frames; 0: not known yet */
+   * the longest distance between the first frames of two such runs seen
+   * since the reset: the distance between intra frames; 0: not known yet */
   guint run_age;
   guint period;
   guint threshold;              /* the last frame's threshold */

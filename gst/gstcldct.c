@@ -494,9 +494,14 @@ gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
   if (thr > 0) {
     /* the first frame of a run with a lattice: a predicted frame right
      * after an intra frame may show its lattice still (blocks copied
-     * unchanged), which is no new intra frame */
+     * unchanged), which is no new intra frame. The distance between intra
+     * frames is the longest seen: a shorter one comes from an intra frame
+     * put in early (a scene cut, after which the GOP starts again) or a
+     * predicted frame coded mostly intra, and the regular intra frame is
+     * still due a whole GOP after the last one */
     if (state->held_step == 0 || state->held_frames > 0) {
-      state->period = state->held_step > 0 ? state->run_age : 0;
+      state->period = state->held_step > 0 ?
+          MAX (state->period, state->run_age) : 0;
       state->run_age = 0;
     }
     state->held_step = thr;

@@ -922,10 +922,10 @@ GST_START_TEST (test_auto_hold)
     "EEELLLLLLLL",              /* 12 frames after a GOP of 6 */
     "IEEEEEEEELL",              /* 12 after 12, a run of two */
     "EEEEEEEEELL",              /* 12 after 12, from the run's first */
-    "EE",                       /* 3 after 12 */
-    "ILLLLLL",                  /* 8 after 3: all late */
-    /* 5 early, then late up to the 64th held frame, after 8 */
-    "EEEEE" "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL",
+    "EE",                       /* 3 after 12 (a scene cut, say) */
+    "IEEEEEE",                  /* 8 after 3: the longest distance, 12, holds */
+    /* after 8: still 12, so 9 early, then late up to the 64th held frame */
+    "EEEEEEEEE" "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL",
   };
   guint32 hist[GST_CL_DCT_HIST_SIZE], flat[GST_CL_DCT_HIST_SIZE] = { 0 };
   GstClDctAuto state = { 0, };
