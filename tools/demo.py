@@ -14,6 +14,11 @@
 #   /usr/bin/python3 tools/demo.py --out out \
 #     --source 'NAME:LABEL:ENCODER:QSCALE:CLEPSILON SETTING' ...
 #
+# --ceiling also sweeps, per source, the DCT stage that strength=auto runs
+# over every fixed threshold (build/tools/cl-dct) and prints what no setting
+# can beat: each frame at the threshold that suits it best, which only the
+# pristine frames tell.
+#
 # --fit NAME:ENCODER:QSCALE measures instead every fixed threshold and window
 # of clepsilon on the quality harness's FIT pictures coded that way (the
 # pictures the automatic mode was fitted on, none of them the demo's), to
@@ -216,6 +221,36 @@ def run_source(src, pristine, scorer, args, work):
     save_y4m(runs[0][1], os.path.join(args.out, "denoised-%s.y4m" % src.name))
 
 
+CL_DCT = os.path.join(TOP, "build", "tools", "cl-dct")
+CEILING_THRESHOLDS = range(8, 161, 8)   # the stage's, in quarter levels
+
+
+def print_ceiling(src, scorer, args, work):
+    """The stage at every fixed threshold on SRC's decoded frames: the gain
+    of the best threshold for the whole source, and of each frame at its
+    own best threshold (a bound: the element sees no pristine frame)."""
+    dec = q.read_luma(src.decoded).astype(np.float64)
+    per_frame = [((scorer.ref - dec) ** 2).mean(axis=(1, 2))]
+    out = os.path.join(work, "ceiling.yuv")
+    for t in CEILING_THRESHOLDS:
+        q.run([CL_DCT, "filter", args.device, str(q.W), str(q.H),
+               src.decoded, out, "16", str(t)])
+        per_frame.append(((scorer.ref - q.read_luma(out)) ** 2).mean(
+            axis=(1, 2)))
+    mse = np.array(per_frame)           # [threshold, frame], 0: decoded
+
+    def gain(frame_mse):
+        return float(np.mean([q.psnr(frame_mse[f:f + n].mean()) -
+                              q.psnr(mse[0, f:f + n].mean())
+                              for _, f, n in scorer.seqs]))
+    fixed = max(range(1, mse.shape[0]), key=lambda k: gain(mse[k]))
+    print("  the DCT stage, best fixed threshold for the source (%d): "
+          "%+.2f dB; each frame at its own best: %+.2f dB" % (
+              CEILING_THRESHOLDS[fixed - 1], gain(mse[fixed]),
+              gain(mse.min(axis=0))))
+    return gain(mse.min(axis=0))
+
+
 def save_y4m(raw, dst):
     q.run(["ffmpeg", "-v", "error", "-y"] + q.RAW_IN + ["-i", raw, "-f",
           "yuv4mpegpipe", dst])
@@ -296,7 +331,7 @@ def demo(args):
     os.makedirs(work, exist_ok=True)
     sources = [Source(s) for s in args.source]
     photos = [p[0] for p in PHOTOS]
-    scorers, pristine = {}, {}
+    scorers, pristine, ceilings = {}, {}, []
     for pix_fmt in sorted({pix_fmt_of(s.encoder) for s in sources}):
         parts = []
         for photo in PHOTOS:
@@ -315,7 +350,13 @@ def demo(args):
         if src is sources[0]:
             print("clepsilon ran on: %s" % src.device)
         print_source(src, photos)
+        if args.ceiling:
+            ceilings.append(print_ceiling(src, scorers[src.name], args,
+                                          work))
     print_means(sources)
+    if args.ceiling:
+        print("  each frame at the DCT stage's best threshold (a bound)    "
+              "  PSNR %+.2f dB" % np.mean(ceilings))
     picture(sources, scorers, photos, args.out)
     print("\nWrote %s/before-after.png, denoised-*.y4m (YUV4MPEG2: mpv or "
           "ffplay play them), demo-*.avi (the coded sources) in %.0f s" % (
@@ -370,6 +411,8 @@ def main():
                     help="clepsilon's device property")
     ap.add_argument("--source", action="append", default=[],
                     help="NAME:LABEL:ENCODER:QSCALE:CLEPSILON SETTING")
+    ap.add_argument("--ceiling", action="store_true",
+                    help="also the DCT stage at every fixed threshold")
     ap.add_argument("--fit", help="NAME:ENCODER:QSCALE")
     args = ap.parse_args()
     args.out = os.path.abspath(args.out)
