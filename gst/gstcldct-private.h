@@ -182,6 +182,11 @@ void gst_cl_dct_auto_params_init (GstClDctAutoParams * params);
 guint gst_cl_dct_frame_threshold (const guint32 * hist,
     const GstClDctAutoParams * params);
 
+/* How many of the last distances between intra frames strength=auto keeps
+ * (the longest is taken): a GOP split in two by an early intra frame leaves
+ * the regular one among them. */
+#define GST_CL_DCT_AUTO_DISTANCES 3
+
 /* What strength=auto carries from one frame to the next: frames without a
  * lattice of their own (predicted frames: the prediction hides it) take
  * a part of the last threshold found for a while. Zero-initialised:
@@ -191,10 +196,12 @@ typedef struct
   guint held_step;              /* the last frame threshold found */
   guint held_frames;            /* frames since it was found */
   /* frames since the first of the last run of frames with a lattice (an
-   * intra frame, and predicted frames that show its lattice still), and
-   * the longest distance between the first frames of two such runs seen
-   * since the reset: the distance between intra frames; 0: not known yet */
+   * intra frame, and predicted frames that show its lattice still); the
+   * last distances between the first frames of two such runs, the latest
+   * first (0: none yet), and the longest of them: the distance between
+   * intra frames; 0: not known yet */
   guint run_age;
+  guint distances[GST_CL_DCT_AUTO_DISTANCES];
   guint period;
   guint threshold;              /* the last frame's threshold */
 } GstClDctAuto;

@@ -483,6 +483,27 @@ gst_cl_dct_frame_threshold (const guint32 * hist,
 /* How many frames without a lattice of their own keep the last one found. */
 #define AUTO_HOLD_FRAMES 64
 
+/* Notes @distance, from the first frame of one run of frames with a lattice
+ * to the first of the next, and takes the distance between intra frames as
+ * the longest of the last GST_CL_DCT_AUTO_DISTANCES: a shorter one comes
+ * from an intra frame put in early (a scene cut, after which the GOP starts
+ * again) or a predicted frame coded mostly intra, which splits a GOP in
+ * two, and must not move the late gain onto the frames after it; a longer
+ * one (an intra frame that showed no lattice, a stretch of frames without
+ * any) is forgotten after as many others. */
+static void
+auto_note_distance (GstClDctAuto * state, guint distance)
+{
+  guint i;
+
+  memmove (state->distances + 1, state->distances,
+      sizeof (state->distances) - sizeof (state->distances[0]));
+  state->distances[0] = distance;
+  state->period = 0;
+  for (i = 0; i < GST_CL_DCT_AUTO_DISTANCES; i++)
+    state->period = MAX (state->period, state->distances[i]);
+}
+
 guint
 gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
     const GstClDctAutoParams * params)
@@ -494,14 +515,10 @@ gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
   if (thr > 0) {
     /* the first frame of a run with a lattice: a predicted frame right
      * after an intra frame may show its lattice still (blocks copied
-     * unchanged), which is no new intra frame. The distance between intra
-     * frames is the longest seen: a shorter one comes from an intra frame
-     * put in early (a scene cut, after which the GOP starts again) or a
-     * predicted frame coded mostly intra, and the regular intra frame is
-     * still due a whole GOP after the last one */
+     * unchanged), which is no new intra frame */
     if (state->held_step == 0 || state->held_frames > 0) {
-      state->period = state->held_step > 0 ?
-          MAX (state->period, state->run_age) : 0;
+      if (state->held_step > 0)
+        auto_note_distance (state, state->run_age);
       state->run_age = 0;
     }
     state->held_step = thr;
@@ -510,8 +527,8 @@ gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
     /* a predicted frame: the prediction adds to the coded residual and
      * hides the lattice; its coding noise is less than the intra frame's
      * it was found on, and less again where it is predicted from the next
-     * intra frame (B frames just before it), which is due where the last
-     * distance between intra frames says */
+     * intra frame (B frames just before it), which is due where the
+     * distance between intra frames (auto_note_distance()) says */
     const gboolean early =
         state->run_age + params->late_frames < state->period;
     const guint gain = early ? params->hold_gain : params->hold_gain_late;

@@ -14,10 +14,10 @@
 #   /usr/bin/python3 tools/demo.py --out out \
 #     --source 'NAME:LABEL:ENCODER:QSCALE:CLEPSILON SETTING' ...
 #
-# --ceiling also sweeps, per source, the DCT stage that strength=auto runs
-# over every fixed threshold (build/tools/cl-dct) and prints what no setting
-# can beat: each frame at the threshold that suits it best, which only the
-# pristine frames tell.
+# --ceiling also runs, per source, the DCT stage that strength=auto runs at
+# the fixed thresholds 8, 16, .. 160 (build/tools/cl-dct) and prints the
+# gain of the best of them for the source and of each frame at its own best
+# of them, which only the pristine frames tell.
 #
 # --fit NAME:ENCODER:QSCALE measures instead every fixed threshold and window
 # of clepsilon on the quality harness's FIT pictures coded that way (the
@@ -226,9 +226,9 @@ CEILING_THRESHOLDS = range(8, 161, 8)   # the stage's, in quarter levels
 
 
 def print_ceiling(src, scorer, args, work):
-    """The stage at every fixed threshold on SRC's decoded frames: the gain
-    of the best threshold for the whole source, and of each frame at its
-    own best threshold (a bound: the element sees no pristine frame)."""
+    """The stage at CEILING_THRESHOLDS on SRC's decoded frames: the gain of
+    the best of them (or none) for the whole source, and of each frame at
+    its own best (the element sees no pristine frame to choose so)."""
     dec = q.read_luma(src.decoded).astype(np.float64)
     per_frame = [((scorer.ref - dec) ** 2).mean(axis=(1, 2))]
     out = os.path.join(work, "ceiling.yuv")
@@ -243,10 +243,10 @@ def print_ceiling(src, scorer, args, work):
         return float(np.mean([q.psnr(frame_mse[f:f + n].mean()) -
                               q.psnr(mse[0, f:f + n].mean())
                               for _, f, n in scorer.seqs]))
-    fixed = max(range(1, mse.shape[0]), key=lambda k: gain(mse[k]))
-    print("  the DCT stage, best fixed threshold for the source (%d): "
+    fixed = max(range(mse.shape[0]), key=lambda k: gain(mse[k]))
+    print("  the DCT stage at 8, 16, .. 160: the best for the source (%d): "
           "%+.2f dB; each frame at its own best: %+.2f dB" % (
-              CEILING_THRESHOLDS[fixed - 1], gain(mse[fixed]),
+              ([0] + list(CEILING_THRESHOLDS))[fixed], gain(mse[fixed]),
               gain(mse.min(axis=0))))
     return gain(mse.min(axis=0))
 
@@ -355,7 +355,7 @@ def demo(args):
                                           work))
     print_means(sources)
     if args.ceiling:
-        print("  each frame at the DCT stage's best threshold (a bound)    "
+        print("  the DCT stage, each frame at its best of 8, 16, .. 160 "
               "  PSNR %+.2f dB" % np.mean(ceilings))
     picture(sources, scorers, photos, args.out)
     print("\nWrote %s/before-after.png, denoised-*.y4m (YUV4MPEG2: mpv or "

@@ -914,6 +914,27 @@ GST_END_TEST;
  * reset forgets it all. The GOPs below, an intra frame and what follows
  * it each: I a frame with a lattice, E a held frame with the early gain,
  * L one with the late gain. */
+/* Feeds @state, for each of @gops, an intra frame (@hist, whose own
+ * threshold is @own) and then the GOP's frames: 'I' another frame with the
+ * lattice (@hist), 'E' and 'L' a frame without one (@flat) that must take
+ * @early and @late. */
+static void
+check_gops (GstClDctAuto * state, const guint32 * hist, const guint32 * flat,
+    guint own, guint early, guint late, const gchar * const *gops, guint n)
+{
+  guint g, i;
+
+  for (g = 0; g < n; g++) {
+    fail_unless_equals_int (gst_cl_dct_auto_update (state, hist), own);
+    for (i = 0; gops[g][i]; i++)
+      fail_unless (gops[g][i] == 'I' ?
+          gst_cl_dct_auto_update (state, hist) == own :
+          gst_cl_dct_auto_update (state, flat) ==
+          (gops[g][i] == 'E' ? early : late), "GOP %s, frame %u after its "
+          "intra frame: not %c", gops[g], i + 1, gops[g][i]);
+  }
+}
+
 GST_START_TEST (test_auto_hold)
 {
   static const guint h263[] = { 116, 196, 276, 0 };
@@ -923,13 +944,21 @@ GST_START_TEST (test_auto_hold)
     "IEEEEEEEELL",              /* 12 after 12, a run of two */
     "EEEEEEEEELL",              /* 12 after 12, from the run's first */
     "EE",                       /* 3 after 12 (a scene cut, say) */
-    "IEEEEEE",                  /* 8 after 3: the longest distance, 12, holds */
-    /* after 8: still 12, so 9 early, then late up to the 64th held frame */
+    "IEEEEEE",                  /* 8 after 3: the longest of 12, 3, 12 */
+    /* after 8: 12 (of 8, 3, 12), so 9 early, then late up to the 64th
+     * held frame */
     "EEEEEEEEE" "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL",
+  };
+  /* after 66 frames (the 64 held, one more without a lattice): 66 stays
+   * the longest of the last three distances until three more have come, so
+   * the GOP it starts and the next two (12 frames each) take the early gain
+   * throughout; the third GOP of 12 has its late frames again */
+  static const gchar *const after_long[] = {
+    "EEEEEEEEEEE", "EEEEEEEEEEE", "EEEEEEEEEEE", "EEEEEEEEELL",
   };
   guint32 hist[GST_CL_DCT_HIST_SIZE], flat[GST_CL_DCT_HIST_SIZE] = { 0 };
   GstClDctAuto state = { 0, };
-  guint t[GST_CL_DCT_HIST_COEFFS], k, i, g, own, early, late;
+  guint t[GST_CL_DCT_HIST_COEFFS], k, own, early, late;
 
   for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
     points_histogram (hist + k * GST_CL_DCT_BINS, h263, 20);
@@ -947,21 +976,14 @@ GST_START_TEST (test_auto_hold)
   fail_unless (early != late, "the two hold gains give one threshold: the "
       "test cannot tell them");
   fail_unless_equals_int (GST_CL_DCT_DEFAULT_LATE_FRAMES, 2);
+  fail_unless_equals_int (GST_CL_DCT_AUTO_DISTANCES, 3);
   fail_unless_equals_int (strlen (gops[G_N_ELEMENTS (gops) - 1]), 64);
-  for (g = 0; g < G_N_ELEMENTS (gops); g++) {
-    fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), own);
-    for (i = 0; gops[g][i]; i++)
-      fail_unless (gops[g][i] == 'I' ?
-          gst_cl_dct_auto_update (&state, hist) == own :
-          gst_cl_dct_auto_update (&state, flat) ==
-          (gops[g][i] == 'E' ? early : late), "GOP %u, frame %u after its "
-          "intra frame: not %c", g, i + 1, gops[g][i]);
-  }
-  /* then nothing; the distance over the 64-frame limit is still known
-   * (66 frames): the next GOP's first frames take the early gain */
+  check_gops (&state, hist, flat, own, early, late, gops,
+      G_N_ELEMENTS (gops));
+  /* then nothing: the hold is over */
   fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), 0);
-  fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), own);
-  fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), early);
+  check_gops (&state, hist, flat, own, early, late, after_long,
+      G_N_ELEMENTS (after_long));
   gst_cl_dct_auto_reset (&state);
   fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), 0);
   /* after a reset no distance is known: late again */
