@@ -37,6 +37,8 @@ from PIL import Image
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 sys.path.insert(0, os.path.join(TOP, "tools", "quality"))
 import quality as q                     # noqa: E402
+# the stage's fixed thresholds and the program that runs it at one
+from heldout import CL_DCT, STAGE_GRID  # noqa: E402
 
 SKIMAGE_DATA = "/usr/lib/python3/dist-packages/skimage/data"
 # The demo's content: (name, file in skimage/data, left, top of the first
@@ -221,18 +223,14 @@ def run_source(src, pristine, scorer, args, work):
     save_y4m(runs[0][1], os.path.join(args.out, "denoised-%s.y4m" % src.name))
 
 
-CL_DCT = os.path.join(TOP, "build", "tools", "cl-dct")
-CEILING_THRESHOLDS = range(8, 161, 8)   # the stage's, in quarter levels
-
-
 def print_ceiling(src, scorer, args, work):
-    """The stage at CEILING_THRESHOLDS on SRC's decoded frames: the gain of
+    """The stage at STAGE_GRID on SRC's decoded frames: the gain of
     the best of them (or none) for the whole source, and of each frame at
     its own best (the element sees no pristine frame to choose so)."""
     dec = q.read_luma(src.decoded).astype(np.float64)
     per_frame = [((scorer.ref - dec) ** 2).mean(axis=(1, 2))]
     out = os.path.join(work, "ceiling.yuv")
-    for t in CEILING_THRESHOLDS:
+    for t in STAGE_GRID:
         q.run([CL_DCT, "filter", args.device, str(q.W), str(q.H),
                src.decoded, out, "16", str(t)])
         per_frame.append(((scorer.ref - q.read_luma(out)) ** 2).mean(
@@ -246,7 +244,7 @@ def print_ceiling(src, scorer, args, work):
     fixed = max(range(mse.shape[0]), key=lambda k: gain(mse[k]))
     print("  the DCT stage at 8, 16, .. 160: the best for the source (%d): "
           "%+.2f dB; each frame at its own best: %+.2f dB" % (
-              ([0] + list(CEILING_THRESHOLDS))[fixed], gain(mse[fixed]),
+              ([0] + list(STAGE_GRID))[fixed], gain(mse[fixed]),
               gain(mse.min(axis=0))))
     return gain(mse.min(axis=0))
 
