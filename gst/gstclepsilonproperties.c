@@ -352,8 +352,7 @@ gst_cl_epsilon_init_properties (GstClEpsilon * self)
   self->settings.bias = DEFAULT_BIAS;
   self->settings.epsilon_variant = DEFAULT_VARIANT;
   self->settings.conv_variant = DEFAULT_VARIANT;
-  self->settings.strength = GST_CL_EPSILON_DEFAULT_DCT_STAGE ? GST_CL_STRENGTH_AUTO :
-      GST_CL_STRENGTH_OFF;
+  self->settings.dct_stage = GST_CL_EPSILON_DEFAULT_DCT_STAGE;
   self->strength = GST_CL_EPSILON_DEFAULT_STRENGTH;
   self->settings_cookie = 1;
   self->kernel_text = g_strdup (DEFAULT_KERNEL);
@@ -552,8 +551,7 @@ gst_cl_epsilon_check_and_set_locked (GstClEpsilon * self, guint prop_id,
       gst_cl_epsilon_set_strength_locked (self, g_value_get_enum (value));
       return NULL;
     case PROP_DCT_STAGE:
-      s->strength = g_value_get_boolean (value) ? GST_CL_STRENGTH_AUTO :
-          GST_CL_STRENGTH_OFF;
+      s->dct_stage = g_value_get_boolean (value);
       return NULL;
     default:
       return NULL;
@@ -650,7 +648,7 @@ gst_cl_epsilon_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_enum (value, self->strength);
       break;
     case PROP_DCT_STAGE:
-      g_value_set_boolean (value, s->strength == GST_CL_STRENGTH_AUTO);
+      g_value_set_boolean (value, s->dct_stage);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, gst_cl_stats_to_structure (self->stats));

@@ -90,8 +90,7 @@ gst_cl_epsilon_set_strength_locked (GstClEpsilon * self,
   self->settings.threshold = level->threshold;
   self->settings.window_size = level->window_size;
   self->settings.chroma_threshold = 0;
-  self->settings.strength = level->dct_stage ? GST_CL_STRENGTH_AUTO :
-      GST_CL_STRENGTH_OFF;
+  self->settings.dct_stage = level->dct_stage;
   self->settings.have_kernel = FALSE;
   g_free (self->kernel_text);
   self->kernel_text = g_strdup ("");

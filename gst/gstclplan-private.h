@@ -29,17 +29,6 @@
 
 G_BEGIN_DECLS
 
-/* How luma is de-noised: by the settings' epsilon filter (OFF), or (AUTO,
- * 8-bit and 10-bit formats alike) by thresholding 8x8 DCTs at a strength
- * estimated from each frame's own quantization (gstcldct-private.h). Set
- * by the element's "dct-stage" property; its "strength"
- * knob is a type of the element's own (gstclepsilon.c). */
-typedef enum
-{
-  GST_CL_STRENGTH_OFF,
-  GST_CL_STRENGTH_AUTO,
-} GstClStrength;
-
 /* What one frame is filtered with: the element's properties, taken
  * together under its lock. Plain data: copy it by value. */
 typedef struct
@@ -53,7 +42,11 @@ typedef struct
   gdouble bias;
   GstClVariant epsilon_variant;
   GstClVariant conv_variant;
-  GstClStrength strength;
+  /* luma by thresholding 8x8 DCTs at a strength estimated from each
+   * frame's own quantization (gstcldct-private.h), 8-bit and 10-bit
+   * formats alike, instead of the epsilon filter: the element's
+   * "dct-stage" property (its "strength" knob is the element's own) */
+  gboolean dct_stage;
 } GstClPlanSettings;
 
 /* Whether @a and @b filter alike: every value equal, and of the kernel

@@ -98,7 +98,7 @@ stages_for (const GstClPlanSettings * s, gboolean is_luma)
 {
   GstClStages runs;
 
-  runs.dct = is_luma && s->strength == GST_CL_STRENGTH_AUTO;
+  runs.dct = is_luma && s->dct_stage;
   runs.epsilon = (is_luma ? s->threshold : s->chroma_threshold) > 0 &&
       !runs.dct;
   runs.convolve = is_luma && s->have_kernel;
@@ -146,7 +146,7 @@ gst_cl_plan_settings_equal (const GstClPlanSettings * a,
       a->chroma_threshold == b->chroma_threshold && same_kernels (a, b) &&
       a->divisor == b->divisor && a->bias == b->bias &&
       a->epsilon_variant == b->epsilon_variant &&
-      a->conv_variant == b->conv_variant && a->strength == b->strength;
+      a->conv_variant == b->conv_variant && a->dct_stage == b->dct_stage;
 }
 
 /* Whether @b differs from @a only in values that are kernel arguments
@@ -159,7 +159,7 @@ only_arguments_change (const GstClPlanSettings * a,
       (a->chroma_threshold > 0) == (b->chroma_threshold > 0) &&
       a->window_size == b->window_size && same_kernels (a, b) &&
       a->epsilon_variant == b->epsilon_variant &&
-      a->conv_variant == b->conv_variant && a->strength == b->strength;
+      a->conv_variant == b->conv_variant && a->dct_stage == b->dct_stage;
 }
 
 /* The settings' values that are kernel arguments, into plane @i's stages. */

@@ -638,7 +638,7 @@ ref_dct_histogram_values (const gint * v, gint width, gint height, gint bits,
     }
 }
 
-/* gst_cl_dct_lattice()'s constants (gst/gstcldct.c): the first bin read,
+/* gst_cl_dct_lattice()'s constants (gst/gstcldctestimate.c): the first bin read,
  * the last (the one after holds the clamped values), the fit in 64ths, the
  * tolerance, the steps in quarter-quarter levels, the refinement, H.263's
  * quantizers. */

@@ -647,7 +647,7 @@ GST_START_TEST (test_settings_equal)
   changed[6].bias = -2;
   changed[7].epsilon_variant = GST_CL_VARIANT_TILED;
   changed[8].conv_variant = GST_CL_VARIANT_SEPARABLE;
-  changed[9].strength = GST_CL_STRENGTH_AUTO;
+  changed[9].dct_stage = TRUE;
   changed[10].kernel.coeffs[0] = -a.kernel.coeffs[0];
   for (i = 0; i < G_N_ELEMENTS (changed); i++)
     fail_if (gst_cl_plan_settings_equal (&a, &changed[i]), "change %u not "
@@ -821,7 +821,7 @@ GST_START_TEST (test_strength_auto)
   plan = gst_cl_plan_new (context, tuner, &info, 1, NULL);
   fail_unless (plan != NULL);
   make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
-  s.strength = GST_CL_STRENGTH_AUTO;
+  s.dct_stage = TRUE;
   gst_cl_plan_set_settings (plan, &s);
   fail_if (gst_cl_plan_settings_are_identity (&s));
   fail_unless_equals_int (gst_cl_plan_untouched_planes (plan), 0x6);
@@ -1150,7 +1150,7 @@ check_estimate (const Coded * c, const GstVideoInfo * info, GstBuffer * in)
   plan = gst_cl_plan_new (context, tuner, info, 1, NULL);
   fail_unless (plan != NULL);
   make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
-  s.strength = GST_CL_STRENGTH_AUTO;
+  s.dct_stage = TRUE;
   gst_cl_plan_set_settings (plan, &s);
   out = gst_buffer_new_allocate (NULL, info->size, NULL);
   fail_unless (gst_cl_plan_process (plan, coded, out, FALSE, &frame, NULL));

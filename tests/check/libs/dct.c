@@ -709,7 +709,7 @@ GST_START_TEST (test_estimate_coded_frames)
 
 GST_END_TEST;
 
-/* The first bin the estimate reads (EST_MIN in gstcldct.c). */
+/* The first bin the estimate reads (EST_MIN in gstcldctestimate.c). */
 #define EST_MIN_BIN 6
 
 /* One coefficient's histogram with @n values at each of @points (quarter
@@ -801,7 +801,7 @@ expect_lattice (const guint * points, GstClDctLattice kind, guint lo,
       spacing, kind, lo, hi);
 }
 
-/* The search's contract (gstcldct.c) at its edges: a lattice fits when
+/* The search's contract (gstcldctestimate.c) at its edges: a lattice fits when
  * 40/64 of the values it reads lie near its points; values below 6 quarter
  * levels are not read (values at 7 are near no lattice: the smallest point
  * of any is 21); steps run from 255 quarter levels down to 24, whose

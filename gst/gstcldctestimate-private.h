@@ -1,0 +1,172 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __GST_CL_DCT_ESTIMATE_PRIVATE_H__
+#define __GST_CL_DCT_ESTIMATE_PRIVATE_H__
+
+#include <glib.h>
+#include "dct-shared.h"
+
+G_BEGIN_DECLS
+
+/* strength=auto's estimate, on the host: from a histogram of three
+ * low-frequency coefficients of a plane's 8x8 block grid
+ * (gst_cl_dct_histogram(), gstcldct-private.h), the lattice a block-DCT
+ * decoder left them on and the threshold of the shifted-DCT stage; pure
+ * functions of the histogram and of what one frame carries to the next
+ * (GstClDctAuto), the same on every host and testable without a device.
+ * Thresholds and steps are in quarter levels of orthonormal DCT
+ * coefficients (4 = one 8-bit level); lattice spacings in quarter quarter
+ * levels (16 = one level). */
+
+/* Bins per coefficient of a histogram, and coefficients per histogram
+ * (kernels/dct-shared.h: the kernels' sizes). */
+#define GST_CL_DCT_BINS DCT_BINS
+#define GST_CL_DCT_HIST_COEFFS DCT_HIST_COEFFS
+#define GST_CL_DCT_HIST_SIZE (GST_CL_DCT_BINS * GST_CL_DCT_HIST_COEFFS)
+
+/* strength=auto's parameters (GstClDctAutoParams), fitted on the FIT set of
+ * tools/quality/heldout.py ('heldout.py fit'; the set was frozen in
+ * tools/quality/heldout.json before): gains in 16ths of the lattice's
+ * spacing; the MULTIPLES gain (4..12), the strong gain (0, 2, .., 14) and
+ * level (5 or 7 half steps) together, the best on the families that show
+ * multiples, then the H263 gain (1..14); the hold gains, 16 times the
+ * median over FIT's video frames of the stage's best fixed threshold
+ * over the one found on the last intra frame ('heldout.py held'): 0.89
+ * on P and B frames (14), 0.59 on the B frames just before an intra frame
+ * (9), which are predicted from that next intra frame, so that their
+ * coding noise is not the held one's; the late frames, 2: the B frames
+ * between reference frames of DVD MPEG-2 and Xvid (and of the FIT
+ * videos). The element cannot tell a B frame from a P frame, so in
+ * streams without B frames the last two P frames before an intra frame
+ * take the late gain too (they want about the early one: H.263's REPORT
+ * mean fell from +0.568 to +0.555 dB). While the distance between intra
+ * frames is unknown (the first GOP), every predicted frame takes the late
+ * gain: where the next intra frame comes is unknown. (One hold gain of 12
+ * for every predicted frame, the largest FIT mean, gained 0.007 dB more
+ * on FIT and lost 0.19 dB on a B frame of an unseen video.) The count,
+ * the lowest of 24..64 (all equal on FIT, and none makes auto act on an
+ * H.264, HEVC or pristine frame). The strong share lifts a coefficient's threshold
+ * from 5/16 of the step (4/16 on H.263's lattice: fine texture, many small
+ * levels) towards 17/16 (16/16: edges on flat areas): the best fixed
+ * threshold of a frame follows that share (a correlation of 0.68 on FIT).
+ * (Before the strong share, a threshold of gain x spacing + offset gained
+ * 0.003 dB more on FIT and lost 0.11 dB on a frame: not kept.) */
+#define GST_CL_DCT_DEFAULT_GAIN 5
+#define GST_CL_DCT_DEFAULT_GAIN_H263 4
+#define GST_CL_DCT_DEFAULT_STRONG_GAIN 12
+#define GST_CL_DCT_DEFAULT_STRONG_LEVEL 5
+#define GST_CL_DCT_DEFAULT_HOLD_GAIN 14
+#define GST_CL_DCT_DEFAULT_HOLD_GAIN_LATE 9
+#define GST_CL_DCT_DEFAULT_LATE_FRAMES 2
+#define GST_CL_DCT_DEFAULT_MIN_COUNT 24
+
+/* The lattices a block-DCT decoder leaves one coefficient's values on. */
+typedef enum
+{
+  GST_CL_DCT_LATTICE_NONE,
+  /* |X| = L s: MPEG-1/2 and MPEG-4 (MPEG quantization) intra blocks,
+   * JPEG; s need not be a whole number of quarter levels (MPEG-4's
+   * matrices, a full-to-limited range conversion) */
+  GST_CL_DCT_LATTICE_MULTIPLES,
+  /* |X| = qp (2 L + 1) - (qp even): H.263, MPEG-4 Part 2 with H.263
+   * quantization (DivX, Xvid's default), spacing 2 qp */
+  GST_CL_DCT_LATTICE_H263,
+} GstClDctLattice;
+
+/* The lattice the values of one coefficient's histogram @hist
+ * (GST_CL_DCT_BINS entries) lie on, and its spacing in @spacing (quarter
+ * quarter levels: 16 = one 8-bit level), or NONE (@spacing 0) where fewer
+ * than @min_count values are read; plain C, the same on every host. Where
+ * both fit, the one that holds more values, on a tie the coarser. */
+GstClDctLattice gst_cl_dct_lattice (const guint32 * hist, guint min_count,
+    guint * spacing);
+
+/* strength=auto's fitted parameters (tools/quality/heldout.py fits them on
+ * its FIT set): gains in 16ths. */
+typedef struct
+{
+  guint gain;                   /* threshold / spacing, MULTIPLES */
+  guint gain_h263;              /* threshold / spacing, H263 */
+  /* added to either gain, times the share of the coefficient's coded
+   * values that are strong: @strong_level half steps or more (edges and
+   * flat areas keep few small levels, fine texture many, which a high
+   * threshold would take off) */
+  guint strong_gain;
+  guint strong_level;
+  guint hold_gain;              /* a predicted frame's threshold / the held one */
+  /* the same for the last @late_frames frames before the next intra frame
+   * is due, and for every predicted frame while that is unknown */
+  guint hold_gain_late;
+  guint late_frames;
+  guint min_count;              /* values a coefficient needs (gst_cl_dct_lattice) */
+} GstClDctAutoParams;
+
+/* Fills @params with the defaults (GST_CL_DCT_DEFAULT_*). */
+void gst_cl_dct_auto_params_init (GstClDctAutoParams * params);
+
+/* The threshold of a frame whose histogram is @hist (GST_CL_DCT_HIST_SIZE
+ * entries) from its own lattices: the median of the coefficients' (gain,
+ * by lattice, plus strong_gain times their share of strong values, times
+ * spacing) where at least two show one, else 0. */
+guint gst_cl_dct_frame_threshold (const guint32 * hist,
+    const GstClDctAutoParams * params);
+
+/* How many of the last distances between intra frames strength=auto keeps
+ * (the longest is taken): a GOP split in two by an early intra frame leaves
+ * the regular one among them. */
+#define GST_CL_DCT_AUTO_DISTANCES 3
+
+/* What strength=auto carries from one frame to the next: frames without a
+ * lattice of their own (predicted frames: the prediction hides it) take
+ * a part of the last threshold found for a while. Zero-initialised:
+ * nothing held. */
+typedef struct
+{
+  guint held_step;              /* the last frame threshold found */
+  guint held_frames;            /* frames since it was found */
+  /* frames since the first of the last run of frames with a lattice (an
+   * intra frame, and predicted frames that show its lattice still); the
+   * last distances between the first frames of two such runs, the latest
+   * first (0: none yet), and the longest of them: the distance between
+   * intra frames; 0: not known yet */
+  guint run_age;
+  guint distances[GST_CL_DCT_AUTO_DISTANCES];
+  guint period;
+  guint threshold;              /* the last frame's threshold */
+} GstClDctAuto;
+
+/* The stage's threshold for the frame whose histogram is @hist
+ * (GST_CL_DCT_HIST_SIZE entries), from its own lattices or what @state
+ * holds; 0: the frame shows no coding, copy it. Updates @state. This is
+ * the one place where strength=auto decides a frame's strength. */
+guint gst_cl_dct_auto_update (GstClDctAuto * state, const guint32 * hist);
+
+/* gst_cl_dct_auto_update() with other parameters than the defaults (the
+ * fit). */
+guint gst_cl_dct_auto_update_with (GstClDctAuto * state,
+    const guint32 * hist, const GstClDctAutoParams * params);
+
+/* Forgets what @state holds (a new stream: flush, EOS, new caps). */
+void gst_cl_dct_auto_reset (GstClDctAuto * state);
+
+G_END_DECLS
+
+#endif /* __GST_CL_DCT_ESTIMATE_PRIVATE_H__ */
