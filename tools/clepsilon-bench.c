@@ -1198,9 +1198,8 @@ main (int argc, char **argv)
   }
   g_option_context_free (ctx);
 
-  /* The earlier command line, FORMAT WIDTH HEIGHT FRAMES [PROPERTIES...]
-   * (docs/memory.md, tools/gpu-memory-figures.sh): clepsilon against identity
-   * alone, FRAMES frames per batch. */
+  /* The earlier command line, FORMAT WIDTH HEIGHT FRAMES [PROPERTIES...]:
+   * clepsilon against identity alone, FRAMES frames per batch. */
   if (argc >= 5) {
     opt_format = argv[1];
     opt_width = atoi (argv[2]);
