@@ -15,7 +15,7 @@
 #              prints one line per test and a closing count;
 #   old/       with OLD=DIR (a build folder of another tree, e.g.
 #              build-old/src/build), that build's plugin and
-#              tools/clepsilon-bench, for tools/bench-cases.sh there.
+#              tools/clepsilon-bench, for tests/bench/bench-cases.sh there.
 # Usage: [OLD=build-old/src/build] [BUNDLE=.devrun] tools/gpu-bundle.sh
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -45,11 +45,12 @@
  * Printed per contender: median, min and max ms per frame, fps, the median
  * minus identity's (the element's own cost), and for clepsilon its stats
  * property over the timed frames (warm-up excluded); at the end, the ratios.
- * --csv appends one line per contender to a file, for tools/bench-table.sh.
+ * --csv appends one line per contender to a file, for
+ * tests/bench/bench-table.sh.
  *
  * Only GStreamer core, base plugins and this plugin are needed; smooth
  * (gst-plugins-bad) is skipped with a message where it is missing, and
- * clepsilon is looked for next to this program (../gst) when GST_PLUGIN_PATH
+ * clepsilon is looked for in its build (../../gst) when GST_PLUGIN_PATH
  * does not lead to it. The earlier positional form still works:
  * `clepsilon-bench FORMAT WIDTH HEIGHT FRAMES [PROPERTIES...]` is
  * `--format --width --height --frames --clepsilon="PROPERTIES..." --no-smooth`.
@@ -1146,8 +1147,9 @@ write_csv (GPtrArray * list, const Contender * base)
   fclose (f);
 }
 
-/* Where GST_PLUGIN_PATH does not lead to clepsilon, the plugin built next to
- * this program (build/gst beside build/tools) is registered. */
+/* Where GST_PLUGIN_PATH does not lead to clepsilon, the plugin of this
+ * program's build (build/gst, this program being build/tests/bench's) is
+ * registered. */
 static void
 find_plugin (const gchar * argv0)
 {
@@ -1159,7 +1161,7 @@ find_plugin (const gchar * argv0)
     return;
   }
   dir = g_path_get_dirname (argv0);
-  path = g_build_filename (dir, "..", "gst", NULL);
+  path = g_build_filename (dir, "..", "..", "gst", NULL);
   g_free (dir);
   dir = path;
   path = g_canonicalize_filename (dir, NULL);
