@@ -377,7 +377,7 @@ gst_cl_cuda_device_matches (cl_device_id device, const guint8 uuid[16],
 
 /* Imports @fd, an exported allocation, as an OpenCL buffer. On success the
  * descriptor is OpenCL's: NVIDIA's driver keeps it while the buffer lives
- * and closes it with the buffer (tools/cl-cuda-import counts them); on
+ * and closes it with the buffer (tests/gpu/cl-cuda-import counts them); on
  * failure it is closed here. */
 static cl_mem
 import_fd (GstClCudaPool * pool, gint fd, GError ** error)

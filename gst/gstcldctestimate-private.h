@@ -43,8 +43,8 @@ G_BEGIN_DECLS
 #define GST_CL_DCT_HIST_SIZE (GST_CL_DCT_BINS * GST_CL_DCT_HIST_COEFFS)
 
 /* strength=auto's parameters (GstClDctAutoParams), fitted on the FIT set of
- * tools/quality/heldout.py ('heldout.py fit'; the set was frozen in
- * tools/quality/heldout.json before): gains in 16ths of the lattice's
+ * tests/quality/heldout.py ('heldout.py fit'; the set was frozen in
+ * tests/quality/heldout.json before): gains in 16ths of the lattice's
  * spacing; the MULTIPLES gain (4..12), the strong gain (0, 2, .., 14) and
  * level (5 or 7 half steps) together, the best on the families that show
  * multiples, then the H263 gain (1..14); the hold gains, 16 times the
@@ -99,7 +99,7 @@ typedef enum
 GstClDctLattice gst_cl_dct_lattice (const guint32 * hist, guint min_count,
     guint * spacing);
 
-/* strength=auto's fitted parameters (tools/quality/heldout.py fits them on
+/* strength=auto's fitted parameters (tests/quality/heldout.py fits them on
  * its FIT set): gains in 16ths. */
 typedef struct
 {

@@ -215,7 +215,7 @@ touched_planes (GstClPlan * self)
  * worked on as frames even in interlaced frames, where the estimate finds
  * the quantizer step on the frame's grid and not on the fields' (on
  * interlaced MPEG-2 coded with field DCT and with frame DCT alike:
- * tools/quality/interlaced.py, docs/quality.md). */
+ * tests/quality/interlaced.py, docs/quality.md). */
 static guint
 dct_planes (GstClPlan * self)
 {

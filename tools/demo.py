@@ -15,9 +15,9 @@
 #     --source 'NAME:LABEL:ENCODER:QSCALE:CLEPSILON SETTING' ...
 #
 # --ceiling also runs, per source, the DCT stage that strength=auto runs at
-# the fixed thresholds 8, 16, .. 160 (build/tools/cl-dct) and prints the
-# gain of the best of them for the source and of each frame at its own best
-# of them, which only the pristine frames tell.
+# the fixed thresholds 8, 16, .. 160 (build/tests/quality/cl-dct) and prints
+# the gain of the best of them for the source and of each frame at its own
+# best of them, which only the pristine frames tell.
 #
 # --fit NAME:ENCODER:QSCALE measures instead every fixed threshold and window
 # of clepsilon on the quality harness's FIT pictures coded that way (the
@@ -35,7 +35,7 @@ import numpy as np
 from PIL import Image
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-sys.path.insert(0, os.path.join(TOP, "tools", "quality"))
+sys.path.insert(0, os.path.join(TOP, "tests", "quality"))
 import quality as q                     # noqa: E402
 # the stage's fixed thresholds and the program that runs it at one
 from heldout import CL_DCT, STAGE_GRID  # noqa: E402

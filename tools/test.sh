@@ -22,16 +22,16 @@ status=0
 meson test -C build --print-errorlogs || status=$?
 
 # The commands of README.md and docs/ that take seconds, as a user runs them
-# (tools/check-docs.py --slow --system runs the rest); counted as one test
+# (scripts/check-docs.py --slow --system runs the rest); counted as one test
 # in the closing line.
 docs=0
-python3 "$top/tools/check-docs.py" || { status=1; docs=1; }
+python3 "$top/scripts/check-docs.py" || { status=1; docs=1; }
 
 # One closing line that any CI reads: "N passed, N failed".
 python3 - build/meson-logs/testlog.json "$docs" <<'PY'
 import json, re, sys
 passed = failed = skipped = 0
-# tools/check-docs.py: 1 where it failed
+# scripts/check-docs.py: 1 where it failed
 if int(sys.argv[2]):
     failed += 1
 else:

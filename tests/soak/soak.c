@@ -26,7 +26,7 @@
  *
  *   clepsilon-soak [FRAMES [WIDTH HEIGHT [FORMAT]]]
  *
- * Defaults: 100000 frames of 1920x1080 NV12. tools/soak.sh runs it.
+ * Defaults: 100000 frames of 1920x1080 NV12. scripts/soak.sh runs it.
  * Exits 1 if objects are left after NULL or an error was posted. */
 
 #include <stdio.h>

@@ -617,7 +617,7 @@ GST_END_TEST;
 
 /* strength=auto on frames coded by real encoders (tests/check/libs/
  * dct-frames: a 128x96 luma crop, on the codec's 8x8 grid, of the
- * astronaut picture of tools/quality/heldout.py's FIT set, coded and
+ * astronaut picture of tests/quality/heldout.py's FIT set, coded and
  * decoded by FFmpeg 5.1 as that harness does; 'heldout.py test-frames'
  * writes them): the lattice of each of the three coefficients, its
  * spacing (quarter-quarter levels) and the frame's threshold at the

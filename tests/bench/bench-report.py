@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# gst-clfilters: turns what tools/bench-table.sh measured (the CSV that
-# clepsilon-bench and tools/bench-ffmpeg-conv.sh append to, and their logs)
+# gst-clfilters: turns what tests/bench/bench-table.sh measured (the CSV
+# that clepsilon-bench and tests/bench/bench-ffmpeg-conv.sh append to, and
+# their logs)
 # into Markdown tables, PNG plots and the MACHINE section of
 # docs/benchmarks.md, between "<!-- bench:MACHINE:begin -->" and
 # "<!-- bench:MACHINE:end -->" (appended at the end when the file has none).
@@ -193,7 +194,7 @@ def plot(groups, labels, path, title):
 
 
 def machine_line(groups, logs):
-    """Where the cases ran: the line tools/bench-table.sh logged there, else
+    """Where the cases ran: the line tests/bench/bench-table.sh logged there, else
     this machine's description (the report is written where it ran)."""
     devices = sorted({r["device"] for rows in groups.values() for r in rows if r["device"]
                       and r["element"] == "clepsilon"})
@@ -218,7 +219,7 @@ def machine_line(groups, logs):
 def section(args, groups, logs, plots):
     now = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     lines = ["<!-- bench:%s:begin -->" % args.machine,
-             "<!-- Written by tools/bench-report.py from tools/bench-table.sh; "
+             "<!-- Written by tests/bench/bench-report.py from tests/bench/bench-table.sh; "
              "edits here are overwritten. -->",
              "",
              "Run: %s (report written %s)" % (machine_line(groups, logs), now),

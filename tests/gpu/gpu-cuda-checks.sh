@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # NVDEC frames through clepsilon on the GPU machine (issue 29, docs/memory.md),
-# from the tree's root there, with .device (../shared/device/README.md, with
-# the nvcodec packages) and the bundle of tools/gpu-bundle.sh (.devrun) that
-# holds clips/ made by tools/gpu-cuda-clips.sh:
-#   bash tools/gpu-cuda-checks.sh
+# from the tree's root there, with the runtime folder $CLEPSILON_GPU_RUNTIME
+# (README.md: GStreamer with the nvcodec packages, the bundle of
+# gpu-bundle.sh and the clips of gpu-cuda-clips.sh):
+#   bash tests/gpu/gpu-cuda-checks.sh
 # Each case's output is compared with the same decoder's frames downloaded
 # and filtered on PoCL: H.264 NV12 and HEVC Main 10 P010 (CUDA memory in;
 # system or CUDA memory out), MPEG-2 from an elementary stream, a program
@@ -13,9 +13,12 @@
 # injected into a CUDA-memory pipeline (libclfault), each run classed as
 # right, clean error, silent, hang or crash. Logs go to $OUT.
 # FAULTS_ONLY=1 runs the faults alone, FAULTS_FROM=N from call N on.
-cd "$(dirname "$0")/.."
-source .device/gst-env.sh >/dev/null 2>&1
-B=$PWD/.devrun/build C=$PWD/.devrun/clips
+rt=${CLEPSILON_GPU_RUNTIME:?"set it to the GPU machine's runtime folder (tests/gpu/README.md)"}
+[ -f "$rt/gst-env.sh" ] || { echo "$0: no gst-env.sh in $rt (tests/gpu/README.md)" >&2; exit 2; }
+rt=$(cd "$rt" && pwd)
+cd "$(dirname "$0")/../.."
+source "$rt/gst-env.sh" >/dev/null 2>&1
+B=$rt/build C=$rt/clips
 export GST_PLUGIN_PATH=$B/gst GST_CL_CACHE_DIR=/tmp/clcache
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
@@ -88,8 +91,8 @@ case_ caps_pocl "" $CAPS ! video/x-raw ! clepsilon device=pocl $F ! video/x-raw
 case_ caps_cuda caps_pocl $CAPS ! "$CUDA" ! clepsilon device=nvidia $F ! video/x-raw
 case_ caps_cudaout caps_pocl $CAPS ! "$CUDA" ! clepsilon device=nvidia $F ! "$CUDA" ! cudadownload ! video/x-raw
 echo "== flushing seek after 10 frames, then EOS"
-timeout 120 "$B/tools/cl-cuda-seek" "$H264 ! $CUDA ! clepsilon device=nvidia $F ! video/x-raw ! fakesink name=sink" 10 || fails=$((fails + 1))
-timeout 120 "$B/tools/cl-cuda-seek" "$H264 ! $CUDA ! clepsilon device=nvidia $F ! $CUDA ! cudadownload ! video/x-raw ! fakesink name=sink" 10 || fails=$((fails + 1))
+timeout 120 "$B/tests/gpu/cl-cuda-seek" "$H264 ! $CUDA ! clepsilon device=nvidia $F ! video/x-raw ! fakesink name=sink" 10 || fails=$((fails + 1))
+timeout 120 "$B/tests/gpu/cl-cuda-seek" "$H264 ! $CUDA ! clepsilon device=nvidia $F ! $CUDA ! cudadownload ! video/x-raw ! fakesink name=sink" 10 || fails=$((fails + 1))
 
 }
 [ -n "${FAULTS_ONLY:-}" ] || checks

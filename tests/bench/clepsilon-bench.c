@@ -45,11 +45,12 @@
  * Printed per contender: median, min and max ms per frame, fps, the median
  * minus identity's (the element's own cost), and for clepsilon its stats
  * property over the timed frames (warm-up excluded); at the end, the ratios.
- * --csv appends one line per contender to a file, for tools/bench-table.sh.
+ * --csv appends one line per contender to a file, for
+ * tests/bench/bench-table.sh.
  *
  * Only GStreamer core, base plugins and this plugin are needed; smooth
  * (gst-plugins-bad) is skipped with a message where it is missing, and
- * clepsilon is looked for next to this program (../gst) when GST_PLUGIN_PATH
+ * clepsilon is looked for in its build (../../gst) when GST_PLUGIN_PATH
  * does not lead to it. The earlier positional form still works:
  * `clepsilon-bench FORMAT WIDTH HEIGHT FRAMES [PROPERTIES...]` is
  * `--format --width --height --frames --clepsilon="PROPERTIES..." --no-smooth`.
@@ -1146,8 +1147,9 @@ write_csv (GPtrArray * list, const Contender * base)
   fclose (f);
 }
 
-/* Where GST_PLUGIN_PATH does not lead to clepsilon, the plugin built next to
- * this program (build/gst beside build/tools) is registered. */
+/* Where GST_PLUGIN_PATH does not lead to clepsilon, the plugin of this
+ * program's build (build/gst, this program being build/tests/bench's) is
+ * registered. */
 static void
 find_plugin (const gchar * argv0)
 {
@@ -1159,7 +1161,7 @@ find_plugin (const gchar * argv0)
     return;
   }
   dir = g_path_get_dirname (argv0);
-  path = g_build_filename (dir, "..", "gst", NULL);
+  path = g_build_filename (dir, "..", "..", "gst", NULL);
   g_free (dir);
   dir = path;
   path = g_canonicalize_filename (dir, NULL);
@@ -1168,22 +1170,56 @@ find_plugin (const gchar * argv0)
   g_free (dir);
 }
 
-int
-main (int argc, char **argv)
+/* The command line. */
+
+/* The earlier command line, FORMAT WIDTH HEIGHT FRAMES [PROPERTIES...], in
+ * @argv once the options are out: clepsilon against identity alone, FRAMES
+ * frames per batch, each argument one PROPERTY=VALUE, spaces and all.
+ * FALSE, said on stderr, for any other argument. */
+static gboolean
+parse_positional (gint argc, gchar ** argv)
+{
+  GString *props;
+  gint i;
+
+  if (argc > 1 && argc < 5) {
+    g_printerr ("unexpected argument '%s' (see --help)\n", argv[1]);
+    return FALSE;
+  }
+  if (argc < 5)
+    return TRUE;
+  opt_format = argv[1];
+  opt_width = atoi (argv[2]);
+  opt_height = atoi (argv[3]);
+  opt_frames = atoi (argv[4]);
+  opt_no_smooth = TRUE;
+  if (argc == 5)
+    return TRUE;
+  props = g_string_new (NULL);
+  for (i = 5; i < argc; i++) {
+    const gchar *eq = strchr (argv[i], '=');
+    gchar *quoted = !eq ? NULL : strpbrk (eq + 1, " \t'\"\\") ?
+        g_shell_quote (eq + 1) : g_strdup (eq + 1);
+
+    if (eq)
+      g_string_append_printf (props, "%s%.*s=%s", i > 5 ? " " : "",
+          (gint) (eq - argv[i]), argv[i], quoted);
+    else
+      g_string_append_printf (props, "%s%s", i > 5 ? " " : "", argv[i]);
+    g_free (quoted);
+  }
+  opt_clepsilon = g_string_free (props, FALSE);
+  return TRUE;
+}
+
+/* Parses the options (GStreamer's included) and the positional form out of
+ * @argc and @argv; FALSE, said on stderr, where they are wrong. */
+static gboolean
+parse_options (gint * argc, gchar *** argv)
 {
   GOptionContext *ctx;
   GError *error = NULL;
-  GPtrArray *list = g_ptr_array_new ();
-  GstBuffer **shared;
-  GstVideoInfo info;
-  GstVideoFormat format;
-  Contender *base, *main_c = NULL;
-  GstElementFactory *factory;
-  gint i, r, max_repeat = 0, status = 0;
-  gdouble *aggregate;
 
-  /* Lines in order with the messages on stderr, also into a pipe. */
-  setvbuf (stdout, NULL, _IOLBF, 0);
   ctx = g_option_context_new ("[FORMAT WIDTH HEIGHT FRAMES [PROPERTIES...]] "
       "- clepsilon against identity and smooth");
   g_option_context_set_summary (ctx, "Pushes the same pre-made frames "
@@ -1192,45 +1228,21 @@ main (int argc, char **argv)
       "ratios.");
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
+  if (!g_option_context_parse (ctx, argc, argv, &error)) {
     g_printerr ("%s\n", error->message);
-    return 2;
+    return FALSE;
   }
   g_option_context_free (ctx);
+  return parse_positional (*argc, *argv);
+}
 
-  /* The earlier command line, FORMAT WIDTH HEIGHT FRAMES [PROPERTIES...]
-   * (docs/memory.md, tools/gpu-memory-figures.sh): clepsilon against identity
-   * alone, FRAMES frames per batch. */
-  if (argc >= 5) {
-    opt_format = argv[1];
-    opt_width = atoi (argv[2]);
-    opt_height = atoi (argv[3]);
-    opt_frames = atoi (argv[4]);
-    if (argc > 5) {
-      GString *props = g_string_new (NULL);
+/* Checks the option values and sets @info to the frames they ask for;
+ * FALSE, said on stderr, where one is out of range. */
+static gboolean
+check_options (GstVideoInfo * info)
+{
+  GstVideoFormat format = gst_video_format_from_string (opt_format);
 
-      /* Each argument is one PROPERTY=VALUE, spaces and all. */
-      for (i = 5; i < argc; i++) {
-        const gchar *eq = strchr (argv[i], '=');
-        gchar *quoted = !eq ? NULL : strpbrk (eq + 1, " \t'\"\\") ?
-            g_shell_quote (eq + 1) : g_strdup (eq + 1);
-
-        if (eq)
-          g_string_append_printf (props, "%s%.*s=%s", i > 5 ? " " : "",
-              (gint) (eq - argv[i]), argv[i], quoted);
-        else
-          g_string_append_printf (props, "%s%s", i > 5 ? " " : "", argv[i]);
-        g_free (quoted);
-      }
-      opt_clepsilon = g_string_free (props, FALSE);
-    }
-    opt_no_smooth = TRUE;
-  } else if (argc > 1) {
-    g_printerr ("unexpected argument '%s' (see --help)\n", argv[1]);
-    return 2;
-  }
-
-  format = gst_video_format_from_string (opt_format);
   if (format == GST_VIDEO_FORMAT_UNKNOWN || opt_width < 1 || opt_height < 1
       || opt_frames < 1 || opt_repeat < 1 || opt_ring < 1 || opt_ring > 255
       || opt_smooth_frames < 1 || opt_smooth_repeat < 1 || opt_warmup < 0
@@ -1238,20 +1250,31 @@ main (int argc, char **argv)
               "random")) || (g_strcmp0 (opt_input, "pool")
           && g_strcmp0 (opt_input, "system"))) {
     g_printerr ("bad option value (see --help)\n");
-    return 2;
+    return FALSE;
   }
-  gst_video_info_set_format (&info, format, opt_width, opt_height);
-  if ((GST_VIDEO_INFO_COMP_DEPTH (&info, 0) != 8 &&
-          (GST_VIDEO_INFO_COMP_DEPTH (&info, 0) != 10 ||
-              GST_VIDEO_INFO_COMP_PSTRIDE (&info, 0) != 2))
-      || (!GST_VIDEO_INFO_IS_YUV (&info) && !GST_VIDEO_INFO_IS_GRAY (&info))) {
+  gst_video_info_set_format (info, format, opt_width, opt_height);
+  if ((GST_VIDEO_INFO_COMP_DEPTH (info, 0) != 8 &&
+          (GST_VIDEO_INFO_COMP_DEPTH (info, 0) != 10 ||
+              GST_VIDEO_INFO_COMP_PSTRIDE (info, 0) != 2))
+      || (!GST_VIDEO_INFO_IS_YUV (info) && !GST_VIDEO_INFO_IS_GRAY (info))) {
     g_printerr ("%s: frames are made for 8-bit and 10-bit (16-bit words) "
         "YUV and gray formats only\n", opt_format);
-    return 2;
+    return FALSE;
   }
-  find_plugin (argv[0]);
+  return TRUE;
+}
 
-  base = add_contender (list, KIND_BASELINE, "identity", NULL);
+/* The run. */
+
+/* Adds the contenders the options ask for to @list, identity first; returns
+ * the first clepsilon, the one the others are compared with. */
+static Contender *
+add_contenders (GPtrArray * list, GstVideoFormat format)
+{
+  Contender *main_c;
+  gint i;
+
+  add_contender (list, KIND_BASELINE, "identity", NULL);
   main_c = add_contender (list, KIND_CLEPSILON, "clepsilon", opt_clepsilon);
   main_c->dump_output = opt_dump_output != NULL;
   for (i = 0; opt_extra && opt_extra[i]; i++) {
@@ -1272,8 +1295,14 @@ main (int argc, char **argv)
             opt_format);
     }
   }
+  return main_c;
+}
 
-  shared = make_ring (&info);
+/* What is measured, and the plugin clepsilon comes from. */
+static void
+print_header (void)
+{
+  GstElementFactory *factory;
 
   g_print ("%s %dx%d, ring of %d %s frames (seed %d), %s input; "
       "median of %d batches of %d frames after %d warm-up frames",
@@ -1291,22 +1320,40 @@ main (int argc, char **argv)
     gst_clear_object (&plugin);
     gst_object_unref (factory);
   }
+}
+
+/* Starts every contender of @list that is not skipped, saying on stderr
+ * which could not start; returns the most batches any of them runs. */
+static gint
+start_contenders (GPtrArray * list, GstBuffer ** shared,
+    const GstVideoInfo * info)
+{
+  gint i, max_repeat = 0;
 
   for (i = 0; i < (gint) list->len; i++) {
     Contender *c = g_ptr_array_index (list, i);
 
     if (!c->skipped)
-      start_contender (c, shared, &info);
+      start_contender (c, shared, info);
     if (c->skipped)
       g_printerr ("%s: skipped: %s\n", c->name, c->skipped);
     else if (c->failed)
       g_printerr ("%s: failed: %s\n", c->name, c->failed);
     max_repeat = MAX (max_repeat, c->repeat);
   }
+  return max_repeat;
+}
 
-  /* Batch r of every contender, then batch r + 1; with --concurrent the
-   * clepsilon contenders' batches of a round run at once. */
-  aggregate = g_new0 (gdouble, max_repeat);
+/* Batch r of every contender, then batch r + 1; with --concurrent the
+ * clepsilon contenders' batches of a round run at once. Returns the
+ * aggregate frames per second of each round (0 without --concurrent), to
+ * be freed. */
+static gdouble *
+run_batches (GPtrArray * list, gint max_repeat)
+{
+  gdouble *aggregate = g_new0 (gdouble, max_repeat);
+  gint i, r;
+
   for (r = 0; r < max_repeat; r++) {
     if (opt_concurrent)
       aggregate[r] = run_concurrent (list, r);
@@ -1326,10 +1373,18 @@ main (int argc, char **argv)
       c->ms[c->batches++] = s * 1e3 / c->frames;
     }
   }
+  return aggregate;
+}
+
+/* Each contender's median, min and max over its batches, and its stats at
+ * the end. */
+static void
+summarize (GPtrArray * list)
+{
+  gint i, k;
 
   for (i = 0; i < (gint) list->len; i++) {
     Contender *c = g_ptr_array_index (list, i);
-    gint k;
 
     if (c->batches > 0) {
       c->median = median (c->ms, c->batches);
@@ -1342,13 +1397,15 @@ main (int argc, char **argv)
     if (!c->skipped && !c->failed)
       c->stats1 = get_stats (c);
   }
+}
 
-  if (main_c->device_name)
-    g_print ("clepsilon device: %s\n", main_c->device_name);
-  if (opt_concurrent && max_repeat > 0)
-    g_print ("clepsilon contenders at once: aggregate %.1f fps (median of %d "
-        "rounds)\n", median (aggregate, max_repeat), max_repeat);
-  g_free (aggregate);
+/* The table: a row per contender (why it did not run, or its times and
+ * clepsilon's stats). */
+static void
+print_table (GPtrArray * list, const Contender * base)
+{
+  gint i;
+
   g_print ("%-48s %-6s %10s %10s %10s %9s %12s\n", "contender", "input",
       "median ms", "min ms", "max ms", "fps", "- identity");
   for (i = 0; i < (gint) list->len; i++) {
@@ -1366,28 +1423,54 @@ main (int argc, char **argv)
     g_print ("\n");
     print_stats (c);
   }
+}
 
-  if (ran (main_c)) {
-    gboolean header = FALSE;
+/* Every other contender that ran against the first clepsilon. */
+static void
+print_ratios (GPtrArray * list, const Contender * main_c,
+    const Contender * base)
+{
+  gboolean header = FALSE;
+  gint i;
 
-    for (i = 0; i < (gint) list->len; i++) {
-      const Contender *c = g_ptr_array_index (list, i);
+  if (!ran (main_c))
+    return;
+  for (i = 0; i < (gint) list->len; i++) {
+    const Contender *c = g_ptr_array_index (list, i);
 
-      if (c == base || c == main_c || !ran (c))
-        continue;
-      if (!header)
-        g_print ("ratios of the median ms per frame:\n");
-      header = TRUE;
-      print_ratio (c, main_c, base);
-    }
+    if (c == base || c == main_c || !ran (c))
+      continue;
+    if (!header)
+      g_print ("ratios of the median ms per frame:\n");
+    header = TRUE;
+    print_ratio (c, main_c, base);
   }
+}
 
-  if (opt_csv)
-    write_csv (list, base);
-  if (main_c->dump_output && ran (main_c))
-    g_printerr ("--dump-output: the outputs of only %u of the %d ring frames "
-        "came out (more --frames or --warmup)\n",
-        (guint) __builtin_popcount (main_c->dumped), MIN (opt_ring, 32));
+/* Everything printed after the run: the device, the aggregate rate of
+ * --concurrent (@aggregate, one per round of @max_repeat), the table and
+ * the ratios. */
+static void
+print_results (GPtrArray * list, const Contender * base,
+    const Contender * main_c, gdouble * aggregate, gint max_repeat)
+{
+  if (main_c->device_name)
+    g_print ("clepsilon device: %s\n", main_c->device_name);
+  if (opt_concurrent && max_repeat > 0)
+    g_print ("clepsilon contenders at once: aggregate %.1f fps (median of %d "
+        "rounds)\n", median (aggregate, max_repeat), max_repeat);
+  print_table (list, base);
+  print_ratios (list, main_c, base);
+}
+
+/* Stops and frees every contender of @list; returns the exit status: 1
+ * where one failed, the first clepsilon was skipped or identity did not
+ * run, else 0. */
+static gint
+free_contenders (GPtrArray * list, const Contender * base,
+    const Contender * main_c)
+{
+  gint i, status = 0;
 
   for (i = 0; i < (gint) list->len; i++) {
     Contender *c = g_ptr_array_index (list, i);
@@ -1408,6 +1491,44 @@ main (int argc, char **argv)
     g_free (c->name);
     g_free (c);
   }
+  return status;
+}
+
+int
+main (int argc, char **argv)
+{
+  GPtrArray *list;
+  GstBuffer **shared;
+  GstVideoInfo info;
+  Contender *base, *main_c;
+  gint i, max_repeat, status;
+  gdouble *aggregate;
+
+  /* Lines in order with the messages on stderr, also into a pipe. */
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  if (!parse_options (&argc, &argv) || !check_options (&info))
+    return 2;
+  find_plugin (argv[0]);
+
+  list = g_ptr_array_new ();
+  main_c = add_contenders (list, GST_VIDEO_INFO_FORMAT (&info));
+  base = g_ptr_array_index (list, 0);
+  shared = make_ring (&info);
+  print_header ();
+  max_repeat = start_contenders (list, shared, &info);
+  aggregate = run_batches (list, max_repeat);
+  summarize (list);
+  print_results (list, base, main_c, aggregate, max_repeat);
+  g_free (aggregate);
+
+  if (opt_csv)
+    write_csv (list, base);
+  if (main_c->dump_output && ran (main_c))
+    g_printerr ("--dump-output: the outputs of only %u of the %d ring frames "
+        "came out (more --frames or --warmup)\n",
+        (guint) __builtin_popcount (main_c->dumped), MIN (opt_ring, 32));
+
+  status = free_contenders (list, base, main_c);
   for (i = 0; i < opt_ring; i++)
     gst_buffer_unref (shared[i]);
   g_free (shared);

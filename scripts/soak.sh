@@ -6,7 +6,7 @@
 # still counts after NULL, and the OpenCL objects still held. Fails if any
 # object is left or an error was posted.
 #
-#   tools/soak.sh [FRAMES [WIDTH HEIGHT [FORMAT]]]
+#   scripts/soak.sh [FRAMES [WIDTH HEIGHT [FORMAT]]]
 #
 # 100000 frames of 1080p take about two hours on PoCL on two CPU cores.
 set -euo pipefail

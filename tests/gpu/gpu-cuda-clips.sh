@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The clips of tools/gpu-cuda-checks.sh, made here with FFmpeg (Debian 12's)
-# into ${BUNDLE:-.devrun}/clips: 4K H.264 (30 frames) and HEVC Main 10 (20
-# frames), 1080p MPEG-2 -q:v 12 -g 12 -bf 2 (30 frames) as an elementary
-# stream, a program stream and a transport stream, and an H.264 stream of
-# 15 frames at 1080p followed by 15 at 720p. About 5 MB.
+# The clips of gpu-cuda-checks.sh, made here with FFmpeg (Debian 12's) into
+# $CLEPSILON_GPU_RUNTIME/clips (README.md): 4K H.264 (30 frames) and HEVC
+# Main 10 (20 frames), 1080p MPEG-2 -q:v 12 -g 12 -bf 2 (30 frames) as an
+# elementary stream, a program stream and a transport stream, and an H.264
+# stream of 15 frames at 1080p followed by 15 at 720p. About 5 MB.
 set -euo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-dir=$top/${BUNDLE:-.devrun}/clips
+rt=${CLEPSILON_GPU_RUNTIME:?"set it to the GPU machine's runtime folder (tests/gpu/README.md)"}
+dir=$rt/clips
 mkdir -p "$dir"
 cd "$dir"
 ff() { ffmpeg -hide_banner -loglevel error -y "$@"; }

@@ -16,10 +16,10 @@
 # passing the frames). Last, FFmpeg filters the ring once to a file and the
 # outputs are compared sample by sample with clepsilon's.
 #
-# Usage: tools/bench-ffmpeg-conv.sh [OUTDIR]     (default out/bench; paths are
-# relative to the repository's root, where the script runs)
-# Environment: BENCH (clepsilon-bench, default build/tools/clepsilon-bench),
-#   GST_PLUGIN_PATH (default build/gst),
+# Usage: tests/bench/bench-ffmpeg-conv.sh [OUTDIR]   (default out/bench;
+# paths are relative to the repository's root, where the script runs)
+# Environment: BENCH (clepsilon-bench, default
+#   build/tests/bench/clepsilon-bench), GST_PLUGIN_PATH (default build/gst),
 #   WIDTH, HEIGHT (1920x1080), FRAMES (clepsilon frames per batch, 30),
 #   REPEAT (clepsilon batches, 5), RUNS (FFmpeg runs of each kind, 5),
 #   LOOPS (FFmpeg reads the 8-frame ring LOOPS times, 8), DEVICE (clepsilon's
@@ -29,11 +29,11 @@
 #   kernel: EXTRA="convolution-variant=plain|convolution-variant=separable").
 # Without ffmpeg on the PATH, only clepsilon is timed (with a message).
 set -euo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
 out=${1:-out/bench}
 mkdir -p "$out"
-bench=${BENCH:-build/tools/clepsilon-bench}
+bench=${BENCH:-build/tests/bench/clepsilon-bench}
 width=${WIDTH:-1920}
 height=${HEIGHT:-1080}
 frames=${FRAMES:-30}

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Runs the benchmark cases of docs/benchmarks.md with clepsilon-bench (and
-# tools/bench-ffmpeg-conv.sh), then writes their tables, plots
+# tests/bench/bench-ffmpeg-conv.sh), then writes their tables, plots
 # (docs/img/bench-MACHINE-*.png) and exact commands into the MACHINE section
 # of docs/benchmarks.md, between its "<!-- bench:MACHINE:begin/end -->" lines.
 # Logs and the CSV stay in out/bench/MACHINE/.
 #
-# Usage: bash tools/bench-table.sh        (as root, or with sudo, for apt)
+# Usage: bash tests/bench/bench-table.sh        (as root, or with sudo, for apt)
 # Environment:
 #   MACHINE   the section and plot names: pocl (default), h100, any word
 #   CASES     cases to run (default "i420 random nv12 720p 4k conv")
@@ -25,7 +25,7 @@
 #             with the build carried); smooth and FFmpeg are then used if
 #             present and skipped with a message if not
 set -euo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
 
 machine=${MACHINE:-pocl}
@@ -34,7 +34,7 @@ frames=${FRAMES:-30}
 repeat=${REPEAT:-5}
 out=out/bench/$machine
 csv=$out/bench.csv
-bench=build/tools/clepsilon-bench
+bench=build/tests/bench/clepsilon-bench
 export GST_PLUGIN_PATH=${GST_PLUGIN_PATH:-build/gst}
 
 if [ "${SETUP:-1}" != 0 ]; then
@@ -100,7 +100,7 @@ settings="MACHINE=$machine FRAMES=$frames REPEAT=$repeat${DEVICE:+ DEVICE=$DEVIC
 [ "$cases" = "i420 3x3 random nv12 720p 4k conv" ] || settings+=" CASES=\"$cases\""
 [ "$EXTRA" = "$default_extra" ] || settings+=" EXTRA=\"$EXTRA\""
 [ "$CONV_EXTRA" = "$default_conv_extra" ] || settings+=" CONV_EXTRA=\"$CONV_EXTRA\""
-machine_line="machine: $(date '+%Y-%m-%d %H:%M'); ${cpu:-unknown CPU}, $(nproc) CPUs, $os; GStreamer ${gst:-?}; ${ff:-no FFmpeg}; tree $tree; run as: $settings bash tools/bench-table.sh"
+machine_line="machine: $(date '+%Y-%m-%d %H:%M'); ${cpu:-unknown CPU}, $(nproc) CPUs, $os; GStreamer ${gst:-?}; ${ff:-no FFmpeg}; tree $tree; run as: $settings bash tests/bench/bench-table.sh"
 
 failed=0
 # run_case ID LABEL ARGS...: one clepsilon-bench run, its log in $out/ID.txt.
@@ -153,7 +153,7 @@ for c in $cases; do
     ;;
   conv)
     { echo "$machine_line"; CSV=$csv BENCH=$bench FRAMES=$frames REPEAT=$repeat EXTRA=$CONV_EXTRA \
-      PYTHON=${py:-python3} bash tools/bench-ffmpeg-conv.sh "$out"; } 2>&1 |
+      PYTHON=${py:-python3} bash tests/bench/bench-ffmpeg-conv.sh "$out"; } 2>&1 |
       tee "$out/conv.txt" || {
       echo "case conv failed (see $out/conv.txt)" >&2
       failed=1
@@ -167,10 +167,10 @@ for c in $cases; do
 done
 
 if [ -n "$py" ]; then
-  "$py" tools/bench-report.py --machine "$machine" --csv "$csv" --logs "$out" \
+  "$py" tests/bench/bench-report.py --machine "$machine" --csv "$csv" --logs "$out" \
     --doc "${DOC:-docs/benchmarks.md}" --img "${IMG:-docs/img}"
 else
-  python3 tools/bench-report.py --machine "$machine" --csv "$csv" \
+  python3 tests/bench/bench-report.py --machine "$machine" --csv "$csv" \
     --logs "$out" --doc "${DOC:-docs/benchmarks.md}" --img "${IMG:-docs/img}" --no-plots
 fi
 exit $failed

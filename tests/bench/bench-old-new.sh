@@ -7,11 +7,12 @@
 # element ms/frame and kernel ms/frame, then the median over the rounds and
 # the ratio old / new.
 #
-# Usage: tools/bench-old-new.sh [clepsilon-bench options...]
-#   e.g. tools/bench-old-new.sh --format=I420 --clepsilon="threshold=10"
+# Usage: tests/bench/bench-old-new.sh [clepsilon-bench options...]
+#   e.g. tests/bench/bench-old-new.sh --format=I420 --clepsilon="threshold=10"
 # Environment:
 #   OLD, NEW  build folders (default build-old/src/build and build), each
-#             with tools/clepsilon-bench and gst/libgstclfilters.so; the old
+#             with tests/bench/clepsilon-bench (tools/clepsilon-bench in a
+#             tree older than issue 37) and gst/libgstclfilters.so; the old
 #             tree, e.g. where this branch left main, can be made with
 #               mkdir -p build-old/src &&
 #                 git archive $(git merge-base main HEAD) | tar -x -C build-old/src
@@ -22,7 +23,7 @@
 #   LABEL     printed at the start of the summary line
 #   LOGDIR    where to keep each run's clepsilon-bench output (default: none)
 set -euo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$top"
 old=${OLD:-build-old/src/build}
 new=${NEW:-build}
@@ -31,13 +32,22 @@ read -r -a prefix <<<"${PREFIX:-}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# The clepsilon-bench of build @1: tests/bench/, or tools/ in an older tree.
+bench_of() {
+  if [ -x "$1/tests/bench/clepsilon-bench" ]; then
+    echo "$1/tests/bench/clepsilon-bench"
+  else
+    echo "$1/tools/clepsilon-bench"
+  fi
+}
+
 # One run of @1's build; prints "ELEMENT_MS KERNEL_MS".
 run() {
   local build=$1 log=$tmp/log
   mkdir -p -m 700 "$tmp/cache-$2"
   GST_PLUGIN_PATH_1_0="$PWD/$build/gst" GST_PLUGIN_PATH="$PWD/$build/gst" \
     GST_REGISTRY_1_0="$tmp/registry-$2" GST_CL_CACHE_DIR="$tmp/cache-$2" \
-    "${prefix[@]}" "$build/tools/clepsilon-bench" --no-smooth "${@:3}" >"$log" 2>&1 || {
+    "${prefix[@]}" "$(bench_of "$build")" --no-smooth "${@:3}" >"$log" 2>&1 || {
     cat "$log" >&2
     return 1
   }

@@ -76,9 +76,9 @@ for f in in.ts out.mp4 out-unfiltered.mp4; do
   ffmpeg -v error -y -i "$f" -f yuv4mpegpipe -pix_fmt yuv420p "${f%.*}.y4m"
 done
 echo "luma PSNR against the pristine frames:"
-echo "  MPEG-2 input:                  $("$top/build/tools/y4m-psnr" pristine.y4m in.y4m)"
-echo "  transcoded without clepsilon:  $("$top/build/tools/y4m-psnr" pristine.y4m out-unfiltered.y4m)"
-echo "  transcoded with clepsilon:     $("$top/build/tools/y4m-psnr" pristine.y4m out.y4m)"
+echo "  MPEG-2 input:                  $("$top/build/tests/quality/y4m-psnr" pristine.y4m in.y4m)"
+echo "  transcoded without clepsilon:  $("$top/build/tests/quality/y4m-psnr" pristine.y4m out-unfiltered.y4m)"
+echo "  transcoded with clepsilon:     $("$top/build/tests/quality/y4m-psnr" pristine.y4m out.y4m)"
 
 say "1b. transcoding with the audio"
 run transcode-av gst-launch-1.0 filesrc location=in.ts ! decodebin name=d \

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Mutation testing: does the test suite notice a small change of the code?
 
-Each mutant of the list file (tools/mutants.txt) is one textual change: a
+Each mutant of the list file (scripts/mutants.txt) is one textual change: a
 file, its exact original text (found once in the file), the replacement,
 and the tests that should notice it. For each mutant this script applies
 the change in a scratch copy of the tree (never in the working tree),
@@ -16,7 +16,7 @@ Before the mutants, every test named in the list runs once on the
 unchanged copy: a test that fails there would kill every mutant for
 nothing, so the run stops.
 
-  tools/mutate.py [--list FILE] [--scratch DIR] [--only ID,ID...]
+  scripts/mutate.py [--list FILE] [--scratch DIR] [--only ID,ID...]
                   [--jobs N] [--test-timeout S] [--report FILE]
 
 A test is a meson test name (meson test -C build --list), optionally
@@ -121,7 +121,7 @@ def run_test(spec, build, timeout, log):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--list", default=os.path.join(TOP, "tools",
+    ap.add_argument("--list", default=os.path.join(TOP, "scripts",
                                                    "mutants.txt"))
     ap.add_argument("--scratch", help="scratch folder (default: a new one "
                     "in $TMPDIR, removed at the end)")

@@ -7,7 +7,7 @@ configurations: defaults and chroma from appsrc, defaults from videotestsrc).
 A cell says "ok", "n/a" (the client does not take that format), "FAIL" with
 the count, or "skip" (the client's elements are not installed).
 
-    build/tests/elements_clepsilonclients | python3 tools/clients-table.py
+    build/tests/elements_clepsilonclients | python3 scripts/clients-table.py
 """
 import re
 import sys

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The quality harness, on demand (not part of meson test): installs what is
 # missing (Debian 12 packages), builds, measures clepsilon against codec
-# ringing (tools/quality/quality.py), then runs the pipelines of
-# docs/pipelines.md (tools/quality/pipelines.sh). About 6-10 minutes on two
+# ringing (tests/quality/quality.py), then runs the pipelines of
+# docs/pipelines.md (tests/quality/pipelines.sh). About 6-10 minutes on two
 # CPU cores with PoCL.
 #
 # Writes out/quality/report.md (every table of docs/quality.md),
@@ -15,7 +15,7 @@
 # Option:
 #   --heldout  run only issue 26's held-out evaluation (heldout.py: every
 #            block-DCT family, H.264, HEVC, pristine; fit/report split
-#            frozen in tools/quality/heldout.json); writes
+#            frozen in tests/quality/heldout.json); writes
 #            out/heldout/heldout-report.md, heldout-report.png and
 #            heldout-crops.png (about 25 minutes on two cores the first
 #            time, cached after)
@@ -42,13 +42,13 @@ for a in "$@"; do
   esac
 done
 if [ $heldout = 1 ]; then
-  exec /usr/bin/python3 tools/quality/heldout.py run --refs all \
+  exec /usr/bin/python3 tests/quality/heldout.py run --refs all \
     --out "${OUT:-$top/out/heldout}" --device "${DEVICE:-pocl}"
 fi
 # Debian's python3 packages are for /usr/bin/python3, whatever else is first
 # on PATH.
-/usr/bin/python3 tools/quality/quality.py --out "${OUT:-$top/out/quality}" \
+/usr/bin/python3 tests/quality/quality.py --out "${OUT:-$top/out/quality}" \
   --device "${DEVICE:-auto}"
 if [ "${PIPELINES:-1}" != 0 ]; then
-  bash tools/quality/pipelines.sh
+  bash tests/quality/pipelines.sh
 fi

@@ -10,7 +10,7 @@
 # references. Reported against the pristine luma: PSNR, SSIM, and a
 # "mosquito" PSNR over the flat pixels near strong edges (see mosquito_mask).
 #
-# Run through tools/quality/run.sh, which installs what is missing and builds.
+# Run through tests/quality/run.sh, which installs what is missing and builds.
 # Writes OUT/results.json, OUT/report.md, OUT/psnr-gain.png, OUT/crop-*.png.
 
 import argparse

@@ -11,7 +11,7 @@
 # (astronaut, coffee, chelsea), 50 progressive frames at 50 fps woven into
 # 25 interlaced frames, top field first (FFmpeg's interlace filter).
 #
-# Usage: tools/quality/interlaced.py [--build build] [--out out/interlaced]
+# Usage: tests/quality/interlaced.py [--build build] [--out out/interlaced]
 # Needs ffmpeg, gst-plugins-good (capssetter), gst-libav (the decoder).
 import argparse
 import os

@@ -7,7 +7,7 @@
 # two qualities, plus deblocked codecs (H.264, HEVC) and pristine input.
 #
 # The list, the split and the sha256 of every source file and of every
-# pristine frame made from it are in tools/quality/heldout.json, committed
+# pristine frame made from it are in tests/quality/heldout.json, committed
 # before anything was fitted; `heldout.py check` fails if a source or a made
 # frame differs from it (another package version, another renderer).
 #
@@ -19,7 +19,7 @@
 #                                an I), the strength it wants against the
 #                                I frame's (after run --refs stage)
 #
-# Run through tools/quality/run.sh --heldout, which installs what is missing
+# Run through tests/quality/run.sh --heldout, which installs what is missing
 # and builds. Sizes are CIF (352x288: FFmpeg's H.263 encoder takes it).
 
 import argparse
@@ -35,8 +35,9 @@ from PIL import Image
 from quality import log, run, save_panels, stack_panels  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-FROZEN = os.path.join(TOP, "tools", "quality", "heldout.json")
-CL_DCT = os.environ.get("CL_DCT", os.path.join(TOP, "build", "tools", "cl-dct"))
+FROZEN = os.path.join(TOP, "tests", "quality", "heldout.json")
+CL_DCT = os.environ.get("CL_DCT", os.path.join(TOP, "build", "tests", "quality",
+                                                "cl-dct"))
 os.environ.setdefault("GST_PLUGIN_PATH", os.path.join(TOP, "build", "gst"))
 SKIMAGE = "/usr/lib/python3/dist-packages/skimage/data"      # python3-skimage
 MPLDATA = "/usr/share/matplotlib/mpl-data/sample_data"        # python-matplotlib-data
