@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "gstcltuner-private.h"
-#include "rooms.h"
+#include "fixture.h"
 
 /* A fresh cache folder as GST_CL_CACHE_DIR. */
 static gchar *
@@ -110,15 +110,15 @@ stage_init (Stage * s, GstClKernels * kernels, gboolean convolve,
   gsize size = (gsize) width * height * bytes;
 
   memset (s, 0, sizeof (*s));
-  s->src = gst_cl_context_create_buffer (rooms_context, CL_MEM_READ_WRITE,
+  s->src = gst_cl_context_create_buffer (fixture_context, CL_MEM_READ_WRITE,
       size, "tuner input", NULL);
-  s->dst = gst_cl_context_create_buffer (rooms_context, CL_MEM_READ_WRITE,
+  s->dst = gst_cl_context_create_buffer (fixture_context, CL_MEM_READ_WRITE,
       size, "tuner output", NULL);
-  s->coeffs = gst_cl_context_create_buffer (rooms_context,
+  s->coeffs = gst_cl_context_create_buffer (fixture_context,
       CL_MEM_READ_ONLY, sizeof (sharpen), "coefficients", NULL);
   fail_unless (s->src && s->dst && s->coeffs);
   fail_unless (clEnqueueWriteBuffer (gst_cl_context_get_queue
-          (rooms_context), s->coeffs, CL_TRUE, 0, sizeof (sharpen), sharpen,
+          (fixture_context), s->coeffs, CL_TRUE, 0, sizeof (sharpen), sharpen,
           0, NULL, NULL) == CL_SUCCESS);
   s->in = gst_cl_plane_ref_device (s->src, width * bytes);
   s->out = gst_cl_plane_ref_device (s->dst, width * bytes);
@@ -190,7 +190,7 @@ GST_START_TEST (test_choose_remembered)
   gchar *dir = fresh_cache_dir ();
   GstClLaunch chosen[G_N_ELEMENTS (stages)];
   GstClStats *stats = gst_cl_stats_new ();
-  GstClTuner *tuner = gst_cl_tuner_new (rooms_context, stats);
+  GstClTuner *tuner = gst_cl_tuner_new (fixture_context, stats);
   guint i, runs;
 
   for (i = 0; i < G_N_ELEMENTS (stages); i++) {
@@ -221,7 +221,7 @@ GST_START_TEST (test_choose_remembered)
 
   /* a second tuner, on the same folder */
   stats = gst_cl_stats_new ();
-  tuner = gst_cl_tuner_new (rooms_context, stats);
+  tuner = gst_cl_tuner_new (fixture_context, stats);
   for (i = 0; i < G_N_ELEMENTS (stages); i++) {
     GstClKernels *k = tuner_kernels (tuner, stages[i].deep, 2);
     GstClLaunch launch;
@@ -248,7 +248,7 @@ GST_START_TEST (test_choose_remembered)
   /* an empty folder: timed again */
   dir = fresh_cache_dir ();
   stats = gst_cl_stats_new ();
-  tuner = gst_cl_tuner_new (rooms_context, stats);
+  tuner = gst_cl_tuner_new (fixture_context, stats);
   {
     Stage s;
     GstClLaunch launch;
@@ -294,7 +294,7 @@ GST_START_TEST (test_tune_fastest)
 {
   gchar *dir = fresh_cache_dir ();
   GstClStats *stats = gst_cl_stats_new ();
-  GstClTuner *tuner = gst_cl_tuner_new (rooms_context, stats);
+  GstClTuner *tuner = gst_cl_tuner_new (fixture_context, stats);
   GstClKernels *k = tuner_kernels (tuner, FALSE, 3);
   GstClLaunch candidates[2], best, found;
   GError *error = NULL;
@@ -338,7 +338,7 @@ GST_START_TEST (test_tune_fastest)
   gst_cl_stats_free (stats);
 
   stats = gst_cl_stats_new ();
-  tuner = gst_cl_tuner_new (rooms_context, stats);
+  tuner = gst_cl_tuner_new (fixture_context, stats);
   fail_unless (gst_cl_tuner_lookup (tuner, "test-config-slow-plain", &found));
   fail_unless_equals_int (found.variant, GST_CL_VARIANT_VECTOR);
   fail_unless (gst_cl_tuner_lookup (tuner, "test-config-slow-vector",
@@ -362,7 +362,7 @@ GST_START_TEST (test_forced)
 {
   gchar *dir = fresh_cache_dir ();
   GstClStats *stats = gst_cl_stats_new ();
-  GstClTuner *tuner = gst_cl_tuner_new (rooms_context, stats);
+  GstClTuner *tuner = gst_cl_tuner_new (fixture_context, stats);
   gint deep, convolve;
   GstClVariant v;
 
@@ -408,7 +408,7 @@ cltuner_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, rooms_setup, rooms_teardown);
+  tcase_add_checked_fixture (tc, fixture_setup, fixture_teardown);
   tcase_add_test (tc, test_choose_remembered);
   tcase_add_test (tc, test_tune_fastest);
   tcase_add_test (tc, test_forced);

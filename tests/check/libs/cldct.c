@@ -994,9 +994,9 @@ GST_START_TEST (test_auto_hold)
 GST_END_TEST;
 
 static Suite *
-dct_suite (void)
+cldct_suite (void)
 {
-  Suite *s = suite_create ("dct");
+  Suite *s = suite_create ("cldct");
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
@@ -1019,4 +1019,4 @@ dct_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (dct);
+GST_CHECK_MAIN (cldct);
