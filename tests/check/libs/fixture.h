@@ -19,9 +19,9 @@
  */
 
 /* The fixture the suites of the private library share (libs/clframe,
- * clplacement, clinflight, clstage, cltuner): the device as a checked
- * fixture, a plane's extent, and a started pool of our OpenCL memory.
- * These assert (fail_unless): check suites only. */
+ * clplacement, clinflight, clstage, cltuner, cldct): the device as a
+ * checked fixture, a plane's extent, and a started pool of our OpenCL
+ * memory. These assert (fail_unless): check suites only. */
 
 #ifndef __CLEPSILON_FIXTURE_H__
 #define __CLEPSILON_FIXTURE_H__

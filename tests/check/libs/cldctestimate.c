@@ -1,0 +1,524 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* strength=auto's estimate (gst/gstcldctestimate.c) on its own, on the
+ * host: the lattice search, the frame's threshold and the state carried
+ * from frame to frame, pure functions of a histogram, against their plain
+ * reference (tests/check/reference.c, ref_dct_lattice,
+ * ref_dct_coefficient_threshold, ref_dct_median_threshold) on histograms
+ * made by hand, drawn at random, of pictures quantized on purpose and of
+ * frames coded by real encoders (tests/check/libs/dct-frames), read by the
+ * reference's histogram (ref_dct_histogram). Needs no OpenCL device. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+
+#include "gstcldctestimate-private.h"
+#include "dctpicture.h"
+#include "reference.h"
+
+/* A picture made of 8x8 blocks whose low-frequency coefficients are
+ * multiples of @step (quarter levels), rounded to 8 bits as a decoder does;
+ * its histogram read by the reference. */
+static void
+quantized_histogram (guint32 seed, gint step, guint32 * hist)
+{
+  const gint w = 256, h = 192;
+  guint8 *p = g_malloc (w * h);
+  GRand *rand = g_rand_new_with_seed (seed);
+  gint bx, by, m, n, u, v;
+
+  for (by = 0; by < h; by += 8)
+    for (bx = 0; bx < w; bx += 8) {
+      gdouble c[8][8] = { {0} };
+      c[0][0] = g_rand_int_range (rand, -400, 400);
+      for (v = 0; v < 3; v++)
+        for (u = 0; u < 3; u++)
+          if (u + v)
+            c[v][u] = g_rand_int_range (rand, -2, 3) * step / 4.0;
+      for (m = 0; m < 8; m++)
+        for (n = 0; n < 8; n++) {
+          gdouble s = 128;
+          for (v = 0; v < 8; v++)
+            for (u = 0; u < 8; u++)
+              s += c[v][u] * (v ? 0.5 : sqrt (0.125)) * (u ? 0.5 :
+                  sqrt (0.125)) * cos ((2 * m + 1) * v * G_PI / 16) *
+                  cos ((2 * n + 1) * u * G_PI / 16);
+          p[(by + m) * w + bx + n] = CLAMP ((gint) floor (s + 0.5), 0, 255);
+        }
+    }
+  ref_dct_histogram (p, w, w, h, hist);
+  g_free (p);
+  g_rand_free (rand);
+}
+
+/* Pictures whose low-frequency coefficients are quantized by @step quarter
+ * levels: each coefficient shows multiples of the step, give or take the
+ * quarter level that the lattice's spacing may differ by (the decoder's
+ * rounding), and strength=auto's threshold is the median of the
+ * coefficients' (ref_dct_coefficient_threshold), between gain / 16 and
+ * (gain + strong_gain) / 16 of the step; noise over a ramp and random
+ * bytes show no lattice. */
+GST_START_TEST (test_frame_threshold_quantized)
+{
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  GstClDctAutoParams params;
+  gint step;
+
+  gst_cl_dct_auto_params_init (&params);
+  for (step = 40; step <= 240; step += 25) {
+    guint t[GST_CL_DCT_HIST_COEFFS], k, got, expected;
+
+    quantized_histogram (step, step, hist);
+    for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++) {
+      const guint32 *h = hist + k * GST_CL_DCT_BINS;
+      guint spacing = 0;
+
+      fail_unless_equals_int (ref_dct_lattice (h, params.min_count,
+              &spacing), GST_CL_DCT_LATTICE_MULTIPLES);
+      fail_unless (ABS ((gint) spacing - 4 * step) <= 4, "step %d: "
+          "spacing %u", step, spacing);
+      t[k] = ref_dct_coefficient_threshold (h, GST_CL_DCT_LATTICE_MULTIPLES,
+          spacing, params.gain, params.strong_gain, params.strong_level);
+    }
+    expected = ref_dct_median_threshold (t, GST_CL_DCT_HIST_COEFFS);
+    got = gst_cl_dct_frame_threshold (hist, &params);
+    fail_unless_equals_int (got, expected);
+    fail_unless (16 * got + 16 >= (guint) step * params.gain &&
+        16 * got <= (guint) step * (params.gain + params.strong_gain) + 16,
+        "step %d: threshold %u", step, got);
+  }
+  {
+    GRand *rand = g_rand_new_with_seed (99);
+    guint8 *p = g_malloc (256 * 192);
+    dct_fill_plane (rand, p, 256, 256, 192, 12);
+    ref_dct_histogram (p, 256, 256, 192, hist);
+    fail_unless_equals_int (gst_cl_dct_frame_threshold (hist, &params), 0);
+    dct_fill_plane (rand, p, 256, 256, 192, NOISE_RANDOM);
+    ref_dct_histogram (p, 256, 256, 192, hist);
+    fail_unless_equals_int (gst_cl_dct_frame_threshold (hist, &params), 0);
+    g_free (p);
+    g_rand_free (rand);
+  }
+}
+
+GST_END_TEST;
+
+/* strength=auto on frames coded by real encoders (tests/check/libs/
+ * dct-frames: a 128x96 luma crop, on the codec's 8x8 grid, of the
+ * astronaut picture of tools/quality/heldout.py's FIT set, coded and
+ * decoded by FFmpeg 5.1 as that harness does; 'heldout.py test-frames'
+ * writes them): the lattice of each of the three coefficients, its
+ * spacing (quarter-quarter levels) and the frame's threshold at the
+ * fitted defaults (written here as ref_dct_coefficient_threshold gives it
+ * from those spacings, so that a change of a default fails too). The
+ * spacings are the codecs' own: MPEG-2 -q:v Q, 2 Q levels
+ * (16 x 2Q); H.263 and MPEG-4's H.263 quantization, 2 QP levels (odd
+ * multiples); MPEG-4 with -mpeg_quant 1, QP x W / 8 levels (W = 17, 17, 18
+ * from its default intra matrix: 12.75 levels at QP 6); FFmpeg's MJPEG
+ * -q:v Q, 16 Q / 8 levels (MPEG-1's matrix scaled), and 219/255 of that
+ * once converted to limited range (17.18 levels at Q 10). H.264, HEVC and
+ * the pristine crop show none. A change of the estimate's tolerance, fit
+ * fraction, count or rounding that loses one of these fails here. */
+typedef struct
+{
+  const gchar *file;
+  GstClDctLattice kind;
+  guint spacing[GST_CL_DCT_HIST_COEFFS];
+  guint threshold;              /* at the defaults, by the reference */
+} CodedFrame;
+
+#define M GST_CL_DCT_LATTICE_MULTIPLES
+#define O GST_CL_DCT_LATTICE_H263
+#define N GST_CL_DCT_LATTICE_NONE
+static const CodedFrame coded_frames[] = {
+  {"mpeg2-8", M, {256, 256, 256}, 45},
+  {"mpeg2-14", M, {449, 448, 450}, 62},
+  {"mpeg4-6", O, {192, 192, 192}, 34},
+  {"mpeg4-12", O, {384, 384, 384}, 52},
+  {"mpeg4-mq-6", M, {204, 203, 215}, 38},
+  {"mpeg4-mq-12", M, {408, 407, 432}, 59},
+  {"h263-6", O, {192, 192, 192}, 34},
+  {"h263-12", O, {384, 384, 384}, 52},
+  {"mjpeg-10", M, {320, 319, 320}, 53},
+  {"mjpeg-20", M, {639, 639, 640}, 84},
+  {"mjpeg-tv-10", M, {275, 274, 275}, 46},
+  {"mjpeg-tv-20", M, {549, 549, 549}, 72},
+  {"h264-30", N, {0, 0, 0}, 0},
+  {"h264-36", N, {0, 0, 0}, 0},
+  {"hevc-32", N, {0, 0, 0}, 0},
+  {"pristine-0", N, {0, 0, 0}, 0},
+};
+#undef M
+#undef O
+#undef N
+
+GST_START_TEST (test_estimate_coded_frames)
+{
+  const gchar *dir = g_getenv ("DCT_FRAMES");
+  GstClDctAutoParams params;
+  guint i, k;
+
+  fail_unless (dir != NULL, "DCT_FRAMES (tests/meson.build) is not set");
+  gst_cl_dct_auto_params_init (&params);
+  for (i = 0; i < G_N_ELEMENTS (coded_frames); i++) {
+    const CodedFrame *c = &coded_frames[i];
+    gchar *name = g_strdup_printf ("astronaut-%s.y", c->file);
+    gchar *path = g_build_filename (dir, name, NULL);
+    guint32 hist[GST_CL_DCT_HIST_SIZE];
+    guint t[GST_CL_DCT_HIST_COEFFS], nt = 0;
+    gchar *data = NULL;
+    gsize size = 0;
+
+    fail_unless (g_file_get_contents (path, &data, &size, NULL), "%s", path);
+    fail_unless_equals_int (size, 128 * 96);
+    ref_dct_histogram ((const guint8 *) data, 128, 128, 96, hist);
+    for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++) {
+      guint spacing = 0;
+      const GstClDctLattice kind = gst_cl_dct_lattice (hist +
+          k * GST_CL_DCT_BINS, params.min_count, &spacing);
+
+      fail_unless (kind == c->kind && spacing == c->spacing[k],
+          "%s, coefficient %u: lattice %d spacing %u, expected %d %u",
+          c->file, k, kind, spacing, c->kind, c->spacing[k]);
+      if (c->kind != GST_CL_DCT_LATTICE_NONE)
+        t[nt++] = ref_dct_coefficient_threshold (hist + k * GST_CL_DCT_BINS,
+            c->kind, c->spacing[k], c->kind == GST_CL_DCT_LATTICE_H263 ?
+            params.gain_h263 : params.gain, params.strong_gain,
+            params.strong_level);
+    }
+    fail_unless_equals_int (ref_dct_median_threshold (t, nt), c->threshold);
+    fail_unless_equals_int (gst_cl_dct_frame_threshold (hist, &params),
+        c->threshold);
+    g_free (data);
+    g_free (path);
+    g_free (name);
+  }
+}
+
+GST_END_TEST;
+
+/* The first bin the estimate reads (EST_MIN in gstcldctestimate.c). */
+#define EST_MIN_BIN 6
+
+/* One coefficient's histogram with @n values at each of @points (quarter
+ * levels, 0-terminated). */
+static void
+points_histogram (guint32 * hist, const guint * points, guint n)
+{
+  memset (hist, 0, GST_CL_DCT_BINS * sizeof (guint32));
+  for (; *points; points++)
+    hist[*points] += n;
+}
+
+/* The two lattices at their edges: H.263's odd multiples with the even
+ * quantizer's -1 (qp 10: 29, 49, 69 levels), a step of a quarter-quarter
+ * level, the +-3 tolerance, the count. */
+GST_START_TEST (test_lattice_edges)
+{
+  static const guint h263[] = { 116, 196, 276, 0 };
+  static const guint h263_off[] = { 120, 200, 280, 0 };
+  static const guint mq[] = { 48, 100, 152, 204, 0 };
+  guint32 hist[GST_CL_DCT_BINS];
+  guint spacing, i;
+
+  points_histogram (hist, h263, 20);
+  fail_unless_equals_int (gst_cl_dct_lattice (hist, 24, &spacing),
+      GST_CL_DCT_LATTICE_H263);
+  fail_unless_equals_int (spacing, 320);
+  /* 4 quarter levels off H.263's levels: odd multiples of 10 levels without
+   * the -1 are the multiples of 40 quarter levels (H.263's qp 10 is 29,
+   * 49, 69 levels, not 30, 50, 70); of the spacings that hold all three
+   * within 3, the largest (161: 121, 201, 282) */
+  points_histogram (hist, h263_off, 20);
+  fail_unless_equals_int (gst_cl_dct_lattice (hist, 24, &spacing),
+      GST_CL_DCT_LATTICE_MULTIPLES);
+  fail_unless_equals_int (spacing, 161);
+  /* MPEG-4's MPEG quantization at qp 6: floor (L x 12.75) levels */
+  points_histogram (hist, mq, 20);
+  fail_unless_equals_int (gst_cl_dct_lattice (hist, 24, &spacing),
+      GST_CL_DCT_LATTICE_MULTIPLES);
+  fail_unless (spacing >= 203 && spacing <= 205, "spacing %u", spacing);
+  /* the count: 24 values read, 23 not */
+  points_histogram (hist, h263, 8);
+  fail_unless_equals_int (gst_cl_dct_lattice (hist, 24, &spacing),
+      GST_CL_DCT_LATTICE_H263);
+  fail_unless_equals_int (gst_cl_dct_lattice (hist, 25, &spacing),
+      GST_CL_DCT_LATTICE_NONE);
+  fail_unless_equals_int (spacing, 0);
+  /* values spread evenly (a deblocked codec's, a pristine picture's) fit
+   * none */
+  memset (hist, 0, sizeof (hist));
+  for (i = EST_MIN_BIN; i < 500; i++)
+    hist[i] = 1 + i % 3;
+  fail_unless_equals_int (gst_cl_dct_lattice (hist, 24, &spacing),
+      GST_CL_DCT_LATTICE_NONE);
+}
+
+GST_END_TEST;
+
+/* One coefficient's histogram: @n_on values spread over MPEG-4's levels at
+ * qp 6 (48, 100, 152 and 204 quarter levels: a step of 51, no H.263
+ * lattice), @n_off at bin @off; its lattice and spacing. */
+static GstClDctLattice
+lattice_of (guint n_on, guint off, guint n_off, guint * spacing)
+{
+  static const guint mq[] = { 48, 100, 152, 204 };
+  guint32 hist[GST_CL_DCT_BINS] = { 0 };
+  guint i;
+
+  for (i = 0; i < n_on; i++)
+    hist[mq[i % G_N_ELEMENTS (mq)]]++;
+  hist[off] += n_off;
+  return gst_cl_dct_lattice (hist, GST_CL_DCT_DEFAULT_MIN_COUNT, spacing);
+}
+
+/* Asserts that 64 values at each of @points (0-terminated) lie on a lattice
+ * of @kind whose spacing is @lo to @hi. */
+static void
+expect_lattice (const guint * points, GstClDctLattice kind, guint lo,
+    guint hi)
+{
+  guint32 hist[GST_CL_DCT_BINS];
+  guint spacing;
+  GstClDctLattice got;
+
+  points_histogram (hist, points, 64);
+  got = gst_cl_dct_lattice (hist, GST_CL_DCT_DEFAULT_MIN_COUNT, &spacing);
+  fail_unless (got == kind && spacing >= lo && spacing <= hi, "points from "
+      "%u: lattice %d spacing %u, expected %d %u..%u", points[0], got,
+      spacing, kind, lo, hi);
+}
+
+/* The search's contract (gstcldctestimate.c) at its edges: a lattice fits when
+ * 40/64 of the values it reads lie near its points; values below 6 quarter
+ * levels are not read (values at 7 are near no lattice: the smallest point
+ * of any is 21); steps run from 255 quarter levels down to 24, whose
+ * first point holds 21 (24 - 3) but not 20. */
+GST_START_TEST (test_lattice_fit_edges)
+{
+  static const guint top[] = { 1020, 0 }, low[] = { 21, 0 }, lower[] = {
+    20, 0
+  };
+  guint spacing;
+
+  /* the fit fraction: 40 of 64 near, then 39 */
+  fail_unless_equals_int (lattice_of (40, 7, 24, &spacing),
+      GST_CL_DCT_LATTICE_MULTIPLES);
+  fail_unless (spacing >= 203 && spacing <= 205, "spacing %u", spacing);
+  fail_unless_equals_int (lattice_of (39, 7, 25, &spacing),
+      GST_CL_DCT_LATTICE_NONE);
+  /* values at 5 are not read, at 6 they are */
+  fail_unless_equals_int (lattice_of (39, 5, 25, &spacing),
+      GST_CL_DCT_LATTICE_MULTIPLES);
+  fail_unless_equals_int (lattice_of (39, 6, 25, &spacing),
+      GST_CL_DCT_LATTICE_NONE);
+  /* the range: a step of 255 quarter levels is tried (1020 quarter-quarter
+   * levels), and 24's first point reaches down to 21, not 20 */
+  expect_lattice (top, GST_CL_DCT_LATTICE_MULTIPLES, 1020, 1020);
+  expect_lattice (low, GST_CL_DCT_LATTICE_MULTIPLES, 96, 97);
+  expect_lattice (lower, GST_CL_DCT_LATTICE_NONE, 0, 0);
+}
+
+GST_END_TEST;
+
+/* One coefficient's histogram of @kind: 0 a broad spread (no lattice, the
+ * common frame), 1 multiples of a step, 2 H.263's odd multiples, each with
+ * the spread of a decoder's rounding and a share of stray values. */
+static void
+random_histogram (GRand * rand, guint kind, guint32 * hist)
+{
+  const gint sub = g_rand_int_range (rand, 80, 1040);
+  const gint qp = g_rand_int_range (rand, 2, 33);
+  const gint scale = g_rand_int_range (rand, 3, 300);
+  const gint n = g_rand_int_range (rand, 0, 20000);
+  const gint stray = g_rand_int_range (rand, 2, 12);
+  gint i, v;
+
+  memset (hist, 0, GST_CL_DCT_BINS * sizeof (guint32));
+  for (i = 0; i < n; i++) {
+    const gint level = g_rand_int_range (rand, 1, 7);
+
+    if (kind == 0 || g_rand_int_range (rand, 0, stray) == 0)
+      v = (gint) (-log (g_rand_double_range (rand, 1e-9, 1.0)) * scale);
+    else if (kind == 1)
+      v = (level * sub + 2) / 4 + g_rand_int_range (rand, -4, 5);
+    else
+      v = 4 * (qp * (2 * level - 1) - (qp % 2 == 0 && level > 0)) +
+          g_rand_int_range (rand, -4, 5);
+    hist[CLAMP (v, 0, GST_CL_DCT_BINS - 1)]++;
+  }
+}
+
+/* The search against its plain reference (ref_dct_lattice) on random
+ * histograms of every kind, at the edges of the fit too; and the frame's
+ * threshold, the median of the coefficients' (ref_dct_coefficient_threshold)
+ * where two show a lattice, from the reference's lattices. */
+GST_START_TEST (test_lattice_against_reference)
+{
+  GRand *rand = g_rand_new_with_seed (0x1a77);
+  GstClDctAutoParams params;
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  guint i, k, found[3] = { 0, };
+
+  gst_cl_dct_auto_params_init (&params);
+  for (i = 0; i < 1500; i++) {
+    guint t[GST_CL_DCT_HIST_COEFFS], nt = 0;
+
+    for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++) {
+      guint32 *h = hist + k * GST_CL_DCT_BINS;
+      guint spacing, ref_spacing, ref_kind;
+      GstClDctLattice kind;
+
+      random_histogram (rand, (i + k) % 3, h);
+      kind = gst_cl_dct_lattice (h, params.min_count, &spacing);
+      ref_kind = ref_dct_lattice (h, params.min_count, &ref_spacing);
+      fail_unless (kind == ref_kind && spacing == ref_spacing, "histogram "
+          "%u/%u (seed 0x1a77): lattice %d spacing %u, reference %u %u", i,
+          k, kind, spacing, ref_kind, ref_spacing);
+      found[ref_kind]++;
+      if (ref_kind)
+        t[nt++] = ref_dct_coefficient_threshold (h, ref_kind, ref_spacing,
+            ref_kind == 2 ? params.gain_h263 : params.gain,
+            params.strong_gain, params.strong_level);
+    }
+    fail_unless_equals_int (gst_cl_dct_frame_threshold (hist, &params),
+        ref_dct_median_threshold (t, nt));
+  }
+  /* every outcome is met often */
+  for (k = 0; k < 3; k++)
+    fail_unless (found[k] > 300, "lattice %u found %u times", k, found[k]);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* The held threshold: a frame without a lattice after one with takes a
+ * part of its threshold, for 64 frames, then nothing: hold_gain_late / 16
+ * while no distance between two intra frames is known, then hold_gain /
+ * 16, but hold_gain_late / 16 on the last late_frames (2) frames before
+ * the next intra frame is due (or is late); a frame with a lattice right
+ * after one continues its run (a predicted frame that shows the intra
+ * frame's lattice still): distances count from a run's first frame; a
+ * reset forgets it all. The GOPs below, an intra frame and what follows
+ * it each: I a frame with a lattice, E a held frame with the early gain,
+ * L one with the late gain. */
+/* Feeds @state, for each of @gops, an intra frame (@hist, whose own
+ * threshold is @own) and then the GOP's frames: 'I' another frame with the
+ * lattice (@hist), 'E' and 'L' a frame without one (@flat) that must take
+ * @early and @late. */
+static void
+check_gops (GstClDctAuto * state, const guint32 * hist, const guint32 * flat,
+    guint own, guint early, guint late, const gchar * const *gops, guint n)
+{
+  guint g, i;
+
+  for (g = 0; g < n; g++) {
+    fail_unless_equals_int (gst_cl_dct_auto_update (state, hist), own);
+    for (i = 0; gops[g][i]; i++)
+      fail_unless (gops[g][i] == 'I' ?
+          gst_cl_dct_auto_update (state, hist) == own :
+          gst_cl_dct_auto_update (state, flat) ==
+          (gops[g][i] == 'E' ? early : late), "GOP %s, frame %u after its "
+          "intra frame: not %c", gops[g], i + 1, gops[g][i]);
+  }
+}
+
+GST_START_TEST (test_auto_hold)
+{
+  static const guint h263[] = { 116, 196, 276, 0 };
+  static const gchar *const gops[] = {
+    "LLLLL",                    /* 6 frames, no distance known yet */
+    "EEELLLLLLLL",              /* 12 frames after a GOP of 6 */
+    "IEEEEEEEELL",              /* 12 after 12, a run of two */
+    "EEEEEEEEELL",              /* 12 after 12, from the run's first */
+    "EE",                       /* 3 after 12 (a scene cut, say) */
+    "IEEEEEE",                  /* 8 after 3: the longest of 12, 3, 12 */
+    /* after 8: 12 (of 8, 3, 12), so 9 early, then late up to the 64th
+     * held frame */
+    "EEEEEEEEE" "LLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLL",
+  };
+  /* after 66 frames (the 64 held, one more without a lattice): 66 stays
+   * the longest of the last three distances until three more have come, so
+   * the GOP it starts and the next two (12 frames each) take the early gain
+   * throughout; the third GOP of 12 has its late frames again */
+  static const gchar *const after_long[] = {
+    "EEEEEEEEEEE", "EEEEEEEEEEE", "EEEEEEEEEEE", "EEEEEEEEELL",
+  };
+  guint32 hist[GST_CL_DCT_HIST_SIZE], flat[GST_CL_DCT_HIST_SIZE] = { 0 };
+  GstClDctAuto state = { 0, };
+  guint t[GST_CL_DCT_HIST_COEFFS], k, own, early, late;
+
+  for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
+    points_histogram (hist + k * GST_CL_DCT_BINS, h263, 20);
+  flat[0] = 1000;
+  /* H.263 qp 10: spacing 20 levels (320 quarter-quarter) */
+  for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
+    t[k] = ref_dct_coefficient_threshold (hist + k * GST_CL_DCT_BINS,
+        GST_CL_DCT_LATTICE_H263, 320,
+        GST_CL_DCT_DEFAULT_GAIN_H263, GST_CL_DCT_DEFAULT_STRONG_GAIN,
+        GST_CL_DCT_DEFAULT_STRONG_LEVEL);
+  own = ref_dct_median_threshold (t, GST_CL_DCT_HIST_COEFFS);
+  fail_unless (own > 0);
+  early = (own * GST_CL_DCT_DEFAULT_HOLD_GAIN + 8) >> 4;
+  late = (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_LATE + 8) >> 4;
+  fail_unless (early != late, "the two hold gains give one threshold: the "
+      "test cannot tell them");
+  fail_unless_equals_int (GST_CL_DCT_DEFAULT_LATE_FRAMES, 2);
+  fail_unless_equals_int (GST_CL_DCT_AUTO_DISTANCES, 3);
+  fail_unless_equals_int (strlen (gops[G_N_ELEMENTS (gops) - 1]), 64);
+  check_gops (&state, hist, flat, own, early, late, gops,
+      G_N_ELEMENTS (gops));
+  /* then nothing: the hold is over */
+  fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), 0);
+  check_gops (&state, hist, flat, own, early, late, after_long,
+      G_N_ELEMENTS (after_long));
+  gst_cl_dct_auto_reset (&state);
+  fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), 0);
+  /* after a reset no distance is known: late again */
+  fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), own);
+  fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), late);
+}
+
+GST_END_TEST;
+
+static Suite *
+cldctestimate_suite (void)
+{
+  Suite *s = suite_create ("cldctestimate");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_frame_threshold_quantized);
+  tcase_add_test (tc, test_estimate_coded_frames);
+  tcase_add_test (tc, test_lattice_edges);
+  tcase_add_test (tc, test_lattice_fit_edges);
+  tcase_add_test (tc, test_lattice_against_reference);
+  tcase_add_test (tc, test_auto_hold);
+  return s;
+}
+
+GST_CHECK_MAIN (cldctestimate);
