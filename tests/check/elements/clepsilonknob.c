@@ -767,7 +767,7 @@ GST_START_TEST (test_auto_10bit)
   GRand *rand = g_rand_new_with_seed (0x10b);
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+  RT_FOR_EACH_FORMAT (i, formats) {
     GstElement *e = th_make_element ();
     GstVideoInfo info8, info, caps_info;
     GstBuffer *in8 = jpeg_coded_frame (&info8), *in, *out;

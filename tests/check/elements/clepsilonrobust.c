@@ -605,11 +605,6 @@ GST_END_TEST;
  * size to size. */
 GST_START_TEST (test_sizes_and_layouts)
 {
-  static const GstVideoFormat formats[] = {
-    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
-    GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_Y444,
-    GST_VIDEO_FORMAT_Y42B,
-  };
   static const gint sizes[][2] = {
     {1, 1}, {2, 2}, {1, 37}, {37, 1}, {3, 7}, {7, 3}, {33, 17}, {2, 1},
     {1, 2},
@@ -617,7 +612,7 @@ GST_START_TEST (test_sizes_and_layouts)
   GRand *rand = g_rand_new_with_seed (0x512e5);
   guint f, s, cases = 0;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_8bit) {
     GstHarness *hr;
     RefParams p;
 
@@ -626,12 +621,14 @@ GST_START_TEST (test_sizes_and_layouts)
     fail_unless (rt_params_set_kernel (&p, k_blur));
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       gchar *ctx = g_strdup_printf ("%s %dx%d",
-          gst_video_format_to_string (formats[f]), sizes[s][0], sizes[s][1]);
+          gst_video_format_to_string (rt_formats_8bit[f]), sizes[s][0],
+          sizes[s][1]);
       gchar *pctx = g_strdup_printf ("%s, padded", ctx);
       GstVideoInfo info;
       GstBuffer *in, *copy;
 
-      th_harness_set_format (hr, formats[f], sizes[s][0], sizes[s][1], &info);
+      th_harness_set_format (hr, rt_formats_8bit[f], sizes[s][0], sizes[s][1],
+          &info);
       th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE),
           &p, ctx);
       th_push_check_unref (hr, &info, rt_make_input (&info, rand, 0, TRUE), &p,
@@ -684,22 +681,17 @@ guarded_memory (gsize size)
  * at an aligned and at an odd address. */
 GST_START_TEST (test_undersized_each_plane)
 {
-  static const GstVideoFormat formats[] = {
-    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
-    GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_Y444,
-    GST_VIDEO_FORMAT_Y42B,
-  };
   GRand *rand = g_rand_new_with_seed (0x0dd);
   guint f, plane, odd, cases = 0;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_8bit) {
     GstVideoInfo info;
     GstHarness *hr;
     RefParams p;
 
     th_params_init (&p, 20, 5, 10);
     hr = new_harness (&p, NULL);
-    th_harness_set_format (hr, formats[f], 30, 20, &info);
+    th_harness_set_format (hr, rt_formats_8bit[f], 30, 20, &info);
     for (plane = 0; plane < GST_VIDEO_INFO_N_PLANES (&info); plane++) {
       for (odd = 0; odd < 2; odd++) {
         gsize offset[GST_VIDEO_MAX_PLANES];
@@ -747,7 +739,7 @@ GST_START_TEST (test_undersized_each_plane)
             GST_VIDEO_INFO_FORMAT (&info), 30, 20,
             GST_VIDEO_INFO_N_PLANES (&info), offset, stride);
         ctx = g_strdup_printf ("%s 30x20, plane %u short by one byte, %s",
-            gst_video_format_to_string (formats[f]), plane,
+            gst_video_format_to_string (rt_formats_8bit[f]), plane,
             odd ? "odd address" : "aligned");
         ret = gst_harness_push (hr, buf);
         fail_unless (ret == GST_FLOW_ERROR, "%s: push returned %s", ctx,
@@ -827,7 +819,7 @@ GST_START_TEST (test_plane_across_memories)
   GRand *rand = g_rand_new_with_seed (0x5917);
   guint f, split;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     GstVideoInfo info;
     GstHarness *hr;
     RefParams p;

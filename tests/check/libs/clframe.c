@@ -170,7 +170,7 @@ GST_START_TEST (test_system_memory)
   gsize align = gst_cl_context_get_host_ptr_align (fixture_context) - 1;
   guint f;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     const gchar *name = gst_video_format_to_string (formats[f]);
     GstVideoInfo info;
     GstBuffer *buf;
@@ -270,7 +270,7 @@ GST_START_TEST (test_cl_memory)
   GRand *rand = g_rand_new_with_seed (0xc1f0);
   guint f, pad, resident;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     for (resident = 0; resident < 2; resident++) {
       for (pad = 0; pad <= 9; pad += 9) {
         GstVideoInfo info;
@@ -382,7 +382,7 @@ GST_START_TEST (test_undersized)
   GRand *rand = g_rand_new_with_seed (0x5e7d);
   guint f;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     const gchar *name = gst_video_format_to_string (formats[f]);
     guint last;
     gsize row_bytes, rows, need;

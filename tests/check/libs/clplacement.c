@@ -184,7 +184,7 @@ GST_START_TEST (test_planes_placed)
   GRand *rand = g_rand_new_with_seed (0x91ac);
   guint f, total_upload = 0;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     GstVideoInfo info;
     GstClPlacement *placement;
     GstClInFlight *in_flight;

@@ -37,49 +37,7 @@
 
 #include "gstcltuner-private.h"
 #include "fixture.h"
-
-/* A fresh cache folder as GST_CL_CACHE_DIR. */
-static gchar *
-fresh_cache_dir (void)
-{
-  gchar *dir = g_dir_make_tmp ("cltuner-XXXXXX", NULL);
-
-  fail_unless (dir != NULL);
-  g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
-  return dir;
-}
-
-/* How many files lie under @dir, which is then removed. */
-static guint
-remove_cache_dir (const gchar * dir)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const gchar *name;
-  guint n = 0;
-
-  while (d && (name = g_dir_read_name (d))) {
-    gchar *path = g_build_filename (dir, name, NULL);
-
-    if (g_file_test (path, G_FILE_TEST_IS_DIR))
-      n += remove_cache_dir (path);
-    else if (g_unlink (path) == 0)
-      n++;
-    g_free (path);
-  }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (dir);
-  return n;
-}
-
-/* Removes @dir (freed) and GST_CL_CACHE_DIR: the end of a case. */
-static void
-drop_cache_dir (gchar * dir)
-{
-  remove_cache_dir (dir);
-  g_free (dir);
-  g_unsetenv ("GST_CL_CACHE_DIR");
-}
+#include "robust.h"
 
 /* A GstClStats figure. */
 static guint
@@ -187,7 +145,7 @@ GST_START_TEST (test_choose_remembered)
   {
     gboolean deep, convolve;
   } stages[] = { {FALSE, FALSE}, {TRUE, FALSE}, {FALSE, TRUE} };
-  gchar *dir = fresh_cache_dir ();
+  RtCacheDir *cache = rt_cache_dir_new ();
   GstClLaunch chosen[G_N_ELEMENTS (stages)];
   GstClStats *stats = gst_cl_stats_new ();
   GstClTuner *tuner = gst_cl_tuner_new (fixture_context, stats);
@@ -242,11 +200,10 @@ GST_START_TEST (test_choose_remembered)
   fail_unless_equals_int (stats_uint (stats, "programs-compiled"), 0);
   gst_cl_tuner_free (tuner);
   gst_cl_stats_free (stats);
-  fail_unless (remove_cache_dir (dir) > 0, "nothing was stored");
-  g_free (dir);
+  fail_unless (rt_cache_dir_free (cache) > 0, "nothing was stored");
 
   /* an empty folder: timed again */
-  dir = fresh_cache_dir ();
+  cache = rt_cache_dir_new ();
   stats = gst_cl_stats_new ();
   tuner = gst_cl_tuner_new (fixture_context, stats);
   {
@@ -261,7 +218,7 @@ GST_START_TEST (test_choose_remembered)
   }
   gst_cl_tuner_free (tuner);
   gst_cl_stats_free (stats);
-  drop_cache_dir (dir);
+  rt_cache_dir_free (cache);
 }
 
 GST_END_TEST;
@@ -292,7 +249,7 @@ tune_run (const GstClLaunch * launch, GstClEvents * events,
  * found by gst_cl_tuner_lookup() in this tuner and in the next. */
 GST_START_TEST (test_tune_fastest)
 {
-  gchar *dir = fresh_cache_dir ();
+  RtCacheDir *cache = rt_cache_dir_new ();
   GstClStats *stats = gst_cl_stats_new ();
   GstClTuner *tuner = gst_cl_tuner_new (fixture_context, stats);
   GstClKernels *k = tuner_kernels (tuner, FALSE, 3);
@@ -349,7 +306,7 @@ GST_START_TEST (test_tune_fastest)
   gst_cl_stats_free (stats);
   stage_clear (&s);
   stage_clear (&big);
-  drop_cache_dir (dir);
+  rt_cache_dir_free (cache);
 }
 
 GST_END_TEST;
@@ -360,7 +317,7 @@ GST_END_TEST;
  * never timed. */
 GST_START_TEST (test_forced)
 {
-  gchar *dir = fresh_cache_dir ();
+  RtCacheDir *cache = rt_cache_dir_new ();
   GstClStats *stats = gst_cl_stats_new ();
   GstClTuner *tuner = gst_cl_tuner_new (fixture_context, stats);
   gint deep, convolve;
@@ -396,7 +353,7 @@ GST_START_TEST (test_forced)
   fail_unless_equals_int (stats_uint (stats, "tuning-runs"), 0);
   gst_cl_tuner_free (tuner);
   gst_cl_stats_free (stats);
-  drop_cache_dir (dir);
+  rt_cache_dir_free (cache);
 }
 
 GST_END_TEST;
