@@ -768,8 +768,9 @@ GST_START_TEST (test_undersized_each_plane)
 GST_END_TEST;
 
 /* A 4 KB buffer under 16000x16000 caps, with the cache off: refused before
- * any program is built or kernel variant timed for those caps (before, 28 s
- * of tuning came first). */
+ * any program is built or kernel variant timed for those caps (tuning for
+ * them first would take tens of seconds for a frame that is refused
+ * anyway). */
 GST_START_TEST (test_undersized_before_tuning)
 {
   gchar *cache = rt_cache_off (), *text = NULL;
@@ -1869,8 +1870,8 @@ static const gchar *comma_locales[] = {
 };
 
 /* A device string that is not valid UTF-8 (possible from code) is refused
- * with a warning and the previous one kept (before, choosing the device
- * read past the end of it); the element still starts on the old one. */
+ * with a warning and the previous one kept (matching devices against it
+ * could read past its end); the element still starts on the old one. */
 GST_START_TEST (test_device_not_utf8)
 {
   GstElement *e = gst_element_factory_make ("clepsilon", NULL);
@@ -2143,8 +2144,8 @@ start_at_once (gpointer data)
 
 /* Child, in a process that has not used OpenCL yet: STARTS pipelines with
  * a clepsilon each reach PLAYING at the same moment, and all play to the
- * end (before, this crashed inside PoCL's first enumeration in 12 of 20
- * runs, or found no device). */
+ * end (PoCL's first enumeration, run by several threads at once, can crash
+ * or find no device: gst/gstclcontext.c serialises it). */
 GST_START_TEST (test_child_concurrent_starts)
 {
   GThread *threads[STARTS];

@@ -96,7 +96,8 @@ GST_START_TEST (test_round_trip)
 GST_END_TEST;
 
 /* A FIFO where an entry should be: read without blocking, and refused
- * (before, start hung forever inside g_file_get_contents). */
+ * (g_file_get_contents would wait on it, and the element's start with it,
+ * forever). */
 GST_START_TEST (test_fifo_entry)
 {
   gchar *contents = NULL;
@@ -110,8 +111,9 @@ GST_START_TEST (test_fifo_entry)
 
 GST_END_TEST;
 
-/* A link to /dev/zero, and a 3 GB sparse file: refused unread (before, the
- * first grew the process to 4.3 GB, the second took 19 s). */
+/* A link to /dev/zero, and a 3 GB sparse file: refused unread (read, the
+ * first grows the process until memory runs out, the second takes seconds
+ * at every start). */
 GST_START_TEST (test_endless_and_huge_entries)
 {
   gchar *contents = NULL;
@@ -134,7 +136,8 @@ GST_START_TEST (test_endless_and_huge_entries)
 GST_END_TEST;
 
 /* A valid entry copied under another key's name is a miss, and the copy
- * is removed (before, the window-15 program ran for window 3). */
+ * is removed (taken as a hit, the window-15 program would run for window
+ * 3). */
 GST_START_TEST (test_entry_of_another_key)
 {
   gchar *contents = NULL, *data;
@@ -198,8 +201,8 @@ GST_START_TEST (test_untrusted_files)
 GST_END_TEST;
 
 /* Several writers adding lines to one entry at the same time: with the
- * read, merge and write under one lock, no line is lost (before, the
- * tuning file lost entries to concurrent processes). */
+ * read, merge and write under one lock, no line is lost (without it, the
+ * tuning file loses the entries of concurrent processes). */
 #define WRITERS 6
 #define LINES 25
 
@@ -252,11 +255,11 @@ GST_END_TEST;
 /* Another process holds an entry's lock and keeps it (stopped, in a
  * debugger, on a network filesystem): the update gives up after a bounded
  * wait, without calling its merge, and works again once the lock is free;
- * no lock file is left in the folder (before, the update blocked in
- * flock() for as long as the lock was held, the streaming thread with it,
- * and every update left a 0-byte .lock file). The lock is held through a
- * descriptor of the test's own, as another process's would be: flock()
- * locks belong to open file descriptions. */
+ * no lock file is left in the folder. (A blocking flock() would hold the
+ * update, and the streaming thread with it, for as long as the lock is
+ * held; a lock file left by every update would pile up.) The lock is held
+ * through a descriptor of the test's own, as another process's would be:
+ * flock() locks belong to open file descriptions. */
 typedef struct
 {
   GMutex lock;
