@@ -46,9 +46,30 @@ clampi (gint v, gint lo, gint hi)
   return v;
 }
 
-void
-ref_epsilon_plane (const guint8 * src, gint src_stride,
-    guint8 * dst, gint dst_stride, gint width, gint height, gint xstep,
+/* The reference reads and writes planes of samples of @bytes bytes each:
+ * 1, bytes (guint8); 2, 16-bit values (guint16). @i counts samples. */
+static guint
+ref_load (const void *plane, gint bytes, gsize i)
+{
+  return bytes == 1 ? ((const guint8 *) plane)[i] :
+      ((const guint16 *) plane)[i];
+}
+
+static void
+ref_store (void *plane, gint bytes, gsize i, guint value)
+{
+  if (bytes == 1)
+    ((guint8 *) plane)[i] = (guint8) value;
+  else
+    ((guint16 *) plane)[i] = (guint16) value;
+}
+
+/* The epsilon filter on samples of @bytes bytes (strides and @xstep in
+ * samples): the mean of the window's samples within @threshold of the
+ * centre, rounded half up. */
+static void
+ref_epsilon_samples (const void *src, gint src_stride, void *dst,
+    gint dst_stride, gint bytes, gint width, gint height, gint xstep,
     guint window, guint threshold)
 {
   gint x, y, dx, dy;
@@ -56,14 +77,14 @@ ref_epsilon_plane (const guint8 * src, gint src_stride,
 
   for (y = 0; y < height; y++) {
     for (x = 0; x < width; x++) {
-      gint c = src[y * src_stride + x * xstep];
+      gint c = ref_load (src, bytes, y * src_stride + x * xstep);
       guint sum = 0, n = 0;
 
       for (dy = -r; dy <= r; dy++) {
         gint sy = clampi (y + dy, 0, height - 1);
         for (dx = -r; dx <= r; dx++) {
           gint sx = clampi (x + dx, 0, width - 1);
-          gint v = src[sy * src_stride + sx * xstep];
+          gint v = ref_load (src, bytes, sy * src_stride + sx * xstep);
           if ((guint) ABS (v - c) <= threshold) {
             sum += v;
             n++;
@@ -71,9 +92,27 @@ ref_epsilon_plane (const guint8 * src, gint src_stride,
         }
       }
       /* n >= 1: the centre always counts */
-      dst[y * dst_stride + x * xstep] = (guint8) ((sum + n / 2) / n);
+      ref_store (dst, bytes, y * dst_stride + x * xstep, (sum + n / 2) / n);
     }
   }
+}
+
+void
+ref_epsilon_plane (const guint8 * src, gint src_stride,
+    guint8 * dst, gint dst_stride, gint width, gint height, gint xstep,
+    guint window, guint threshold)
+{
+  ref_epsilon_samples (src, src_stride, dst, dst_stride, 1, width, height,
+      xstep, window, threshold);
+}
+
+void
+ref_epsilon_plane16 (const guint16 * src, gint src_stride,
+    guint16 * dst, gint dst_stride, gint width, gint height, gint xstep,
+    guint window, guint threshold)
+{
+  ref_epsilon_samples (src, src_stride, dst, dst_stride, 2, width, height,
+      xstep, window, threshold);
 }
 
 gdouble
@@ -90,13 +129,16 @@ ref_effective_divisor (const gdouble * coeffs, gint kw, gint kh,
   return sum != 0.0 ? sum : 1.0;
 }
 
-void
-ref_convolve_plane (const guint8 * src, gint src_stride,
-    guint8 * dst, gint dst_stride, gint width, gint height,
+/* The convolution on samples of @bytes bytes (strides in samples, xstep
+ * 1) whose values have @bits bits, the output clamped to 0..2^@bits - 1. */
+static void
+ref_convolve_samples (const void *src, gint src_stride, void *dst,
+    gint dst_stride, gint bytes, gint bits, gint width, gint height,
     const gdouble * coeffs, gint kw, gint kh, gdouble divisor, gdouble bias)
 {
   gint x, y, r, c;
   gdouble div = ref_effective_divisor (coeffs, kw, kh, divisor);
+  gdouble max = (1 << bits) - 1;
 
   for (y = 0; y < height; y++) {
     for (x = 0; x < width; x++) {
@@ -106,46 +148,27 @@ ref_convolve_plane (const guint8 * src, gint src_stride,
         gint sy = clampi (y + r - kh / 2, 0, height - 1);
         for (c = 0; c < kw; c++) {
           gint sx = clampi (x + c - kw / 2, 0, width - 1);
-          sum += coeffs[r * kw + c] * src[sy * src_stride + sx];
+          sum += coeffs[r * kw + c] * ref_load (src, bytes,
+              sy * src_stride + sx);
         }
       }
       v = floor (sum / div + bias + 0.5);
       if (v < 0.0)
         v = 0.0;
-      if (v > 255.0)
-        v = 255.0;
-      dst[y * dst_stride + x] = (guint8) v;
+      if (v > max)
+        v = max;
+      ref_store (dst, bytes, y * dst_stride + x, (guint) v);
     }
   }
 }
 
 void
-ref_epsilon_plane16 (const guint16 * src, gint src_stride,
-    guint16 * dst, gint dst_stride, gint width, gint height, gint xstep,
-    guint window, guint threshold)
+ref_convolve_plane (const guint8 * src, gint src_stride,
+    guint8 * dst, gint dst_stride, gint width, gint height,
+    const gdouble * coeffs, gint kw, gint kh, gdouble divisor, gdouble bias)
 {
-  gint x, y, dx, dy;
-  gint r = (gint) window / 2;
-
-  for (y = 0; y < height; y++) {
-    for (x = 0; x < width; x++) {
-      gint c = src[y * src_stride + x * xstep];
-      guint sum = 0, n = 0;
-
-      for (dy = -r; dy <= r; dy++) {
-        gint sy = clampi (y + dy, 0, height - 1);
-        for (dx = -r; dx <= r; dx++) {
-          gint sx = clampi (x + dx, 0, width - 1);
-          gint v = src[sy * src_stride + sx * xstep];
-          if ((guint) ABS (v - c) <= threshold) {
-            sum += v;
-            n++;
-          }
-        }
-      }
-      dst[y * dst_stride + x * xstep] = (guint16) ((sum + n / 2) / n);
-    }
-  }
+  ref_convolve_samples (src, src_stride, dst, dst_stride, 1, 8, width,
+      height, coeffs, kw, kh, divisor, bias);
 }
 
 void
@@ -153,28 +176,8 @@ ref_convolve_plane16 (const guint16 * src, gint src_stride,
     guint16 * dst, gint dst_stride, gint width, gint height,
     const gdouble * coeffs, gint kw, gint kh, gdouble divisor, gdouble bias)
 {
-  gint x, y, r, c;
-  gdouble div = ref_effective_divisor (coeffs, kw, kh, divisor);
-
-  for (y = 0; y < height; y++) {
-    for (x = 0; x < width; x++) {
-      gdouble sum = 0.0, v;
-
-      for (r = 0; r < kh; r++) {
-        gint sy = clampi (y + r - kh / 2, 0, height - 1);
-        for (c = 0; c < kw; c++) {
-          gint sx = clampi (x + c - kw / 2, 0, width - 1);
-          sum += coeffs[r * kw + c] * src[sy * src_stride + sx];
-        }
-      }
-      v = floor (sum / div + bias + 0.5);
-      if (v < 0.0)
-        v = 0.0;
-      if (v > 1023.0)
-        v = 1023.0;
-      dst[y * dst_stride + x] = (guint16) v;
-    }
-  }
+  ref_convolve_samples (src, src_stride, dst, dst_stride, 2, 10, width,
+      height, coeffs, kw, kh, divisor, bias);
 }
 
 gint
@@ -222,28 +225,14 @@ ref_set_sample (const GstVideoInfo * info, gint comp, guint8 * data,
             comp));
 }
 
-/* Stage 1 on a packed w x h array of values, with the 8-bit oracle or the
- * 10-bit one (threshold scaled to 10-bit units). */
+/* Stage 1 on a packed w x h array of values, 8-bit or (@deep) 10-bit: the
+ * threshold is on the 8-bit scale, in 10-bit units for 10-bit values. */
 static void
 ref_epsilon_values (gboolean deep, const guint16 * in, guint16 * out, gint w,
     gint h, guint window, guint threshold)
 {
-  guint8 *a, *b;
-  gint i;
-
-  if (deep) {
-    ref_epsilon_plane16 (in, w, out, w, w, h, 1, window, threshold << 2);
-    return;
-  }
-  a = g_malloc ((gsize) w * h);
-  b = g_malloc ((gsize) w * h);
-  for (i = 0; i < w * h; i++)
-    a[i] = (guint8) in[i];
-  ref_epsilon_plane (a, w, b, w, w, h, 1, window, threshold);
-  for (i = 0; i < w * h; i++)
-    out[i] = b[i];
-  g_free (a);
-  g_free (b);
+  ref_epsilon_samples (in, w, out, w, 2, w, h, 1, window,
+      deep ? threshold << 2 : threshold);
 }
 
 /* Stage 2 likewise. */
@@ -251,24 +240,8 @@ static void
 ref_convolve_values (gboolean deep, const guint16 * in, guint16 * out, gint w,
     gint h, const RefParams * p)
 {
-  guint8 *a, *b;
-  gint i;
-
-  if (deep) {
-    ref_convolve_plane16 (in, w, out, w, w, h, p->kernel, p->kernel_width,
-        p->kernel_height, p->divisor, p->bias);
-    return;
-  }
-  a = g_malloc ((gsize) w * h);
-  b = g_malloc ((gsize) w * h);
-  for (i = 0; i < w * h; i++)
-    a[i] = (guint8) in[i];
-  ref_convolve_plane (a, w, b, w, w, h, p->kernel, p->kernel_width,
-      p->kernel_height, p->divisor, p->bias);
-  for (i = 0; i < w * h; i++)
-    out[i] = b[i];
-  g_free (a);
-  g_free (b);
+  ref_convolve_samples (in, w, out, w, 2, deep ? 10 : 8, w, h, p->kernel,
+      p->kernel_width, p->kernel_height, p->divisor, p->bias);
 }
 
 /* Component @comp's @w x @h samples from (@x0, @first) of the frame, rows
@@ -725,8 +698,8 @@ ref_dct_lattice (const guint32 * hist, guint min_count, guint * spacing)
   return found ? 1 : 0;
 }
 
-/* The values of a plane of bytes (@bytes 1) or of guint16 values (2), a
- * new array of @width x @height. */
+/* The values of a plane of samples of @bytes bytes (ref_load()), a new
+ * array of @width x @height. */
 static gint *
 ref_dct_values (const void *src, gint stride, gint bytes, gint width,
     gint height)
@@ -736,12 +709,12 @@ ref_dct_values (const void *src, gint stride, gint bytes, gint width,
 
   for (y = 0; y < height; y++)
     for (x = 0; x < width; x++)
-      v[y * width + x] = bytes == 1 ? ((const guint8 *) src)[y * stride + x]
-          : ((const guint16 *) src)[y * stride + x];
+      v[y * width + x] = ref_load (src, bytes, y * stride + x);
   return v;
 }
 
-/* The stage on a plane of bytes (@bytes 1) or of guint16 values (2). */
+/* The stage on a plane of samples of @bytes bytes: 8-bit values in bytes,
+ * 10-bit values in guint16. */
 static void
 ref_dct_threshold_samples (const void *src, gint src_stride, void *dst,
     gint dst_stride, gint bytes, gint width, gint height, guint threshold,
@@ -754,12 +727,8 @@ ref_dct_threshold_samples (const void *src, gint src_stride, void *dst,
   ref_dct_threshold_values (v, out, width, height, bytes == 1 ? 8 : 10,
       threshold, passes);
   for (y = 0; y < height; y++)
-    for (x = 0; x < width; x++) {
-      if (bytes == 1)
-        ((guint8 *) dst)[y * dst_stride + x] = out[y * width + x];
-      else
-        ((guint16 *) dst)[y * dst_stride + x] = out[y * width + x];
-    }
+    for (x = 0; x < width; x++)
+      ref_store (dst, bytes, y * dst_stride + x, out[y * width + x]);
   g_free (out);
   g_free (v);
 }

@@ -71,10 +71,11 @@ void ref_convolve_plane (const guint8 * src, gint src_stride,
 gdouble ref_effective_divisor (const gdouble * coeffs, gint kw, gint kh,
     gdouble divisor);
 
-/* The 10-bit counterparts of the two functions above, on plain 10-bit
- * values (0..1023, one guint16 each; strides and @xstep in values, not
- * bytes). @threshold is in 10-bit units: the element's threshold property
- * shifted left by 2. The convolution clamps to 0..1023. */
+/* The two functions above on plain 10-bit values (0..1023, one guint16
+ * each; strides and @xstep in values, not bytes): the same formulas
+ * (reference.c has each once, over the sample size). @threshold is in
+ * 10-bit units: the element's threshold property shifted left by 2. The
+ * convolution clamps to 0..1023. */
 void ref_epsilon_plane16 (const guint16 * src, gint src_stride,
     guint16 * dst, gint dst_stride, gint width, gint height, gint xstep,
     guint window, guint threshold);
@@ -130,9 +131,10 @@ void ref_process_frame (const GstVideoFrame * src, GstVideoFrame * dst,
     const RefParams * p);
 
 /* Shifted-DCT thresholding of one 8-bit plane (xstep 1), the formulas of
- * kernels/dct.cl (reference.c has them written out): the mean of @passes (1, 2, 4, 8, 16) inverse integer 8x8
- * DCTs over block grids at ref_dct_pass_offset(), AC coefficients with
- * |X| < @threshold (quarter levels) zeroed. @src and @dst must not overlap. */
+ * kernels/dct.cl (reference.c has them written out): the mean of @passes
+ * (1, 2, 4, 8, 16) inverse integer 8x8 DCTs over block grids at
+ * ref_dct_pass_offset(), AC coefficients with |X| < @threshold (quarter
+ * levels) zeroed. @src and @dst must not overlap. */
 void ref_dct_threshold_plane (const guint8 * src, gint src_stride,
     guint8 * dst, gint dst_stride, gint width, gint height, guint threshold,
     guint passes);

@@ -21,10 +21,26 @@
 #include <string.h>
 
 #include <gst/check/gstcheck.h>
+#include <glib/gstdio.h>
 
 #include "robust.h"
 
 #define DEFAULT_TEST_DEVICE "pocl"
+
+const GstVideoFormat rt_formats_420[2] = {
+  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420,
+};
+
+const GstVideoFormat rt_formats_8bit[7] = {
+  GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
+  GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_Y444,
+  GST_VIDEO_FORMAT_Y42B,
+};
+
+const GstVideoFormat rt_formats_10bit[4] = {
+  GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_I420_10LE,
+  GST_VIDEO_FORMAT_I422_10LE, GST_VIDEO_FORMAT_Y444_10LE,
+};
 
 const gchar *
 rt_device (void)
@@ -439,4 +455,66 @@ rt_cache_restore (gchar * saved)
   else
     g_unsetenv ("GST_CL_CACHE_DIR");
   g_free (saved);
+}
+
+gchar *
+rt_tmp_dir_new (const gchar * prefix)
+{
+  gchar *tmpl = g_strdup_printf ("%s-XXXXXX", prefix);
+  GError *error = NULL;
+  gchar *dir = g_dir_make_tmp (tmpl, &error);
+
+  if (dir == NULL)
+    g_error ("no folder %s: %s", tmpl, error->message);
+  g_free (tmpl);
+  return dir;
+}
+
+guint
+rt_tmp_dir_remove (const gchar * dir)
+{
+  GDir *d;
+  const gchar *name;
+  guint n = 0;
+
+  /* a test may have taken the write permission away */
+  g_chmod (dir, 0700);
+  d = g_dir_open (dir, 0, NULL);
+  while (d && (name = g_dir_read_name (d))) {
+    gchar *path = g_build_filename (dir, name, NULL);
+
+    /* a link is removed, never followed */
+    if (!g_file_test (path, G_FILE_TEST_IS_SYMLINK) &&
+        g_file_test (path, G_FILE_TEST_IS_DIR))
+      n += rt_tmp_dir_remove (path);
+    else if (g_unlink (path) == 0)
+      n++;
+    g_free (path);
+  }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (dir);
+  return n;
+}
+
+RtCacheDir *
+rt_cache_dir_new (void)
+{
+  RtCacheDir *cache = g_new0 (RtCacheDir, 1);
+
+  cache->dir = rt_tmp_dir_new ("clepsilon-cache");
+  cache->saved = g_strdup (g_getenv ("GST_CL_CACHE_DIR"));
+  g_setenv ("GST_CL_CACHE_DIR", cache->dir, TRUE);
+  return cache;
+}
+
+guint
+rt_cache_dir_free (RtCacheDir * cache)
+{
+  guint n = rt_tmp_dir_remove (cache->dir);
+
+  rt_cache_restore (cache->saved);
+  g_free (cache->dir);
+  g_free (cache);
+  return n;
 }

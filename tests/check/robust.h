@@ -18,11 +18,13 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* Helpers shared by the robustness tests (clepsilonrobust, clepsilonfaults)
- * and the fuzz target: frames with random content and optional odd layouts,
- * the reference output, comparison, harness and bus helpers, and live
- * object counts from GStreamer's leaks tracer. None of them calls fail ():
- * they return what they found, so that the fuzz target can use them too. */
+/* Helpers shared by the suites (the element's through harness.h, the
+ * library's through libs/fixture.h, libs/clcache) and the fuzz target: the
+ * sets of formats the suites loop over, frames with random content and
+ * optional odd layouts, the reference output, comparison, harness and bus
+ * helpers, live object counts from GStreamer's leaks tracer, a test's own
+ * temporary and cache folders. None of them calls fail (): they return
+ * what they found, so that the fuzz target can use them too. */
 
 #ifndef __CLEPSILON_ROBUST_H__
 #define __CLEPSILON_ROBUST_H__
@@ -37,6 +39,21 @@ G_BEGIN_DECLS
 
 /* $CLEPSILON_TEST_DEVICE, or "pocl". */
 const gchar *rt_device (void);
+
+/* The formats the element takes, in the sets the suites loop over, each in
+ * the order of the element's caps: NV12 and I420, 4:2:0 with interleaved
+ * and with planar chroma, the two shapes of every chroma path (where more
+ * formats would only repeat them); every 8-bit format; every 10-bit
+ * format. */
+extern const GstVideoFormat rt_formats_420[2];
+extern const GstVideoFormat rt_formats_8bit[7];
+extern const GstVideoFormat rt_formats_10bit[4];
+
+/* The loop over a set of formats: runs the statement that follows for @i
+ * (an unsigned integer) = 0, 1, ... over the array @formats (one of the
+ * sets above, or a test's own list), whose format is @formats[@i]. */
+#define RT_FOR_EACH_FORMAT(i, formats) \
+  for ((i) = 0; (i) < G_N_ELEMENTS (formats); (i)++)
 
 /* "video/x-raw, format=..., width=..., height=..., framerate=30/1". */
 gchar *rt_caps_string (GstVideoFormat fmt, gint w, gint h);
@@ -124,6 +141,31 @@ void rt_run_child (const gchar * child_env, const gchar * test,
  * the variable's value before, for rt_cache_restore(), which frees it. */
 gchar *rt_cache_off (void);
 void rt_cache_restore (gchar * saved);
+
+/* A new folder in $TMPDIR named "@prefix-XXXXXX" (free the name). Aborts
+ * where none can be made: no test can go on without it. */
+gchar *rt_tmp_dir_new (const gchar * prefix);
+
+/* Removes @dir with everything in it (folders emptied and made writable
+ * first; links removed, not followed); returns how many files (links,
+ * FIFOs...: everything but folders) it held. */
+guint rt_tmp_dir_remove (const gchar * dir);
+
+/* The program and tuning cache of one test: a fresh folder of its own
+ * (@dir) set as GST_CL_CACHE_DIR, so that what the test stores and reads is
+ * its own, and the variable's value before (@saved). */
+typedef struct
+{
+  gchar *dir;
+  gchar *saved;
+} RtCacheDir;
+
+/* Makes the folder (rt_tmp_dir_new()) and points GST_CL_CACHE_DIR at it. */
+RtCacheDir *rt_cache_dir_new (void);
+
+/* Removes @cache's folder with what it holds, sets GST_CL_CACHE_DIR back as
+ * it was and frees @cache; returns how many files the folder held. */
+guint rt_cache_dir_free (RtCacheDir * cache);
 
 G_END_DECLS
 

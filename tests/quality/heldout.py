@@ -750,7 +750,7 @@ def held(out):
 def test_frames(out):
     """tests/check/libs/dct-frames: a 128x96 luma crop, at (96, 128) on the
     codecs' 8x8 grid, of the first frame of FIT's astronaut in every cell
-    (libs/dct test_estimate_coded_frames)."""
+    (libs/cldctestimate test_estimate_coded_frames)."""
     dst = os.path.join(TOP, "tests", "check", "libs", "dct-frames")
     os.makedirs(dst, exist_ok=True)
     for cell, family, enc, qarg, qv in cells():

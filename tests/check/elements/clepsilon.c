@@ -265,8 +265,6 @@ GST_END_TEST;
 
 GST_START_TEST (test_sizes)
 {
-  static const GstVideoFormat formats[] =
-      { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
   static const gint sizes[][2] =
       { {1, 1}, {2, 2}, {3, 5}, {17, 9}, {641, 481} };
   GRand *krand = g_rand_new_with_seed (0x51e0ffff);
@@ -277,26 +275,26 @@ GST_START_TEST (test_sizes)
     big[f] = g_rand_int_range (krand, -2, 5);
   g_rand_free (krand);
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_420) {
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       ThConfig cfg;
       guint32 seed = 0x51e00000 + f * 16 + s;
 
       /* luma only, window much larger than the smallest frames */
       th_config_init (&cfg, 20, 15, 0);
-      run_one ("sizes", formats[f], sizes[s][0], sizes[s][1], &cfg, seed,
+      run_one ("sizes", rt_formats_420[f], sizes[s][0], sizes[s][1], &cfg, seed,
           TH_FILL_NOISE);
 
       /* luma, chroma and convolution */
       th_config_init (&cfg, 20, 5, 12);
       config_blur (&cfg);
-      run_one ("sizes", formats[f], sizes[s][0], sizes[s][1], &cfg,
+      run_one ("sizes", rt_formats_420[f], sizes[s][0], sizes[s][1], &cfg,
           seed + 0x1000, TH_FILL_SMOOTH);
 
       /* a 15x15 kernel, larger than the smallest frames */
       th_config_init (&cfg, 255, 3, 255);
       th_config_set_kernel (&cfg, 15, 15, big, 0, 0);
-      run_one ("sizes", formats[f], sizes[s][0], sizes[s][1], &cfg,
+      run_one ("sizes", rt_formats_420[f], sizes[s][0], sizes[s][1], &cfg,
           seed + 0x2000, TH_FILL_NOISE);
     }
   }
@@ -328,16 +326,14 @@ GST_END_TEST;
 
 GST_START_TEST (test_window_sizes)
 {
-  static const GstVideoFormat formats[] =
-      { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
   guint f, win;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_420) {
     for (win = 3; win <= 15; win += 2) {
       ThConfig cfg;
 
       th_config_init (&cfg, 20, win, 12);
-      run_one ("window sizes", formats[f], 37, 23, &cfg,
+      run_one ("window sizes", rt_formats_420[f], 37, 23, &cfg,
           0x3e000000 + f * 32 + win, TH_FILL_SMOOTH);
     }
   }
@@ -347,19 +343,17 @@ GST_END_TEST;
 
 GST_START_TEST (test_thresholds)
 {
-  static const GstVideoFormat formats[] =
-      { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
   static const guint thresholds[] = { 0, 20, 255 };
   static const guint chromas[] = { 0, 20, 255 };
   guint f, t, c;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_420) {
     for (t = 0; t < G_N_ELEMENTS (thresholds); t++) {
       for (c = 0; c < G_N_ELEMENTS (chromas); c++) {
         ThConfig cfg;
 
         th_config_init (&cfg, thresholds[t], 7, chromas[c]);
-        run_one ("thresholds", formats[f], 33, 19, &cfg,
+        run_one ("thresholds", rt_formats_420[f], 33, 19, &cfg,
             0x7e000000 + f * 64 + t * 8 + c, (t + c) & 1 ? TH_FILL_NOISE :
             TH_FILL_SMOOTH);
       }
@@ -505,7 +499,7 @@ GST_START_TEST (test_padded_strides)
   };
   guint f, l;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     for (l = 0; l < G_N_ELEMENTS (layouts); l++) {
       GstVideoFormat fmt = formats[f];
       gint w = 37, h = 23;
@@ -807,11 +801,9 @@ GST_END_TEST;
 
 GST_START_TEST (test_passthrough)
 {
-  static const GstVideoFormat formats[] =
-      { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
   guint f;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_420) {
     const gint w = 31, h = 17;
     const guint32 seed = 0xba550000 + f;
     ThConfig cfg;
@@ -822,8 +814,8 @@ GST_START_TEST (test_passthrough)
     gchar *ctx;
 
     th_config_init (&cfg, 0, 9, 0);
-    hr = make_harness (formats[f], w, h, &cfg, &info);
-    ctx = th_config_ctx ("passthrough", formats[f], w, h, seed, &cfg);
+    hr = make_harness (rt_formats_420[f], w, h, &cfg, &info);
+    ctx = th_config_ctx ("passthrough", rt_formats_420[f], w, h, seed, &cfg);
 
     in = th_make_input (&info, rand, TH_FILL_NOISE);
     copy = gst_buffer_copy_deep (in);
@@ -1127,22 +1119,20 @@ count_log (GstDebugCategory * category, GstDebugLevel level,
 GST_START_TEST (test_epsilon_variants)
 {
   static const gchar *variants[] = { "plain", "tiled", "vector", "wide" };
-  static const GstVideoFormat formats[] =
-      { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
   static const gint sizes[][2] = { {1, 1}, {2, 3}, {9, 5}, {67, 41} };
   static const guint windows[] = { 3, 9, 15 };
   guint v, f, s, w;
 
   for (v = 0; v < G_N_ELEMENTS (variants); v++) {
-    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    RT_FOR_EACH_FORMAT (f, rt_formats_420) {
       for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
         for (w = 0; w < G_N_ELEMENTS (windows); w++) {
           ThConfig cfg;
 
           th_config_init (&cfg, 20, windows[w], 14);
           cfg.epsilon_variant = variants[v];
-          run_one ("epsilon variant", formats[f], sizes[s][0], sizes[s][1],
-              &cfg, 0x5a000000 + v * 4096 + f * 256 + s * 16 + w,
+          run_one ("epsilon variant", rt_formats_420[f], sizes[s][0],
+              sizes[s][1], &cfg, 0x5a000000 + v * 4096 + f * 256 + s * 16 + w,
               (s + w) & 1 ? TH_FILL_NOISE : TH_FILL_SMOOTH);
         }
       }
@@ -1164,7 +1154,7 @@ GST_START_TEST (test_epsilon_wide_strips)
   static const guint windows[] = { 3, 5, 15 };
   guint f, s, w;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     for (s = 0; s < G_N_ELEMENTS (widths); s++) {
       for (w = 0; w < G_N_ELEMENTS (windows); w++) {
         ThConfig cfg;
@@ -1343,14 +1333,11 @@ damage_cache (const gchar * dir)
  * only a miss. */
 GST_START_TEST (test_tuning_cache)
 {
-  gchar *dir = g_dir_make_tmp ("clepsilon-cache-XXXXXX", NULL);
-  gchar *old = g_strdup (g_getenv ("GST_CL_CACHE_DIR"));
+  RtCacheDir *cache = rt_cache_dir_new ();
   guint compiled, cached, runs;
   gchar *eps1, *conv1, *eps2, *conv2;
   ThConfig cfg;
 
-  fail_unless (dir != NULL);
-  g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
   th_config_init (&cfg, 20, 5, 10);
   config_blur (&cfg);
 
@@ -1369,7 +1356,7 @@ GST_START_TEST (test_tuning_cache)
   g_free (eps2);
   g_free (conv2);
 
-  damage_cache (dir);
+  damage_cache (cache->dir);
   run_auto (&cfg, &compiled, &cached, &runs, &eps2, &conv2);
   fail_unless (compiled == 1 && cached == 0 && runs > 0,
       "damaged cache: compiled %u, cached %u, tuning runs %u", compiled,
@@ -1382,16 +1369,11 @@ GST_START_TEST (test_tuning_cache)
   run_auto (&cfg, &compiled, &cached, &runs, &eps2, &conv2);
   fail_unless (compiled == 1 && cached == 0 && runs > 0);
 
-  if (old)
-    g_setenv ("GST_CL_CACHE_DIR", old, TRUE);
-  else
-    g_unsetenv ("GST_CL_CACHE_DIR");
-  g_free (old);
+  rt_cache_dir_free (cache);
   g_free (eps1);
   g_free (conv1);
   g_free (eps2);
   g_free (conv2);
-  g_free (dir);
 }
 
 GST_END_TEST;

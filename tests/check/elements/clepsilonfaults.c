@@ -35,7 +35,6 @@
 
 #include <string.h>
 
-#include <glib/gstdio.h>
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
@@ -137,18 +136,17 @@ GST_END_TEST;
 
 GST_START_TEST (test_no_platform)
 {
-  gchar *dir = g_dir_make_tmp ("clepsilon-no-icd-XXXXXX", NULL);
+  gchar *dir = rt_tmp_dir_new ("clepsilon-no-icd");
   /* a loader may take its drivers from OCL_ICD_FILENAMES as well (the GPU
    * machine's environment sets it): the child has none */
   gchar *filenames = g_strdup (g_getenv ("OCL_ICD_FILENAMES"));
 
-  fail_unless (dir != NULL);
   g_unsetenv ("OCL_ICD_FILENAMES");
   run_child ("test_child_no_platform", "OCL_ICD_VENDORS", dir);
   if (filenames)
     g_setenv ("OCL_ICD_FILENAMES", filenames, TRUE);
   g_free (filenames);
-  g_remove (dir);
+  rt_tmp_dir_remove (dir);
   g_free (dir);
 }
 
@@ -517,32 +515,22 @@ is_tolerated (const gchar * name)
   return g_strcmp0 (name, "clGetDeviceIDs") == 0 && n_platforms () > 1;
 }
 
-/* A fresh cache folder for this process (each test runs in a process of
- * its own), or none at all. */
-static void
-use_cache (gboolean cache)
-{
-  gchar *dir = cache ? g_dir_make_tmp ("clepsilon-cache-XXXXXX", NULL) :
-      g_strdup ("");
-
-  g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
-  g_free (dir);
-}
-
 /* Fails the N-th OpenCL call of the life above for every N (@persist: that
  * call and every one after it, as a lost device does), with @error; @only:
- * count only that function. Checks each outcome. */
+ * count only that function. Checks each outcome. With @cache, in a cache
+ * folder of its own; without, with the cache off. */
 static void
 sweep (cl_int error, const gchar * error_name, const gchar * only,
     gboolean persist, gboolean cache)
 {
   GHashTable *absorbed = g_hash_table_new (g_str_hash, g_str_equal);
+  RtCacheDir *cache_dir = cache ? rt_cache_dir_new () : NULL;
+  gchar *saved = cache ? NULL : rt_cache_off ();
   Life life;
   Live before;
   gulong total, n, n_failed = 0, n_absorbed = 0, n_teardown = 0;
 
   /* a first life fills the caches and creates what lives for the process */
-  use_cache (cache);
   run_life (&life);
   fail_unless (life.outputs == 4 && life.error == NULL, "a life without "
       "faults failed at %s: %s", life.stage, life.error);
@@ -644,6 +632,10 @@ sweep (cl_int error, const gchar * error_name, const gchar * only,
     g_list_free (names);
   }
   g_hash_table_unref (absorbed);
+  if (cache_dir)
+    rt_cache_dir_free (cache_dir);
+  else
+    rt_cache_restore (saved);
 }
 
 GST_START_TEST (test_nth_call_fails)

@@ -386,7 +386,7 @@ GST_START_TEST (test_planar_444_422)
   static const gint sizes[][2] = { {1, 1}, {2, 3}, {17, 9}, {45, 27} };
   guint f, s;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       guint32 seed = 0x44400000 + f * 256 + s * 16;
       ThConfig cfg;
@@ -414,17 +414,12 @@ GST_END_TEST;
 /* ------------------------------------------------------------------------ */
 /* 10-bit                                                                   */
 
-static const GstVideoFormat formats10[] =
-    { GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_I420_10LE,
-  GST_VIDEO_FORMAT_I422_10LE, GST_VIDEO_FORMAT_Y444_10LE
-};
-
 GST_START_TEST (test_10bit)
 {
   static const gint sizes[][2] = { {1, 1}, {2, 3}, {9, 5}, {67, 41} };
   guint f, s;
 
-  for (f = 0; f < G_N_ELEMENTS (formats10); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_10bit) {
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       guint32 seed = 0x10b00000 + f * 256 + s * 16;
       Input junk = { FALSE, TRUE, NULL, {0, 0, 0, 0} };
@@ -432,25 +427,25 @@ GST_START_TEST (test_10bit)
 
       /* the element's defaults, luma only */
       th_config_init (&cfg, 8, 9, 0);
-      run_one ("10-bit", formats10[f], sizes[s][0], sizes[s][1], &cfg, NULL,
-          seed, FILL_SMOOTH);
+      run_one ("10-bit", rt_formats_10bit[f], sizes[s][0], sizes[s][1], &cfg,
+          NULL, seed, FILL_SMOOTH);
       /* luma, chroma and a sharpening kernel (clamps at both ends), with
        * junk around the 10-bit values */
       th_config_init (&cfg, 20, 5, 12);
       th_config_set_kernel (&cfg, 3, 3, k_sharpen, 0, 0);
-      run_one ("10-bit", formats10[f], sizes[s][0], sizes[s][1], &cfg, &junk,
-          seed + 1, FILL_NOISE);
+      run_one ("10-bit", rt_formats_10bit[f], sizes[s][0], sizes[s][1], &cfg,
+          &junk, seed + 1, FILL_NOISE);
       /* the largest thresholds (1020 in 10-bit units: differences of 1021
        * to 1023 stay out), a 15x15 kernel */
       th_config_init (&cfg, 255, 3, 255);
       config_big_kernel (&cfg, seed);
-      run_one ("10-bit", formats10[f], sizes[s][0], sizes[s][1], &cfg, NULL,
-          seed + 2, FILL_NOISE);
+      run_one ("10-bit", rt_formats_10bit[f], sizes[s][0], sizes[s][1], &cfg,
+          NULL, seed + 2, FILL_NOISE);
       /* divisor and bias, in 10-bit units */
       th_config_init (&cfg, 3, 3, 0);
       th_config_set_kernel (&cfg, 3, 3, k_blur, 8, 100);
-      run_one ("10-bit", formats10[f], sizes[s][0], sizes[s][1], &cfg, NULL,
-          seed + 3, FILL_SMOOTH);
+      run_one ("10-bit", rt_formats_10bit[f], sizes[s][0], sizes[s][1], &cfg,
+          NULL, seed + 3, FILL_SMOOTH);
     }
   }
 }
@@ -472,7 +467,7 @@ GST_START_TEST (test_10bit_threshold_scale)
   };
   guint f, i;
 
-  for (f = 0; f < G_N_ELEMENTS (formats10); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_10bit) {
     for (i = 0; i < G_N_ELEMENTS (pairs); i++) {
       GstVideoInfo info;
       GstVideoFrame frame;
@@ -483,7 +478,7 @@ GST_START_TEST (test_10bit_threshold_scale)
       gint stride;
 
       th_config_init (&cfg, 1, 3, 0);
-      hr = make_harness (&cfg, formats10[f], 2, 1, FALSE, &info);
+      hr = make_harness (&cfg, rt_formats_10bit[f], 2, 1, FALSE, &info);
       in = gst_buffer_new_allocate (NULL, info.size, NULL);
       gst_buffer_memset (in, 0, 0, info.size);
       fail_unless (gst_video_frame_map (&frame, &info, in, GST_MAP_WRITE));
@@ -502,7 +497,7 @@ GST_START_TEST (test_10bit_threshold_scale)
       fail_unless (ref_get_sample (&info, 0, luma, stride, 0, 0) ==
           pairs[i][2] && ref_get_sample (&info, 0, luma, stride, 1, 0) ==
           pairs[i][3], "%s: %u, %u gave %u, %u; expected %u, %u",
-          gst_video_format_to_string (formats10[f]), pairs[i][0],
+          gst_video_format_to_string (rt_formats_10bit[f]), pairs[i][0],
           pairs[i][1], ref_get_sample (&info, 0, luma, stride, 0, 0),
           ref_get_sample (&info, 0, luma, stride, 1, 0), pairs[i][2],
           pairs[i][3]);
@@ -528,7 +523,7 @@ GST_START_TEST (test_10bit_threshold_change_playing)
   const gint w = 37, h = 23;
   guint f, i;
 
-  for (f = 0; f < G_N_ELEMENTS (formats10); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_10bit) {
     guint32 seed = 0x10c00000 + f;
     GRand *rand = g_rand_new_with_seed (seed);
     static const Input plain = { FALSE, FALSE, NULL, {0, 0, 0, 0} };
@@ -537,14 +532,14 @@ GST_START_TEST (test_10bit_threshold_change_playing)
     ThConfig cfg;
 
     th_config_init (&cfg, thresholds[0][0], 5, thresholds[0][1]);
-    hr = make_harness (&cfg, formats10[f], w, h, FALSE, &info);
+    hr = make_harness (&cfg, rt_formats_10bit[f], w, h, FALSE, &info);
     for (i = 0; i < G_N_ELEMENTS (thresholds); i++) {
       gchar *ctx;
 
       th_config_init (&cfg, thresholds[i][0], 5, thresholds[i][1]);
       g_object_set (hr->element, "threshold", thresholds[i][0],
           "chroma-threshold", thresholds[i][1], NULL);
-      ctx = th_config_ctx ("10-bit threshold change", formats10[f], w, h,
+      ctx = th_config_ctx ("10-bit threshold change", rt_formats_10bit[f], w, h,
           seed, &cfg);
       gst_buffer_unref (push_one (hr, &info, &cfg, &plain, rand, FILL_SMOOTH,
               ctx));
@@ -569,7 +564,7 @@ GST_START_TEST (test_10bit_variants)
   static const guint windows[] = { 3, 15 };
   guint f, v, s, w;
 
-  for (f = 0; f < G_N_ELEMENTS (formats10); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_10bit) {
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       for (v = 0; v < G_N_ELEMENTS (variants); v++) {
         for (w = 0; w < G_N_ELEMENTS (windows); w++) {
@@ -583,9 +578,9 @@ GST_START_TEST (test_10bit_variants)
 
           th_config_init (&cfg, 20, windows[w], 14);
           cfg.epsilon_variant = variants[v];
-          hr = make_harness (&cfg, formats10[f], sizes[s][0], sizes[s][1],
-              FALSE, &info);
-          ctx = th_config_ctx ("10-bit epsilon variant", formats10[f],
+          hr = make_harness (&cfg, rt_formats_10bit[f], sizes[s][0],
+              sizes[s][1], FALSE, &info);
+          ctx = th_config_ctx ("10-bit epsilon variant", rt_formats_10bit[f],
               sizes[s][0], sizes[s][1], seed, &cfg);
           gst_buffer_unref (push_one (hr, &info, &cfg, &plain, rand,
                   (s + w) & 1 ? FILL_NOISE : FILL_SMOOTH, ctx));
@@ -617,10 +612,10 @@ GST_START_TEST (test_10bit_variants)
           else
             th_config_set_kernel (&cfg, 3, 3, k_sharpen, 0, 2);
           cfg.conv_variant = conv_variants[v];
-          hr = make_harness (&cfg, formats10[f], sizes[s][0], sizes[s][1],
-              FALSE, &info);
-          ctx = th_config_ctx ("10-bit convolution variant", formats10[f],
-              sizes[s][0], sizes[s][1], seed, &cfg);
+          hr = make_harness (&cfg, rt_formats_10bit[f], sizes[s][0],
+              sizes[s][1], FALSE, &info);
+          ctx = th_config_ctx ("10-bit convolution variant",
+              rt_formats_10bit[f], sizes[s][0], sizes[s][1], seed, &cfg);
           gst_buffer_unref (push_one (hr, &info, &cfg, &plain, rand,
                   FILL_NOISE, ctx));
           ran = v == 1 || (v == 3 && w == 1) ? "plain " : conv_variants[v];
@@ -652,7 +647,7 @@ GST_START_TEST (test_odd_layout)
   Input odd = { TRUE, FALSE, NULL, {0, 0, 0, 0} };
   guint f;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     guint32 seed = 0x0dd00000 + f;
     GRand *rand = g_rand_new_with_seed (seed);
     GstStructure *stats = NULL;
@@ -730,7 +725,7 @@ GST_START_TEST (test_crop)
   };
   guint f, c;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     for (c = 0; c < G_N_ELEMENTS (crops); c++) {
       guint32 seed = 0xc0000000 + f * 256 + c;
       Input input = { FALSE, c == 1, &crops[c], clipped (&crops[c], w, h) };
@@ -762,7 +757,7 @@ GST_START_TEST (test_crop_frames)
   };
   guint f, v, c;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     for (v = 0; v < G_N_ELEMENTS (variants); v++) {
       guint32 seed = 0xc1000000 + f * 256 + v * 16;
       GRand *rand = g_rand_new_with_seed (seed);

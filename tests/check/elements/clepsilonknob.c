@@ -359,7 +359,7 @@ GST_START_TEST (test_levels_while_playing)
 GST_END_TEST;
 
 /* A pipeline that sets only expert properties gets the reference's output
- * at their values (as before the knob existed), and strength reads
+ * at their values (the knob changes nothing for it), and strength reads
  * custom. */
 GST_START_TEST (test_expert_only)
 {
@@ -758,7 +758,7 @@ to_10bit (GstBuffer * in8, const GstVideoInfo * info8, GstVideoFormat fmt,
  * the high bits): the DCT stage on luma at the threshold the 8-bit frame
  * gets (4 times an 8-bit frame has its coefficients: kernels/dct.cl), the
  * output the 10-bit reference's with the bits around the value 0, chroma
- * untouched, and no warning (the stage was 8-bit only before). */
+ * untouched, and no warning on the bus. */
 GST_START_TEST (test_auto_10bit)
 {
   static const GstVideoFormat formats[] = {
@@ -767,7 +767,7 @@ GST_START_TEST (test_auto_10bit)
   GRand *rand = g_rand_new_with_seed (0x10b);
   guint i;
 
-  for (i = 0; i < G_N_ELEMENTS (formats); i++) {
+  RT_FOR_EACH_FORMAT (i, formats) {
     GstElement *e = th_make_element ();
     GstVideoInfo info8, info, caps_info;
     GstBuffer *in8 = jpeg_coded_frame (&info8), *in, *out;

@@ -163,9 +163,9 @@ check_caps_taken (gboolean passthrough, GstFlowReturn ret, const gchar * text)
  * memory is taken for them, let alone touched. Where the device could
  * never hold the planes' buffers, the caps are refused with an error
  * saying so, before anything is allocated. Either way the peak resident
- * size stays low (before, the caps alone took three planes' worth and
- * filled one, in passthrough too: a peak 512 MiB higher for the first,
- * 4 GB for the second). */
+ * size stays low: caps alone must not allocate or fill planes' worth of
+ * memory, in passthrough either (hundreds of MiB to gigabytes for these
+ * caps). */
 GST_START_TEST (test_huge_caps)
 {
   static const struct
@@ -213,8 +213,8 @@ count_critical (const gchar * log_domain, GLogLevelFlags log_level,
 }
 
 /* A buffer with no memory at all (gst_buffer_new() from an application):
- * refused with an error that says so, with no critical warning (before,
- * gst_buffer_peek_memory's assertion came first: an abort under
+ * refused with an error that says so, with no critical warning
+ * (gst_buffer_peek_memory() on it asserts: an abort under
  * G_DEBUG=fatal-criticals). */
 GST_START_TEST (test_buffer_without_memory)
 {
@@ -245,10 +245,9 @@ GST_END_TEST;
 
 /* A stream in bytes (a segment in GST_FORMAT_BYTES, as fakesrc without
  * format=time or a parser sends): frames are filtered and no critical
- * warning is raised. Before, before_transform asked the segment for the
- * stream time of the buffer's timestamp whatever its format:
- * gst_segment_to_stream_time's assertion, an abort under
- * G_DEBUG=fatal-criticals. */
+ * warning is raised (gst_segment_to_stream_time() asserts on a segment
+ * that is not in time: the stream time of a timestamp is asked only of a
+ * time segment, or G_DEBUG=fatal-criticals aborts). */
 GST_START_TEST (test_bytes_segment)
 {
   GstCheckLogFilter *filter;

@@ -958,11 +958,9 @@ GST_END_TEST;
  * one OpenCL buffer, so the element maps the frame and transfers. */
 GST_START_TEST (test_system_memory_per_plane)
 {
-  static const GstVideoFormat formats[] =
-      { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
   guint f;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_420) {
     GRand *rand = g_rand_new_with_seed (0x9e7 + f);
     RefParams p;
     GstVideoInfo info;
@@ -972,9 +970,9 @@ GST_START_TEST (test_system_memory_per_plane)
     gchar *ctx;
 
     th_params_init (&p, 20, 7, f == 1 ? 11 : 0);
-    hr = make_harness (formats[f], 75, 43, &p, &info);
+    hr = make_harness (rt_formats_420[f], 75, 43, &p, &info);
     ctx = g_strdup_printf ("[memory per plane] %s 75x43",
-        gst_video_format_to_string (formats[f]));
+        gst_video_format_to_string (rt_formats_420[f]));
     n_planes = GST_VIDEO_INFO_N_PLANES (&info);
 
     plain = th_make_input (&info, rand, TH_FILL_SMOOTH);
@@ -1027,11 +1025,9 @@ GST_END_TEST;
  * 1), with a video meta: cannot be wrapped, goes through the fallback. */
 GST_START_TEST (test_system_memory_unaligned)
 {
-  static const GstVideoFormat formats[] =
-      { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
   guint f;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_420) {
     GRand *rand = g_rand_new_with_seed (0x0dd + f);
     RefParams p;
     GstVideoInfo info;
@@ -1040,9 +1036,9 @@ GST_START_TEST (test_system_memory_unaligned)
     gchar *ctx;
 
     th_params_init (&p, 20, 9, 13);
-    hr = make_harness (formats[f], 81, 47, &p, &info);
+    hr = make_harness (rt_formats_420[f], 81, 47, &p, &info);
     ctx = g_strdup_printf ("[unaligned system memory] %s 81x47",
-        gst_video_format_to_string (formats[f]));
+        gst_video_format_to_string (rt_formats_420[f]));
 
     plain = th_make_input (&info, rand, TH_FILL_SMOOTH);
     in = copy_to_odd_share (plain);
@@ -1124,13 +1120,11 @@ make_padded_input (const GstVideoInfo * info, GRand * rand, gint extra,
  * same layout goes through the fallback. */
 GST_START_TEST (test_padded_strides_system_memory)
 {
-  static const GstVideoFormat formats[] =
-      { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
   /* { extra stride bytes, gap between planes } */
   static const gint layouts[][2] = { {64, 256}, {3, 5} };
   guint f, l;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_420) {
     GRand *rand = g_rand_new_with_seed (0x7add + f);
     RefParams p;
     GstVideoInfo info;
@@ -1138,13 +1132,13 @@ GST_START_TEST (test_padded_strides_system_memory)
     DeviceInfo dev;
 
     th_params_init (&p, 20, 7, 15);
-    hr = make_harness (formats[f], 37, 23, &p, &info);
+    hr = make_harness (rt_formats_420[f], 37, 23, &p, &info);
     dev = element_device (hr->element);
 
     for (l = 0; l < G_N_ELEMENTS (layouts); l++) {
       gchar *ctx = g_strdup_printf ("[padded strides] %s 37x23 stride+%d "
-          "gap %d", gst_video_format_to_string (formats[f]), layouts[l][0],
-          layouts[l][1]);
+          "gap %d", gst_video_format_to_string (rt_formats_420[f]),
+          layouts[l][0], layouts[l][1]);
       gchar *ctx_odd = g_strdup_printf ("%s, odd address", ctx);
       GstBuffer *in;
       Stats before;
@@ -1267,12 +1261,10 @@ GST_END_TEST;
  * copy measured faster), chroma is copied into the output. */
 GST_START_TEST (test_untouched_planes_shared)
 {
-  static const GstVideoFormat formats[] =
-      { GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420 };
   guint f, i, meta_case;
 
   for (meta_case = 0; meta_case < 2; meta_case++) {
-    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    RT_FOR_EACH_FORMAT (f, rt_formats_420) {
       GRand *rand = g_rand_new_with_seed (0x5a4e + f);
       gboolean with_meta = meta_case == 0, shared;
       RefParams p;
@@ -1282,10 +1274,10 @@ GST_START_TEST (test_untouched_planes_shared)
       Stats s;
       gchar *ctx = g_strdup_printf ("[untouched planes, downstream %s video "
           "meta] %s", with_meta ? "with" : "without",
-          gst_video_format_to_string (formats[f]));
+          gst_video_format_to_string (rt_formats_420[f]));
 
       th_params_init (&p, 20, 5, 0);
-      hr = make_harness_full (formats[f], 45, 27, &p, with_meta, &info);
+      hr = make_harness_full (rt_formats_420[f], 45, 27, &p, with_meta, &info);
       dev = element_device (hr->element);
       /* system memory input: its untouched planes are shared on any
        * device (on a discrete GPU they would cross to it and back) */

@@ -605,11 +605,6 @@ GST_END_TEST;
  * size to size. */
 GST_START_TEST (test_sizes_and_layouts)
 {
-  static const GstVideoFormat formats[] = {
-    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
-    GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_Y444,
-    GST_VIDEO_FORMAT_Y42B,
-  };
   static const gint sizes[][2] = {
     {1, 1}, {2, 2}, {1, 37}, {37, 1}, {3, 7}, {7, 3}, {33, 17}, {2, 1},
     {1, 2},
@@ -617,7 +612,7 @@ GST_START_TEST (test_sizes_and_layouts)
   GRand *rand = g_rand_new_with_seed (0x512e5);
   guint f, s, cases = 0;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_8bit) {
     GstHarness *hr;
     RefParams p;
 
@@ -626,12 +621,14 @@ GST_START_TEST (test_sizes_and_layouts)
     fail_unless (rt_params_set_kernel (&p, k_blur));
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       gchar *ctx = g_strdup_printf ("%s %dx%d",
-          gst_video_format_to_string (formats[f]), sizes[s][0], sizes[s][1]);
+          gst_video_format_to_string (rt_formats_8bit[f]), sizes[s][0],
+          sizes[s][1]);
       gchar *pctx = g_strdup_printf ("%s, padded", ctx);
       GstVideoInfo info;
       GstBuffer *in, *copy;
 
-      th_harness_set_format (hr, formats[f], sizes[s][0], sizes[s][1], &info);
+      th_harness_set_format (hr, rt_formats_8bit[f], sizes[s][0], sizes[s][1],
+          &info);
       th_push_check_unref (hr, &info, rt_make_input (&info, rand, 127, FALSE),
           &p, ctx);
       th_push_check_unref (hr, &info, rt_make_input (&info, rand, 0, TRUE), &p,
@@ -684,22 +681,17 @@ guarded_memory (gsize size)
  * at an aligned and at an odd address. */
 GST_START_TEST (test_undersized_each_plane)
 {
-  static const GstVideoFormat formats[] = {
-    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
-    GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_Y444,
-    GST_VIDEO_FORMAT_Y42B,
-  };
   GRand *rand = g_rand_new_with_seed (0x0dd);
   guint f, plane, odd, cases = 0;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, rt_formats_8bit) {
     GstVideoInfo info;
     GstHarness *hr;
     RefParams p;
 
     th_params_init (&p, 20, 5, 10);
     hr = new_harness (&p, NULL);
-    th_harness_set_format (hr, formats[f], 30, 20, &info);
+    th_harness_set_format (hr, rt_formats_8bit[f], 30, 20, &info);
     for (plane = 0; plane < GST_VIDEO_INFO_N_PLANES (&info); plane++) {
       for (odd = 0; odd < 2; odd++) {
         gsize offset[GST_VIDEO_MAX_PLANES];
@@ -747,7 +739,7 @@ GST_START_TEST (test_undersized_each_plane)
             GST_VIDEO_INFO_FORMAT (&info), 30, 20,
             GST_VIDEO_INFO_N_PLANES (&info), offset, stride);
         ctx = g_strdup_printf ("%s 30x20, plane %u short by one byte, %s",
-            gst_video_format_to_string (formats[f]), plane,
+            gst_video_format_to_string (rt_formats_8bit[f]), plane,
             odd ? "odd address" : "aligned");
         ret = gst_harness_push (hr, buf);
         fail_unless (ret == GST_FLOW_ERROR, "%s: push returned %s", ctx,
@@ -776,8 +768,9 @@ GST_START_TEST (test_undersized_each_plane)
 GST_END_TEST;
 
 /* A 4 KB buffer under 16000x16000 caps, with the cache off: refused before
- * any program is built or kernel variant timed for those caps (before, 28 s
- * of tuning came first). */
+ * any program is built or kernel variant timed for those caps (tuning for
+ * them first would take tens of seconds for a frame that is refused
+ * anyway). */
 GST_START_TEST (test_undersized_before_tuning)
 {
   gchar *cache = rt_cache_off (), *text = NULL;
@@ -827,7 +820,7 @@ GST_START_TEST (test_plane_across_memories)
   GRand *rand = g_rand_new_with_seed (0x5917);
   guint f, split;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     GstVideoInfo info;
     GstHarness *hr;
     RefParams p;
@@ -1877,8 +1870,8 @@ static const gchar *comma_locales[] = {
 };
 
 /* A device string that is not valid UTF-8 (possible from code) is refused
- * with a warning and the previous one kept (before, choosing the device
- * read past the end of it); the element still starts on the old one. */
+ * with a warning and the previous one kept (matching devices against it
+ * could read past its end); the element still starts on the old one. */
 GST_START_TEST (test_device_not_utf8)
 {
   GstElement *e = gst_element_factory_make ("clepsilon", NULL);
@@ -2151,8 +2144,8 @@ start_at_once (gpointer data)
 
 /* Child, in a process that has not used OpenCL yet: STARTS pipelines with
  * a clepsilon each reach PLAYING at the same moment, and all play to the
- * end (before, this crashed inside PoCL's first enumeration in 12 of 20
- * runs, or found no device). */
+ * end (PoCL's first enumeration, run by several threads at once, can crash
+ * or find no device: gst/gstclcontext.c serialises it). */
 GST_START_TEST (test_child_concurrent_starts)
 {
   GThread *threads[STARTS];

@@ -21,8 +21,9 @@
 /* The on-disk cache (gst/gstclcache.c) against what a hostile or broken
  * cache folder holds: FIFOs, links to devices, huge files, valid entries
  * under another key's name, files and folders others can write, and
- * several writers updating one entry at once. Each case builds its own
- * folder in $TMPDIR and points GST_CL_CACHE_DIR at it. */
+ * several writers updating one entry at once. Each case runs in a cache
+ * folder of its own (GST_CL_CACHE_DIR), made before it and removed after
+ * it. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -37,35 +38,22 @@
 #include <unistd.h>
 
 #include "gstclcache-private.h"
+#include "robust.h"
 
-/* A fresh private cache folder, set as GST_CL_CACHE_DIR. */
-static gchar *
-make_cache_dir (void)
+/* Each case's own cache folder (robust.h), made before it and removed
+ * after it. */
+static RtCacheDir *cache;
+
+static void
+cache_setup (void)
 {
-  gchar *dir = g_dir_make_tmp ("clcache-XXXXXX", NULL);
-
-  fail_unless (dir != NULL);
-  g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
-  return dir;
+  cache = rt_cache_dir_new ();
 }
 
 static void
-remove_cache_dir (gchar * dir)
+cache_teardown (void)
 {
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const gchar *name;
-
-  g_chmod (dir, 0700);
-  while (d && (name = g_dir_read_name (d))) {
-    gchar *path = g_build_filename (dir, name, NULL);
-
-    g_unlink (path);
-    g_free (path);
-  }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (dir);
-  g_free (dir);
+  rt_cache_dir_free (cache);
 }
 
 /* Where the cache keeps @what's entry for @key: "WHAT-SHA256(KEY)", as
@@ -92,7 +80,7 @@ read_entry (const gchar * what, const gchar * key, gchar ** contents)
 
 GST_START_TEST (test_round_trip)
 {
-  gchar *dir = make_cache_dir (), *contents = NULL;
+  gchar *contents = NULL;
   gsize length = 0;
 
   gst_cl_cache_write ("program", "key one", "binary\0bytes", 12);
@@ -103,34 +91,34 @@ GST_START_TEST (test_round_trip)
   g_free (contents);
   fail_if (read_entry ("program", "key two", &contents));
   fail_if (read_entry ("tuning", "key one", &contents));
-  remove_cache_dir (dir);
 }
 
 GST_END_TEST;
 
 /* A FIFO where an entry should be: read without blocking, and refused
- * (before, start hung forever inside g_file_get_contents). */
+ * (g_file_get_contents would wait on it, and the element's start with it,
+ * forever). */
 GST_START_TEST (test_fifo_entry)
 {
-  gchar *dir = make_cache_dir (), *contents = NULL;
-  gchar *path = entry_path (dir, "tuning", "k");
+  gchar *contents = NULL;
+  gchar *path = entry_path (cache->dir, "tuning", "k");
 
   fail_unless (mkfifo (path, 0600) == 0);
   fail_if (read_entry ("tuning", "k", &contents));
   fail_unless (contents == NULL);
   g_free (path);
-  remove_cache_dir (dir);
 }
 
 GST_END_TEST;
 
-/* A link to /dev/zero, and a 3 GB sparse file: refused unread (before, the
- * first grew the process to 4.3 GB, the second took 19 s). */
+/* A link to /dev/zero, and a 3 GB sparse file: refused unread (read, the
+ * first grows the process until memory runs out, the second takes seconds
+ * at every start). */
 GST_START_TEST (test_endless_and_huge_entries)
 {
-  gchar *dir = make_cache_dir (), *contents = NULL;
-  gchar *link = entry_path (dir, "program", "zero");
-  gchar *huge = entry_path (dir, "program", "huge");
+  gchar *contents = NULL;
+  gchar *link = entry_path (cache->dir, "program", "zero");
+  gchar *huge = entry_path (cache->dir, "program", "huge");
   FILE *f;
 
   fail_unless (symlink ("/dev/zero", link) == 0);
@@ -143,18 +131,18 @@ GST_START_TEST (test_endless_and_huge_entries)
   fail_unless (contents == NULL);
   g_free (link);
   g_free (huge);
-  remove_cache_dir (dir);
 }
 
 GST_END_TEST;
 
 /* A valid entry copied under another key's name is a miss, and the copy
- * is removed (before, the window-15 program ran for window 3). */
+ * is removed (taken as a hit, the window-15 program would run for window
+ * 3). */
 GST_START_TEST (test_entry_of_another_key)
 {
-  gchar *dir = make_cache_dir (), *contents = NULL, *data;
-  gchar *a = entry_path (dir, "program", "window 15");
-  gchar *b = entry_path (dir, "program", "window 3");
+  gchar *contents = NULL, *data;
+  gchar *a = entry_path (cache->dir, "program", "window 15");
+  gchar *b = entry_path (cache->dir, "program", "window 3");
   gsize size;
 
   gst_cl_cache_write ("program", "window 15", "fifteen", 7);
@@ -170,7 +158,6 @@ GST_START_TEST (test_entry_of_another_key)
   g_free (contents);
   g_free (a);
   g_free (b);
-  remove_cache_dir (dir);
 }
 
 GST_END_TEST;
@@ -179,8 +166,8 @@ GST_END_TEST;
  * are not trusted: a program binary is native code. */
 GST_START_TEST (test_untrusted_files)
 {
-  gchar *dir = make_cache_dir (), *contents = NULL;
-  gchar *path = entry_path (dir, "program", "k");
+  gchar *contents = NULL;
+  gchar *path = entry_path (cache->dir, "program", "k");
 
   gst_cl_cache_write ("program", "k", "code", 4);
   fail_unless (read_entry ("program", "k", &contents));
@@ -194,10 +181,10 @@ GST_START_TEST (test_untrusted_files)
   fail_unless (read_entry ("program", "k", &contents));
   g_clear_pointer (&contents, g_free);
 
-  fail_unless (g_chmod (dir, 0777) == 0);
+  fail_unless (g_chmod (cache->dir, 0777) == 0);
   fail_if (read_entry ("program", "k", &contents), "world-writable folder");
   gst_cl_cache_write ("program", "other", "x", 1);
-  fail_unless (g_chmod (dir, 0700) == 0);
+  fail_unless (g_chmod (cache->dir, 0700) == 0);
   fail_if (read_entry ("program", "other", &contents),
       "written into a world-writable folder");
 
@@ -209,14 +196,13 @@ GST_START_TEST (test_untrusted_files)
     GST_INFO ("not root: another owner's entry not tried");
   }
   g_free (path);
-  remove_cache_dir (dir);
 }
 
 GST_END_TEST;
 
 /* Several writers adding lines to one entry at the same time: with the
- * read, merge and write under one lock, no line is lost (before, the
- * tuning file lost entries to concurrent processes). */
+ * read, merge and write under one lock, no line is lost (without it, the
+ * tuning file loses the entries of concurrent processes). */
 #define WRITERS 6
 #define LINES 25
 
@@ -247,7 +233,7 @@ writer (gpointer data)
 
 GST_START_TEST (test_concurrent_updates)
 {
-  gchar *dir = make_cache_dir (), *contents = NULL;
+  gchar *contents = NULL;
   GThread *threads[WRITERS];
   gchar **lines;
   guint i;
@@ -262,7 +248,6 @@ GST_START_TEST (test_concurrent_updates)
   fail_unless_equals_int (g_strv_length (lines) - 1, WRITERS * LINES);
   g_strfreev (lines);
   g_free (contents);
-  remove_cache_dir (dir);
 }
 
 GST_END_TEST;
@@ -270,11 +255,11 @@ GST_END_TEST;
 /* Another process holds an entry's lock and keeps it (stopped, in a
  * debugger, on a network filesystem): the update gives up after a bounded
  * wait, without calling its merge, and works again once the lock is free;
- * no lock file is left in the folder (before, the update blocked in
- * flock() for as long as the lock was held, the streaming thread with it,
- * and every update left a 0-byte .lock file). The lock is held through a
- * descriptor of the test's own, as another process's would be: flock()
- * locks belong to open file descriptions. */
+ * no lock file is left in the folder. (A blocking flock() would hold the
+ * update, and the streaming thread with it, for as long as the lock is
+ * held; a lock file left by every update would pile up.) The lock is held
+ * through a descriptor of the test's own, as another process's would be:
+ * flock() locks belong to open file descriptions. */
 typedef struct
 {
   GMutex lock;
@@ -324,8 +309,8 @@ wait_update (HeldLockUpdate * u)
 
 GST_START_TEST (test_held_lock)
 {
-  gchar *dir = make_cache_dir (), *contents = NULL, *lock_path, *entry;
-  gchar *path = entry_path (dir, "tuning", "held");
+  gchar *contents = NULL, *lock_path, *entry;
+  gchar *path = entry_path (cache->dir, "tuning", "held");
   const gchar *name;
   HeldLockUpdate u = { 0, };
   GThread *thread;
@@ -355,7 +340,7 @@ GST_START_TEST (test_held_lock)
   fail_unless_equals_string (contents, "updated");
   g_free (contents);
   entry = g_path_get_basename (path);
-  d = g_dir_open (dir, 0, NULL);
+  d = g_dir_open (cache->dir, 0, NULL);
   fail_unless (d != NULL);
   while ((name = g_dir_read_name (d)))
     fail_unless_equals_string (name, entry);
@@ -366,7 +351,6 @@ GST_START_TEST (test_held_lock)
   g_cond_clear (&u.cond);
   g_free (lock_path);
   g_free (path);
-  remove_cache_dir (dir);
 }
 
 GST_END_TEST;
@@ -378,6 +362,7 @@ clcache_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, cache_setup, cache_teardown);
   tcase_add_test (tc, test_round_trip);
   tcase_add_test (tc, test_fifo_entry);
   tcase_add_test (tc, test_endless_and_huge_entries);

@@ -18,7 +18,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* The frame room (gst/gstclframe.c) on its own: gst_cl_frame_open() and
+/* Frames (gst/gstclframe.c) on their own: gst_cl_frame_open() and
  * gst_cl_frame_close() on buffers of system memory (aligned, at an odd
  * address, padded strides in a GstVideoMeta, planes in two memories), of
  * the element's OpenCL memory (its pool, host-visible and device-resident,
@@ -40,7 +40,7 @@
 #include "gstclframe-private.h"
 #include "gstclmemory-private.h"
 #include "robust.h"
-#include "rooms.h"
+#include "fixture.h"
 
 static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_GRAY8,
@@ -52,8 +52,9 @@ static const GstVideoFormat formats[] = {
 static GstClPlaneKind
 system_kind (gconstpointer data)
 {
-  if (gst_cl_context_is_host_unified (rooms_context) &&
-      (guintptr) data % gst_cl_context_get_host_ptr_align (rooms_context) == 0)
+  if (gst_cl_context_is_host_unified (fixture_context) &&
+      (guintptr) data % gst_cl_context_get_host_ptr_align (fixture_context) ==
+      0)
     return GST_CL_PLANE_WRAPPED;
   return GST_CL_PLANE_MAPPED;
 }
@@ -62,9 +63,9 @@ system_kind (gconstpointer data)
 static GstClPlaneKind
 pool_kind (void)
 {
-  if (!gst_cl_context_is_host_unified (rooms_context))
+  if (!gst_cl_context_is_host_unified (fixture_context))
     return GST_CL_PLANE_PINNED;
-  return gst_cl_context_has_fine_svm (rooms_context) ? GST_CL_PLANE_SVM :
+  return gst_cl_context_has_fine_svm (fixture_context) ? GST_CL_PLANE_SVM :
       GST_CL_PLANE_HOST_BUFFER;
 }
 
@@ -77,7 +78,7 @@ check_planes (const GstClFrame * frame, const GstVideoInfo * info,
     GstBuffer * buffer, GstClPlaneKind kind, const gchar * what)
 {
   GstVideoMeta *meta = gst_buffer_get_video_meta (buffer);
-  cl_command_queue queue = gst_cl_context_get_queue (rooms_context);
+  cl_command_queue queue = gst_cl_context_get_queue (fixture_context);
   GstMapInfo map;
   guint8 *bytes;
   gsize size;
@@ -100,7 +101,7 @@ check_planes (const GstClFrame * frame, const GstVideoInfo * info,
     gsize row_bytes, rows, y;
     guint8 *got;
 
-    rooms_plane_extent (info, i, &row_bytes, &rows);
+    fixture_plane_extent (info, i, &row_bytes, &rows);
     fail_unless_equals_int (ref->kind, kind);
     fail_unless_equals_int (ref->pitch, pitch);
     if (kind == GST_CL_PLANE_MAPPED || kind == GST_CL_PLANE_PINNED) {
@@ -150,7 +151,7 @@ check_open (const GstVideoInfo * info, GstBuffer * buffer,
   GstClFrame frame;
   GError *error = NULL;
 
-  fail_unless (gst_cl_frame_open (&frame, rooms_context, info, buffer,
+  fail_unless (gst_cl_frame_open (&frame, fixture_context, info, buffer,
           GST_MAP_READ, &error), "%s: %s", what, error ? error->message : "");
   fail_unless (frame.buffer == buffer);
   check_planes (&frame, info, buffer, kind, what);
@@ -166,10 +167,10 @@ check_open (const GstVideoInfo * info, GstBuffer * buffer,
 GST_START_TEST (test_system_memory)
 {
   GRand *rand = g_rand_new_with_seed (0x4a11);
-  gsize align = gst_cl_context_get_host_ptr_align (rooms_context) - 1;
+  gsize align = gst_cl_context_get_host_ptr_align (fixture_context) - 1;
   guint f;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     const gchar *name = gst_video_format_to_string (formats[f]);
     GstVideoInfo info;
     GstBuffer *buf;
@@ -182,8 +183,8 @@ GST_START_TEST (test_system_memory)
     fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
     gst_buffer_unmap (buf, &map);
     fail_unless_equals_int (system_kind (map.data),
-        gst_cl_context_is_host_unified (rooms_context) ? GST_CL_PLANE_WRAPPED :
-        GST_CL_PLANE_MAPPED);
+        gst_cl_context_is_host_unified (fixture_context) ?
+        GST_CL_PLANE_WRAPPED : GST_CL_PLANE_MAPPED);
     what = g_strdup_printf ("%s aligned", name);
     check_open (&info, buf, system_kind (map.data), what);
     g_free (what);
@@ -214,7 +215,7 @@ GST_END_TEST;
 GST_START_TEST (test_wrapped_memory)
 {
   GRand *rand = g_rand_new_with_seed (0x77aa);
-  gsize align = gst_cl_context_get_host_ptr_align (rooms_context);
+  gsize align = gst_cl_context_get_host_ptr_align (fixture_context);
   GstVideoInfo info;
   GstBuffer *buf, *split;
   GstMapInfo map;
@@ -269,7 +270,7 @@ GST_START_TEST (test_cl_memory)
   GRand *rand = g_rand_new_with_seed (0xc1f0);
   guint f, pad, resident;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     for (resident = 0; resident < 2; resident++) {
       for (pad = 0; pad <= 9; pad += 9) {
         GstVideoInfo info;
@@ -280,18 +281,18 @@ GST_START_TEST (test_cl_memory)
         gchar *what;
 
         gst_video_info_set_format (&info, formats[f], 41, 27);
-        pool = rooms_cl_pool (&info, resident, pad);
-        buf = rooms_pool_frame (pool, rand);
+        pool = fixture_cl_pool (&info, resident, pad);
+        buf = fixture_pool_frame (pool, rand);
         fail_unless (gst_buffer_n_memory (buf) == 1);
         fail_unless (gst_is_cl_memory (gst_buffer_peek_memory (buf, 0),
-                rooms_context));
+                fixture_context));
         if (pad)
           fail_unless (gst_buffer_get_video_meta (buf)->stride[0] >
               info.stride[0], "no padding in the pool's layout");
         what = g_strdup_printf ("%s %s pad %u",
             gst_video_format_to_string (formats[f]),
             resident ? "device-resident" : "host-visible", pad);
-        fail_unless (gst_cl_frame_open (&frame, rooms_context, &info, buf,
+        fail_unless (gst_cl_frame_open (&frame, fixture_context, &info, buf,
                 GST_MAP_READ, &error), "%s: %s", what,
             error ? error->message : "");
         fail_unless (frame.all_cl_memory, "%s", what);
@@ -305,7 +306,7 @@ GST_START_TEST (test_cl_memory)
         gst_cl_frame_close (&frame);
         g_free (what);
         gst_buffer_unref (buf);
-        rooms_free_pool (pool);
+        fixture_free_pool (pool);
       }
     }
   }
@@ -326,9 +327,9 @@ GST_START_TEST (test_shared_planes)
   GstBuffer *a, *b;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 38, 22);
-  pool = rooms_cl_pool (&info, FALSE, 0);
-  a = rooms_pool_frame (pool, rand);
-  b = rooms_pool_frame (pool, rand);
+  pool = fixture_cl_pool (&info, FALSE, 0);
+  a = fixture_pool_frame (pool, rand);
+  b = fixture_pool_frame (pool, rand);
   /* a's luma, then b's chroma */
   {
     GstBuffer *split = gst_buffer_new ();
@@ -346,7 +347,7 @@ GST_START_TEST (test_shared_planes)
   }
   gst_buffer_unref (a);
   gst_buffer_unref (b);
-  rooms_free_pool (pool);
+  fixture_free_pool (pool);
   g_rand_free (rand);
 }
 
@@ -361,8 +362,8 @@ check_refused (const GstVideoInfo * info, GstBuffer * buffer,
   GstClFrame frame;
   GError *error = NULL;
 
-  fail_if (gst_cl_frame_open (&frame, rooms_context, info, buffer, flags, &error),
-      "%s: opened", what);
+  fail_if (gst_cl_frame_open (&frame, fixture_context, info, buffer, flags,
+          &error), "%s: opened", what);
   fail_unless (error != NULL, "%s: no error", what);
   fail_unless (g_error_matches (error, GST_STREAM_ERROR,
           GST_STREAM_ERROR_FORMAT), "%s: %s", what, error->message);
@@ -381,7 +382,7 @@ GST_START_TEST (test_undersized)
   GRand *rand = g_rand_new_with_seed (0x5e7d);
   guint f;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     const gchar *name = gst_video_format_to_string (formats[f]);
     guint last;
     gsize row_bytes, rows, need;
@@ -394,7 +395,7 @@ GST_START_TEST (test_undersized)
 
     gst_video_info_set_format (&info, formats[f], 37, 23);
     last = GST_VIDEO_INFO_N_PLANES (&info) - 1;
-    rooms_plane_extent (&info, last, &row_bytes, &rows);
+    fixture_plane_extent (&info, last, &row_bytes, &rows);
     need = info.offset[last] + info.stride[last] * (rows - 1) + row_bytes;
     fail_unless (need <= info.size);
 
@@ -433,14 +434,14 @@ GST_START_TEST (test_undersized)
     gst_buffer_unref (buf);
 
     /* our pool's memory, cut short */
-    pool = rooms_cl_pool (&info, FALSE, 0);
-    buf = rooms_pool_frame (pool, rand);
+    pool = fixture_cl_pool (&info, FALSE, 0);
+    buf = fixture_pool_frame (pool, rand);
     gst_buffer_resize (buf, 0, need - 1);
     what = g_strdup_printf ("%s pool memory one byte short", name);
     check_refused (&info, buf, GST_MAP_READ, what);
     g_free (what);
     gst_buffer_unref (buf);
-    rooms_free_pool (pool);
+    fixture_free_pool (pool);
   }
 
   {
@@ -463,7 +464,7 @@ clframe_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, rooms_setup, rooms_teardown);
+  tcase_add_checked_fixture (tc, fixture_setup, fixture_teardown);
   tcase_add_test (tc, test_system_memory);
   tcase_add_test (tc, test_wrapped_memory);
   tcase_add_test (tc, test_cl_memory);

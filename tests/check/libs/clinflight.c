@@ -18,7 +18,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* The ordering room (gst/gstclstream.c, gst/gstclinflight.c) on its own:
+/* Ordering (gst/gstclstream.c, gst/gstclinflight.c) on its own:
  * streams ordered by their commands' events across two queues, held back
  * by a user event until it completes, a failed wait reported; frames left
  * in flight (depth 3) through a plan, each output equal to the CPU
@@ -42,7 +42,7 @@
 #include "gstclplan-private.h"
 #include "reference.h"
 #include "robust.h"
-#include "rooms.h"
+#include "fixture.h"
 #include "clfault.h"
 
 /* A device buffer of @size bytes. */
@@ -50,7 +50,7 @@ static cl_mem
 device_buffer (gsize size)
 {
   GError *error = NULL;
-  cl_mem mem = gst_cl_context_create_buffer (rooms_context,
+  cl_mem mem = gst_cl_context_create_buffer (fixture_context,
       CL_MEM_READ_WRITE, size, "stream test", &error);
 
   fail_unless (mem != NULL, "%s", error ? error->message : "");
@@ -92,13 +92,13 @@ GST_START_TEST (test_streams_ordered)
 
   for (i = 0; i < pitch * rows; i++)
     data[i] = i * 7 + 3;
-  gate = clCreateUserEvent (gst_cl_context_get_handle (rooms_context),
+  gate = clCreateUserEvent (gst_cl_context_get_handle (fixture_context),
       &status);
   fail_unless (status == CL_SUCCESS);
 
-  gst_cl_stream_init (&a, gst_cl_context_get_queue (rooms_context), &gate,
+  gst_cl_stream_init (&a, gst_cl_context_get_queue (fixture_context), &gate,
       1);
-  gst_cl_stream_init (&b, gst_cl_context_get_host_queue (rooms_context),
+  gst_cl_stream_init (&b, gst_cl_context_get_host_queue (fixture_context),
       NULL, 0);
   fail_unless (gst_cl_stream_copy (&a, &(GstClPlaneCopy) {
           &host, &rx, row_bytes, rows}, &stats, &error), "%s", error ? error->message : "");
@@ -107,8 +107,8 @@ GST_START_TEST (test_streams_ordered)
   fail_unless (gst_cl_stream_copy (&b, &(GstClPlaneCopy) {
           &rx, &ry, row_bytes, rows}, &stats, &error), "%s", error ? error->message : "");
   fail_unless (gst_cl_stream_join (&b, &done, &error));
-  clFlush (gst_cl_context_get_queue (rooms_context));
-  clFlush (gst_cl_context_get_host_queue (rooms_context));
+  clFlush (gst_cl_context_get_queue (fixture_context));
+  clFlush (gst_cl_context_get_host_queue (fixture_context));
   g_usleep (50 * 1000);
   /* held back: neither copy has run */
   fail_if (event_status (a.last) == CL_COMPLETE, "ran before its wait");
@@ -116,7 +116,7 @@ GST_START_TEST (test_streams_ordered)
 
   fail_unless (clSetUserEventStatus (gate, CL_COMPLETE) == CL_SUCCESS);
   fail_unless (clWaitForEvents (1, &done) == CL_SUCCESS);
-  fail_unless (clEnqueueReadBuffer (gst_cl_context_get_queue (rooms_context),
+  fail_unless (clEnqueueReadBuffer (gst_cl_context_get_queue (fixture_context),
           y, CL_TRUE, 0, pitch * rows, back, 0, NULL, NULL) == CL_SUCCESS);
   for (i = 0; i < rows; i++)
     fail_unless (memcmp (back + i * pitch, data + i * pitch, row_bytes) == 0,
@@ -129,7 +129,7 @@ GST_START_TEST (test_streams_ordered)
   memset (back, 0, pitch * rows);
   gst_cl_stream_clear (&a);
   fail_unless (clWaitForEvents (1, &done) == CL_SUCCESS);
-  gst_cl_stream_init (&a, gst_cl_context_get_queue (rooms_context), NULL, 0);
+  gst_cl_stream_init (&a, gst_cl_context_get_queue (fixture_context), NULL, 0);
   fail_unless (gst_cl_stream_copy (&a, &(GstClPlaneCopy) {
           &host, &hback, row_bytes, rows}, &stats, &error));
   fail_unless (a.last == NULL, "a CPU copy has no event");
@@ -152,9 +152,9 @@ static GstClTuner *tuner;
 static void
 setup (void)
 {
-  rooms_setup ();
+  fixture_setup ();
   stats = gst_cl_stats_new ();
-  tuner = gst_cl_tuner_new (rooms_context, stats);
+  tuner = gst_cl_tuner_new (fixture_context, stats);
 }
 
 static void
@@ -162,7 +162,7 @@ teardown (void)
 {
   gst_cl_tuner_free (tuner);
   gst_cl_stats_free (stats);
-  rooms_teardown ();
+  fixture_teardown ();
 }
 
 /* Settings of frame @i and their reference parameters: the thresholds
@@ -213,14 +213,15 @@ GST_START_TEST (test_frames_ahead)
   guint i, held = 0, depth;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 45, 27);
-  in_pool = rooms_cl_pool (&info, FALSE, 0);
-  out_pool = rooms_cl_pool (&info, FALSE, 0);
-  plan = gst_cl_plan_new (rooms_context, tuner, &info, 3, &error);
+  in_pool = fixture_cl_pool (&info, FALSE, 0);
+  out_pool = fixture_cl_pool (&info, FALSE, 0);
+  plan = gst_cl_plan_new (fixture_context, tuner, &info, 3, &error);
   fail_unless (plan != NULL, "%s", error ? error->message : "");
   depth = gst_cl_plan_get_depth (plan);
   /* one at a time only where the CPU maps frames with commands */
   fail_unless_equals_int (depth, gst_cl_context_is_host_unified
-      (rooms_context) && !gst_cl_context_has_fine_svm (rooms_context) ? 1 : 3);
+      (fixture_context) && !gst_cl_context_has_fine_svm (fixture_context) ?
+      1 : 3);
 
   for (i = 0; i < N_FRAMES; i++) {
     GstClPlanSettings s;
@@ -228,7 +229,7 @@ GST_START_TEST (test_frames_ahead)
 
     frame_settings (i, &s, &ps[i]);
     gst_cl_plan_set_settings (plan, &s);
-    ins[i] = rooms_pool_frame (in_pool, rand);
+    ins[i] = fixture_pool_frame (in_pool, rand);
     fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &outs[i], NULL) ==
         GST_FLOW_OK);
     gst_buffer_memset (outs[i], 0, 0xa5, gst_buffer_get_size (outs[i]));
@@ -269,8 +270,8 @@ GST_START_TEST (test_frames_ahead)
   /* a second drain has nothing to do */
   fail_unless (gst_cl_plan_drain (plan, NULL, NULL));
   gst_cl_plan_free (plan);
-  rooms_free_pool (in_pool);
-  rooms_free_pool (out_pool);
+  fixture_free_pool (in_pool);
+  fixture_free_pool (out_pool);
   g_rand_free (rand);
 }
 
@@ -294,16 +295,16 @@ GST_START_TEST (test_error_of_frame_that_left)
   guint i, depth;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 33, 17);
-  pool = rooms_cl_pool (&info, FALSE, 0);
-  out_pool = rooms_cl_pool (&info, FALSE, 0);
-  plan = gst_cl_plan_new (rooms_context, tuner, &info, 3, &error);
+  pool = fixture_cl_pool (&info, FALSE, 0);
+  out_pool = fixture_cl_pool (&info, FALSE, 0);
+  plan = gst_cl_plan_new (fixture_context, tuner, &info, 3, &error);
   fail_unless (plan != NULL);
   depth = gst_cl_plan_get_depth (plan);
   frame_settings (1, &s, &p);
   gst_cl_plan_set_settings (plan, &s);
 
   for (i = 0; depth > 1 && i < 2 * depth + 2; i++) {
-    GstBuffer *in = rooms_pool_frame (pool, rand), *out = NULL;
+    GstBuffer *in = fixture_pool_frame (pool, rand), *out = NULL;
     gboolean ok;
 
     fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &out, NULL) ==
@@ -332,7 +333,7 @@ GST_START_TEST (test_error_of_frame_that_left)
 
   /* frames in flight, and the drain's wait fails */
   for (i = 0; depth > 1 && i < depth; i++) {
-    GstBuffer *in = rooms_pool_frame (pool, rand), *out = NULL;
+    GstBuffer *in = fixture_pool_frame (pool, rand), *out = NULL;
 
     fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &out, NULL) ==
         GST_FLOW_OK);
@@ -350,8 +351,8 @@ GST_START_TEST (test_error_of_frame_that_left)
   fail_unless (gst_cl_plan_drain (plan, NULL, &error), "%s",
       error ? error->message : "");
   gst_cl_plan_free (plan);
-  rooms_free_pool (pool);
-  rooms_free_pool (out_pool);
+  fixture_free_pool (pool);
+  fixture_free_pool (out_pool);
   g_rand_free (rand);
 }
 
@@ -375,7 +376,7 @@ GST_START_TEST (test_fault_kept)
   GError *error = NULL;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 31, 15);
-  plan = gst_cl_plan_new (rooms_context, tuner, &info, 3, NULL);
+  plan = gst_cl_plan_new (fixture_context, tuner, &info, 3, NULL);
   fail_unless (plan != NULL);
   gst_cl_plan_set_faults (plan, faults);
   frame_settings (2, &s, &p);
@@ -429,14 +430,14 @@ GST_START_TEST (test_failed_input_work)
   long events;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 33, 17);
-  in_pool = rooms_cl_pool (&info, FALSE, 0);
-  out_pool = rooms_cl_pool (&info, FALSE, 0);
-  plan = gst_cl_plan_new (rooms_context, tuner, &info, 3, &error);
+  in_pool = fixture_cl_pool (&info, FALSE, 0);
+  out_pool = fixture_cl_pool (&info, FALSE, 0);
+  plan = gst_cl_plan_new (fixture_context, tuner, &info, 3, &error);
   fail_unless (plan != NULL, "%s", error ? error->message : "");
   frame_settings (0, &s, &p);
   gst_cl_plan_set_settings (plan, &s);
-  in = rooms_pool_frame (in_pool, rand);
-  upstream = clCreateUserEvent (gst_cl_context_get_handle (rooms_context),
+  in = fixture_pool_frame (in_pool, rand);
+  upstream = clCreateUserEvent (gst_cl_context_get_handle (fixture_context),
       NULL);
   fail_unless (upstream != NULL);
   gst_cl_memory_set_pending (gst_buffer_peek_memory (in, 0), upstream);
@@ -471,8 +472,8 @@ GST_START_TEST (test_failed_input_work)
   gst_buffer_unref (in);
   gst_buffer_unref (out);
   gst_cl_plan_free (plan);
-  rooms_free_pool (in_pool);
-  rooms_free_pool (out_pool);
+  fixture_free_pool (in_pool);
+  fixture_free_pool (out_pool);
   g_rand_free (rand);
 }
 

@@ -18,7 +18,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* The placement room (gst/gstclplacement.c) on its own, with no filter: a
+/* Placement (gst/gstclplacement.c) on its own, with no filter: a
  * frame's planes uploaded (gst_cl_placement_upload), each filtered region
  * copied from where the kernels read it to where they write it (a kernel
  * that changes nothing), and downloaded (gst_cl_placement_download); the
@@ -39,7 +39,7 @@
 
 #include "gstclplacement-private.h"
 #include "robust.h"
-#include "rooms.h"
+#include "fixture.h"
 
 static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_GRAY8,
@@ -65,11 +65,11 @@ make_buffer (const GstVideoInfo * info, Source source, GstBufferPool * pool,
   switch (source) {
     case SYSTEM:
       return rt_make_input (info, rand,
-          gst_cl_context_get_host_ptr_align (rooms_context) - 1, FALSE);
+          gst_cl_context_get_host_ptr_align (fixture_context) - 1, FALSE);
     case PADDED:
       return rt_make_padded_input (info, rand, 9, 3, 0x5a);
     default:
-      return rooms_pool_frame (pool, rand);
+      return fixture_pool_frame (pool, rand);
   }
 }
 
@@ -102,9 +102,9 @@ place_frame (GstClPlacement * placement, GstClInFlight * in_flight,
   memset (stats, 0, sizeof (*stats));
   fail_unless (gst_cl_in_flight_begin (in_flight, &device_ms, &error), "%s: %s",
       what, error ? error->message : "");
-  fail_unless (gst_cl_frame_open (&in, rooms_context, info, inbuf,
+  fail_unless (gst_cl_frame_open (&in, fixture_context, info, inbuf,
           GST_MAP_READ, &error), "%s: %s", what, error ? error->message : "");
-  fail_unless (gst_cl_frame_open (&out, rooms_context, info, outbuf,
+  fail_unless (gst_cl_frame_open (&out, fixture_context, info, outbuf,
           GST_MAP_WRITE, &error), "%s: %s", what,
       error ? error->message : "");
   fail_unless (gst_cl_placement_alloc (placement, &error), "%s: %s", what,
@@ -140,7 +140,7 @@ place_frame (GstClPlacement * placement, GstClInFlight * in_flight,
         w->region.width, w->region.height);
     fail_unless (w->ksrc.mem != NULL && w->kdst.mem != NULL,
         "%s: plane %u: kernels on host memory", what, w->index);
-    if (!gst_cl_context_is_host_unified (rooms_context)) {
+    if (!gst_cl_context_is_host_unified (fixture_context)) {
       /* a discrete device: the kernels read and write device memory */
       fail_unless_equals_int (w->ksrc.kind, GST_CL_PLANE_DEVICE);
       fail_unless_equals_int (w->kdst.kind, GST_CL_PLANE_DEVICE);
@@ -184,7 +184,7 @@ GST_START_TEST (test_planes_placed)
   GRand *rand = g_rand_new_with_seed (0x91ac);
   guint f, total_upload = 0;
 
-  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     GstVideoInfo info;
     GstClPlacement *placement;
     GstClInFlight *in_flight;
@@ -194,12 +194,12 @@ GST_START_TEST (test_planes_placed)
     guint crop, all;
 
     gst_video_info_set_format (&info, formats[f], 39, 25);
-    placement = gst_cl_placement_new (rooms_context, &info, 1, &error);
+    placement = gst_cl_placement_new (fixture_context, &info, 1, &error);
     fail_unless (placement != NULL, "%s", error ? error->message : "");
-    in_flight = gst_cl_in_flight_new (rooms_context, 1, &error);
+    in_flight = gst_cl_in_flight_new (fixture_context, 1, &error);
     fail_unless (in_flight != NULL, "%s", error ? error->message : "");
-    in_pool = rooms_cl_pool (&info, FALSE, 0);
-    out_pool = rooms_cl_pool (&info, FALSE, 0);
+    in_pool = fixture_cl_pool (&info, FALSE, 0);
+    out_pool = fixture_cl_pool (&info, FALSE, 0);
     for (si = 0; si < N_SOURCES; si++) {
       for (so = 0; so < N_SOURCES; so++) {
         for (all = 0; all < 2; all++) {
@@ -240,7 +240,7 @@ GST_START_TEST (test_planes_placed)
               fail_unless (FALSE, "%s: not shared", what);
             }
             /* a discrete device: system memory goes up and comes back */
-            if (!gst_cl_context_is_host_unified (rooms_context)) {
+            if (!gst_cl_context_is_host_unified (fixture_context)) {
               fail_unless (stats.upload_bytes > 0 &&
                   stats.download_bytes > 0, "%s: %" G_GUINT64_FORMAT
                   " up, %" G_GUINT64_FORMAT " down", what,
@@ -258,8 +258,8 @@ GST_START_TEST (test_planes_placed)
         error ? error->message : "");
     gst_cl_in_flight_free (in_flight);
     gst_cl_placement_free (placement);
-    rooms_free_pool (in_pool);
-    rooms_free_pool (out_pool);
+    fixture_free_pool (in_pool);
+    fixture_free_pool (out_pool);
   }
   g_rand_free (rand);
 }
@@ -279,11 +279,11 @@ GST_START_TEST (test_in_place)
   GstBuffer *in, *out;
   gboolean shared;
 
-  if (!gst_cl_context_is_host_unified (rooms_context))
+  if (!gst_cl_context_is_host_unified (fixture_context))
     goto done;
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 35, 21);
-  placement = gst_cl_placement_new (rooms_context, &info, 1, NULL);
-  in_flight = gst_cl_in_flight_new (rooms_context, 1, NULL);
+  placement = gst_cl_placement_new (fixture_context, &info, 1, NULL);
+  in_flight = gst_cl_in_flight_new (fixture_context, 1, NULL);
   fail_unless (placement && in_flight);
   in = make_buffer (&info, SYSTEM, NULL, rand);
   out = make_buffer (&info, SYSTEM, NULL, rand);
@@ -311,7 +311,7 @@ clplacement_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, rooms_setup, rooms_teardown);
+  tcase_add_checked_fixture (tc, fixture_setup, fixture_teardown);
   tcase_add_test (tc, test_planes_placed);
   tcase_add_test (tc, test_in_place);
   return s;

@@ -574,10 +574,10 @@ calls_of_frame (GstClPlan * plan, const GstVideoInfo * info,
 
 /* Settings equal in every value the stages use, the kernel's unused
  * coefficients apart, given to the plan again: the next frame costs no
- * OpenCL call more than a frame with no new settings at all (before, they
- * were compared over all 225 coefficients, so a kernel set again to the
- * same text counted as a new one: drained, applied and uploaded again, and
- * memcheck flagged every comparison's reads of undefined memory). */
+ * OpenCL call more than a frame with no new settings at all (compared over
+ * all 225 coefficients, a kernel set again to the same text would count as
+ * a new one: drained, applied and uploaded again, and every comparison
+ * would read undefined memory, which memcheck flags). */
 GST_START_TEST (test_same_settings_again)
 {
   GRand *rand = g_rand_new_with_seed (0x5e7);

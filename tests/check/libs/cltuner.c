@@ -36,50 +36,8 @@
 #include <string.h>
 
 #include "gstcltuner-private.h"
-#include "rooms.h"
-
-/* A fresh cache folder as GST_CL_CACHE_DIR. */
-static gchar *
-fresh_cache_dir (void)
-{
-  gchar *dir = g_dir_make_tmp ("cltuner-XXXXXX", NULL);
-
-  fail_unless (dir != NULL);
-  g_setenv ("GST_CL_CACHE_DIR", dir, TRUE);
-  return dir;
-}
-
-/* How many files lie under @dir, which is then removed. */
-static guint
-remove_cache_dir (const gchar * dir)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const gchar *name;
-  guint n = 0;
-
-  while (d && (name = g_dir_read_name (d))) {
-    gchar *path = g_build_filename (dir, name, NULL);
-
-    if (g_file_test (path, G_FILE_TEST_IS_DIR))
-      n += remove_cache_dir (path);
-    else if (g_unlink (path) == 0)
-      n++;
-    g_free (path);
-  }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (dir);
-  return n;
-}
-
-/* Removes @dir (freed) and GST_CL_CACHE_DIR: the end of a case. */
-static void
-drop_cache_dir (gchar * dir)
-{
-  remove_cache_dir (dir);
-  g_free (dir);
-  g_unsetenv ("GST_CL_CACHE_DIR");
-}
+#include "fixture.h"
+#include "robust.h"
 
 /* A GstClStats figure. */
 static guint
@@ -110,15 +68,15 @@ stage_init (Stage * s, GstClKernels * kernels, gboolean convolve,
   gsize size = (gsize) width * height * bytes;
 
   memset (s, 0, sizeof (*s));
-  s->src = gst_cl_context_create_buffer (rooms_context, CL_MEM_READ_WRITE,
+  s->src = gst_cl_context_create_buffer (fixture_context, CL_MEM_READ_WRITE,
       size, "tuner input", NULL);
-  s->dst = gst_cl_context_create_buffer (rooms_context, CL_MEM_READ_WRITE,
+  s->dst = gst_cl_context_create_buffer (fixture_context, CL_MEM_READ_WRITE,
       size, "tuner output", NULL);
-  s->coeffs = gst_cl_context_create_buffer (rooms_context,
+  s->coeffs = gst_cl_context_create_buffer (fixture_context,
       CL_MEM_READ_ONLY, sizeof (sharpen), "coefficients", NULL);
   fail_unless (s->src && s->dst && s->coeffs);
   fail_unless (clEnqueueWriteBuffer (gst_cl_context_get_queue
-          (rooms_context), s->coeffs, CL_TRUE, 0, sizeof (sharpen), sharpen,
+          (fixture_context), s->coeffs, CL_TRUE, 0, sizeof (sharpen), sharpen,
           0, NULL, NULL) == CL_SUCCESS);
   s->in = gst_cl_plane_ref_device (s->src, width * bytes);
   s->out = gst_cl_plane_ref_device (s->dst, width * bytes);
@@ -187,10 +145,10 @@ GST_START_TEST (test_choose_remembered)
   {
     gboolean deep, convolve;
   } stages[] = { {FALSE, FALSE}, {TRUE, FALSE}, {FALSE, TRUE} };
-  gchar *dir = fresh_cache_dir ();
+  RtCacheDir *cache = rt_cache_dir_new ();
   GstClLaunch chosen[G_N_ELEMENTS (stages)];
   GstClStats *stats = gst_cl_stats_new ();
-  GstClTuner *tuner = gst_cl_tuner_new (rooms_context, stats);
+  GstClTuner *tuner = gst_cl_tuner_new (fixture_context, stats);
   guint i, runs;
 
   for (i = 0; i < G_N_ELEMENTS (stages); i++) {
@@ -221,7 +179,7 @@ GST_START_TEST (test_choose_remembered)
 
   /* a second tuner, on the same folder */
   stats = gst_cl_stats_new ();
-  tuner = gst_cl_tuner_new (rooms_context, stats);
+  tuner = gst_cl_tuner_new (fixture_context, stats);
   for (i = 0; i < G_N_ELEMENTS (stages); i++) {
     GstClKernels *k = tuner_kernels (tuner, stages[i].deep, 2);
     GstClLaunch launch;
@@ -242,13 +200,12 @@ GST_START_TEST (test_choose_remembered)
   fail_unless_equals_int (stats_uint (stats, "programs-compiled"), 0);
   gst_cl_tuner_free (tuner);
   gst_cl_stats_free (stats);
-  fail_unless (remove_cache_dir (dir) > 0, "nothing was stored");
-  g_free (dir);
+  fail_unless (rt_cache_dir_free (cache) > 0, "nothing was stored");
 
   /* an empty folder: timed again */
-  dir = fresh_cache_dir ();
+  cache = rt_cache_dir_new ();
   stats = gst_cl_stats_new ();
-  tuner = gst_cl_tuner_new (rooms_context, stats);
+  tuner = gst_cl_tuner_new (fixture_context, stats);
   {
     Stage s;
     GstClLaunch launch;
@@ -261,7 +218,7 @@ GST_START_TEST (test_choose_remembered)
   }
   gst_cl_tuner_free (tuner);
   gst_cl_stats_free (stats);
-  drop_cache_dir (dir);
+  rt_cache_dir_free (cache);
 }
 
 GST_END_TEST;
@@ -292,9 +249,9 @@ tune_run (const GstClLaunch * launch, GstClEvents * events,
  * found by gst_cl_tuner_lookup() in this tuner and in the next. */
 GST_START_TEST (test_tune_fastest)
 {
-  gchar *dir = fresh_cache_dir ();
+  RtCacheDir *cache = rt_cache_dir_new ();
   GstClStats *stats = gst_cl_stats_new ();
-  GstClTuner *tuner = gst_cl_tuner_new (rooms_context, stats);
+  GstClTuner *tuner = gst_cl_tuner_new (fixture_context, stats);
   GstClKernels *k = tuner_kernels (tuner, FALSE, 3);
   GstClLaunch candidates[2], best, found;
   GError *error = NULL;
@@ -338,7 +295,7 @@ GST_START_TEST (test_tune_fastest)
   gst_cl_stats_free (stats);
 
   stats = gst_cl_stats_new ();
-  tuner = gst_cl_tuner_new (rooms_context, stats);
+  tuner = gst_cl_tuner_new (fixture_context, stats);
   fail_unless (gst_cl_tuner_lookup (tuner, "test-config-slow-plain", &found));
   fail_unless_equals_int (found.variant, GST_CL_VARIANT_VECTOR);
   fail_unless (gst_cl_tuner_lookup (tuner, "test-config-slow-vector",
@@ -349,7 +306,7 @@ GST_START_TEST (test_tune_fastest)
   gst_cl_stats_free (stats);
   stage_clear (&s);
   stage_clear (&big);
-  drop_cache_dir (dir);
+  rt_cache_dir_free (cache);
 }
 
 GST_END_TEST;
@@ -360,9 +317,9 @@ GST_END_TEST;
  * never timed. */
 GST_START_TEST (test_forced)
 {
-  gchar *dir = fresh_cache_dir ();
+  RtCacheDir *cache = rt_cache_dir_new ();
   GstClStats *stats = gst_cl_stats_new ();
-  GstClTuner *tuner = gst_cl_tuner_new (rooms_context, stats);
+  GstClTuner *tuner = gst_cl_tuner_new (fixture_context, stats);
   gint deep, convolve;
   GstClVariant v;
 
@@ -396,7 +353,7 @@ GST_START_TEST (test_forced)
   fail_unless_equals_int (stats_uint (stats, "tuning-runs"), 0);
   gst_cl_tuner_free (tuner);
   gst_cl_stats_free (stats);
-  drop_cache_dir (dir);
+  rt_cache_dir_free (cache);
 }
 
 GST_END_TEST;
@@ -408,7 +365,7 @@ cltuner_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, rooms_setup, rooms_teardown);
+  tcase_add_checked_fixture (tc, fixture_setup, fixture_teardown);
   tcase_add_test (tc, test_choose_remembered);
   tcase_add_test (tc, test_tune_fastest);
   tcase_add_test (tc, test_forced);

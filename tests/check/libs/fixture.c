@@ -22,31 +22,31 @@
 #include "config.h"
 #endif
 
-#include "rooms.h"
+#include "fixture.h"
 #include "robust.h"
 #include "gstclbufferpool-private.h"
 #include "gstclplane-private.h"
 
-GstClContext *rooms_context;
+GstClContext *fixture_context;
 
 void
-rooms_setup (void)
+fixture_setup (void)
 {
   GError *error = NULL;
 
-  rooms_context = gst_cl_context_new (rt_device (), &error);
-  fail_unless (rooms_context != NULL, "no device: %s",
+  fixture_context = gst_cl_context_new (rt_device (), &error);
+  fail_unless (fixture_context != NULL, "no device: %s",
       error ? error->message : "");
 }
 
 void
-rooms_teardown (void)
+fixture_teardown (void)
 {
-  gst_clear_object (&rooms_context);
+  gst_clear_object (&fixture_context);
 }
 
 void
-rooms_plane_extent (const GstVideoInfo * info, guint i, gsize * row_bytes,
+fixture_plane_extent (const GstVideoInfo * info, guint i, gsize * row_bytes,
     gsize * rows)
 {
   GstClPlane plane;
@@ -57,10 +57,10 @@ rooms_plane_extent (const GstVideoInfo * info, guint i, gsize * row_bytes,
 }
 
 GstBufferPool *
-rooms_cl_pool (const GstVideoInfo * info, gboolean device_resident,
+fixture_cl_pool (const GstVideoInfo * info, gboolean device_resident,
     guint pad)
 {
-  GstBufferPool *pool = gst_cl_buffer_pool_new (rooms_context,
+  GstBufferPool *pool = gst_cl_buffer_pool_new (fixture_context,
       device_resident);
   GstStructure *config = gst_buffer_pool_get_config (pool);
   GstCaps *caps = gst_video_info_to_caps (info);
@@ -83,14 +83,14 @@ rooms_cl_pool (const GstVideoInfo * info, gboolean device_resident,
 }
 
 void
-rooms_free_pool (GstBufferPool * pool)
+fixture_free_pool (GstBufferPool * pool)
 {
   fail_unless (gst_buffer_pool_set_active (pool, FALSE));
   gst_object_unref (pool);
 }
 
 GstBuffer *
-rooms_pool_frame (GstBufferPool * pool, GRand * rand)
+fixture_pool_frame (GstBufferPool * pool, GRand * rand)
 {
   GstBuffer *buf = NULL;
 

@@ -357,9 +357,9 @@ GST_START_TEST (test_effective_divisor)
 GST_END_TEST;
 
 static Suite *
-convkernel_suite (void)
+clconvkernel_suite (void)
 {
-  Suite *s = suite_create ("convkernel");
+  Suite *s = suite_create ("clconvkernel");
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
@@ -376,4 +376,4 @@ convkernel_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (convkernel);
+GST_CHECK_MAIN (clconvkernel);

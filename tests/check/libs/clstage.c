@@ -18,11 +18,11 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* The kernels room (gst/gstclstage.c: GstClKernels) on its own: every
- * variant each program has, with every work-group size it offers, at window
- * radius 1..7, on 8-bit bytes and on 10-bit words (shift 0 and 6, as
- * I420_10LE and P010), planar and interleaved, on random planes of odd
- * sizes at odd offsets and padded pitches, against the CPU reference
+/* The kernels of one program (gst/gstclstage.c: GstClKernels) on their
+ * own: every variant each program has, with every work-group size it
+ * offers, at window radius 1..7, on 8-bit bytes and on 10-bit words (shift
+ * 0 and 6, as I420_10LE and P010), planar and interleaved, on random planes
+ * of odd sizes at odd offsets and padded pitches, against the CPU reference
  * (ref_epsilon_plane*, ref_convolve_plane* in reference.c); the padding of
  * the output, poisoned, stays as it was. The device is
  * $CLEPSILON_TEST_DEVICE (default "pocl"). */
@@ -37,7 +37,7 @@
 #include "gstclconvkernel-private.h"
 #include "gstclstage-private.h"
 #include "reference.h"
-#include "rooms.h"
+#include "fixture.h"
 
 #define POISON 0xa5
 
@@ -71,7 +71,7 @@ plane_init (Plane * p, gint width, gint height, gint xstep, gint bytes,
   p->size = offset + (gsize) p->pitch * height + 16;
   p->host = g_malloc (p->size);
   memset (p->host, POISON, p->size);
-  p->mem = gst_cl_context_create_buffer (rooms_context, CL_MEM_READ_WRITE,
+  p->mem = gst_cl_context_create_buffer (fixture_context, CL_MEM_READ_WRITE,
       p->size, "test plane", &error);
   fail_unless (p->mem != NULL, "%s", error ? error->message : "");
   p->ref = gst_cl_plane_ref_device (p->mem, p->pitch);
@@ -122,14 +122,14 @@ plane_fill_random (Plane * p, GRand * rand)
 static void
 plane_upload (Plane * p)
 {
-  fail_unless (clEnqueueWriteBuffer (gst_cl_context_get_queue (rooms_context),
+  fail_unless (clEnqueueWriteBuffer (gst_cl_context_get_queue (fixture_context),
           p->mem, CL_TRUE, 0, p->size, p->host, 0, NULL, NULL) == CL_SUCCESS);
 }
 
 static void
 plane_download (Plane * p)
 {
-  fail_unless (clEnqueueReadBuffer (gst_cl_context_get_queue (rooms_context),
+  fail_unless (clEnqueueReadBuffer (gst_cl_context_get_queue (fixture_context),
           p->mem, CL_TRUE, 0, p->size, p->host, 0, NULL, NULL) == CL_SUCCESS);
 }
 
@@ -193,7 +193,7 @@ check_variant (GstClKernels * kernels, GstClVariant variant, Plane * in,
     Plane * out, guint threshold, const GstClConvParams * conv,
     const GstClConvKernel * kernel, const gchar * what)
 {
-  cl_command_queue queue = gst_cl_context_get_queue (rooms_context);
+  cl_command_queue queue = gst_cl_context_get_queue (fixture_context);
   gint window = 2 * gst_cl_kernels_get_radius (kernels) + 1;
   gsize n = (gsize) in->width * in->height;
   guint8 *src8 = NULL, *ref8 = NULL;
@@ -268,7 +268,7 @@ get_kernels (gint radius, gboolean deep)
 {
   GError *error = NULL;
   gboolean from_cache = FALSE;
-  GstClKernels *kernels = gst_cl_kernels_new (rooms_context, radius, deep,
+  GstClKernels *kernels = gst_cl_kernels_new (fixture_context, radius, deep,
       &from_cache, &error);
 
   fail_unless (kernels != NULL, "radius %d deep %d: %s", radius, deep,
@@ -371,11 +371,12 @@ floats_buffer (const gdouble * values, gint n)
 
   for (i = 0; i < n; i++)
     f[i] = values[i];
-  mem = gst_cl_context_create_buffer (rooms_context, CL_MEM_READ_ONLY,
+  mem = gst_cl_context_create_buffer (fixture_context, CL_MEM_READ_ONLY,
       sizeof (gfloat) * n, "coefficients", &error);
   fail_unless (mem != NULL, "%s", error ? error->message : "");
-  fail_unless (clEnqueueWriteBuffer (gst_cl_context_get_queue (rooms_context), mem,
-          CL_TRUE, 0, sizeof (gfloat) * n, f, 0, NULL, NULL) == CL_SUCCESS);
+  fail_unless (clEnqueueWriteBuffer (gst_cl_context_get_queue
+          (fixture_context), mem, CL_TRUE, 0, sizeof (gfloat) * n, f, 0, NULL,
+          NULL) == CL_SUCCESS);
   return mem;
 }
 
@@ -432,7 +433,7 @@ GST_START_TEST (test_convolution)
         if (conv.separable) {
           conv.row_factor = floats_buffer (row, kernel.width);
           conv.column_factor = floats_buffer (column, kernel.height);
-          conv.scratch = gst_cl_context_create_buffer (rooms_context,
+          conv.scratch = gst_cl_context_create_buffer (fixture_context,
               CL_MEM_READ_WRITE, sizeof (gfloat) * in.width * in.height,
               "scratch", NULL);
           fail_unless (conv.scratch != NULL);
@@ -473,17 +474,17 @@ GST_START_TEST (test_convolution)
 GST_END_TEST;
 
 static Suite *
-clkernels_suite (void)
+clstage_suite (void)
 {
-  Suite *s = suite_create ("clkernels");
+  Suite *s = suite_create ("clstage");
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_add_checked_fixture (tc, rooms_setup, rooms_teardown);
+  tcase_add_checked_fixture (tc, fixture_setup, fixture_teardown);
   tcase_add_test (tc, test_variants_present);
   tcase_add_test (tc, test_epsilon);
   tcase_add_test (tc, test_convolution);
   return s;
 }
 
-GST_CHECK_MAIN (clkernels);
+GST_CHECK_MAIN (clstage);

@@ -1,0 +1,469 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The shifted-DCT thresholding stage and strength=auto's histogram
+ * (gst/gstcldct.c) on the device against the CPU reference
+ * (tests/check/reference.c, ref_dct_*): sample for sample, on random planes
+ * of odd and tiny sizes, at offsets into padded buffers whose padding is
+ * poisoned and must stay so; on bytes and on 10-bit values in 16-bit words
+ * (low bits as I420_10LE, high bits as P010, the other bits random on
+ * input and 0 on output). The device is $CLEPSILON_TEST_DEVICE (default
+ * "pocl"); the seed is printed on failure. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+
+#include "gstcldct-private.h"
+#include "dctpicture.h"
+#include "fixture.h"
+#include "reference.h"
+
+#define POISON 0xa5
+
+/* The sample sizes the stage is built for: bytes, and 10-bit values in
+ * little-endian words from bit `shift` (I420_10LE and the other 10-bit
+ * formats: 0; P010: 6). */
+typedef struct
+{
+  const gchar *name;
+  gint bits;
+  guint shift;
+} Depth;
+
+static const Depth depths[] = {
+  {"8-bit", 8, 0}, {"10-bit", 10, 0}, {"10-bit from bit 6", 10, 6},
+};
+
+#define BYTES(d) ((d)->bits == 8 ? 1 : 2)
+
+static GstClDct *dcts[G_N_ELEMENTS (depths)];
+
+/* The device (fixture.h), and the stage built for each sample size. */
+static void
+setup (void)
+{
+  GError *err = NULL;
+  guint i;
+
+  fixture_setup ();
+  for (i = 0; i < G_N_ELEMENTS (depths); i++) {
+    dcts[i] = gst_cl_dct_new (fixture_context, depths[i].bits,
+        depths[i].shift, &err);
+    fail_unless (dcts[i] != NULL, "gst_cl_dct_new (%s): %s", depths[i].name,
+        err ? err->message : "");
+  }
+}
+
+static void
+teardown (void)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (depths); i++)
+    gst_cl_dct_free (dcts[i]);
+  fixture_teardown ();
+}
+
+/* The values @v (@w x @h) as samples of @d at byte @off of @buf, @pitch
+ * bytes a row: bytes, or little-endian words with the value at bit
+ * d->shift and, with @rand, random bits around it (which the stage must
+ * ignore), else 0 (what it writes). */
+static void
+pack_plane (GRand * rand, const Depth * d, const gint * v, guint8 * buf,
+    gsize off, gint pitch, gint w, gint h)
+{
+  gint x, y;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      guint8 *p = buf + off + (gsize) y * pitch + x * BYTES (d);
+      guint word;
+
+      if (d->bits == 8) {
+        *p = v[y * w + x];
+        continue;
+      }
+      word = v[y * w + x] << d->shift;
+      if (rand)
+        word |= g_rand_int (rand) & 0xffff & ~(1023u << d->shift);
+      p[0] = word & 0xff;
+      p[1] = word >> 8;
+    }
+}
+
+/* The reference stage on the values @v of @d (@w x @h) into @out. */
+static void
+ref_stage (const Depth * d, const gint * v, gint * out, gint w, gint h,
+    guint threshold, guint passes)
+{
+  const gsize n = (gsize) w * h;
+  guint16 *a = g_new (guint16, n), *b = g_new (guint16, n);
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    a[i] = v[i];
+  if (d->bits == 8) {
+    guint8 *a8 = g_malloc (n), *b8 = g_malloc (n);
+
+    for (i = 0; i < n; i++)
+      a8[i] = a[i];
+    ref_dct_threshold_plane (a8, w, b8, w, w, h, threshold, passes);
+    for (i = 0; i < n; i++)
+      b[i] = b8[i];
+    g_free (a8);
+    g_free (b8);
+  } else {
+    ref_dct_threshold_plane16 (a, w, b, w, w, h, threshold, passes);
+  }
+  for (i = 0; i < n; i++)
+    out[i] = b[i];
+  g_free (a);
+  g_free (b);
+}
+
+static cl_mem
+upload (const guint8 * data, gsize size)
+{
+  GError *err = NULL;
+  cl_mem m = gst_cl_context_create_buffer (fixture_context,
+      CL_MEM_READ_WRITE, size, "test", &err);
+
+  fail_unless (m != NULL, "%s", err ? err->message : "");
+  fail_unless (clEnqueueWriteBuffer (gst_cl_context_get_queue
+          (fixture_context), m, CL_TRUE, 0, size, data, 0, NULL,
+          NULL) == CL_SUCCESS);
+  return m;
+}
+
+/* The rows of @mem from byte @offset, @pitch bytes apart. */
+static GstClPlaneRef
+ref_at (cl_mem mem, gsize offset, gint pitch)
+{
+  GstClPlaneRef ref = gst_cl_plane_ref_device (mem, pitch);
+
+  ref.offset = offset;
+  return ref;
+}
+
+/* One run of the stage of @d at @threshold / @passes on a @w x @h plane,
+ * both planes at an offset into buffers with padded rows; compares the
+ * whole destination buffer with the reference (padding: still POISON). */
+static void
+check_stage_depth (const Depth * d, guint32 seed, gint w, gint h, gint noise,
+    guint threshold, guint passes)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  const gint bytes = BYTES (d);
+  const gint spitch = (w + g_rand_int_range (rand, 0, 9)) * bytes;
+  const gint dpitch = (w + g_rand_int_range (rand, 0, 9)) * bytes;
+  const gsize soff = g_rand_int_range (rand, 0, 40) * bytes;
+  const gsize doff = g_rand_int_range (rand, 0, 40) * bytes;
+  const gsize ssize = soff + (gsize) spitch * h + 7;
+  const gsize dsize = doff + (gsize) dpitch * h + 5;
+  guint8 *src = g_malloc (ssize), *want = g_malloc (dsize),
+      *got = g_malloc (dsize);
+  gint *v = g_new (gint, (gsize) w * h), *out = g_new (gint, (gsize) w * h);
+  cl_mem s, dm;
+  GstClPlaneRef sref, dref;
+  const GstClDctPlane plane = { &sref, &dref, w, h };
+  GError *err = NULL;
+  gsize i;
+
+  memset (src, POISON, ssize);
+  dct_fill_values (rand, v, w, w, h, noise, d->bits);
+  pack_plane (rand, d, v, src, soff, spitch, w, h);
+  memset (want, POISON, dsize);
+  ref_stage (d, v, out, w, h, threshold, passes);
+  pack_plane (NULL, d, out, want, doff, dpitch, w, h);
+  s = upload (src, ssize);
+  memset (got, POISON, dsize);
+  dm = upload (got, dsize);     /* poisoned where the stage must not write */
+  sref = ref_at (s, soff, spitch);
+  dref = ref_at (dm, doff, dpitch);
+  fail_unless (gst_cl_dct_threshold (dcts[d - depths], &plane, threshold,
+          passes, &(GstClAfter) {
+          0, NULL, NULL}, &err), "%s", err ? err->message : "");
+  fail_unless (clEnqueueReadBuffer (gst_cl_context_get_queue
+          (fixture_context), dm, CL_TRUE, 0, dsize, got, 0, NULL,
+          NULL) == CL_SUCCESS);
+  for (i = 0; i < dsize; i++) {
+    if (got[i] != want[i]) {
+      const glong rel = (glong) i - (glong) doff;
+      fail ("%s, seed %u, %dx%d, threshold %u, %u passes: byte %"
+          G_GSIZE_FORMAT " (row %ld, column %ld) is %u, reference %u",
+          d->name, seed, w, h, threshold, passes, i,
+          rel >= 0 ? rel / dpitch : -1, rel >= 0 ? rel % dpitch / bytes : -1,
+          got[i], want[i]);
+    }
+  }
+  clReleaseMemObject (s);
+  clReleaseMemObject (dm);
+  g_free (src);
+  g_free (want);
+  g_free (got);
+  g_free (v);
+  g_free (out);
+  g_rand_free (rand);
+}
+
+/* The 8-bit stage. */
+static void
+check_stage (guint32 seed, gint w, gint h, gint noise, guint threshold,
+    guint passes)
+{
+  check_stage_depth (&depths[0], seed, w, h, noise, threshold, passes);
+}
+
+GST_START_TEST (test_stage_exact)
+{
+  static const gint sizes[][2] = {
+    {1, 1}, {2, 3}, {7, 5}, {8, 8}, {9, 9}, {17, 3}, {33, 17}, {64, 48},
+    {97, 61}, {130, 7},
+  };
+  static const guint passes[] = { 1, 2, 4, 8, 16 };
+  static const guint thresholds[] = { 1, 9, 40, 120, 5000 };
+  guint32 seed = 15;
+  guint i, j, k;
+
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+    for (j = 0; j < G_N_ELEMENTS (passes); j++)
+      for (k = 0; k < G_N_ELEMENTS (thresholds); k++)
+        check_stage (seed++, sizes[i][0], sizes[i][1],
+            (i + k) % 3 ? 6 : NOISE_RANDOM, thresholds[k], passes[j]);
+}
+
+GST_END_TEST;
+
+/* A larger plane, every pass count, the default gain's threshold. */
+GST_START_TEST (test_stage_exact_large)
+{
+  check_stage (1515, 333, 199, 10, 70, 16);
+  check_stage (1516, 320, 240, 3, 50, 8);
+  check_stage (1517, 321, 241, -1, 112, 4);
+}
+
+GST_END_TEST;
+
+/* The largest values the integers can hold: tiles of extreme coefficients
+ * at a threshold that keeps them all, and at one that keeps a few; two
+ * strips wide on CPUs (dct_strips), every pass count. */
+GST_START_TEST (test_stage_extremes)
+{
+  static const guint passes[] = { 1, 2, 4, 8, 16 };
+  static const guint thresholds[] = { 1, 900 };
+  guint32 seed = 1500;
+  guint j, k;
+
+  for (j = 0; j < G_N_ELEMENTS (passes); j++)
+    for (k = 0; k < G_N_ELEMENTS (thresholds); k++)
+      check_stage (seed++, 136, 40, NOISE_EXTREME, thresholds[k], passes[j]);
+}
+
+GST_END_TEST;
+
+/* Columns of coefficients that the threshold empties: tiles that put one
+ * of them at the threshold, or one above or below it, at several
+ * thresholds, one pass (the blocks are the tiles) and every pass. */
+GST_START_TEST (test_stage_empty_columns)
+{
+  static const guint passes[] = { 1, 16 };
+  static const guint thresholds[] = { 20, 50, 71, 112 };
+  guint32 seed = 1600;
+  guint j, k;
+
+  for (j = 0; j < G_N_ELEMENTS (passes); j++)
+    for (k = 0; k < G_N_ELEMENTS (thresholds); k++)
+      check_stage (seed++, 248, 128, NOISE_ONE_ROW, thresholds[k],
+          passes[j]);
+}
+
+GST_END_TEST;
+
+static void
+check_histogram_depth (const Depth * d, guint32 seed, gint w, gint h,
+    gint noise)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  const gint bytes = BYTES (d);
+  const gint pitch = (w + g_rand_int_range (rand, 0, 9)) * bytes;
+  const gsize off = g_rand_int_range (rand, 0, 40) * bytes;
+  const gsize size = off + (gsize) pitch * h + 3;
+  guint8 *src = g_malloc (size);
+  gint *v = g_new (gint, (gsize) w * h);
+  guint32 want[GST_CL_DCT_HIST_SIZE], got[GST_CL_DCT_HIST_SIZE];
+  GError *err = NULL;
+  cl_mem s;
+  GstClPlaneRef sref;
+  const GstClDctPlane plane = { &sref, NULL, w, h };
+  guint i;
+
+  memset (src, POISON, size);
+  dct_fill_values (rand, v, w, w, h, noise, d->bits);
+  pack_plane (rand, d, v, src, off, pitch, w, h);
+  if (d->bits == 8) {
+    ref_dct_histogram (src + off, pitch, w, h, want);
+  } else {
+    guint16 *a = g_new (guint16, (gsize) w * h);
+
+    for (i = 0; i < (guint) (w * h); i++)
+      a[i] = v[i];
+    ref_dct_histogram16 (a, w, w, h, want);
+    g_free (a);
+  }
+  s = upload (src, size);
+  sref = ref_at (s, off, pitch);
+  memset (got, 0x5a, sizeof (got));
+  fail_unless (gst_cl_dct_histogram (dcts[d - depths], &plane, &(GstClAfter) {
+          0, NULL, NULL}, got, &err),
+      "%s", err ? err->message : "");
+  for (i = 0; i < GST_CL_DCT_HIST_SIZE; i++)
+    fail_unless (got[i] == want[i], "%s, seed %u, %dx%d: bin %u of "
+        "coefficient %u is %u, reference %u", d->name, seed, w, h,
+        i % GST_CL_DCT_BINS, i / GST_CL_DCT_BINS, got[i], want[i]);
+  clReleaseMemObject (s);
+  g_free (src);
+  g_free (v);
+  g_rand_free (rand);
+}
+
+static void
+check_histogram (guint32 seed, gint w, gint h, gint noise)
+{
+  check_histogram_depth (&depths[0], seed, w, h, noise);
+}
+
+GST_START_TEST (test_histogram_exact)
+{
+  check_histogram (1, 1, 1, 4);
+  check_histogram (2, 7, 9, 4);
+  check_histogram (3, 8, 8, NOISE_RANDOM);
+  check_histogram (4, 61, 37, 8);
+  check_histogram (5, 320, 181, NOISE_RANDOM);
+  check_histogram (6, 333, 200, 2);
+}
+
+GST_END_TEST;
+
+/* 10-bit samples, in the low bits and from bit 6 (P010), against the
+ * reference's 10-bit formulas: odd and tiny sizes, padded strides, several
+ * thresholds, 1 and 16 passes (both kernel shapes: tests/meson.build runs
+ * this suite again with GST_CL_DCT_KERNEL=passes), the extreme tiles whose
+ * sums are the largest, and the tiles that empty columns at the
+ * threshold. */
+GST_START_TEST (test_stage_exact_10bit)
+{
+  static const gint sizes[][2] = {
+    {1, 1}, {7, 9}, {8, 8}, {37, 21}, {161, 93},
+  };
+  static const guint passes[] = { 1, 16 };
+  static const guint thresholds[] = { 1, 25, 70, 5000 };
+  guint32 seed = 1000;
+  guint d, i, j, k;
+
+  for (d = 1; d < G_N_ELEMENTS (depths); d++) {
+    for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+      for (j = 0; j < G_N_ELEMENTS (passes); j++)
+        for (k = 0; k < G_N_ELEMENTS (thresholds); k++)
+          check_stage_depth (&depths[d], seed++, sizes[i][0], sizes[i][1],
+              (i + k) % 3 ? 6 : NOISE_RANDOM, thresholds[k], passes[j]);
+    check_stage_depth (&depths[d], seed++, 136, 40, NOISE_EXTREME, 1, 16);
+    check_stage_depth (&depths[d], seed++, 136, 40, NOISE_EXTREME, 900, 4);
+    check_stage_depth (&depths[d], seed++, 248, 128, NOISE_ONE_ROW, 50, 16);
+    check_stage_depth (&depths[d], seed++, 333, 199, 10, 70, 8);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_histogram_exact_10bit)
+{
+  guint d;
+
+  for (d = 1; d < G_N_ELEMENTS (depths); d++) {
+    check_histogram_depth (&depths[d], 1, 1, 1, 4);
+    check_histogram_depth (&depths[d], 2, 7, 9, 4);
+    check_histogram_depth (&depths[d], 3, 8, 8, NOISE_RANDOM);
+    check_histogram_depth (&depths[d], 4, 37, 21, 8);
+    check_histogram_depth (&depths[d], 5, 161, 93, NOISE_RANDOM);
+    check_histogram_depth (&depths[d], 6, 333, 200, 2);
+  }
+}
+
+GST_END_TEST;
+
+/* A 10-bit plane holding 4 times an 8-bit one has the 8-bit plane's
+ * coefficients exactly (kernels/dct.cl): the same histogram, so the same
+ * threshold, and a stage output within 2 of 4 times the 8-bit output (the
+ * same sums, rounded at 10 bits instead of 8). */
+GST_START_TEST (test_10bit_is_8bit_times_4)
+{
+  const gint w = 77, h = 45;
+  GRand *rand = g_rand_new_with_seed (4);
+  guint8 *p8 = g_malloc (w * h), *o8 = g_malloc (w * h);
+  guint16 *p10 = g_new (guint16, w * h), *o10 = g_new (guint16, w * h);
+  guint32 h8[GST_CL_DCT_HIST_SIZE], h10[GST_CL_DCT_HIST_SIZE];
+  gint i;
+
+  dct_fill_plane (rand, p8, w, w, h, 12);
+  for (i = 0; i < w * h; i++)
+    p10[i] = p8[i] << 2;
+  ref_dct_histogram (p8, w, w, h, h8);
+  ref_dct_histogram16 (p10, w, w, h, h10);
+  fail_unless (memcmp (h8, h10, sizeof (h8)) == 0);
+  ref_dct_threshold_plane (p8, w, o8, w, w, h, 40, 16);
+  ref_dct_threshold_plane16 (p10, w, o10, w, w, h, 40, 16);
+  for (i = 0; i < w * h; i++)
+    fail_unless (ABS (o10[i] - 4 * o8[i]) <= 2, "sample %d: %u, 8-bit %u",
+        i, o10[i], o8[i]);
+  g_free (p8);
+  g_free (o8);
+  g_free (p10);
+  g_free (o10);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+static Suite *
+cldct_suite (void)
+{
+  Suite *s = suite_create ("cldct");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_stage_exact);
+  tcase_add_test (tc, test_stage_exact_large);
+  tcase_add_test (tc, test_stage_extremes);
+  tcase_add_test (tc, test_stage_empty_columns);
+  tcase_add_test (tc, test_histogram_exact);
+  tcase_add_test (tc, test_stage_exact_10bit);
+  tcase_add_test (tc, test_histogram_exact_10bit);
+  tcase_add_test (tc, test_10bit_is_8bit_times_4);
+  return s;
+}
+
+GST_CHECK_MAIN (cldct);
