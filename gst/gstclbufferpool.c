@@ -191,8 +191,7 @@ gst_cl_buffer_pool_class_init (GstClBufferPoolClass * klass)
 {
   G_OBJECT_CLASS (klass)->finalize = gst_cl_buffer_pool_finalize;
   GST_BUFFER_POOL_CLASS (klass)->set_config = gst_cl_buffer_pool_set_config;
-  GST_BUFFER_POOL_CLASS (klass)->reset_buffer =
-      gst_cl_buffer_pool_reset_buffer;
+  GST_BUFFER_POOL_CLASS (klass)->reset_buffer = gst_cl_buffer_pool_reset_buffer;
 }
 
 static void

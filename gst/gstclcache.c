@@ -128,7 +128,7 @@ check_entry (const gchar * key_hash, const gchar * data, gsize size,
   if (!ok)
     return NULL;
   *length = n;
-  return g_memdup2 (data + HEADER_LEN, n + 1);    /* with a NUL after */
+  return g_memdup2 (data + HEADER_LEN, n + 1);  /* with a NUL after */
 }
 
 /* The bytes of the file at @path, if it is a regular file of this user's

@@ -696,7 +696,8 @@ gst_cl_context_create_buffer (GstClContext * self, cl_mem_flags flags,
 
   mem = clCreateBuffer (self->context, flags, size, NULL, &status);
   if (status != CL_SUCCESS) {
-    gst_cl_set_error (error, status, "clCreateBuffer (%s, %" G_GSIZE_FORMAT " bytes)", what, size);
+    gst_cl_set_error (error, status,
+        "clCreateBuffer (%s, %" G_GSIZE_FORMAT " bytes)", what, size);
     return NULL;
   }
   return mem;

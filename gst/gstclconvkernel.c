@@ -45,10 +45,10 @@ typedef struct
 } ParseState;
 
 static gboolean
-fail (GError ** error, const gchar * format, ...) G_GNUC_PRINTF (2, 3);
-
-static gboolean
 fail (GError ** error, const gchar * format, ...)
+G_GNUC_PRINTF (2, 3);
+
+     static gboolean fail (GError ** error, const gchar * format, ...)
 {
   va_list args;
   gchar *msg;
@@ -151,8 +151,7 @@ shape_kernel (const ParseState * state, gint * width, gint * height,
     return fail (error, "%dx%d is larger than %dx%d", *width, *height,
         MAX_SIDE, MAX_SIDE);
   if (*width % 2 == 0 || *height % 2 == 0)
-    return fail (error, "%dx%d: width and height must be odd", *width,
-        *height);
+    return fail (error, "%dx%d: width and height must be odd", *width, *height);
   return TRUE;
 }
 

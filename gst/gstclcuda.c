@@ -50,7 +50,11 @@ typedef guint64 CUmemGenericAllocationHandle;
 #define CU_MEM_ALLOC_GRANULARITY_MINIMUM 0x0
 #define CU_POINTER_ATTRIBUTE_CONTEXT 1
 #define CU_STREAM_NON_BLOCKING 0x1
-typedef struct { gint type; gint id; } CUmemLocation;
+typedef struct
+{
+  gint type;
+  gint id;
+} CUmemLocation;
 typedef struct
 {
   gint type;
@@ -59,7 +63,11 @@ typedef struct
   gpointer win32HandleMetaData;
   guint8 allocFlags[8];
 } CUmemAllocationProp;
-typedef struct { CUmemLocation location; gint flags; } CUmemAccessDesc;
+typedef struct
+{
+  CUmemLocation location;
+  gint flags;
+} CUmemAccessDesc;
 
 /* Older headers name the list CL_DEVICE_HANDLE_LIST_KHR. */
 #ifndef CL_MEM_DEVICE_HANDLE_LIST_KHR
@@ -114,7 +122,8 @@ static const struct
   const gchar *symbol;
   glong offset;
 } entries[] = {
-CUDA_CALLS (CALL_ENTRY)};
+  CUDA_CALLS (CALL_ENTRY)
+};
 
 /* Set once by gst_cl_cuda_load(), read-only afterwards. */
 static CudaCalls cu;
@@ -300,8 +309,7 @@ gst_cl_cuda_pointer_get_context (CUdeviceptr ptr, GError ** error)
 
   if (!require_driver (error))
     return NULL;
-  status = cu.PointerGetAttribute (&context, CU_POINTER_ATTRIBUTE_CONTEXT,
-      ptr);
+  status = cu.PointerGetAttribute (&context, CU_POINTER_ATTRIBUTE_CONTEXT, ptr);
   if (status == CUDA_SUCCESS && !context)
     status = CUDA_ERROR_INVALID_VALUE;
   if (status != CUDA_SUCCESS) {
@@ -337,8 +345,9 @@ import_problem (cl_device_id device)
   g_strfreev (extensions);
   if (i < G_N_ELEMENTS (needed))
     return g_strdup_printf ("it lacks %s", needed[i]);
-  if (clGetDeviceInfo (device, CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR,
-          sizeof (types), types, &size) != CL_SUCCESS)
+  if (clGetDeviceInfo (device,
+          CL_DEVICE_EXTERNAL_MEMORY_IMPORT_HANDLE_TYPES_KHR, sizeof (types),
+          types, &size) != CL_SUCCESS)
     size = 0;
   for (i = 0; i < size / sizeof (types[0]); i++) {
     if (types[i] == CL_EXTERNAL_MEMORY_HANDLE_OPAQUE_FD_KHR)
@@ -411,7 +420,8 @@ make_buffer (GstClCudaPool * pool, guint i, const CUmemAllocationProp * prop,
 {
   PoolBuffer *buf = &pool->buffers[i];
   CUmemAccessDesc access = { prop->location,
-      CU_MEM_ACCESS_FLAGS_PROT_READWRITE };
+    CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+  };
   const gchar *step;
   CUresult status;
   gint fd = -1;
@@ -673,8 +683,7 @@ enqueue_external (GstClCudaPool * pool, guint index,
   status = enqueue (queue, 1, &pool->buffers[index].mem, n_wait, wait_list,
       event);
   if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status, "%s (pool buffer %u)", call,
-        index);
+    return gst_cl_set_error (error, status, "%s (pool buffer %u)", call, index);
   return TRUE;
 }
 

@@ -216,12 +216,12 @@ plane_copies (const GstVideoInfo * info, GstVideoFrame * vframe,
 
     gst_video_format_info_component (info->finfo, i, comp);
     planes[i] = (GstClCudaPlaneCopy) {
-      .cuda_ptr = (CUdeviceptr) (guintptr) GST_VIDEO_FRAME_PLANE_DATA (vframe,
-          i),.cuda_pitch = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, i),
-      .offset = info->offset[i],.pitch = info->stride[i],
-      .width_in_bytes = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
-          GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]),
-      .height = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0])};
+    .cuda_ptr = (CUdeviceptr) (guintptr) GST_VIDEO_FRAME_PLANE_DATA (vframe,
+          i),.cuda_pitch = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, i),.offset =
+          info->offset[i],.pitch = info->stride[i],.width_in_bytes =
+          (gsize) GST_VIDEO_INFO_COMP_WIDTH (info,
+          comp[0]) * GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]),.height =
+          GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0])};
     *bytes += (guint64) planes[i].width_in_bytes * planes[i].height;
   }
   return n;

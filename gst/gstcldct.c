@@ -148,8 +148,7 @@ gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
   if (!self->program)
     goto failed;
   if (self->strips) {
-    self->pad = gst_cl_program_create_kernel (self->program, "dct_pad",
-        error);
+    self->pad = gst_cl_program_create_kernel (self->program, "dct_pad", error);
     if (!self->pad)
       goto failed;
   }
@@ -245,7 +244,7 @@ gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
   }
   if (!gst_cl_enqueue_kernel (self->context, self->histogram, global[0],
           global[1], &how, error))
-    return FALSE;
+      return FALSE;
   /* after the kernel on the in-order queue */
   err = clEnqueueReadBuffer (queue, self->hist, CL_TRUE, 0,
       GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), hist, 0, NULL, NULL);

@@ -89,7 +89,7 @@ missed_too_many (const guint64 * p, gint c, guint64 near, guint64 n)
 {
   const gint hi = MIN (c + LAT_TOL, GST_CL_DCT_BINS - 2);
 
-  return (n - (p[hi + 1] - near)) * 64 < (guint64) EST_FIT * n;
+  return (n - (p[hi + 1] - near)) * 64 < (guint64) EST_FIT *n;
 }
 
 /* The values near the multiples of @sub / LAT_SUB quarter levels; where
@@ -308,8 +308,7 @@ gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
      * it was found on, and less again where it is predicted from the next
      * intra frame (B frames just before it), which is due where the
      * distance between intra frames (auto_note_distance()) says */
-    const gboolean early =
-        state->run_age + params->late_frames < state->period;
+    const gboolean early = state->run_age + params->late_frames < state->period;
     const guint gain = early ? params->hold_gain : params->hold_gain_late;
 
     thr = (state->held_step * gain + 8) >> 4;

@@ -285,8 +285,7 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
 
   GST_OBJECT_LOCK (self);
   g_free (self->device_name);
-  self->device_name =
-      g_strdup (gst_cl_context_get_device_name (self->context));
+  self->device_name = g_strdup (gst_cl_context_get_device_name (self->context));
   GST_OBJECT_UNLOCK (self);
   g_object_notify (G_OBJECT (self), "device-name");
   /* memory:CUDAMemory where the device is the GPU of CUDA */
@@ -340,8 +339,7 @@ gst_cl_epsilon_set_context (GstElement * element, GstContext * context)
   GST_OBJECT_LOCK (self);
   device = g_strdup (self->device);
   GST_OBJECT_UNLOCK (self);
-  gst_cl_context_handle_set_context (element, context, device,
-      &self->context);
+  gst_cl_context_handle_set_context (element, context, device, &self->context);
   g_free (device);
 
 chain:

@@ -107,8 +107,7 @@ install_filter_properties (GObjectClass * gobject_class)
       g_param_spec_uint ("threshold", "Threshold",
           "Largest luma difference from the centre sample averaged in; "
           "higher removes more ringing and more fine texture "
-          "(0 = luma epsilon stage off)",
-          0, 255, DEFAULT_THRESHOLD, flags));
+          "(0 = luma epsilon stage off)", 0, 255, DEFAULT_THRESHOLD, flags));
 
   /**
    * GstClEpsilon:window-size:

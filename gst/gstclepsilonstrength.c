@@ -141,7 +141,8 @@ gst_cl_epsilon_install_strength_properties (GObjectClass * gobject_class,
           "auto (from each frame's quantization; costlier), "
           "custom (the expert properties as set); a level sets threshold, "
           "window-size, chroma-threshold, kernel and dct-stage",
-          GST_TYPE_CL_EPSILON_STRENGTH, GST_CL_EPSILON_DEFAULT_STRENGTH, flags));
+          GST_TYPE_CL_EPSILON_STRENGTH, GST_CL_EPSILON_DEFAULT_STRENGTH,
+          flags));
 
   /**
    * GstClEpsilon:dct-stage:

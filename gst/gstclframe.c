@@ -227,8 +227,7 @@ map_whole_buffer (GstClFrame * frame, const GstVideoInfo * info,
 }
 
 static gboolean
-map_video_frame (GstClFrame * frame, const GstVideoInfo * info,
-    GError ** error)
+map_video_frame (GstClFrame * frame, const GstVideoInfo * info, GError ** error)
 {
   guint i;
 
@@ -351,8 +350,8 @@ open_cuda_memory (GstClFrame * frame, const GstVideoInfo * info,
   frame->cuda_slot = slot;
   for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++)
     frame->planes[i] = (GstClPlaneRef) {
-  .kind = GST_CL_PLANE_DEVICE,.mem = mem,.offset = info->offset[i],.pitch =
-          info->stride[i]};
+    .kind = GST_CL_PLANE_DEVICE,.mem = mem,.offset = info->offset[i],.pitch =
+        info->stride[i]};
   return TRUE;
 }
 
@@ -473,8 +472,7 @@ count_cl_copy (const GstClPlaneRef * src, const GstClPlaneRef * dst,
 }
 
 void
-gst_cl_copy_host_plane (const GstClPlaneCopy * copy,
-    GstClTransferStats * stats)
+gst_cl_copy_host_plane (const GstClPlaneCopy * copy, GstClTransferStats * stats)
 {
   gst_cl_cpu_copy_rows (copy->dst->host, copy->dst->pitch, copy->src->host,
       copy->src->pitch, copy->row_bytes, copy->height);
@@ -512,8 +510,7 @@ gst_cl_copy_plane_on (cl_command_queue queue, const GstClPlaneCopy * copy,
     status = plain ? clEnqueueCopyBuffer (queue, src->mem, dst->mem,
         src->offset, dst->offset, bytes, n_wait, wait, event) :
         clEnqueueCopyBufferRect (queue, src->mem, dst->mem, src_origin,
-        dst_origin, region, src->pitch, 0, dst->pitch, 0, n_wait, wait,
-        event);
+        dst_origin, region, src->pitch, 0, dst->pitch, 0, n_wait, wait, event);
     if (status != CL_SUCCESS)
       return gst_cl_set_error (error, status, "clEnqueueCopyBuffer%s",
           plain ? "" : "Rect");

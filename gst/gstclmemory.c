@@ -62,8 +62,7 @@ G_DEFINE_TYPE_WITH_CODE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR,
 /* Keeps @error with the faults of the element that proposed the pool of
  * @self's memories, if one did. */
 static void
-keep_for_pool (GstClAllocator * self, const GError * error,
-    const gchar * what)
+keep_for_pool (GstClAllocator * self, const GError * error, const gchar * what)
 {
   GstClFaults *faults;
 
@@ -81,8 +80,7 @@ keep_for_pool (GstClAllocator * self, const GError * error,
  * by DMA from it (clEnqueueWrite/ReadBuffer with this pointer, never a
  * kernel on @buffer, as OpenCL wants while it is mapped). */
 static gpointer
-map_for_life (GstClAllocator * self, cl_mem buffer, gsize size,
-    GError ** error)
+map_for_life (GstClAllocator * self, cl_mem buffer, gsize size, GError ** error)
 {
   cl_int status;
   gpointer host = clEnqueueMapBuffer (gst_cl_context_get_host_queue

@@ -266,8 +266,7 @@ decide_cuda_pool (GstQuery * query, GstCaps * caps, guint size, guint min,
   }
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, size, min, max);
-  gst_buffer_pool_config_add_option (config,
-      GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   if (!gst_buffer_pool_set_config (pool, config))
     GST_DEBUG ("the CUDA pool changed its config; taken as it is");
   put_pool_first (query, pool, size, min, max);

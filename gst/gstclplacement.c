@@ -152,7 +152,7 @@ device_holds_planes (GstClPlacement * self, GError ** error)
           sizeof (max_alloc), &max_alloc, NULL) != CL_SUCCESS ||
       clGetDeviceInfo (device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof (global),
           &global, NULL) != CL_SUCCESS)
-    return TRUE;                /* the allocations will say */
+      return TRUE;              /* the allocations will say */
   for (i = 0; i < self->n_planes; i++) {
     guint64 size = gst_cl_plane_size (&self->planes[i]);
 
@@ -249,16 +249,14 @@ gst_cl_placement_cuda (GstClPlacement * self, gboolean output)
 }
 
 GstClPlaneRef
-gst_cl_placement_input (GstClPlacement * self, guint i, guint slot,
-    gint field)
+gst_cl_placement_input (GstClPlacement * self, guint i, guint slot, gint field)
 {
   return gst_cl_plane_device_field_ref (&self->planes[i],
       self->buffers[i].src[slot], field);
 }
 
 GstClPlaneRef
-gst_cl_placement_output (GstClPlacement * self, guint i, guint slot,
-    gint field)
+gst_cl_placement_output (GstClPlacement * self, guint i, guint slot, gint field)
 {
   return gst_cl_plane_device_field_ref (&self->planes[i],
       self->buffers[i].dst[slot], field);
@@ -313,7 +311,8 @@ stage_plane (GstClPlacement * self, guint slot, const GstClPlane * plane,
     return FALSE;
   to.host = staging + self->info.offset[plane->index];
   gst_cl_copy_host_plane (&(GstClPlaneCopy) {
-      ref, &to, plane->row_bytes, plane->height}, stats);
+      ref, &to, plane->row_bytes, plane->height}
+      , stats);
   *ref = to;
   return TRUE;
 }
@@ -380,7 +379,8 @@ copy_untouched (GstClPlacement * self, GstClFrameQueues * q,
      * device (gst_cl_placement_download() brings it back), not by the CPU. */
     w->kdst = dev_src;
     return gst_cl_stream_copy (&q->up, &(GstClPlaneCopy) {
-        &w->src, &dev_src, plane->row_bytes, plane->height}, stats, error);
+        &w->src, &dev_src, plane->row_bytes, plane->height}
+        , stats, error);
   }
   if (!w->dst.mem)
     /* Into other host memory: by a transfer from device memory, or by the
@@ -388,12 +388,14 @@ copy_untouched (GstClPlacement * self, GstClFrameQueues * q,
      * of a frame in flight). */
     return (w->src.mem || cpu_waits (q->pending, q->n_pending, error)) &&
         gst_cl_stream_copy (&q->up, &(GstClPlaneCopy) {
-        &w->src, &w->dst, plane->row_bytes, plane->height}, stats, error);
+        &w->src, &w->dst, plane->row_bytes, plane->height}
+      , stats, error);
   if (!w->src.mem && w->src.kind != GST_CL_PLANE_PINNED && q->in_flight &&
       !stage_plane (self, q->slot, plane, &w->src, stats, error))
     return FALSE;
   return gst_cl_stream_copy (&q->down, &(GstClPlaneCopy) {
-      &w->src, &w->dst, plane->row_bytes, plane->height}, stats, error);
+      &w->src, &w->dst, plane->row_bytes, plane->height}
+      , stats, error);
 }
 
 /* Phase 1 for a filtered plane or field: where the kernels read and write
@@ -426,7 +428,8 @@ place_filtered (GstClPlacement * self, GstClFrameQueues * q,
   w->ksrc = dev_src;
   return gst_cl_stream_copy (&q->up, &(GstClPlaneCopy) {
       &w->src, &dev_src, (gsize) r->width * plane->xstep * plane->bytes,
-      r->height}, stats, error);
+        r->height}
+      , stats, error);
 }
 
 gboolean
@@ -464,8 +467,9 @@ place_plane (GstClPlacement * self, GstClFrameQueues * q,
     GstClPlaneWork *w = &frame->work[frame->n_work++];
 
     *w = (GstClPlaneWork) {
-    .plane = gst_cl_plane_field (&whole.plane, f),.index = whole.index,.field =
-          f,.region = gst_cl_region_field (&whole.region, f),.src =
+    .plane = gst_cl_plane_field (&whole.plane, f),.index =
+          whole.index,.field = f,.region =
+          gst_cl_region_field (&whole.region, f),.src =
           gst_cl_plane_ref_field (&whole.src, f),.dst =
           gst_cl_plane_ref_field (&whole.dst, f)};
     if (!place_filtered (self, q, w, stats, error))
@@ -510,6 +514,7 @@ gst_cl_placement_upload (GstClPlacement * self, GstClFrameQueues * q,
   }
   return TRUE;
 }
+
 /* Copies the samples of @w's plane around its region from the whole
  * source to the whole destination on @s (downloads): the rows above and
  * below it, and the parts of its rows left and right of it. */
@@ -539,7 +544,8 @@ copy_around (GstClStream * s, const GstClPlaneWork * w,
     to = gst_cl_plane_ref_at (plane, &w->whole_dst, part->x, part->y);
     if (!gst_cl_stream_copy (s, &(GstClPlaneCopy) {
             &from, &to, (gsize) part->width * plane->xstep * plane->bytes,
-            part->height}, stats, error))
+              part->height}
+            , stats, error))
       return FALSE;
   }
   return TRUE;
@@ -566,8 +572,8 @@ download_plane (GstClFrameQueues * q, const GstClPlaneWork * w,
   if (!w->kdst.mem || w->kdst.mem == w->dst.mem)
     return TRUE;
   return gst_cl_stream_copy (&q->down, &(GstClPlaneCopy) {
-      &w->kdst, &w->dst, width * plane->xstep * plane->bytes, height},
-      stats, error);
+      &w->kdst, &w->dst, width * plane->xstep * plane->bytes, height}
+      , stats, error);
 }
 
 gboolean
@@ -621,8 +627,7 @@ gst_cl_placement_will_share (GstClPlacement * self, const GstClFrame * in,
 static gboolean
 copy_planes (GstClPlacement * self, const GstClFrameQueues * q,
     GstBuffer * inbuf,
-    GstBuffer * outbuf, guint mask, GstClTransferStats * stats,
-    GError ** error)
+    GstBuffer * outbuf, guint mask, GstClTransferStats * stats, GError ** error)
 {
   GstClFrame in, out;
   gboolean ok;
@@ -645,7 +650,8 @@ copy_planes (GstClPlacement * self, const GstClFrameQueues * q,
     if (mask & (1 << plane->index))
       ok = gst_cl_copy_plane_on (q->down.queue, &(GstClPlaneCopy) {
           &in.planes[plane->index], &out.planes[plane->index],
-          plane->row_bytes, plane->height}, 0, NULL, NULL, stats, error);
+          plane->row_bytes, plane->height}
+        , 0, NULL, NULL, stats, error);
   }
   ok = gst_cl_in_flight_finish (q, ok ? error : NULL) && ok;
   gst_cl_frame_close (&out);

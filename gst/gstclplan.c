@@ -152,8 +152,7 @@ gst_cl_plan_settings_equal (const GstClPlanSettings * a,
 /* Whether @b differs from @a only in values that are kernel arguments
  * (thresholds, divisor, bias), with the same stages running. */
 static gboolean
-only_arguments_change (const GstClPlanSettings * a,
-    const GstClPlanSettings * b)
+only_arguments_change (const GstClPlanSettings * a, const GstClPlanSettings * b)
 {
   return (a->threshold > 0) == (b->threshold > 0) &&
       (a->chroma_threshold > 0) == (b->chroma_threshold > 0) &&
@@ -286,8 +285,7 @@ gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
     gst_cl_plan_free (self);
     return NULL;
   }
-  self->planes = gst_cl_placement_get_planes (self->placement,
-      &self->n_planes);
+  self->planes = gst_cl_placement_get_planes (self->placement, &self->n_planes);
   return self;
 }
 
@@ -397,8 +395,9 @@ plan_convolution (GstClPlan * self, guint i, GstClKernels * kernels,
   where.xstep = 1;
   ps->conv_stage = (GstClStage) {
     kernels, TRUE, where, 0, {
-  self->coeffs, s->kernel.width, s->kernel.height, 0, 0, separable,
-          self->row_factor, self->column_factor, ps->scratch}};
+    self->coeffs, s->kernel.width, s->kernel.height, 0, 0, separable,
+          self->row_factor, self->column_factor, ps->scratch}
+  };
   set_arguments (self, i);
   if (!gst_cl_tuner_choose (self->tuner, &ps->conv_stage, s->conv_variant,
           &ps->conv_launch, error))
@@ -510,7 +509,8 @@ run_stage (GstClFrameQueues * q, const GstClStage * stage,
   const guint before = events->n_events;
 
   if (!gst_cl_stage_run (stage, launch, &(GstClAfter) {
-          s->n_wait, s->wait, events}, error))
+          s->n_wait, s->wait, events}
+          , error))
     return FALSE;
   stream_took (s, events, before);
   return TRUE;
@@ -533,19 +533,21 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
   guint threshold, before = events->n_events;
 
   if (!gst_cl_dct_histogram (self->dct, on, &(GstClAfter) {
-          s->n_wait, s->wait, events}, hist, error))
+          s->n_wait, s->wait, events}
+          , hist, error))
     return FALSE;
   stream_took (s, events, before);
   threshold = gst_cl_dct_auto_update (&self->auto_state, hist);
   GST_LOG ("strength=auto: DCT threshold %u", threshold);
   if (threshold == 0)
     return gst_cl_stream_copy (s, &(GstClPlaneCopy) {
-        on->src, on->dst, (gsize) on->width * bytes, on->height}, &ignored,
-        error);
+        on->src, on->dst, (gsize) on->width * bytes, on->height}
+      , &ignored, error);
   before = events->n_events;
   if (!gst_cl_dct_threshold (self->dct, on, threshold, GST_CL_DCT_MAX_PASSES,
           &(GstClAfter) {
-          s->n_wait, s->wait, events}, error))
+          s->n_wait, s->wait, events}
+          , error))
     return FALSE;
   stream_took (s, events, before);
   return TRUE;
@@ -568,7 +570,8 @@ run_stages (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
     const GstClPlaneRef *out = ps->runs.convolve ? &tmp : &w->kdst;
 
     if (ps->runs.dct ? !run_auto (self, q, &(GstClDctPlane) {
-            src, out, w->region.width, w->region.height},
+            src, out, w->region.width, w->region.height}
+            ,
             self->planes[w->index].bytes, error) :
         !run_stage (q, stage_on (&here, &ps->epsilon_stage, &w->region,
                 src, out), &ps->epsilon_launch, error))
@@ -576,8 +579,7 @@ run_stages (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
     src = out;
   }
   return !ps->runs.convolve || run_stage (q, stage_on (&here,
-          &ps->conv_stage, &w->region, src, &w->kdst), &ps->conv_launch,
-      error);
+          &ps->conv_stage, &w->region, src, &w->kdst), &ps->conv_launch, error);
 }
 
 /* "VARIANT WxH" of @launch, or "none" where the stage does not run. */
@@ -617,7 +619,7 @@ enqueue_frame (GstClPlan * self, GstClFrameQueues * q, const GstClFrame * in,
     GstClTransferStats * stats, GError ** error)
 {
   GstClFrameWork frame = {.in = in,.out = out,.planes = {
-          touched_planes (self), dct_planes (self), skip_untouched}
+      touched_planes (self), dct_planes (self), skip_untouched}
   };
   guint i;
 

@@ -164,8 +164,7 @@ gst_cl_region_field (const GstClRegion * region, gint field)
 }
 
 GstClPlaneRef
-gst_cl_plane_device_field_ref (const GstClPlane * plane, cl_mem mem,
-    gint field)
+gst_cl_plane_device_field_ref (const GstClPlane * plane, cl_mem mem, gint field)
 {
   GstClPlaneRef ref = gst_cl_plane_device_ref (plane, mem);
 

@@ -64,8 +64,7 @@ full_options (cl_device_id device, const gchar * options)
 
 /* The program as the cache keeps it: built from the device's own binary. */
 static cl_program
-build_from_cache (GstClContext * context, const gchar * key,
-    const gchar * opts)
+build_from_cache (GstClContext * context, const gchar * key, const gchar * opts)
 {
   cl_device_id device = gst_cl_context_get_device (context);
   cl_program program;
@@ -87,8 +86,7 @@ build_from_cache (GstClContext * context, const gchar * key,
   }
   status = clBuildProgram (program, 1, &device, opts, NULL, NULL);
   if (status != CL_SUCCESS) {
-    GST_INFO ("cached binary does not build: %s",
-        gst_cl_error_name (status));
+    GST_INFO ("cached binary does not build: %s", gst_cl_error_name (status));
     clReleaseProgram (program);
     return NULL;
   }

@@ -54,8 +54,7 @@ context_from_gst_context (GstElement * element, GstContext * context,
   GError *error = NULL;
 
   *wrapped = FALSE;
-  if (gst_structure_get (s, "context", GST_TYPE_CL_CONTEXT, &cl_context,
-          NULL))
+  if (gst_structure_get (s, "context", GST_TYPE_CL_CONTEXT, &cl_context, NULL))
     return cl_context;
   if (!gst_structure_get (s, "cl-context", G_TYPE_POINTER, &handle,
           "cl-device", G_TYPE_POINTER, &device, NULL) || !handle || !device)
@@ -239,8 +238,7 @@ gst_cl_context_ensure_for_element (GstElement * element,
 
   query = gst_query_new_context (GST_CL_CONTEXT_TYPE);
   for (i = 0; i < 2 && !have_context (element, cl_context); i++) {
-    if (run_context_query (element, query, i == 0 ? GST_PAD_SRC :
-            GST_PAD_SINK)) {
+    if (run_context_query (element, query, i == 0 ? GST_PAD_SRC : GST_PAD_SINK)) {
       gst_query_parse_context (query, &context);
       if (context)
         gst_element_set_context (element, context);

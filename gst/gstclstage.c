@@ -51,10 +51,10 @@ static const GEnumValue variant_values[] = {
   {GST_CL_VARIANT_VECTOR, "Eight samples per work-item, vector arithmetic",
       "vector"},
   {GST_CL_VARIANT_WIDE,
-      "A row strip per work-item in 16-bit lanes, for CPUs",
+        "A row strip per work-item in 16-bit lanes, for CPUs",
       "wide"},
   {GST_CL_VARIANT_SEPARABLE,
-      "Row pass then column pass (convolution with a rank-1 kernel)",
+        "Row pass then column pass (convolution with a rank-1 kernel)",
       "separable"},
   {0, NULL, NULL}
 };

@@ -101,8 +101,7 @@ gst_cl_stats_add_frame (GstClStats * self, const GstClFrameStats * frame)
   self->memory_path = frame->memory_path;
   g_strlcpy (self->epsilon_launch, frame->epsilon_launch,
       sizeof (self->epsilon_launch));
-  g_strlcpy (self->conv_launch, frame->conv_launch,
-      sizeof (self->conv_launch));
+  g_strlcpy (self->conv_launch, frame->conv_launch, sizeof (self->conv_launch));
   self->auto_threshold = frame->auto_threshold;
   g_mutex_unlock (&self->lock);
 }

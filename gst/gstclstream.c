@@ -84,7 +84,8 @@ gst_cl_stream_copy (GstClStream * s, const GstClPlaneCopy * copy,
 {
   cl_event event = NULL;
 
-  if (!gst_cl_copy_plane_on (s->queue, copy, s->n_wait, s->n_wait ? s->wait : NULL, &event, stats, error))
+  if (!gst_cl_copy_plane_on (s->queue, copy, s->n_wait,
+          s->n_wait ? s->wait : NULL, &event, stats, error))
     return FALSE;
   gst_cl_stream_enqueued (s, event);
   return TRUE;

@@ -263,8 +263,7 @@ time_candidates (GstClTuner * self, const GstClTuning * tuning,
     if (!pick[i])
       continue;
     g_clear_error (last_error);
-    if (!time_launch (self, tuning, &candidates[i], best->ms, &ms,
-            last_error)) {
+    if (!time_launch (self, tuning, &candidates[i], best->ms, &ms, last_error)) {
       GST_DEBUG ("%s: %s %zux%zu failed: %s", config,
           gst_cl_variant_to_string (candidates[i].variant),
           candidates[i].local[0], candidates[i].local[1],
@@ -351,7 +350,8 @@ run_stage (const GstClLaunch * launch, GstClEvents * events,
     gpointer user_data, GError ** error)
 {
   return gst_cl_stage_run (user_data, launch, &(GstClAfter) {
-      0, NULL, events}, error);
+      0, NULL, events}
+      , error);
 }
 
 /* The last variant @stage may run: SEPARABLE only for a separable
@@ -387,7 +387,8 @@ tune_stage (GstClTuner * self, const GstClStage * stage, const gchar * config,
     }
   }
   ok = gst_cl_tuner_tune (self, &(GstClTuning) {
-      config, candidates, n, run_stage, (gpointer) stage}, launch, error);
+      config, candidates, n, run_stage, (gpointer) stage}
+      , launch, error);
   gst_cl_stats_add_tuning (self->stats, self->runs - runs,
       (g_get_monotonic_time () - started) / 1000.0);
   return ok;
@@ -426,8 +427,7 @@ gst_cl_tuner_choose (GstClTuner * self, const GstClStage * stage,
               forced)))
     forced = GST_CL_VARIANT_PLAIN;
   if (forced != GST_CL_VARIANT_AUTO) {
-    gst_cl_kernels_local_sizes (stage->kernels, stage->convolve, forced,
-        sizes);
+    gst_cl_kernels_local_sizes (stage->kernels, stage->convolve, forced, sizes);
     launch->variant = forced;
     launch->local[0] = sizes[0][0];
     launch->local[1] = sizes[0][1];

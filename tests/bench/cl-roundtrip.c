@@ -74,7 +74,8 @@ round_trip (cl_command_queue queue, const GstClStage * stage,
     check (clEnqueueWriteBuffer (queue, src, CL_FALSE, 0, size, host, 0, NULL,
             NULL), "upload");
     if (!gst_cl_stage_run (stage, launch, &(GstClAfter) {
-            0, NULL, &events}, &error)) {
+            0, NULL, &events}
+            , &error)) {
       g_printerr ("%s\n", error->message);
       exit (1);
     }
@@ -197,7 +198,8 @@ pipeline_frame (Pipeline * p, Order order, gint i, cl_event * done,
     n_wait = 1;
   }
   if (!gst_cl_stage_run (&stage, p->launch, &(GstClAfter) {
-          n_wait, &times[0], &events}, &error)) {
+          n_wait, &times[0], &events}
+          , &error)) {
     g_printerr ("%s\n", error->message);
     exit (1);
   }
@@ -210,8 +212,7 @@ pipeline_frame (Pipeline * p, Order order, gint i, cl_event * done,
   }
   check (clEnqueueReadBuffer (p->down, p->dst[k], CL_FALSE, 0, p->size,
           p->out + (i % RING) * p->size, order == ORDER_WAIT_LISTS ? 1 : 0,
-          order == ORDER_WAIT_LISTS ? &times[1] : NULL, &times[2]),
-      "download");
+          order == ORDER_WAIT_LISTS ? &times[1] : NULL, &times[2]), "download");
   if (order == ORDER_BARRIERS)
     check (clEnqueueMarkerWithWaitList (p->down, 0, NULL, done), "marker");
   else
@@ -301,7 +302,7 @@ print_pipeline (GstClContext * ctx, const GstClStage * stage,
   cl_int status;
   gint i, order;
 
-  p.size = (gsize) width * height;
+  p.size = (gsize) width *height;
   p.up = clCreateCommandQueue (handle, device, CL_QUEUE_PROFILING_ENABLE,
       &status);
   check (status, "clCreateCommandQueue");
@@ -365,7 +366,7 @@ main (int argc, char **argv)
   width = atoi (argv[2]);
   height = atoi (argv[3]);
   iterations = MAX (atoi (argv[4]), 1);
-  size = (gsize) width * height;
+  size = (gsize) width *height;
 
   ctx = gst_cl_context_new (argv[1], &error);
   if (!ctx || !(kernels = gst_cl_kernels_new (ctx, 4, FALSE, NULL, &error))) {
@@ -408,13 +409,12 @@ main (int argc, char **argv)
   g_print ("%s, %dx%d 8-bit plane, 9x9 epsilon, median of %d:\n",
       gst_cl_context_get_device_name (ctx), width, height, iterations);
   g_print ("  pinned   round trip %.3f ms (kernel %.3f ms)\n", pinned_ms, k1);
-  g_print ("  pageable round trip %.3f ms (kernel %.3f ms)\n", pageable_ms,
-      k2);
+  g_print ("  pageable round trip %.3f ms (kernel %.3f ms)\n", pageable_ms, k2);
   print_overlap (ctx, src, dst, pinned_ptr, size, iterations);
   {
     GstClPlaneRef none = gst_cl_plane_ref_device (NULL, width);
     GstClStage stage = { kernels, FALSE, {&none, &none, width, height, 1, 0},
-      20
+    20
     };
 
     print_pipeline (ctx, &stage, &launch, width, height, iterations);

@@ -130,8 +130,7 @@ static gboolean opt_downstream_meta = TRUE;
 static GOptionEntry entries[] = {
   {"format", 'f', 0, G_OPTION_ARG_STRING, &opt_format,
       "Video format: I420, NV12, YV12, NV21, GRAY8, Y444, Y42B, "
-      "I420_10LE, P010_10LE... "
-        "(default I420)", "FMT"},
+        "I420_10LE, P010_10LE... " "(default I420)", "FMT"},
   {"width", 0, 0, G_OPTION_ARG_INT, &opt_width, "Width (default 1920)",
       "N"},
   {"height", 0, 0, G_OPTION_ARG_INT, &opt_height, "Height (default 1080)",
@@ -151,19 +150,19 @@ static GOptionEntry entries[] = {
   {"noise", 0, 0, G_OPTION_ARG_INT, &opt_noise,
       "Noise amplitude of the scene, in levels (default 6)", "N"},
   {"input", 0, 0, G_OPTION_ARG_STRING, &opt_input,
-      "pool (the element's pool where it offers one; default) or system",
+        "pool (the element's pool where it offers one; default) or system",
       "I"},
   {"clepsilon", 'c', 0, G_OPTION_ARG_STRING, &opt_clepsilon,
-      "clepsilon's properties (default \"threshold=20 window-size=9\")",
+        "clepsilon's properties (default \"threshold=20 window-size=9\")",
       "\"PROP=VAL ...\""},
   {"extra", 'e', 0, G_OPTION_ARG_STRING_ARRAY, &opt_extra,
       "Another clepsilon contender: these properties on top of --clepsilon's "
         "(repeatable)", "\"PROP=VAL ...\""},
   {"smooth", 's', 0, G_OPTION_ARG_STRING_ARRAY, &opt_smooth,
-        "A smooth contender with these properties (repeatable; default "
+      "A smooth contender with these properties (repeatable; default "
         "\"" DEFAULT_SMOOTH "\", I420 only)", "\"PROP=VAL ...\""},
   {"concurrent", 0, 0, G_OPTION_ARG_NONE, &opt_concurrent,
-        "Run the clepsilon contenders' batches at the same time, one thread "
+      "Run the clepsilon contenders' batches at the same time, one thread "
         "each (e.g. one per GPU: --extra=\"device=1\"), and report their "
         "aggregate frames per second", NULL},
   {"no-smooth", 0, 0, G_OPTION_ARG_NONE, &opt_no_smooth,
@@ -183,18 +182,18 @@ static GOptionEntry entries[] = {
         "in ring order, to FILE", "FILE"},
   {"no-read-output", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE,
         &opt_read_output,
-        "Do not map the outputs (by default every output is mapped and read, "
+      "Do not map the outputs (by default every output is mapped and read, "
         "as a downstream element would)", NULL},
   {"no-downstream-meta", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE,
         &opt_downstream_meta,
-        "appsink does not take GstVideoMeta (by default it does, as an "
+      "appsink does not take GstVideoMeta (by default it does, as an "
         "encoder or videoconvert downstream would)", NULL},
   {"no-write-input", 0, G_OPTION_FLAG_REVERSE, G_OPTION_ARG_NONE,
         &opt_write_input,
-        "Push pool buffers without mapping them for writing first (by "
+      "Push pool buffers without mapping them for writing first (by "
         "default each is, as if upstream had just filled it)", NULL},
   {"timeout", 0, 0, G_OPTION_ARG_DOUBLE, &opt_timeout,
-      "Seconds without output before a contender is given up (default 120)",
+        "Seconds without output before a contender is given up (default 120)",
       "S"},
   {NULL}
 };
@@ -236,8 +235,7 @@ scene (gint c, gint x, gint y, gint w, gint h, gint k)
     return c == 0 ? ((xs / 4) & 1 ? 200 : 40) : 128;
   /* Checker board of 16-sample squares. */
   if (y > h / 10 && y < h * 3 / 10 && x > w * 6 / 10 && x < w * 9 / 10)
-    return c == 0 ? (((x / 16) ^ (y / 16)) & 1 ? 230 : 20) :
-        c == 1 ? 100 : 160;
+    return c == 0 ? (((x / 16) ^ (y / 16)) & 1 ? 230 : 20) : c == 1 ? 100 : 160;
   /* A disc. */
   dx = xs % (w + 1) - w * 7 / 10;
   dy = y - h * 6 / 10;
@@ -341,7 +339,7 @@ make_ring (const GstVideoInfo * info)
 
   if (opt_dump_input && !(dump = fopen (opt_dump_input, "wb")))
     g_printerr ("cannot write %s\n", opt_dump_input);
-  rng = 2463534242u ^ (guint32) opt_seed * 2654435761u;
+  rng = 2463534242u ^ (guint32) opt_seed *2654435761u;
   if (rng == 0)
     rng = 1;
   for (k = 0; k < opt_ring; k++) {
@@ -510,7 +508,8 @@ static GstStructure *
 stats_delta (const GstStructure * before, const GstStructure * after)
 {
   DeltaData d = { before, gst_structure_new_empty (gst_structure_get_name
-          (after)) };
+        (after))
+  };
 
   gst_structure_foreach (after, delta_field, &d);
   return d.delta;
@@ -751,8 +750,7 @@ run_concurrent (GPtrArray * list, gint r)
   for (i = 0; i < (gint) list->len && n < 64; i++) {
     Contender *c = g_ptr_array_index (list, i);
 
-    if (c->kind != KIND_CLEPSILON || c->skipped || c->failed ||
-        r >= c->repeat)
+    if (c->kind != KIND_CLEPSILON || c->skipped || c->failed || r >= c->repeat)
       continue;
     frames += c->frames;
     threads[n++] = g_thread_new ("batch", concurrent_batch, c);
@@ -813,8 +811,7 @@ get_stats (Contender * c)
   GstStructure *s = NULL;
 
   if (c->kind == KIND_CLEPSILON
-      && g_object_class_find_property (G_OBJECT_GET_CLASS (c->filter),
-          "stats"))
+      && g_object_class_find_property (G_OBJECT_GET_CLASS (c->filter), "stats"))
     g_object_get (c->filter, "stats", &s, NULL);
   return s;
 }
@@ -825,7 +822,8 @@ get_stats (Contender * c)
  * shared system-memory ring. Needs caps negotiated (the allocation query is
  * answered only then). */
 static void
-use_upstream_pool (Contender * c, GstBuffer ** shared, const GstVideoInfo * info)
+use_upstream_pool (Contender * c, GstBuffer ** shared,
+    const GstVideoInfo * info)
 {
   GstPad *pad = gst_element_get_static_pad (c->src, "src");
   GstCaps *caps = gst_video_info_to_caps (info);
@@ -1105,8 +1103,7 @@ write_csv (GPtrArray * list, const Contender * base)
     csv_quote (f, c->name);
     fprintf (f, ",%s,", c->factory);
     csv_quote (f, c->props);
-    fprintf (f, ",%s,%d,%d,", c->input ? c->input : "", c->frames,
-        c->batches);
+    fprintf (f, ",%s,%d,%d,", c->input ? c->input : "", c->frames, c->batches);
     if (ran (c)) {
       fprintf (f, "%.4f,%.4f,%.4f,%.3f,", c->median, c->min, c->max,
           1e3 / c->median);

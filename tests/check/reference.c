@@ -449,9 +449,11 @@ ref_process_frame (const GstVideoFrame * src, GstVideoFrame * dst,
     const RefParams * p)
 {
   guint8 *sd[GST_VIDEO_MAX_PLANES] = { NULL, }, *dd[GST_VIDEO_MAX_PLANES] = {
-  NULL,};
+    NULL,
+  };
   gint ss[GST_VIDEO_MAX_PLANES] = { 0, }, ds[GST_VIDEO_MAX_PLANES] = {
-  0,};
+    0,
+  };
   guint i;
 
   g_assert (GST_VIDEO_FRAME_FORMAT (src) == GST_VIDEO_FRAME_FORMAT (dst));
@@ -575,8 +577,7 @@ ref_dct_threshold_values (const gint * v, gint * out, gint width,
         for (m = 0; m < 8; m++)
           for (n = 0; n < 8; n++) {
             gint64 s = 0;
-            if (y0 + m < 0 || y0 + m >= height || x0 + n < 0
-                || x0 + n >= width)
+            if (y0 + m < 0 || y0 + m >= height || x0 + n < 0 || x0 + n >= width)
               continue;
             for (u = 0; u < 8; u++)
               s += (gint64) ref_dct_c[u][n] * P[m][u];
@@ -791,7 +792,7 @@ ref_dct_coefficient_threshold (const guint32 * hist, guint kind,
   }
   if (coded == 0)
     return (spacing * gain + 32) / 64;
-  num = (guint64) spacing * (gain * coded + strong_gain * strong);
+  num = (guint64) spacing *(gain * coded + strong_gain * strong);
   /* num / (64 coded), rounded half up */
   return (guint) ((2 * num + 64 * coded) / (128 * coded));
 }

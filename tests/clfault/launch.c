@@ -69,8 +69,7 @@ main (int argc, char **argv)
     if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
       print_error (msg);
     gst_message_unref (msg);
-    msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipeline),
-        GST_MESSAGE_ERROR);
+    msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipeline), GST_MESSAGE_ERROR);
   }
   gst_object_unref (pipeline);
   return status;

@@ -163,8 +163,7 @@ setup (void)
   bus = gst_bus_new ();
   gst_element_set_bus (e, bus);
   gst_object_unref (bus);
-  if (gst_element_set_state (e, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE) {
+  if (gst_element_set_state (e, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
     g_printerr ("clepsilon does not start on this machine\n");
     fuzz_fail ();
   }
@@ -335,8 +334,7 @@ one_input (const guint8 * data, gsize size)
     /* caps the element refuses, and a frame after them */
     GstBuffer *small = gst_buffer_new_allocate (NULL, 64, NULL);
 
-    set_caps (unsupported_caps[take_u8 (&r) % G_N_ELEMENTS
-            (unsupported_caps)]);
+    set_caps (unsupported_caps[take_u8 (&r) % G_N_ELEMENTS (unsupported_caps)]);
     ret = gst_harness_push (hr, gst_buffer_ref (small));
     out = gst_harness_try_pull (hr);
     /* refused at the caps, or (caps only too large for the device's
@@ -440,8 +438,7 @@ one_input (const guint8 * data, gsize size)
   } else {
     GstAllocationParams params = { 0, 127, 0, 0, };
 
-    gst_buffer_append_memory (in, gst_allocator_alloc (NULL, total,
-            &params));
+    gst_buffer_append_memory (in, gst_allocator_alloc (NULL, total, &params));
   }
   gst_buffer_map (bytes, &map, GST_MAP_READ);
   gst_buffer_fill (in, 0, map.data, total);

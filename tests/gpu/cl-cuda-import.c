@@ -497,8 +497,7 @@ main (int argc, char **argv)
   g_print ("open file descriptors: %d before the pool, %d with it, %d after "
       "it (%s)\n", fds[0], fds[1], fds[2], fds[2] != fds[0] ?
       "LEAKED" : fds[1] == fds[0] + POOL_BUFFERS ?
-      "OpenCL keeps each exported one while its buffer lives" :
-      "none kept");
+      "OpenCL keeps each exported one while its buffer lives" : "none kept");
   check_cu (cu.MemFree (p.in.ptr), "cuMemFree");
   check_cu (cu.MemFree (p.out.ptr), "cuMemFree");
   check_cu (cu.CtxDestroy (p.cuda), "cuCtxDestroy");

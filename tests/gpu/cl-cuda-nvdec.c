@@ -63,7 +63,7 @@ typedef struct
 typedef struct
 {
   GstObject *posted;            /* the GstCudaContext of have-context */
-  gpointer (*get_handle) (GstObject * cuda_context);
+    gpointer (*get_handle) (GstObject * cuda_context);
   GstClContext *ctx;
   GstClCudaPool *pool;
   guint8 *host;
@@ -138,8 +138,7 @@ on_message (GstBus * bus, GstMessage * msg, gpointer data)
 
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_NEED_CONTEXT &&
       gst_message_parse_context_type (msg, &type))
-    g_print ("need-context \"%s\" from %s\n", type,
-        GST_MESSAGE_SRC_NAME (msg));
+    g_print ("need-context \"%s\" from %s\n", type, GST_MESSAGE_SRC_NAME (msg));
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
     GError *error = NULL;
     gchar *debug = NULL;

@@ -172,8 +172,7 @@ bench (GstClContext * ctx, GstClDct * dct, gint bytes, gint w, gint h,
       die ("read", NULL);
     fclose (f);
   }
-  src = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, size, "in",
-      &err);
+  src = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, size, "in", &err);
   dst = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, size, "out",
       &err);
   sref = gst_cl_plane_ref_device (src, pitch);

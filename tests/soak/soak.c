@@ -158,8 +158,7 @@ main (int argc, char **argv)
     GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
 
     pad = gst_element_get_static_pad (sink, "sink");
-    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, NULL,
-        NULL);
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_frame, NULL, NULL);
     gst_object_unref (pad);
     gst_object_unref (sink);
   }

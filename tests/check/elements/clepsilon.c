@@ -192,6 +192,7 @@ static const gdouble k_blur[9] = { 1, 2, 1, 2, 4, 2, 1, 2, 1 };
 static const gdouble k_sharpen[9] = { 0, -1, 0, -1, 5, -1, 0, -1, 0 };
 static const gdouble k_ones9[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
 static const gdouble k_edge[9] = { -1, -1, -1, -1, 8, -1, -1, -1, -1 };
+
 static const gdouble k_frac[9] = {
   0.5, 0.25, -0.125,
   1.5, 2.0, 0.75,
@@ -1081,8 +1082,7 @@ GST_START_TEST (test_renegotiate)
     GstBuffer *in, *out;
 
     if (i > 0)
-      th_harness_set_format (hr, steps[i].fmt, steps[i].w, steps[i].h,
-          &info);
+      th_harness_set_format (hr, steps[i].fmt, steps[i].w, steps[i].h, &info);
     in = th_make_input (&info, rand, TH_FILL_SMOOTH);
     out = th_push_check (hr, &info, in, &cfg.ref, full);
     check_output_caps (hr, full);
@@ -1190,9 +1190,9 @@ GST_START_TEST (test_convolution_variants)
     row15[i] = col15[i] = 1 + i;
 
   th_config_init (&cfgs[0], 0, 9, 0);
-  th_config_set_kernel (&cfgs[0], 5, 5, gauss, 0, 0);      /* separable */
+  th_config_set_kernel (&cfgs[0], 5, 5, gauss, 0, 0);   /* separable */
   th_config_init (&cfgs[1], 20, 9, 0);
-  th_config_set_kernel (&cfgs[1], 3, 3, k_ones9, 0, 0);    /* box, after eps */
+  th_config_set_kernel (&cfgs[1], 3, 3, k_ones9, 0, 0); /* box, after eps */
   th_config_init (&cfgs[2], 0, 9, 0);
   config_sharpen (&cfgs[2]);    /* not separable: "separable" runs plain */
   th_config_init (&cfgs[3], 0, 9, 0);
@@ -1236,9 +1236,9 @@ GST_START_TEST (test_convolution_wide)
     half[i] = i % 2 ? 0.5 : -0.25;
 
   th_config_init (&cfgs[0], 0, 9, 0);
-  th_config_set_kernel (&cfgs[0], 3, 3, edge257, 0, 0);    /* 16-bit lanes */
+  th_config_set_kernel (&cfgs[0], 3, 3, edge257, 0, 0); /* 16-bit lanes */
   th_config_init (&cfgs[1], 0, 9, 0);
-  th_config_set_kernel (&cfgs[1], 3, 3, edge258, 0, 0);    /* float lanes */
+  th_config_set_kernel (&cfgs[1], 3, 3, edge258, 0, 0); /* float lanes */
   th_config_init (&cfgs[2], 0, 9, 0);
   th_config_set_kernel (&cfgs[2], 3, 3, negative, -7.0, 100);
   th_config_init (&cfgs[3], 0, 9, 0);
@@ -1252,7 +1252,8 @@ GST_START_TEST (test_convolution_wide)
     for (s = 0; s < G_N_ELEMENTS (widths); s++) {
       cfgs[k].conv_variant = "wide";
       run_one ("convolution wide", GST_VIDEO_FORMAT_I420, widths[s], 5 + k,
-          &cfgs[k], 0x5d000000 + k * 16 + s, s & 1 ? TH_FILL_SMOOTH : TH_FILL_NOISE);
+          &cfgs[k], 0x5d000000 + k * 16 + s,
+          s & 1 ? TH_FILL_SMOOTH : TH_FILL_NOISE);
     }
   }
 }

@@ -141,10 +141,11 @@ static const Client clients[] = {
   /* Writes the frame in place, chroma too: a plane the output shares with
    * the input is read-only, and must be copied on write, not written. */
   {"videobalance", CLIENT_CHAIN,
-      "videobalance saturation=0.5 brightness=0.1 ! " APPSINK, "videobalance",
+        "videobalance saturation=0.5 brightness=0.1 ! " APPSINK, "videobalance",
       META_ADD},
   {"tee+queues", CLIENT_CHAIN, "tee name=t ! queue ! " APPSINK
-        " t. ! queue ! appsink name=sink2 sync=false wait-on-eos=false", "tee queue",
+        " t. ! queue ! appsink name=sink2 sync=false wait-on-eos=false",
+        "tee queue",
       META_ADD},
   /* Encoders read the padding of partial blocks too: whole blocks only.
    * x264enc's bitrate modes did not give the same stream twice for the
@@ -153,12 +154,12 @@ static const Client clients[] = {
   {"jpegenc!jpegdec", CLIENT_CHAIN, "jpegenc ! jpegdec ! " APPSINK,
       "jpegenc jpegdec", META_AS_IS, SIZE_BLOCKS},
   {"x264enc!avdec_h264", CLIENT_CHAIN,
-        "x264enc threads=1 pass=quant quantizer=20 ! h264parse ! avdec_h264 ! "
+      "x264enc threads=1 pass=quant quantizer=20 ! h264parse ! avdec_h264 ! "
         APPSINK, "x264enc h264parse avdec_h264", META_AS_IS, SIZE_BLOCKS},
   {"clepsilon!clepsilon", CLIENT_DOUBLE, APPSINK, "appsink"},
   {"playbin", CLIENT_PLAYBIN, NULL, "playbin appsink"},
   {"uritranscodebin", CLIENT_URITRANSCODEBIN, NULL,
-      "uritranscodebin matroskamux matroskademux jpegenc jpegdec", META_AS_IS,
+        "uritranscodebin matroskamux matroskademux jpegenc jpegdec", META_AS_IS,
       SIZE_BLOCKS},
 };
 
@@ -278,8 +279,7 @@ ref_params_from_setting (const Setting * s, RefParams * p)
 
 /* The element's output for @in, in the default layout, by the reference. */
 static GstBuffer *
-reference_frame (const GstVideoInfo * info, GstBuffer * in,
-    const RefParams * p)
+reference_frame (const GstVideoInfo * info, GstBuffer * in, const RefParams * p)
 {
   GstBuffer *out = gst_buffer_new_allocate (NULL, info->size, NULL);
   guint8 *sd[GST_VIDEO_MAX_PLANES], *dd[GST_VIDEO_MAX_PLANES];
@@ -413,8 +413,7 @@ meta_answer_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
     return GST_PAD_PROBE_HANDLED;
   }
-  while (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
-          &idx))
+  while (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, &idx))
     gst_query_remove_nth_allocation_meta (query, idx);
   return GST_PAD_PROBE_OK;
 }
@@ -548,8 +547,7 @@ run_route (const Client * client, const Config * config,
 
   memset (r, 0, sizeof (*r));
   g_unlink (path);
-  if (client->kind == CLIENT_PLAYBIN || client->kind ==
-      CLIENT_URITRANSCODEBIN) {
+  if (client->kind == CLIENT_PLAYBIN || client->kind == CLIENT_URITRANSCODEBIN) {
     gboolean playbin = client->kind == CLIENT_PLAYBIN;
 
     pipeline = gst_element_factory_make (playbin ? "playbin" :
@@ -566,8 +564,7 @@ run_route (const Client * client, const Config * config,
       gst_util_set_object_arg (G_OBJECT (pipeline), "flags",
           "video+native-video");
     } else {
-      g_object_set (pipeline, "source-uri", "appsrc://", "dest-uri", uri,
-          NULL);
+      g_object_set (pipeline, "source-uri", "appsrc://", "dest-uri", uri, NULL);
       gst_util_set_object_arg (G_OBJECT (pipeline), "profile",
           "video/x-matroska:image/jpeg");
     }
@@ -738,12 +735,13 @@ compare_results (const Result * t, const Result * r, const GstVideoInfo * info,
     if (!t->samples[s] || !r->samples[s])
       return g_strdup ("a sink is missing");
     if (t->samples[s]->len != N_FRAMES || r->samples[s]->len != N_FRAMES)
-      return g_strdup_printf ("%u frames (reference %u) of %d", t->samples[s]->
-          len, r->samples[s]->len, N_FRAMES);
+      return g_strdup_printf ("%u frames (reference %u) of %d",
+          t->samples[s]->len, r->samples[s]->len, N_FRAMES);
     for (i = 0; i < N_FRAMES; i++) {
       GstSample *a = g_ptr_array_index (t->samples[s], i);
       GstSample *b = g_ptr_array_index (r->samples[s], i);
-      GstBuffer *ba = gst_sample_get_buffer (a), *bb = gst_sample_get_buffer (b);
+      GstBuffer *ba = gst_sample_get_buffer (a), *bb =
+          gst_sample_get_buffer (b);
       gchar *err;
 
       if (GST_BUFFER_PTS (ba) != GST_BUFFER_PTS (bb) ||

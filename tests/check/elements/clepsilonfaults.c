@@ -78,7 +78,7 @@ check_start_fails (GstElement * e, const gchar * ctx, ...)
   fail_unless (n == 1, "%s: %u error messages", ctx, n);
   va_start (args, ctx);
   while ((want = va_arg (args, const gchar *)) != NULL)
-    fail_unless (strstr (text, want) != NULL, "%s: the error \"%s\" does not "
+      fail_unless (strstr (text, want) != NULL, "%s: the error \"%s\" does not "
         "say \"%s\"", ctx, text, want);
   va_end (args);
   fail_unless (gst_element_set_state (e, GST_STATE_NULL) ==

@@ -49,6 +49,7 @@
 
 static const gdouble k_blur[9] = { 1, 2, 1, 2, 4, 2, 1, 2, 1 };
 static const gdouble k_sharpen[9] = { 0, -1, 0, -1, 5, -1, 0, -1, 0 };
+
 static const gdouble k_gauss5[25] = {
   1, 4, 6, 4, 1,
   4, 16, 24, 16, 4,
@@ -422,7 +423,8 @@ GST_START_TEST (test_10bit)
   RT_FOR_EACH_FORMAT (f, rt_formats_10bit) {
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       guint32 seed = 0x10b00000 + f * 256 + s * 16;
-      Input junk = { FALSE, TRUE, NULL, {0, 0, 0, 0} };
+      Input junk = { FALSE, TRUE, NULL, {0, 0, 0, 0}
+      };
       ThConfig cfg;
 
       /* the element's defaults, luma only */
@@ -572,7 +574,8 @@ GST_START_TEST (test_10bit_variants)
           GstVideoInfo info;
           GstHarness *hr;
           GRand *rand = g_rand_new_with_seed (seed);
-          Input plain = { FALSE, w == 1, NULL, {0, 0, 0, 0} };
+          Input plain = { FALSE, w == 1, NULL, {0, 0, 0, 0}
+          };
           gchar *ctx, *launch;
           ThConfig cfg;
 
@@ -600,7 +603,8 @@ GST_START_TEST (test_10bit_variants)
           GstVideoInfo info;
           GstHarness *hr;
           GRand *rand = g_rand_new_with_seed (seed);
-          Input plain = { FALSE, FALSE, NULL, {0, 0, 0, 0} };
+          Input plain = { FALSE, FALSE, NULL, {0, 0, 0, 0}
+          };
           const gchar *ran;
           gchar *ctx, *launch;
           ThConfig cfg;
@@ -661,8 +665,7 @@ GST_START_TEST (test_odd_layout)
     th_config_set_kernel (&cfg, 3, 3, k_blur, 0, 0);
     hr = make_harness (&cfg, formats[f], 23, 11, FALSE, &info);
     ctx = th_config_ctx ("odd layout", formats[f], 23, 11, seed, &cfg);
-    gst_buffer_unref (push_one (hr, &info, &cfg, &odd, rand, FILL_SMOOTH,
-            ctx));
+    gst_buffer_unref (push_one (hr, &info, &cfg, &odd, rand, FILL_SMOOTH, ctx));
     g_object_get (hr->element, "stats", &stats, NULL);
     fail_unless (gst_structure_get (stats, "upload-bytes", G_TYPE_UINT64, &up,
             "download-bytes", G_TYPE_UINT64, &down, "device-copy-bytes",
@@ -775,7 +778,8 @@ GST_START_TEST (test_crop_frames)
         /* The last frame has no crop meta at all. */
         gboolean last = c == G_N_ELEMENTS (crops);
         Input input = { c == 1, FALSE, last ? NULL : &crops[c],
-          last ? (Rect) { 0, 0, 0, 0 } : clipped (&crops[c], w, h)
+          last ? (Rect) {0, 0, 0, 0}
+          : clipped (&crops[c], w, h)
         };
 
         gst_buffer_unref (push_one (hr, &info, &cfg, &input, rand,
@@ -836,7 +840,8 @@ GST_START_TEST (test_crop_allocation)
     GstCaps *caps;
     GstQuery *query;
     GRand *rand = g_rand_new_with_seed (0xc3000000 + downstream);
-    Input plain = { FALSE, FALSE, NULL, {0, 0, 0, 0} };
+    Input plain = { FALSE, FALSE, NULL, {0, 0, 0, 0}
+    };
     ThConfig cfg;
     gboolean proposed;
 

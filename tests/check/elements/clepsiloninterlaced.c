@@ -190,8 +190,7 @@ run_tee (const gchar * source, const gchar * props, const RefParams * p,
     gst_sample_unref (s_out);
   }
   g_object_get (e, "stats", &stats, NULL);
-  fail_unless (gst_structure_get_uint64 (stats, "field-frames",
-          &field_frames));
+  fail_unless (gst_structure_get_uint64 (stats, "field-frames", &field_frames));
   fail_unless_equals_uint64 (field_frames, expect_fields ? *frames : 0);
   gst_structure_free (stats);
   gst_element_set_state (pipe, GST_STATE_NULL);
@@ -275,7 +274,7 @@ GST_START_TEST (test_progressive)
 
   params (&p, 30, 3, 0);
   differ = run_tee ("videotestsrc num-buffers=2 pattern=zone-plate kx2=20 "
-      "ky2=20 kt=1 ! video/x-raw,format=I420,width=64,height=36", 
+      "ky2=20 kt=1 ! video/x-raw,format=I420,width=64,height=36",
       "threshold=30 window-size=3", &p, FALSE, &frames);
   fail_unless_equals_int (frames, 2);
   fail_unless (differ > 0);

@@ -115,8 +115,7 @@ assert_level_values (GstElement * e, const Level * level)
   gchar *kernel;
 
   g_object_get (e, "threshold", &threshold, "window-size", &window,
-      "chroma-threshold", &chroma, "dct-stage", &dct, "kernel", &kernel,
-      NULL);
+      "chroma-threshold", &chroma, "dct-stage", &dct, "kernel", &kernel, NULL);
   fail_unless_equals_int (threshold, level->threshold);
   fail_unless_equals_int (window, level->window_size);
   fail_unless_equals_int (chroma, 0);
@@ -536,8 +535,7 @@ GST_START_TEST (test_preset_round_trip)
   fail_unless_equals_int (threshold, 7);
   fail_unless_equals_int (window, 5);
   fail_unless (gst_preset_delete_preset (GST_PRESET (e), "round-trip-auto"));
-  fail_unless (gst_preset_delete_preset (GST_PRESET (e),
-          "round-trip-custom"));
+  fail_unless (gst_preset_delete_preset (GST_PRESET (e), "round-trip-custom"));
   gst_object_unref (e);
   /* Saving wrote the system presets into the user's file too: gone, so
    * that a later change of the system presets is seen by the next run. */
@@ -904,8 +902,7 @@ assert_finds (const gchar * text, const gchar * word)
 {
   gchar *lower = g_ascii_strdown (text, -1);
 
-  fail_unless (strstr (lower, word) != NULL, "\"%s\" lacks \"%s\"", text,
-      word);
+  fail_unless (strstr (lower, word) != NULL, "\"%s\" lacks \"%s\"", text, word);
   g_free (lower);
 }
 
@@ -927,8 +924,7 @@ GST_START_TEST (test_metadata)
           GST_ELEMENT_METADATA_DESCRIPTION), "denois");
   ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "strength");
   fail_unless (gst_type_is_plugin_api (ps->value_type, NULL));
-  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
-      "epsilon-variant");
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e), "epsilon-variant");
   fail_unless (gst_type_is_plugin_api (ps->value_type, NULL));
   gst_object_unref (e);
   gst_object_unref (factory);

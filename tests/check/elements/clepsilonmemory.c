@@ -243,8 +243,7 @@ check_zero_copy_stats (GstElement * element, const DeviceInfo * dev,
   fail_unless (s.host_copy_bytes == before->host_copy_bytes,
       "%s: expected no host copy; before: %s; now: %s", ctx, b, d);
   fail_unless (g_strcmp0 (s.path, zero_copy_path (dev)) == 0,
-      "%s: expected memory-path \"%s\"; now: %s", ctx,
-      zero_copy_path (dev), d);
+      "%s: expected memory-path \"%s\"; now: %s", ctx, zero_copy_path (dev), d);
   if (dev->host_unified) {
     /* Kernels worked in place on host memory: nothing to transfer. */
     fail_unless (s.upload_bytes == before->upload_bytes &&
@@ -945,8 +944,7 @@ GST_START_TEST (test_system_memory_aligned)
   if (dev.host_unified)
     check_zero_copy_stats (hr->element, &dev, NULL, n_frames, ctx);
   else
-    check_copy_stats (hr->element, NULL, n_frames, image_payload (&info),
-        ctx);
+    check_copy_stats (hr->element, NULL, n_frames, image_payload (&info), ctx);
 
   th_teardown_checked (hr);
   g_rand_free (rand);
@@ -1226,8 +1224,7 @@ check_downstream (gboolean downstream_video_meta)
             meta->stride[i] == info.stride[i],
             "%s: plane %u at offset %" G_GSIZE_FORMAT " stride %d, the "
             "default layout has %" G_GSIZE_FORMAT " and %d", ctx, i,
-            meta->offset[i], meta->stride[i], info.offset[i],
-            info.stride[i]);
+            meta->offset[i], meta->stride[i], info.offset[i], info.stride[i]);
       }
     }
     gst_buffer_unref (out);
@@ -1330,8 +1327,7 @@ GST_START_TEST (test_untouched_planes_shared)
             s.device_copy_bytes);
       else
         fail_unless (s.device_copy_bytes > 0 || s.upload_bytes > 0 ||
-            s.host_copy_bytes > 0, "%s: chroma neither shared nor copied",
-            ctx);
+            s.host_copy_bytes > 0, "%s: chroma neither shared nor copied", ctx);
       th_teardown_checked (hr);
       g_free (ctx);
       g_rand_free (rand);

@@ -581,8 +581,7 @@ GST_START_TEST (test_allocation_query_huge_caps)
       GstBufferPool *pool = NULL;
       guint size = 0;
 
-      gst_query_parse_nth_allocation_pool (query, j, &pool, &size, NULL,
-          NULL);
+      gst_query_parse_nth_allocation_pool (query, j, &pool, &size, NULL, NULL);
       fail_unless (pool == NULL, "%s: a pool of %u-byte buffers proposed for "
           "%" G_GSIZE_FORMAT "-byte frames", huge[i], size, big.size);
       if (pool)
@@ -785,8 +784,7 @@ GST_START_TEST (test_undersized_before_tuning)
   hr = new_harness (&p, NULL);
   th_harness_set_format (hr, GST_VIDEO_FORMAT_GRAY8, 16000, 16000, &info);
   g_object_get (hr->element, "stats", &stats, NULL);
-  fail_unless (gst_structure_get_uint (stats, "programs-compiled",
-          &before));
+  fail_unless (gst_structure_get_uint (stats, "programs-compiled", &before));
   gst_structure_free (stats);
   ret = gst_harness_push (hr, gst_buffer_new_allocate (NULL, 4096, NULL));
   fail_unless (ret == GST_FLOW_ERROR, "push returned %s",
@@ -1216,8 +1214,7 @@ GST_START_TEST (test_flush_while_pushing)
   }
   fail_unless (gst_harness_try_pull (ps.hr) == NULL, "more outputs than "
       "frames pushed fine");
-  GST_INFO ("%u flushes: %u frames through, %u flushed", flushes, ok,
-      flushed);
+  GST_INFO ("%u flushes: %u frames through, %u flushed", flushes, ok, flushed);
   for (i = 0; i < ps.n; i++)
     gst_buffer_unref (ps.inputs[i]);
   g_free (ps.inputs);
@@ -1326,8 +1323,7 @@ GST_START_TEST (test_eos)
   desc = g_strdup_printf ("videotestsrc num-buffers=60 ! video/x-raw,"
       "format=NV12,width=96,height=64 ! queue max-size-buffers=4 ! "
       "clepsilon name=f device=%s threshold=15 epsilon-variant=plain ! "
-      "queue max-size-buffers=4 ! "
-      "fakesink sync=false", rt_device ());
+      "queue max-size-buffers=4 ! " "fakesink sync=false", rt_device ());
   g_mutex_init (&w.lock);
   g_cond_init (&w.cond);
   pipeline = watched_pipeline (desc, &w);
@@ -1496,8 +1492,7 @@ GST_START_TEST (test_nothing_lost)
     th_harness_set_format (ref, GST_VIDEO_FORMAT_NV12, 24, 16, &info);
 
     for (i = 0; i < n; i++) {
-      GstBuffer *in = rt_make_input (&info, rand, 127, i % 4 == 3), *out,
-          *rout;
+      GstBuffer *in = rt_make_input (&info, rand, 127, i % 4 == 3), *out, *rout;
       gchar *ms, *rms, *ims;
       guint k;
 
@@ -1505,8 +1500,7 @@ GST_START_TEST (test_nothing_lost)
           1000 + i * 33 * MS;
       GST_BUFFER_DTS (in) = i % 5 == 1 ? GST_CLOCK_TIME_NONE :
           500 + i * 33 * MS;
-      GST_BUFFER_DURATION (in) = i % 9 == 8 ? GST_CLOCK_TIME_NONE :
-          33 * MS + i;
+      GST_BUFFER_DURATION (in) = i % 9 == 8 ? GST_CLOCK_TIME_NONE : 33 * MS + i;
       GST_BUFFER_OFFSET (in) = i % 6 == 2 ? GST_BUFFER_OFFSET_NONE : 100 + i;
       GST_BUFFER_OFFSET_END (in) = i % 8 == 5 ? GST_BUFFER_OFFSET_NONE :
           101 + i;
@@ -1527,8 +1521,7 @@ GST_START_TEST (test_nothing_lost)
             GST_CLOCK_TIME_NONE);
 
       ims = describe_metas (in);
-      fail_unless (gst_harness_push (ref, gst_buffer_copy (in)) ==
-          GST_FLOW_OK);
+      fail_unless (gst_harness_push (ref, gst_buffer_copy (in)) == GST_FLOW_OK);
       gst_buffer_ref (in);
       fail_unless (gst_harness_push (hr, in) == GST_FLOW_OK, "frame %u", i);
       out = gst_harness_try_pull (hr);
@@ -1597,6 +1590,7 @@ GST_END_TEST;
 static const guint churn_thresholds[] = { 0, 12, 60 };
 static const guint churn_windows[] = { 3, 7, 15 };
 static const guint churn_chromas[] = { 0, 25 };
+
 static const gchar *const churn_kernels[] = { "", "1 2 1; 2 4 2; 1 2 1",
   "0 -1 0; -1 5 -1; 0 -1 0"
 };

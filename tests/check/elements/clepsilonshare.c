@@ -113,8 +113,7 @@ cl_context_of (GstElement * e)
   if (!context)
     return NULL;
   /* An application's context holds raw handles, not the object. */
-  v = gst_structure_get_value (gst_context_get_structure (context),
-      "context");
+  v = gst_structure_get_value (gst_context_get_structure (context), "context");
   object = v && G_VALUE_HOLDS_OBJECT (v) ? g_value_get_object (v) : NULL;
   gst_context_unref (context);
   return object;
@@ -499,8 +498,7 @@ GST_START_TEST (test_chain_stays_on_device)
   fail_unless_equals_uint64 (stat_of (h->element, "b", "upload-bytes"), 0);
   fail_unless_equals_uint64 (stat_of (h->element, "a", "frames"), 3);
   fail_unless_equals_uint64 (stat_of (h->element, "b", "frames"), 3);
-  fail_unless_equals_uint64 (stat_of (h->element, "b", "host-copy-bytes"),
-      0);
+  fail_unless_equals_uint64 (stat_of (h->element, "b", "host-copy-bytes"), 0);
 
   gst_harness_teardown (h);
   g_free (desc);
@@ -591,8 +589,8 @@ GST_START_TEST (test_device_memory_maps)
   fail_unless (gst_caps_features_contains (gst_caps_get_features (caps, 0),
           "memory:OpenCLBuffer"));
   gst_caps_unref (caps);
-  fail_unless_equals_string (gst_buffer_peek_memory (out, 0)->
-      allocator->mem_type, "OpenCLBuffer");
+  fail_unless_equals_string (gst_buffer_peek_memory (out,
+          0)->allocator->mem_type, "OpenCLBuffer");
   check_same_frame (&info, out, exp);
   gst_buffer_unref (out);
   gst_buffer_unref (exp);

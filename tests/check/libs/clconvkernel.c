@@ -300,9 +300,9 @@ GST_START_TEST (test_parse_locale_independent)
       "locale %s does not use a decimal comma in strtod", used);
 
   check_good ("0.5 1.25 -0.75", 3, 1, c);
-  check_good ("0.5 0.5 0.5 0.5 0.5 0.5 0.5 0.5 0.5", 3, 3,
-      (const gdouble[9]) {
-      0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5});
+  check_good ("0.5 0.5 0.5 0.5 0.5 0.5 0.5 0.5 0.5", 3, 3, (const gdouble[9]) {
+        0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5
+      });
   /* and commas still separate numbers */
   check_bad ("0,5");
 
@@ -320,24 +320,21 @@ GST_START_TEST (test_effective_divisor)
   fail_unless_equals_float (gst_cl_conv_kernel_effective_divisor (&k, 0), 16);
   fail_unless_equals_float (gst_cl_conv_kernel_effective_divisor (&k, 3.5),
       3.5);
-  fail_unless_equals_float (gst_cl_conv_kernel_effective_divisor (&k, -2),
-      -2);
+  fail_unless_equals_float (gst_cl_conv_kernel_effective_divisor (&k, -2), -2);
 
   fail_unless (gst_cl_conv_kernel_parse ("-1 -1 -1; -1 8 -1; -1 -1 -1", &k,
           NULL));
   fail_unless_equals_float (gst_cl_conv_kernel_effective_divisor (&k, 0), 1);
   fail_unless_equals_float (gst_cl_conv_kernel_effective_divisor (&k, 4), 4);
 
-  fail_unless (gst_cl_conv_kernel_parse ("0 -1 0; -1 5 -1; 0 -1 0", &k,
-          NULL));
+  fail_unless (gst_cl_conv_kernel_parse ("0 -1 0; -1 5 -1; 0 -1 0", &k, NULL));
   fail_unless_equals_float (gst_cl_conv_kernel_effective_divisor (&k, 0), 1);
 
   fail_unless (gst_cl_conv_kernel_parse ("-1 -2 -1", &k, NULL));
   fail_unless_equals_float (gst_cl_conv_kernel_effective_divisor (&k, 0), -4);
 
   fail_unless (gst_cl_conv_kernel_parse ("0.5 0.25 0.75", &k, NULL));
-  fail_unless_equals_float (gst_cl_conv_kernel_effective_divisor (&k, 0),
-      1.5);
+  fail_unless_equals_float (gst_cl_conv_kernel_effective_divisor (&k, 0), 1.5);
 
   fail_unless (gst_cl_conv_kernel_parse ("0 0 0", &k, NULL));
   fail_unless_equals_float (gst_cl_conv_kernel_effective_divisor (&k, 0), 1);

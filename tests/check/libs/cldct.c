@@ -295,8 +295,7 @@ GST_START_TEST (test_stage_empty_columns)
 
   for (j = 0; j < G_N_ELEMENTS (passes); j++)
     for (k = 0; k < G_N_ELEMENTS (thresholds); k++)
-      check_stage (seed++, 248, 128, NOISE_ONE_ROW, thresholds[k],
-          passes[j]);
+      check_stage (seed++, 248, 128, NOISE_ONE_ROW, thresholds[k], passes[j]);
 }
 
 GST_END_TEST;
@@ -336,8 +335,8 @@ check_histogram_depth (const Depth * d, guint32 seed, gint w, gint h,
   sref = ref_at (s, off, pitch);
   memset (got, 0x5a, sizeof (got));
   fail_unless (gst_cl_dct_histogram (dcts[d - depths], &plane, &(GstClAfter) {
-          0, NULL, NULL}, got, &err),
-      "%s", err ? err->message : "");
+          0, NULL, NULL}
+          , got, &err), "%s", err ? err->message : "");
   for (i = 0; i < GST_CL_DCT_HIST_SIZE; i++)
     fail_unless (got[i] == want[i], "%s, seed %u, %dx%d: bin %u of "
         "coefficient %u is %u, reference %u", d->name, seed, w, h,

@@ -53,7 +53,8 @@ quantized_histogram (guint32 seed, gint step, guint32 * hist)
 
   for (by = 0; by < h; by += 8)
     for (bx = 0; bx < w; bx += 8) {
-      gdouble c[8][8] = { {0} };
+      gdouble c[8][8] = { {0}
+      };
       c[0][0] = g_rand_int_range (rand, -400, 400);
       for (v = 0; v < 3; v++)
         for (u = 0; u < 3; u++)
@@ -172,6 +173,7 @@ static const CodedFrame coded_frames[] = {
   {"hevc-32", N, {0, 0, 0}, 0},
   {"pristine-0", N, {0, 0, 0}, 0},
 };
+
 #undef M
 #undef O
 #undef N
@@ -299,8 +301,7 @@ lattice_of (guint n_on, guint off, guint n_off, guint * spacing)
 /* Asserts that 64 values at each of @points (0-terminated) lie on a lattice
  * of @kind whose spacing is @lo to @hi. */
 static void
-expect_lattice (const guint * points, GstClDctLattice kind, guint lo,
-    guint hi)
+expect_lattice (const guint * points, GstClDctLattice kind, guint lo, guint hi)
 {
   guint32 hist[GST_CL_DCT_BINS];
   guint spacing;
@@ -490,8 +491,7 @@ GST_START_TEST (test_auto_hold)
   fail_unless_equals_int (GST_CL_DCT_DEFAULT_LATE_FRAMES, 2);
   fail_unless_equals_int (GST_CL_DCT_AUTO_DISTANCES, 3);
   fail_unless_equals_int (strlen (gops[G_N_ELEMENTS (gops) - 1]), 64);
-  check_gops (&state, hist, flat, own, early, late, gops,
-      G_N_ELEMENTS (gops));
+  check_gops (&state, hist, flat, own, early, late, gops, G_N_ELEMENTS (gops));
   /* then nothing: the hold is over */
   fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), 0);
   check_gops (&state, hist, flat, own, early, late, after_long,

@@ -119,8 +119,7 @@ check_planes (const GstClFrame * frame, const GstVideoInfo * info,
 
       fail_unless (ref->mem == gst_cl_memory_get_buffer (mem));
       fail_unless_equals_uint64 (ref->offset, mem->offset + offset);
-    } else if (kind == GST_CL_PLANE_MAPPED
-        && gst_buffer_n_memory (buffer) == 1) {
+    } else if (kind == GST_CL_PLANE_MAPPED && gst_buffer_n_memory (buffer) == 1) {
       /* one memory: mapped in place, the plane at its offset */
       fail_unless (ref->host == map.data + offset, "%s plane %u: %p, "
           "not %p", what, i, ref->host, map.data + offset);
@@ -130,7 +129,8 @@ check_planes (const GstClFrame * frame, const GstVideoInfo * info,
     host.host = got;
     host.pitch = row_bytes;
     fail_unless (gst_cl_copy_plane_on (queue, &(GstClPlaneCopy) {
-            ref, &host, row_bytes, rows}, 0, NULL, NULL, &stats, &error),
+            ref, &host, row_bytes, rows}
+            , 0, NULL, NULL, &stats, &error),
         "%s plane %u: %s", what, i, error ? error->message : "");
     fail_unless (clFinish (queue) == CL_SUCCESS);
     for (y = 0; y < rows; y++)
@@ -157,8 +157,7 @@ check_open (const GstVideoInfo * info, GstBuffer * buffer,
   check_planes (&frame, info, buffer, kind, what);
   gst_cl_frame_close (&frame);
   fail_unless (frame.wrapped == NULL && !frame.frame_mapped &&
-      frame.map.memory == NULL && frame.n_pending == 0, "%s: not closed",
-      what);
+      frame.map.memory == NULL && frame.n_pending == 0, "%s: not closed", what);
 }
 
 /* System memory: aligned (wrapped where the device shares host memory),
@@ -336,8 +335,7 @@ GST_START_TEST (test_shared_planes)
     GstMemory *ma = gst_buffer_peek_memory (a, 0);
     GstMemory *mb = gst_buffer_peek_memory (b, 0);
 
-    gst_buffer_append_memory (split, gst_memory_share (ma, 0,
-            info.offset[1]));
+    gst_buffer_append_memory (split, gst_memory_share (ma, 0, info.offset[1]));
     gst_buffer_append_memory (split, gst_memory_share (mb, info.offset[1],
             info.size - info.offset[1]));
     fail_unless_equals_int (gst_buffer_get_size (split), info.size);
@@ -368,8 +366,7 @@ check_refused (const GstVideoInfo * info, GstBuffer * buffer,
   fail_unless (g_error_matches (error, GST_STREAM_ERROR,
           GST_STREAM_ERROR_FORMAT), "%s: %s", what, error->message);
   fail_unless (frame.wrapped == NULL && !frame.frame_mapped &&
-      frame.map.memory == NULL && frame.n_pending == 0, "%s: left open",
-      what);
+      frame.map.memory == NULL && frame.n_pending == 0, "%s: left open", what);
   g_error_free (error);
 }
 

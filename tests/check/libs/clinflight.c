@@ -96,16 +96,17 @@ GST_START_TEST (test_streams_ordered)
       &status);
   fail_unless (status == CL_SUCCESS);
 
-  gst_cl_stream_init (&a, gst_cl_context_get_queue (fixture_context), &gate,
-      1);
+  gst_cl_stream_init (&a, gst_cl_context_get_queue (fixture_context), &gate, 1);
   gst_cl_stream_init (&b, gst_cl_context_get_host_queue (fixture_context),
       NULL, 0);
   fail_unless (gst_cl_stream_copy (&a, &(GstClPlaneCopy) {
-          &host, &rx, row_bytes, rows}, &stats, &error), "%s", error ? error->message : "");
+          &host, &rx, row_bytes, rows}
+          , &stats, &error), "%s", error ? error->message : "");
   fail_unless (a.last != NULL && a.n_wait == 0, "the wait list was not used");
   gst_cl_stream_follow (&b, &a);
   fail_unless (gst_cl_stream_copy (&b, &(GstClPlaneCopy) {
-          &rx, &ry, row_bytes, rows}, &stats, &error), "%s", error ? error->message : "");
+          &rx, &ry, row_bytes, rows}
+          , &stats, &error), "%s", error ? error->message : "");
   fail_unless (gst_cl_stream_join (&b, &done, &error));
   clFlush (gst_cl_context_get_queue (fixture_context));
   clFlush (gst_cl_context_get_host_queue (fixture_context));
@@ -131,7 +132,8 @@ GST_START_TEST (test_streams_ordered)
   fail_unless (clWaitForEvents (1, &done) == CL_SUCCESS);
   gst_cl_stream_init (&a, gst_cl_context_get_queue (fixture_context), NULL, 0);
   fail_unless (gst_cl_stream_copy (&a, &(GstClPlaneCopy) {
-          &host, &hback, row_bytes, rows}, &stats, &error));
+          &host, &hback, row_bytes, rows}
+          , &stats, &error));
   fail_unless (a.last == NULL, "a CPU copy has no event");
   fail_unless (memcmp (back, data, row_bytes) == 0);
   gst_cl_stream_clear (&a);

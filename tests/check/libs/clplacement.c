@@ -105,8 +105,7 @@ place_frame (GstClPlacement * placement, GstClInFlight * in_flight,
   fail_unless (gst_cl_frame_open (&in, fixture_context, info, inbuf,
           GST_MAP_READ, &error), "%s: %s", what, error ? error->message : "");
   fail_unless (gst_cl_frame_open (&out, fixture_context, info, outbuf,
-          GST_MAP_WRITE, &error), "%s: %s", what,
-      error ? error->message : "");
+          GST_MAP_WRITE, &error), "%s: %s", what, error ? error->message : "");
   fail_unless (gst_cl_placement_alloc (placement, &error), "%s: %s", what,
       error ? error->message : "");
   fail_if (gst_cl_placement_in_fields (placement, &in));
@@ -150,8 +149,8 @@ place_frame (GstClPlacement * placement, GstClInFlight * in_flight,
     }
     fail_unless (gst_cl_stream_copy (&q.compute, &(GstClPlaneCopy) {
             &w->ksrc, &w->kdst, (gsize) w->region.width * p->xstep *
-            p->bytes, w->region.height}, stats, &error), "%s: %s", what,
-        error ? error->message : "");
+              p->bytes, w->region.height}
+            , stats, &error), "%s: %s", what, error ? error->message : "");
   }
   fail_unless (gst_cl_in_flight_to_downloads (&q, &error));
   fail_unless (gst_cl_placement_download (placement, &q, &frame, stats,

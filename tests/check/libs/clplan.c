@@ -198,8 +198,7 @@ check_frame (GstClPlan * plan, const GstVideoInfo * info, GstBuffer * in,
   fail_unless (gst_cl_plan_process (plan, in, out, TRUE, &frame, &error),
       "%s: %s", what, error ? error->message : "");
   fail_unless (g_str_equal (frame.epsilon_launch, "none") ==
-      (p->threshold == 0), "%s: epsilon launch %s", what,
-      frame.epsilon_launch);
+      (p->threshold == 0), "%s: epsilon launch %s", what, frame.epsilon_launch);
   fail_unless (g_str_equal (frame.conv_launch, "none") ==
       (p->kernel_width == 0), "%s: convolution launch %s", what,
       frame.conv_launch);
@@ -1036,8 +1035,7 @@ basis_frame (const GstVideoInfo * info, guint32 seed)
                 sqrt (0.125)) * cos ((2 * x + 1) * u * G_PI / 16) *
                 cos ((2 * y + 1) * w * G_PI / 16);
           }
-          luma[(by + y) * stride + bx + x] = (guint8) CLAMP (lrint (v), 0,
-              255);
+          luma[(by + y) * stride + bx + x] = (guint8) CLAMP (lrint (v), 0, 255);
         }
       }
     }

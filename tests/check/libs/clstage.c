@@ -202,8 +202,7 @@ check_variant (GstClKernels * kernels, GstClVariant variant, Plane * in,
   guint n_sizes, s;
   gint c;
 
-  n_sizes = gst_cl_kernels_local_sizes (kernels, conv != NULL, variant,
-      sizes);
+  n_sizes = gst_cl_kernels_local_sizes (kernels, conv != NULL, variant, sizes);
   fail_unless (n_sizes >= 1 && n_sizes <= 8, "%s: %u sizes", what, n_sizes);
   if (in->bytes == 1) {
     src8 = g_malloc (n);
@@ -213,10 +212,11 @@ check_variant (GstClKernels * kernels, GstClVariant variant, Plane * in,
     ref16 = g_new (guint16, n);
   }
   for (s = 0; s < n_sizes; s++) {
-    GstClLaunch launch = { variant, {sizes[s][0], sizes[s][1]} };
+    GstClLaunch launch = { variant, {sizes[s][0], sizes[s][1]}
+    };
     GstClStage stage = { kernels, conv != NULL,
       {&in->ref, &out->ref, in->width, in->height, in->xstep, in->shift},
-      threshold, conv ? *conv : (GstClConvParams) { 0, }
+      threshold, conv ? *conv : (GstClConvParams) {0,}
     };
     GstClEvents events = { {0,}, 0 };
     GError *error = NULL;
@@ -226,14 +226,14 @@ check_variant (GstClKernels * kernels, GstClVariant variant, Plane * in,
     memset (out->host, POISON, out->size);
     plane_upload (out);
     ok = gst_cl_stage_run (&stage, &launch, &(GstClAfter) {
-        0, NULL, &events}, &error);
+        0, NULL, &events}
+        , &error);
     fail_unless (ok, "%s: %s", what, error ? error->message : "");
     fail_unless (clFinish (queue) == CL_SUCCESS);
     gst_cl_events_take_ms (&events);
     plane_download (out);
 
-    at = g_strdup_printf ("%s, local %zux%zu", what, sizes[s][0],
-        sizes[s][1]);
+    at = g_strdup_printf ("%s, local %zux%zu", what, sizes[s][0], sizes[s][1]);
     for (c = 0; c < in->xstep; c++) {
       plane_values (in, c, src8, src16);
       if (conv && src8)

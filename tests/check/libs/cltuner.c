@@ -242,7 +242,8 @@ tune_run (const GstClLaunch * launch, GstClEvents * events,
   r->calls[launch->variant]++;
   return gst_cl_stage_run (launch->variant == r->slow ? &r->big->stage :
       &r->s->stage, launch, &(GstClAfter) {
-      0, NULL, events}, error);
+      0, NULL, events}
+      , error);
 }
 
 /* The fastest candidate wins and is stored under the caller's config,
@@ -265,7 +266,8 @@ GST_START_TEST (test_tune_fastest)
       slow += GST_CL_VARIANT_VECTOR - GST_CL_VARIANT_PLAIN) {
     GstClVariant fast = slow == GST_CL_VARIANT_PLAIN ?
         GST_CL_VARIANT_VECTOR : GST_CL_VARIANT_PLAIN;
-    TuneRun r = { &s, &big, slow, {0,} };
+    TuneRun r = { &s, &big, slow, {0,}
+    };
     gchar *config = g_strdup_printf ("test-config-slow-%s",
         gst_cl_variant_to_string (slow));
     size_t sizes[8][2];
@@ -298,8 +300,7 @@ GST_START_TEST (test_tune_fastest)
   tuner = gst_cl_tuner_new (fixture_context, stats);
   fail_unless (gst_cl_tuner_lookup (tuner, "test-config-slow-plain", &found));
   fail_unless_equals_int (found.variant, GST_CL_VARIANT_VECTOR);
-  fail_unless (gst_cl_tuner_lookup (tuner, "test-config-slow-vector",
-          &found));
+  fail_unless (gst_cl_tuner_lookup (tuner, "test-config-slow-vector", &found));
   fail_unless_equals_int (found.variant, GST_CL_VARIANT_PLAIN);
   fail_if (gst_cl_tuner_lookup (tuner, "test-config-never", &found));
   gst_cl_tuner_free (tuner);

@@ -57,8 +57,7 @@ fixture_plane_extent (const GstVideoInfo * info, guint i, gsize * row_bytes,
 }
 
 GstBufferPool *
-fixture_cl_pool (const GstVideoInfo * info, gboolean device_resident,
-    guint pad)
+fixture_cl_pool (const GstVideoInfo * info, gboolean device_resident, guint pad)
 {
   GstBufferPool *pool = gst_cl_buffer_pool_new (fixture_context,
       device_resident);
@@ -69,8 +68,7 @@ fixture_cl_pool (const GstVideoInfo * info, gboolean device_resident,
   gst_video_alignment_reset (&align);
   align.padding_right = pad;
   gst_buffer_pool_config_set_params (config, caps, info->size, 0, 0);
-  gst_buffer_pool_config_add_option (config,
-      GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   if (pad) {
     gst_buffer_pool_config_add_option (config,
         GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT);
