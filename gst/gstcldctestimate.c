@@ -89,7 +89,7 @@ missed_too_many (const guint64 * p, gint c, guint64 near, guint64 n)
 {
   const gint hi = MIN (c + LAT_TOL, GST_CL_DCT_BINS - 2);
 
-  return (n - (p[hi + 1] - near)) * 64 < (guint64) EST_FIT *n;
+  return (n - (p[hi + 1] - near)) * 64 < n * EST_FIT;
 }
 
 /* The values near the multiples of @sub / LAT_SUB quarter levels; where

@@ -302,7 +302,7 @@ print_pipeline (GstClContext * ctx, const GstClStage * stage,
   cl_int status;
   gint i, order;
 
-  p.size = (gsize) width *height;
+  p.size = ((gsize) width) * height;
   p.up = clCreateCommandQueue (handle, device, CL_QUEUE_PROFILING_ENABLE,
       &status);
   check (status, "clCreateCommandQueue");
@@ -366,7 +366,7 @@ main (int argc, char **argv)
   width = atoi (argv[2]);
   height = atoi (argv[3]);
   iterations = MAX (atoi (argv[4]), 1);
-  size = (gsize) width *height;
+  size = ((gsize) width) * height;
 
   ctx = gst_cl_context_new (argv[1], &error);
   if (!ctx || !(kernels = gst_cl_kernels_new (ctx, 4, FALSE, NULL, &error))) {

@@ -139,7 +139,7 @@ print_floor (Bench * b, gint taps, gint lanes, gdouble best_ms)
   clGetDeviceInfo (device, CL_DEVICE_MAX_CLOCK_FREQUENCY, sizeof (mhz), &mhz,
       NULL);
   ops = (gdouble) b->width * b->height * taps * 4;
-  rate = (gdouble) units *lanes * mhz * 1e6;
+  rate = ((gdouble) units) * lanes * mhz * 1e6;
   floor_ms = ops / rate * 1e3;
   g_print ("  floor: %dx%d x %d taps x 4 ops = %.3g ops; %u units x %d lanes "
       "x %u MHz = %.3g ops/s; %.3f ms; fastest is %.2fx the floor\n",

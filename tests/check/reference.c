@@ -792,7 +792,7 @@ ref_dct_coefficient_threshold (const guint32 * hist, guint kind,
   }
   if (coded == 0)
     return (spacing * gain + 32) / 64;
-  num = (guint64) spacing *(gain * coded + strong_gain * strong);
+  num = ((guint64) spacing) * (gain * coded + strong_gain * strong);
   /* num / (64 coded), rounded half up */
   return (guint) ((2 * num + 64 * coded) / (128 * coded));
 }

@@ -238,50 +238,65 @@ bad_wait_list (const char *name, cl_uint n, const cl_event * list)
     return err_; \
   }
 
+/* The OpenCL entry points, most of them made by the macros above: GNU
+ * indent cannot parse a macro call as a definition, so scripts/gst-indent
+ * leaves them as they are. */
+/* *INDENT-OFF* */
 /* ---- Platforms, devices, contexts, queues ------------------------------- */
 
 STATUS_FN (clGetPlatformIDs, (cl_uint num_entries, cl_platform_id * platforms,
         cl_uint * num_platforms), (num_entries, platforms, num_platforms))
-    STATUS_FN (clGetPlatformInfo, (cl_platform_id platform,
+
+STATUS_FN (clGetPlatformInfo, (cl_platform_id platform,
         cl_platform_info param_name, size_t param_value_size,
         void *param_value, size_t *param_value_size_ret), (platform,
         param_name, param_value_size, param_value, param_value_size_ret))
-    STATUS_FN (clGetDeviceIDs, (cl_platform_id platform,
+
+STATUS_FN (clGetDeviceIDs, (cl_platform_id platform,
         cl_device_type device_type, cl_uint num_entries,
         cl_device_id * devices, cl_uint * num_devices), (platform,
         device_type, num_entries, devices, num_devices))
-    STATUS_FN (clGetDeviceInfo, (cl_device_id device, cl_device_info param_name,
+
+STATUS_FN (clGetDeviceInfo, (cl_device_id device, cl_device_info param_name,
         size_t param_value_size, void *param_value,
         size_t *param_value_size_ret), (device, param_name,
         param_value_size, param_value, param_value_size_ret))
-    CREATE_FN (cl_context, CLFAULT_CONTEXT, clCreateContext,
+
+CREATE_FN (cl_context, CLFAULT_CONTEXT, clCreateContext,
     (const cl_context_properties * properties, cl_uint num_devices,
         const cl_device_id * devices, void (CL_CALLBACK * pfn_notify) (const
             char *errinfo, const void *private_info, size_t cb,
             void *user_data), void *user_data, cl_int * errcode_ret),
     (properties, num_devices, devices, pfn_notify, user_data, errcode_ret))
-    CREATE_FN (cl_context, CLFAULT_CONTEXT, clCreateContextFromType,
+
+CREATE_FN (cl_context, CLFAULT_CONTEXT, clCreateContextFromType,
     (const cl_context_properties * properties, cl_device_type device_type,
         void (CL_CALLBACK * pfn_notify) (const char *errinfo,
             const void *private_info, size_t cb, void *user_data),
         void *user_data, cl_int * errcode_ret), (properties, device_type,
         pfn_notify, user_data, errcode_ret))
-    REFCOUNT_FN (clRetainContext, cl_context, CLFAULT_CONTEXT, 1)
-    REFCOUNT_FN (clReleaseContext, cl_context, CLFAULT_CONTEXT, -1)
+
+REFCOUNT_FN (clRetainContext, cl_context, CLFAULT_CONTEXT, 1)
+REFCOUNT_FN (clReleaseContext, cl_context, CLFAULT_CONTEXT, -1)
+
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    CREATE_FN (cl_command_queue, CLFAULT_QUEUE, clCreateCommandQueue,
+CREATE_FN (cl_command_queue, CLFAULT_QUEUE, clCreateCommandQueue,
     (cl_context context, cl_device_id device,
         cl_command_queue_properties properties, cl_int * errcode_ret),
     (context, device, properties, errcode_ret))
 #pragma GCC diagnostic pop
-    REFCOUNT_FN (clRetainCommandQueue, cl_command_queue, CLFAULT_QUEUE, 1)
-    REFCOUNT_FN (clReleaseCommandQueue, cl_command_queue, CLFAULT_QUEUE, -1)
-    STATUS_FN (clFlush, (cl_command_queue command_queue), (command_queue))
+
+REFCOUNT_FN (clRetainCommandQueue, cl_command_queue, CLFAULT_QUEUE, 1)
+REFCOUNT_FN (clReleaseCommandQueue, cl_command_queue, CLFAULT_QUEUE, -1)
+
+STATUS_FN (clFlush, (cl_command_queue command_queue), (command_queue))
+
 /* A failed clFinish still drains the queue, as an error found while the
  * commands ran is reported: commands left running after it, on memory the
  * application then frees, are not a fault the application could handle. */
-     EXPORT cl_int CL_API_CALL clFinish (cl_command_queue command_queue)
+EXPORT cl_int CL_API_CALL
+clFinish (cl_command_queue command_queue)
 {
   cl_int err, real_err;
 
@@ -351,18 +366,23 @@ CREATE_FN (cl_mem, CLFAULT_MEM, clCreateSubBuffer, (cl_mem buffer,
         cl_mem_flags flags, cl_buffer_create_type buffer_create_type,
         const void *buffer_create_info, cl_int * errcode_ret), (buffer, flags,
         buffer_create_type, buffer_create_info, errcode_ret))
-    REFCOUNT_FN (clRetainMemObject, cl_mem, CLFAULT_MEM, 1)
-    REFCOUNT_FN (clReleaseMemObject, cl_mem, CLFAULT_MEM, -1)
-    STATUS_FN (clGetMemObjectInfo, (cl_mem memobj, cl_mem_info param_name,
+
+REFCOUNT_FN (clRetainMemObject, cl_mem, CLFAULT_MEM, 1)
+REFCOUNT_FN (clReleaseMemObject, cl_mem, CLFAULT_MEM, -1)
+
+STATUS_FN (clGetMemObjectInfo, (cl_mem memobj, cl_mem_info param_name,
         size_t param_value_size, void *param_value,
         size_t *param_value_size_ret), (memobj, param_name, param_value_size,
         param_value, param_value_size_ret))
+
 /* ---- Programs and kernels ----------------------------------------------- */
-     EXPORT cl_program CL_API_CALL
-         clCreateProgramWithSource (cl_context context, cl_uint count_,
+
+EXPORT cl_program CL_API_CALL
+clCreateProgramWithSource (cl_context context, cl_uint count_,
     const char **strings, const size_t *lengths, cl_int * errcode_ret)
 {
-  static const char broken[] = "\n#error \"clfault: injected build failure\"\n";
+  static const char broken[] =
+      "\n#error \"clfault: injected build failure\"\n";
   const char **s = strings;
   size_t *l = (size_t *) lengths;
   cl_program program;
@@ -390,7 +410,8 @@ CREATE_FN (cl_mem, CLFAULT_MEM, clCreateSubBuffer, (cl_mem buffer,
     }
     count_++;
   }
-  program = real_clCreateProgramWithSource (context, count_, s, l, errcode_ret);
+  program = real_clCreateProgramWithSource (context, count_, s, l,
+      errcode_ret);
   if (s != strings)
     free (s);
   if (l != lengths)
@@ -433,8 +454,10 @@ clCreateProgramWithBinary (cl_context context, cl_uint num_devices,
 }
 
 REFCOUNT_FN (clRetainProgram, cl_program, CLFAULT_PROGRAM, 1)
+
 /* A released program's handle may come back for another program. */
-     EXPORT cl_int CL_API_CALL clReleaseProgram (cl_program program)
+EXPORT cl_int CL_API_CALL
+clReleaseProgram (cl_program program)
 {
   static __typeof__ (&clGetProgramInfo) get_info;
   cl_uint refs = 0;
@@ -473,25 +496,32 @@ STATUS_FN (clGetProgramInfo, (cl_program program, cl_program_info param_name,
         size_t param_value_size, void *param_value,
         size_t *param_value_size_ret), (program, param_name,
         param_value_size, param_value, param_value_size_ret))
-    STATUS_FN (clGetProgramBuildInfo, (cl_program program, cl_device_id device,
+
+STATUS_FN (clGetProgramBuildInfo, (cl_program program, cl_device_id device,
         cl_program_build_info param_name, size_t param_value_size,
         void *param_value, size_t *param_value_size_ret), (program, device,
         param_name, param_value_size, param_value, param_value_size_ret))
-    CREATE_FN (cl_kernel, CLFAULT_KERNEL, clCreateKernel, (cl_program program,
+
+CREATE_FN (cl_kernel, CLFAULT_KERNEL, clCreateKernel, (cl_program program,
         const char *kernel_name, cl_int * errcode_ret), (program, kernel_name,
         errcode_ret))
-    REFCOUNT_FN (clRetainKernel, cl_kernel, CLFAULT_KERNEL, 1)
-    REFCOUNT_FN (clReleaseKernel, cl_kernel, CLFAULT_KERNEL, -1)
-    STATUS_FN (clSetKernelArg, (cl_kernel kernel, cl_uint arg_index,
+
+REFCOUNT_FN (clRetainKernel, cl_kernel, CLFAULT_KERNEL, 1)
+REFCOUNT_FN (clReleaseKernel, cl_kernel, CLFAULT_KERNEL, -1)
+
+STATUS_FN (clSetKernelArg, (cl_kernel kernel, cl_uint arg_index,
         size_t arg_size, const void *arg_value), (kernel, arg_index, arg_size,
         arg_value))
-    STATUS_FN (clGetKernelWorkGroupInfo, (cl_kernel kernel, cl_device_id device,
+
+STATUS_FN (clGetKernelWorkGroupInfo, (cl_kernel kernel, cl_device_id device,
         cl_kernel_work_group_info param_name, size_t param_value_size,
         void *param_value, size_t *param_value_size_ret), (kernel, device,
         param_name, param_value_size, param_value, param_value_size_ret))
+
 /* ---- Events ------------------------------------------------------------- */
-     EXPORT cl_int CL_API_CALL
-         clWaitForEvents (cl_uint num_events, const cl_event * event_list)
+
+EXPORT cl_int CL_API_CALL
+clWaitForEvents (cl_uint num_events, const cl_event * event_list)
 {
   cl_int err, real_err;
 
@@ -504,20 +534,25 @@ STATUS_FN (clGetEventInfo, (cl_event event, cl_event_info param_name,
         size_t param_value_size, void *param_value,
         size_t *param_value_size_ret), (event, param_name, param_value_size,
         param_value, param_value_size_ret))
-    STATUS_FN (clGetEventProfilingInfo, (cl_event event,
+
+STATUS_FN (clGetEventProfilingInfo, (cl_event event,
         cl_profiling_info param_name, size_t param_value_size,
         void *param_value, size_t *param_value_size_ret), (event, param_name,
         param_value_size, param_value, param_value_size_ret))
-    REFCOUNT_FN (clRetainEvent, cl_event, CLFAULT_EVENT, 1)
-    REFCOUNT_FN (clReleaseEvent, cl_event, CLFAULT_EVENT, -1)
+
+REFCOUNT_FN (clRetainEvent, cl_event, CLFAULT_EVENT, 1)
+REFCOUNT_FN (clReleaseEvent, cl_event, CLFAULT_EVENT, -1)
+
 /* ---- Commands ----------------------------------------------------------- */
-    EVENT_FN (clEnqueueReadBuffer, (cl_command_queue command_queue,
+
+EVENT_FN (clEnqueueReadBuffer, (cl_command_queue command_queue,
         cl_mem buffer, cl_bool blocking_read, size_t offset, size_t size,
         void *ptr, cl_uint num_events_in_wait_list,
         const cl_event * event_wait_list, cl_event * event), (command_queue,
         buffer, blocking_read, offset, size, ptr, num_events_in_wait_list,
         event_wait_list, event))
-    EVENT_FN (clEnqueueReadBufferRect, (cl_command_queue command_queue,
+
+EVENT_FN (clEnqueueReadBufferRect, (cl_command_queue command_queue,
         cl_mem buffer, cl_bool blocking_read, const size_t *buffer_origin,
         const size_t *host_origin, const size_t *region,
         size_t buffer_row_pitch, size_t buffer_slice_pitch,
@@ -527,13 +562,15 @@ STATUS_FN (clGetEventInfo, (cl_event event, cl_event_info param_name,
         buffer_origin, host_origin, region, buffer_row_pitch,
         buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
         num_events_in_wait_list, event_wait_list, event))
-    EVENT_FN (clEnqueueWriteBuffer, (cl_command_queue command_queue,
+
+EVENT_FN (clEnqueueWriteBuffer, (cl_command_queue command_queue,
         cl_mem buffer, cl_bool blocking_write, size_t offset, size_t size,
         const void *ptr, cl_uint num_events_in_wait_list,
         const cl_event * event_wait_list, cl_event * event), (command_queue,
         buffer, blocking_write, offset, size, ptr, num_events_in_wait_list,
         event_wait_list, event))
-    EVENT_FN (clEnqueueWriteBufferRect, (cl_command_queue command_queue,
+
+EVENT_FN (clEnqueueWriteBufferRect, (cl_command_queue command_queue,
         cl_mem buffer, cl_bool blocking_write, const size_t *buffer_origin,
         const size_t *host_origin, const size_t *region,
         size_t buffer_row_pitch, size_t buffer_slice_pitch,
@@ -543,18 +580,21 @@ STATUS_FN (clGetEventInfo, (cl_event event, cl_event_info param_name,
         buffer_origin, host_origin, region, buffer_row_pitch,
         buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
         num_events_in_wait_list, event_wait_list, event))
-    EVENT_FN (clEnqueueFillBuffer, (cl_command_queue command_queue, cl_mem buffer,
+
+EVENT_FN (clEnqueueFillBuffer, (cl_command_queue command_queue, cl_mem buffer,
         const void *pattern, size_t pattern_size, size_t offset, size_t size,
         cl_uint num_events_in_wait_list, const cl_event * event_wait_list,
         cl_event * event), (command_queue, buffer, pattern, pattern_size,
         offset, size, num_events_in_wait_list, event_wait_list, event))
-    EVENT_FN (clEnqueueCopyBuffer, (cl_command_queue command_queue,
+
+EVENT_FN (clEnqueueCopyBuffer, (cl_command_queue command_queue,
         cl_mem src_buffer, cl_mem dst_buffer, size_t src_offset,
         size_t dst_offset, size_t size, cl_uint num_events_in_wait_list,
         const cl_event * event_wait_list, cl_event * event), (command_queue,
         src_buffer, dst_buffer, src_offset, dst_offset, size,
         num_events_in_wait_list, event_wait_list, event))
-    EVENT_FN (clEnqueueCopyBufferRect, (cl_command_queue command_queue,
+
+EVENT_FN (clEnqueueCopyBufferRect, (cl_command_queue command_queue,
         cl_mem src_buffer, cl_mem dst_buffer, const size_t *src_origin,
         const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
         size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
@@ -562,27 +602,33 @@ STATUS_FN (clGetEventInfo, (cl_event event, cl_event_info param_name,
         cl_event * event), (command_queue, src_buffer, dst_buffer, src_origin,
         dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch,
         dst_slice_pitch, num_events_in_wait_list, event_wait_list, event))
-    EVENT_FN (clEnqueueUnmapMemObject, (cl_command_queue command_queue,
+
+EVENT_FN (clEnqueueUnmapMemObject, (cl_command_queue command_queue,
         cl_mem memobj, void *mapped_ptr, cl_uint num_events_in_wait_list,
         const cl_event * event_wait_list, cl_event * event), (command_queue,
         memobj, mapped_ptr, num_events_in_wait_list, event_wait_list, event))
-    EVENT_FN (clEnqueueNDRangeKernel, (cl_command_queue command_queue,
+
+EVENT_FN (clEnqueueNDRangeKernel, (cl_command_queue command_queue,
         cl_kernel kernel, cl_uint work_dim, const size_t *global_work_offset,
         const size_t *global_work_size, const size_t *local_work_size,
         cl_uint num_events_in_wait_list, const cl_event * event_wait_list,
         cl_event * event), (command_queue, kernel, work_dim,
         global_work_offset, global_work_size, local_work_size,
         num_events_in_wait_list, event_wait_list, event))
-    EVENT_FN (clEnqueueMarkerWithWaitList, (cl_command_queue command_queue,
+
+EVENT_FN (clEnqueueMarkerWithWaitList, (cl_command_queue command_queue,
         cl_uint num_events_in_wait_list, const cl_event * event_wait_list,
         cl_event * event), (command_queue, num_events_in_wait_list,
         event_wait_list, event))
-    EVENT_FN (clEnqueueBarrierWithWaitList, (cl_command_queue command_queue,
+
+EVENT_FN (clEnqueueBarrierWithWaitList, (cl_command_queue command_queue,
         cl_uint num_events_in_wait_list, const cl_event * event_wait_list,
         cl_event * event), (command_queue, num_events_in_wait_list,
         event_wait_list, event))
-     EXPORT void *CL_API_CALL
-         clEnqueueMapBuffer (cl_command_queue command_queue, cl_mem buffer,
+/* *INDENT-ON* */
+
+EXPORT void *CL_API_CALL
+clEnqueueMapBuffer (cl_command_queue command_queue, cl_mem buffer,
     cl_bool blocking_map, cl_map_flags map_flags, size_t offset, size_t size,
     cl_uint num_events_in_wait_list, const cl_event * event_wait_list,
     cl_event * event, cl_int * errcode_ret)
@@ -740,8 +786,10 @@ clfault_describe_live (void)
   return buf;
 }
 
-__attribute__((constructor))
-     static void clfault_init (void)
+static void clfault_init (void) __attribute__((constructor));
+
+static void
+clfault_init (void)
 {
   const char *s;
 
@@ -759,8 +807,10 @@ __attribute__((constructor))
   trace = getenv ("CLFAULT_TRACE") != NULL;
 }
 
-__attribute__((destructor))
-     static void clfault_fini (void)
+static void clfault_fini (void) __attribute__((destructor));
+
+static void
+clfault_fini (void)
 {
   if (report)
     fprintf (stderr, "clfault: %lu calls counted, %lu failed (last %s); "
