@@ -44,11 +44,13 @@ typedef struct
   gint n_rows;
 } ParseState;
 
+/* *INDENT-OFF* */
+static gboolean
+fail (GError ** error, const gchar * format, ...) G_GNUC_PRINTF (2, 3);
+/* *INDENT-ON* */
+
 static gboolean
 fail (GError ** error, const gchar * format, ...)
-G_GNUC_PRINTF (2, 3);
-
-     static gboolean fail (GError ** error, const gchar * format, ...)
 {
   va_list args;
   gchar *msg;
