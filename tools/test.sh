@@ -17,6 +17,8 @@ cd "$top"
 # output to elements of these too: uritranscodebin, x264enc, avdec_h264.
 install_packages gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly \
   gstreamer1.0-libav
+# GNU indent, for GStreamer's C style (scripts/check-indent).
+install_packages indent
 
 status=0
 meson test -C build --print-errorlogs || status=$?
@@ -27,15 +29,21 @@ meson test -C build --print-errorlogs || status=$?
 docs=0
 python3 "$top/scripts/check-docs.py" || { status=1; docs=1; }
 
+# The C files of gst/ and tests/ in GStreamer's style (scripts/gst-indent);
+# counted as one test in the closing line.
+style=0
+bash "$top/scripts/check-indent" || { status=1; style=1; }
+
 # One closing line that any CI reads: "N passed, N failed".
-python3 - build/meson-logs/testlog.json "$docs" <<'PY'
+python3 - build/meson-logs/testlog.json "$docs" "$style" <<'PY'
 import json, re, sys
 passed = failed = skipped = 0
-# scripts/check-docs.py: 1 where it failed
-if int(sys.argv[2]):
-    failed += 1
-else:
-    passed += 1
+# scripts/check-docs.py and scripts/check-indent: 1 where each failed
+for check in sys.argv[2:4]:
+    if int(check):
+        failed += 1
+    else:
+        passed += 1
 for line in open(sys.argv[1]):
     t = json.loads(line)
     # gst-check prints "100%: Checks: N, Failures: F, Errors: E" per file.
