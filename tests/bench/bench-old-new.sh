@@ -12,7 +12,7 @@
 # Environment:
 #   OLD, NEW  build folders (default build-old/src/build and build), each
 #             with tests/bench/clepsilon-bench (tools/clepsilon-bench in a
-#             tree older than issue 37) and gst/libgstclfilters.so; the old
+#             tree that still has it there) and gst/libgstclfilters.so; the old
 #             tree, e.g. where this branch left main, can be made with
 #               mkdir -p build-old/src &&
 #                 git archive $(git merge-base main HEAD) | tar -x -C build-old/src

@@ -30,7 +30,7 @@
  * flushing seek back to 0; then to EOS. Every frame's checksum is kept by
  * its PTS: a frame seen again after the seek must be the same. Prints the
  * frames before and after the seek, how many came again and differed, and
- * whether EOS came without an ERROR; exits 0 only then. Example (issue 29):
+ * whether EOS came without an ERROR; exits 0 only then. Example:
  *   cl-cuda-seek "filesrc location=clip.mp4 ! qtdemux ! h264parse ! nvh264dec
  *     ! clepsilon device=nvidia ! video/x-raw ! fakesink name=sink" 10 */
 

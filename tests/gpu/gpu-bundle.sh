@@ -33,7 +33,7 @@ tar -C build -cf - --exclude='*.p' --exclude='*.registry' --exclude=clcache \
 if [ -n "${OLD:-}" ]; then
   mkdir -p "$rt/old/gst"
   cp "$OLD"/gst/*.so "$rt/old/gst/"
-  # tests/bench/ since issue 37, tools/ in an older tree
+  # tests/bench/, or tools/ in an older tree
   for b in tests/bench/clepsilon-bench tools/clepsilon-bench; do
     if [ -x "$OLD/$b" ]; then
       mkdir -p "$rt/old/${b%/*}"

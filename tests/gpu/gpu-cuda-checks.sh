@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# NVDEC frames through clepsilon on the GPU machine (issue 29, docs/memory.md),
+# NVDEC frames through clepsilon on the GPU machine (docs/memory.md),
 # from the tree's root there, with the runtime folder $CLEPSILON_GPU_RUNTIME
 # (README.md: GStreamer with the nvcodec packages, the bundle of
 # gpu-bundle.sh and the clips of gpu-cuda-clips.sh):

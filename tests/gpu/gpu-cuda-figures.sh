@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 29's measures on the GPU machine (docs/memory.md), with the runtime
+# The CUDA path's figures on the GPU machine (docs/memory.md), with the runtime
 # folder $CLEPSILON_GPU_RUNTIME (README.md: GStreamer with the nvcodec
 # packages, the bundle of gpu-bundle.sh, and in clips/ clip-4k.mp4 of
 # gpu-cuda-clips.sh and clip-4k-20s.mp4, made by docs/memory.md's command):

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The held-out evaluation of strength=auto (issue 26): a content list from
+# The held-out evaluation of strength=auto: a content list from
 # named public sources installed on a Debian 12 machine, split into a FIT set
 # (the only pictures any parameter of the estimate is fitted on) and a REPORT
 # set (the figures that judge it), coded by every block-DCT codec family at
@@ -762,7 +762,7 @@ def test_frames(out):
             dst, "astronaut-%s-%s.y" % (cell, qv)))
 
 
-# The before/after pictures: the families the estimate reads since issue 26
+# The before/after pictures: the families the estimate reads besides MPEG-2
 # (cell, quality, kind of REPORT entry).
 PICTURES = [("mpeg4", 12, "photo"), ("mpeg4-mq", 12, "photo"),
             ("h263", 12, "photo"), ("mjpeg", 20, "graphics")]

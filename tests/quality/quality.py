@@ -38,7 +38,7 @@ STILLS = [
     ("coffee", "coffee.png", 108, 56),
     ("coins", "coins.png", 0, 7),
     ("motorcycle", "motorcycle_left.png", 178, 106),
-    # Added for issue 15's fit/report split: textures and a different
+    # For the fit/report split: textures and a different
     # view, never used to fit anything.
     ("brick", "brick.png", 64, 112),
     ("gravel", "gravel.png", 64, 112),

@@ -13,7 +13,7 @@
 # out/quality), PIPELINES=0 to skip the pipelines.
 #
 # Option:
-#   --heldout  run only issue 26's held-out evaluation (heldout.py: every
+#   --heldout  run only the held-out evaluation (heldout.py: every
 #            block-DCT family, H.264, HEVC, pristine; fit/report split
 #            frozen in tests/quality/heldout.json); writes
 #            out/heldout/heldout-report.md, heldout-report.png and
