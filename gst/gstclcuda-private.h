@@ -26,8 +26,8 @@
 
 G_BEGIN_DECLS
 
-/* CUDA frames into OpenCL on the same GPU, with no trip through host memory
- * (issue 29). The CUDA driver is loaded at run time (libcuda.so.1): nothing
+/* CUDA frames into OpenCL on the same GPU, with no trip through host
+ * memory. The CUDA driver is loaded at run time (libcuda.so.1): nothing
  * of CUDA is needed to build or load the plugin.
  *
  * Memory that GStreamer 1.22's CUDA elements allocate (cuMemAllocPitch)

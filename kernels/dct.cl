@@ -18,8 +18,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* Shifted-DCT thresholding and the coding-noise estimate (issue 15): the
- * arithmetic both kernel shapes share.
+/* Shifted-DCT thresholding and the coding-noise estimate: the arithmetic
+ * both kernel shapes share.
  *
  * Both work on one plane of one component (xstep 1) and use the same
  * integer 8x8 DCT, so that every device computes the same numbers as the CPU
