@@ -61,18 +61,6 @@ typedef struct
  * first byte, @pitch bytes apart. */
 GstClPlaneRef gst_cl_plane_ref_device (cl_mem mem, gint pitch);
 
-/* Bytes moved so far, by kind; see the element's "stats" property. */
-typedef struct
-{
-  guint64 host_copy_bytes;      /* copied by the CPU, by us */
-  guint64 upload_bytes;         /* OpenCL transfers host memory -> device */
-  guint64 download_bytes;       /* OpenCL transfers device -> host memory */
-  guint64 device_copy_bytes;    /* OpenCL copies between host-visible buffers */
-  guint64 cuda_copy_bytes;      /* CUDA copies device to device, between
-                                 * CUDA memory and our imported buffers */
-  gboolean pageable;            /* a transfer used pageable host memory */
-} GstClTransferStats;
-
 /* A GstBuffer opened for OpenCL work: one GstClPlaneRef per plane, and
  * what the memories of the buffer say about the frame as a whole. This is
  * the one place where a buffer's memory is looked at: a new kind of input
@@ -145,32 +133,6 @@ gboolean gst_cl_frame_commit (GstClFrame * frame, GError ** error);
 /* Releases what gst_cl_frame_open() took. Call only once every command that
  * uses the frame has completed. */
 void gst_cl_frame_close (GstClFrame * frame);
-
-/* A copy of a plane's rows, or of a rectangle of them: @height rows of
- * @row_bytes from @src to @dst (each from its offset, or host pointer). */
-typedef struct
-{
-  const GstClPlaneRef *src;
-  const GstClPlaneRef *dst;
-  gsize row_bytes;
-  gsize height;
-} GstClPlaneCopy;
-
-/* Does @copy between host memories by the CPU (gst_cl_cpu_copy_rows(): the
- * rows split over a few threads where the plane is large); counted as host
- * copy bytes. */
-void gst_cl_copy_host_plane (const GstClPlaneCopy * copy,
-    GstClTransferStats * stats);
-
-/* Enqueues @copy on @queue (of the frames' context) with the OpenCL
- * command that fits, after the @n_wait events of @wait; its event goes to
- * @event where not NULL. Between two host pointers the CPU copies at once
- * instead (the caller has waited for what writes them) and @event gets
- * NULL. Counts the bytes in @stats. Not blocking: host memory must stay
- * valid until the command completes. */
-gboolean gst_cl_copy_plane_on (cl_command_queue queue,
-    const GstClPlaneCopy * copy, cl_uint n_wait, const cl_event * wait,
-    cl_event * event, GstClTransferStats * stats, GError ** error);
 
 G_END_DECLS
 

@@ -23,7 +23,6 @@
 #endif
 
 #include "gstclframe-private.h"
-#include "gstclcpucopy-private.h"
 #include "gstclerror-private.h"
 #include "gstclmemory-private.h"
 
@@ -454,93 +453,4 @@ gst_cl_frame_close (GstClFrame * frame)
     gst_video_frame_unmap (&frame->frame);
     frame->frame_mapped = FALSE;
   }
-}
-
-static void
-count_cl_copy (const GstClPlaneRef * src, const GstClPlaneRef * dst,
-    guint64 bytes, GstClTransferStats * stats)
-{
-  const gboolean src_device = src->kind == GST_CL_PLANE_DEVICE;
-  const gboolean dst_device = dst->kind == GST_CL_PLANE_DEVICE;
-
-  if (src_device == dst_device)
-    stats->device_copy_bytes += bytes;
-  else if (dst_device)
-    stats->upload_bytes += bytes;
-  else
-    stats->download_bytes += bytes;
-}
-
-void
-gst_cl_copy_host_plane (const GstClPlaneCopy * copy, GstClTransferStats * stats)
-{
-  gst_cl_cpu_copy_rows (copy->dst->host, copy->dst->pitch, copy->src->host,
-      copy->src->pitch, copy->row_bytes, copy->height);
-  stats->host_copy_bytes += (guint64) copy->row_bytes * copy->height;
-}
-
-/* Whether a plane of @height rows of @row_bytes lies in one run of bytes
- * at both ends, so that a plain transfer (not a rectangle one) moves it. */
-static gboolean
-contiguous (const GstClPlaneRef * src, const GstClPlaneRef * dst,
-    gsize row_bytes, gsize height)
-{
-  return height == 1 || ((gsize) src->pitch == row_bytes &&
-      (gsize) dst->pitch == row_bytes);
-}
-
-gboolean
-gst_cl_copy_plane_on (cl_command_queue queue, const GstClPlaneCopy * copy,
-    cl_uint n_wait, const cl_event * wait, cl_event * event,
-    GstClTransferStats * stats, GError ** error)
-{
-  const GstClPlaneRef *src = copy->src, *dst = copy->dst;
-  const gsize row_bytes = copy->row_bytes, height = copy->height;
-  const size_t src_origin[3] = { src->offset, 0, 0 };
-  const size_t dst_origin[3] = { dst->offset, 0, 0 };
-  const size_t host_origin[3] = { 0, 0, 0 };
-  const size_t region[3] = { row_bytes, height, 1 };
-  const gboolean plain = contiguous (src, dst, row_bytes, height);
-  guint64 bytes = (guint64) row_bytes * height;
-  cl_int status;
-
-  /* Plain transfers where the plane is one run of bytes: some drivers
-   * move rectangles more slowly. */
-  if (src->mem && dst->mem) {
-    status = plain ? clEnqueueCopyBuffer (queue, src->mem, dst->mem,
-        src->offset, dst->offset, bytes, n_wait, wait, event) :
-        clEnqueueCopyBufferRect (queue, src->mem, dst->mem, src_origin,
-        dst_origin, region, src->pitch, 0, dst->pitch, 0, n_wait, wait, event);
-    if (status != CL_SUCCESS)
-      return gst_cl_set_error (error, status, "clEnqueueCopyBuffer%s",
-          plain ? "" : "Rect");
-    count_cl_copy (src, dst, bytes, stats);
-  } else if (src->mem) {
-    status = plain ? clEnqueueReadBuffer (queue, src->mem, CL_FALSE,
-        src->offset, bytes, dst->host, n_wait, wait, event) :
-        clEnqueueReadBufferRect (queue, src->mem, CL_FALSE, src_origin,
-        host_origin, region, src->pitch, 0, dst->pitch, 0, dst->host, n_wait,
-        wait, event);
-    if (status != CL_SUCCESS)
-      return gst_cl_set_error (error, status, "clEnqueueReadBuffer%s",
-          plain ? "" : "Rect");
-    stats->download_bytes += bytes;
-    stats->pageable |= dst->kind != GST_CL_PLANE_PINNED;
-  } else if (dst->mem) {
-    status = plain ? clEnqueueWriteBuffer (queue, dst->mem, CL_FALSE,
-        dst->offset, bytes, src->host, n_wait, wait, event) :
-        clEnqueueWriteBufferRect (queue, dst->mem, CL_FALSE, dst_origin,
-        host_origin, region, dst->pitch, 0, src->pitch, 0, src->host, n_wait,
-        wait, event);
-    if (status != CL_SUCCESS)
-      return gst_cl_set_error (error, status, "clEnqueueWriteBuffer%s",
-          plain ? "" : "Rect");
-    stats->upload_bytes += bytes;
-    stats->pageable |= src->kind != GST_CL_PLANE_PINNED;
-  } else {
-    gst_cl_copy_host_plane (copy, stats);
-    if (event)
-      *event = NULL;
-  }
-  return TRUE;
 }

@@ -24,7 +24,6 @@
 #include "gstclframe-private.h"
 #include "gstclfaults-private.h"
 #include "gstclstream-private.h"
-#include "gstclstage-private.h"
 
 G_BEGIN_DECLS
 
@@ -87,9 +86,11 @@ void gst_cl_in_flight_set_faults (GstClInFlight * self, GstClFaults * faults);
 /* Before a frame: FALSE with @error set where a frame already handed
  * downstream failed (a kept fault, or a command of the frame that last
  * used the next slot, which is waited for); every frame is then drained.
- * Adds the milliseconds of the kernels that completed to @device_ms. */
-gboolean gst_cl_in_flight_begin (GstClInFlight * self, gdouble * device_ms,
-    GError ** error);
+ * Adds the milliseconds of the kernels that completed to @device_ms. Sets
+ * @slot to the frame's slot, retired: where a frame imported from CUDA
+ * memory goes (its pool buffer is the slot's, free once the slot is). */
+gboolean gst_cl_in_flight_begin (GstClInFlight * self, guint * slot,
+    gdouble * device_ms, GError ** error);
 
 /* The queues of the frame from @in into @out: left in flight where the
  * depth allows and @out is one OpenCL memory to carry its event (and, on a
@@ -99,11 +100,6 @@ gboolean gst_cl_in_flight_begin (GstClInFlight * self, gdouble * device_ms,
  * flight. Pair with gst_cl_in_flight_end(). */
 void gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
     const GstClFrame * out, GstClFrameQueues * q);
-
-/* The slot the next frame takes (gst_cl_in_flight_begin() has retired
- * it): where a frame imported from CUDA memory goes (its pool buffer is
- * the slot's, free once the slot is). */
-guint gst_cl_in_flight_next_slot (GstClInFlight * self);
 
 /* Before the frame's first command: FALSE with @error set where work
  * still pending on the frames' memories has failed already (nothing of the
@@ -133,10 +129,6 @@ gboolean gst_cl_in_flight_to_downloads (GstClFrameQueues * q,
  * fails. */
 gboolean gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
     gboolean ok, GstClFrame * in, GstClFrame * out, gdouble * device_ms,
-    GError ** error);
-
-/* Waits for everything on @q's queues (a copy after the frame). */
-gboolean gst_cl_in_flight_finish (const GstClFrameQueues * q,
     GError ** error);
 
 /* Waits for every frame in flight and lets go of the buffers they held (at

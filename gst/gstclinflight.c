@@ -214,9 +214,10 @@ gst_cl_in_flight_drain (GstClInFlight * self, gdouble * device_ms,
 }
 
 gboolean
-gst_cl_in_flight_begin (GstClInFlight * self, gdouble * device_ms,
-    GError ** error)
+gst_cl_in_flight_begin (GstClInFlight * self, guint * slot,
+    gdouble * device_ms, GError ** error)
 {
+  *slot = self->next;
   /* The slot's previous frame must be done with its buffers; an error of
    * its commands, or of a map of an earlier frame's output, is this
    * frame's (those went out already). */
@@ -259,12 +260,6 @@ gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
   gst_cl_stream_init (&q->compute, self->compute, q->pending, q->n_pending);
   gst_cl_stream_init (&q->down, q->in_flight ? self->async_down :
       self->compute, q->pending, q->n_pending);
-}
-
-guint
-gst_cl_in_flight_next_slot (GstClInFlight * self)
-{
-  return self->next;
 }
 
 /* FALSE with @error set where work that @f's memories still wait for
@@ -489,17 +484,6 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
   gst_cl_frame_close (in);
   return retire_slot (&self->slots[q->slot], device_ms, ok ? error : NULL)
       && ok;
-}
-
-gboolean
-gst_cl_in_flight_finish (const GstClFrameQueues * q, GError ** error)
-{
-  cl_int status = clFinish (q->down.queue);
-
-  if (q->down.queue != q->compute.queue)
-    clFinish (q->compute.queue);
-  return status == CL_SUCCESS ||
-      gst_cl_set_error (error, status, "clFinish (plane copy)");
 }
 
 void

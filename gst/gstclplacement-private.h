@@ -75,10 +75,16 @@ const GstVideoInfo *gst_cl_placement_get_info (GstClPlacement * self);
 const GstClPlane *gst_cl_placement_get_planes (GstClPlacement * self,
     guint * n_planes);
 
-/* The import of the format's frames in CUDA memory: for input, or for
- * @output (owned by the placement, its pool made at the first such frame). */
-GstClCudaImport *gst_cl_placement_cuda (GstClPlacement * self,
-    gboolean output);
+/* Opens @inbuf for reading into @in and @outbuf for writing into @out
+ * (gst_cl_frame_open()) as frames of the format; a frame in CUDA memory is
+ * imported into the pool buffer of @slot (the frame's slot of frames in
+ * flight: gst_cl_in_flight_begin()), the pool the placement's, made at the
+ * first such frame. FALSE with @error set, and neither open, when one
+ * cannot be. Close both with gst_cl_frame_close(), or hand them to
+ * gst_cl_in_flight_end(). */
+gboolean gst_cl_placement_open (GstClPlacement * self, guint slot,
+    GstBuffer * inbuf, GstBuffer * outbuf, GstClFrame * in, GstClFrame * out,
+    GError ** error);
 
 /* Makes the device buffers of every plane, once (the first frame that is
  * filtered): caps alone hold no device memory. */
@@ -101,16 +107,28 @@ GstClPlaneRef gst_cl_placement_intermediate (GstClPlacement * self, guint i,
 gboolean gst_cl_placement_in_fields (GstClPlacement * self,
     const GstClFrame * in);
 
-/* Which planes of a frame the stages work on, and how (masks of plane
- * indices). */
+/* Which planes of a frame the stages work on, and how, and what becomes of
+ * the others (masks of plane indices): gst_cl_placement_select(). */
 typedef struct
 {
   guint touched;                /* a stage runs on them */
   guint whole;                  /* worked on as frames even in a frame in
                                  * fields */
-  gboolean skip_untouched;      /* the others are shared afterwards, not
-                                 * copied with the frame */
+  guint shared;                 /* untouched, shared with the input's memory
+                                 * after the frame (gst_cl_placement_share());
+                                 * the other untouched planes are copied
+                                 * with the frame */
 } GstClPlaneSelection;
+
+/* The one decision on the planes no stage touches (those not in
+ * @touched; never luma), for the frame from @in into @outbuf: shared with
+ * @in's memory after the frame where @share_allowed, that pays (host
+ * memory, or GST_CL_SHARE_UNTOUCHED) and the pool of @outbuf allows it;
+ * copied with the frame otherwise. Fills @planes with that, @touched and
+ * @whole. */
+void gst_cl_placement_select (GstClPlacement * self, const GstClFrame * in,
+    GstBuffer * outbuf, guint touched, guint whole, gboolean share_allowed,
+    GstClPlaneSelection * planes);
 
 /* One frame's work: what the caller asks for (@in, @out, @planes), and
  * what gst_cl_placement_upload() fills in for the kernels and
@@ -130,8 +148,8 @@ typedef struct
  * (and its download stream for planes no stage touches): fills @frame's
  * work with the region worked on and where the kernels read and write it,
  * and enqueues the uploads of what the kernels cannot reach where it is,
- * and the copies of the planes not in @frame->planes.touched, unless
- * @frame->planes.skip_untouched. */
+ * and the copies of the planes neither touched nor shared
+ * (@frame->planes). */
 gboolean gst_cl_placement_upload (GstClPlacement * self,
     GstClFrameQueues * q, GstClFrameWork * frame, GstClTransferStats * stats,
     GError ** error);
@@ -143,17 +161,11 @@ gboolean gst_cl_placement_download (GstClPlacement * self,
     GstClFrameQueues * q, const GstClFrameWork * frame,
     GstClTransferStats * stats, GError ** error);
 
-/* Whether the planes in @untouched (a mask of plane indices; never luma)
- * of the frame @in go to @outbuf as a share of @in's memory rather than a
- * copy: where that pays and the pool allows it. */
-gboolean gst_cl_placement_will_share (GstClPlacement * self,
-    const GstClFrame * in, GstBuffer * outbuf, guint untouched);
-
-/* Shares the planes in @untouched of @inbuf into @outbuf, or copies them
- * (waiting for the copies, on @q's queues) where the share cannot be made
- * after all. */
+/* After the frame: shares the planes @planes->shared of @inbuf into
+ * @outbuf, or copies them (waiting for the copies, on @q's queues) where
+ * the share cannot be made after all; nothing where none is shared. */
 gboolean gst_cl_placement_share (GstClPlacement * self, GstClFrameQueues * q,
-    GstBuffer * inbuf, GstBuffer * outbuf, guint untouched,
+    GstBuffer * inbuf, GstBuffer * outbuf, const GstClPlaneSelection * planes,
     GstClTransferStats * stats, GError ** error);
 
 /* The memory path of a frame that moved @stats: "copy", "host-ptr",

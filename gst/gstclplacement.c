@@ -242,10 +242,18 @@ gst_cl_placement_get_planes (GstClPlacement * self, guint * n_planes)
   return self->planes;
 }
 
-GstClCudaImport *
-gst_cl_placement_cuda (GstClPlacement * self, gboolean output)
+gboolean
+gst_cl_placement_open (GstClPlacement * self, guint slot, GstBuffer * inbuf,
+    GstBuffer * outbuf, GstClFrame * in, GstClFrame * out, GError ** error)
 {
-  return output ? self->cuda_out : self->cuda_in;
+  if (!gst_cl_frame_open_full (in, self->context, &self->info, inbuf,
+          GST_MAP_READ, self->cuda_in, slot, error))
+    return FALSE;
+  if (gst_cl_frame_open_full (out, self->context, &self->info, outbuf,
+          GST_MAP_WRITE, self->cuda_out, slot, error))
+    return TRUE;
+  gst_cl_frame_close (in);
+  return FALSE;
 }
 
 GstClPlaneRef
@@ -505,7 +513,7 @@ gst_cl_placement_upload (GstClPlacement * self, GstClFrameQueues * q,
         return FALSE;
       continue;
     }
-    if (planes->skip_untouched)
+    if (planes->shared & (1 << plane->index))
       continue;
     w = &frame->work[frame->n_work++];
     *w = whole;
@@ -608,18 +616,23 @@ sharing_pays (GstClPlacement * self, const GstClFrame * in)
       (kind != GST_CL_PLANE_DEVICE && kind != GST_CL_PLANE_HOST_BUFFER);
 }
 
-gboolean
-gst_cl_placement_will_share (GstClPlacement * self, const GstClFrame * in,
-    GstBuffer * outbuf, guint untouched)
+void
+gst_cl_placement_select (GstClPlacement * self, const GstClFrame * in,
+    GstBuffer * outbuf, guint touched, guint whole, gboolean share_allowed,
+    GstClPlaneSelection * planes)
 {
+  const guint untouched = ~touched & ((1 << self->n_planes) - 1);
+
+  planes->touched = touched;
+  planes->whole = whole;
   /* Luma is never untouched here (the element would be in passthrough), so
-   * the filtered plane is always in the output's own memory. */
-  /* An imported CUDA frame is a pool buffer of ours, not the input's
-   * memory: there is nothing to share. */
-  return untouched != 0 && !(untouched & 1) && !in->cuda &&
-      sharing_pays (self, in) &&
+   * the filtered plane is always in the output's own memory. An imported
+   * CUDA frame is a pool buffer of ours, not the input's memory: there is
+   * nothing to share. */
+  planes->shared = share_allowed && untouched != 0 && !(untouched & 1) &&
+      !in->cuda && sharing_pays (self, in) &&
       gst_cl_buffer_pool_can_share_planes (outbuf, in->buffer, &self->info,
-      untouched);
+      untouched) ? untouched : 0;
 }
 
 /* Copies the planes in @mask from @inbuf into @outbuf and waits for the
@@ -653,7 +666,9 @@ copy_planes (GstClPlacement * self, const GstClFrameQueues * q,
           plane->row_bytes, plane->height}
         , 0, NULL, NULL, stats, error);
   }
-  ok = gst_cl_in_flight_finish (q, ok ? error : NULL) && ok;
+  ok = gst_cl_stream_finish (&q->down, ok ? error : NULL) && ok;
+  if (q->down.queue != q->compute.queue)
+    gst_cl_stream_finish (&q->compute, NULL);
   gst_cl_frame_close (&out);
   gst_cl_frame_close (&in);
   return ok;
@@ -661,13 +676,14 @@ copy_planes (GstClPlacement * self, const GstClFrameQueues * q,
 
 gboolean
 gst_cl_placement_share (GstClPlacement * self, GstClFrameQueues * q,
-    GstBuffer * inbuf, GstBuffer * outbuf, guint untouched,
+    GstBuffer * inbuf, GstBuffer * outbuf, const GstClPlaneSelection * planes,
     GstClTransferStats * stats, GError ** error)
 {
-  if (gst_cl_buffer_pool_share_planes (outbuf, inbuf, &self->info, untouched))
+  if (!planes->shared || gst_cl_buffer_pool_share_planes (outbuf, inbuf,
+          &self->info, planes->shared))
     return TRUE;
   GST_WARNING ("sharing untouched planes failed, copying");
-  return copy_planes (self, q, inbuf, outbuf, untouched, stats, error);
+  return copy_planes (self, q, inbuf, outbuf, planes->shared, stats, error);
 }
 
 const gchar *

@@ -615,12 +615,10 @@ describe_frame (GstClPlan * self, GstClFrameStats * frame)
  * then downloads once those are. */
 static gboolean
 enqueue_frame (GstClPlan * self, GstClFrameQueues * q, const GstClFrame * in,
-    const GstClFrame * out, gboolean skip_untouched,
+    const GstClFrame * out, const GstClPlaneSelection * planes,
     GstClTransferStats * stats, GError ** error)
 {
-  GstClFrameWork frame = {.in = in,.out = out,.planes = {
-      touched_planes (self), dct_planes (self), skip_untouched}
-  };
+  GstClFrameWork frame = {.in = in,.out = out,.planes = *planes };
   guint i;
 
   if (!gst_cl_placement_upload (self->placement, q, &frame, stats, error) ||
@@ -632,26 +630,6 @@ enqueue_frame (GstClPlan * self, GstClFrameQueues * q, const GstClFrame * in,
   }
   return gst_cl_in_flight_to_downloads (q, error) &&
       gst_cl_placement_download (self->placement, q, &frame, stats, error);
-}
-
-/* Opens @inbuf for reading and @outbuf for writing. */
-static gboolean
-open_frames (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
-    GstClFrame * in, GstClFrame * out, GError ** error)
-{
-  const GstVideoInfo *info = gst_cl_placement_get_info (self->placement);
-  /* a frame in CUDA memory goes into the pool buffer of its slot */
-  guint slot = gst_cl_in_flight_next_slot (self->in_flight);
-
-  if (!gst_cl_frame_open_full (in, self->context, info, inbuf, GST_MAP_READ,
-          gst_cl_placement_cuda (self->placement, FALSE), slot, error))
-    return FALSE;
-  if (gst_cl_frame_open_full (out, self->context, info, outbuf,
-          GST_MAP_WRITE, gst_cl_placement_cuda (self->placement, TRUE), slot,
-          error))
-    return TRUE;
-  gst_cl_frame_close (in);
-  return FALSE;
 }
 
 /* What the frame needs before it is enqueued: the planes' device buffers,
@@ -673,32 +651,34 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
 {
   GstClFrameQueues q;
   GstClFrame in, out;
-  guint untouched;
+  GstClPlaneSelection planes;
+  guint slot;
   gboolean ok;
 
   memset (frame, 0, sizeof (*frame));
-  if (!gst_cl_in_flight_begin (self->in_flight, &frame->device_ms, error))
+  if (!gst_cl_in_flight_begin (self->in_flight, &slot, &frame->device_ms,
+          error))
     return FALSE;
   /* The buffers first: one too small for the format is refused before any
    * program is built or tuned for it. */
-  if (!open_frames (self, inbuf, outbuf, &in, &out, error))
+  if (!gst_cl_placement_open (self->placement, slot, inbuf, outbuf, &in, &out,
+          error))
     return FALSE;
   frame->in_fields = gst_cl_placement_in_fields (self->placement, &in);
   ok = prepare (self, frame, error);
-  untouched = gst_cl_plan_untouched_planes (self);
-  share_untouched = ok && share_untouched &&
-      gst_cl_placement_will_share (self->placement, &in, outbuf, untouched);
+  gst_cl_placement_select (self->placement, &in, outbuf, touched_planes (self),
+      dct_planes (self), ok && share_untouched, &planes);
   gst_cl_in_flight_queues (self->in_flight, &in, &out, &q);
   ok = ok && gst_cl_in_flight_acquire (&q, &in, &out, error) &&
-      enqueue_frame (self, &q, &in, &out, share_untouched, &frame->transfers,
-      error);
+      enqueue_frame (self, &q, &in, &out, &planes, &frame->transfers, error);
   ok = gst_cl_in_flight_end (self->in_flight, &q, ok, &in, &out,
       &frame->device_ms, ok ? error : NULL) && ok;
   /* CUDA memory copied in on the device at open, and out after the end */
   frame->transfers.cuda_copy_bytes += in.cuda_bytes + out.cuda_bytes;
-  /* The untouched planes were skipped: share them, or copy them now. */
-  ok = ok && (!share_untouched || gst_cl_placement_share (self->placement,
-          &q, inbuf, outbuf, untouched, &frame->transfers, error));
+  /* The untouched planes to share were skipped: share them, or copy them
+   * now. */
+  ok = ok && gst_cl_placement_share (self->placement, &q, inbuf, outbuf,
+      &planes, &frame->transfers, error);
   describe_frame (self, frame);
   return ok;
 }

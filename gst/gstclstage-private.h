@@ -22,7 +22,7 @@
 #define __GST_CL_STAGE_PRIVATE_H__
 
 #include "gstclcontext-private.h"
-#include "gstclframe-private.h"
+#include "gstclstream-private.h"
 
 G_BEGIN_DECLS
 
@@ -53,30 +53,6 @@ typedef struct
   GstClVariant variant;
   size_t local[2];
 } GstClLaunch;
-
-/* Events of the kernels enqueued for one frame, for their times: an output
- * of the calls that enqueue, never an input (what a kernel waits for is an
- * argument of gst_cl_enqueue_kernel()). It holds every event it is given
- * (a frame's 16 DCT passes, its histogram and its other stages too): the
- * first GST_CL_EVENTS_INLINE in @events, the others in @more. Zeroed
- * (`{ {0,}, 0 }`) it is empty. */
-#define GST_CL_EVENTS_INLINE 16
-typedef struct
-{
-  cl_event events[GST_CL_EVENTS_INLINE];
-  guint n_events;               /* all of them, @more's too */
-  GArray *more;                 /* cl_event: those past the inline ones */
-} GstClEvents;
-
-/* Adds @event (taking it) to @events. */
-void gst_cl_events_add (GstClEvents * events, cl_event event);
-
-/* The event added last to @events (not a new reference), or NULL. */
-cl_event gst_cl_events_last (const GstClEvents * events);
-
-/* Milliseconds the events' commands ran (profiling), releasing them; leaves
- * @events empty. */
-gdouble gst_cl_events_take_ms (GstClEvents * events);
 
 /* Where a command stands in the order of the device's work: it runs after
  * the @n_wait events of @wait (not owned; say a frame's upload on another

@@ -89,55 +89,6 @@ gst_cl_variant_from_string (const gchar * nick)
   return GST_CL_VARIANT_AUTO;
 }
 
-void
-gst_cl_events_add (GstClEvents * events, cl_event event)
-{
-  if (events->n_events < GST_CL_EVENTS_INLINE) {
-    events->events[events->n_events++] = event;
-    return;
-  }
-  if (!events->more)
-    events->more = g_array_new (FALSE, FALSE, sizeof (cl_event));
-  g_array_append_val (events->more, event);
-  events->n_events++;
-}
-
-/* The @i-th event of @events. */
-static cl_event
-event_at (const GstClEvents * events, guint i)
-{
-  return i < GST_CL_EVENTS_INLINE ? events->events[i] :
-      g_array_index (events->more, cl_event, i - GST_CL_EVENTS_INLINE);
-}
-
-cl_event
-gst_cl_events_last (const GstClEvents * events)
-{
-  return events->n_events ? event_at (events, events->n_events - 1) : NULL;
-}
-
-gdouble
-gst_cl_events_take_ms (GstClEvents * events)
-{
-  cl_ulong start, end;
-  gdouble ms = 0.0;
-  guint i;
-
-  for (i = 0; i < events->n_events; i++) {
-    cl_event event = event_at (events, i);
-
-    if (clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_START,
-            sizeof (start), &start, NULL) == CL_SUCCESS
-        && clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_END,
-            sizeof (end), &end, NULL) == CL_SUCCESS && end > start)
-      ms += (end - start) / 1e6;
-    clReleaseEvent (event);
-  }
-  events->n_events = 0;
-  g_clear_pointer (&events->more, g_array_unref);
-  return ms;
-}
-
 /* ---- Building ------------------------------------------------------------ */
 
 /* Whether the kernels of @variant exist at the program's sample size: the

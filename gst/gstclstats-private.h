@@ -21,7 +21,7 @@
 #ifndef __GST_CL_STATS_PRIVATE_H__
 #define __GST_CL_STATS_PRIVATE_H__
 
-#include "gstclframe-private.h"
+#include "gstclcopy-private.h"
 
 G_BEGIN_DECLS
 

@@ -21,9 +21,33 @@
 #ifndef __GST_CL_STREAM_PRIVATE_H__
 #define __GST_CL_STREAM_PRIVATE_H__
 
-#include "gstclframe-private.h"
+#include "gstclcopy-private.h"
 
 G_BEGIN_DECLS
+
+/* Events of the kernels enqueued for one frame, for their times: an output
+ * of the calls that enqueue, never an input (what a kernel waits for is an
+ * argument of gst_cl_enqueue_kernel()). It holds every event it is given
+ * (a frame's 16 DCT passes, its histogram and its other stages too): the
+ * first GST_CL_EVENTS_INLINE in @events, the others in @more. Zeroed
+ * (`{ {0,}, 0 }`) it is empty. */
+#define GST_CL_EVENTS_INLINE 16
+typedef struct
+{
+  cl_event events[GST_CL_EVENTS_INLINE];
+  guint n_events;               /* all of them, @more's too */
+  GArray *more;                 /* cl_event: those past the inline ones */
+} GstClEvents;
+
+/* Adds @event (taking it) to @events. */
+void gst_cl_events_add (GstClEvents * events, cl_event event);
+
+/* The event added last to @events (not a new reference), or NULL. */
+cl_event gst_cl_events_last (const GstClEvents * events);
+
+/* Milliseconds the events' commands ran (profiling), releasing them; leaves
+ * @events empty. */
+gdouble gst_cl_events_take_ms (GstClEvents * events);
 
 /* The most events the next command of a stream waits for: the pending
  * events of a frame's input and output memories (one a plane each), and
@@ -69,6 +93,10 @@ void gst_cl_stream_enqueued (GstClStream * s, cl_event event);
  * enqueued: its last command's, or a marker after those. */
 gboolean gst_cl_stream_join (GstClStream * s, cl_event * done,
     GError ** error);
+
+/* Waits on the CPU for every command on @s's queue. FALSE with @error set
+ * where that fails. */
+gboolean gst_cl_stream_finish (const GstClStream * s, GError ** error);
 
 /* Lets go of the event of the latest command of @s. */
 void gst_cl_stream_clear (GstClStream * s);

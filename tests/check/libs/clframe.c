@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "gstclbufferpool-private.h"
+#include "gstclcopy-private.h"
 #include "gstclframe-private.h"
 #include "gstclmemory-private.h"
 #include "robust.h"

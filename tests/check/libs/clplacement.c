@@ -23,7 +23,7 @@
  * copied from where the kernels read it to where they write it (a kernel
  * that changes nothing), and downloaded (gst_cl_placement_download); the
  * untouched planes copied with the frame, or shared after it
- * (gst_cl_placement_will_share / _share). Every output, poisoned first,
+ * (gst_cl_placement_select / _share). Every output, poisoned first,
  * equals its input: random frames of odd sizes, padded strides in a video
  * meta, default layouts, our pool's memory, crop rectangles; the regions
  * and the kernels' buffers as the header says; in plain and in discrete
@@ -89,9 +89,8 @@ place_frame (GstClPlacement * placement, GstClInFlight * in_flight,
   GstClFrameQueues q;
   GstClFrame in, out;
   GError *error = NULL;
-  guint i, n_planes, untouched;
+  guint i, n_planes, untouched, slot;
   gdouble device_ms = 0;
-  gboolean skip;
 
   planes = gst_cl_placement_get_planes (placement, &n_planes);
   fail_unless_equals_int (n_planes, GST_VIDEO_INFO_N_PLANES (info));
@@ -100,21 +99,20 @@ place_frame (GstClPlacement * placement, GstClInFlight * in_flight,
       gst_buffer_get_video_crop_meta (inbuf), regions);
 
   memset (stats, 0, sizeof (*stats));
-  fail_unless (gst_cl_in_flight_begin (in_flight, &device_ms, &error), "%s: %s",
-      what, error ? error->message : "");
-  fail_unless (gst_cl_frame_open (&in, fixture_context, info, inbuf,
-          GST_MAP_READ, &error), "%s: %s", what, error ? error->message : "");
-  fail_unless (gst_cl_frame_open (&out, fixture_context, info, outbuf,
-          GST_MAP_WRITE, &error), "%s: %s", what, error ? error->message : "");
+  fail_unless (gst_cl_in_flight_begin (in_flight, &slot, &device_ms, &error),
+      "%s: %s", what, error ? error->message : "");
+  fail_unless (gst_cl_placement_open (placement, slot, inbuf, outbuf, &in,
+          &out, &error), "%s: %s", what, error ? error->message : "");
   fail_unless (gst_cl_placement_alloc (placement, &error), "%s: %s", what,
       error ? error->message : "");
   fail_if (gst_cl_placement_in_fields (placement, &in));
-  skip = gst_cl_placement_will_share (placement, &in, outbuf, untouched);
+  gst_cl_placement_select (placement, &in, outbuf, touched, 0, TRUE,
+      &frame.planes);
+  fail_unless (frame.planes.shared == 0 || frame.planes.shared == untouched,
+      "%s: shares 0x%x of 0x%x", what, frame.planes.shared, untouched);
   gst_cl_in_flight_queues (in_flight, &in, &out, &q);
   frame.in = &in;
   frame.out = &out;
-  frame.planes = (GstClPlaneSelection) {
-  touched, 0, skip};
   fail_unless (gst_cl_placement_upload (placement, &q, &frame, stats,
           &error), "%s: %s", what, error ? error->message : "");
   fail_unless (frame.n_work >= 1 && frame.n_work <= n_planes, "%s: %u work",
@@ -157,11 +155,10 @@ place_frame (GstClPlacement * placement, GstClInFlight * in_flight,
           &error), "%s: %s", what, error ? error->message : "");
   fail_unless (gst_cl_in_flight_end (in_flight, &q, TRUE, &in, &out,
           &device_ms, &error), "%s: %s", what, error ? error->message : "");
-  if (skip)
-    fail_unless (gst_cl_placement_share (placement, &q, inbuf, outbuf,
-            untouched, stats, &error), "%s: %s", what,
-        error ? error->message : "");
-  *shared = skip;
+  fail_unless (gst_cl_placement_share (placement, &q, inbuf, outbuf,
+          &frame.planes, stats, &error), "%s: %s", what,
+      error ? error->message : "");
+  *shared = frame.planes.shared != 0;
 }
 
 /* The output's image equals the input's, poison gone. */

@@ -1,0 +1,73 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __GST_CL_COPY_PRIVATE_H__
+#define __GST_CL_COPY_PRIVATE_H__
+
+#include "gstclframe-private.h"
+
+G_BEGIN_DECLS
+
+/* Copies of a frame's planes, by OpenCL commands or by the CPU, and the
+ * bytes they moved: below placement and the streams (gstclstream.c),
+ * which call them, above the frames whose planes they copy. */
+
+/* Bytes moved so far, by kind; see the element's "stats" property. */
+typedef struct
+{
+  guint64 host_copy_bytes;      /* copied by the CPU, by us */
+  guint64 upload_bytes;         /* OpenCL transfers host memory -> device */
+  guint64 download_bytes;       /* OpenCL transfers device -> host memory */
+  guint64 device_copy_bytes;    /* OpenCL copies between host-visible buffers */
+  guint64 cuda_copy_bytes;      /* CUDA copies device to device, between
+                                 * CUDA memory and our imported buffers */
+  gboolean pageable;            /* a transfer used pageable host memory */
+} GstClTransferStats;
+
+
+/* A copy of a plane's rows, or of a rectangle of them: @height rows of
+ * @row_bytes from @src to @dst (each from its offset, or host pointer). */
+typedef struct
+{
+  const GstClPlaneRef *src;
+  const GstClPlaneRef *dst;
+  gsize row_bytes;
+  gsize height;
+} GstClPlaneCopy;
+
+/* Does @copy between host memories by the CPU (gst_cl_cpu_copy_rows(): the
+ * rows split over a few threads where the plane is large); counted as host
+ * copy bytes. */
+void gst_cl_copy_host_plane (const GstClPlaneCopy * copy,
+    GstClTransferStats * stats);
+
+/* Enqueues @copy on @queue (of the frames' context) with the OpenCL
+ * command that fits, after the @n_wait events of @wait; its event goes to
+ * @event where not NULL. Between two host pointers the CPU copies at once
+ * instead (the caller has waited for what writes them) and @event gets
+ * NULL. Counts the bytes in @stats. Not blocking: host memory must stay
+ * valid until the command completes. */
+gboolean gst_cl_copy_plane_on (cl_command_queue queue,
+    const GstClPlaneCopy * copy, cl_uint n_wait, const cl_event * wait,
+    cl_event * event, GstClTransferStats * stats, GError ** error);
+
+G_END_DECLS
+
+#endif /* __GST_CL_COPY_PRIVATE_H__ */
