@@ -30,16 +30,13 @@
 #endif
 
 #include "gstclcontext-private.h"
+#include "gstcldevice-private.h"
 #include "gstclerror-private.h"
 
 #include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cl_context_debug);
 #define GST_CAT_DEFAULT gst_cl_context_debug
-
-#ifndef CL_PLATFORM_NOT_FOUND_KHR
-#define CL_PLATFORM_NOT_FOUND_KHR -1001
-#endif
 
 struct _GstClContext
 {
@@ -67,260 +64,11 @@ G_DEFINE_TYPE_WITH_CODE (GstClContext, gst_cl_context, GST_TYPE_OBJECT,
  * set-up, or found no device (docs/robustness.md). */
 G_LOCK_DEFINE_STATIC (opencl_setup);
 
-/* One enumerated device, with what selection looks at. */
-typedef struct
-{
-  cl_device_id device;
-  cl_device_type type;
-  gchar *platform_name;
-  gchar *platform_vendor;       /* "The pocl project": where "pocl" is found */
-  gchar *device_name;
-} GstClDeviceEntry;
-
-static void
-gst_cl_device_entry_clear (gpointer data)
-{
-  GstClDeviceEntry *entry = data;
-
-  g_free (entry->platform_name);
-  g_free (entry->platform_vendor);
-  g_free (entry->device_name);
-}
-
-/* Adds "OpenCL @step failed: NAME (code)" to @problems (NULL: nothing):
- * what a "no device matches" message says besides. */
-static void
-note_failure (GString * problems, cl_int status, const gchar * step)
-{
-  if (!problems)
-    return;
-  g_string_append_printf (problems, "%sOpenCL %s failed: %s (%d)",
-      problems->len ? "; " : "", step, gst_cl_error_name (status), status);
-}
-
-static gchar *
-query_platform_string (cl_platform_id platform, cl_platform_info param,
-    GString * problems)
-{
-  gchar buf[512] = { 0, };
-  cl_int status;
-
-  status = clGetPlatformInfo (platform, param, sizeof (buf) - 1, buf, NULL);
-  if (status != CL_SUCCESS) {
-    note_failure (problems, status, "clGetPlatformInfo");
-    return g_strdup ("?");
-  }
-  return g_strstrip (g_strdup (buf));
-}
-
-static gchar *
-query_device_string (cl_device_id device, cl_device_info param,
-    GString * problems)
-{
-  gchar buf[512] = { 0, };
-  cl_int status;
-
-  status = clGetDeviceInfo (device, param, sizeof (buf) - 1, buf, NULL);
-  if (status != CL_SUCCESS) {
-    note_failure (problems, status, "clGetDeviceInfo");
-    return g_strdup ("?");
-  }
-  return g_strstrip (g_strdup (buf));
-}
-
-/* Adds the devices of @platform to @entries. A platform that reports no device
- * is skipped: one broken ICD must not hide the others. Returns the status of
- * a clGetDeviceIDs that failed, for the message when no device is found;
- * failed queries go to @problems too. */
-static cl_int
-list_platform_devices (cl_platform_id platform, GArray * entries,
-    GString * problems)
-{
-  cl_uint n_devices = 0, i;
-  cl_device_id *devices;
-  gchar *platform_name, *platform_vendor;
-  cl_int status;
-
-  status = clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n_devices);
-  if (status == CL_DEVICE_NOT_FOUND || (status == CL_SUCCESS && n_devices == 0))
-    return CL_SUCCESS;
-  if (status != CL_SUCCESS) {
-    note_failure (problems, status, "clGetDeviceIDs");
-    return status;
-  }
-
-  devices = g_new0 (cl_device_id, n_devices);
-  status = clGetDeviceIDs (platform, CL_DEVICE_TYPE_ALL, n_devices, devices,
-      NULL);
-  if (status != CL_SUCCESS)
-    note_failure (problems, status, "clGetDeviceIDs");
-  platform_name = query_platform_string (platform, CL_PLATFORM_NAME, problems);
-  platform_vendor = query_platform_string (platform, CL_PLATFORM_VENDOR,
-      problems);
-  for (i = 0; status == CL_SUCCESS && i < n_devices; i++) {
-    GstClDeviceEntry entry = { devices[i], 0, g_strdup (platform_name),
-      g_strdup (platform_vendor),
-      query_device_string (devices[i], CL_DEVICE_NAME, problems)
-    };
-
-    if (clGetDeviceInfo (devices[i], CL_DEVICE_TYPE, sizeof (entry.type),
-            &entry.type, NULL))
-      entry.type = CL_DEVICE_TYPE_DEFAULT;
-    GST_DEBUG ("device %u: %s (%s), type 0x%x", entries->len,
-        entry.device_name, entry.platform_name, (guint) entry.type);
-    g_array_append_val (entries, entry);
-  }
-  g_free (platform_name);
-  g_free (platform_vendor);
-  g_free (devices);
-  return status;
-}
-
-/* Every device of every platform, in enumeration order; the queries that
- * failed on the way go to @problems (may be NULL). */
-static GArray *
-list_devices (GString * problems, GError ** error)
-{
-  cl_uint n_platforms = 0, i;
-  cl_platform_id *platforms;
-  GArray *entries;
-  cl_int status, failed = CL_SUCCESS;
-  const gchar *failed_step = NULL;
-
-  status = clGetPlatformIDs (0, NULL, &n_platforms);
-  if (status == CL_PLATFORM_NOT_FOUND_KHR || (status == CL_SUCCESS
-          && n_platforms == 0)) {
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
-        "No OpenCL platform found: install an OpenCL driver (ICD), "
-        "e.g. pocl-opencl-icd for the CPU");
-    return NULL;
-  }
-  if (status != CL_SUCCESS) {
-    gst_cl_set_error (error, status, "clGetPlatformIDs");
-    return NULL;
-  }
-
-  platforms = g_new0 (cl_platform_id, n_platforms);
-  status = clGetPlatformIDs (n_platforms, platforms, NULL);
-  if (status != CL_SUCCESS) {
-    failed = status;
-    failed_step = "clGetPlatformIDs";
-  }
-  entries = g_array_new (FALSE, TRUE, sizeof (GstClDeviceEntry));
-  g_array_set_clear_func (entries, gst_cl_device_entry_clear);
-  for (i = 0; status == CL_SUCCESS && i < n_platforms; i++) {
-    cl_int s = list_platform_devices (platforms[i], entries, problems);
-
-    if (s != CL_SUCCESS && failed == CL_SUCCESS) {
-      failed = s;
-      failed_step = "clGetDeviceIDs";
-    }
-  }
-  g_free (platforms);
-
-  /* No device because a call failed: say which, rather than "none". */
-  if (entries->len == 0 && failed != CL_SUCCESS) {
-    gst_cl_set_error (error, failed, "%s", failed_step);
-    g_array_unref (entries);
-    return NULL;
-  }
-  if (entries->len == 0) {
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
-        "No OpenCL device found on %u OpenCL platform(s)", n_platforms);
-    g_array_unref (entries);
-    return NULL;
-  }
-  return entries;
-}
-
-static gint
-pick_auto (GArray * entries)
-{
-  static const cl_device_type preference[] = {
-    CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_CPU
-  };
-  guint p, i;
-
-  for (p = 0; p < G_N_ELEMENTS (preference); p++) {
-    for (i = 0; i < entries->len; i++) {
-      if (g_array_index (entries, GstClDeviceEntry, i).type & preference[p])
-        return i;
-    }
-  }
-  return 0;
-}
-
-/* Case-insensitive substring search. Either string may come from outside
- * (a driver's name, a property set from code): invalid UTF-8 is made valid
- * first, as g_utf8_casefold() reads past the end of what it cannot parse. */
-static gboolean
-contains_casefold (const gchar * haystack, const gchar * needle)
-{
-  gchar *vh = g_utf8_make_valid (haystack, -1);
-  gchar *vn = g_utf8_make_valid (needle, -1);
-  gchar *h = g_utf8_casefold (vh, -1);
-  gchar *n = g_utf8_casefold (vn, -1);
-  gboolean found = strstr (h, n) != NULL;
-
-  g_free (h);
-  g_free (n);
-  g_free (vh);
-  g_free (vn);
-  return found;
-}
-
-/* The index in @entries that @spec selects, or -1. */
-static gint
-pick_device (GArray * entries, const gchar * spec)
-{
-  guint64 index;
-  guint i;
-
-  if (spec == NULL || *spec == '\0' || g_ascii_strcasecmp (spec, "auto") == 0)
-    return pick_auto (entries);
-
-  if (g_ascii_string_to_unsigned (spec, 10, 0, G_MAXINT, &index, NULL))
-    return index < entries->len ? (gint) index : -1;
-
-  for (i = 0; i < entries->len; i++) {
-    GstClDeviceEntry *e = &g_array_index (entries, GstClDeviceEntry, i);
-
-    if (contains_casefold (e->platform_name, spec)
-        || contains_casefold (e->platform_vendor, spec)
-        || contains_casefold (e->device_name, spec))
-      return i;
-  }
-  return -1;
-}
-
 static void CL_CALLBACK
 on_context_notify (const char *errinfo, const void *private_info,
     size_t cb, void *user_data)
 {
   GST_WARNING ("OpenCL context: %s", errinfo);
-}
-
-/* What a compiled program or a timing depends on: platform, device and
- * driver, with their versions. */
-static gchar *
-gst_cl_context_describe (cl_device_id device)
-{
-  cl_platform_id platform = NULL;
-  gchar *parts[6], *identity;
-  guint i;
-
-  clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform), &platform,
-      NULL);
-  parts[0] = query_platform_string (platform, CL_PLATFORM_NAME, NULL);
-  parts[1] = query_platform_string (platform, CL_PLATFORM_VERSION, NULL);
-  parts[2] = query_device_string (device, CL_DEVICE_NAME, NULL);
-  parts[3] = query_device_string (device, CL_DEVICE_VERSION, NULL);
-  parts[4] = query_device_string (device, CL_DRIVER_VERSION, NULL);
-  parts[5] = NULL;
-  identity = g_strjoinv ("\n", parts);
-  for (i = 0; i < 5; i++)
-    g_free (parts[i]);
-  return identity;
 }
 
 /* The measurement switches of the environment (gstclcontext-private.h),
@@ -388,7 +136,7 @@ gst_cl_context_query_memory (GstClContext * self, GError ** error)
   self->host_unified = unified;
   self->fine_svm = unified && gst_cl_context_query_fine_svm (self);
   self->host_ptr_align = MAX (align_bits / 8, 1);
-  self->identity = gst_cl_context_describe (self->device);
+  self->identity = gst_cl_device_describe (self->device);
   GST_INFO_OBJECT (self, "host-unified memory: %s, fine-grained SVM frames: "
       "%s, host pointer alignment %" G_GSIZE_FORMAT, unified ? "yes" : "no",
       self->fine_svm ? "yes" : "no", self->host_ptr_align);
@@ -432,9 +180,6 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
     GError ** error)
 {
   GstClContext *self;
-  cl_platform_id platform = NULL;
-  gchar *device_name, *platform_name;
-
   g_return_val_if_fail (context != NULL && device != NULL, NULL);
 
   g_type_ensure (GST_TYPE_CL_CONTEXT);
@@ -444,14 +189,8 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
   self->context = context;
   self->device = device;
   G_LOCK (opencl_setup);
-  clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform), &platform,
-      NULL);
-  device_name = query_device_string (device, CL_DEVICE_NAME, NULL);
-  platform_name = query_platform_string (platform, CL_PLATFORM_NAME, NULL);
+  self->device_name = gst_cl_device_get_name (device);
   G_UNLOCK (opencl_setup);
-  self->device_name = g_strdup_printf ("%s (%s)", device_name, platform_name);
-  g_free (device_name);
-  g_free (platform_name);
   GST_INFO_OBJECT (self, "using the application's OpenCL context on %s",
       self->device_name);
 
@@ -465,9 +204,7 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
 gboolean
 gst_cl_context_matches (GstClContext * self, const gchar * device_spec)
 {
-  GArray *entries;
-  gboolean match;
-  gint index;
+  cl_device_id device;
 
   g_return_val_if_fail (GST_IS_CL_CONTEXT (self), FALSE);
 
@@ -475,19 +212,35 @@ gst_cl_context_matches (GstClContext * self, const gchar * device_spec)
       g_ascii_strcasecmp (device_spec, "auto") == 0)
     return TRUE;
   G_LOCK (opencl_setup);
-  entries = list_devices (NULL, NULL);
+  device = gst_cl_device_find (device_spec, NULL, NULL);
   G_UNLOCK (opencl_setup);
-  if (!entries)
-    return FALSE;
-  index = pick_device (entries, device_spec);
-  match = index >= 0 &&
-      g_array_index (entries, GstClDeviceEntry, index).device == self->device;
-  g_array_unref (entries);
-  return match;
+  return device != NULL && device == self->device;
 }
 
-static GstClContext *gst_cl_context_new_locked (const gchar * device_spec,
-    GError ** error);
+static GstClContext *
+gst_cl_context_new_locked (const gchar * device_spec, GError ** error)
+{
+  GstClContext *self;
+  cl_device_id device;
+  gchar *name;
+
+  /* Registers the type, and with it the debug category listing logs to. */
+  g_type_ensure (GST_TYPE_CL_CONTEXT);
+  device = gst_cl_device_find (device_spec, &name, error);
+  if (!device)
+    return NULL;
+  self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
+  gst_object_ref_sink (self);
+  self->device = device;
+  self->device_name = name;
+  GST_INFO_OBJECT (self, "using OpenCL device %s", self->device_name);
+
+  if (!gst_cl_context_open (self, error)) {
+    gst_object_unref (self);
+    return NULL;
+  }
+  return self;
+}
 
 GstClContext *
 gst_cl_context_new (const gchar * device_spec, GError ** error)
@@ -497,54 +250,6 @@ gst_cl_context_new (const gchar * device_spec, GError ** error)
   G_LOCK (opencl_setup);
   self = gst_cl_context_new_locked (device_spec, error);
   G_UNLOCK (opencl_setup);
-  return self;
-}
-
-static GstClContext *
-gst_cl_context_new_locked (const gchar * device_spec, GError ** error)
-{
-  GstClContext *self;
-  GstClDeviceEntry *entry;
-  GArray *entries;
-  GString *problems;
-  gint index;
-
-  /* Registers the type, and with it the debug category listing logs to. */
-  g_type_ensure (GST_TYPE_CL_CONTEXT);
-  problems = g_string_new (NULL);
-  entries = list_devices (problems, error);
-  if (!entries) {
-    g_string_free (problems, TRUE);
-    return NULL;
-  }
-
-  index = pick_device (entries, device_spec);
-  if (index < 0) {
-    /* A platform whose devices could not be listed, or a name that could not
-     * be read, may be the one meant: say so. */
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND,
-        "No OpenCL device matches \"%s\" among %u device(s)%s%s%s",
-        device_spec, entries->len, problems->len ? " (" : "", problems->str,
-        problems->len ? ")" : "");
-    g_string_free (problems, TRUE);
-    g_array_unref (entries);
-    return NULL;
-  }
-  g_string_free (problems, TRUE);
-
-  entry = &g_array_index (entries, GstClDeviceEntry, index);
-  self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
-  gst_object_ref_sink (self);
-  self->device = entry->device;
-  self->device_name = g_strdup_printf ("%s (%s)", entry->device_name,
-      entry->platform_name);
-  g_array_unref (entries);
-  GST_INFO_OBJECT (self, "using OpenCL device %s", self->device_name);
-
-  if (!gst_cl_context_open (self, error)) {
-    gst_object_unref (self);
-    return NULL;
-  }
   return self;
 }
 
