@@ -202,7 +202,8 @@ gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
   const gint width = plane->width, height = plane->height;
   size_t global[2], local[2];
   const GstClEnqueue how = { local, *after, "dct_histogram" };
-  cl_int err = CL_SUCCESS;
+  GstClArgs args = GST_CL_ARGS_INIT;
+  cl_int err;
   guint a = 0;
 
   g_return_val_if_fail (width > 0 && height > 0, FALSE);
@@ -215,15 +216,15 @@ gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
       GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0, NULL, NULL);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clEnqueueFillBuffer (histogram)");
-  GST_CL_ARG (self->histogram, a++, plane->src->mem, &err);
-  GST_CL_ARG (self->histogram, a++, off, &err);
-  GST_CL_ARG (self->histogram, a++, plane->src->pitch, &err);
-  GST_CL_ARG (self->histogram, a++, width, &err);
-  GST_CL_ARG (self->histogram, a++, height, &err);
-  GST_CL_ARG (self->histogram, a++, self->hist, &err);
-  GST_CL_ARG (self->histogram, a++, self->shift, &err);
-  if (err != CL_SUCCESS)
-    return gst_cl_set_error (error, err, "clSetKernelArg (dct_histogram)");
+  GST_CL_ARG (self->histogram, a++, plane->src->mem, &args);
+  GST_CL_ARG (self->histogram, a++, off, &args);
+  GST_CL_ARG (self->histogram, a++, plane->src->pitch, &args);
+  GST_CL_ARG (self->histogram, a++, width, &args);
+  GST_CL_ARG (self->histogram, a++, height, &args);
+  GST_CL_ARG (self->histogram, a++, self->hist, &args);
+  GST_CL_ARG (self->histogram, a++, self->shift, &args);
+  if (!gst_cl_args_check (&args, "dct_histogram", error))
+    return FALSE;
   if (self->strips) {
     /* a work-item a strip of DCT_LANES blocks, the block rows split where
      * that gives fewer than STRIPS_PER_CU a compute unit */
@@ -301,19 +302,19 @@ launch_pad (GstClDct * self, const GstClDctPlane * plane, cl_int phase,
     gint pad_rows, const GstClEnqueue * how, GError ** error)
 {
   const cl_uint soff = (cl_uint) plane->src->offset;
-  cl_int err = CL_SUCCESS;
+  GstClArgs args = GST_CL_ARGS_INIT;
   guint a = 0;
 
-  GST_CL_ARG (self->pad, a++, plane->src->mem, &err);
-  GST_CL_ARG (self->pad, a++, soff, &err);
-  GST_CL_ARG (self->pad, a++, plane->src->pitch, &err);
-  GST_CL_ARG (self->pad, a++, plane->width, &err);
-  GST_CL_ARG (self->pad, a++, plane->height, &err);
-  GST_CL_ARG (self->pad, a++, self->buf, &err);
-  GST_CL_ARG (self->pad, a++, phase, &err);
-  GST_CL_ARG (self->pad, a++, self->shift, &err);
-  if (err != CL_SUCCESS)
-    return gst_cl_set_error (error, err, "clSetKernelArg (dct_pad)");
+  GST_CL_ARG (self->pad, a++, plane->src->mem, &args);
+  GST_CL_ARG (self->pad, a++, soff, &args);
+  GST_CL_ARG (self->pad, a++, plane->src->pitch, &args);
+  GST_CL_ARG (self->pad, a++, plane->width, &args);
+  GST_CL_ARG (self->pad, a++, plane->height, &args);
+  GST_CL_ARG (self->pad, a++, self->buf, &args);
+  GST_CL_ARG (self->pad, a++, phase, &args);
+  GST_CL_ARG (self->pad, a++, self->shift, &args);
+  if (!gst_cl_args_check (&args, "dct_pad", error))
+    return FALSE;
   return gst_cl_enqueue_kernel (self->context, self->pad, phase / 16,
       pad_rows, how, error);
 }
@@ -338,7 +339,7 @@ threshold_strips (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
   GstClEnqueue pad = *how, stage = *how;
   gint segments, seg_rows;
   cl_ulong sxs, sys;
-  cl_int err = CL_SUCCESS;
+  GstClArgs args = GST_CL_ARGS_INIT;
   guint a = 0;
 
   if (!ensure_buf (self, (gsize) 8 * phase * pad_rows * self->sample_bytes,
@@ -355,21 +356,21 @@ threshold_strips (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
   if (!launch_pad (self, plane, phase, pad_rows, &pad, error))
     return FALSE;
 
-  GST_CL_ARG (self->stage, a++, self->buf, &err);
-  GST_CL_ARG (self->stage, a++, phase, &err);
-  GST_CL_ARG (self->stage, a++, plane->dst->mem, &err);
-  GST_CL_ARG (self->stage, a++, doff, &err);
-  GST_CL_ARG (self->stage, a++, plane->dst->pitch, &err);
-  GST_CL_ARG (self->stage, a++, width, &err);
-  GST_CL_ARG (self->stage, a++, height, &err);
-  GST_CL_ARG (self->stage, a++, seg_rows, &err);
-  GST_CL_ARG (self->stage, a++, sxs, &err);
-  GST_CL_ARG (self->stage, a++, sys, &err);
-  GST_CL_ARG (self->stage, a++, thr, &err);
-  GST_CL_ARG (self->stage, a++, plog, &err);
-  GST_CL_ARG (self->stage, a++, self->shift, &err);
-  if (err != CL_SUCCESS)
-    return gst_cl_set_error (error, err, "clSetKernelArg (dct_strips)");
+  GST_CL_ARG (self->stage, a++, self->buf, &args);
+  GST_CL_ARG (self->stage, a++, phase, &args);
+  GST_CL_ARG (self->stage, a++, plane->dst->mem, &args);
+  GST_CL_ARG (self->stage, a++, doff, &args);
+  GST_CL_ARG (self->stage, a++, plane->dst->pitch, &args);
+  GST_CL_ARG (self->stage, a++, width, &args);
+  GST_CL_ARG (self->stage, a++, height, &args);
+  GST_CL_ARG (self->stage, a++, seg_rows, &args);
+  GST_CL_ARG (self->stage, a++, sxs, &args);
+  GST_CL_ARG (self->stage, a++, sys, &args);
+  GST_CL_ARG (self->stage, a++, thr, &args);
+  GST_CL_ARG (self->stage, a++, plog, &args);
+  GST_CL_ARG (self->stage, a++, self->shift, &args);
+  if (!gst_cl_args_check (&args, "dct_strips", error))
+    return FALSE;
   stage.local = local;
   stage.after.n_wait = 0;
   stage.after.wait = NULL;
@@ -403,27 +404,27 @@ threshold_passes (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
     /* a 1-pass run never touches the sums; any buffer will do */
     cl_mem acc = self->buf ? self->buf : self->hist;
     gint sx, sy;
-    cl_int err = CL_SUCCESS;
+    GstClArgs args = GST_CL_ARGS_INIT;
     guint a = 0;
 
     gst_cl_dct_pass_offset (passes, i, &sx, &sy);
-    GST_CL_ARG (self->stage, a++, plane->src->mem, &err);
-    GST_CL_ARG (self->stage, a++, soff, &err);
-    GST_CL_ARG (self->stage, a++, plane->src->pitch, &err);
-    GST_CL_ARG (self->stage, a++, acc, &err);
-    GST_CL_ARG (self->stage, a++, plane->dst->mem, &err);
-    GST_CL_ARG (self->stage, a++, doff, &err);
-    GST_CL_ARG (self->stage, a++, plane->dst->pitch, &err);
-    GST_CL_ARG (self->stage, a++, width, &err);
-    GST_CL_ARG (self->stage, a++, height, &err);
-    GST_CL_ARG (self->stage, a++, sx, &err);
-    GST_CL_ARG (self->stage, a++, sy, &err);
-    GST_CL_ARG (self->stage, a++, thr, &err);
-    GST_CL_ARG (self->stage, a++, mode, &err);
-    GST_CL_ARG (self->stage, a++, plog, &err);
-    GST_CL_ARG (self->stage, a++, self->shift, &err);
-    if (err != CL_SUCCESS)
-      return gst_cl_set_error (error, err, "clSetKernelArg (dct_pass)");
+    GST_CL_ARG (self->stage, a++, plane->src->mem, &args);
+    GST_CL_ARG (self->stage, a++, soff, &args);
+    GST_CL_ARG (self->stage, a++, plane->src->pitch, &args);
+    GST_CL_ARG (self->stage, a++, acc, &args);
+    GST_CL_ARG (self->stage, a++, plane->dst->mem, &args);
+    GST_CL_ARG (self->stage, a++, doff, &args);
+    GST_CL_ARG (self->stage, a++, plane->dst->pitch, &args);
+    GST_CL_ARG (self->stage, a++, width, &args);
+    GST_CL_ARG (self->stage, a++, height, &args);
+    GST_CL_ARG (self->stage, a++, sx, &args);
+    GST_CL_ARG (self->stage, a++, sy, &args);
+    GST_CL_ARG (self->stage, a++, thr, &args);
+    GST_CL_ARG (self->stage, a++, mode, &args);
+    GST_CL_ARG (self->stage, a++, plog, &args);
+    GST_CL_ARG (self->stage, a++, self->shift, &args);
+    if (!gst_cl_args_check (&args, "dct_pass", error))
+      return FALSE;
     /* eight work-items a block, whole work-groups (kernels/dct-passes.cl) */
     if (!gst_cl_enqueue_kernel (self->context, self->stage,
             (width + sx + 7) / 8 * 8, (height + sy + 7) / 8, &pass, error))

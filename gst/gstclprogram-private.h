@@ -42,15 +42,33 @@ cl_program gst_cl_program_build (GstClContext * context,
 cl_kernel gst_cl_program_create_kernel (cl_program program,
     const gchar * name, GError ** error);
 
+/* A run of kernel arguments, checked once at its end
+ * (gst_cl_args_check()): the first failure, and which argument it was.
+ * GST_CL_ARGS_INIT: none yet. */
+typedef struct
+{
+  cl_int status;                /* CL_SUCCESS, or the first failure */
+  cl_uint index;                /* of the argument that failed */
+  const gchar *name;            /* its expression, as GST_CL_ARG() got it */
+} GstClArgs;
+
+#define GST_CL_ARGS_INIT { CL_SUCCESS, 0, NULL }
+
 /* Sets argument @index of @kernel to the @size bytes at @value (NULL:
- * @size bytes of local memory), unless *@status already holds a failure,
- * which it then keeps: a run of calls is checked once, at its end. The
- * only call of clSetKernelArg() in the plugin; GST_CL_ARG() passes a
- * variable with its size. */
+ * @size bytes of local memory), named @name, unless @args holds a failure
+ * already, which it then keeps: a run of calls is checked once, at its
+ * end. The only call of clSetKernelArg() in the plugin; GST_CL_ARG()
+ * passes a variable with its size and its expression as the name. */
 void gst_cl_kernel_arg (cl_kernel kernel, cl_uint index, gsize size,
-    const void *value, cl_int * status);
-#define GST_CL_ARG(kernel, index, value, status) \
-  gst_cl_kernel_arg ((kernel), (index), sizeof (value), &(value), (status))
+    const void *value, const gchar * name, GstClArgs * args);
+#define GST_CL_ARG(kernel, index, value, args) \
+  gst_cl_kernel_arg ((kernel), (index), sizeof (value), &(value), #value, \
+      (args))
+
+/* TRUE where every argument of @args was set; FALSE otherwise, with @error
+ * set to "OpenCL clSetKernelArg (@what: argument INDEX, NAME) failed: ..." */
+gboolean gst_cl_args_check (const GstClArgs * args, const gchar * what,
+    GError ** error);
 
 G_END_DECLS
 

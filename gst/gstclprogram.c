@@ -185,8 +185,18 @@ gst_cl_program_create_kernel (cl_program program, const gchar * name,
 
 void
 gst_cl_kernel_arg (cl_kernel kernel, cl_uint index, gsize size,
-    const void *value, cl_int * status)
+    const void *value, const gchar * name, GstClArgs * args)
 {
-  if (*status == CL_SUCCESS)
-    *status = clSetKernelArg (kernel, index, size, value);
+  if (args->status != CL_SUCCESS)
+    return;
+  args->status = clSetKernelArg (kernel, index, size, value);
+  args->index = index;
+  args->name = name;
+}
+
+gboolean
+gst_cl_args_check (const GstClArgs * args, const gchar * what, GError ** error)
+{
+  return args->status == CL_SUCCESS || gst_cl_set_error (error, args->status,
+      "clSetKernelArg (%s: argument %u, %s)", what, args->index, args->name);
 }

@@ -330,21 +330,20 @@ gst_cl_kernels_local_sizes (GstClKernels * self, gboolean convolve,
 
 /* The arguments every plane kernel starts with: source plane, destination
  * plane, size. */
-static cl_int
-set_plane_args (cl_kernel kernel, const GstClStagePlane * plane)
+static void
+set_plane_args (cl_kernel kernel, const GstClStagePlane * plane,
+    GstClArgs * args)
 {
   cl_uint src_offset = plane->src->offset, dst_offset = plane->dst->offset;
-  cl_int status = CL_SUCCESS;
 
-  GST_CL_ARG (kernel, 0, plane->src->mem, &status);
-  GST_CL_ARG (kernel, 1, src_offset, &status);
-  GST_CL_ARG (kernel, 2, plane->src->pitch, &status);
-  GST_CL_ARG (kernel, 3, plane->dst->mem, &status);
-  GST_CL_ARG (kernel, 4, dst_offset, &status);
-  GST_CL_ARG (kernel, 5, plane->dst->pitch, &status);
-  GST_CL_ARG (kernel, 6, plane->width, &status);
-  GST_CL_ARG (kernel, 7, plane->height, &status);
-  return status;
+  GST_CL_ARG (kernel, 0, plane->src->mem, args);
+  GST_CL_ARG (kernel, 1, src_offset, args);
+  GST_CL_ARG (kernel, 2, plane->src->pitch, args);
+  GST_CL_ARG (kernel, 3, plane->dst->mem, args);
+  GST_CL_ARG (kernel, 4, dst_offset, args);
+  GST_CL_ARG (kernel, 5, plane->dst->pitch, args);
+  GST_CL_ARG (kernel, 6, plane->width, args);
+  GST_CL_ARG (kernel, 7, plane->height, args);
 }
 
 gboolean
@@ -408,7 +407,7 @@ run_epsilon (GstClKernels * self, const GstClLaunch * launch,
   GstClVariant v = launch->variant;
   cl_kernel kernel;
   gsize items = (gsize) plane->width * plane->xstep;
-  cl_int status;
+  GstClArgs args = GST_CL_ARGS_INIT;
 
   g_return_val_if_fail (v >= GST_CL_VARIANT_PLAIN
       && v <= GST_CL_VARIANT_WIDE, FALSE);
@@ -416,15 +415,15 @@ run_epsilon (GstClKernels * self, const GstClLaunch * launch,
   g_return_val_if_fail (self->epsilon[v][0] != NULL, FALSE);
 
   kernel = self->epsilon[v][plane->xstep - 1];
-  status = set_plane_args (kernel, plane);
-  GST_CL_ARG (kernel, 8, self->radius, &status);
-  GST_CL_ARG (kernel, 9, threshold, &status);
-  GST_CL_ARG (kernel, 10, plane->shift, &status);
+  set_plane_args (kernel, plane, &args);
+  GST_CL_ARG (kernel, 8, self->radius, &args);
+  GST_CL_ARG (kernel, 9, threshold, &args);
+  GST_CL_ARG (kernel, 10, plane->shift, &args);
   if (v == GST_CL_VARIANT_TILED)
     gst_cl_kernel_arg (kernel, 11, tile_bytes (self, FALSE, launch->local),
-        NULL, &status);
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status, "clSetKernelArg (epsilon)");
+        NULL, "local tile", &args);
+  if (!gst_cl_args_check (&args, "epsilon", error))
+    return FALSE;
 
   return enqueue_variant (self, kernel, launch, items, plane->height, how,
       error);
@@ -439,30 +438,30 @@ run_separable (GstClKernels * self, const GstClLaunch * launch,
 {
   GstClEnqueue rows = *how, columns = *how;
   cl_uint src_offset = plane->src->offset, dst_offset = plane->dst->offset;
-  cl_int status = CL_SUCCESS;
+  GstClArgs args = GST_CL_ARGS_INIT;
 
-  GST_CL_ARG (self->rows, 0, plane->src->mem, &status);
-  GST_CL_ARG (self->rows, 1, src_offset, &status);
-  GST_CL_ARG (self->rows, 2, plane->src->pitch, &status);
-  GST_CL_ARG (self->rows, 3, params->scratch, &status);
-  GST_CL_ARG (self->rows, 4, plane->width, &status);
-  GST_CL_ARG (self->rows, 5, plane->height, &status);
-  GST_CL_ARG (self->rows, 6, params->row_factor, &status);
-  GST_CL_ARG (self->rows, 7, params->kw, &status);
-  GST_CL_ARG (self->rows, 8, plane->shift, &status);
-  GST_CL_ARG (self->columns, 0, params->scratch, &status);
-  GST_CL_ARG (self->columns, 1, plane->dst->mem, &status);
-  GST_CL_ARG (self->columns, 2, dst_offset, &status);
-  GST_CL_ARG (self->columns, 3, plane->dst->pitch, &status);
-  GST_CL_ARG (self->columns, 4, plane->width, &status);
-  GST_CL_ARG (self->columns, 5, plane->height, &status);
-  GST_CL_ARG (self->columns, 6, params->column_factor, &status);
-  GST_CL_ARG (self->columns, 7, params->kh, &status);
-  GST_CL_ARG (self->columns, 8, params->divisor, &status);
-  GST_CL_ARG (self->columns, 9, params->bias, &status);
-  GST_CL_ARG (self->columns, 10, plane->shift, &status);
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status, "clSetKernelArg (separable)");
+  GST_CL_ARG (self->rows, 0, plane->src->mem, &args);
+  GST_CL_ARG (self->rows, 1, src_offset, &args);
+  GST_CL_ARG (self->rows, 2, plane->src->pitch, &args);
+  GST_CL_ARG (self->rows, 3, params->scratch, &args);
+  GST_CL_ARG (self->rows, 4, plane->width, &args);
+  GST_CL_ARG (self->rows, 5, plane->height, &args);
+  GST_CL_ARG (self->rows, 6, params->row_factor, &args);
+  GST_CL_ARG (self->rows, 7, params->kw, &args);
+  GST_CL_ARG (self->rows, 8, plane->shift, &args);
+  GST_CL_ARG (self->columns, 0, params->scratch, &args);
+  GST_CL_ARG (self->columns, 1, plane->dst->mem, &args);
+  GST_CL_ARG (self->columns, 2, dst_offset, &args);
+  GST_CL_ARG (self->columns, 3, plane->dst->pitch, &args);
+  GST_CL_ARG (self->columns, 4, plane->width, &args);
+  GST_CL_ARG (self->columns, 5, plane->height, &args);
+  GST_CL_ARG (self->columns, 6, params->column_factor, &args);
+  GST_CL_ARG (self->columns, 7, params->kh, &args);
+  GST_CL_ARG (self->columns, 8, params->divisor, &args);
+  GST_CL_ARG (self->columns, 9, params->bias, &args);
+  GST_CL_ARG (self->columns, 10, plane->shift, &args);
+  if (!gst_cl_args_check (&args, "separable", error))
+    return FALSE;
 
   rows.local = columns.local = launch->local;
   rows.what = "convolve rows";
@@ -483,7 +482,7 @@ run_convolve (GstClKernels * self, const GstClLaunch * launch,
   GstClVariant v = launch->variant;
   gsize items = plane->width;
   cl_kernel kernel;
-  cl_int status;
+  GstClArgs args = GST_CL_ARGS_INIT;
 
   g_return_val_if_fail (v >= GST_CL_VARIANT_PLAIN &&
       v <= GST_CL_VARIANT_SEPARABLE, FALSE);
@@ -496,18 +495,18 @@ run_convolve (GstClKernels * self, const GstClLaunch * launch,
 
   kernel = self->convolve[v];
   g_return_val_if_fail (kernel != NULL, FALSE);
-  status = set_plane_args (kernel, plane);
-  GST_CL_ARG (kernel, 8, params->coeffs, &status);
-  GST_CL_ARG (kernel, 9, params->kw, &status);
-  GST_CL_ARG (kernel, 10, params->kh, &status);
-  GST_CL_ARG (kernel, 11, params->divisor, &status);
-  GST_CL_ARG (kernel, 12, params->bias, &status);
-  GST_CL_ARG (kernel, 13, plane->shift, &status);
+  set_plane_args (kernel, plane, &args);
+  GST_CL_ARG (kernel, 8, params->coeffs, &args);
+  GST_CL_ARG (kernel, 9, params->kw, &args);
+  GST_CL_ARG (kernel, 10, params->kh, &args);
+  GST_CL_ARG (kernel, 11, params->divisor, &args);
+  GST_CL_ARG (kernel, 12, params->bias, &args);
+  GST_CL_ARG (kernel, 13, plane->shift, &args);
   if (v == GST_CL_VARIANT_TILED)
     gst_cl_kernel_arg (kernel, 14, tile_bytes (self, TRUE, launch->local),
-        NULL, &status);
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status, "clSetKernelArg (convolve)");
+        NULL, "local tile", &args);
+  if (!gst_cl_args_check (&args, "convolve", error))
+    return FALSE;
 
   return enqueue_variant (self, kernel, launch, items, plane->height, how,
       error);

@@ -571,6 +571,50 @@ calls_of_frame (GstClPlan * plan, const GstVideoInfo * info,
   return calls;
 }
 
+/* A kernel argument that cannot be set fails the frame with a message
+ * that names it: the tenth argument of the epsilon kernel (after the two
+ * planes' eight and the radius) is its threshold. */
+GST_START_TEST (test_kernel_arg_named)
+{
+  GRand *rand = g_rand_new_with_seed (0xa5);
+  GstClPlanSettings s;
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GstClPlan *plan;
+  GstBuffer *in, *out = NULL;
+  GstClFrameStats frame;
+  GError *error = NULL;
+  RefParams p;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 32, 16);
+  pool = cl_pool (&info);
+  make_settings (&cases[0], GST_CL_VARIANT_PLAIN, &s, &p);
+  plan = gst_cl_plan_new (context, tuner, &info, 1, NULL);
+  fail_unless (plan != NULL);
+  gst_cl_plan_set_settings (plan, &s);
+  calls_of_frame (plan, &info, pool, rand, &p, "first frame");
+  in = random_pool_frame (pool, rand);
+  fail_unless (gst_buffer_pool_acquire_buffer (pool, &out, NULL) ==
+      GST_FLOW_OK);
+  clfault_arm (10, CL_INVALID_ARG_VALUE, "clSetKernelArg", FALSE);
+  fail_if (gst_cl_plan_process (plan, in, out, TRUE, &frame, &error));
+  fail_unless_equals_int (clfault_failures (), 1);
+  clfault_reset ();
+  fail_unless (error != NULL);
+  fail_unless (strstr (error->message,
+          "clSetKernelArg (epsilon: argument 9, threshold)") != NULL,
+      "%s", error->message);
+  g_clear_error (&error);
+  gst_buffer_unref (in);
+  gst_buffer_unref (out);
+  gst_cl_plan_free (plan);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* Settings equal in every value the stages use, the kernel's unused
  * coefficients apart, given to the plan again: the next frame costs no
  * OpenCL call more than a frame with no new settings at all (compared over
@@ -1225,6 +1269,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_events_hold_all);
   tcase_add_test (tc, test_interlaced);
   tcase_add_test (tc, test_same_settings_again);
+  tcase_add_test (tc, test_kernel_arg_named);
   tcase_add_test (tc, test_settings_equal);
   tcase_add_test (tc, test_estimate_real_encoders);
   return s;
