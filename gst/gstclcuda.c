@@ -28,6 +28,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 
 #include "gstclcuda-private.h"
+#include "gstclcudaapi-private.h"
 #include "gstclerror-private.h"
 
 #include <CL/cl_ext.h>
@@ -40,75 +41,11 @@
 GST_CL_DEBUG_CATEGORY (gst_cl_cuda_debug, "clcuda",
     "gst-clfilters CUDA memory into OpenCL");
 
-/* The rest of cuda.h that only this file uses (values of NVIDIA's ABI). */
-typedef guint64 CUmemGenericAllocationHandle;
-#define CUDA_ERROR_INVALID_VALUE 1
-#define CU_MEM_ALLOCATION_TYPE_PINNED 0x1
-#define CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR 0x1
-#define CU_MEM_LOCATION_TYPE_DEVICE 0x1
-#define CU_MEM_ACCESS_FLAGS_PROT_READWRITE 0x3
-#define CU_MEM_ALLOC_GRANULARITY_MINIMUM 0x0
-#define CU_POINTER_ATTRIBUTE_CONTEXT 1
-#define CU_STREAM_NON_BLOCKING 0x1
-typedef struct
-{
-  gint type;
-  gint id;
-} CUmemLocation;
-typedef struct
-{
-  gint type;
-  gint requestedHandleTypes;
-  CUmemLocation location;
-  gpointer win32HandleMetaData;
-  guint8 allocFlags[8];
-} CUmemAllocationProp;
-typedef struct
-{
-  CUmemLocation location;
-  gint flags;
-} CUmemAccessDesc;
-
 /* Older headers name the list CL_DEVICE_HANDLE_LIST_KHR. */
 #ifndef CL_MEM_DEVICE_HANDLE_LIST_KHR
 #define CL_MEM_DEVICE_HANDLE_LIST_KHR 0x2051
 #define CL_MEM_DEVICE_HANDLE_LIST_END_KHR 0
 #endif
-
-/* The driver's entry points this file calls: a field of CudaCalls, the
- * exported name (cuda.h maps some calls to their 64-bit _v2 names), the
- * parameters. cuDeviceGetUuid is the device's own UUID, the one that
- * CL_DEVICE_UUID_KHR reports (its _v2 gives a MIG instance's). */
-#define CUDA_CALLS(X) \
-  X (Init, "cuInit", (guint flags)) \
-  X (GetErrorName, "cuGetErrorName", (CUresult status, const gchar ** name)) \
-  X (CtxPushCurrent, "cuCtxPushCurrent_v2", (CUcontext ctx)) \
-  X (CtxPopCurrent, "cuCtxPopCurrent_v2", (CUcontext * ctx)) \
-  X (CtxGetDevice, "cuCtxGetDevice", (CUdevice * device)) \
-  X (DeviceGetUuid, "cuDeviceGetUuid", (guint8 * uuid, CUdevice device)) \
-  X (PointerGetAttribute, "cuPointerGetAttribute", (gpointer data, gint attr, \
-          CUdeviceptr ptr)) \
-  X (MemGetAllocationGranularity, "cuMemGetAllocationGranularity", \
-      (gsize * granularity, const CUmemAllocationProp * prop, gint option)) \
-  X (MemCreate, "cuMemCreate", (CUmemGenericAllocationHandle * handle, \
-          gsize size, const CUmemAllocationProp * prop, guint64 flags)) \
-  X (MemRelease, "cuMemRelease", (CUmemGenericAllocationHandle handle)) \
-  X (MemAddressReserve, "cuMemAddressReserve", (CUdeviceptr * ptr, \
-          gsize size, gsize align, CUdeviceptr addr, guint64 flags)) \
-  X (MemAddressFree, "cuMemAddressFree", (CUdeviceptr ptr, gsize size)) \
-  X (MemMap, "cuMemMap", (CUdeviceptr ptr, gsize size, gsize offset, \
-          CUmemGenericAllocationHandle handle, guint64 flags)) \
-  X (MemUnmap, "cuMemUnmap", (CUdeviceptr ptr, gsize size)) \
-  X (MemSetAccess, "cuMemSetAccess", (CUdeviceptr ptr, gsize size, \
-          const CUmemAccessDesc * desc, gsize count)) \
-  X (MemExportToShareableHandle, "cuMemExportToShareableHandle", \
-      (gpointer out, CUmemGenericAllocationHandle handle, gint type, \
-          guint64 flags)) \
-  X (Memcpy2DAsync, "cuMemcpy2DAsync_v2", (const CUDA_MEMCPY2D * copy, \
-          CUstream stream)) \
-  X (StreamCreate, "cuStreamCreate", (CUstream * stream, guint flags)) \
-  X (StreamDestroy, "cuStreamDestroy_v2", (CUstream stream)) \
-  X (StreamSynchronize, "cuStreamSynchronize", (CUstream stream))
 
 #define DECLARE_CALL(field, symbol, params) CUresult (*field) params;
 typedef struct
