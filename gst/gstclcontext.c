@@ -224,7 +224,7 @@ gst_cl_context_new_locked (const gchar * device_spec, GError ** error)
   cl_device_id device;
   gchar *name;
 
-  /* Registers the type, and with it the debug category listing logs to. */
+  /* Registers the type, and with it the debug category. */
   g_type_ensure (GST_TYPE_CL_CONTEXT);
   device = gst_cl_device_find (device_spec, &name, error);
   if (!device)

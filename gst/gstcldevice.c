@@ -27,6 +27,11 @@
 
 #include <string.h>
 
+/* The devices are listed in the context's category, where the log of the
+ * device taken is too (docs/devices.md: GST_DEBUG=clcontext:5). */
+#define GST_CAT_DEFAULT gst_cl_device_debug
+GST_CL_DEBUG_CATEGORY (gst_cl_device_debug, "clcontext", "OpenCL context");
+
 #ifndef CL_PLATFORM_NOT_FOUND_KHR
 #define CL_PLATFORM_NOT_FOUND_KHR -1001
 #endif
@@ -266,6 +271,7 @@ gst_cl_device_find (const gchar * spec, gchar ** name, GError ** error)
   cl_device_id device = NULL;
   gint index;
 
+  ensure_debug_category ();
   entries = list_devices (problems, error);
   if (!entries) {
     g_string_free (problems, TRUE);
