@@ -52,9 +52,9 @@ typedef struct
   gsize height;
 } GstClPlaneCopy;
 
-/* Does @copy between host memories by the CPU (gst_cl_cpu_copy_rows(): the
- * rows split over a few threads where the plane is large); counted as host
- * copy bytes. */
+/* Does @copy between host memories by the CPU (the rows split over a
+ * process-wide pool of a few threads where the plane is large); counted as
+ * host copy bytes. */
 void gst_cl_copy_host_plane (const GstClPlaneCopy * copy,
     GstClTransferStats * stats);
 

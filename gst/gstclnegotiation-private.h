@@ -47,10 +47,10 @@ G_BEGIN_DECLS
  *     the video meta only;
  *  4. output frames come from a pool of ours too, with a video meta only if
  *     downstream takes one, and untouched planes may be shared with the
- *     input only where downstream reads the meta (the plan then shares them
- *     where that pays: see gst_cl_plan_process()); CUDA output from
- *     downstream's CUDA pool, or a CUDA pool of libgstcuda for the
- *     pipeline's CUDA context. */
+ *     input only where downstream reads the meta (the placement then
+ *     shares them where that pays: gst_cl_placement_select()); CUDA
+ *     output from downstream's CUDA pool, or a CUDA pool of libgstcuda for
+ *     the pipeline's CUDA context. */
 
 /* Whether @caps (fixed) carry frames in device-resident OpenCL buffers. */
 gboolean gst_cl_caps_in_device_memory (GstCaps * caps);

@@ -294,8 +294,9 @@ gst_cl_allocation_decide (GstClContext * context, GstClFaults * faults,
   size = info.size;
   video_meta = gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
       NULL);
-  /* Both sides in system memory and downstream reading the meta; the plan
-   * decides per frame whether sharing pays (gst_cl_plan_process()). */
+  /* Both sides in system memory and downstream reading the meta; the
+   * placement decides per frame whether sharing pays
+   * (gst_cl_placement_select()). */
   *share_untouched = video_meta && !gst_cl_caps_in_device_memory (caps) &&
       !(sinkcaps && gst_cl_caps_in_device_memory (sinkcaps));
   if (gst_cl_caps_in_cuda_memory (caps)) {

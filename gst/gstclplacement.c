@@ -314,13 +314,12 @@ stage_plane (GstClPlacement * self, guint slot, const GstClPlane * plane,
 {
   guint8 *staging = slot_staging (self, slot, error);
   GstClPlaneRef to = {.kind = GST_CL_PLANE_PINNED,.pitch = plane->row_bytes };
+  const GstClPlaneCopy copy = { ref, &to, plane->row_bytes, plane->height };
 
   if (!staging)
     return FALSE;
   to.host = staging + self->info.offset[plane->index];
-  gst_cl_copy_host_plane (&(GstClPlaneCopy) {
-      ref, &to, plane->row_bytes, plane->height}
-      , stats);
+  gst_cl_copy_host_plane (&copy, stats);
   *ref = to;
   return TRUE;
 }
@@ -381,29 +380,27 @@ copy_untouched (GstClPlacement * self, GstClFrameQueues * q,
   const GstClPlane *plane = &w->plane;
   GstClPlaneRef dev_src = gst_cl_placement_input (self, w->index, q->slot,
       GST_CL_FRAME);
+  GstClPlaneCopy whole = { &w->src, &w->dst, plane->row_bytes,
+    plane->height
+  };
 
   if (w->src.kind == GST_CL_PLANE_PINNED && w->dst.kind == GST_CL_PLANE_PINNED) {
     /* From our pinned memory into our pinned memory: by DMA through the
      * device (gst_cl_placement_download() brings it back), not by the CPU. */
     w->kdst = dev_src;
-    return gst_cl_stream_copy (&q->up, &(GstClPlaneCopy) {
-        &w->src, &dev_src, plane->row_bytes, plane->height}
-        , stats, error);
+    whole.dst = &dev_src;
+    return gst_cl_stream_copy (&q->up, &whole, stats, error);
   }
   if (!w->dst.mem)
     /* Into other host memory: by a transfer from device memory, or by the
      * CPU now, once, after what still writes either frame (pinned memory
      * of a frame in flight). */
     return (w->src.mem || cpu_waits (q->pending, q->n_pending, error)) &&
-        gst_cl_stream_copy (&q->up, &(GstClPlaneCopy) {
-        &w->src, &w->dst, plane->row_bytes, plane->height}
-      , stats, error);
+        gst_cl_stream_copy (&q->up, &whole, stats, error);
   if (!w->src.mem && w->src.kind != GST_CL_PLANE_PINNED && q->in_flight &&
       !stage_plane (self, q->slot, plane, &w->src, stats, error))
     return FALSE;
-  return gst_cl_stream_copy (&q->down, &(GstClPlaneCopy) {
-      &w->src, &w->dst, plane->row_bytes, plane->height}
-      , stats, error);
+  return gst_cl_stream_copy (&q->down, &whole, stats, error);
 }
 
 /* Phase 1 for a filtered plane or field: where the kernels read and write
@@ -417,6 +414,9 @@ place_filtered (GstClPlacement * self, GstClFrameQueues * q,
   const GstClRegion *r = &w->region;
   GstClPlaneRef dev_src = gst_cl_placement_input (self, w->index, q->slot,
       w->field);
+  const GstClPlaneCopy upload = { &w->src, &dev_src,
+    (gsize) r->width * plane->xstep * plane->bytes, r->height
+  };
 
   /* A crop rectangle: the rest of the plane is copied as it is, in
    * gst_cl_placement_download() */
@@ -434,10 +434,7 @@ place_filtered (GstClPlacement * self, GstClFrameQueues * q,
   if (kernel_reaches (self, plane, &w->src))
     return TRUE;
   w->ksrc = dev_src;
-  return gst_cl_stream_copy (&q->up, &(GstClPlaneCopy) {
-      &w->src, &dev_src, (gsize) r->width * plane->xstep * plane->bytes,
-        r->height}
-      , stats, error);
+  return gst_cl_stream_copy (&q->up, &upload, stats, error);
 }
 
 gboolean
@@ -545,15 +542,15 @@ copy_around (GstClStream * s, const GstClPlaneWork * w,
   for (i = 0; i < G_N_ELEMENTS (parts); i++) {
     const GstClRegion *part = &parts[i];
     GstClPlaneRef from, to;
+    GstClPlaneCopy copy = { &from, &to,
+      (gsize) part->width * plane->xstep * plane->bytes, part->height
+    };
 
     if (part->width <= 0 || part->height <= 0)
       continue;
     from = gst_cl_plane_ref_at (plane, &w->whole_src, part->x, part->y);
     to = gst_cl_plane_ref_at (plane, &w->whole_dst, part->x, part->y);
-    if (!gst_cl_stream_copy (s, &(GstClPlaneCopy) {
-            &from, &to, (gsize) part->width * plane->xstep * plane->bytes,
-              part->height}
-            , stats, error))
+    if (!gst_cl_stream_copy (s, &copy, stats, error))
       return FALSE;
   }
   return TRUE;
@@ -572,6 +569,9 @@ download_plane (GstClFrameQueues * q, const GstClPlaneWork * w,
    * (copy_untouched()) */
   gsize width = w->filtered ? (gsize) w->region.width : (gsize) plane->width;
   gsize height = w->filtered ? (gsize) w->region.height : (gsize) plane->height;
+  const GstClPlaneCopy result = { &w->kdst, &w->dst,
+    width * plane->xstep * plane->bytes, height
+  };
 
   if (w->around && !((w->whole_src.mem || w->whole_dst.mem ||
               cpu_waits (q->pending, q->n_pending, error)) &&
@@ -579,9 +579,7 @@ download_plane (GstClFrameQueues * q, const GstClPlaneWork * w,
     return FALSE;
   if (!w->kdst.mem || w->kdst.mem == w->dst.mem)
     return TRUE;
-  return gst_cl_stream_copy (&q->down, &(GstClPlaneCopy) {
-      &w->kdst, &w->dst, width * plane->xstep * plane->bytes, height}
-      , stats, error);
+  return gst_cl_stream_copy (&q->down, &result, stats, error);
 }
 
 gboolean
@@ -659,16 +657,17 @@ copy_planes (GstClPlacement * self, const GstClFrameQueues * q,
       cpu_waits (out.pending, out.n_pending, error);
   for (i = 0; ok && i < self->n_planes; i++) {
     const GstClPlane *plane = &self->planes[i];
+    const GstClPlaneCopy copy = { &in.planes[plane->index],
+      &out.planes[plane->index], plane->row_bytes, plane->height
+    };
 
     if (mask & (1 << plane->index))
-      ok = gst_cl_copy_plane_on (q->down.queue, &(GstClPlaneCopy) {
-          &in.planes[plane->index], &out.planes[plane->index],
-          plane->row_bytes, plane->height}
-        , 0, NULL, NULL, stats, error);
+      ok = gst_cl_copy_plane_on (q->down.queue, &copy, 0, NULL, NULL, stats,
+          error);
   }
-  ok = gst_cl_stream_finish (&q->down, ok ? error : NULL) && ok;
+  ok = gst_cl_stream_finish (&q->down, "plane copy", ok ? error : NULL) && ok;
   if (q->down.queue != q->compute.queue)
-    gst_cl_stream_finish (&q->compute, NULL);
+    gst_cl_stream_finish (&q->compute, "plane copy", NULL);
   gst_cl_frame_close (&out);
   gst_cl_frame_close (&in);
   return ok;

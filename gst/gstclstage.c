@@ -438,29 +438,30 @@ run_separable (GstClKernels * self, const GstClLaunch * launch,
 {
   GstClEnqueue rows = *how, columns = *how;
   cl_uint src_offset = plane->src->offset, dst_offset = plane->dst->offset;
-  GstClArgs args = GST_CL_ARGS_INIT;
+  GstClArgs row_args = GST_CL_ARGS_INIT, column_args = GST_CL_ARGS_INIT;
 
-  GST_CL_ARG (self->rows, 0, plane->src->mem, &args);
-  GST_CL_ARG (self->rows, 1, src_offset, &args);
-  GST_CL_ARG (self->rows, 2, plane->src->pitch, &args);
-  GST_CL_ARG (self->rows, 3, params->scratch, &args);
-  GST_CL_ARG (self->rows, 4, plane->width, &args);
-  GST_CL_ARG (self->rows, 5, plane->height, &args);
-  GST_CL_ARG (self->rows, 6, params->row_factor, &args);
-  GST_CL_ARG (self->rows, 7, params->kw, &args);
-  GST_CL_ARG (self->rows, 8, plane->shift, &args);
-  GST_CL_ARG (self->columns, 0, params->scratch, &args);
-  GST_CL_ARG (self->columns, 1, plane->dst->mem, &args);
-  GST_CL_ARG (self->columns, 2, dst_offset, &args);
-  GST_CL_ARG (self->columns, 3, plane->dst->pitch, &args);
-  GST_CL_ARG (self->columns, 4, plane->width, &args);
-  GST_CL_ARG (self->columns, 5, plane->height, &args);
-  GST_CL_ARG (self->columns, 6, params->column_factor, &args);
-  GST_CL_ARG (self->columns, 7, params->kh, &args);
-  GST_CL_ARG (self->columns, 8, params->divisor, &args);
-  GST_CL_ARG (self->columns, 9, params->bias, &args);
-  GST_CL_ARG (self->columns, 10, plane->shift, &args);
-  if (!gst_cl_args_check (&args, "separable", error))
+  GST_CL_ARG (self->rows, 0, plane->src->mem, &row_args);
+  GST_CL_ARG (self->rows, 1, src_offset, &row_args);
+  GST_CL_ARG (self->rows, 2, plane->src->pitch, &row_args);
+  GST_CL_ARG (self->rows, 3, params->scratch, &row_args);
+  GST_CL_ARG (self->rows, 4, plane->width, &row_args);
+  GST_CL_ARG (self->rows, 5, plane->height, &row_args);
+  GST_CL_ARG (self->rows, 6, params->row_factor, &row_args);
+  GST_CL_ARG (self->rows, 7, params->kw, &row_args);
+  GST_CL_ARG (self->rows, 8, plane->shift, &row_args);
+  GST_CL_ARG (self->columns, 0, params->scratch, &column_args);
+  GST_CL_ARG (self->columns, 1, plane->dst->mem, &column_args);
+  GST_CL_ARG (self->columns, 2, dst_offset, &column_args);
+  GST_CL_ARG (self->columns, 3, plane->dst->pitch, &column_args);
+  GST_CL_ARG (self->columns, 4, plane->width, &column_args);
+  GST_CL_ARG (self->columns, 5, plane->height, &column_args);
+  GST_CL_ARG (self->columns, 6, params->column_factor, &column_args);
+  GST_CL_ARG (self->columns, 7, params->kh, &column_args);
+  GST_CL_ARG (self->columns, 8, params->divisor, &column_args);
+  GST_CL_ARG (self->columns, 9, params->bias, &column_args);
+  GST_CL_ARG (self->columns, 10, plane->shift, &column_args);
+  if (!gst_cl_args_check (&row_args, "convolve rows", error) ||
+      !gst_cl_args_check (&column_args, "convolve columns", error))
     return FALSE;
 
   rows.local = columns.local = launch->local;

@@ -95,8 +95,9 @@ gboolean gst_cl_stream_join (GstClStream * s, cl_event * done,
     GError ** error);
 
 /* Waits on the CPU for every command on @s's queue. FALSE with @error set
- * where that fails. */
-gboolean gst_cl_stream_finish (const GstClStream * s, GError ** error);
+ * ("clFinish (@what)") where that fails. */
+gboolean gst_cl_stream_finish (const GstClStream * s, const gchar * what,
+    GError ** error);
 
 /* Lets go of the event of the latest command of @s. */
 void gst_cl_stream_clear (GstClStream * s);

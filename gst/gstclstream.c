@@ -108,12 +108,13 @@ gst_cl_stream_join (GstClStream * s, cl_event * done, GError ** error)
 }
 
 gboolean
-gst_cl_stream_finish (const GstClStream * s, GError ** error)
+gst_cl_stream_finish (const GstClStream * s, const gchar * what,
+    GError ** error)
 {
   cl_int status = clFinish (s->queue);
 
   return status == CL_SUCCESS ||
-      gst_cl_set_error (error, status, "clFinish (plane copy)");
+      gst_cl_set_error (error, status, "clFinish (%s)", what);
 }
 
 void

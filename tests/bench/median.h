@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The median the measuring tools report: of @n doubles at @v, sorted in
  * place (the upper one of an even count). */
-#ifndef __TOOLS_MEDIAN_H__
-#define __TOOLS_MEDIAN_H__
+#ifndef __BENCH_MEDIAN_H__
+#define __BENCH_MEDIAN_H__
 
 #include <glib.h>
 #include <stdlib.h>
@@ -22,4 +22,4 @@ median (gdouble * v, gint n)
   return v[n / 2];
 }
 
-#endif /* __TOOLS_MEDIAN_H__ */
+#endif /* __BENCH_MEDIAN_H__ */
