@@ -507,10 +507,9 @@ run_stage (GstClFrameQueues * q, const GstClStage * stage,
   GstClStream *s = &q->compute;
   GstClEvents *events = q->events;
   const guint before = events->n_events;
+  const GstClAfter after = { s->n_wait, s->wait, events };
 
-  if (!gst_cl_stage_run (stage, launch, &(GstClAfter) {
-          s->n_wait, s->wait, events}
-          , error))
+  if (!gst_cl_stage_run (stage, launch, &after, error))
     return FALSE;
   stream_took (s, events, before);
   return TRUE;
@@ -531,23 +530,24 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
   guint32 hist[GST_CL_DCT_HIST_SIZE];
   GstClTransferStats ignored = { 0, };
   guint threshold, before = events->n_events;
+  GstClAfter after = { s->n_wait, s->wait, events };
+  const GstClPlaneCopy copy = { on->src, on->dst, (gsize) on->width * bytes,
+    on->height
+  };
 
-  if (!gst_cl_dct_histogram (self->dct, on, &(GstClAfter) {
-          s->n_wait, s->wait, events}
-          , hist, error))
+  if (!gst_cl_dct_histogram (self->dct, on, &after, hist, error))
     return FALSE;
   stream_took (s, events, before);
   threshold = gst_cl_dct_auto_update (&self->auto_state, hist);
   GST_LOG ("strength=auto: DCT threshold %u", threshold);
   if (threshold == 0)
-    return gst_cl_stream_copy (s, &(GstClPlaneCopy) {
-        on->src, on->dst, (gsize) on->width * bytes, on->height}
-      , &ignored, error);
+    return gst_cl_stream_copy (s, &copy, &ignored, error);
   before = events->n_events;
+  /* after the histogram, which the stream has taken as its latest command */
+  after.n_wait = s->n_wait;
+  after.wait = s->wait;
   if (!gst_cl_dct_threshold (self->dct, on, threshold, GST_CL_DCT_MAX_PASSES,
-          &(GstClAfter) {
-          s->n_wait, s->wait, events}
-          , error))
+          &after, error))
     return FALSE;
   stream_took (s, events, before);
   return TRUE;
@@ -568,11 +568,10 @@ run_stages (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
 
   if (ps->runs.epsilon || ps->runs.dct) {
     const GstClPlaneRef *out = ps->runs.convolve ? &tmp : &w->kdst;
+    const GstClDctPlane on = { src, out, w->region.width, w->region.height };
 
-    if (ps->runs.dct ? !run_auto (self, q, &(GstClDctPlane) {
-            src, out, w->region.width, w->region.height}
-            ,
-            self->planes[w->index].bytes, error) :
+    if (ps->runs.dct ? !run_auto (self, q, &on, self->planes[w->index].bytes,
+            error) :
         !run_stage (q, stage_on (&here, &ps->epsilon_stage, &w->region,
                 src, out), &ps->epsilon_launch, error))
       return FALSE;

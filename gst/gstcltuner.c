@@ -349,9 +349,9 @@ static gboolean
 run_stage (const GstClLaunch * launch, GstClEvents * events,
     gpointer user_data, GError ** error)
 {
-  return gst_cl_stage_run (user_data, launch, &(GstClAfter) {
-      0, NULL, events}
-      , error);
+  const GstClAfter after = { 0, NULL, events };
+
+  return gst_cl_stage_run (user_data, launch, &after, error);
 }
 
 /* The last variant @stage may run: SEPARABLE only for a separable
@@ -373,6 +373,7 @@ tune_stage (GstClTuner * self, const GstClStage * stage, const gchar * config,
   size_t sizes[8][2];
   guint i, m, n = 0, runs = self->runs;
   gint64 started = g_get_monotonic_time ();
+  GstClTuning tuning = { config, candidates, 0, run_stage, (gpointer) stage };
   gboolean ok;
 
   for (v = GST_CL_VARIANT_PLAIN; v <= last_variant (stage); v++) {
@@ -386,9 +387,8 @@ tune_stage (GstClTuner * self, const GstClStage * stage, const gchar * config,
       n++;
     }
   }
-  ok = gst_cl_tuner_tune (self, &(GstClTuning) {
-      config, candidates, n, run_stage, (gpointer) stage}
-      , launch, error);
+  tuning.n_candidates = n;
+  ok = gst_cl_tuner_tune (self, &tuning, launch, error);
   gst_cl_stats_add_tuning (self->stats, self->runs - runs,
       (g_get_monotonic_time () - started) / 1000.0);
   return ok;
