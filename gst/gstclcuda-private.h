@@ -137,6 +137,17 @@ gsize gst_cl_cuda_pool_get_size (GstClCudaPool * pool);
  * it only between gst_cl_cuda_pool_acquire() and _release(). */
 cl_mem gst_cl_cuda_pool_get_buffer (GstClCudaPool * pool, guint index);
 
+/* The CUDA stream on which the pool's copies in and out run, owned by the
+ * pool. */
+CUstream gst_cl_cuda_pool_get_stream (GstClCudaPool * pool);
+
+/* Makes @stream wait, on the device, for the work enqueued so far on
+ * @producer (cuEventRecord on @producer, cuStreamWaitEvent on @stream),
+ * both streams of @context; the calling thread does not wait. FALSE with
+ * @error set naming the call that failed. */
+gboolean gst_cl_cuda_stream_wait (CUcontext context, CUstream stream,
+    CUstream producer, GError ** error);
+
 /* One plane between CUDA memory and a pool buffer: @width_in_bytes by
  * @height rows, at @cuda_ptr with @cuda_pitch bytes a row on the CUDA
  * side, at byte @offset of the pool buffer with @pitch bytes a row. */

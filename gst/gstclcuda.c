@@ -520,6 +520,42 @@ gst_cl_cuda_pool_get_buffer (GstClCudaPool * pool, guint index)
   return pool->buffers[index].mem;
 }
 
+CUstream
+gst_cl_cuda_pool_get_stream (GstClCudaPool * pool)
+{
+  return pool->stream;
+}
+
+gboolean
+gst_cl_cuda_stream_wait (CUcontext context, CUstream stream,
+    CUstream producer, GError ** error)
+{
+  const gchar *step = "cuEventCreate";
+  CUevent event = NULL;
+  CUresult status;
+
+  if (!require_driver (error) || !push_context (context, error))
+    return FALSE;
+  /* The wait takes the event as it is when enqueued: an event of its own
+   * each time may be destroyed at once (the driver keeps it until done). */
+  status = cu.EventCreate (&event, CU_EVENT_DISABLE_TIMING);
+  if (status == CUDA_SUCCESS) {
+    step = "cuEventRecord";
+    status = cu.EventRecord (event, producer);
+  }
+  if (status == CUDA_SUCCESS) {
+    step = "cuStreamWaitEvent";
+    status = cu.StreamWaitEvent (stream, event, 0);
+  }
+  if (event)
+    cu.EventDestroy (event);
+  cu.CtxPopCurrent (NULL);
+  if (status != CUDA_SUCCESS)
+    return gst_cl_cuda_set_error (error, status, "%s (a stream waiting for "
+        "another)", step);
+  return TRUE;
+}
+
 /* Whether @plane lies inside a pool buffer, its rows within their pitches. */
 static gboolean
 plane_fits (GstClCudaPool * pool, const GstClCudaPlaneCopy * plane,

@@ -32,6 +32,7 @@ G_BEGIN_DECLS
 
 /* The rest of cuda.h that gstclcuda.c uses (values of NVIDIA's ABI). */
 typedef guint64 CUmemGenericAllocationHandle;
+typedef gpointer CUevent;
 #define CUDA_ERROR_INVALID_VALUE 1
 #define CU_MEM_ALLOCATION_TYPE_PINNED 0x1
 #define CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR 0x1
@@ -40,6 +41,7 @@ typedef guint64 CUmemGenericAllocationHandle;
 #define CU_MEM_ALLOC_GRANULARITY_MINIMUM 0x0
 #define CU_POINTER_ATTRIBUTE_CONTEXT 1
 #define CU_STREAM_NON_BLOCKING 0x1
+#define CU_EVENT_DISABLE_TIMING 0x2
 typedef struct
 {
   gint type;
@@ -92,7 +94,12 @@ typedef struct
           CUstream stream)) \
   X (StreamCreate, "cuStreamCreate", (CUstream * stream, guint flags)) \
   X (StreamDestroy, "cuStreamDestroy_v2", (CUstream stream)) \
-  X (StreamSynchronize, "cuStreamSynchronize", (CUstream stream))
+  X (StreamSynchronize, "cuStreamSynchronize", (CUstream stream)) \
+  X (StreamWaitEvent, "cuStreamWaitEvent", (CUstream stream, CUevent event, \
+          guint flags)) \
+  X (EventCreate, "cuEventCreate", (CUevent * event, guint flags)) \
+  X (EventRecord, "cuEventRecord", (CUevent event, CUstream stream)) \
+  X (EventDestroy, "cuEventDestroy_v2", (CUevent event))
 
 G_END_DECLS
 

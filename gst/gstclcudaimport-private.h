@@ -77,8 +77,9 @@ typedef enum
 } GstClCudaImportResult;
 
 /* Opens @buffer (CUDA memory of @info) for slot @slot: for GST_MAP_READ its
- * planes are copied into the slot's buffer, and done when this returns
- * (the CUDA memory may then be reused); for GST_MAP_WRITE it is mapped in
+ * planes are copied into the slot's buffer, after the writes its producer's
+ * stream may still make (gst_cl_cuda_sync_wait_producers()), and done when
+ * this returns (the CUDA memory may then be reused); for GST_MAP_WRITE it is mapped in
  * @vframe (GST_MAP_WRITE | GST_CL_MAP_CUDA) until
  * gst_cl_cuda_import_commit(). The slot's buffer is @mem, in @info's
  * layout; @bytes gets the bytes copied. The first frame makes the pool, or
@@ -90,7 +91,8 @@ GstClCudaImportResult gst_cl_cuda_import_open (GstClCudaImport * self,
 
 /* Copies the slot's buffer, which OpenCL wrote and released (the release
  * complete), into the CUDA frame mapped in @vframe by
- * gst_cl_cuda_import_open(); returns when it is there. */
+ * gst_cl_cuda_import_open(); returns when it is there, the memory no
+ * longer flagged as needing a sync (gst_cl_cuda_sync_mark_finished()). */
 gboolean gst_cl_cuda_import_commit (GstClCudaImport * self, guint slot,
     GstVideoFrame * vframe, guint64 * bytes, GError ** error);
 

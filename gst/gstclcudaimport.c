@@ -29,6 +29,7 @@
 
 #include "gstclcudaimport-private.h"
 #include "gstclcuda-private.h"
+#include "gstclcudasync-private.h"
 #include "gstclerror-private.h"
 
 #include <gmodule.h>
@@ -252,7 +253,10 @@ gst_cl_cuda_import_open (GstClCudaImport * self, GstBuffer * buffer,
   *mem = gst_cl_cuda_pool_get_buffer (self->pool, slot);
   if (flags & GST_MAP_WRITE)
     return GST_CL_CUDA_IMPORT_DONE;
-  /* Input: copied now, so that the decoder may have its memory back. */
+  /* Input: copied now, so that the decoder may have its memory back; after
+   * its writes, which may still run on its stream (GStreamer 1.24+). */
+  gst_cl_cuda_sync_wait_producers (buffer, self->cuda_context,
+      gst_cl_cuda_pool_get_stream (self->pool));
   n = plane_copies (&self->info, vframe, planes, bytes);
   ok = gst_cl_cuda_pool_copy_in (self->pool, slot, planes, n, error);
   gst_video_frame_unmap (vframe);
@@ -266,7 +270,14 @@ gst_cl_cuda_import_commit (GstClCudaImport * self, guint slot,
   GstClCudaPlaneCopy planes[GST_VIDEO_MAX_PLANES];
   guint n = plane_copies (&self->info, vframe, planes, bytes);
 
-  return gst_cl_cuda_pool_copy_out (self->pool, slot, planes, n, error);
+  /* Written after what the memory's stream still does with it, and finished
+   * before the frame is pushed (copy_out waits): downstream need not wait. */
+  gst_cl_cuda_sync_wait_producers (vframe->buffer, self->cuda_context,
+      gst_cl_cuda_pool_get_stream (self->pool));
+  if (!gst_cl_cuda_pool_copy_out (self->pool, slot, planes, n, error))
+    return FALSE;
+  gst_cl_cuda_sync_mark_finished (vframe->buffer);
+  return TRUE;
 }
 
 GstClCudaPool *
