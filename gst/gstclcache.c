@@ -22,6 +22,7 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstclcache-private.h"
 #include "gstclerror-private.h"
 
@@ -35,8 +36,6 @@
 #include <unistd.h>
 
 #define GST_CAT_DEFAULT gst_cl_cache_debug
-GST_CL_DEBUG_CATEGORY (gst_cl_cache_debug, "clcache",
-    "gst-clfilters on-disk cache of programs and tuning");
 
 
 /* Entries larger than this are refused unread: a program binary is a few
@@ -227,7 +226,7 @@ locate (const gchar * what, const gchar * key, gboolean create,
 {
   gchar *dir, *name;
 
-  ensure_debug_category ();
+  gst_cl_debug_init ();
   if (!(dir = cache_dir ()))
     return FALSE;
   if (create && g_mkdir_with_parents (dir, 0700) != 0) {

@@ -29,13 +29,13 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstclcontext-private.h"
 #include "gstcldevice-private.h"
 #include "gstclerror-private.h"
 
 #include <string.h>
 
-GST_DEBUG_CATEGORY_STATIC (gst_cl_context_debug);
 #define GST_CAT_DEFAULT gst_cl_context_debug
 
 struct _GstClContext
@@ -55,8 +55,7 @@ struct _GstClContext
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstClContext, gst_cl_context, GST_TYPE_OBJECT,
-    GST_DEBUG_CATEGORY_INIT (gst_cl_context_debug, "clcontext", 0,
-        "OpenCL context"));
+    gst_cl_debug_init ());
 
 /* Enumerating platforms and devices, querying them and creating contexts
  * are serialised across the process: two pipelines starting at once in a

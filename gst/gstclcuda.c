@@ -27,6 +27,7 @@
 #undef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
 
+#include "gstcldebug-private.h"
 #include "gstclcuda-private.h"
 #include "gstclcudaapi-private.h"
 #include "gstclerror-private.h"
@@ -38,8 +39,6 @@
 #include <unistd.h>
 
 #define GST_CAT_DEFAULT gst_cl_cuda_debug
-GST_CL_DEBUG_CATEGORY (gst_cl_cuda_debug, "clcuda",
-    "gst-clfilters CUDA memory into OpenCL");
 
 /* Older headers name the list CL_DEVICE_HANDLE_LIST_KHR. */
 #ifndef CL_MEM_DEVICE_HANDLE_LIST_KHR
@@ -149,7 +148,7 @@ gst_cl_cuda_load (const gchar ** reason)
     const gchar *name = g_getenv ("GST_CL_CUDA_LIBRARY");
     CudaCalls calls = { 0, };
 
-    ensure_debug_category ();
+    gst_cl_debug_init ();
     if (!name || !*name)
       name = "libcuda.so.1";
     /* cu is filled from a whole good table alone: a failed one is closed */

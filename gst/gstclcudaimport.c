@@ -27,6 +27,7 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstclcudaimport-private.h"
 #include "gstclcuda-private.h"
 #include "gstclcudasync-private.h"
@@ -35,8 +36,6 @@
 #include <gmodule.h>
 
 #define GST_CAT_DEFAULT gst_cl_cuda_import_debug
-GST_CL_DEBUG_CATEGORY (gst_cl_cuda_import_debug, "clcudaimport",
-    "gst-clfilters: CUDA frames as OpenCL buffers");
 
 struct _GstClCudaImport
 {
@@ -69,7 +68,7 @@ gst_cl_cuda_usable (GstClContext * context, gchar ** reason)
   DeviceGetUuid get_uuid;
   gint n = 0, i;
 
-  ensure_debug_category ();
+  gst_cl_debug_init ();
   if (!gst_cl_cuda_load (&load_reason)) {
     *reason = g_strdup (load_reason);
     return FALSE;
@@ -152,7 +151,7 @@ gst_cl_cuda_import_new (GstClContext * context, const GstVideoInfo * info,
 {
   GstClCudaImport *self = g_new0 (GstClCudaImport, 1);
 
-  ensure_debug_category ();
+  gst_cl_debug_init ();
   self->context = gst_object_ref (context);
   self->info = *info;
   self->n_slots = MAX (n_slots, 1);

@@ -26,6 +26,7 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstclcudasync-private.h"
 #include "gstclcudaimport-private.h"
 #include "gstclerror-private.h"
@@ -33,8 +34,6 @@
 #include <gmodule.h>
 
 #define GST_CAT_DEFAULT gst_cl_cuda_sync_debug
-GST_CL_DEBUG_CATEGORY (gst_cl_cuda_sync_debug, "clcudasync",
-    "gst-clfilters: waits for the producers of CUDA memory");
 
 /* libgstcuda 1.24's calls, with its types as pointers. */
 typedef struct
@@ -100,7 +99,7 @@ gst_cl_cuda_sync_wait_producers (GstBuffer * buffer, CUcontext context,
 {
   guint i, n = gst_buffer_n_memory (buffer);
 
-  ensure_debug_category ();
+  gst_cl_debug_init ();
   for (i = 0; i < n; i++) {
     GstMemory *mem = gst_buffer_peek_memory (buffer, i);
     const StreamCalls *calls;

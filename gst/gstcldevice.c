@@ -22,6 +22,7 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstcldevice-private.h"
 #include "gstclerror-private.h"
 
@@ -29,8 +30,7 @@
 
 /* The devices are listed in the context's category, where the log of the
  * device taken is too (docs/devices.md: GST_DEBUG=clcontext:5). */
-#define GST_CAT_DEFAULT gst_cl_device_debug
-GST_CL_DEBUG_CATEGORY (gst_cl_device_debug, "clcontext", "OpenCL context");
+#define GST_CAT_DEFAULT gst_cl_context_debug
 
 #ifndef CL_PLATFORM_NOT_FOUND_KHR
 #define CL_PLATFORM_NOT_FOUND_KHR -1001
@@ -271,7 +271,7 @@ gst_cl_device_find (const gchar * spec, gchar ** name, GError ** error)
   cl_device_id device = NULL;
   gint index;
 
-  ensure_debug_category ();
+  gst_cl_debug_init ();
   entries = list_devices (problems, error);
   if (!entries) {
     g_string_free (problems, TRUE);

@@ -94,6 +94,7 @@
 
 #include "gstclepsilon-private.h"
 #include "gstclcontext-private.h"
+#include "gstcldebug-private.h"
 #include "gstclerror-private.h"
 #include "gstclmemory-private.h"
 #include "gstclnegotiation-private.h"
@@ -136,8 +137,12 @@ GST_STATIC_PAD_TEMPLATE ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
 #define gst_cl_epsilon_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstClEpsilon, gst_cl_epsilon, GST_TYPE_VIDEO_FILTER,
     G_IMPLEMENT_INTERFACE (GST_TYPE_PRESET, gst_cl_epsilon_preset_init));
-GST_ELEMENT_REGISTER_DEFINE (clepsilon, "clepsilon", GST_RANK_NONE,
-    GST_TYPE_CL_EPSILON);
+/* The category with the element, not with its class: a registry that knows
+ * the element already does not make the class when the plugin loads. */
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (clepsilon, "clepsilon", GST_RANK_NONE,
+    GST_TYPE_CL_EPSILON, GST_DEBUG_CATEGORY_INIT (gst_cl_epsilon_debug,
+        "clepsilon", 0, GST_CL_DEBUG_DESCRIPTION_PREFIX
+        "OpenCL epsilon filter"));
 
 
 static void
@@ -647,9 +652,6 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstVideoFilterClass *vfilter_class = GST_VIDEO_FILTER_CLASS (klass);
-
-  GST_DEBUG_CATEGORY_INIT (gst_cl_epsilon_debug, "clepsilon", 0,
-      "OpenCL epsilon filter");
 
   gobject_class->finalize = gst_cl_epsilon_finalize;
   gst_cl_epsilon_install_properties (gobject_class);

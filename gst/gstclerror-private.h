@@ -52,23 +52,6 @@ gboolean gst_cl_set_error (GError ** error, cl_int status,
     }                                                                        \
   } G_STMT_END
 
-/* Defines the debug category @cat of a file of the library that is not a
- * GObject type (types initialise theirs in G_DEFINE_TYPE_WITH_CODE), as the
- * file's GST_CAT_DEFAULT, and ensure_debug_category() that registers it
- * once: call that before the file's first log line. */
-#define GST_CL_DEBUG_CATEGORY(cat, name, description)                        \
-  GST_DEBUG_CATEGORY_STATIC (cat);                                           \
-  static void                                                                \
-  ensure_debug_category (void)                                               \
-  {                                                                          \
-    static gsize done = 0;                                                   \
-                                                                             \
-    if (g_once_init_enter (&done)) {                                         \
-      GST_DEBUG_CATEGORY_INIT (cat, name, 0, description);                   \
-      g_once_init_leave (&done, 1);                                          \
-    }                                                                        \
-  }
-
 G_END_DECLS
 
 #endif /* __GST_CL_ERROR_PRIVATE_H__ */

@@ -26,13 +26,12 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstclinflight-private.h"
 #include "gstclerror-private.h"
 #include "gstclmemory-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_in_flight_debug
-GST_CL_DEBUG_CATEGORY (gst_cl_in_flight_debug, "clinflight",
-    "gst-clfilters: frames in flight");
 
 /* What one frame in flight holds until it completes. */
 typedef struct
@@ -79,7 +78,7 @@ gst_cl_in_flight_new (GstClContext * context, guint depth, GError ** error)
 {
   GstClInFlight *self = g_new0 (GstClInFlight, 1);
 
-  ensure_debug_category ();
+  gst_cl_debug_init ();
   self->context = gst_object_ref (context);
   self->compute = gst_cl_context_get_queue (context);
   /* Frames in flight overlap transfers on a discrete GPU. Where kernels

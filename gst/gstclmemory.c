@@ -22,10 +22,10 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstclmemory-private.h"
 #include "gstclerror-private.h"
 
-GST_DEBUG_CATEGORY_STATIC (gst_cl_memory_debug);
 #define GST_CAT_DEFAULT gst_cl_memory_debug
 
 typedef struct
@@ -56,8 +56,7 @@ struct _GstClAllocator
 };
 
 G_DEFINE_TYPE_WITH_CODE (GstClAllocator, gst_cl_allocator, GST_TYPE_ALLOCATOR,
-    GST_DEBUG_CATEGORY_INIT (gst_cl_memory_debug, "clmemory", 0,
-        "OpenCL buffer memory"));
+    gst_cl_debug_init ());
 
 /* Keeps @error with the faults of the element that proposed the pool of
  * @self's memories, if one did. */

@@ -22,6 +22,7 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstclnegotiation-private.h"
 #include "gstclerror-private.h"
 #include "gstclbufferpool-private.h"
@@ -30,8 +31,6 @@
 #include "gstclcudaimport-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_negotiation_debug
-GST_CL_DEBUG_CATEGORY (gst_cl_negotiation_debug, "clnegotiation",
-    "gst-clfilters caps and allocation");
 
 
 gboolean
@@ -125,7 +124,7 @@ peer_memory (GstPad * pad, GstCaps * incaps)
       gst_cl_caps_in_cuda_memory (incaps))
     cuda = TRUE;
 
-  ensure_debug_category ();
+  gst_cl_debug_init ();
   for (i = 0; peer && !gst_caps_is_any (peer) && i < gst_caps_get_size (peer);
       i++) {
     device |= has_feature (gst_caps_get_features (peer, i),
@@ -184,7 +183,7 @@ create_pool (GstClContext * context, GstCaps * caps, guint size, guint min,
     gst_buffer_pool_config_add_option (config,
         GST_BUFFER_POOL_OPTION_VIDEO_META);
   if (!gst_buffer_pool_set_config (pool, config)) {
-    ensure_debug_category ();
+    gst_cl_debug_init ();
     GST_WARNING ("pool refused its config for %" GST_PTR_FORMAT, caps);
     gst_object_unref (pool);
     return NULL;
@@ -301,7 +300,7 @@ gst_cl_allocation_decide (GstClContext * context, GstClFaults * faults,
       !(sinkcaps && gst_cl_caps_in_device_memory (sinkcaps));
   if (gst_cl_caps_in_cuda_memory (caps)) {
     *share_untouched = FALSE;
-    ensure_debug_category ();
+    gst_cl_debug_init ();
     return decide_cuda_pool (query, caps, size, min, max, cuda_context);
   }
 

@@ -26,13 +26,12 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstclplacement-private.h"
 #include "gstclbufferpool-private.h"
 #include "gstclerror-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_placement_debug
-GST_CL_DEBUG_CATEGORY (gst_cl_placement_debug, "clplacement",
-    "gst-clfilters: where the planes of a frame are");
 
 /* A plane's device buffers. One input and one output buffer per slot:
  * frames in flight upload into and download from their slot's pair while
@@ -181,7 +180,7 @@ gst_cl_placement_new (GstClContext * context, const GstVideoInfo * info,
   GstClPlacement *self = g_new0 (GstClPlacement, 1);
   guint i;
 
-  ensure_debug_category ();
+  gst_cl_debug_init ();
   self->context = gst_object_ref (context);
   self->info = *info;
   self->depth = depth;

@@ -36,6 +36,7 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstclplan-private.h"
 #include "gstclplacement-private.h"
 #include "gstcldct-private.h"
@@ -44,8 +45,6 @@
 #include <string.h>
 
 #define GST_CAT_DEFAULT gst_cl_plan_debug
-GST_CL_DEBUG_CATEGORY (gst_cl_plan_debug, "clplan",
-    "gst-clfilters: what runs on a frame");
 
 /* Which stages run on a plane. */
 typedef struct
@@ -274,7 +273,7 @@ gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
 {
   GstClPlan *self = g_new0 (GstClPlan, 1);
 
-  ensure_debug_category ();
+  gst_cl_debug_init ();
   self->context = gst_object_ref (context);
   self->tuner = tuner;
   self->in_flight = gst_cl_in_flight_new (context, depth, error);

@@ -26,12 +26,11 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstclplane-private.h"
 #include "gstclerror-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_plane_debug
-GST_CL_DEBUG_CATEGORY (gst_cl_plane_debug, "clplane",
-    "gst-clfilters: planes and regions");
 
 gboolean
 gst_cl_plane_describe (GstClPlane * plane, const GstVideoInfo * info,
@@ -81,7 +80,7 @@ gst_cl_plane_regions (const GstClPlane * planes, guint n,
 {
   guint i, x = 0, y = 0, w = 0, h = 0;
 
-  ensure_debug_category ();
+  gst_cl_debug_init ();
   if (crop) {
     x = MIN (crop->x, (guint) GST_VIDEO_INFO_WIDTH (info));
     y = MIN (crop->y, (guint) GST_VIDEO_INFO_HEIGHT (info));

@@ -22,6 +22,7 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstclprogram-private.h"
 #include "gstclcache-private.h"
 #include "gstclerror-private.h"
@@ -29,8 +30,6 @@
 #include <string.h>
 
 #define GST_CAT_DEFAULT gst_cl_program_debug
-GST_CL_DEBUG_CATEGORY (gst_cl_program_debug, "clprogram",
-    "OpenCL program build");
 
 
 static gchar *
@@ -145,7 +144,7 @@ gst_cl_program_build (GstClContext * context, const gchar * const *sources,
   gchar *source, *opts, *key;
   cl_program program;
 
-  ensure_debug_category ();
+  gst_cl_debug_init ();
 
   source = g_strjoinv ("\n", (gchar **) sources);
   opts = full_options (gst_cl_context_get_device (context), options);

@@ -33,13 +33,12 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstclsharing-private.h"
 #include "gstclerror-private.h"
 #include "gstclcudaimport-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_sharing_debug
-GST_CL_DEBUG_CATEGORY (gst_cl_sharing_debug, "clsharing",
-    "OpenCL context sharing between elements");
 
 
 /* The GstClContext in @context's structure (a new reference), wrapping an
@@ -96,7 +95,7 @@ gst_cl_context_handle_set_context (GstElement * element, GstContext * context,
   GstClContext *candidate;
   gboolean wrapped = FALSE;
 
-  ensure_debug_category ();
+  gst_cl_debug_init ();
   if (!context || !g_str_equal (gst_context_get_context_type (context),
           GST_CL_CONTEXT_TYPE))
     return;
@@ -231,7 +230,7 @@ gst_cl_context_ensure_for_element (GstElement * element,
   GstClContext *made;
   gint i;
 
-  ensure_debug_category ();
+  gst_cl_debug_init ();
   drop_foreign_context (element, device_spec, cl_context);
   if (have_context (element, cl_context))
     return TRUE;

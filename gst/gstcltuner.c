@@ -22,6 +22,7 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstcltuner-private.h"
 #include "gstclcache-private.h"
 #include "gstclerror-private.h"
@@ -32,8 +33,6 @@
 #include <string.h>
 
 #define GST_CAT_DEFAULT gst_cl_tuner_debug
-GST_CL_DEBUG_CATEGORY (gst_cl_tuner_debug, "cltuner",
-    "gst-clfilters kernel autotuning");
 
 #define GROUP "launches"
 #define TIMED_RUNS 3
@@ -57,7 +56,7 @@ gst_cl_tuner_new (GstClContext * context, GstClStats * stats)
   gchar *contents;
   gsize length;
 
-  ensure_debug_category ();
+  gst_cl_debug_init ();
   self->context = gst_object_ref (context);
   self->stats = stats;
   self->launches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,

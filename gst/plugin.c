@@ -23,12 +23,16 @@
 #endif
 
 #include "gstclepsilon.h"
+#include "gstcldebug-private.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   /* No OpenCL platform is no reason to hide the element: it still registers,
    * gst-inspect-1.0 still documents it, and starting it says what is missing. */
+  /* Every debug category now, not at its first use, so that
+   * gst-launch-1.0 --gst-debug-help lists them all. */
+  gst_cl_debug_init ();
   return GST_ELEMENT_REGISTER (clepsilon, plugin);
 }
 

@@ -31,6 +31,7 @@
 #include <gst/video/video.h>
 
 #include "../harness.h"
+#include "../../../gst/gstcldebug-private.h"
 
 /* ------------------------------------------------------------------------ */
 /* Configurations                                                           */
@@ -1405,6 +1406,63 @@ GST_START_TEST (test_debug_logging)
 
 GST_END_TEST;
 
+/* The names of the debug categories that are the plugin's (their
+ * description's first words), sorted. */
+static GList *
+plugin_categories (void)
+{
+  GSList *all = gst_debug_get_all_categories (), *l;
+  GList *names = NULL;
+
+  for (l = all; l; l = l->next) {
+    const gchar *description = gst_debug_category_get_description (l->data);
+
+    if (g_str_has_prefix (description, GST_CL_DEBUG_DESCRIPTION_PREFIX))
+      names = g_list_insert_sorted (names,
+          (gpointer) gst_debug_category_get_name (l->data),
+          (GCompareFunc) g_strcmp0);
+  }
+  g_slist_free (all);
+  return names;
+}
+
+/* Every category is there once the plugin has loaded, the library's and
+ * the element's, so that gst-launch-1.0 --gst-debug-help lists them; a
+ * frame through the element makes none appear later. */
+GST_START_TEST (test_debug_categories_at_load)
+{
+#define CATEGORY_NAME(cat, name, description) name,
+  const gchar *expected[] = {
+    GST_CL_DEBUG_CATEGORIES (CATEGORY_NAME) "clepsilon"
+  };
+#undef CATEGORY_NAME
+  GList *loaded, *after, *l;
+  GstPlugin *plugin = gst_plugin_load_by_name ("clfilters");
+  ThConfig cfg;
+  guint i;
+
+  fail_unless (plugin != NULL);
+  gst_object_unref (plugin);
+  loaded = plugin_categories ();
+  for (i = 0; i < G_N_ELEMENTS (expected); i++)
+    fail_unless (g_list_find_custom (loaded, expected[i],
+            (GCompareFunc) g_strcmp0), "%s not registered at load",
+        expected[i]);
+
+  th_config_init (&cfg, 20, 5, 10);
+  run_one ("categories", GST_VIDEO_FORMAT_I420, 17, 9, &cfg, 0xdeb00002,
+      TH_FILL_NOISE);
+  after = plugin_categories ();
+  for (l = after; l; l = l->next)
+    fail_unless (g_list_find_custom (loaded, l->data,
+            (GCompareFunc) g_strcmp0), "%s registered after load",
+        (const gchar *) l->data);
+  g_list_free (loaded);
+  g_list_free (after);
+}
+
+GST_END_TEST;
+
 static Suite *
 clepsilon_suite (void)
 {
@@ -1413,6 +1471,7 @@ clepsilon_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_debug_logging);
+  tcase_add_test (tc, test_debug_categories_at_load);
   tcase_add_test (tc, test_properties);
   tcase_add_test (tc, test_device_name);
   tcase_add_test (tc, test_bad_device);
