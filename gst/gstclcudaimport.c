@@ -31,6 +31,7 @@
 #include "gstclcudaimport-private.h"
 #include "gstclcuda-private.h"
 #include "gstclcudasync-private.h"
+#include "gstclplane-private.h"
 #include "gstclerror-private.h"
 
 #include <gmodule.h>
@@ -219,8 +220,7 @@ plane_copies (const GstVideoInfo * info, GstVideoFrame * vframe,
     .cuda_ptr = (CUdeviceptr) (guintptr) GST_VIDEO_FRAME_PLANE_DATA (vframe,
           i),.cuda_pitch = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, i),.offset =
           info->offset[i],.pitch = info->stride[i],.width_in_bytes =
-          (gsize) GST_VIDEO_INFO_COMP_WIDTH (info,
-          comp[0]) * GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]),.height =
+          gst_cl_plane_row_bytes (info, i),.height =
           GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0])};
     *bytes += (guint64) planes[i].width_in_bytes * planes[i].height;
   }

@@ -37,10 +37,11 @@
  * #GstClEpsilon:kernel, #GstClEpsilon:divisor and #GstClEpsilon:bias.
  *
  * Frame borders replicate the edge samples. Formats: NV12, I420, YV12, NV21,
- * GRAY8, Y444, Y42B, and 10-bit P010_10LE, I420_10LE, I422_10LE and
- * Y444_10LE (thresholds on the 8-bit scale), any size; interlaced frames
- * field by field; put a videoconvert in front for other decoder
- * outputs. With a #GstVideoCropMeta on the input, only the crop rectangle
+ * GRAY8, Y444, Y42B, the packed 4:2:2 YUY2 and UYVY of webcams (luma
+ * filtered, chroma left as it is), and 10-bit P010_10LE, I420_10LE,
+ * I422_10LE and Y444_10LE (thresholds on the 8-bit scale), any size;
+ * interlaced frames field by field; put a videoconvert in front for other
+ * decoder outputs. With a #GstVideoCropMeta on the input, only the crop rectangle
  * is filtered, as a frame of its own; the rest is copied and the meta kept.
  *
  * ## One knob: strength
@@ -107,8 +108,8 @@ GST_DEBUG_CATEGORY (gst_cl_epsilon_debug);
 #define GST_CAT_DEFAULT gst_cl_epsilon_debug
 
 #define CAPS_FORMATS \
-    "{ NV12, I420, YV12, NV21, GRAY8, Y444, Y42B, P010_10LE, I420_10LE, " \
-    "I422_10LE, Y444_10LE }"
+    "{ NV12, I420, YV12, NV21, GRAY8, Y444, Y42B, YUY2, UYVY, P010_10LE, " \
+    "I420_10LE, I422_10LE, Y444_10LE }"
 /* Device memory first: where both sides take it (two OpenCL elements), the
  * frame stays on the device; then CUDA memory, which transform_caps offers
  * only where the device is the GPU of CUDA (gstclnegotiation.c); other

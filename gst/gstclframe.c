@@ -23,6 +23,7 @@
 #endif
 
 #include "gstclframe-private.h"
+#include "gstclplane-private.h"
 #include "gstclerror-private.h"
 #include "gstclmemory-private.h"
 
@@ -36,8 +37,7 @@ plane_extent (const GstVideoInfo * info, guint plane, gsize * row_bytes,
   gint comp[GST_VIDEO_MAX_COMPONENTS];
 
   gst_video_format_info_component (info->finfo, plane, comp);
-  *row_bytes = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
-      GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
+  *row_bytes = gst_cl_plane_row_bytes (info, plane);
   *rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
 }
 

@@ -90,14 +90,18 @@ gboolean gst_cl_placement_open (GstClPlacement * self, guint slot,
  * filtered): caps alone hold no device memory. */
 gboolean gst_cl_placement_alloc (GstClPlacement * self, GError ** error);
 
-/* The device buffers of plane @i: its input and output of @slot, and its
- * intermediate buffer (luma only), as a whole or as one field @field
- * (GST_CL_FRAME: the whole plane). Made by gst_cl_placement_alloc(). */
+/* The device buffers of plane @i: its input and output of @slot, its
+ * intermediate buffer (luma only) and, for packed luma, the buffer its
+ * samples are unpacked into (gstclpacked-private.h), as a whole or as one
+ * field @field (GST_CL_FRAME: the whole plane). Made by
+ * gst_cl_placement_alloc(). */
 GstClPlaneRef gst_cl_placement_input (GstClPlacement * self, guint i,
     guint slot, gint field);
 GstClPlaneRef gst_cl_placement_output (GstClPlacement * self, guint i,
     guint slot, gint field);
 GstClPlaneRef gst_cl_placement_intermediate (GstClPlacement * self, guint i,
+    gint field);
+GstClPlaneRef gst_cl_placement_unpacked (GstClPlacement * self, guint i,
     gint field);
 
 /* Whether the frame in @in is filtered field by field: every frame of an

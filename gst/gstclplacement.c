@@ -42,6 +42,7 @@ typedef struct
   cl_mem src[GST_CL_IN_FLIGHT_MAX_DEPTH];       /* the uploaded input */
   cl_mem dst[GST_CL_IN_FLIGHT_MAX_DEPTH];       /* the filtered output */
   cl_mem tmp;                   /* luma only: between two stages */
+  cl_mem unpacked;              /* packed luma only: its samples alone */
 } GstClPlaneBuffers;
 
 /* The pinned staging buffer of a slot, for system-memory input. */
@@ -72,7 +73,8 @@ struct _GstClPlacement
 static guint
 plane_buffers (const GstClPlacement * self, guint i)
 {
-  return 2 * self->depth + (self->planes[i].is_luma ? 1 : 0);
+  return 2 * self->depth + (self->planes[i].is_luma ? 1 : 0) +
+      (self->planes[i].packed ? 1 : 0);
 }
 
 /* A device buffer of plane @i into @mem, unless there is one already (a
@@ -101,6 +103,9 @@ alloc_plane (GstClPlacement * self, guint i, GError ** error)
   }
   if (self->planes[i].is_luma &&
       !alloc_buffer (self, i, &b->tmp, "intermediate plane", error))
+    return FALSE;
+  if (self->planes[i].packed &&
+      !alloc_buffer (self, i, &b->unpacked, "unpacked luma", error))
     return FALSE;
   /* The tuner times kernels on the input plane before any frame: give it
    * defined samples, not whatever the allocation held (valgrind flags the
@@ -221,6 +226,7 @@ gst_cl_placement_free (GstClPlacement * self)
       g_clear_pointer (&b->dst[k], clReleaseMemObject);
     }
     g_clear_pointer (&b->tmp, clReleaseMemObject);
+    g_clear_pointer (&b->unpacked, clReleaseMemObject);
   }
   g_clear_pointer (&self->cuda_in, gst_cl_cuda_import_free);
   g_clear_pointer (&self->cuda_out, gst_cl_cuda_import_free);
@@ -274,6 +280,13 @@ gst_cl_placement_intermediate (GstClPlacement * self, guint i, gint field)
 {
   return gst_cl_plane_device_field_ref (&self->planes[i],
       self->buffers[i].tmp, field);
+}
+
+GstClPlaneRef
+gst_cl_placement_unpacked (GstClPlacement * self, guint i, gint field)
+{
+  return gst_cl_plane_device_field_ref (&self->planes[i],
+      self->buffers[i].unpacked, field);
 }
 
 /* ---- Staging ------------------------------------------------------------- */
@@ -414,7 +427,7 @@ place_filtered (GstClPlacement * self, GstClFrameQueues * q,
   GstClPlaneRef dev_src = gst_cl_placement_input (self, w->index, q->slot,
       w->field);
   const GstClPlaneCopy upload = { &w->src, &dev_src,
-    (gsize) r->width * plane->xstep * plane->bytes, r->height
+    gst_cl_plane_span (plane, r->x, r->width), r->height
   };
 
   /* A crop rectangle: the rest of the plane is copied as it is, in
@@ -542,7 +555,7 @@ copy_around (GstClStream * s, const GstClPlaneWork * w,
     const GstClRegion *part = &parts[i];
     GstClPlaneRef from, to;
     GstClPlaneCopy copy = { &from, &to,
-      (gsize) part->width * plane->xstep * plane->bytes, part->height
+      gst_cl_plane_span (plane, part->x, part->width), part->height
     };
 
     if (part->width <= 0 || part->height <= 0)
@@ -566,10 +579,10 @@ download_plane (GstClFrameQueues * q, const GstClPlaneWork * w,
   const GstClPlane *plane = &w->plane;
   /* the region, or an untouched plane going through the device whole
    * (copy_untouched()) */
-  gsize width = w->filtered ? (gsize) w->region.width : (gsize) plane->width;
   gsize height = w->filtered ? (gsize) w->region.height : (gsize) plane->height;
   const GstClPlaneCopy result = { &w->kdst, &w->dst,
-    width * plane->xstep * plane->bytes, height
+    w->filtered ? gst_cl_plane_span (plane, w->region.x, w->region.width) :
+        (gsize) plane->row_bytes, height
   };
 
   if (w->around && !((w->whole_src.mem || w->whole_dst.mem ||

@@ -41,6 +41,7 @@
 #include "gstclplacement-private.h"
 #include "gstcldct-private.h"
 #include "gstclerror-private.h"
+#include "gstclpacked-private.h"
 
 #include <string.h>
 
@@ -85,6 +86,7 @@ struct _GstClPlan
 
   GstClDct *dct;                /* strength=auto */
   GstClDctAuto auto_state;      /* the step held between frames */
+  GstClPacked *packed;          /* packed 4:2:2 luma */
 };
 
 /* ---- Settings ------------------------------------------------------------ */
@@ -326,6 +328,7 @@ gst_cl_plan_free (GstClPlan * self)
   g_clear_pointer (&self->row_factor, clReleaseMemObject);
   g_clear_pointer (&self->column_factor, clReleaseMemObject);
   g_clear_pointer (&self->dct, gst_cl_dct_free);
+  g_clear_pointer (&self->packed, gst_cl_packed_free);
   gst_object_unref (self->context);
   g_free (self);
 }
@@ -419,8 +422,9 @@ plan_plane (GstClPlan * self, guint i, GstClKernels * kernels,
       GST_CL_FRAME);
   GstClPlaneRef dst = gst_cl_placement_output (self->placement, i, 0,
       GST_CL_FRAME);
+  /* packed luma: the stages see its samples alone (run_stages) */
   GstClStagePlane where = { &src, &dst, plane->width, plane->height,
-    plane->xstep, plane->shift
+    plane->packed ? 1 : plane->xstep, plane->shift
   };
 
   ps->runs = stages_for (s, plane->is_luma);
@@ -456,6 +460,9 @@ apply_settings (GstClPlan * self, GError ** error)
   if (stages_for (s, self->planes[0].is_luma).dct && !self->dct &&
       !(self->dct = gst_cl_dct_new (self->context, self->planes[0].depth,
               self->planes[0].shift, error)))
+    return FALSE;
+  if (self->planes[0].packed && !self->packed &&
+      !(self->packed = gst_cl_packed_new (self->context, error)))
     return FALSE;
   for (i = 0; i < self->n_planes; i++) {
     if (!plan_plane (self, i, kernels, separable, error))
@@ -553,20 +560,19 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
 }
 
 /* Runs the stages of @w's plane on its region (of the plane, or of one
- * field) from its kernel source to its kernel destination, through the
- * plane's intermediate buffer when two run. */
+ * field) from @src to @dst, through the plane's intermediate buffer when
+ * two run. */
 static gboolean
-run_stages (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
-    GError ** error)
+run_chain (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
+    const GstClPlaneRef * src, const GstClPlaneRef * dst, GError ** error)
 {
   const GstClPlaneStages *ps = &self->stages[w->index];
   GstClPlaneRef tmp = gst_cl_placement_intermediate (self->placement,
       w->index, w->field);
-  const GstClPlaneRef *src = &w->ksrc;
   GstClStage here;
 
   if (ps->runs.epsilon || ps->runs.dct) {
-    const GstClPlaneRef *out = ps->runs.convolve ? &tmp : &w->kdst;
+    const GstClPlaneRef *out = ps->runs.convolve ? &tmp : dst;
     const GstClDctPlane on = { src, out, w->region.width, w->region.height };
 
     if (ps->runs.dct ? !run_auto (self, q, &on, self->planes[w->index].bytes,
@@ -577,7 +583,56 @@ run_stages (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
     src = out;
   }
   return !ps->runs.convolve || run_stage (q, stage_on (&here,
-          &ps->conv_stage, &w->region, src, &w->kdst), &ps->conv_launch, error);
+          &ps->conv_stage, &w->region, src, dst), &ps->conv_launch, error);
+}
+
+/* Unpacks @region's luma (@dst NULL), or packs it back into @dst (@span
+ * bytes a row), on @q's kernel stream. */
+static gboolean
+run_packed (GstClPlan * self, GstClFrameQueues * q,
+    const GstClPackedRegion * region, const GstClPlaneRef * dst, gsize span,
+    GError ** error)
+{
+  GstClStream *s = &q->compute;
+  const guint before = q->events->n_events;
+  const GstClAfter after = { s->n_wait, s->wait, q->events };
+
+  if (!(dst ? gst_cl_packed_pack (self->packed, region, dst, span, &after,
+              error) : gst_cl_packed_unpack (self->packed, region, &after,
+              error)))
+    return FALSE;
+  stream_took (s, q->events, before);
+  return TRUE;
+}
+
+/* The stages of @w's plane from its kernel source to its kernel
+ * destination; packed luma is unpacked first, the stages run on its samples
+ * alone (into the unpacked buffer again where two run, else into the
+ * intermediate one), and it is packed back with the source's chroma. */
+static gboolean
+run_stages (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
+    GError ** error)
+{
+  const GstClPlaneStages *ps = &self->stages[w->index];
+  GstClPlaneRef luma, result;
+  GstClPackedRegion region;
+
+  if (!w->plane.packed)
+    return run_chain (self, q, w, &w->ksrc, &w->kdst, error);
+  luma = gst_cl_placement_unpacked (self->placement, w->index, w->field);
+  result = (ps->runs.epsilon || ps->runs.dct) && ps->runs.convolve ? luma :
+      gst_cl_placement_intermediate (self->placement, w->index, w->field);
+  region.packed = &w->ksrc;
+  region.luma = &luma;
+  region.width = w->region.width;
+  region.height = w->region.height;
+  region.component = w->plane.component;
+  if (!run_packed (self, q, &region, NULL, 0, error) ||
+      !run_chain (self, q, w, &luma, &result, error))
+    return FALSE;
+  region.luma = &result;
+  return run_packed (self, q, &region, &w->kdst, gst_cl_plane_span (&w->plane,
+          w->region.x, w->region.width), error);
 }
 
 /* "VARIANT WxH" of @launch, or "none" where the stage does not run. */

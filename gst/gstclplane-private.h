@@ -39,9 +39,14 @@ typedef struct
   guint depth;                  /* bits per sample: 8 or 10 */
   guint shift;                  /* 10-bit value's lowest bit in its word */
   guint wsub, hsub;             /* log2 of the subsampling against luma */
-  gint row_bytes;               /* width * xstep * bytes: rows are packed on
-                                 * the device */
+  gint row_bytes;               /* gst_cl_plane_row_bytes(): rows are packed
+                                 * on the device */
   gboolean is_luma;
+  /* Packed 4:2:2 (YUY2, UYVY): luma every other byte, from byte @component
+   * of each pair, chroma between. The stages see the luma alone, unpacked
+   * into a plane of its own (gstclpacked-private.h); chroma stays as it is. */
+  gboolean packed;
+  gint component;
 } GstClPlane;
 
 /* A rectangle of one plane, in samples of one component: the part a frame
@@ -51,6 +56,16 @@ typedef struct
   gint x, y;
   gint width, height;
 } GstClRegion;
+
+/* The bytes of one row of plane @index of @info: its samples, and where it
+ * packs luma with subsampled chroma (YUY2, UYVY), whole pairs of pixels (an
+ * odd width ends in a pair whose second luma sample is padding). */
+gsize gst_cl_plane_row_bytes (const GstVideoInfo * info, guint index);
+
+/* The bytes of the samples @x .. @x + @width - 1 of a row of @plane, and
+ * where they reach its last sample, the rest of the row (the padding of a
+ * pair, gst_cl_plane_row_bytes()): what copies of a region move. */
+gsize gst_cl_plane_span (const GstClPlane * plane, gint x, gint width);
 
 /* Describes plane @index of @info into @plane; FALSE if it has neither 8
  * nor 10 bits a sample, more than two interleaved components, is too large

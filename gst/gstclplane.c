@@ -32,6 +32,31 @@
 
 #define GST_CAT_DEFAULT gst_cl_plane_debug
 
+gsize
+gst_cl_plane_row_bytes (const GstVideoInfo * info, guint index)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+  gint i, wsub, block_sub = 0;
+
+  gst_video_format_info_component (info->finfo, index, comp);
+  wsub = GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, comp[0]);
+  for (i = 1; i < GST_VIDEO_MAX_COMPONENTS && comp[i] >= 0; i++)
+    block_sub = MAX (block_sub,
+        (gint) GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, comp[i]) - wsub);
+  return (gsize) GST_ROUND_UP_N (GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]),
+      1 << block_sub) * GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
+}
+
+gsize
+gst_cl_plane_span (const GstClPlane * plane, gint x, gint width)
+{
+  const gsize sample = (gsize) plane->xstep * plane->bytes;
+
+  if (x + width >= plane->width)
+    return plane->row_bytes - x * sample;
+  return width * sample;
+}
+
 gboolean
 gst_cl_plane_describe (GstClPlane * plane, const GstVideoInfo * info,
     guint index)
@@ -49,15 +74,17 @@ gst_cl_plane_describe (GstClPlane * plane, const GstVideoInfo * info,
   plane->wsub = GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, comp[0]);
   plane->hsub = GST_VIDEO_FORMAT_INFO_H_SUB (info->finfo, comp[0]);
   plane->xstep = GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]) / plane->bytes;
+  /* luma sharing its plane with chroma */
+  plane->packed = plane->is_luma && comp[1] >= 0;
+  plane->component = GST_VIDEO_FORMAT_INFO_POFFSET (info->finfo, comp[0]);
 
   if ((plane->depth != 8 && plane->depth != 10) || plane->xstep < 1 ||
-      plane->xstep > 2 || (gint64) plane->width * plane->xstep *
-      plane->bytes * plane->height > G_MAXINT32 ||
-      GST_VIDEO_INFO_PLANE_STRIDE (info, index) <
-      (gint64) plane->width * plane->xstep * plane->bytes ||
-      info->size > G_MAXUINT32)
+      plane->xstep > 2 || (plane->packed && plane->bytes != 1) ||
+      (gint64) gst_cl_plane_row_bytes (info, index) * plane->height >
+      G_MAXINT32 || GST_VIDEO_INFO_PLANE_STRIDE (info, index) <
+      (gint64) gst_cl_plane_row_bytes (info, index) || info->size > G_MAXUINT32)
     return FALSE;
-  plane->row_bytes = plane->width * plane->xstep * plane->bytes;
+  plane->row_bytes = gst_cl_plane_row_bytes (info, index);
   return TRUE;
 }
 

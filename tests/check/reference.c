@@ -183,9 +183,10 @@ ref_convolve_plane16 (const guint16 * src, gint src_stride,
 gint
 ref_comp_offset (const GstVideoInfo * info, gint comp)
 {
-  gint bytes = GST_VIDEO_INFO_COMP_DEPTH (info, comp) > 8 ? 2 : 1;
   gint i, rank = 0;
 
+  if (GST_VIDEO_INFO_COMP_DEPTH (info, comp) <= 8)
+    return GST_VIDEO_INFO_COMP_POFFSET (info, comp);
   for (i = 0; i < (gint) GST_VIDEO_INFO_N_COMPONENTS (info); i++) {
     if (i != comp && GST_VIDEO_INFO_COMP_PLANE (info, i) ==
         GST_VIDEO_INFO_COMP_PLANE (info, comp) &&
@@ -193,7 +194,15 @@ ref_comp_offset (const GstVideoInfo * info, gint comp)
         GST_VIDEO_INFO_COMP_POFFSET (info, comp))
       rank++;
   }
-  return rank * bytes;
+  return rank * 2;
+}
+
+gboolean
+ref_filters_chroma (const GstVideoInfo * info)
+{
+  return GST_VIDEO_INFO_N_COMPONENTS (info) < 3 ||
+      GST_VIDEO_INFO_COMP_PLANE (info, 1) != GST_VIDEO_INFO_COMP_PLANE (info,
+      0);
 }
 
 guint
@@ -254,7 +263,8 @@ process_rows (const GstVideoInfo * info, gint comp,
 {
   gboolean deep = GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8;
   gint plane = GST_VIDEO_INFO_COMP_PLANE (info, comp);
-  guint thr = comp == 0 ? p->threshold : p->chroma_threshold;
+  guint thr = comp == 0 ? p->threshold :
+      ref_filters_chroma (info) ? p->chroma_threshold : 0;
   guint16 *in = g_new (guint16, (gsize) w * h);
   guint16 *out = g_new (guint16, (gsize) w * h);
   gint i, j;
@@ -387,6 +397,16 @@ ref_components (const GstVideoInfo * info, RefComp comps[3])
       comps[2] = b;
       return 3;
     }
+    case GST_VIDEO_FORMAT_YUY2:
+    case GST_VIDEO_FORMAT_UYVY:{
+      RefComp a = { 0, GST_VIDEO_INFO_COMP_POFFSET (info, 1), 4, cw, h };
+      RefComp b = { 0, GST_VIDEO_INFO_COMP_POFFSET (info, 2), 4, cw, h };
+      comps[0].offset = GST_VIDEO_INFO_COMP_POFFSET (info, 0);
+      comps[0].xstep = 2;
+      comps[1] = a;
+      comps[2] = b;
+      return 3;
+    }
     default:
       g_error ("reference: unsupported format %s",
           gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)));
@@ -416,7 +436,8 @@ ref_process (const GstVideoInfo * info,
     const guint8 *s = src_data[c->plane] + c->offset;
     guint8 *d = dst_data[c->plane] + c->offset;
     gint ss = src_stride[c->plane], ds = dst_stride[c->plane];
-    guint thr = (i == 0) ? p->threshold : p->chroma_threshold;
+    guint thr = i == 0 ? p->threshold :
+        ref_filters_chroma (info) ? p->chroma_threshold : 0;
 
     if (thr > 0) {
       ref_epsilon_plane (s, ss, d, ds, c->width, c->height, c->xstep,

@@ -83,11 +83,16 @@ void ref_convolve_plane16 (const guint16 * src, gint src_stride,
     guint16 * dst, gint dst_stride, gint width, gint height,
     const gdouble * coeffs, gint kw, gint kh, gdouble divisor, gdouble bias);
 
-/* Byte offset of component @comp within a pixel of its plane. (GStreamer
- * 1.22 describes P010's V at byte 1 instead of 2: the rank of the component
- * among its plane's components, times the sample size, is right for every
- * format here.) */
+/* Byte offset of component @comp within a pixel of its plane: GStreamer's
+ * for 8-bit formats (YUY2's V is at byte 3, after the second luma sample);
+ * for 10-bit ones the rank of the component among its plane's components
+ * times 2, since GStreamer 1.22 describes P010's V at byte 1 instead of 2. */
 gint ref_comp_offset (const GstVideoInfo * info, gint comp);
+
+/* Whether the element filters @info's chroma at all (chroma-threshold):
+ * not where luma shares its plane with chroma (YUY2, UYVY), whose chroma
+ * it leaves as it is. */
+gboolean ref_filters_chroma (const GstVideoInfo * info);
 
 /* The sample of component @comp at (@x, @y) of plane data @data with
  * @stride, as its value (10-bit formats: the 10 bits only), and back

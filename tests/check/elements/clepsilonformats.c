@@ -413,6 +413,68 @@ GST_START_TEST (test_planar_444_422)
 GST_END_TEST;
 
 /* ------------------------------------------------------------------------ */
+/* Packed 4:2:2                                                             */
+
+/* YUY2 and UYVY as webcams give them: every setting of I420's luma on
+ * their luma (each window and some thresholds, a convolution alone, after
+ * the epsilon filter and larger than the frame, each kernel variant),
+ * chroma as it came in although chroma-threshold is set, on odd sizes down
+ * to 1x1 (an odd width ends in a pair with a padding luma sample) and on
+ * padded, odd-offset layouts. */
+GST_START_TEST (test_packed_422)
+{
+  static const GstVideoFormat formats[] =
+      { GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY };
+  static const gint sizes[][2] = { {1, 1}, {2, 2}, {3, 2}, {2, 3}, {5, 7},
+  {37, 23}
+  };
+  static const gchar *variants[] = { "plain", "tiled", "vector", "wide" };
+  Input odd = { TRUE, FALSE, NULL, {0, 0, 0, 0} };
+  guint f, s, i;
+
+  RT_FOR_EACH_FORMAT (f, formats) {
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      const gint w = sizes[s][0], h = sizes[s][1];
+      guint32 seed = 0x42200000 + f * 4096 + s * 256;
+      ThConfig cfg;
+
+      for (i = 3; i <= 15; i += 2) {
+        th_config_init (&cfg, 20, i, 12);
+        run_one ("packed 4:2:2 window", formats[f], w, h, &cfg, NULL,
+            seed + i, FILL_SMOOTH);
+      }
+      th_config_init (&cfg, 1, 7, 0);
+      run_one ("packed 4:2:2 threshold", formats[f], w, h, &cfg, NULL,
+          seed + 16, FILL_NOISE);
+      th_config_init (&cfg, 255, 3, 255);
+      run_one ("packed 4:2:2 threshold", formats[f], w, h, &cfg, NULL,
+          seed + 17, FILL_NOISE);
+      th_config_init (&cfg, 0, 5, 0);
+      th_config_set_kernel (&cfg, 3, 3, k_sharpen, 0, 0);
+      run_one ("packed 4:2:2 kernel", formats[f], w, h, &cfg, NULL,
+          seed + 18, FILL_NOISE);
+      th_config_init (&cfg, 20, 5, 12);
+      th_config_set_kernel (&cfg, 3, 3, k_blur, 0, 0);
+      run_one ("packed 4:2:2 epsilon and kernel", formats[f], w, h, &cfg,
+          &odd, seed + 19, FILL_SMOOTH);
+      th_config_init (&cfg, 255, 9, 0);
+      config_big_kernel (&cfg, seed);
+      run_one ("packed 4:2:2 big kernel", formats[f], w, h, &cfg, NULL,
+          seed + 20, FILL_NOISE);
+      for (i = 0; i < G_N_ELEMENTS (variants); i++) {
+        th_config_init (&cfg, 30, 5, 0);
+        th_config_set_kernel (&cfg, 5, 5, k_gauss5, 0, 0);
+        cfg.epsilon_variant = cfg.conv_variant = variants[i];
+        run_one ("packed 4:2:2 variant", formats[f], w, h, &cfg, &odd,
+            seed + 32 + i, FILL_NOISE);
+      }
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------------ */
 /* 10-bit                                                                   */
 
 GST_START_TEST (test_10bit)
@@ -712,7 +774,7 @@ GST_START_TEST (test_crop)
   static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_NV12,
     GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_Y42B,
     GST_VIDEO_FORMAT_Y444, GST_VIDEO_FORMAT_P010_10LE,
-    GST_VIDEO_FORMAT_I420_10LE
+    GST_VIDEO_FORMAT_I420_10LE, GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY
   };
   const gint w = 21, h = 13;
   static const Rect crops[] = {
@@ -878,6 +940,7 @@ clepsilonformats_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_planar_444_422);
+  tcase_add_test (tc, test_packed_422);
   tcase_add_test (tc, test_10bit);
   tcase_add_test (tc, test_10bit_threshold_scale);
   tcase_add_test (tc, test_10bit_threshold_change_playing);
