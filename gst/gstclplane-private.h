@@ -57,9 +57,10 @@ typedef struct
   gint width, height;
 } GstClRegion;
 
-/* The bytes of one row of plane @index of @info: its samples, and where it
- * packs luma with subsampled chroma (YUY2, UYVY), whole pairs of pixels (an
- * odd width ends in a pair whose second luma sample is padding). */
+/* The bytes of one row of plane @index of @info: the widest of its
+ * components' rows, so that where it packs luma with subsampled chroma
+ * (YUY2, UYVY) whole pairs of pixels (an odd width ends in a pair whose
+ * second luma sample is padding). */
 gsize gst_cl_plane_row_bytes (const GstVideoInfo * info, guint index);
 
 /* The bytes of the samples @x .. @x + @width - 1 of a row of @plane, and

@@ -36,15 +36,16 @@ gsize
 gst_cl_plane_row_bytes (const GstVideoInfo * info, guint index)
 {
   gint comp[GST_VIDEO_MAX_COMPONENTS];
-  gint i, wsub, block_sub = 0;
+  gsize row_bytes = 0;
+  guint i;
 
+  /* the widest of its components' rows: YUY2's chroma rows cover whole
+   * pairs where its luma row stops at the last sample */
   gst_video_format_info_component (info->finfo, index, comp);
-  wsub = GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, comp[0]);
-  for (i = 1; i < GST_VIDEO_MAX_COMPONENTS && comp[i] >= 0; i++)
-    block_sub = MAX (block_sub,
-        (gint) GST_VIDEO_FORMAT_INFO_W_SUB (info->finfo, comp[i]) - wsub);
-  return (gsize) GST_ROUND_UP_N (GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]),
-      1 << block_sub) * GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
+  for (i = 0; i < GST_VIDEO_MAX_COMPONENTS && comp[i] >= 0; i++)
+    row_bytes = MAX (row_bytes, (gsize) GST_VIDEO_INFO_COMP_WIDTH (info,
+            comp[i]) * GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[i]));
+  return row_bytes;
 }
 
 gsize

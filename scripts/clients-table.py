@@ -30,7 +30,8 @@ for line in sys.stdin:
             order.append(m.group(1))
 
 cols = ["defaults", "chroma", "kernel", "kernel-only", "passthrough", "NV12",
-        "YV12", "NV21", "GRAY8", "Y444", "Y42B", "I420_10LE", "P010_10LE",
+        "YV12", "NV21", "GRAY8", "Y444", "Y42B", "YUY2", "UYVY", "I420_10LE",
+        "P010_10LE",
         "I422_10LE", "Y444_10LE", "interlaced"]
 
 

@@ -129,6 +129,10 @@ static const Client clients[] = {
       META_AS_IS, SIZE_BLOCKS},
   {"pngenc", CLIENT_CHAIN, "pngenc snapshot=false ! filesink location=%s",
       "pngenc"},
+  /* what y4menc does not take (YUY2, UYVY) through a converter */
+  {"videoconvert!y4menc", CLIENT_CHAIN, "videoconvert ! video/x-raw,"
+        "format=Y42B ! y4menc ! filesink location=%s", "videoconvert y4menc",
+      META_AS_IS, SIZE_BLOCKS},
   {"videoconvert", CLIENT_CHAIN,
       "videoconvert ! video/x-raw,format=BGRA ! " APPSINK, "videoconvert"},
   {"videoconvert!pngenc", CLIENT_CHAIN, "videoconvert ! video/x-raw,"
@@ -175,7 +179,8 @@ typedef struct
 static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_YV12,
   GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_Y444,
-  GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_I420_10LE,
+  GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY,
+  GST_VIDEO_FORMAT_I420_10LE,
   GST_VIDEO_FORMAT_P010_10LE, GST_VIDEO_FORMAT_I422_10LE,
   GST_VIDEO_FORMAT_Y444_10LE,
 };

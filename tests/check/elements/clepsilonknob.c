@@ -840,6 +840,139 @@ GST_START_TEST (test_auto_10bit)
 
 GST_END_TEST;
 
+/* A @w x @h frame of @fmt (into @info) with the luma of @in8 (an 8-bit
+ * frame of @info8, at least that large) and random chroma. */
+static GstBuffer *
+frame_from_luma (GstBuffer * in8, const GstVideoInfo * info8,
+    GstVideoFormat fmt, gint w, gint h, GstVideoInfo * info, GRand * rand)
+{
+  GstBuffer *out;
+  GstVideoFrame f8, f;
+  gint c, x, y;
+
+  gst_video_info_set_format (info, fmt, w, h);
+  out = gst_buffer_new_allocate (NULL, info->size, NULL);
+  fail_unless (gst_video_frame_map (&f8, info8, in8, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&f, info, out, GST_MAP_WRITE));
+  for (c = 0; c < 3; c++) {
+    const gint p = GST_VIDEO_INFO_COMP_PLANE (info, c);
+
+    for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (info, c); y++)
+      for (x = 0; x < GST_VIDEO_INFO_COMP_WIDTH (info, c); x++)
+        ref_set_sample (info, c, GST_VIDEO_FRAME_PLANE_DATA (&f, p),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&f, p), x, y, c > 0 ?
+            (guint) g_rand_int_range (rand, 0, 256) : ref_get_sample (info8, 0,
+                GST_VIDEO_FRAME_PLANE_DATA (&f8, 0),
+                GST_VIDEO_FRAME_PLANE_STRIDE (&f8, 0), x, y));
+  }
+  gst_video_frame_unmap (&f);
+  gst_video_frame_unmap (&f8);
+  return out;
+}
+
+/* @in (taken) through a fresh element at strength=auto: the output, and
+ * the threshold the DCT stage chose into @threshold. */
+static GstBuffer *
+push_auto (GstBuffer * in, const GstVideoInfo * info, guint * threshold,
+    const gchar * ctx)
+{
+  GstElement *e = th_make_element ();
+  GstVideoInfo caps_info;
+  GstHarness *hr;
+  GstBuffer *out;
+
+  gst_util_set_object_arg (G_OBJECT (e), "strength", "auto");
+  hr = th_harness_new (e, GST_VIDEO_INFO_FORMAT (info), info->width,
+      info->height, 0, &caps_info);
+  out = th_push_pull (hr, in, ctx);
+  *threshold = stats_uint (hr->element, "auto-threshold");
+  th_teardown_checked (hr);
+  return out;
+}
+
+/* strength=auto on YUY2 and UYVY: the estimate finds the threshold it finds
+ * on I420 with the same luma, the luma is the reference's DCT stage at that
+ * threshold, and the chroma is as it came; at the coded frame's size and
+ * at an odd one. */
+GST_START_TEST (test_auto_packed_422)
+{
+  static const GstVideoFormat formats[] =
+      { GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY };
+  static const gint sizes[][2] = { {160, 120}, {157, 119} };
+  GRand *rand = g_rand_new_with_seed (0x422d);
+  GstVideoInfo info8;
+  GstBuffer *in8 = jpeg_coded_frame (&info8);
+  guint s, i;
+
+  if (in8 == NULL) {
+    GST_WARNING ("no jpegenc: strength=auto on YUY2 and UYVY not run");
+    g_rand_free (rand);
+    return;
+  }
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    const gint w = sizes[s][0], h = sizes[s][1];
+    GstVideoInfo planar_info;
+    GstBuffer *planar = frame_from_luma (in8, &info8, GST_VIDEO_FORMAT_I420,
+        w, h, &planar_info, rand);
+    GstVideoFrame fp;
+    guint8 *expected = g_malloc ((gsize) w * h);
+    guint planar_threshold;
+
+    gst_buffer_unref (push_auto (gst_buffer_ref (planar), &planar_info,
+            &planar_threshold, "I420"));
+    fail_unless (planar_threshold > 0, "I420 %dx%d: no step found", w, h);
+    fail_unless (gst_video_frame_map (&fp, &planar_info, planar, GST_MAP_READ));
+    ref_dct_threshold_plane (GST_VIDEO_FRAME_PLANE_DATA (&fp, 0),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&fp, 0), expected, w, w, h,
+        planar_threshold, DCT_PASSES);
+    gst_video_frame_unmap (&fp);
+
+    RT_FOR_EACH_FORMAT (i, formats) {
+      GstVideoInfo info;
+      GstBuffer *in = frame_from_luma (in8, &info8, formats[i], w, h, &info,
+          rand), *out;
+      GstVideoFrame fin, fout;
+      gchar *ctx = g_strdup_printf ("%s %dx%d",
+          gst_video_format_to_string (formats[i]), w, h);
+      guint threshold, c, n_bad = 0;
+      gint x, y;
+
+      out = push_auto (gst_buffer_ref (in), &info, &threshold, ctx);
+      fail_unless_equals_int (threshold, planar_threshold);
+      fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
+      fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
+      for (c = 0; c < 3; c++)
+        for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (&info, c); y++)
+          for (x = 0; x < GST_VIDEO_INFO_COMP_WIDTH (&info, c); x++) {
+            guint got = ref_get_sample (&info, c,
+                GST_VIDEO_FRAME_PLANE_DATA (&fout, 0),
+                GST_VIDEO_FRAME_PLANE_STRIDE (&fout, 0), x, y);
+            guint want = c > 0 ? ref_get_sample (&info, c,
+                GST_VIDEO_FRAME_PLANE_DATA (&fin, 0),
+                GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0), x, y) :
+                expected[y * w + x];
+
+            if (got != want && n_bad++ == 0)
+              GST_ERROR ("%s: component %u x %d y %d: got %u, expected %u",
+                  ctx, c, x, y, got, want);
+          }
+      fail_unless (n_bad == 0, "%s: %u samples differ from the reference "
+          "(threshold %u; the first logged)", ctx, n_bad, threshold);
+      gst_video_frame_unmap (&fout);
+      gst_video_frame_unmap (&fin);
+      gst_buffer_unref (out);
+      gst_buffer_unref (in);
+      g_free (ctx);
+    }
+    g_free (expected);
+    gst_buffer_unref (planar);
+  }
+  gst_buffer_unref (in8);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* ------------------------------------------------------------------------ */
 /* Figures                                                                  */
 
@@ -951,6 +1084,7 @@ clepsilonknob_suite (void)
   tcase_add_test (tc, test_bad_value_warns_at_start);
   tcase_add_test (tc, test_bad_value_warns_after_restart);
   tcase_add_test (tc, test_auto_10bit);
+  tcase_add_test (tc, test_auto_packed_422);
   tcase_add_test (tc, test_stats_at_eos);
   tcase_add_test (tc, test_metadata);
   return s;

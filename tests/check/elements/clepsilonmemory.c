@@ -761,6 +761,16 @@ GST_START_TEST (test_videotestsrc_i420_chroma)
 
 GST_END_TEST;
 
+/* What webcams give, straight from videotestsrc into the proposed pool:
+ * the luma filtered, the chroma (chroma-threshold set) as it came. */
+GST_START_TEST (test_videotestsrc_packed_422)
+{
+  run_videotestsrc_pipeline (GST_VIDEO_FORMAT_YUY2, 20, 12);
+  run_videotestsrc_pipeline (GST_VIDEO_FORMAT_UYVY, 20, 0);
+}
+
+GST_END_TEST;
+
 /* Upstream writes its frames into the pool the element proposes. */
 GST_START_TEST (test_upstream_uses_pool)
 {
@@ -772,6 +782,8 @@ GST_START_TEST (test_upstream_uses_pool)
   } cases[] = {
     {GST_VIDEO_FORMAT_NV12, 320, 240, 0},
     {GST_VIDEO_FORMAT_I420, 97, 61, 14},
+    {GST_VIDEO_FORMAT_YUY2, 97, 61, 14},
+    {GST_VIDEO_FORMAT_UYVY, 33, 2, 0},
   };
   const guint n_frames = 4;
   guint c, i;
@@ -1072,11 +1084,13 @@ make_padded_input (const GstVideoInfo * info, GRand * rand, gint extra,
 
   for (p = 0; p < n_planes; p++) {
     gint comp[GST_VIDEO_MAX_COMPONENTS];
-    gint row_bytes, rows;
+    gint row_bytes = 0, rows, c;
 
+    /* the widest component's row: whole pairs of YUY2 */
     gst_video_format_info_component (info->finfo, p, comp);
-    row_bytes = GST_VIDEO_INFO_COMP_WIDTH (info, comp[0]) *
-        GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[0]);
+    for (c = 0; c < GST_VIDEO_MAX_COMPONENTS && comp[c] >= 0; c++)
+      row_bytes = MAX (row_bytes, GST_VIDEO_INFO_COMP_WIDTH (info, comp[c]) *
+          GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[c]));
     rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
     stride[p] = row_bytes + extra;
     offset[p] = pos;
@@ -1120,9 +1134,12 @@ GST_START_TEST (test_padded_strides_system_memory)
 {
   /* { extra stride bytes, gap between planes } */
   static const gint layouts[][2] = { {64, 256}, {3, 5} };
+  static const GstVideoFormat formats[] = { GST_VIDEO_FORMAT_NV12,
+    GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY
+  };
   guint f, l;
 
-  RT_FOR_EACH_FORMAT (f, rt_formats_420) {
+  RT_FOR_EACH_FORMAT (f, formats) {
     GRand *rand = g_rand_new_with_seed (0x7add + f);
     RefParams p;
     GstVideoInfo info;
@@ -1130,12 +1147,12 @@ GST_START_TEST (test_padded_strides_system_memory)
     DeviceInfo dev;
 
     th_params_init (&p, 20, 7, 15);
-    hr = make_harness (rt_formats_420[f], 37, 23, &p, &info);
+    hr = make_harness (formats[f], 37, 23, &p, &info);
     dev = element_device (hr->element);
 
     for (l = 0; l < G_N_ELEMENTS (layouts); l++) {
       gchar *ctx = g_strdup_printf ("[padded strides] %s 37x23 stride+%d "
-          "gap %d", gst_video_format_to_string (rt_formats_420[f]),
+          "gap %d", gst_video_format_to_string (formats[f]),
           layouts[l][0], layouts[l][1]);
       gchar *ctx_odd = g_strdup_printf ("%s, odd address", ctx);
       GstBuffer *in;
@@ -1759,6 +1776,7 @@ clepsilonmemory_suite (void)
   tcase_add_test (tc, test_stats_initial);
   tcase_add_test (tc, test_videotestsrc_nv12);
   tcase_add_test (tc, test_videotestsrc_i420_chroma);
+  tcase_add_test (tc, test_videotestsrc_packed_422);
   tcase_add_test (tc, test_upstream_uses_pool);
   tcase_add_test (tc, test_system_memory_aligned);
   tcase_add_test (tc, test_system_memory_per_plane);
