@@ -242,10 +242,11 @@ GST_START_TEST (test_interlaced_mpeg2)
 
 GST_END_TEST;
 
-/* videotestsrc's interleaved frames, of an odd height, NV12 and I420. */
+/* videotestsrc's interleaved frames, of an odd height, planar, semi-planar
+ * and packed. */
 GST_START_TEST (test_interleaved)
 {
-  static const gchar *formats[] = { "NV12", "I420", "GRAY8" };
+  static const gchar *formats[] = { "NV12", "I420", "GRAY8", "YUY2", "UYVY" };
   guint f, frames, differ;
   RefParams p;
 
