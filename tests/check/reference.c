@@ -397,16 +397,6 @@ ref_components (const GstVideoInfo * info, RefComp comps[3])
       comps[2] = b;
       return 3;
     }
-    case GST_VIDEO_FORMAT_YUY2:
-    case GST_VIDEO_FORMAT_UYVY:{
-      RefComp a = { 0, GST_VIDEO_INFO_COMP_POFFSET (info, 1), 4, cw, h };
-      RefComp b = { 0, GST_VIDEO_INFO_COMP_POFFSET (info, 2), 4, cw, h };
-      comps[0].offset = GST_VIDEO_INFO_COMP_POFFSET (info, 0);
-      comps[0].xstep = 2;
-      comps[1] = a;
-      comps[2] = b;
-      return 3;
-    }
     default:
       g_error ("reference: unsupported format %s",
           gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)));
@@ -423,7 +413,9 @@ ref_process (const GstVideoInfo * info,
   gint n;
   gint i, x, y;
 
-  if (GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8) {
+  /* the sample by sample path: 10-bit samples, and packed luma, which the
+   * planar convolution below would not find */
+  if (GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8 || !ref_filters_chroma (info)) {
     ref_process_region (info, src_data, src_stride, dst_data, dst_stride, p,
         0, 0, GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
     return;
@@ -436,8 +428,7 @@ ref_process (const GstVideoInfo * info,
     const guint8 *s = src_data[c->plane] + c->offset;
     guint8 *d = dst_data[c->plane] + c->offset;
     gint ss = src_stride[c->plane], ds = dst_stride[c->plane];
-    guint thr = i == 0 ? p->threshold :
-        ref_filters_chroma (info) ? p->chroma_threshold : 0;
+    guint thr = (i == 0) ? p->threshold : p->chroma_threshold;
 
     if (thr > 0) {
       ref_epsilon_plane (s, ss, d, ds, c->width, c->height, c->xstep,

@@ -128,6 +128,20 @@ rt_params_set_kernel (RefParams * p, const gchar * text)
       p->kernel_height <= REF_KERNEL_MAX_SIDE;
 }
 
+gsize
+rt_row_bytes (const GstVideoInfo * info, guint plane)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+  gsize row_bytes = 0;
+  guint c;
+
+  gst_video_format_info_component (info->finfo, plane, comp);
+  for (c = 0; c < GST_VIDEO_MAX_COMPONENTS && comp[c] >= 0; c++)
+    row_bytes = MAX (row_bytes, (gsize) GST_VIDEO_INFO_COMP_WIDTH (info,
+            comp[c]) * GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[c]));
+  return row_bytes;
+}
+
 void
 rt_fill_random (GstBuffer * buf, GRand * rand)
 {

@@ -72,6 +72,11 @@ gboolean rt_params_set_kernel (RefParams * p, const gchar * text);
 /* Writes random bytes over the whole buffer. */
 void rt_fill_random (GstBuffer * buf, GRand * rand);
 
+/* The bytes a row of plane @plane of @info needs: the widest of its
+ * components' rows (whole pairs of YUY2 and UYVY, whose last V comes after
+ * an odd width's last luma sample). */
+gsize rt_row_bytes (const GstVideoInfo * info, guint plane);
+
 /* A buffer of @info's size and default layout with random content, its
  * memory aligned to @align + 1 bytes (@align is a mask, as in
  * GstAllocationParams), or at an odd address when @odd. */

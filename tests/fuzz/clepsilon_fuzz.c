@@ -102,12 +102,12 @@ static gchar *last_caps;
 static const GstVideoFormat formats[] = {
   GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12,
   GST_VIDEO_FORMAT_NV21, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_Y444,
-  GST_VIDEO_FORMAT_Y42B,
+  GST_VIDEO_FORMAT_Y42B, GST_VIDEO_FORMAT_YUY2, GST_VIDEO_FORMAT_UYVY,
 };
 
 static const gchar *const unsupported_caps[] = {
   "video/x-raw, format=RGBA, width=16, height=16, framerate=30/1",
-  "video/x-raw, format=YUY2, width=16, height=16, framerate=30/1",
+  "video/x-raw, format=v210, width=16, height=16, framerate=30/1",
   "video/x-raw, format=GRAY8, width=65536, height=32768, framerate=30/1",
   "video/x-raw, format=GRAY8, width=2147483647, height=1, framerate=30/1",
   "video/x-raw, format=NV12, width=1073741825, height=1, framerate=30/1",
@@ -291,8 +291,7 @@ plane_rows_bytes (const GstVideoInfo * info, guint plane, gsize * row_bytes)
   gint comps[GST_VIDEO_MAX_COMPONENTS];
 
   gst_video_format_info_component (info->finfo, plane, comps);
-  *row_bytes = (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, comps[0]) *
-      GST_VIDEO_INFO_COMP_PSTRIDE (info, comps[0]);
+  *row_bytes = rt_row_bytes (info, plane);
   return GST_VIDEO_INFO_COMP_HEIGHT (info, comps[0]);
 }
 

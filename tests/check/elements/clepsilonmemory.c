@@ -1084,13 +1084,9 @@ make_padded_input (const GstVideoInfo * info, GRand * rand, gint extra,
 
   for (p = 0; p < n_planes; p++) {
     gint comp[GST_VIDEO_MAX_COMPONENTS];
-    gint row_bytes = 0, rows, c;
+    gint row_bytes = rt_row_bytes (info, p), rows;
 
-    /* the widest component's row: whole pairs of YUY2 */
     gst_video_format_info_component (info->finfo, p, comp);
-    for (c = 0; c < GST_VIDEO_MAX_COMPONENTS && comp[c] >= 0; c++)
-      row_bytes = MAX (row_bytes, GST_VIDEO_INFO_COMP_WIDTH (info, comp[c]) *
-          GST_VIDEO_INFO_COMP_PSTRIDE (info, comp[c]));
     rows = GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]);
     stride[p] = row_bytes + extra;
     offset[p] = pos;

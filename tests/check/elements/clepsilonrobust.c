@@ -466,7 +466,7 @@ GST_START_TEST (test_unsupported_caps)
     gboolean acceptable;        /* passes the accept-caps query */
   } bad[] = {
     {"video/x-raw, format=RGBA, width=64, height=48, framerate=30/1", FALSE},
-    {"video/x-raw, format=YUY2, width=64, height=48, framerate=30/1", FALSE},
+    {"video/x-raw, format=v210, width=64, height=48, framerate=30/1", FALSE},
     {"video/x-raw(memory:GLMemory), format=NV12, width=64, height=48, "
           "framerate=30/1", FALSE},
     /* GstVideoInfo refuses these (2^32 and 2^31 bytes of luma) */
@@ -476,6 +476,8 @@ GST_START_TEST (test_unsupported_caps)
         TRUE},
     /* a 2^31-byte plane: beyond the kernels' 32-bit offsets */
     {"video/x-raw, format=GRAY8, width=65536, height=32768, framerate=30/1",
+        TRUE},
+    {"video/x-raw, format=YUY2, width=32768, height=32768, framerate=30/1",
         TRUE},
     /* GstVideoInfo takes it, with a negative stride and a size of ~2^64 */
     {"video/x-raw, format=GRAY8, width=2147483647, height=1, framerate=30/1",
