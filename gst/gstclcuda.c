@@ -30,6 +30,7 @@
 #include "gstclcuda-private.h"
 #include "gstclcudaapi-private.h"
 #include "gstclerror-private.h"
+#include "gstclwaits-private.h"
 
 #include <CL/cl_ext.h>
 #include <gmodule.h>
@@ -577,8 +578,12 @@ copy_planes (GstClCudaPool * pool, guint index,
       status = cu.Memcpy2DAsync (&copy, pool->stream);
   }
   if (status == CUDA_SUCCESS) {
+    gint64 began = gst_cl_wait_begin ();
+
     step = "cuStreamSynchronize";
     status = cu.StreamSynchronize (pool->stream);
+    gst_cl_wait_end (in ? GST_CL_WAIT_CUDA_COPY_IN : GST_CL_WAIT_CUDA_COPY_OUT,
+        began);
   }
   cu.CtxPopCurrent (NULL);
   if (status != CUDA_SUCCESS)

@@ -27,6 +27,7 @@
 #endif
 
 #include "gstclinflight-private.h"
+#include "gstclwaits-private.h"
 #include "gstclerror-private.h"
 #include "gstclmemory-private.h"
 
@@ -124,7 +125,10 @@ retire_slot (GstClSlot * slot, gdouble * device_ms, GError ** error)
   const gchar *step = "clWaitForEvents (frame in flight)";
 
   if (slot->done) {
+    gint64 began = gst_cl_wait_begin ();
+
     status = clWaitForEvents (1, &slot->done);
+    gst_cl_wait_end (GST_CL_WAIT_SLOT, began);
     if (status == CL_SUCCESS) {
       step = "clGetEventInfo (frame in flight)";
       status = event_outcome (slot->done, &outcome);
@@ -155,6 +159,7 @@ finish_queues (GstClInFlight * self, GError ** error)
     self->compute
   };
   cl_int status, first = CL_SUCCESS;
+  gint64 began = gst_cl_wait_begin ();
   guint i;
 
   for (i = 0; i < 3; i++) {
@@ -164,6 +169,7 @@ finish_queues (GstClInFlight * self, GError ** error)
         first = status;
     }
   }
+  gst_cl_wait_end (GST_CL_WAIT_FRAME, began);
   return first == CL_SUCCESS ||
       gst_cl_set_error (error, first, "clFinish (frame)");
 }
