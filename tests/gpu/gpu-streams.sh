@@ -8,8 +8,11 @@
 # (README.md; its clips/ from gpu-cuda-clips.sh):
 #   bash tests/gpu/gpu-streams.sh
 # Settings (environment): CLIPS (1080 4k), NS (1 2 4 8 16), MODES (procs
-# chains), ROUNDS (3; the median is kept), FILTERS (medium auto), MPS=1 to
-# run under NVIDIA MPS (its control daemon started and stopped here).
+# chains), ROUNDS (3; the median is kept), FILTERS (medium auto), PATHS
+# (cuda sys), BUILDS (build; "build old" adds the columns of the plugin in
+# the runtime folder's old/, of gpu-bundle.sh's OLD=, run alternately),
+# MPS=1 to run under NVIDIA MPS (its control daemon started and stopped
+# here).
 # Prints one row per clip, mode and N: frames a second of the decoders
 # alone, then with each filter as a share of that, on each memory path; then
 # the element's host waits (ms a frame, by cause, mean over the chains of
@@ -19,12 +22,13 @@ rt=${CLEPSILON_GPU_RUNTIME:?"set it to the GPU machine's runtime folder (tests/g
 [ -f "$rt/gst-env.sh" ] || { echo "$0: no gst-env.sh in $rt (tests/gpu/README.md)" >&2; exit 2; }
 rt=$(cd "$rt" && pwd)
 source "$rt/gst-env.sh" >/dev/null 2>&1
-export GST_PLUGIN_PATH=$rt/build/gst GST_CL_CACHE_DIR=/tmp/clcache
+export GST_CL_CACHE_DIR=/tmp/clcache
 seek=$rt/build/tests/gpu/cl-cuda-seek
 out=${OUT:-/tmp/out}/streams
 mkdir -p "$out"
 CLIPS=${CLIPS:-1080 4k} NS=${NS:-1 2 4 8 16} MODES=${MODES:-procs chains}
-ROUNDS=${ROUNDS:-3} FILTERS=${FILTERS:-medium auto}
+ROUNDS=${ROUNDS:-3} FILTERS=${FILTERS:-medium auto} PATHS=${PATHS:-cuda sys}
+BUILDS=${BUILDS:-build}
 declare -A source=(
   [1080]="filesrc location=$rt/clips/broadcast-1080.m2v ! mpegvideoparse ! nvmpeg2videodec"
   [4k]="filesrc location=$rt/clips/pan-4k.mp4 ! qtdemux ! h264parse ! nvh264dec")
@@ -43,8 +47,10 @@ aggregate () {
     END {printf "%.0f\n", (mx > mn ? f * 1e6 / (mx - mn) : 0)}' "$@"
 }
 
-measure () { # CLIP MODE N PATH FILTER LOG: prints frames a second
+measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
   local k p=""
+  export GST_PLUGIN_PATH=$rt/$6/gst GST_REGISTRY=/tmp/gst-registry-$6.bin
+  set -- "$1" "$2" "$3" "$4" "$5" "$7"
   if [ "$2" = procs ]; then
     for k in $(seq "$3"); do
       timeout 300 "$seek" "$(chain "$1" "$4" "$5" 0)" 0 > "$6.$k" 2>&1 &
@@ -65,31 +71,41 @@ if [ "${MPS:-0}" = 1 ]; then
   mkdir -p /tmp/mps-pipe /tmp/mps-log
   nvidia-cuda-mps-control -d && echo "NVIDIA MPS: on" || echo "NVIDIA MPS: could not start"
 fi
-"$seek" "$(chain 1080 cuda dec 0)" 0 > /dev/null 2>&1   # warms the caches
 configs=()
-for path in cuda sys; do
-  configs+=("$path dec")
-  for f in $FILTERS; do configs+=("$path $f"); done
+for path in $PATHS; do
+  configs+=("$path dec build")
+  for f in $FILTERS; do
+    for b in $BUILDS; do configs+=("$path $f $b"); done
+  done
+done
+for b in $BUILDS; do  # warms the registries and the kernel caches
+  GST_PLUGIN_PATH=$rt/$b/gst GST_REGISTRY=/tmp/gst-registry-$b.bin \
+    "$seek" "$(chain 1080 cuda auto 0)" 0 > /dev/null 2>&1
 done
 printf "%-5s %-6s %3s" clip mode N
-for c in "${configs[@]}"; do printf " %12s" "${c/ /:}"; done; echo
+for c in "${configs[@]}"; do c=${c% build}; printf " %12s" "${c// /:}"; done; echo
 for clip in $CLIPS; do
   for mode in $MODES; do
     for n in $NS; do
       printf "%-5s %-6s %3d" "$clip" "$mode" "$n"
       declare -A fps=()
+      # the rounds alternate over the configurations, so that a slow spell
+      # of the machine falls on all of them
+      for r in $(seq "$ROUNDS"); do
+        for c in "${configs[@]}"; do
+          set -- $c
+          log=$out/$clip-$mode-$n-$1-$2-$3-r$r
+          rm -f "$log".*
+          fps[$c]="${fps[$c]:-} $(measure "$clip" "$mode" "$n" "$1" "$2" "$3" "$log")"
+        done
+      done
       for c in "${configs[@]}"; do
         set -- $c
-        for r in $(seq "$ROUNDS"); do
-          log=$out/$clip-$mode-$n-$1-$2-r$r
-          rm -f "$log".*
-          measure "$clip" "$mode" "$n" "$1" "$2" "$log"
-        done | median > "$out/fps"
-        fps[$c]=$(cat "$out/fps")
+        fps[$c]=$(printf "%s\n" ${fps[$c]} | median)
         if [ "$2" = dec ]; then
           printf " %12s" "${fps[$c]}"
         else
-          printf " %7s %3d%%" "${fps[$c]}" $((100 * fps[$c] / (fps[$1 dec] > 0 ? fps[$1 dec] : 1)))
+          printf " %7s %3d%%" "${fps[$c]}" $((100 * fps[$c] / (fps[$1 dec build] > 0 ? fps[$1 dec build] : 1)))
         fi
       done
       echo
