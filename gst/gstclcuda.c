@@ -30,7 +30,9 @@
 #include "gstcldebug-private.h"
 #include "gstclcuda-private.h"
 #include "gstclcudaapi-private.h"
+#include "gstclcudachain-private.h"
 #include "gstclerror-private.h"
+#include "gstclwaits-private.h"
 
 #include <CL/cl_ext.h>
 #include <gmodule.h>
@@ -83,6 +85,8 @@ struct _GstClCudaPool
   gsize granularity;
   clEnqueueAcquireExternalMemObjectsKHR_fn acquire;
   clEnqueueReleaseExternalMemObjectsKHR_fn release;
+  GstClCudaChain *chain;        /* NULL: CUDA and OpenCL ordered by the host */
+  gboolean copies_out;          /* the output's pool: copied out after release */
   guint n_buffers;
   PoolBuffer buffers[];
 };
@@ -440,6 +444,7 @@ make_buffers (GstClCudaPool * pool, gsize size, GError ** error)
     if (!make_buffer (pool, i, &prop, error))
       return FALSE;
   }
+  pool->chain = gst_cl_cuda_chain_new (pool->context, pool->device);
   return TRUE;
 }
 
@@ -497,6 +502,7 @@ gst_cl_cuda_pool_free (GstClCudaPool * pool)
       if (buf->created)
         cu.MemRelease (buf->handle);
     }
+    gst_cl_cuda_chain_free (pool->chain);
     if (pool->stream)
       cu.StreamDestroy (pool->stream);
     cu.CtxPopCurrent (NULL);
@@ -580,7 +586,10 @@ plane_fits (GstClCudaPool * pool, const GstClCudaPlaneCopy * plane,
 }
 
 /* Copies the planes into (@in) or out of buffer @index on the pool's
- * stream and waits for them. */
+ * stream and waits for them; or, where the chain can carry it, signals
+ * OpenCL after the copies in instead (gst_cl_cuda_pool_acquire() waits
+ * for it on the device); copies out after OpenCL's signal where one is
+ * pending. */
 static gboolean
 copy_planes (GstClCudaPool * pool, guint index,
     const GstClCudaPlaneCopy * planes, guint n_planes, gboolean in,
@@ -597,6 +606,11 @@ copy_planes (GstClCudaPool * pool, guint index,
   }
   if (!push_context (pool->cuda_context, error))
     return FALSE;
+  if (!in && gst_cl_cuda_chain_cuda_pending (pool->chain) &&
+      !gst_cl_cuda_chain_wait_cuda (pool->chain, pool->stream, error)) {
+    cu.CtxPopCurrent (NULL);
+    return FALSE;
+  }
   for (i = 0; i < n_planes && status == CUDA_SUCCESS; i++) {
     const GstClCudaPlaneCopy *p = &planes[i];
     CUDA_MEMCPY2D copy = {.srcMemoryType = CU_MEMORYTYPE_DEVICE,
@@ -611,9 +625,21 @@ copy_planes (GstClCudaPool * pool, guint index,
     if (p->height > 0 && p->width_in_bytes > 0)
       status = cu.Memcpy2DAsync (&copy, pool->stream);
   }
+  if (status == CUDA_SUCCESS && in &&
+      gst_cl_cuda_chain_can_signal_cl (pool->chain)) {
+    gboolean ok = gst_cl_cuda_chain_signal_cl (pool->chain, pool->stream,
+        error);
+
+    cu.CtxPopCurrent (NULL);
+    return ok;
+  }
   if (status == CUDA_SUCCESS) {
+    gint64 began = gst_cl_wait_begin ();
+
     step = "cuStreamSynchronize";
     status = cu.StreamSynchronize (pool->stream);
+    gst_cl_wait_end (in ? GST_CL_WAIT_CUDA_COPY_IN : GST_CL_WAIT_CUDA_COPY_OUT,
+        began);
   }
   cu.CtxPopCurrent (NULL);
   if (status != CUDA_SUCCESS)
@@ -637,6 +663,7 @@ gst_cl_cuda_pool_copy_out (GstClCudaPool * pool, guint index,
 {
   g_return_val_if_fail (index < pool->n_buffers, FALSE);
 
+  pool->copies_out = TRUE;
   return copy_planes (pool, index, planes, n_planes, FALSE, error);
 }
 
@@ -664,9 +691,19 @@ gst_cl_cuda_pool_acquire (GstClCudaPool * pool, guint index,
     cl_command_queue queue, cl_uint n_wait, const cl_event * wait_list,
     cl_event * event, GError ** error)
 {
-  return enqueue_external (pool, index, pool->acquire,
-      "clEnqueueAcquireExternalMemObjectsKHR", queue, n_wait, wait_list,
-      event, error);
+  cl_event copied;
+  gboolean ok;
+
+  /* after the copies in, where they signalled instead of being waited for */
+  if (!gst_cl_cuda_chain_wait_cl (pool->chain, queue, n_wait, wait_list,
+          &copied, error))
+    return FALSE;
+  ok = enqueue_external (pool, index, pool->acquire,
+      "clEnqueueAcquireExternalMemObjectsKHR", queue, copied ? 1 : n_wait,
+      copied ? &copied : wait_list, event, error);
+  if (copied)
+    clReleaseEvent (copied);
+  return ok;
 }
 
 gboolean
@@ -674,7 +711,25 @@ gst_cl_cuda_pool_release (GstClCudaPool * pool, guint index,
     cl_command_queue queue, cl_uint n_wait, const cl_event * wait_list,
     cl_event * event, GError ** error)
 {
-  return enqueue_external (pool, index, pool->release,
+  cl_event released = NULL;
+  gboolean ok;
+
+  ok = enqueue_external (pool, index, pool->release,
       "clEnqueueReleaseExternalMemObjectsKHR", queue, n_wait, wait_list,
-      event, error);
+      &released, error);
+  /* the output's copy out waits for this on the device */
+  if (ok && pool->copies_out && gst_cl_cuda_chain_can_signal_cuda (pool->chain))
+    ok = gst_cl_cuda_chain_signal_cuda (pool->chain, queue, 1, &released,
+        error);
+  if (event)
+    *event = released;
+  else if (released)
+    clReleaseEvent (released);
+  return ok;
+}
+
+gboolean
+gst_cl_cuda_pool_ordered_on_device (GstClCudaPool * pool)
+{
+  return gst_cl_cuda_chain_cuda_pending (pool->chain);
 }

@@ -29,6 +29,7 @@
 #endif
 
 #include "gstcldct-private.h"
+#include "gstclwaits-private.h"
 #include "gstclerror-private.h"
 #include "gstclprogram-private.h"
 #include "gstclkernels.h"
@@ -203,6 +204,7 @@ gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
   size_t global[2], local[2];
   const GstClEnqueue how = { local, *after, "dct_histogram" };
   GstClArgs args = GST_CL_ARGS_INIT;
+  gint64 began;
   cl_int err;
   guint a = 0;
 
@@ -247,8 +249,10 @@ gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
           global[1], &how, error))
       return FALSE;
   /* after the kernel on the in-order queue */
+  began = gst_cl_wait_begin ();
   err = clEnqueueReadBuffer (queue, self->hist, CL_TRUE, 0,
       GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), hist, 0, NULL, NULL);
+  gst_cl_wait_end (GST_CL_WAIT_HISTOGRAM, began);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clEnqueueReadBuffer (histogram)");
   return TRUE;

@@ -28,6 +28,7 @@
 
 #include "gstcldebug-private.h"
 #include "gstclinflight-private.h"
+#include "gstclwaits-private.h"
 #include "gstclerror-private.h"
 #include "gstclmemory-private.h"
 
@@ -123,7 +124,10 @@ retire_slot (GstClSlot * slot, gdouble * device_ms, GError ** error)
   const gchar *step = "clWaitForEvents (frame in flight)";
 
   if (slot->done) {
+    gint64 began = gst_cl_wait_begin ();
+
     status = clWaitForEvents (1, &slot->done);
+    gst_cl_wait_end (GST_CL_WAIT_SLOT, began);
     if (status == CL_SUCCESS) {
       step = "clGetEventInfo (frame in flight)";
       status = event_outcome (slot->done, &outcome);
@@ -154,6 +158,7 @@ finish_queues (GstClInFlight * self, GError ** error)
     self->compute
   };
   cl_int status, first = CL_SUCCESS;
+  gint64 began = gst_cl_wait_begin ();
   guint i;
 
   for (i = 0; i < 3; i++) {
@@ -163,6 +168,7 @@ finish_queues (GstClInFlight * self, GError ** error)
         first = status;
     }
   }
+  gst_cl_wait_end (GST_CL_WAIT_FRAME, began);
   return first == CL_SUCCESS ||
       gst_cl_set_error (error, first, "clFinish (frame)");
 }
@@ -434,14 +440,16 @@ leave_in_flight (GstClInFlight * self, GstClFrameQueues * q,
 }
 
 /* Keeps @in open in the slot of @q until the slot comes round again, where
- * its memories are OpenCL memories that the uploads still read; input in
- * system memory was copied to the staging buffer: closed now. */
+ * its memories are OpenCL memories that the uploads still read, or CUDA
+ * memory whose copy in OpenCL waits for on the device
+ * (gst_cl_cuda_import_open()); input in system memory was copied to the
+ * staging buffer: closed now. */
 static void
 hold_input (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * in)
 {
   GstClSlot *slot = &self->slots[q->slot];
 
-  if (!in->all_cl_memory) {
+  if (!in->all_cl_memory && !in->cuda) {
     gst_cl_frame_close (in);
     return;
   }
@@ -455,7 +463,7 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
     gboolean ok, GstClFrame * in, GstClFrame * out, gdouble * device_ms,
     GError ** error)
 {
-  gboolean left;
+  gboolean left, ordered;
 
   ok = ok && (q->n_acquired == 0 || release_imports (q, in, out, error));
   if (!ok && q->n_acquired > 0)
@@ -476,9 +484,13 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
     self->next = (q->slot + 1) % self->depth;
     return TRUE;
   }
-  /* The frames stay open until every command on them has completed. */
+  /* The frames stay open until every command on them has completed; a
+   * copy back that waits for them on the device goes first, and its wait
+   * is the frame's. */
+  ordered = ok && gst_cl_frame_commit_ordered (out);
+  ok = ok && (!ordered || gst_cl_frame_commit (out, error));
   ok = finish_queues (self, ok ? error : NULL) && ok;
-  ok = ok && gst_cl_frame_commit (out, error);
+  ok = ok && (ordered || gst_cl_frame_commit (out, error));
   gst_cl_frame_close (out);
   gst_cl_frame_close (in);
   return retire_slot (&self->slots[q->slot], device_ms, ok ? error : NULL)

@@ -28,6 +28,7 @@
 
 #include "gstcldebug-private.h"
 #include "gstclplacement-private.h"
+#include "gstclwaits-private.h"
 #include "gstclbufferpool-private.h"
 #include "gstclerror-private.h"
 
@@ -378,8 +379,10 @@ kernel_reaches (GstClPlacement * self, const GstClPlane * plane,
 static gboolean
 cpu_waits (const cl_event * pending, guint n, GError ** error)
 {
+  gint64 began = gst_cl_wait_begin ();
   cl_int status = n ? clWaitForEvents (n, pending) : CL_SUCCESS;
 
+  gst_cl_wait_end (GST_CL_WAIT_OTHER, began);
   return status == CL_SUCCESS ||
       gst_cl_set_error (error, status, "clWaitForEvents (frame in flight)");
 }

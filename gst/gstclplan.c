@@ -38,6 +38,7 @@
 
 #include "gstcldebug-private.h"
 #include "gstclplan-private.h"
+#include "gstclwaits-private.h"
 #include "gstclplacement-private.h"
 #include "gstcldct-private.h"
 #include "gstclerror-private.h"
@@ -709,6 +710,7 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
   gboolean ok;
 
   memset (frame, 0, sizeof (*frame));
+  gst_cl_waits_take (NULL);
   if (!gst_cl_in_flight_begin (self->in_flight, &slot, &frame->device_ms,
           error))
     return FALSE;
@@ -733,5 +735,6 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
   ok = ok && gst_cl_placement_share (self->placement, &q, inbuf, outbuf,
       &planes, &frame->transfers, error);
   describe_frame (self, frame);
+  gst_cl_waits_take (frame->host_wait_ms);
   return ok;
 }

@@ -22,9 +22,9 @@
 #define __GST_CL_STATS_PRIVATE_H__
 
 #include "gstclcopy-private.h"
+#include "gstclwaits-private.h"
 
 G_BEGIN_DECLS
-
 /* The one home of the figures the element's "stats" property reports:
  * written by the streaming thread (frames) and the tuner (programs and
  * timing), read by the property from any thread. Every function takes the
@@ -43,6 +43,7 @@ typedef struct
   guint auto_threshold;         /* strength=auto: the DCT threshold used
                                  * (of the second field, in fields) */
   gboolean in_fields;           /* filtered field by field (interlaced) */
+  gdouble host_wait_ms[GST_CL_WAIT_N];  /* the streaming thread's waits */
 } GstClFrameStats;
 
 /* A new set of figures, all zero and memory path "none". */
@@ -68,5 +69,4 @@ void gst_cl_stats_add_tuning (GstClStats * stats, guint runs, gdouble ms);
 GstStructure *gst_cl_stats_to_structure (GstClStats * stats);
 
 G_END_DECLS
-
 #endif /* __GST_CL_STATS_PRIVATE_H__ */

@@ -35,6 +35,7 @@ struct _GstClStats
   GstClTransferStats totals;
   gdouble device_ms;
   gdouble transform_ms;
+  gdouble host_wait_ms[GST_CL_WAIT_N];
   const gchar *memory_path;
   gchar epsilon_launch[32];
   gchar conv_launch[32];
@@ -72,6 +73,7 @@ gst_cl_stats_reset (GstClStats * self)
   self->frames = self->zero_copy_frames = self->field_frames = 0;
   memset (&self->totals, 0, sizeof (self->totals));
   self->device_ms = self->transform_ms = self->build_ms = self->tuning_ms = 0;
+  memset (self->host_wait_ms, 0, sizeof (self->host_wait_ms));
   self->memory_path = "none";
   g_strlcpy (self->epsilon_launch, "none", sizeof (self->epsilon_launch));
   g_strlcpy (self->conv_launch, "none", sizeof (self->conv_launch));
@@ -84,6 +86,7 @@ void
 gst_cl_stats_add_frame (GstClStats * self, const GstClFrameStats * frame)
 {
   const GstClTransferStats *t = &frame->transfers;
+  guint i;
 
   g_mutex_lock (&self->lock);
   self->frames++;
@@ -98,6 +101,8 @@ gst_cl_stats_add_frame (GstClStats * self, const GstClFrameStats * frame)
   self->totals.cuda_copy_bytes += t->cuda_copy_bytes;
   self->device_ms += frame->device_ms;
   self->transform_ms += frame->wall_ms;
+  for (i = 0; i < GST_CL_WAIT_N; i++)
+    self->host_wait_ms[i] += frame->host_wait_ms[i];
   self->memory_path = frame->memory_path;
   g_strlcpy (self->epsilon_launch, frame->epsilon_launch,
       sizeof (self->epsilon_launch));
@@ -127,15 +132,33 @@ gst_cl_stats_add_tuning (GstClStats * self, guint runs, gdouble ms)
   g_mutex_unlock (&self->lock);
 }
 
+/* "host-waits": each cause's ms a frame; the total, for
+ * "host-wait-ms-per-frame", to @total. */
+static GstStructure *
+host_waits (GstClStats * self, gdouble per_frame, gdouble * total)
+{
+  GstStructure *s = gst_structure_new_empty ("host-waits");
+  guint i;
+
+  *total = 0;
+  for (i = 0; i < GST_CL_WAIT_N; i++) {
+    gst_structure_set (s, gst_cl_wait_to_string (i), G_TYPE_DOUBLE,
+        self->host_wait_ms[i] * per_frame, NULL);
+    *total += self->host_wait_ms[i] * per_frame;
+  }
+  return s;
+}
+
 GstStructure *
 gst_cl_stats_to_structure (GstClStats * self)
 {
-  GstStructure *s;
-  gdouble per_frame;
+  GstStructure *s, *waits;
+  gdouble per_frame, wait_ms;
 
   g_mutex_lock (&self->lock);
   /* The per-frame figures are 0, not NaN, before the first frame. */
   per_frame = self->frames > 0 ? 1.0 / self->frames : 0.0;
+  waits = host_waits (self, per_frame, &wait_ms);
   s = gst_structure_new ("application/x-clepsilon-stats",
       "frames", G_TYPE_UINT64, self->frames,
       "zero-copy-frames", G_TYPE_UINT64, self->zero_copy_frames,
@@ -157,7 +180,10 @@ gst_cl_stats_to_structure (GstClStats * self)
       "tuning-ms", G_TYPE_DOUBLE, self->tuning_ms,
       "auto-threshold", G_TYPE_UINT, self->auto_threshold,
       "transform-ms-per-frame", G_TYPE_DOUBLE, self->transform_ms * per_frame,
-      "device-ms-per-frame", G_TYPE_DOUBLE, self->device_ms * per_frame, NULL);
+      "device-ms-per-frame", G_TYPE_DOUBLE, self->device_ms * per_frame,
+      "host-wait-ms-per-frame", G_TYPE_DOUBLE, wait_ms,
+      "host-waits", GST_TYPE_STRUCTURE, waits, NULL);
+  gst_structure_free (waits);
   g_mutex_unlock (&self->lock);
   return s;
 }

@@ -22,8 +22,10 @@
  *
  * With SEEK_AFTER 0: no seek and no checksums (the sink may get CUDA
  * memory); prints the frames and the real time (microseconds since the
- * epoch) of the first and the last at the sink, so that the aggregate
- * frame rate of several processes at once can be computed.
+ * epoch) of the first and the last at the sinks (every element whose name
+ * starts with "sink": one process may run several chains), so that the
+ * aggregate frame rate of several processes at once can be computed; and
+ * the "stats" of each clepsilon.
  *
  * Runs PIPELINE (gst-launch-1.0 syntax, ending in an element named "sink"
  * whose buffers are in system memory), and after SEEK_AFTER frames a
@@ -42,6 +44,7 @@ static gint frames, again, differ, seek_after;
 static gint64 first_us, last_us;
 static gboolean seeking;
 static GstElement *pipeline;
+static GMutex lock;             /* the counters, where chains run at once */
 
 static GstPadProbeReturn
 on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
@@ -51,9 +54,11 @@ on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   gchar *sum;
   const gchar *before;
 
+  g_mutex_lock (&lock);
   last_us = g_get_real_time ();
   if (frames++ == 0)
     first_us = last_us;
+  g_mutex_unlock (&lock);
   if (seek_after == 0)
     return GST_PAD_PROBE_OK;
   frames--;
@@ -74,13 +79,46 @@ on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   return GST_PAD_PROBE_OK;
 }
 
+/* Counts the buffers of @element where it is a sink of the measure. */
+static void
+probe_sink (const GValue * value, gpointer user_data)
+{
+  GstElement *element = g_value_get_object (value);
+  GstPad *pad;
+
+  if (!g_str_has_prefix (GST_ELEMENT_NAME (element), "sink") ||
+      !(pad = gst_element_get_static_pad (element, "sink")))
+    return;
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, NULL, NULL);
+  gst_object_unref (pad);
+  (*(gint *) user_data)++;
+}
+
+/* Prints the "stats" of @element where it is a clepsilon. */
+static void
+print_stats (const GValue * value, gpointer user_data)
+{
+  GstElement *element = g_value_get_object (value);
+  GstElementFactory *factory = gst_element_get_factory (element);
+  GstStructure *stats;
+  gchar *text;
+
+  if (!factory || g_strcmp0 (GST_OBJECT_NAME (factory), "clepsilon") != 0)
+    return;
+  g_object_get (element, "stats", &stats, NULL);
+  text = gst_structure_to_string (stats);
+  g_print ("stats %s: %s\n", GST_ELEMENT_NAME (element), text);
+  g_free (text);
+  gst_structure_free (stats);
+}
+
 int
 main (int argc, char **argv)
 {
   GError *error = NULL;
-  GstElement *sink;
-  GstPad *pad;
+  GstIterator *it;
   GstBus *bus;
+  gint sinks = 0;
   GstMessage *msg;
   gint before = 0;
   gboolean eos = FALSE, done = FALSE;
@@ -97,9 +135,14 @@ main (int argc, char **argv)
     g_printerr ("%s\n", error->message);
     return 2;
   }
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
-  pad = gst_element_get_static_pad (sink, "sink");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_buffer, NULL, NULL);
+  it = gst_bin_iterate_recurse (GST_BIN (pipeline));
+  gst_iterator_foreach (it, probe_sink, &sinks);
+  gst_iterator_free (it);
+  if (sinks == 0 || (seek_after > 0 && sinks > 1)) {
+    g_printerr ("the pipeline needs one sink named \"sink\"%s\n",
+        seek_after > 0 ? "" : " (or several, sink0, sink1...)");
+    return 2;
+  }
   bus = gst_element_get_bus (pipeline);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   while (!done) {
@@ -123,6 +166,9 @@ main (int argc, char **argv)
     gst_message_unref (msg);
   }
   gst_element_set_state (pipeline, GST_STATE_NULL);
+  it = gst_bin_iterate_recurse (GST_BIN (pipeline));
+  gst_iterator_foreach (it, print_stats, NULL);
+  gst_iterator_free (it);
   if (seek_after == 0) {
     g_print ("frames %d first %" G_GINT64_FORMAT " last %" G_GINT64_FORMAT
         " fps %.1f EOS %s\n", frames, first_us, last_us, frames > 1 ?

@@ -12,7 +12,8 @@
 # elements chained; then a flushing seek and EOS, and OpenCL faults
 # injected into a CUDA-memory pipeline (libclfault), each run classed as
 # right, clean error, silent, hang or crash. Logs go to $OUT.
-# FAULTS_ONLY=1 runs the faults alone, FAULTS_FROM=N from call N on.
+# FAULTS_ONLY=1 runs the faults alone, FAULTS_FROM=N from call N on,
+# FAULTS=0 the checks without the faults.
 rt=${CLEPSILON_GPU_RUNTIME:?"set it to the GPU machine's runtime folder (tests/gpu/README.md)"}
 [ -f "$rt/gst-env.sh" ] || { echo "$0: no gst-env.sh in $rt (tests/gpu/README.md)" >&2; exit 2; }
 rt=$(cd "$rt" && pwd)
@@ -96,6 +97,7 @@ timeout 120 "$B/tests/gpu/cl-cuda-seek" "$H264 ! $CUDA ! clepsilon device=nvidia
 
 }
 [ -n "${FAULTS_ONLY:-}" ] || checks
+if [ "${FAULTS:-1}" = 0 ]; then echo "checks failed: $fails"; exit $((fails > 0)); fi
 
 echo "== OpenCL faults, CUDA memory in and out where negotiated (libclfault, clfault-launch)"
 # the caps left to negotiation, as a user writes it: a device query that

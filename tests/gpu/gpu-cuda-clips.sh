@@ -4,7 +4,9 @@
 # $CLEPSILON_GPU_RUNTIME/clips (README.md): 4K H.264 (30 frames) and HEVC
 # Main 10 (20 frames), 1080p MPEG-2 -q:v 12 -g 12 -bf 2 (30 frames) as an
 # elementary stream, a program stream and a transport stream, and an H.264
-# stream of 15 frames at 1080p followed by 15 at 720p. About 5 MB.
+# stream of 15 frames at 1080p followed by 15 at 720p; for gpu-streams.sh, a
+# 1080p MPEG-2 clip coded as broadcast and DVD material is (250 frames) and
+# a 4K H.264 clip (300 frames), pans over a photograph. About 28 MB.
 set -euo pipefail
 rt=${CLEPSILON_GPU_RUNTIME:?"set it to the GPU machine's runtime folder (tests/gpu/README.md)"}
 dir=$rt/clips
@@ -25,4 +27,15 @@ ff -f lavfi -i "$(src 1920x1080 30)" "${h264[@]}" a.h264
 ff -f lavfi -i "$(src 1280x720 30)" "${h264[@]}" b.h264
 cat a.h264 b.h264 > caps-change.h264
 rm a.h264 b.h264
+# The pans: a photograph of Debian's python3-skimage, enlarged, panned over.
+photo=/usr/lib/python3/dist-packages/skimage/data/motorcycle_left.png
+pan() { # WIDTH HEIGHT: a pan across the photograph, scaled to 1.5 x WIDTH
+  echo "scale=$(($1 * 3 / 2)):-2,crop=$1:$2:x='mod(n*4,$(($1 / 2)))':y=0,format=yuv420p"
+}
+ff -loop 1 -framerate 25 -i "$photo" -vf "$(pan 1920 1080)" -frames:v 250 \
+  -c:v mpeg2video -b:v 8M -maxrate 15M -bufsize 1835k -g 12 -bf 2 \
+  broadcast-1080.m2v
+ff -loop 1 -framerate 30 -i "$photo" -vf "$(pan 3840 2160)" -frames:v 300 \
+  -c:v libx264 -preset veryfast -b:v 12M -maxrate 15M -bufsize 20M \
+  pan-4k.mp4
 ls -l

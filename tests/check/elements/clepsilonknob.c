@@ -983,6 +983,39 @@ keep_stats (GObject * object, GParamSpec * pspec, GstStructure ** stats)
   g_object_get (object, "stats", stats, NULL);
 }
 
+/* The host waits of @stats, a stream in system memory without
+ * strength=auto: every cause named, none negative, their sum the total;
+ * no CUDA copy and no histogram to wait for. */
+static void
+check_host_waits (const GstStructure * stats)
+{
+  static const gchar *const causes[] = { "cuda-copy-in", "cuda-copy-out",
+    "frame", "slot", "histogram", "staging", "other"
+  };
+  const GstStructure *waits;
+  gdouble total, ms, sum = 0;
+  guint i;
+
+  fail_unless (gst_structure_get_double (stats, "host-wait-ms-per-frame",
+          &total));
+  waits = gst_value_get_structure (gst_structure_get_value (stats,
+          "host-waits"));
+  fail_unless (waits != NULL);
+  fail_unless_equals_int (gst_structure_n_fields (waits),
+      G_N_ELEMENTS (causes));
+  for (i = 0; i < G_N_ELEMENTS (causes); i++) {
+    fail_unless (gst_structure_get_double (waits, causes[i], &ms), "%s",
+        causes[i]);
+    fail_unless (ms >= 0, "%s: %f", causes[i], ms);
+    sum += ms;
+  }
+  fail_unless (fabs (sum - total) <= 1e-9 + 1e-9 * total);
+  for (i = 0; i < 2; i++) {
+    gst_structure_get_double (waits, i ? "histogram" : "cuda-copy-in", &ms);
+    fail_unless_equals_float (ms, 0);
+  }
+}
+
 /* The stats are notified by EOS (what gst-launch-1.0 -v prints), with the
  * whole stream's frames and per-frame figures that are the totals divided
  * by them. */
@@ -1017,6 +1050,7 @@ GST_START_TEST (test_stats_at_eos)
   fail_unless (gst_structure_get_double (stats, "device-ms-per-frame",
           &per_frame));
   fail_unless (fabs (per_frame - total / 5) <= 1e-9 * total);
+  check_host_waits (stats);
   gst_structure_free (stats);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   g_signal_handlers_disconnect_by_func (e, keep_stats, &stats);

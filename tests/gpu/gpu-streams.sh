@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Many streams on one GPU host (docs/benchmarks.md): the aggregate frame rate
+# of N decode chains at once, the decoders alone and with clepsilon, as N
+# separate processes ("procs") and as N chains of one process ("chains"),
+# through CUDA memory and through system memory. Run on the GPU machine from
+# the tree's root, with the runtime folder $CLEPSILON_GPU_RUNTIME
+# (README.md; its clips/ from gpu-cuda-clips.sh):
+#   bash tests/gpu/gpu-streams.sh
+# Settings (environment): CLIPS (1080 4k), NS (1 2 4 8 16), MODES (procs
+# chains), ROUNDS (3; the median is kept), FILTERS (medium auto), PATHS
+# (cuda sys), BUILDS (build; "build old" adds the columns of the plugin in
+# the runtime folder's old/, of gpu-bundle.sh's OLD=, run alternately),
+# MPS=1 to run under NVIDIA MPS (its control daemon started and stopped
+# here).
+# Prints one row per clip, mode and N: frames a second of the decoders
+# alone, then with each filter as a share of that, on each memory path; then
+# the element's host waits (ms a frame, by cause, mean over the chains of
+# the last round). Logs in $OUT (default /tmp/out/streams).
+set -uo pipefail
+rt=${CLEPSILON_GPU_RUNTIME:?"set it to the GPU machine's runtime folder (tests/gpu/README.md)"}
+[ -f "$rt/gst-env.sh" ] || { echo "$0: no gst-env.sh in $rt (tests/gpu/README.md)" >&2; exit 2; }
+rt=$(cd "$rt" && pwd)
+source "$rt/gst-env.sh" >/dev/null 2>&1
+export GST_CL_CACHE_DIR=/tmp/clcache
+seek=$rt/build/tests/gpu/cl-cuda-seek
+out=${OUT:-/tmp/out}/streams
+mkdir -p "$out"
+CLIPS=${CLIPS:-1080 4k} NS=${NS:-1 2 4 8 16} MODES=${MODES:-procs chains}
+ROUNDS=${ROUNDS:-3} FILTERS=${FILTERS:-medium auto} PATHS=${PATHS:-cuda sys}
+BUILDS=${BUILDS:-build}
+declare -A source=(
+  [1080]="filesrc location=$rt/clips/broadcast-1080.m2v ! mpegvideoparse ! nvmpeg2videodec"
+  [4k]="filesrc location=$rt/clips/pan-4k.mp4 ! qtdemux ! h264parse ! nvh264dec")
+declare -A caps=([cuda]="video/x-raw(memory:CUDAMemory)" [sys]="video/x-raw")
+
+chain () { # CLIP PATH FILTER K: one decode chain, its sink named sinkK
+  local f=""
+  [ "$3" = dec ] || f="! clepsilon device=nvidia strength=$3"
+  echo "${source[$1]} ! ${caps[$2]} $f ! fakesink name=sink$4 sync=false"
+}
+
+# The aggregate frames a second of the "frames ... first ... last" lines of
+# the files given: all frames over the first frame to the last, of any.
+aggregate () {
+  awk '/^frames/ {f += $2; if (!mn || $4 < mn) mn = $4; if ($6 > mx) mx = $6}
+    END {printf "%.0f\n", (mx > mn ? f * 1e6 / (mx - mn) : 0)}' "$@"
+}
+
+measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
+  local k p=""
+  export GST_PLUGIN_PATH=$rt/$6/gst GST_REGISTRY=/tmp/gst-registry-$6.bin
+  set -- "$1" "$2" "$3" "$4" "$5" "$7"
+  if [ "$2" = procs ]; then
+    for k in $(seq "$3"); do
+      timeout 300 "$seek" "$(chain "$1" "$4" "$5" 0)" 0 > "$6.$k" 2>&1 &
+    done
+    wait
+  else
+    for k in $(seq "$3"); do p="$p $(chain "$1" "$4" "$5" "$k")"; done
+    timeout 300 "$seek" "$p" 0 > "$6.1" 2>&1
+  fi
+  aggregate "$6".*
+}
+
+median () { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+
+echo "card: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
+if [ "${MPS:-0}" = 1 ]; then
+  export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
+  mkdir -p /tmp/mps-pipe /tmp/mps-log
+  nvidia-cuda-mps-control -d && echo "NVIDIA MPS: on" || echo "NVIDIA MPS: could not start"
+fi
+configs=()
+for path in $PATHS; do
+  configs+=("$path dec build")
+  for f in $FILTERS; do
+    for b in $BUILDS; do configs+=("$path $f $b"); done
+  done
+done
+for b in $BUILDS; do  # warms the registries and the kernel caches
+  GST_PLUGIN_PATH=$rt/$b/gst GST_REGISTRY=/tmp/gst-registry-$b.bin \
+    "$seek" "$(chain 1080 cuda auto 0)" 0 > /dev/null 2>&1
+done
+printf "%-5s %-6s %3s" clip mode N
+for c in "${configs[@]}"; do c=${c% build}; printf " %12s" "${c// /:}"; done; echo
+for clip in $CLIPS; do
+  for mode in $MODES; do
+    for n in $NS; do
+      printf "%-5s %-6s %3d" "$clip" "$mode" "$n"
+      declare -A fps=()
+      # the rounds alternate over the configurations, so that a slow spell
+      # of the machine falls on all of them
+      for r in $(seq "$ROUNDS"); do
+        for c in "${configs[@]}"; do
+          set -- $c
+          log=$out/$clip-$mode-$n-$1-$2-$3-r$r
+          rm -f "$log".*
+          fps[$c]="${fps[$c]:-} $(measure "$clip" "$mode" "$n" "$1" "$2" "$3" "$log")"
+        done
+      done
+      for c in "${configs[@]}"; do
+        set -- $c
+        fps[$c]=$(printf "%s\n" ${fps[$c]} | median)
+        if [ "$2" = dec ]; then
+          printf " %12s" "${fps[$c]}"
+        else
+          printf " %7s %3d%%" "${fps[$c]}" $((100 * fps[$c] / (fps[$1 dec build] > 0 ? fps[$1 dec build] : 1)))
+        fi
+      done
+      echo
+      unset fps
+    done
+  done
+done
+echo "host waits, ms a frame (mean over the chains of the last round): total, then by cause"
+for f in "$out"/*-r"$ROUNDS".*; do
+  grep -h '^stats' "$f" | sed "s|^|$(basename "${f%-r*}") |"
+done | python3 -c '
+import re, sys, collections
+rows = collections.defaultdict(list)
+for line in sys.stdin:
+    name = line.split()[0]
+    total = float(re.search(r"host-wait-ms-per-frame=\(double\)([0-9.e-]+)", line).group(1))
+    causes = dict((k, float(v)) for k, v in re.findall(r"\\ ([a-z-]+)\\=\\\(double\\\)([0-9.e-]+)", line))
+    rows[name].append((total, causes))
+for name, v in sorted(rows.items()):
+    mean = lambda xs: sum(xs) / len(xs)
+    causes = {k: mean([c.get(k, 0) for _, c in v]) for k in v[0][1]}
+    print("%-28s %6.3f  %s" % (name, mean([t for t, _ in v]),
+          " ".join("%s %.3f" % (k, x) for k, x in causes.items() if x >= 0.0005)))
+' 2>&1
+if [ "${MPS:-0}" = 1 ]; then echo quit | nvidia-cuda-mps-control; fi
