@@ -162,19 +162,15 @@ typedef struct
 } GstClCudaPlaneCopy;
 
 /* Copies @n_planes planes of CUDA memory into buffer @index on the device
- * (cuMemcpy2DAsync on the pool's stream) and returns when they are there,
- * or, where CUDA and OpenCL are ordered on the device
- * (gstclcudachain-private.h), once they are enqueued: the CUDA memory may
- * then be reused (the stream is ordered after its producer's), and the
- * buffer acquired for OpenCL (gst_cl_cuda_pool_acquire() waits for them).
+ * (cuMemcpy2DAsync on the pool's stream) and returns when they are there:
+ * the CUDA memory may then be reused, and the buffer acquired for OpenCL.
  * The buffer must not be acquired by OpenCL. FALSE with @error set when a
  * plane lies outside the buffer or a call fails. */
 gboolean gst_cl_cuda_pool_copy_in (GstClCudaPool * pool, guint index,
     const GstClCudaPlaneCopy * planes, guint n_planes, GError ** error);
 
 /* The reverse: buffer @index, which OpenCL wrote and released (its release
- * command complete, or gst_cl_cuda_pool_ordered_on_device()), into the
- * CUDA planes; returns when they are there. */
+ * command complete), into the CUDA planes; returns when they are there. */
 gboolean gst_cl_cuda_pool_copy_out (GstClCudaPool * pool, guint index,
     const GstClCudaPlaneCopy * planes, guint n_planes, GError ** error);
 
@@ -187,11 +183,6 @@ gboolean gst_cl_cuda_pool_acquire (GstClCudaPool * pool, guint index,
 gboolean gst_cl_cuda_pool_release (GstClCudaPool * pool, guint index,
     cl_command_queue queue, cl_uint n_wait, const cl_event * wait_list,
     cl_event * event, GError ** error);
-
-/* Whether the last release signalled the copy out on the device: it may
- * then be enqueued before OpenCL's commands are done, and its wait covers
- * them. */
-gboolean gst_cl_cuda_pool_ordered_on_device (GstClCudaPool * pool);
 
 G_END_DECLS
 

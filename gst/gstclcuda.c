@@ -30,7 +30,6 @@
 #include "gstcldebug-private.h"
 #include "gstclcuda-private.h"
 #include "gstclcudaapi-private.h"
-#include "gstclcudachain-private.h"
 #include "gstclerror-private.h"
 #include "gstclwaits-private.h"
 
@@ -85,8 +84,6 @@ struct _GstClCudaPool
   gsize granularity;
   clEnqueueAcquireExternalMemObjectsKHR_fn acquire;
   clEnqueueReleaseExternalMemObjectsKHR_fn release;
-  GstClCudaChain *chain;        /* NULL: CUDA and OpenCL ordered by the host */
-  gboolean copies_out;          /* the output's pool: copied out after release */
   guint n_buffers;
   PoolBuffer buffers[];
 };
@@ -444,7 +441,6 @@ make_buffers (GstClCudaPool * pool, gsize size, GError ** error)
     if (!make_buffer (pool, i, &prop, error))
       return FALSE;
   }
-  pool->chain = gst_cl_cuda_chain_new (pool->context, pool->device);
   return TRUE;
 }
 
@@ -502,7 +498,6 @@ gst_cl_cuda_pool_free (GstClCudaPool * pool)
       if (buf->created)
         cu.MemRelease (buf->handle);
     }
-    gst_cl_cuda_chain_free (pool->chain);
     if (pool->stream)
       cu.StreamDestroy (pool->stream);
     cu.CtxPopCurrent (NULL);
@@ -586,10 +581,7 @@ plane_fits (GstClCudaPool * pool, const GstClCudaPlaneCopy * plane,
 }
 
 /* Copies the planes into (@in) or out of buffer @index on the pool's
- * stream and waits for them; or, where the chain can carry it, signals
- * OpenCL after the copies in instead (gst_cl_cuda_pool_acquire() waits
- * for it on the device); copies out after OpenCL's signal where one is
- * pending. */
+ * stream and waits for them. */
 static gboolean
 copy_planes (GstClCudaPool * pool, guint index,
     const GstClCudaPlaneCopy * planes, guint n_planes, gboolean in,
@@ -606,11 +598,6 @@ copy_planes (GstClCudaPool * pool, guint index,
   }
   if (!push_context (pool->cuda_context, error))
     return FALSE;
-  if (!in && gst_cl_cuda_chain_cuda_pending (pool->chain) &&
-      !gst_cl_cuda_chain_wait_cuda (pool->chain, pool->stream, error)) {
-    cu.CtxPopCurrent (NULL);
-    return FALSE;
-  }
   for (i = 0; i < n_planes && status == CUDA_SUCCESS; i++) {
     const GstClCudaPlaneCopy *p = &planes[i];
     CUDA_MEMCPY2D copy = {.srcMemoryType = CU_MEMORYTYPE_DEVICE,
@@ -624,14 +611,6 @@ copy_planes (GstClCudaPool * pool, guint index,
 
     if (p->height > 0 && p->width_in_bytes > 0)
       status = cu.Memcpy2DAsync (&copy, pool->stream);
-  }
-  if (status == CUDA_SUCCESS && in &&
-      gst_cl_cuda_chain_can_signal_cl (pool->chain)) {
-    gboolean ok = gst_cl_cuda_chain_signal_cl (pool->chain, pool->stream,
-        error);
-
-    cu.CtxPopCurrent (NULL);
-    return ok;
   }
   if (status == CUDA_SUCCESS) {
     gint64 began = gst_cl_wait_begin ();
@@ -663,7 +642,6 @@ gst_cl_cuda_pool_copy_out (GstClCudaPool * pool, guint index,
 {
   g_return_val_if_fail (index < pool->n_buffers, FALSE);
 
-  pool->copies_out = TRUE;
   return copy_planes (pool, index, planes, n_planes, FALSE, error);
 }
 
@@ -691,19 +669,9 @@ gst_cl_cuda_pool_acquire (GstClCudaPool * pool, guint index,
     cl_command_queue queue, cl_uint n_wait, const cl_event * wait_list,
     cl_event * event, GError ** error)
 {
-  cl_event copied;
-  gboolean ok;
-
-  /* after the copies in, where they signalled instead of being waited for */
-  if (!gst_cl_cuda_chain_wait_cl (pool->chain, queue, n_wait, wait_list,
-          &copied, error))
-    return FALSE;
-  ok = enqueue_external (pool, index, pool->acquire,
-      "clEnqueueAcquireExternalMemObjectsKHR", queue, copied ? 1 : n_wait,
-      copied ? &copied : wait_list, event, error);
-  if (copied)
-    clReleaseEvent (copied);
-  return ok;
+  return enqueue_external (pool, index, pool->acquire,
+      "clEnqueueAcquireExternalMemObjectsKHR", queue, n_wait, wait_list,
+      event, error);
 }
 
 gboolean
@@ -711,25 +679,7 @@ gst_cl_cuda_pool_release (GstClCudaPool * pool, guint index,
     cl_command_queue queue, cl_uint n_wait, const cl_event * wait_list,
     cl_event * event, GError ** error)
 {
-  cl_event released = NULL;
-  gboolean ok;
-
-  ok = enqueue_external (pool, index, pool->release,
+  return enqueue_external (pool, index, pool->release,
       "clEnqueueReleaseExternalMemObjectsKHR", queue, n_wait, wait_list,
-      &released, error);
-  /* the output's copy out waits for this on the device */
-  if (ok && pool->copies_out && gst_cl_cuda_chain_can_signal_cuda (pool->chain))
-    ok = gst_cl_cuda_chain_signal_cuda (pool->chain, queue, 1, &released,
-        error);
-  if (event)
-    *event = released;
-  else if (released)
-    clReleaseEvent (released);
-  return ok;
-}
-
-gboolean
-gst_cl_cuda_pool_ordered_on_device (GstClCudaPool * pool)
-{
-  return gst_cl_cuda_chain_cuda_pending (pool->chain);
+      event, error);
 }

@@ -79,9 +79,8 @@ typedef enum
 /* Opens @buffer (CUDA memory of @info) for slot @slot: for GST_MAP_READ its
  * planes are copied into the slot's buffer, after the writes its
  * producer's stream may still make (gst_cl_cuda_sync_wait_producers()),
- * done when this returns, or where CUDA and OpenCL are ordered on the
- * device, once OpenCL's commands on the slot's buffer have begun (@buffer
- * must be kept till then); for GST_MAP_WRITE it is mapped in
+ * and done when this returns (the CUDA memory may then be reused); for
+ * GST_MAP_WRITE it is mapped in
  * @vframe (GST_MAP_WRITE | GST_CL_MAP_CUDA) until
  * gst_cl_cuda_import_commit(). The slot's buffer is @mem, in @info's
  * layout; @bytes gets the bytes copied. The first frame makes the pool, or
@@ -92,16 +91,11 @@ GstClCudaImportResult gst_cl_cuda_import_open (GstClCudaImport * self,
     cl_mem * mem, guint64 * bytes, GError ** error);
 
 /* Copies the slot's buffer, which OpenCL wrote and released (the release
- * complete, or gst_cl_cuda_import_ordered_on_device()), into the CUDA
- * frame mapped in @vframe by gst_cl_cuda_import_open(); returns when it is
- * there, the memory no longer flagged as needing a sync
- * (gst_cl_cuda_sync_mark_finished()). */
+ * complete), into the CUDA frame mapped in @vframe by
+ * gst_cl_cuda_import_open(); returns when it is there, the memory no
+ * longer flagged as needing a sync (gst_cl_cuda_sync_mark_finished()). */
 gboolean gst_cl_cuda_import_commit (GstClCudaImport * self, guint slot,
     GstVideoFrame * vframe, guint64 * bytes, GError ** error);
-
-/* Whether the last release of the slots' buffers signalled the copy back
- * on the device (gst_cl_cuda_pool_ordered_on_device()). */
-gboolean gst_cl_cuda_import_ordered_on_device (GstClCudaImport * self);
 
 /* The pool of imported buffers (acquired and released for OpenCL around a
  * frame's commands by ordering, gst_cl_cuda_pool_acquire()), or NULL

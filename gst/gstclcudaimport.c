@@ -279,12 +279,6 @@ gst_cl_cuda_import_commit (GstClCudaImport * self, guint slot,
   return TRUE;
 }
 
-gboolean
-gst_cl_cuda_import_ordered_on_device (GstClCudaImport * self)
-{
-  return self->pool && gst_cl_cuda_pool_ordered_on_device (self->pool);
-}
-
 GstClCudaPool *
 gst_cl_cuda_import_get_pool (GstClCudaImport * self)
 {

@@ -36,8 +36,6 @@ G_BEGIN_DECLS
   X (gst_cl_cache_debug, "clcache", "on-disk cache of programs and tuning") \
   X (gst_cl_context_debug, "clcontext", "OpenCL devices, context, queues") \
   X (gst_cl_cuda_debug, "clcuda", "CUDA memory into OpenCL") \
-  X (gst_cl_cuda_chain_debug, "clcudachain", \
-      "CUDA and OpenCL ordered on the device") \
   X (gst_cl_cuda_import_debug, "clcudaimport", \
       "CUDA frames as OpenCL buffers") \
   X (gst_cl_cuda_sync_debug, "clcudasync", \

@@ -130,11 +130,6 @@ gboolean gst_cl_frame_open_full (GstClFrame * frame, GstClContext * context,
  * FALSE with @error set when that fails. */
 gboolean gst_cl_frame_commit (GstClFrame * frame, GError ** error);
 
-/* Whether gst_cl_frame_commit() may come before the commands that write
- * @frame have completed: its copy back waits for them on the device, and
- * its own wait covers them. */
-gboolean gst_cl_frame_commit_ordered (const GstClFrame * frame);
-
 /* Releases what gst_cl_frame_open() took. Call only once every command that
  * uses the frame has completed. */
 void gst_cl_frame_close (GstClFrame * frame);

@@ -415,13 +415,6 @@ gst_cl_frame_open_full (GstClFrame * frame, GstClContext * context,
 }
 
 gboolean
-gst_cl_frame_commit_ordered (const GstClFrame * frame)
-{
-  return frame->cuda && (frame->flags & GST_MAP_WRITE) &&
-      frame->frame_mapped && gst_cl_cuda_import_ordered_on_device (frame->cuda);
-}
-
-gboolean
 gst_cl_frame_commit (GstClFrame * frame, GError ** error)
 {
   if (!frame->cuda || !(frame->flags & GST_MAP_WRITE) || !frame->frame_mapped)

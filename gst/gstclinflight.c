@@ -440,16 +440,14 @@ leave_in_flight (GstClInFlight * self, GstClFrameQueues * q,
 }
 
 /* Keeps @in open in the slot of @q until the slot comes round again, where
- * its memories are OpenCL memories that the uploads still read, or CUDA
- * memory whose copy in OpenCL waits for on the device
- * (gst_cl_cuda_import_open()); input in system memory was copied to the
- * staging buffer: closed now. */
+ * its memories are OpenCL memories that the uploads still read; input in
+ * system memory was copied to the staging buffer: closed now. */
 static void
 hold_input (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * in)
 {
   GstClSlot *slot = &self->slots[q->slot];
 
-  if (!in->all_cl_memory && !in->cuda) {
+  if (!in->all_cl_memory) {
     gst_cl_frame_close (in);
     return;
   }
@@ -463,7 +461,7 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
     gboolean ok, GstClFrame * in, GstClFrame * out, gdouble * device_ms,
     GError ** error)
 {
-  gboolean left, ordered;
+  gboolean left;
 
   ok = ok && (q->n_acquired == 0 || release_imports (q, in, out, error));
   if (!ok && q->n_acquired > 0)
@@ -484,13 +482,9 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
     self->next = (q->slot + 1) % self->depth;
     return TRUE;
   }
-  /* The frames stay open until every command on them has completed; a
-   * copy back that waits for them on the device goes first, and its wait
-   * is the frame's. */
-  ordered = ok && gst_cl_frame_commit_ordered (out);
-  ok = ok && (!ordered || gst_cl_frame_commit (out, error));
+  /* The frames stay open until every command on them has completed. */
   ok = finish_queues (self, ok ? error : NULL) && ok;
-  ok = ok && (ordered || gst_cl_frame_commit (out, error));
+  ok = ok && gst_cl_frame_commit (out, error);
   gst_cl_frame_close (out);
   gst_cl_frame_close (in);
   return retire_slot (&self->slots[q->slot], device_ms, ok ? error : NULL)
