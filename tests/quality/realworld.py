@@ -24,6 +24,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import subprocess
 import sys
 import time
 
@@ -318,12 +319,17 @@ def methods(coding, device):
 def spp_table(coded, dst, fmt, side_data):
     """spp=quality=6 as FFmpeg runs it on a coded file, with the decoder's
     per-macroblock QP table where SIDE_DATA (-export_side_data
-    venc_params); without it spp has no quantizer and leaves frames as they
-    are."""
-    run(["ffmpeg", "-v", "error", "-y", "-threads", "1", "-filter_threads",
+    venc_params); without a table spp has no quantizer. Returns FFmpeg's
+    error where it fails (the H.264 decoder's table is of a kind spp
+    refuses), else None."""
+    r = subprocess.run(
+        ["ffmpeg", "-v", "error", "-y", "-threads", "1", "-filter_threads",
          "1"] + (["-export_side_data", "venc_params"] if side_data else []) +
         ["-i", coded, "-vf", "spp=quality=6", "-f", "rawvideo", "-pix_fmt",
-         fmt, dst])
+         fmt, dst], capture_output=True, text=True)
+    if r.returncode != 0:
+        return r.stderr.strip().splitlines()[0]
+    return None
 
 
 def job(a):
@@ -352,19 +358,25 @@ def job(a):
         shutil.copy(dec, tmp)
         keep("decoded", list(range(n)), True)
     if "spp untouched without table" not in info:
-        spp_table(coded, tmp, fmt, False)
+        if spp_table(coded, tmp, fmt, False):
+            sys.exit("spp failed on " + coded)
         info["spp untouched without table"] = sha256(tmp) == sha256(dec)
         os.unlink(tmp)
     env = dict(os.environ, GST_PRESET_PATH=os.path.join(TOP, "gst",
                                                         "presets"))
     for key, kind, arg in methods(coding, device):
-        if key + " psnr_y" in data:
+        if key + " psnr_y" in data or key + " error" in info:
             continue
         frames = every if key == "nlmeans" else list(range(n))
         if kind == "gst":
             gst_filter(dec, tmp, arg, size, coding["interlaced"], env)
         elif kind == "spp-table":
-            spp_table(coded, tmp, fmt, True)
+            err = spp_table(coded, tmp, fmt, True)
+            if err:
+                info[key + " error"] = err
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+                continue
             changed = read_planes(tmp, size)[0] != read_planes(dec, size)[0]
             info["spp frames changed with table"] = int(
                 changed.any(axis=(1, 2)).sum())
@@ -464,6 +476,9 @@ def report(doc, cache, split):
             presets.append("`%s`: %s" % (p, "= %s (same output)" % same[0]
                                          if same else
                                          summary(gain(cols, "preset " + p))))
+        err = [i["spp QP table error"] for _, i in infos
+               if "spp QP table error" in i]
+        failed = "fails: \"%s\"" % err[0] if err else None
         dec_y = cols["decoded psnr_y"].mean()
         rows.append("| %s | %d | %.2f | %s | **%s** | %s | %s | %s (qp %d) | "
                     "%s |" % (
@@ -471,7 +486,7 @@ def report(doc, cache, split):
                         summary(gain(cols, "nothing set")),
                         summary(gain(cols, "auto")),
                         "; ".join(presets) or "-",
-                        summary(gain(cols, "spp QP table")),
+                        failed or summary(gain(cols, "spp QP table")),
                         summary(gain(cols, spp)), q,
                         summary(gain(cols, "nlmeans"))))
         ga = gain(cols, "auto")
@@ -486,20 +501,26 @@ def report(doc, cache, split):
             c["name"], " | ".join(tr), where[w][0], where[w][1], types[w]))
         cr = []
         for k in ("nothing set", "auto", "spp QP table", spp, "nlmeans"):
+            if failed and k == "spp QP table":
+                cr.append("-")
+                continue
             gu, gv = gain(cols, k, "psnr_u"), gain(cols, k, "psnr_v")
             cr.append("%+.2f / %+.2f" % (gu.mean(), gv.mean()))
         chroma.append("| %s | %s |" % (c["name"], " | ".join(cr)))
         sr = []
         for k in ("nothing set", "auto", "spp QP table", "nlmeans"):
+            if failed and k == "spp QP table":
+                sr.append("-")
+                continue
             sr.append(" / ".join("%+.4f" % gain(cols, k, "ssim_" + p).mean()
                                  for p in "yuv"))
         ssim_rows.append("| %s | %.4f | %s |" % (
             c["name"], cols["decoded ssim_y"].mean(), " | ".join(sr)))
-        checks.append("| %s | %d of %d | %d of %d |" % (
+        checks.append("| %s | %d of %d | %s |" % (
             c["name"], sum(i["spp untouched without table"]
                            for _, i in infos), len(infos),
-            sum(i["spp frames changed with table"] for _, i in infos),
-            len(types)))
+            failed or "%d of %d" % (sum(i["spp frames changed with table"]
+                                        for _, i in infos), len(types))))
         if gain(cols, "nothing set").mean() >= 0 and c["rate_control"]:
             verdict_nothing.append(c["name"])
         if c["name"].startswith("dvd"):
