@@ -294,7 +294,7 @@ def measures(ref, out, size, frames, with_ssim):
 
 # ---- the filters ---------------------------------------------------------------
 
-SPP_QPS = [2, 3, 4, 6, 8, 11]     # spp's fixed qp, swept (oracle)
+SPP_QPS = [1, 2, 3, 4, 6, 8, 11]  # spp's fixed qp, swept (oracle)
 NLMEANS_EVERY = 4
 
 
