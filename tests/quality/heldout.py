@@ -277,8 +277,8 @@ def check(work):
 
 # ---- coding ----------------------------------------------------------------
 
-def raw_in(fmt):
-    return ["-f", "rawvideo", "-pix_fmt", fmt, "-s", "%dx%d" % (W, H),
+def raw_in(fmt, size=(W, H)):
+    return ["-f", "rawvideo", "-pix_fmt", fmt, "-s", "%dx%d" % size,
             "-r", str(FPS)]
 
 
@@ -339,16 +339,20 @@ QP_GRID = [2, 3, 4, 6, 8, 10, 13, 16]   # spp, fspp, pp7
 EPS_GRID = [(t, w) for t in (6, 10, 16) for w in (3, 5)]
 
 
-def ffmpeg_filter(src, dst, vf, fmt):
-    run(["ffmpeg", "-v", "error", "-y", "-threads", "1"] + raw_in(fmt) +
-        ["-i", src, "-vf", vf, "-f", "rawvideo", "-pix_fmt", fmt, dst])
+def ffmpeg_filter(src, dst, vf, fmt, size=(W, H)):
+    run(["ffmpeg", "-v", "error", "-y", "-threads", "1", "-filter_threads",
+         "1"] + raw_in(fmt, size) + ["-i", src, "-vf", vf, "-f", "rawvideo",
+                                     "-pix_fmt", fmt, dst])
 
 
-def gst_filter(src, dst, element):
+def gst_filter(src, dst, element, size=(W, H), interlaced=False, env=None):
+    """ELEMENT on raw I420 frames of SIZE; INTERLACED: caps that say
+    interleaved fields, top field first, as a decoder gives them."""
     run(["gst-launch-1.0", "-q", "filesrc", "location=" + src, "!",
-         "rawvideoparse", "width=%d" % W, "height=%d" % H, "format=i420",
-         "framerate=%d/1" % FPS, "!"] + element +
-        ["!", "filesink", "location=" + dst])
+         "rawvideoparse", "width=%d" % size[0], "height=%d" % size[1],
+         "format=i420", "framerate=%d/1" % FPS] +
+        (["interlaced=true", "top-field-first=true"] if interlaced else []) +
+        ["!"] + element + ["!", "filesink", "location=" + dst], env=env)
 
 
 def segments(layout):

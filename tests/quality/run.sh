@@ -19,6 +19,11 @@
 #            out/heldout/heldout-report.md, heldout-report.png and
 #            heldout-crops.png (about 25 minutes on two cores the first
 #            time, cached after)
+#   --realworld [ARGS]  run only the real-world evaluation (realworld.py
+#            ARGS, default: its REPORT split: rate-controlled DVD, VCD,
+#            Xvid-like, MJPEG, H.264 and HD MPEG-2 codings of natural
+#            pictures, frozen in tests/quality/realworld.json); writes
+#            out/realworld/realworld-report.md
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$top/tools/setup.sh"
@@ -35,10 +40,14 @@ install_packages "${packages[@]}"
 
 export GST_PLUGIN_PATH=$top/build/gst
 heldout=0
+if [ "${1:-}" = --realworld ]; then
+  shift
+  exec nice -n 10 /usr/bin/python3 tests/quality/realworld.py "$@"
+fi
 for a in "$@"; do
   case $a in
     --heldout) heldout=1 ;;
-    *) echo "usage: $0 [--heldout]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--heldout | --realworld [realworld.py's options]]" >&2; exit 2 ;;
   esac
 done
 if [ $heldout = 1 ]; then

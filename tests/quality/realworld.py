@@ -1,0 +1,606 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The real-world evaluation set: what clepsilon does to the files people
+# have, rate-controlled DVD, VCD, broadcast and Xvid-like streams, MJPEG
+# from cameras and low-bitrate H.264, coded with FFmpeg's encoders and rate
+# control from pristine sequences made of natural pictures (pans, zooms,
+# rotation, scene cuts, film grain on some).
+#
+# The set's definition is tests/quality/realworld.json: the pictures (Debian
+# package, version, file and its sha256), the motion of every sequence, the
+# grain's seeds, the codings and the FIT/REPORT split (a source picture is in
+# one split only). `freeze` wrote the hashes of the sources and of every
+# pristine sequence into it once, before anything was fitted on the set;
+# `check` makes the pristine sequences again and fails where a hash differs.
+#
+#   realworld.py freeze            fill in the hashes (done once; never again)
+#   realworld.py check             make the pristine sequences, compare hashes
+#
+# The pictures come from the packages' .deb files, downloaded with
+# `apt-get download` (not installed) into OUT/debs.
+
+import argparse
+import json
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from heldout import (FPS, ffmpeg_filter, gst_filter, pict_types,  # noqa: E402
+                     psnr, raw_in, sha256)
+from quality import log, run  # noqa: E402 (this folder)
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+FROZEN = os.path.join(TOP, "tests", "quality", "realworld.json")
+
+
+# ---- sources ---------------------------------------------------------------
+
+def fetch_sources(doc, cache):
+    """Each source picture's path under CACHE, from its package's .deb
+    (apt-get download PACKAGE=VERSION, extracted with dpkg-deb)."""
+    debs = os.path.join(cache, "debs")
+    root = os.path.join(debs, "root")
+    os.makedirs(root, exist_ok=True)
+    paths = {}
+    for name, s in doc["sources"].items():
+        p = os.path.join(root, s["path"].lstrip("/"))
+        if not os.path.exists(p):
+            pkg = "%s=%s" % (s["package"], s["version"])
+            log("downloading", pkg)
+            run(["apt-get", "download", pkg], cwd=debs)
+            deb = [f for f in os.listdir(debs) if f.startswith(
+                s["package"] + "_") and f.endswith(".deb")]
+            if not deb:
+                sys.exit("no .deb of %s in %s" % (pkg, debs))
+            run(["dpkg-deb", "-x", os.path.join(debs, deb[0]), root])
+        if not os.path.exists(p):
+            sys.exit("%s has no %s" % (s["package"], s["path"]))
+        paths[name] = p
+    return paths
+
+
+# ---- pristine sequences -------------------------------------------------------
+
+def base_picture(path, scale):
+    """The source, RGB, resized by SCALE with LANCZOS once: the motion then
+    resamples it near 1:1 (bicubic), so that no frame aliases."""
+    from PIL import Image
+    im = Image.open(path).convert("RGB")
+    size = (int(round(im.size[0] * scale)), int(round(im.size[1] * scale)))
+    return im.resize(size, Image.LANCZOS)
+
+
+def shot_affine(shot, base_size, out_size, t):
+    """PIL's AFFINE coefficients of the shot at time T (frames, fractional
+    for the second field): output pixel (x, y) samples the base picture at
+    centre + R(angle) (x - w/2, y - h/2) / magnification, where the centre
+    moves by `velocity` base pixels a frame, the magnification is
+    zoom^t and the angle rotate * t degrees."""
+    bw, bh = base_size
+    w, h = out_size
+    cx = shot["centre"][0] * bw + shot["velocity"][0] * t
+    cy = shot["centre"][1] * bh + shot["velocity"][1] * t
+    m = shot["zoom"] ** t
+    a = np.radians(shot["rotate"] * t)
+    ca, sa = np.cos(a) / m, np.sin(a) / m
+    A, B, D, E = ca, -sa, sa, ca
+    C = cx - A * w / 2 - B * h / 2
+    F = cy - D * w / 2 - E * h / 2
+    for x, y in ((0, 0), (w, 0), (0, h), (w, h)):
+        bx, by = A * x + B * y + C, D * x + E * y + F
+        if not (0 <= bx <= bw and 0 <= by <= bh):
+            sys.exit("shot over %s leaves its picture at t=%.1f (%.0f, %.0f "
+                     "of %dx%d)" % (shot["source"], t, bx, by, bw, bh))
+    return (A, B, C, D, E, F)
+
+
+def grain(rng, shape, sigma):
+    """Film-like grain: gaussian noise correlated over about a pixel
+    (gaussian blur of 0.7), scaled back to SIGMA, the same on R, G and
+    B."""
+    from scipy.ndimage import gaussian_filter
+    n = gaussian_filter(rng.standard_normal(shape), 0.7)
+    return n * (sigma / n.std())
+
+
+def render(content, paths, out_size, interlaced):
+    """The content's pristine frames as RGB arrays (uint8, h x w x 3). An
+    interlaced sequence is rendered at twice the frame rate and woven, top
+    field first: the bottom field is half a frame later."""
+    from PIL import Image
+    w, h = out_size
+    frames = []
+    for shot in content["shots"]:
+        base = base_picture(paths[shot["source"]], shot["scale"])
+        for n in range(shot["frames"]):
+            times = (n, n + 0.5) if interlaced else (n,)
+            fields = [np.asarray(base.transform(
+                (w, h), Image.AFFINE, shot_affine(shot, base.size, (w, h), t),
+                resample=Image.BICUBIC)) for t in times]
+            f = fields[0].copy()
+            if interlaced:
+                f[1::2] = fields[1][1::2]
+            frames.append(f)
+    g = content["grain"]
+    if g:
+        rng = np.random.default_rng(g["seed"])
+        frames = [np.clip(np.rint(f + grain(rng, (h, w), g["sigma"])[
+            :, :, None]), 0, 255).astype(np.uint8) for f in frames]
+    return frames
+
+
+def variants(doc):
+    """{(content, size, interlaced, range)} that the codings use."""
+    v = set()
+    for c in doc["codings"]:
+        for e in doc["contents"]:
+            if e["size"] == c["size"]:
+                v.add((e["name"], c["size"], c["interlaced"], c["range"]))
+    return sorted(v)
+
+
+def variant_key(content, size, interlaced, rng):
+    return "%s %s%s %s" % (content, size, " interlaced" if interlaced else "",
+                           rng)
+
+
+def pristine_file(cache, content, size, interlaced, rng):
+    return os.path.join(cache, "pristine", "%s-%s%s-%s.yuv" % (
+        content, size, "i" if interlaced else "p", rng))
+
+
+def make_pristine(doc, cache, paths):
+    """Writes every variant's pristine frames as raw yuv420p (BT.601,
+    limited range: tv) or yuvj420p (full range: pc), converted from the
+    RGB frames by FFmpeg's swscale; returns {key: path}."""
+    os.makedirs(os.path.join(cache, "pristine"), exist_ok=True)
+    contents = {e["name"]: e for e in doc["contents"]}
+    out = {}
+    for name, size, interlaced, rng in variants(doc):
+        dst = pristine_file(cache, name, size, interlaced, rng)
+        w, h = doc["sizes"][size]
+        if not os.path.exists(dst):
+            log("rendering", variant_key(name, size, interlaced, rng))
+            rgb = dst + ".rgb"
+            with open(rgb, "wb") as f:
+                for fr in render(contents[name], paths, (w, h), interlaced):
+                    f.write(fr.tobytes())
+            run(["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt",
+                 "rgb24", "-s", "%dx%d" % (w, h), "-i", rgb, "-vf",
+                 "scale=out_color_matrix=bt601:out_range=%s%s,format=%s" % (
+                     rng, ":interl=1" if interlaced else "",
+                     "yuv420p" if rng == "tv" else "yuvj420p"),
+                 "-f", "rawvideo", dst + ".tmp"])
+            os.rename(dst + ".tmp", dst)
+            os.unlink(rgb)
+        out[variant_key(name, size, interlaced, rng)] = dst
+    return out
+
+
+def freeze(cache):
+    doc = json.load(open(FROZEN))
+    if "pristine_sha256" in doc:
+        sys.exit("%s is frozen already" % FROZEN)
+    paths = fetch_sources(doc, cache)
+    for name, s in doc["sources"].items():
+        s["sha256"] = sha256(paths[name])
+    doc["pristine_sha256"] = {k: sha256(p) for k, p in
+                              make_pristine(doc, cache, paths).items()}
+    with open(FROZEN, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    log("wrote", FROZEN)
+
+
+def check(cache):
+    """The set as realworld.json defines it: sources and pristine
+    sequences made and compared with their hashes; returns (doc,
+    {variant key: pristine path})."""
+    doc = json.load(open(FROZEN))
+    paths = fetch_sources(doc, cache)
+    bad = [name for name, s in doc["sources"].items()
+           if sha256(paths[name]) != s["sha256"]]
+    prist = make_pristine(doc, cache, paths)
+    bad += [k for k, p in prist.items()
+            if sha256(p) != doc["pristine_sha256"].get(k)]
+    if bad:
+        sys.exit("the real-world set differs from realworld.json: " +
+                 ", ".join(bad))
+    log("real-world set: %d sources, %d pristine sequences match "
+        "realworld.json" % (len(paths), len(prist)))
+    return doc, prist
+
+
+# ---- coding ----------------------------------------------------------------
+
+def pix_fmt(coding):
+    return "yuv420p" if coding["range"] == "tv" else "yuvj420p"
+
+
+def code(doc, coding, content, prist, cdir):
+    """Codes the pristine sequence as CODING says (FFmpeg's encoder and rate
+    control, one thread: the same bits every run) and decodes it with
+    FFmpeg; returns the coded file, the decoded frames' file and each
+    frame's type (ffprobe's pict_type)."""
+    size = tuple(doc["sizes"][coding["size"]])
+    coded = os.path.join(cdir, "%s.%s" % (content, coding["container"]))
+    dec = os.path.join(cdir, content + ".decoded.yuv")
+    fmt = pix_fmt(coding)
+    if not os.path.exists(dec):
+        run(["ffmpeg", "-v", "error", "-y"] + raw_in(fmt, size) +
+            ["-i", prist] + coding["args"] + ["-threads", "1", coded])
+        run(["ffmpeg", "-v", "error", "-y", "-threads", "1", "-i", coded,
+             "-f", "rawvideo", "-pix_fmt", fmt, dec + ".tmp"])
+        os.rename(dec + ".tmp", dec)
+    if os.path.getsize(dec) != os.path.getsize(prist):
+        sys.exit("%s: decoded %d bytes, pristine %d" % (
+            dec, os.path.getsize(dec), os.path.getsize(prist)))
+    n = os.path.getsize(prist) * 2 // (3 * size[0] * size[1])
+    return coded, dec, pict_types(coded, n)
+
+
+# ---- measures ----------------------------------------------------------------
+
+def read_planes(path, size):
+    """Y, U and V of every frame of a raw 4:2:0 file: three arrays of
+    [frames, height, width]."""
+    w, h = size
+    a = np.fromfile(path, np.uint8).reshape(-1, w * h * 3 // 2)
+    q = w * h // 4
+    return (a[:, :w * h].reshape(-1, h, w),
+            a[:, w * h:w * h + q].reshape(-1, h // 2, w // 2),
+            a[:, w * h + q:].reshape(-1, h // 2, w // 2))
+
+
+def ssim(a, b):
+    """SSIM of two planes (Wang et al. 2004: gaussian window of sigma 1.5,
+    11 taps, K1 0.01, K2 0.03, L 255), mean over the samples whose window
+    lies inside the plane."""
+    from scipy.ndimage import gaussian_filter
+    a, b = a.astype(np.float64), b.astype(np.float64)
+
+    def g(x):
+        return gaussian_filter(x, 1.5, truncate=3.5)
+    ma, mb = g(a), g(b)
+    va, vb, cab = g(a * a) - ma * ma, g(b * b) - mb * mb, g(a * b) - ma * mb
+    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
+    m = ((2 * ma * mb + c1) * (2 * cab + c2)) / \
+        ((ma * ma + mb * mb + c1) * (va + vb + c2))
+    return float(m[5:-5, 5:-5].mean())
+
+
+def measures(ref, out, size, frames, with_ssim):
+    """Per frame of OUT, against frame FRAMES[i] of REF: luma and chroma
+    PSNR (psnr_y, psnr_u, psnr_v) and, WITH_SSIM, SSIM (ssim_y, ...)."""
+    r, o = read_planes(ref, size), read_planes(out, size)
+    if o[0].shape[0] != len(frames):
+        sys.exit("%s: %d frames, expected %d" % (out, o[0].shape[0],
+                                                  len(frames)))
+    m = {}
+    for name, rp, op in zip("yuv", r, o):
+        rp = rp[frames]
+        d = rp.astype(np.float64) - op
+        m["psnr_" + name] = psnr((d * d).mean(axis=(1, 2)))
+        if with_ssim:
+            m["ssim_" + name] = np.array([ssim(x, y) for x, y in zip(rp, op)])
+    return m
+
+
+# ---- the filters ---------------------------------------------------------------
+
+SPP_QPS = [1, 2, 3, 4, 6, 8, 11]  # spp's fixed qp, swept (oracle)
+NLMEANS_EVERY = 4
+
+
+def methods(coding, device):
+    """(key, kind, argument) of every filter measured on CODING: the
+    element with nothing set, strength=auto, each preset named for the
+    coding; spp fed the decoder's QP table; spp at each fixed qp; nlmeans.
+    """
+    dev = ["device=" + device] if device else []
+    m = [("nothing set", "gst", ["clepsilon"] + dev),
+         ("auto", "gst", ["clepsilon", "strength=auto"] + dev)]
+    m += [("preset " + p, "gst", ["clepsilon", "@preset=" + p] + dev)
+          for p in coding["presets"]]
+    m += [("spp QP table", "spp-table", None)]
+    m += [("spp qp=%d" % q, "ffmpeg", "spp=quality=6:qp=%d" % q)
+          for q in SPP_QPS]
+    m += [("nlmeans", "ffmpeg", "select='not(mod(n,%d))',setpts=N/(%d*TB),"
+           "nlmeans" % (NLMEANS_EVERY, FPS))]
+    return m
+
+
+def spp_table(coded, dst, fmt, side_data):
+    """spp=quality=6 as FFmpeg runs it on a coded file, with the decoder's
+    per-macroblock QP table where SIDE_DATA (-export_side_data
+    venc_params); without a table spp has no quantizer. Returns FFmpeg's
+    error where it fails (the H.264 decoder's table is of a kind spp
+    refuses), else None."""
+    r = subprocess.run(
+        ["ffmpeg", "-v", "error", "-y", "-threads", "1", "-filter_threads",
+         "1"] + (["-export_side_data", "venc_params"] if side_data else []) +
+        ["-i", coded, "-vf", "spp=quality=6", "-f", "rawvideo", "-pix_fmt",
+         fmt, dst], capture_output=True, text=True)
+    if r.returncode != 0:
+        return r.stderr.strip().splitlines()[0]
+    return None
+
+
+def job(a):
+    """Every filter on one coded sequence, measured against its pristine
+    frames; cached in CDIR/CONTENT.npz (and .json: frame types, spp
+    checks). Returns the content's name."""
+    doc, coding, content, prist, cdir, device = a
+    size = tuple(doc["sizes"][coding["size"]])
+    fmt = pix_fmt(coding)
+    store, info_path = (os.path.join(cdir, content + e)
+                        for e in (".npz", ".json"))
+    data = dict(np.load(store)) if os.path.exists(store) else {}
+    info = json.load(open(info_path)) if os.path.exists(info_path) else {}
+    coded, dec, types = code(doc, coding, content, prist, cdir)
+    info["types"] = types
+    n = len(types)
+    every = list(range(0, n, NLMEANS_EVERY))
+    tmp = os.path.join(cdir, content + ".tmp.yuv")
+
+    def keep(key, frames, with_ssim):
+        for k, v in measures(prist, tmp, size, frames, with_ssim).items():
+            data[key + " " + k] = v
+        os.unlink(tmp)
+        np.savez(store, **data)
+    if "decoded psnr_y" not in data:
+        shutil.copy(dec, tmp)
+        keep("decoded", list(range(n)), True)
+    if "spp untouched without table" not in info:
+        if spp_table(coded, tmp, fmt, False):
+            sys.exit("spp failed on " + coded)
+        info["spp untouched without table"] = sha256(tmp) == sha256(dec)
+        os.unlink(tmp)
+    env = dict(os.environ, GST_PRESET_PATH=os.path.join(TOP, "gst",
+                                                        "presets"))
+    for key, kind, arg in methods(coding, device):
+        if key + " psnr_y" in data or key + " error" in info:
+            continue
+        frames = every if key == "nlmeans" else list(range(n))
+        if kind == "gst":
+            gst_filter(dec, tmp, arg, size, coding["interlaced"], env)
+        elif kind == "spp-table":
+            err = spp_table(coded, tmp, fmt, True)
+            if err:
+                info[key + " error"] = err
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+                continue
+            changed = read_planes(tmp, size)[0] != read_planes(dec, size)[0]
+            info["spp frames changed with table"] = int(
+                changed.any(axis=(1, 2)).sum())
+        else:
+            ffmpeg_filter(dec, tmp, arg, fmt, size)
+        if kind == "gst":
+            info["sha256 " + key] = sha256(tmp)
+        keep(key, frames, not key.startswith("spp qp="))
+        json.dump(info, open(info_path, "w"))
+    json.dump(info, open(info_path, "w"))
+    return "%s %s" % (coding["name"], content)
+
+
+def run_set(doc, prist, cache, split, device, jobs):
+    """Every coding of every content of SPLIT, JOBS at a time (the largest
+    frames first)."""
+    todo = []
+    for c in doc["codings"]:
+        cdir = os.path.join(cache, "cells", c["name"])
+        os.makedirs(cdir, exist_ok=True)
+        for e in doc["contents"]:
+            if e["size"] == c["size"] and split in ("all", e["split"]):
+                todo.append((doc, c, e["name"], prist[variant_key(
+                    e["name"], c["size"], c["interlaced"], c["range"])],
+                    cdir, device))
+    todo.sort(key=lambda a: -np.prod(doc["sizes"][a[1]["size"]]))
+    t0 = time.time()
+    with multiprocessing.Pool(jobs) as pool:
+        for i, name in enumerate(pool.imap_unordered(job, todo)):
+            log("%3d/%d %-40s %6.0f s" % (i + 1, len(todo), name,
+                                          time.time() - t0))
+
+
+# ---- report ----------------------------------------------------------------
+
+BELOW = -0.10       # a frame made visibly worse, dB
+
+
+def gather(doc, cache, coding, split):
+    """{measure key: array over the SPLIT frames of CODING}, the frame types
+    (string), each frame's sequence and index, the checks (info)."""
+    cdir = os.path.join(cache, "cells", coding["name"])
+    cols, types, where, infos = {}, "", [], []
+    for e in doc["contents"]:
+        if e["size"] != coding["size"] or split not in ("all", e["split"]):
+            continue
+        data = dict(np.load(os.path.join(cdir, e["name"] + ".npz")))
+        info = json.load(open(os.path.join(cdir, e["name"] + ".json")))
+        for k, v in data.items():
+            cols.setdefault(k, []).append(v)
+        types += info["types"]
+        where += [(e["name"], i) for i in range(len(info["types"]))]
+        infos.append((e["name"], info))
+    return {k: np.concatenate(v) for k, v in cols.items()}, types, where, \
+        infos
+
+
+def gain(cols, key, metric="psnr_y"):
+    """Per frame gain of KEY over the decoded frames (nlmeans: on the frames
+    it was run on)."""
+    dec = cols["decoded " + metric]
+    if key == "nlmeans":
+        dec = dec[cols["nlmeans frame"]]
+    return cols["%s %s" % (key, metric)] - dec
+
+
+def summary(g):
+    return "%+.2f (%+.2f; %d of %d below %.2f)" % (
+        g.mean(), g.min(), int((g < BELOW).sum()), g.size, BELOW)
+
+
+def best_qp(cols):
+    return max(SPP_QPS, key=lambda q: gain(cols, "spp qp=%d" % q).mean())
+
+
+def report(doc, cache, split):
+    L = []
+    rows, chroma, types_rows, ssim_rows, checks = [], [], [], [], []
+    verdict_nothing, verdict_auto, dvd = [], [], []
+    for c in doc["codings"]:
+        cols, types, where, infos = gather(doc, cache, c, split)
+        # nlmeans' frames: every NLMEANS_EVERY-th of each sequence
+        idx, first = [], 0
+        for name, info in infos:
+            k = len(info["types"])
+            idx += list(range(first, first + k, NLMEANS_EVERY))
+            first += k
+        cols["nlmeans frame"] = np.array(idx)
+        q = best_qp(cols)
+        spp = "spp qp=%d" % q
+        keys = ["nothing set", "auto"] + ["preset " + p for p in c["presets"]]
+        sha = {k: [i.get("sha256 " + k) for _, i in infos] for k in keys}
+        presets = []
+        for p in c["presets"]:
+            same = [k for k in ("auto", "nothing set")
+                    if sha["preset " + p] == sha[k]]
+            presets.append("`%s`: %s" % (p, "= %s (same output)" % same[0]
+                                         if same else
+                                         summary(gain(cols, "preset " + p))))
+        err = [i["spp QP table error"] for _, i in infos
+               if "spp QP table error" in i]
+        failed = "fails: \"%s\"" % err[0] if err else None
+        dec_y = cols["decoded psnr_y"].mean()
+        rows.append("| %s | %d | %.2f | %s | **%s** | %s | %s | %s (qp %d) | "
+                    "%s |" % (
+                        c["label"], len(types), dec_y,
+                        summary(gain(cols, "nothing set")),
+                        summary(gain(cols, "auto")),
+                        "; ".join(presets) or "-",
+                        failed or summary(gain(cols, "spp QP table")),
+                        summary(gain(cols, spp)), q,
+                        summary(gain(cols, "nlmeans"))))
+        ga = gain(cols, "auto")
+        tr = []
+        for t in "IPB":
+            sel = np.array([x == t for x in types])
+            tr.append("%+.2f (%+.2f; %d of %d below)" % (
+                ga[sel].mean(), ga[sel].min(), int((ga[sel] < BELOW).sum()),
+                sel.sum()) if sel.any() else "-")
+        w = int(np.argmin(ga))
+        types_rows.append("| %s | %s | %s %d (%s) |" % (
+            c["name"], " | ".join(tr), where[w][0], where[w][1], types[w]))
+        cr = []
+        for k in ("nothing set", "auto", "spp QP table", spp, "nlmeans"):
+            if failed and k == "spp QP table":
+                cr.append("-")
+                continue
+            gu, gv = gain(cols, k, "psnr_u"), gain(cols, k, "psnr_v")
+            cr.append("%+.2f / %+.2f" % (gu.mean(), gv.mean()))
+        chroma.append("| %s | %s |" % (c["name"], " | ".join(cr)))
+        sr = []
+        for k in ("nothing set", "auto", "spp QP table", "nlmeans"):
+            if failed and k == "spp QP table":
+                sr.append("-")
+                continue
+            sr.append(" / ".join("%+.4f" % gain(cols, k, "ssim_" + p).mean()
+                                 for p in "yuv"))
+        ssim_rows.append("| %s | %.4f | %s |" % (
+            c["name"], cols["decoded ssim_y"].mean(), " | ".join(sr)))
+        checks.append("| %s | %d of %d | %s |" % (
+            c["name"], sum(i["spp untouched without table"]
+                           for _, i in infos), len(infos),
+            failed or "%d of %d" % (sum(i["spp frames changed with table"]
+                                        for _, i in infos), len(types))))
+        if gain(cols, "nothing set").mean() >= 0 and c["rate_control"]:
+            verdict_nothing.append(c["name"])
+        if c["name"].startswith("dvd"):
+            dvd.append(c["name"])
+            if (ga < BELOW).sum() == 0:
+                verdict_auto.append(c["name"])
+    L.append("Luma PSNR gain over the decoded frames against the pristine "
+             "ones, dB: mean over the %s frames (worst frame; frames below "
+             "%.2f dB). nlmeans on every %dth frame.\n" % (
+                 split.upper(), BELOW, NLMEANS_EVERY))
+    L.append("| coding | frames | decoded, luma dB | nothing set | "
+             "`strength=auto` | presets named for it | `spp=6`, QP table | "
+             "`spp=6` best fixed qp (oracle) | `nlmeans` |")
+    L.append("| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |")
+    L += rows
+    L.append("\n`strength=auto` by frame type (ffprobe pict_type): mean gain "
+             "(worst; frames below %.2f dB of frames)\n" % BELOW)
+    L.append("| coding | I | P | B | worst frame |")
+    L.append("| --- | --- | --- | --- | --- |")
+    L += types_rows
+    L.append("\nChroma PSNR gain, U / V, mean dB\n")
+    L.append("| coding | nothing set | `auto` | `spp` QP table | `spp` best "
+             "fixed | `nlmeans` |")
+    L.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+    L += chroma
+    L.append("\nSSIM change over the decoded frames, Y / U / V, mean\n")
+    L.append("| coding | decoded, luma SSIM | nothing set | `auto` | `spp` "
+             "QP table | `nlmeans` |")
+    L.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+    L += ssim_rows
+    L.append("\n`spp=quality=6` on the coded file: without `-export_side_data "
+             "venc_params` (output identical to the decoded frames, "
+             "sequences) and with it (frames changed)\n")
+    L.append("| coding | untouched without | changed with |")
+    L.append("| --- | ---: | ---: |")
+    L += checks
+    L.append("\nToday's failure: nothing set below 0 dB mean on every "
+             "rate-controlled coding: %s; `auto` with frames below %.2f dB "
+             "on the DVD codings: %s." % (
+                 "yes" if not verdict_nothing else
+                 "NO (mean >= 0 on %s)" % ", ".join(verdict_nothing), BELOW,
+                 "not measured" if not dvd else "yes" if not verdict_auto
+                 else "NO (none on %s)" % ", ".join(verdict_auto)))
+    return "\n".join(L) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("what", nargs="?", default="run",
+                    choices=["freeze", "check", "run", "report"])
+    ap.add_argument("--out", default=os.path.join(TOP, "out", "realworld"))
+    ap.add_argument("--split", default="report",
+                    choices=["report", "fit", "all"])
+    ap.add_argument("--device", default=None,
+                    help="clepsilon's device property (default: not set)")
+    ap.add_argument("--jobs", type=int, default=2,
+                    help="sequences filtered at once")
+    ap.add_argument("--coding", action="append",
+                    help="only this coding (repeatable; default: all)")
+    args = ap.parse_args()
+    cache = os.path.abspath(args.out)
+    if args.what == "freeze":
+        return freeze(cache)
+    doc, prist = check(cache)
+    if args.what == "check":
+        return
+    if args.coding:
+        doc["codings"] = [c for c in doc["codings"]
+                          if c["name"] in args.coding]
+    if doc["fps"] != FPS:
+        sys.exit("realworld.json's rate differs from heldout.py's FPS")
+    t0 = time.time()
+    if args.what == "run":
+        run_set(doc, prist, cache, args.split, args.device, args.jobs)
+    md = report(doc, cache, args.split)
+    path = os.path.join(cache, "realworld-%s.md" % args.split)
+    open(path, "w").write(md)
+    print(md)
+    log("wrote %s (%.0f s)" % (path, time.time() - t0))
+
+
+if __name__ == "__main__":
+    main()
