@@ -55,6 +55,12 @@ int clfault_slow_failed_event (cl_event event);
 /* Whether one of the @n events of @list is. */
 int clfault_slow_any_failed (cl_uint n, const cl_event * list);
 
+/* Returns once the gate completed last has been let go of: a wait for a
+ * command returns when the command completed, which its gate's completion
+ * let it do, and the gate's reference to its context must be gone by the
+ * time the application counts those. */
+void clfault_slow_settle (void);
+
 /* The status a failed command ends in. */
 cl_int clfault_slow_failure (void);
 

@@ -309,6 +309,7 @@ clFinish (cl_command_queue command_queue)
 
   REAL (clFinish);
   real_err = real_clFinish (command_queue);
+  clfault_slow_settle ();
   return inject ("clFinish", &err) ? err : real_err;
 }
 
@@ -536,6 +537,7 @@ clWaitForEvents (cl_uint num_events, const cl_event * event_list)
 
   REAL (clWaitForEvents);
   real_err = real_clWaitForEvents (num_events, event_list);
+  clfault_slow_settle ();
   if (real_err == CL_SUCCESS && clfault_slow_any_failed (num_events,
           event_list))
     real_err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;

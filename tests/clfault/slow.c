@@ -93,7 +93,10 @@ typedef struct
 } Pending;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wake;
+static pthread_cond_t wake, opened;
+/* The opener is between completing a gate and dropping its reference (a
+ * user event holds its context). */
+static int opening;
 static unsigned long max_delay_us, fail_nth, held, failed;
 static cl_int fail_status = CL_OUT_OF_RESOURCES;
 static unsigned long long seed = 0x41;
@@ -160,10 +163,13 @@ opener (void *data)
     }
     due = pending[first];
     pending[first] = pending[--n_pending];
+    opening = 1;
     pthread_mutex_unlock (&lock);
     real_set_status (due.gate, due.status);
     real_release_event (due.gate);
     pthread_mutex_lock (&lock);
+    opening = 0;
+    pthread_cond_broadcast (&opened);
   }
   return NULL;
 }
@@ -178,6 +184,7 @@ init_wake (void)
   pthread_condattr_setclock (&attr, CLOCK_MONOTONIC);
   pthread_cond_init (&wake, &attr);
   pthread_condattr_destroy (&attr);
+  pthread_cond_init (&opened, NULL);
 }
 
 /* Starts the opener in this process if it has none (a forked child has
@@ -432,6 +439,15 @@ clfault_slow_failure (void)
   return status;
 }
 
+void
+clfault_slow_settle (void)
+{
+  pthread_mutex_lock (&lock);
+  while (opening && opener_pid == getpid ())
+    pthread_cond_wait (&opened, &lock);
+  pthread_mutex_unlock (&lock);
+}
+
 EXPORT void
 clfault_slow (unsigned long delay_us)
 {
@@ -501,6 +517,7 @@ static void
 after_fork_child (void)
 {
   n_pending = 0;
+  opening = 0;
   memset (failed_events, 0, sizeof (failed_events));
   opener_pid = 0;
   init_wake ();
