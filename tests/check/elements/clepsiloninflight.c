@@ -39,6 +39,21 @@
 #include "../../clfault/clfault.h"
 
 #define N_FRAMES 6
+/* Longer than the slow device's delays and the 20 ms by which a failed
+ * command comes later (tests/clfault/clfault.h). */
+#define FRAME_INTERVAL_US 40000
+
+/* What the sink does with a frame. */
+typedef enum
+{
+  SINK_DROPS,                   /* unrefs it unread (fakesink) */
+  SINK_MAPS,                    /* maps it and checks it */
+  SINK_HOLDS,                   /* keeps it unread until after EOS (a queue) */
+} Sink;
+
+static const gchar *const sink_names[] = { "a sink that never maps",
+  "a sink that maps", "a sink that holds every frame unread"
+};
 
 /* What one stream came to. */
 typedef struct
@@ -50,6 +65,7 @@ typedef struct
   gboolean stopped;             /* a push returned an error, or EOS was
                                  * refused */
   gulong held;                  /* commands of the frames (before EOS) */
+  GPtrArray *kept;              /* the frames a holding sink keeps */
 } Outcome;
 
 static void
@@ -58,20 +74,31 @@ outcome_clear (Outcome * o)
   g_free (o->text);
 }
 
-/* Takes @out as a sink does: mapped and checked against @exp where @maps,
- * else dropped unread (fakesink). */
+/* The frames of a holding sink, let go of after EOS. */
+static void
+release_kept (Outcome * o)
+{
+  g_ptr_array_free (o->kept, TRUE);
+  o->kept = NULL;
+}
+
+/* Takes @out as @sink does (checked against @exp where it maps). */
 static void
 consume (GstBuffer * out, const GstVideoInfo * info, GstBuffer * exp,
-    gboolean maps, Outcome * o)
+    Sink sink, Outcome * o)
 {
   GstMapInfo map;
 
   o->outputs++;
+  if (sink == SINK_HOLDS) {
+    g_ptr_array_add (o->kept, out);
+    return;
+  }
   /* a map that fails is the element's fault to report, not a wrong frame */
-  if (maps && !o->command_failed)
+  if (sink == SINK_MAPS && !o->command_failed)
     th_check_frame (info, out, exp, 0, "a frame of a stream where no "
         "command failed");
-  else if (maps && gst_buffer_map (out, &map, GST_MAP_READ))
+  else if (sink == SINK_MAPS && gst_buffer_map (out, &map, GST_MAP_READ))
     gst_buffer_unmap (out, &map);
   gst_buffer_unref (out);
 }
@@ -80,7 +107,7 @@ consume (GstBuffer * out, const GstVideoInfo * info, GstBuffer * exp,
  * whose @nth command enqueued (1-based, counted from the second frame;
  * G_MAXULONG: none) fails after it was enqueued. */
 static void
-run_stream (gulong nth, gboolean maps, Outcome * o)
+run_stream (gulong nth, Sink sink, Outcome * o)
 {
   GRand *rand = g_rand_new_with_seed (0x41f0 + nth);
   GstElement *e = th_make_element ();
@@ -91,6 +118,7 @@ run_stream (gulong nth, gboolean maps, Outcome * o)
   guint i;
 
   memset (o, 0, sizeof (*o));
+  o->kept = g_ptr_array_new_with_free_func ((GDestroyNotify) gst_buffer_unref);
   th_params_init (&p, 30, 5, 20);
   rt_apply_params (e, &p, NULL);
   g_object_set (e, "frames-in-flight", 3, NULL);
@@ -103,7 +131,7 @@ run_stream (gulong nth, gboolean maps, Outcome * o)
    * tuner, commands of no frame): the commands counted are the frames'. */
   GST_BUFFER_PTS (inputs[0]) = 0;
   consume (th_push_pull (hr, gst_buffer_ref (inputs[0]), "the first frame"),
-      &info, exps[0], TRUE, o);
+      &info, exps[0], SINK_MAPS, o);
   clfault_slow_fail (nth, CL_OUT_OF_RESOURCES);
   for (i = 1; i < N_FRAMES && !o->stopped; i++) {
     GST_BUFFER_PTS (inputs[i]) = i * GST_SECOND / 25;
@@ -111,7 +139,11 @@ run_stream (gulong nth, gboolean maps, Outcome * o)
         GST_FLOW_OK;
     o->command_failed = clfault_slow_failed () > 0;
     while ((out = gst_harness_try_pull (hr)))
-      consume (out, &info, exps[o->outputs], maps, o);
+      consume (out, &info, exps[o->outputs], sink, o);
+    /* at a live source's pace: each frame's commands are done before the
+     * next frame's are enqueued, so that a failure is one frame's alone */
+    if (sink == SINK_HOLDS)
+      g_usleep (FRAME_INTERVAL_US);
   }
   /* what is enqueued from EOS on (unmapping staging memory) is no frame's */
   o->held = clfault_slow_held ();
@@ -119,8 +151,9 @@ run_stream (gulong nth, gboolean maps, Outcome * o)
     o->stopped = TRUE;
   o->command_failed = clfault_slow_failed () > 0;
   while ((out = gst_harness_try_pull (hr)))
-    consume (out, &info, exps[o->outputs], maps, o);
+    consume (out, &info, exps[o->outputs], sink, o);
   o->errors = rt_drain_errors (hr->element, &o->text);
+  release_kept (o);
   clfault_slow_fail (0, 0);
   for (i = 0; i < N_FRAMES; i++) {
     gst_buffer_unref (inputs[i]);
@@ -132,9 +165,9 @@ run_stream (gulong nth, gboolean maps, Outcome * o)
 
 /* What a user relies on, for the stream of @nth. */
 static void
-check_outcome (gulong nth, gboolean maps, const Outcome * o)
+check_outcome (gulong nth, Sink sink_kind, const Outcome * o)
 {
-  const gchar *sink = maps ? "a sink that maps" : "a sink that never maps";
+  const gchar *sink = sink_names[sink_kind];
 
   if (!o->command_failed) {
     fail_unless (o->errors == 0, "command %lu (none failed), %s: %u ERRORs, "
@@ -155,13 +188,13 @@ check_outcome (gulong nth, gboolean maps, const Outcome * o)
 
 /* The commands a stream enqueues where none fails. */
 static gulong
-commands_of_a_stream (gboolean maps)
+commands_of_a_stream (Sink sink)
 {
   Outcome o;
   gulong held;
 
-  run_stream (G_MAXULONG, maps, &o);
-  check_outcome (0, maps, &o);
+  run_stream (G_MAXULONG, sink, &o);
+  check_outcome (0, sink, &o);
   held = o.held;
   outcome_clear (&o);
   fail_unless (held > N_FRAMES, "%lu commands held for %u frames", held,
@@ -169,18 +202,17 @@ commands_of_a_stream (gboolean maps)
   return held;
 }
 
-/* Every command of the frames failing in turn, behind a sink that maps
- * (@maps) or not. */
+/* Every command of the frames failing in turn, behind @sink. */
 static void
-each_command_fails (gboolean maps)
+each_command_fails (Sink sink)
 {
-  gulong n = commands_of_a_stream (maps), nth;
+  gulong n = commands_of_a_stream (sink), nth;
 
   for (nth = 1; nth <= n; nth++) {
     Outcome o;
 
-    run_stream (nth, maps, &o);
-    check_outcome (nth, maps, &o);
+    run_stream (nth, sink, &o);
+    check_outcome (nth, sink, &o);
     outcome_clear (&o);
   }
 }
@@ -190,7 +222,7 @@ each_command_fails (gboolean maps)
  * ERROR. */
 GST_START_TEST (test_failed_command_never_mapped)
 {
-  each_command_fails (FALSE);
+  each_command_fails (SINK_DROPS);
 }
 
 GST_END_TEST;
@@ -200,7 +232,18 @@ GST_END_TEST;
  * nothing failed are right. */
 GST_START_TEST (test_failed_command_mapped)
 {
-  each_command_fails (TRUE);
+  each_command_fails (SINK_MAPS);
+}
+
+GST_END_TEST;
+
+/* Behind a sink that keeps every frame unread until after EOS (a queue
+ * that has not started), frames at a live source's pace: the element's pool
+ * gives new buffers, and a failure of one frame is found only when its
+ * slot comes round again, or at EOS. */
+GST_START_TEST (test_failed_command_held)
+{
+  each_command_fails (SINK_HOLDS);
 }
 
 GST_END_TEST;
@@ -214,6 +257,7 @@ clepsiloninflight_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_failed_command_never_mapped);
   tcase_add_test (tc, test_failed_command_mapped);
+  tcase_add_test (tc, test_failed_command_held);
   return s;
 }
 
