@@ -59,6 +59,7 @@ struct _GstClEpsilon
   gchar *device;
   gchar *device_name;
   guint frames_in_flight;
+  GThread *preset_loader;       /* the thread loading a preset, or NULL */
 
   /* Streaming thread only (and start/stop). */
   GstClContext *context;
@@ -112,8 +113,16 @@ void gst_cl_epsilon_set_strength_locked (GstClEpsilon * self,
  * made it custom). */
 void gst_cl_epsilon_notify_strength (GstClEpsilon * self, gboolean by_level);
 
-/* The GstPreset interface: which properties a preset holds. */
+/* The GstPreset interface: which properties a preset holds, and a load
+ * that gives strings back as they were saved. */
 void gst_cl_epsilon_preset_init (GstPresetInterface * iface);
+
+/* Where @value is a string that this thread's gst_preset_load_preset is
+ * setting, with the backslashes of GStreamer's preset files still in it:
+ * sets @unescaped (unset it) to the string as it was saved and returns
+ * TRUE; else FALSE (gstclepsilonstrength.c). */
+gboolean gst_cl_epsilon_preset_unescape (GstClEpsilon * self,
+    const GValue * value, GValue * unescaped);
 
 G_END_DECLS
 

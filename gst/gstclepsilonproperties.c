@@ -574,9 +574,12 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
   GstClEpsilon *self = GST_CL_EPSILON (object);
   GstClPlanSettings *s = &self->settings, before;
   GstClEpsilonStrength strength_before;
+  GValue unescaped = G_VALUE_INIT;
   gboolean strength_changed;
   gchar *refusal;
 
+  if (gst_cl_epsilon_preset_unescape (self, value, &unescaped))
+    value = &unescaped;
   GST_OBJECT_LOCK (self);
   memcpy (&before, s, sizeof (before));
   strength_before = self->strength;
@@ -595,6 +598,8 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
     self->settings_cookie++;
   GST_OBJECT_UNLOCK (self);
 
+  if (G_IS_VALUE (&unescaped))
+    g_value_unset (&unescaped);
   if (refusal)
     gst_cl_epsilon_refuse (self, refusal);
   if (strength_changed)

@@ -28,6 +28,8 @@
 
 #include "gstclepsilon-private.h"
 
+#include <string.h>
+
 /* What a level sets; each also clears the kernel. From docs/quality.md, by
  * the rules docs/properties.md states: light, the largest gain among the
  * settings that lose at most 0.03 dB on every sequence of every encode
@@ -189,8 +191,62 @@ gst_cl_epsilon_preset_get_property_names (GstPreset * preset)
   return g_strdupv ((gchar **) names);
 }
 
+/* GStreamer's load of a preset, which gst_cl_epsilon_preset_load wraps. */
+static gboolean (*default_load_preset) (GstPreset * preset, const gchar * name);
+
+/* GStreamer's preset code (1.22 and later) saves a string property with
+ * gst_value_serialize and then g_key_file_set_string, which escapes the
+ * serializer's backslashes once more, but loads it with
+ * g_key_file_get_value (raw) and gst_value_deserialize: the string comes
+ * back with one level of escapes left ("1\ 2\ 1\;..." for a kernel). The
+ * element undoes that level for the strings set while a preset loads;
+ * a string saved by a GStreamer that escapes once has no backslash left and
+ * stays as it is (no property the presets hold takes a backslash). */
+static gboolean
+gst_cl_epsilon_preset_load (GstPreset * preset, const gchar * name)
+{
+  GstClEpsilon *self = GST_CL_EPSILON (preset);
+  gboolean loaded;
+
+  GST_OBJECT_LOCK (self);
+  self->preset_loader = g_thread_self ();
+  GST_OBJECT_UNLOCK (self);
+  loaded = default_load_preset (preset, name);
+  GST_OBJECT_LOCK (self);
+  self->preset_loader = NULL;
+  GST_OBJECT_UNLOCK (self);
+  return loaded;
+}
+
+gboolean
+gst_cl_epsilon_preset_unescape (GstClEpsilon * self, const GValue * value,
+    GValue * unescaped)
+{
+  const gchar *text;
+  gchar *quoted;
+  gboolean loading, done;
+
+  GST_OBJECT_LOCK (self);
+  loading = self->preset_loader == g_thread_self ();
+  GST_OBJECT_UNLOCK (self);
+  if (!loading || !G_VALUE_HOLDS_STRING (value) ||
+      !(text = g_value_get_string (value)) || !strchr (text, '\\'))
+    return FALSE;
+  /* The escapes left are gst_value_serialize's: its own inverse, on the
+   * text in quotes, removes them. */
+  quoted = g_strdup_printf ("\"%s\"", text);
+  g_value_init (unescaped, G_TYPE_STRING);
+  done = gst_value_deserialize (unescaped, quoted);
+  g_free (quoted);
+  if (!done)
+    g_value_unset (unescaped);
+  return done;
+}
+
 void
 gst_cl_epsilon_preset_init (GstPresetInterface * iface)
 {
   iface->get_property_names = gst_cl_epsilon_preset_get_property_names;
+  default_load_preset = iface->load_preset;
+  iface->load_preset = gst_cl_epsilon_preset_load;
 }

@@ -456,6 +456,29 @@ hold_input (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * in)
   slot->in_open = TRUE;
 }
 
+/* FALSE with @error set where the last command of one of @q's streams
+ * failed: that of a frame waited for at its end, whose wait (clFinish)
+ * need not say so (PoCL's returns CL_SUCCESS after a failed command). A
+ * command that failed fails those that wait on it, and so the last. */
+static gboolean
+streams_ok (const GstClFrameQueues * q, GError ** error)
+{
+  const GstClStream *streams[3] = { &q->up, &q->compute, &q->down };
+  cl_int status, outcome;
+  guint i;
+
+  for (i = 0; i < 3; i++) {
+    if (!streams[i]->last)
+      continue;
+    status = event_outcome (streams[i]->last, &outcome);
+    if (status != CL_SUCCESS)
+      return gst_cl_set_error (error, status, "clGetEventInfo (frame)");
+    if (outcome < 0)
+      return gst_cl_set_error (error, outcome, "a command of the frame");
+  }
+  return TRUE;
+}
+
 gboolean
 gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
     gboolean ok, GstClFrame * in, GstClFrame * out, gdouble * device_ms,
@@ -468,6 +491,11 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
     release_imports_after_failure (q, in, out);
   left = ok && q->in_flight && leave_in_flight (self, q, out, error);
   ok = ok && (left || !q->in_flight);
+  /* The frames stay open until every command on them has completed. */
+  if (!left) {
+    ok = finish_queues (self, ok ? error : NULL) && ok;
+    ok = ok && streams_ok (q, error);
+  }
   gst_cl_stream_clear (&q->up);
   gst_cl_stream_clear (&q->compute);
   gst_cl_stream_clear (&q->down);
@@ -482,8 +510,6 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
     self->next = (q->slot + 1) % self->depth;
     return TRUE;
   }
-  /* The frames stay open until every command on them has completed. */
-  ok = finish_queues (self, ok ? error : NULL) && ok;
   ok = ok && gst_cl_frame_commit (out, error);
   gst_cl_frame_close (out);
   gst_cl_frame_close (in);

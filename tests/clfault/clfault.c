@@ -35,6 +35,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 
 #include "clfault.h"
+#include "clfault-slow-private.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -62,8 +63,8 @@ static const char *const kind_names[CLFAULT_N_KINDS] = {
   "context", "queue", "program", "kernel", "mem", "event"
 };
 
-static void *
-real_symbol (const char *name)
+void *
+clfault_real_symbol (const char *name)
 {
   void *sym = dlsym (RTLD_NEXT, name);
 
@@ -146,14 +147,14 @@ count (ClFaultKind kind, long delta)
 #define REAL(name) \
   static __typeof__ (&name) real_##name; \
   if (real_##name == NULL) \
-    real_##name = (__typeof__ (&name)) real_symbol (#name); \
+    real_##name = (__typeof__ (&name)) clfault_real_symbol (#name); \
   if (real_##name == NULL) \
     return CL_INVALID_OPERATION;
 
 #define REAL_OBJ(name) \
   static __typeof__ (&name) real_##name; \
   if (real_##name == NULL) \
-    real_##name = (__typeof__ (&name)) real_symbol (#name); \
+    real_##name = (__typeof__ (&name)) clfault_real_symbol (#name); \
   if (real_##name == NULL) { \
     if (errcode_ret) \
       *errcode_ret = CL_INVALID_OPERATION; \
@@ -192,17 +193,23 @@ bad_wait_list (const char *name, cl_uint n, const cl_event * list)
 
 /* A command that may return an event (its last parameter, `event`), after
  * the num_events_in_wait_list events of event_wait_list; an invalid list
- * fails as a strict driver fails it. */
-#define EVENT_FN(name, params, args) \
+ * fails as a strict driver fails it. The slow device (slow.c) holds it
+ * behind a gate of its own; @blocking: whether the call waits for it. */
+#define EVENT_FN(name, blocking, params, args) \
   EXPORT cl_int CL_API_CALL name params \
   { \
     cl_int err_; \
+    ClFaultHold *hold_; \
     REAL (name); \
     if (bad_wait_list (#name, num_events_in_wait_list, event_wait_list)) \
       return CL_INVALID_EVENT_WAIT_LIST; \
     if (inject (#name, &err_)) \
       return err_; \
+    hold_ = clfault_slow_hold (#name, command_queue, \
+        &num_events_in_wait_list, \
+        &event_wait_list); \
     err_ = real_##name args; \
+    err_ = clfault_slow_commit (hold_, err_, event, blocking); \
     if (err_ == CL_SUCCESS && event != NULL) \
       count (CLFAULT_EVENT, 1); \
     return err_; \
@@ -302,6 +309,7 @@ clFinish (cl_command_queue command_queue)
 
   REAL (clFinish);
   real_err = real_clFinish (command_queue);
+  clfault_slow_settle ();
   return inject ("clFinish", &err) ? err : real_err;
 }
 
@@ -338,7 +346,8 @@ clSVMAlloc (cl_context context, cl_svm_mem_flags flags, size_t size,
   void *p;
 
   if (real_clSVMAlloc == NULL)
-    real_clSVMAlloc = (__typeof__ (&clSVMAlloc)) real_symbol ("clSVMAlloc");
+    real_clSVMAlloc = (__typeof__ (&clSVMAlloc))
+        clfault_real_symbol ("clSVMAlloc");
   if (real_clSVMAlloc == NULL)
     return NULL;
   if (inject ("clSVMAlloc", &err))
@@ -355,7 +364,8 @@ clSVMFree (cl_context context, void *svm_pointer)
   static __typeof__ (&clSVMFree) real_clSVMFree;
 
   if (real_clSVMFree == NULL)
-    real_clSVMFree = (__typeof__ (&clSVMFree)) real_symbol ("clSVMFree");
+    real_clSVMFree = (__typeof__ (&clSVMFree))
+        clfault_real_symbol ("clSVMFree");
   if (svm_pointer != NULL)
     count (CLFAULT_MEM, -1);
   if (real_clSVMFree != NULL)
@@ -466,7 +476,7 @@ clReleaseProgram (cl_program program)
   REAL (clReleaseProgram);
   if (get_info == NULL)
     get_info = (__typeof__ (&clGetProgramInfo))
-        real_symbol ("clGetProgramInfo");
+        clfault_real_symbol ("clGetProgramInfo");
   if (get_info && get_info (program, CL_PROGRAM_REFERENCE_COUNT,
           sizeof (refs), &refs, NULL) == CL_SUCCESS && refs == 1)
     is_binary_program (program, 1);
@@ -527,13 +537,31 @@ clWaitForEvents (cl_uint num_events, const cl_event * event_list)
 
   REAL (clWaitForEvents);
   real_err = real_clWaitForEvents (num_events, event_list);
+  clfault_slow_settle ();
+  if (real_err == CL_SUCCESS && clfault_slow_any_failed (num_events,
+          event_list))
+    real_err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   return inject ("clWaitForEvents", &err) ? err : real_err;
 }
 
-STATUS_FN (clGetEventInfo, (cl_event event, cl_event_info param_name,
-        size_t param_value_size, void *param_value,
-        size_t *param_value_size_ret), (event, param_name, param_value_size,
-        param_value, param_value_size_ret))
+/* A command the slow device failed reads as failed once it completed. */
+EXPORT cl_int CL_API_CALL
+clGetEventInfo (cl_event event, cl_event_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+  cl_int err;
+
+  REAL (clGetEventInfo);
+  if (inject ("clGetEventInfo", &err))
+    return err;
+  err = real_clGetEventInfo (event, param_name, param_value_size,
+      param_value, param_value_size_ret);
+  if (err == CL_SUCCESS && param_name == CL_EVENT_COMMAND_EXECUTION_STATUS &&
+      param_value != NULL && *(cl_int *) param_value == CL_COMPLETE &&
+      clfault_slow_failed_event (event))
+    *(cl_int *) param_value = clfault_slow_failure ();
+  return err;
+}
 
 STATUS_FN (clGetEventProfilingInfo, (cl_event event,
         cl_profiling_info param_name, size_t param_value_size,
@@ -545,86 +573,86 @@ REFCOUNT_FN (clReleaseEvent, cl_event, CLFAULT_EVENT, -1)
 
 /* ---- Commands ----------------------------------------------------------- */
 
-EVENT_FN (clEnqueueReadBuffer, (cl_command_queue command_queue,
-        cl_mem buffer, cl_bool blocking_read, size_t offset, size_t size,
-        void *ptr, cl_uint num_events_in_wait_list,
-        const cl_event * event_wait_list, cl_event * event), (command_queue,
-        buffer, blocking_read, offset, size, ptr, num_events_in_wait_list,
+EVENT_FN (clEnqueueReadBuffer, blocking_read, (cl_command_queue command_queue,
+        cl_mem buffer, cl_bool blocking_read, size_t offset, size_t size, void
+        *ptr, cl_uint num_events_in_wait_list, const cl_event *
+        event_wait_list, cl_event * event), (command_queue, buffer,
+        blocking_read, offset, size, ptr, num_events_in_wait_list,
         event_wait_list, event))
 
-EVENT_FN (clEnqueueReadBufferRect, (cl_command_queue command_queue,
-        cl_mem buffer, cl_bool blocking_read, const size_t *buffer_origin,
-        const size_t *host_origin, const size_t *region,
-        size_t buffer_row_pitch, size_t buffer_slice_pitch,
-        size_t host_row_pitch, size_t host_slice_pitch, void *ptr,
-        cl_uint num_events_in_wait_list, const cl_event * event_wait_list,
-        cl_event * event), (command_queue, buffer, blocking_read,
-        buffer_origin, host_origin, region, buffer_row_pitch,
-        buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
-        num_events_in_wait_list, event_wait_list, event))
-
-EVENT_FN (clEnqueueWriteBuffer, (cl_command_queue command_queue,
-        cl_mem buffer, cl_bool blocking_write, size_t offset, size_t size,
-        const void *ptr, cl_uint num_events_in_wait_list,
+EVENT_FN (clEnqueueReadBufferRect, blocking_read, (cl_command_queue
+        command_queue, cl_mem buffer, cl_bool blocking_read, const size_t
+        *buffer_origin, const size_t *host_origin, const size_t *region, size_t
+        buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+        size_t host_slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
         const cl_event * event_wait_list, cl_event * event), (command_queue,
-        buffer, blocking_write, offset, size, ptr, num_events_in_wait_list,
+        buffer, blocking_read, buffer_origin, host_origin, region,
+        buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch,
+        ptr, num_events_in_wait_list, event_wait_list, event))
+
+EVENT_FN (clEnqueueWriteBuffer, blocking_write, (cl_command_queue
+        command_queue, cl_mem buffer, cl_bool blocking_write, size_t offset,
+        size_t size, const void *ptr, cl_uint num_events_in_wait_list, const
+        cl_event * event_wait_list, cl_event * event), (command_queue, buffer,
+        blocking_write, offset, size, ptr, num_events_in_wait_list,
         event_wait_list, event))
 
-EVENT_FN (clEnqueueWriteBufferRect, (cl_command_queue command_queue,
-        cl_mem buffer, cl_bool blocking_write, const size_t *buffer_origin,
-        const size_t *host_origin, const size_t *region,
-        size_t buffer_row_pitch, size_t buffer_slice_pitch,
-        size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
-        cl_uint num_events_in_wait_list, const cl_event * event_wait_list,
-        cl_event * event), (command_queue, buffer, blocking_write,
-        buffer_origin, host_origin, region, buffer_row_pitch,
-        buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
-        num_events_in_wait_list, event_wait_list, event))
+EVENT_FN (clEnqueueWriteBufferRect, blocking_write, (cl_command_queue
+        command_queue, cl_mem buffer, cl_bool blocking_write, const size_t
+        *buffer_origin, const size_t *host_origin, const size_t *region, size_t
+        buffer_row_pitch, size_t buffer_slice_pitch, size_t host_row_pitch,
+        size_t host_slice_pitch, const void *ptr, cl_uint
+        num_events_in_wait_list, const cl_event * event_wait_list, cl_event *
+        event), (command_queue, buffer, blocking_write, buffer_origin,
+        host_origin, region, buffer_row_pitch, buffer_slice_pitch,
+        host_row_pitch, host_slice_pitch, ptr, num_events_in_wait_list,
+        event_wait_list, event))
 
-EVENT_FN (clEnqueueFillBuffer, (cl_command_queue command_queue, cl_mem buffer,
-        const void *pattern, size_t pattern_size, size_t offset, size_t size,
-        cl_uint num_events_in_wait_list, const cl_event * event_wait_list,
-        cl_event * event), (command_queue, buffer, pattern, pattern_size,
-        offset, size, num_events_in_wait_list, event_wait_list, event))
+EVENT_FN (clEnqueueFillBuffer, CL_FALSE, (cl_command_queue command_queue,
+        cl_mem buffer, const void *pattern, size_t pattern_size, size_t offset,
+        size_t size, cl_uint num_events_in_wait_list, const cl_event *
+        event_wait_list, cl_event * event), (command_queue, buffer, pattern,
+        pattern_size, offset, size, num_events_in_wait_list, event_wait_list,
+        event))
 
-EVENT_FN (clEnqueueCopyBuffer, (cl_command_queue command_queue,
-        cl_mem src_buffer, cl_mem dst_buffer, size_t src_offset,
-        size_t dst_offset, size_t size, cl_uint num_events_in_wait_list,
-        const cl_event * event_wait_list, cl_event * event), (command_queue,
+EVENT_FN (clEnqueueCopyBuffer, CL_FALSE, (cl_command_queue command_queue,
+        cl_mem src_buffer, cl_mem dst_buffer, size_t src_offset, size_t
+        dst_offset, size_t size, cl_uint num_events_in_wait_list, const
+        cl_event * event_wait_list, cl_event * event), (command_queue,
         src_buffer, dst_buffer, src_offset, dst_offset, size,
         num_events_in_wait_list, event_wait_list, event))
 
-EVENT_FN (clEnqueueCopyBufferRect, (cl_command_queue command_queue,
-        cl_mem src_buffer, cl_mem dst_buffer, const size_t *src_origin,
-        const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
-        size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
-        cl_uint num_events_in_wait_list, const cl_event * event_wait_list,
-        cl_event * event), (command_queue, src_buffer, dst_buffer, src_origin,
-        dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch,
-        dst_slice_pitch, num_events_in_wait_list, event_wait_list, event))
-
-EVENT_FN (clEnqueueUnmapMemObject, (cl_command_queue command_queue,
-        cl_mem memobj, void *mapped_ptr, cl_uint num_events_in_wait_list,
-        const cl_event * event_wait_list, cl_event * event), (command_queue,
-        memobj, mapped_ptr, num_events_in_wait_list, event_wait_list, event))
-
-EVENT_FN (clEnqueueNDRangeKernel, (cl_command_queue command_queue,
-        cl_kernel kernel, cl_uint work_dim, const size_t *global_work_offset,
-        const size_t *global_work_size, const size_t *local_work_size,
-        cl_uint num_events_in_wait_list, const cl_event * event_wait_list,
-        cl_event * event), (command_queue, kernel, work_dim,
-        global_work_offset, global_work_size, local_work_size,
+EVENT_FN (clEnqueueCopyBufferRect, CL_FALSE, (cl_command_queue command_queue,
+        cl_mem src_buffer, cl_mem dst_buffer, const size_t *src_origin, const
+        size_t *dst_origin, const size_t *region, size_t src_row_pitch, size_t
+        src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch, cl_uint
+        num_events_in_wait_list, const cl_event * event_wait_list, cl_event *
+        event), (command_queue, src_buffer, dst_buffer, src_origin, dst_origin,
+        region, src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch,
         num_events_in_wait_list, event_wait_list, event))
 
-EVENT_FN (clEnqueueMarkerWithWaitList, (cl_command_queue command_queue,
-        cl_uint num_events_in_wait_list, const cl_event * event_wait_list,
-        cl_event * event), (command_queue, num_events_in_wait_list,
+EVENT_FN (clEnqueueUnmapMemObject, CL_FALSE, (cl_command_queue command_queue,
+        cl_mem memobj, void *mapped_ptr, cl_uint num_events_in_wait_list, const
+        cl_event * event_wait_list, cl_event * event), (command_queue, memobj,
+        mapped_ptr, num_events_in_wait_list, event_wait_list, event))
+
+EVENT_FN (clEnqueueNDRangeKernel, CL_FALSE, (cl_command_queue command_queue,
+        cl_kernel kernel, cl_uint work_dim, const size_t *global_work_offset,
+        const size_t *global_work_size, const size_t *local_work_size, cl_uint
+        num_events_in_wait_list, const cl_event * event_wait_list, cl_event *
+        event), (command_queue, kernel, work_dim, global_work_offset,
+        global_work_size, local_work_size, num_events_in_wait_list,
         event_wait_list, event))
 
-EVENT_FN (clEnqueueBarrierWithWaitList, (cl_command_queue command_queue,
-        cl_uint num_events_in_wait_list, const cl_event * event_wait_list,
-        cl_event * event), (command_queue, num_events_in_wait_list,
-        event_wait_list, event))
+EVENT_FN (clEnqueueMarkerWithWaitList, CL_FALSE, (cl_command_queue
+        command_queue, cl_uint num_events_in_wait_list, const cl_event *
+        event_wait_list, cl_event * event), (command_queue,
+        num_events_in_wait_list, event_wait_list, event))
+
+EVENT_FN (clEnqueueBarrierWithWaitList, CL_FALSE, (cl_command_queue
+        command_queue, cl_uint num_events_in_wait_list, const cl_event *
+        event_wait_list, cl_event * event), (command_queue,
+        num_events_in_wait_list, event_wait_list, event))
 /* *INDENT-ON* */
 
 EXPORT void *CL_API_CALL
@@ -633,6 +661,7 @@ clEnqueueMapBuffer (cl_command_queue command_queue, cl_mem buffer,
     cl_uint num_events_in_wait_list, const cl_event * event_wait_list,
     cl_event * event, cl_int * errcode_ret)
 {
+  ClFaultHold *hold;
   cl_int err;
   void *p;
 
@@ -648,9 +677,15 @@ clEnqueueMapBuffer (cl_command_queue command_queue, cl_mem buffer,
       *errcode_ret = err;
     return NULL;
   }
+  hold = clfault_slow_hold ("clEnqueueMapBuffer", command_queue,
+      &num_events_in_wait_list, &event_wait_list);
   p = real_clEnqueueMapBuffer (command_queue, buffer, blocking_map, map_flags,
-      offset, size, num_events_in_wait_list, event_wait_list, event,
-      errcode_ret);
+      offset, size, num_events_in_wait_list, event_wait_list, event, &err);
+  err = clfault_slow_commit (hold, err, event, blocking_map);
+  if (err != CL_SUCCESS)
+    p = NULL;
+  if (errcode_ret)
+    *errcode_ret = err;
   if (p != NULL && event != NULL)
     count (CLFAULT_EVENT, 1);
   return p;
@@ -805,6 +840,7 @@ clfault_init (void)
   break_build = getenv ("CLFAULT_BREAK_BUILD") != NULL;
   report = getenv ("CLFAULT_REPORT") != NULL;
   trace = getenv ("CLFAULT_TRACE") != NULL;
+  clfault_slow_init ();
 }
 
 static void clfault_fini (void) __attribute__((destructor));

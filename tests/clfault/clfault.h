@@ -47,6 +47,16 @@
  *                          that clBuildProgram really fails, with a build log
  *   CLFAULT_REPORT=1       print calls, failures and live objects at exit
  *   CLFAULT_TRACE=1        print every counted call, and which failed
+ *   CLFAULT_SLOW=US        the slow device: every command enqueued waits
+ *                          first for a gate that a thread of the library
+ *                          opens 0..US microseconds later (drawn per
+ *                          command), so that commands complete late, those
+ *                          of different queues out of order
+ *   CLFAULT_SLOW_FAIL=N    the N-th command held (from load) fails after it
+ *                          was enqueued (CL_OUT_OF_RESOURCES), and what
+ *                          waits on it; holds commands even without
+ *                          CLFAULT_SLOW (gates opened at once)
+ *   CLFAULT_SLOW_SEED=S    the seed of the delays (default 0x41)
  */
 
 #ifndef __CLFAULT_H__
@@ -108,6 +118,37 @@ long clfault_live_total (void);
 /* A line "context=N queue=N ..." with the live objects, for messages.
  * Static buffer, overwritten by the next call. */
 const char *clfault_describe_live (void);
+
+/* The slow device, from now on: every command enqueued (clEnqueue*) waits
+ * first for a user event of the library's, which its own thread completes
+ * 0..@max_delay_us microseconds later (a delay drawn per command, from a
+ * fixed seed). An in-order queue still runs its commands in order; commands
+ * of different queues complete in any order, and every command completes
+ * after the call that enqueued it returned, as on a discrete GPU, where a
+ * CPU device would have it done at once. 0: off (commands already held
+ * still complete when due). Blocking calls (a blocking read, write or map)
+ * wait for their delay. */
+void clfault_slow (unsigned long max_delay_us);
+
+/* The @nth command held from now on (1-based; 0: none) ends in @status (a
+ * negative OpenCL error; CL_OUT_OF_RESOURCES where it is not negative)
+ * after it was enqueued, 20 ms later than its delay: its event, and those
+ * of the commands waiting on it (in their wait lists, or after it on its
+ * queue while it is pending), read @status once complete
+ * (clGetEventInfo), and waits on them return
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. The commands themselves
+ * still run (PoCL 3.1 aborts when a user event's failure goes down a chain
+ * of commands): what the application sees is a device's failure. Holds
+ * commands while armed even with no delay (clfault_slow (0)). Resets the
+ * counts below. */
+void clfault_slow_fail (unsigned long nth, cl_int status);
+
+/* Commands held since the last clfault_slow_fail(). */
+unsigned long clfault_slow_held (void);
+
+/* Commands ended in error by clfault_slow_fail() since it was armed (0 or
+ * 1). */
+unsigned long clfault_slow_failed (void);
 
 #ifdef __cplusplus
 }

@@ -325,6 +325,163 @@ GST_START_TEST (test_alternate)
 
 GST_END_TEST;
 
+/* A crop rectangle of a field-geometry case; width 0: no crop meta. */
+typedef struct
+{
+  gint x, y, width, height;
+} Crop;
+
+/* One frame of @caps_str (interleaved or mixed, @flagged with
+ * GST_VIDEO_BUFFER_FLAG_INTERLACED) with @crop through a new element:
+ * compares every sample with the input, the reference filtering the crop
+ * rectangle (or the frame) by fields (@fields) written over it; returns
+ * how many samples the other reference (by frames instead) differs in. */
+static guint
+run_geometry (const gchar * caps_str, gboolean flagged, const Crop * crop,
+    const RefParams * p, gboolean fields, guint32 seed)
+{
+  GstHarness *h = gst_harness_new ("clepsilon");
+  GRand *rand = g_rand_new_with_seed (seed);
+  GstElement *e = gst_harness_find_element (h, "clepsilon");
+  gchar *what = g_strdup_printf ("%s%s, crop %d,%d %dx%d (seed 0x%x)",
+      caps_str, flagged ? " (flagged interlaced)" : "", crop->x, crop->y,
+      crop->width, crop->height, seed);
+  GstBuffer *in, *out, *want[2];
+  GstVideoFrame fin, fw[2], fout;
+  GstVideoCropMeta *meta;
+  GstVideoInfo info;
+  GstCaps *caps;
+  GstMapInfo map;
+  guint i, k, wrong, differ;
+  gint x = 0, y = 0, w, hh;
+
+  g_object_set (e, "device", device (), "threshold", p->threshold,
+      "window-size", p->window, "chroma-threshold", p->chroma_threshold, NULL);
+  gst_object_unref (e);
+  caps = gst_caps_from_string (caps_str);
+  fail_unless (gst_video_info_from_caps (&info, caps), "%s", caps_str);
+  gst_harness_set_src_caps (h, caps);
+  w = GST_VIDEO_INFO_WIDTH (&info);
+  hh = GST_VIDEO_INFO_HEIGHT (&info);
+
+  in = gst_buffer_new_allocate (NULL, info.size, NULL);
+  gst_buffer_map (in, &map, GST_MAP_WRITE);
+  for (k = 0; k < map.size; k++)
+    map.data[k] = g_rand_int_range (rand, 0, 256);
+  gst_buffer_unmap (in, &map);
+  if (flagged)
+    GST_BUFFER_FLAG_SET (in, GST_VIDEO_BUFFER_FLAG_INTERLACED |
+        GST_VIDEO_BUFFER_FLAG_TFF);
+  if (crop->width > 0) {
+    meta = gst_buffer_add_video_crop_meta (in);
+    meta->x = x = crop->x;
+    meta->y = y = crop->y;
+    meta->width = w = crop->width;
+    meta->height = hh = crop->height;
+  }
+  /* the input, with each reference's result over the rectangle */
+  fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
+  for (i = 0; i < 2; i++) {
+    want[i] = gst_buffer_copy_deep (in);
+    fail_unless (gst_video_frame_map (&fw[i], &info, want[i], GST_MAP_WRITE));
+    ((i == 0) == fields ? ref_process_region_fields : ref_process_region)
+        (&info, (guint8 **) fin.data, fin.info.stride, (guint8 **) fw[i].data,
+        fw[i].info.stride, p, x, y, w, hh);
+  }
+  gst_video_frame_unmap (&fin);
+
+  out = gst_harness_push_and_pull (h, gst_buffer_ref (in));
+  fail_unless (out != NULL, "%s: no output", what);
+  fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
+  wrong = count_differences (&fout, &fw[0]);
+  differ = count_differences (&fw[1], &fw[0]);
+  fail_unless (wrong == 0, "%s: %u samples differ from the %s reference",
+      what, wrong, fields ? "field-wise" : "frame-wise");
+  meta = gst_buffer_get_video_crop_meta (out);
+  fail_unless ((meta != NULL) == (crop->width > 0), "%s: crop meta %s", what,
+      meta ? "appeared" : "lost");
+  gst_video_frame_unmap (&fout);
+  for (i = 0; i < 2; i++) {
+    gst_video_frame_unmap (&fw[i]);
+    gst_buffer_unref (want[i]);
+  }
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  g_rand_free (rand);
+  g_free (what);
+  gst_harness_teardown (h);
+  return differ;
+}
+
+/* Fields at every parity: frames of odd and even heights, crop rectangles
+ * starting on either field's row and spanning an odd or an even number of
+ * rows (a field then has one row more than the other, or none at all), in
+ * a 4:2:0 format, whose chroma fields are of chroma rows, in a semi-planar
+ * one and in grey. Each field is filtered as a picture of its own within
+ * the rectangle; the rest of the frame is left as it came. */
+GST_START_TEST (test_field_geometry)
+{
+  static const gchar *formats[] = { "I420", "NV12", "GRAY8" };
+  static const gint heights[] = { 45, 46, 7 };
+  static const Crop crops[] = {
+    {0, 0, 0, 0},
+    {3, 0, 21, 20}, {3, 1, 21, 20}, {5, 2, 19, 13}, {5, 3, 19, 13},
+    {0, 1, 30, 1}, {2, 4, 17, 2}, {1, 5, 28, 3},
+  };
+  guint f, hi, c, differ = 0;
+  RefParams p;
+
+  params (&p, 40, 5, 30);
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    for (hi = 0; hi < G_N_ELEMENTS (heights); hi++) {
+      for (c = 0; c < G_N_ELEMENTS (crops); c++) {
+        gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=30,"
+            "height=%d,framerate=25/1,interlace-mode=interleaved",
+            formats[f], heights[hi]);
+
+        if (crops[c].y + crops[c].height > heights[hi]) {
+          g_free (caps);
+          continue;
+        }
+        differ += run_geometry (caps, FALSE, &crops[c], &p, TRUE,
+            0x6e0 + f * 256 + hi * 16 + c);
+        g_free (caps);
+      }
+    }
+  }
+  fail_unless (differ > 0, "the frame-wise reference differs nowhere");
+}
+
+GST_END_TEST;
+
+/* interlace-mode=mixed: a frame flagged interlaced is filtered by fields,
+ * one without the flag whole, with and without a crop rectangle, in one
+ * stream as a decoder of mixed content sends them. */
+GST_START_TEST (test_mixed_flag)
+{
+  static const Crop crops[] = { {0, 0, 0, 0}, {2, 1, 25, 18}, {4, 2, 9, 7} };
+  static const gint heights[] = { 37, 36 };
+  guint c, hi, flagged, differ[2] = { 0, 0 };
+  RefParams p;
+
+  params (&p, 40, 3, 30);
+  for (hi = 0; hi < G_N_ELEMENTS (heights); hi++) {
+    gchar *caps = g_strdup_printf ("video/x-raw,format=I420,width=30,"
+        "height=%d,framerate=25/1,interlace-mode=mixed", heights[hi]);
+
+    for (c = 0; c < G_N_ELEMENTS (crops); c++)
+      for (flagged = 0; flagged < 2; flagged++)
+        differ[flagged] += run_geometry (caps, flagged, &crops[c], &p,
+            flagged, 0x3170 + hi * 16 + c * 2 + flagged);
+    g_free (caps);
+  }
+  fail_unless (differ[0] > 0 && differ[1] > 0,
+      "fields and frames filter alike (%u, %u samples differ)", differ[0],
+      differ[1]);
+}
+
+GST_END_TEST;
+
 static Suite *
 clepsiloninterlaced_suite (void)
 {
@@ -337,6 +494,8 @@ clepsiloninterlaced_suite (void)
   tcase_add_test (tc, test_interleaved);
   tcase_add_test (tc, test_progressive);
   tcase_add_test (tc, test_alternate);
+  tcase_add_test (tc, test_field_geometry);
+  tcase_add_test (tc, test_mixed_flag);
   return s;
 }
 
