@@ -21,9 +21,10 @@
 /* The filters' sizes that the host and the kernels must agree on, defined
  * once: the host includes this file (gst/gstclstage.c, and the limits of
  * gst/gstclconvkernel-private.h, gst/gstcltuner.c and
- * gst/gstclepsilonproperties.c), and the epsilon and convolution programs
- * are built with it prepended to their sources (kernels/epsilon.cl,
- * kernels/convolve.cl). Plain #defines, valid C and OpenCL C. */
+ * gst/gstclepsilonproperties.c, gst/gstclpacked.c), and the epsilon,
+ * convolution and packed programs are built with it prepended to their
+ * sources (kernels/epsilon.cl, kernels/convolve.cl, kernels/packed.cl).
+ * Plain #defines, valid C and OpenCL C. */
 
 #ifndef __GST_CL_FILTERS_SHARED_H__
 #define __GST_CL_FILTERS_SHARED_H__
@@ -43,5 +44,9 @@
 /* Largest radius of the epsilon filter's window (window-size
  * 2 * FILTER_MAX_RADIUS + 1). */
 #define FILTER_MAX_RADIUS 7
+
+/* Luma samples per work-item of packed 4:2:2's unpacking and packing
+ * (kernels/packed.cl, gst/gstclpacked.c). */
+#define PACKED_RUN 16
 
 #endif /* __GST_CL_FILTERS_SHARED_H__ */
