@@ -253,19 +253,34 @@ gst_cl_context_new (const gchar * device_spec, GError ** error)
   return self;
 }
 
+void
+gst_cl_queue_release (cl_command_queue queue)
+{
+  cl_event done = NULL;
+
+  /* Not clFinish: PoCL 6.0 touches a queue that clFinish waited on after
+   * clFinish returned (pocl_update_event_finished), and aborts if the queue
+   * was freed meanwhile. A marker's event, held until after the release,
+   * keeps the queue alive until PoCL is done with it. */
+  if (clEnqueueMarkerWithWaitList (queue, 0, NULL, &done) == CL_SUCCESS) {
+    clWaitForEvents (1, &done);
+    clReleaseCommandQueue (queue);
+    clReleaseEvent (done);
+  } else {
+    clFinish (queue);
+    clReleaseCommandQueue (queue);
+  }
+}
+
 static void
 gst_cl_context_finalize (GObject * object)
 {
   GstClContext *self = GST_CL_CONTEXT (object);
 
-  if (self->host_queue) {
-    clFinish (self->host_queue);
-    clReleaseCommandQueue (self->host_queue);
-  }
-  if (self->queue) {
-    clFinish (self->queue);
-    clReleaseCommandQueue (self->queue);
-  }
+  if (self->host_queue)
+    gst_cl_queue_release (self->host_queue);
+  if (self->queue)
+    gst_cl_queue_release (self->queue);
   if (self->context)
     clReleaseContext (self->context);
   g_free (self->device_name);
