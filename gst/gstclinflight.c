@@ -496,9 +496,9 @@ gst_cl_in_flight_free (GstClInFlight * self)
   if (self->depth > 1)
     wait_in_flight (self, NULL, NULL);
   if (self->async_up)
-    gst_cl_queue_release (self->async_up);
+    clReleaseCommandQueue (self->async_up);
   if (self->async_down)
-    gst_cl_queue_release (self->async_down);
+    clReleaseCommandQueue (self->async_down);
   gst_cl_faults_unref (self->faults);
   gst_object_unref (self->context);
   g_free (self);
