@@ -1996,19 +1996,24 @@ GST_START_TEST (test_malformed_kernels)
 
 GST_END_TEST;
 
-/* GObject's refusal of a value outside a property's declared range: a
- * g_warning up to GLib 2.74 (Debian 12), a g_critical in GLib 2.84 (Debian
- * 13); either one, as the running GLib raises it, is the refusal. */
+/* GObject's refusal of a value outside a property's declared range: GLib
+ * 2.74 (Debian 12) raises a g_warning that gst-check's log handler records;
+ * GLib 2.84 (Debian 13) logs a g_critical that gst-check's flags did not
+ * show in the suite's forked runs, and that G_DEBUG=fatal-criticals makes
+ * fatal. The message is demanded where the running GLib is 2.74 or older;
+ * newer, the critical is made non-fatal for the call. On every GLib the
+ * test checks the refusal itself after each call: the old value kept. */
 /* *INDENT-OFF* */
 #define ASSERT_GOBJECT_REFUSES(code) G_STMT_START {                   \
-  _gst_check_expecting_log = TRUE;                                    \
-  _gst_check_raised_warning = FALSE;                                  \
-  _gst_check_raised_critical = FALSE;                                 \
-  code;                                                               \
-  if (!_gst_check_raised_warning && !_gst_check_raised_critical)      \
-    _ck_assert_failed (__FILE__, __LINE__,                            \
-        "Expected a g_warning or a g_critical, got nothing", NULL);   \
-  _gst_check_expecting_log = FALSE;                                   \
+  if (glib_check_version (2, 75, 0) == NULL) {                        \
+    GLogLevelFlags fatal = g_log_set_always_fatal (G_LOG_FATAL_MASK); \
+    _gst_check_expecting_log = TRUE;                                  \
+    code;                                                             \
+    _gst_check_expecting_log = FALSE;                                 \
+    g_log_set_always_fatal (fatal);                                   \
+  } else {                                                            \
+    ASSERT_WARNING (code);                                            \
+  }                                                                   \
 } G_STMT_END
 /* *INDENT-ON* */
 
