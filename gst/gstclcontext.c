@@ -261,9 +261,20 @@ gst_cl_queue_release (cl_command_queue queue)
   /* Not clFinish: PoCL 6.0 touches a queue that clFinish waited on after
    * clFinish returned (pocl_update_event_finished), and aborts if the queue
    * was freed meanwhile. A marker's event, held until after the release,
-   * keeps the queue alive until PoCL is done with it. */
+   * keeps the queue alive until PoCL is done with it: until PoCL has let go
+   * of the event (a bounded wait), so that the queue, and with it the
+   * cl_context, is freed here and not later in PoCL's thread. */
   if (clEnqueueMarkerWithWaitList (queue, 0, NULL, &done) == CL_SUCCESS) {
+    cl_uint refs = 0;
+    guint i;
+
     clWaitForEvents (1, &done);
+    for (i = 0; i < 2000; i++) {
+      if (clGetEventInfo (done, CL_EVENT_REFERENCE_COUNT, sizeof (refs),
+              &refs, NULL) != CL_SUCCESS || refs <= 1)
+        break;
+      g_usleep (50);
+    }
     clReleaseCommandQueue (queue);
     clReleaseEvent (done);
   } else {
