@@ -8,13 +8,17 @@
 # root, with mmdebstrap), reused afterwards, in $CLEPSILON_DEBIAN13_ROOT
 # (default ~/.cache/gst-clfilters-roots/trixie); the tree is copied into it.
 set -euo pipefail
-package=0 debian13=0
-for arg in "$@"; do
-  case "$arg" in
+# After --, the tests to run (meson test's arguments: names, --suite NAME)
+# instead of all of them; the closing line counts those (.ci/run).
+package=0 debian13=0 tests=()
+while [ $# -gt 0 ]; do
+  case "$1" in
     --package) package=1 ;;
     --debian13) debian13=1 ;;
-    *) echo "usage: tools/test.sh [--debian13] [--package]" >&2; exit 2 ;;
+    --) shift; tests=("$@"); break ;;
+    *) echo "usage: tools/test.sh [--debian13] [--package] [-- TEST...]" >&2; exit 2 ;;
   esac
+  shift
 done
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [ $debian13 -eq 1 ]; then
@@ -25,6 +29,7 @@ if [ $debian13 -eq 1 ]; then
   copy_tree "$top" "$root/root/gst-clfilters"
   args=()
   [ $package -eq 0 ] || args+=(--package)
+  [ ${#tests[@]} -eq 0 ] || args+=(-- "${tests[@]}")
   # package.sh copies the tree as git lists it: the copy gets an index.
   status=0
   in_root "$root" bash -c 'cd /root/gst-clfilters && git init -q && git add -A &&
@@ -44,7 +49,7 @@ install_packages indent
 install_packages yamllint python3-kubernetes parallel
 
 status=0
-meson test -C build --print-errorlogs || status=$?
+meson test -C build --print-errorlogs "${tests[@]}" || status=$?
 
 # The commands of README.md and docs/ that take seconds, as a user runs them
 # (scripts/check-docs.py --slow --system runs the rest); counted as one test
