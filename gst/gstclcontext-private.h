@@ -122,6 +122,10 @@ const gchar *gst_cl_context_get_identity (GstClContext * self);
 cl_mem gst_cl_context_create_buffer (GstClContext * self, cl_mem_flags flags,
     gsize size, const gchar * what, GError ** error);
 
+/* Waits for every command of @queue, then releases it (the caller's
+ * reference). */
+void gst_cl_queue_release (cl_command_queue queue);
+
 G_END_DECLS
 
 #endif /* __GST_CL_CONTEXT_PRIVATE_H__ */

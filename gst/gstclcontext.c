@@ -252,19 +252,45 @@ gst_cl_context_new (const gchar * device_spec, GError ** error)
   return self;
 }
 
+void
+gst_cl_queue_release (cl_command_queue queue)
+{
+  cl_event done = NULL;
+
+  /* Not clFinish: PoCL 6.0 touches a queue that clFinish waited on after
+   * clFinish returned (pocl_update_event_finished), and aborts if the queue
+   * was freed meanwhile. A marker's event, held until after the release,
+   * keeps the queue alive until PoCL is done with it: until PoCL has let go
+   * of the event (a bounded wait), so that the queue, and with it the
+   * cl_context, is freed here and not later in PoCL's thread. */
+  if (clEnqueueMarkerWithWaitList (queue, 0, NULL, &done) == CL_SUCCESS) {
+    cl_uint refs = 0;
+    guint i;
+
+    clWaitForEvents (1, &done);
+    for (i = 0; i < 2000; i++) {
+      if (clGetEventInfo (done, CL_EVENT_REFERENCE_COUNT, sizeof (refs),
+              &refs, NULL) != CL_SUCCESS || refs <= 1)
+        break;
+      g_usleep (50);
+    }
+    clReleaseCommandQueue (queue);
+    clReleaseEvent (done);
+  } else {
+    clFinish (queue);
+    clReleaseCommandQueue (queue);
+  }
+}
+
 static void
 gst_cl_context_finalize (GObject * object)
 {
   GstClContext *self = GST_CL_CONTEXT (object);
 
-  if (self->host_queue) {
-    clFinish (self->host_queue);
-    clReleaseCommandQueue (self->host_queue);
-  }
-  if (self->queue) {
-    clFinish (self->queue);
-    clReleaseCommandQueue (self->queue);
-  }
+  if (self->host_queue)
+    gst_cl_queue_release (self->host_queue);
+  if (self->queue)
+    gst_cl_queue_release (self->queue);
   if (self->context)
     clReleaseContext (self->context);
   g_free (self->device_name);

@@ -54,7 +54,9 @@ inspect() { env -i PATH=/usr/bin:/bin HOME="$tmp/home" gst-inspect-1.0 "$@"; }
 step "Installing what building and testing the package needs"
 mapfile -t needs < <(control_packages debian/control Build-Depends
   control_packages debian/tests/control Depends)
-install_packages dpkg-dev git lintian "${needs[@]}"
+# build-essential: what every Debian build needs and no Build-Depends names
+# (a minimal system, such as a fresh Debian 13 root, lacks it).
+install_packages build-essential dpkg-dev git lintian "${needs[@]}"
 
 version=$(dpkg-parsechangelog -S Version)
 meson_version=$(meson introspect --projectinfo meson.build |

@@ -685,6 +685,19 @@ compare_raw (GstSample * a, GstSample * b)
   return err;
 }
 
+/* Whether @client may give fewer frames than it was given for @info, with
+ * or without the element: uritranscodebin on interlaced video after
+ * GStreamer 1.22 (the running library's version). */
+static gboolean
+client_halves_interlaced (const Client * client, const GstVideoInfo * info)
+{
+  guint major, minor, micro, nano;
+
+  gst_version (&major, &minor, &micro, &nano);
+  return client->kind == CLIENT_URITRANSCODEBIN
+      && GST_VIDEO_INFO_IS_INTERLACED (info) && (major > 1 || minor > 22);
+}
+
 /* NULL if @t (clepsilon's route) and @r (the reference's) agree; else why
  * not. */
 static gchar *
@@ -739,10 +752,16 @@ compare_results (const Result * t, const Result * r, const GstVideoInfo * info,
       continue;
     if (!t->samples[s] || !r->samples[s])
       return g_strdup ("a sink is missing");
-    if (t->samples[s]->len != N_FRAMES || r->samples[s]->len != N_FRAMES)
+    /* As many frames as the client gives of the reference: all, but for
+     * uritranscodebin of GStreamer 1.26 on interlaced video, which gives 2
+     * of 4 frames with or without clepsilon (its encodebin's jpegparse;
+     * 1.22 gives 4). */
+    if (t->samples[s]->len != r->samples[s]->len || r->samples[s]->len == 0
+        || r->samples[s]->len > N_FRAMES || (r->samples[s]->len < N_FRAMES
+            && !client_halves_interlaced (client, info)))
       return g_strdup_printf ("%u frames (reference %u) of %d",
           t->samples[s]->len, r->samples[s]->len, N_FRAMES);
-    for (i = 0; i < N_FRAMES; i++) {
+    for (i = 0; i < r->samples[s]->len; i++) {
       GstSample *a = g_ptr_array_index (t->samples[s], i);
       GstSample *b = g_ptr_array_index (r->samples[s], i);
       GstBuffer *ba = gst_sample_get_buffer (a), *bb =
