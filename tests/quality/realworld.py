@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from heldout import (FPS, ffmpeg_filter, gst_filter, pict_types,  # noqa: E402
                      psnr, raw_in, sha256)
 from quality import log, run  # noqa: E402 (this folder)
+import heldout  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 FROZEN = os.path.join(TOP, "tests", "quality", "realworld.json")
@@ -567,10 +568,130 @@ def report(doc, cache, split):
     return "\n".join(L) + "\n"
 
 
+# ---- the fit -------------------------------------------------------------------
+# strength=auto's parameters on the FIT split: each frame's histogram and its
+# luma MSE through the stage at fixed thresholds (STAGE_GRID), measured once;
+# then any parameters' thresholds (cl-dct decide, the element's own decision
+# on the host) are scored by interpolating those MSEs. The stage runs on
+# whole frames, interlaced ones too, as the element runs it.
+
+FIT_PASSES = "16"   # the element's GST_CL_DCT_MAX_PASSES
+
+
+def fit_job(a):
+    """One FIT sequence of one coding: its frames' histograms (.hist.bin)
+    and the luma MSE of the decoded frames and of the stage at each
+    STAGE_GRID threshold (.fit.npz)."""
+    doc, coding, content, prist, cdir, device = a
+    size = tuple(doc["sizes"][coding["size"]])
+    coded, dec, types = code(doc, coding, content, prist, cdir)
+    base = os.path.join(cdir, content)
+    store = base + ".fit.npz"
+    data = dict(np.load(store)) if os.path.exists(store) else {}
+    usize, units = size, dec
+    rl = read_planes(prist, usize)[0]
+
+    def mse(path):
+        d = rl.astype(np.float64) - read_planes(path, usize)[0]
+        return (d * d).mean(axis=(1, 2))
+    if "decoded" not in data:
+        data["decoded"] = mse(units)
+    hist = base + ".hist.bin"
+    if not os.path.exists(hist):
+        run([heldout.CL_DCT, "hist", device, str(usize[0]), str(usize[1]),
+             units, hist])
+    tmp = base + ".fit.yuv"
+    for t in heldout.STAGE_GRID:
+        if "stage t=%d" % t not in data:
+            run([heldout.CL_DCT, "filter", device, str(usize[0]),
+                 str(usize[1]), units, tmp, FIT_PASSES, str(t)])
+            data["stage t=%d" % t] = mse(tmp)
+            os.unlink(tmp)
+            np.savez(store, **data)
+    np.savez(store, **data)
+    return "%s %s" % (coding["name"], content)
+
+
+def fit_data(doc, prist, cache, device, jobs):
+    """fit_job() on every FIT sequence of every coding; returns, per coding,
+    its sequences (name, units, frame types) and their data."""
+    todo = []
+    for c in doc["codings"]:
+        cdir = os.path.join(cache, "cells", c["name"])
+        os.makedirs(cdir, exist_ok=True)
+        for e in doc["contents"]:
+            if e["size"] == c["size"] and e["split"] == "fit":
+                todo.append((doc, c, e["name"], prist[variant_key(
+                    e["name"], c["size"], c["interlaced"], c["range"])],
+                    cdir, device))
+    t0 = time.time()
+    with multiprocessing.Pool(jobs) as pool:
+        for i, name in enumerate(pool.imap_unordered(fit_job, todo)):
+            log("%3d/%d %-40s %6.0f s" % (i + 1, len(todo), name,
+                                          time.time() - t0))
+    cells = {}
+    for doc_, c, content, prist_, cdir, device_ in todo:
+        base = os.path.join(cdir, content)
+        data = dict(np.load(base + ".fit.npz"))
+        _, _, types = code(doc, c, content, prist_, cdir)
+        cells.setdefault(c["name"], []).append(
+            (content, len(data["decoded"]), types, data,
+             base + ".hist.bin"))
+    return cells
+
+
+def fit_gains(seqs, params):
+    """Per frame luma gain (dB) of strength=auto with PARAMS (the tuple of
+    CL_DCT_PARAMS; None: the element's defaults) over SEQS, and the frame
+    types; the stage's MSE interpolated between its fixed thresholds."""
+    env = dict(os.environ)
+    if params is not None:
+        env["CL_DCT_PARAMS"] = ",".join(str(v) for v in params)
+    cat = os.path.join(os.path.dirname(seqs[0][4]), "fit-hist.bin")
+    with open(cat, "wb") as f:
+        for s in seqs:
+            f.write(open(s[4], "rb").read())
+    r = run([heldout.CL_DCT, "decide", cat,
+             ",".join(str(s[1]) for s in seqs)], env=env)
+    thr = np.array([int(l.split()[-1]) for l in r.stdout.splitlines()])
+    gains, types, first = [], "", 0
+    for content, n, t, data, _ in seqs:
+        data = dict(data, thr=thr[first:first + n])
+        m = heldout.interp_mse(data, data["thr"])
+        dec = data["decoded"]
+        gains.append(psnr(m) - psnr(dec))
+        types += t
+        first += n
+    return np.concatenate(gains), types
+
+
+PARAM_NAMES = ("gain", "gain_h263", "hold_gain", "min_count", "strong_gain",
+               "strong_level", "hold_gain_late", "late_frames")
+DEFAULT_PARAMS = (5, 4, 14, 24, 12, 5, 9, 2)
+
+
+def fit(doc, prist, cache, device, jobs, trials):
+    """Scores TRIALS (parameter tuples) on the FIT split: per coding the
+    mean luma gain, the worst frame and the frames below BELOW, by frame
+    type; prints one line per trial."""
+    cells = fit_data(doc, prist, cache, device, jobs)
+    for par in trials:
+        cols, worst = [], 0.0
+        for name, seqs in cells.items():
+            g, t = fit_gains(seqs, par)
+            by = " ".join("%s%+.2f" % (k, g[[c == k for c in t]].mean())
+                          for k in "IPB" if k in t)
+            cols.append("%s %+.3f (%+.2f; %d) [%s]" % (
+                name, g.mean(), g.min(), int((g < BELOW).sum()), by))
+            worst = min(worst, g.min())
+        log("%s worst %+.2f | %s" % (",".join(map(str, par)), worst,
+                                      " | ".join(cols)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("what", nargs="?", default="run",
-                    choices=["freeze", "check", "run", "report"])
+                    choices=["freeze", "check", "run", "report", "fit"])
     ap.add_argument("--out", default=os.path.join(TOP, "out", "realworld"))
     ap.add_argument("--split", default="report",
                     choices=["report", "fit", "all"])
@@ -578,6 +699,9 @@ def main():
                     help="clepsilon's device property (default: not set)")
     ap.add_argument("--jobs", type=int, default=2,
                     help="sequences filtered at once")
+    ap.add_argument("--params", action="append",
+                    help="fit: a comma list of CL_DCT_PARAMS to score "
+                    "(repeatable; default: the element's)")
     ap.add_argument("--coding", action="append",
                     help="only this coding (repeatable; default: all)")
     args = ap.parse_args()
@@ -593,6 +717,10 @@ def main():
     if doc["fps"] != FPS:
         sys.exit("realworld.json's rate differs from heldout.py's FPS")
     t0 = time.time()
+    if args.what == "fit":
+        trials = [tuple(int(v) for v in p.split(",")) for p in args.params] \
+            if args.params else [DEFAULT_PARAMS]
+        return fit(doc, prist, cache, args.device or "pocl", args.jobs, trials)
     if args.what == "run":
         run_set(doc, prist, cache, args.split, args.device, args.jobs)
     md = report(doc, cache, args.split)
