@@ -151,7 +151,34 @@ typedef struct
   guint distances[GST_CL_DCT_AUTO_DISTANCES];
   guint period;
   guint threshold;              /* the last frame's threshold */
+  /* since the last reset: frames seen (counted up to
+   * GST_CL_DCT_IDLE_FRAMES), whether one showed a lattice of its own, and
+   * whether one had coded values enough to look for one (was not flat) */
+  guint frames_seen;
+  gboolean lattice_seen;
+  gboolean detail_seen;
 } GstClDctAuto;
+
+/* Why strength=auto leaves a stream alone, once it has seen
+ * GST_CL_DCT_IDLE_FRAMES frames and found a lattice on none. */
+typedef enum
+{
+  GST_CL_DCT_IDLE_NO,           /* it acts, or has not seen enough frames */
+  /* detail enough, but on no lattice: a codec that deblocks (H.264,
+   * HEVC), a source never coded, or one scaled after decoding */
+  GST_CL_DCT_IDLE_NO_LATTICE,
+  GST_CL_DCT_IDLE_FLAT,         /* too few coded values to read a lattice */
+} GstClDctIdle;
+
+/* Frames strength=auto looks at before it says it finds nothing to do:
+ * more than a group of pictures of DVD, broadcast or camera video. */
+#define GST_CL_DCT_IDLE_FRAMES 64
+
+/* Whether, and why, what @state has seen since its reset shows nothing
+ * for the stage to do: after GST_CL_DCT_IDLE_FRAMES frames, or at the
+ * end of a shorter stream (@at_end) after one. */
+GstClDctIdle gst_cl_dct_auto_idle (const GstClDctAuto * state,
+    gboolean at_end);
 
 /* The stage's threshold for the frame whose histogram is @hist
  * (GST_CL_DCT_HIST_SIZE entries), from its own lattices or what @state

@@ -283,11 +283,33 @@ auto_note_distance (GstClDctAuto * state, guint distance)
     state->period = MAX (state->period, state->distances[i]);
 }
 
+/* Whether one of the coefficients of @hist has @min_count values that
+ * gst_cl_dct_lattice() reads. */
+static gboolean
+has_detail (const guint32 * hist, guint min_count)
+{
+  guint64 p[GST_CL_DCT_BINS + 1];
+  guint i;
+
+  for (i = 0; i < GST_CL_DCT_HIST_COEFFS; i++) {
+    lattice_sums (hist + i * GST_CL_DCT_BINS, p);
+    if (p[GST_CL_DCT_BINS] >= MAX (min_count, 1))
+      return TRUE;
+  }
+  return FALSE;
+}
+
 guint
 gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
     const GstClDctAutoParams * params)
 {
   guint thr = gst_cl_dct_frame_threshold (hist, params);
+
+  if (state->frames_seen < GST_CL_DCT_IDLE_FRAMES)
+    state->frames_seen++;
+  state->lattice_seen |= thr > 0;
+  if (!state->detail_seen)
+    state->detail_seen = thr > 0 || has_detail (hist, params->min_count);
 
   if (state->held_step > 0)
     state->run_age++;
@@ -324,6 +346,15 @@ gst_cl_dct_auto_update (GstClDctAuto * state, const guint32 * hist)
 
   gst_cl_dct_auto_params_init (&params);
   return gst_cl_dct_auto_update_with (state, hist, &params);
+}
+
+GstClDctIdle
+gst_cl_dct_auto_idle (const GstClDctAuto * state, gboolean at_end)
+{
+  if (state->lattice_seen || state->frames_seen == 0 ||
+      (!at_end && state->frames_seen < GST_CL_DCT_IDLE_FRAMES))
+    return GST_CL_DCT_IDLE_NO;
+  return state->detail_seen ? GST_CL_DCT_IDLE_NO_LATTICE : GST_CL_DCT_IDLE_FLAT;
 }
 
 void

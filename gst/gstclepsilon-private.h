@@ -72,6 +72,8 @@ struct _GstClEpsilon
   gboolean cuda_usable;         /* memory:CUDAMemory offered (start) */
   GstContext *cuda_context;     /* the pipeline's CUDA context, passed on */
   GstClStats *stats;            /* has its own lock */
+  /* strength=auto said it finds nothing to do on this stream */
+  gboolean told_idle;
   /* An ERROR was posted: the stream stays stopped (caps refused, frames
    * failed) until the element goes back to READY. */
   gboolean failed;

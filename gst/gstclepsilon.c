@@ -542,6 +542,28 @@ gst_cl_epsilon_filter_meta (GstBaseTransform * trans, GstQuery * query,
 
 /* ---- Frames -------------------------------------------------------------- */
 
+/* Tells the user, once a stream, that strength=auto leaves it alone and
+ * why (after the first GST_CL_DCT_IDLE_FRAMES frames, or at the end of a
+ * shorter stream), as an INFO message; in its debug text too, which is
+ * what gst-launch-1.0 prints of an INFO. */
+static void
+gst_cl_epsilon_tell_idle (GstClEpsilon * self, GstClDctIdle idle)
+{
+  const gchar *why = idle == GST_CL_DCT_IDLE_FLAT ?
+      "are too flat to read a quantizer from" : "show no block-DCT "
+      "quantization (a codec that deblocks, such as H.264 or HEVC, a source "
+      "never coded, or one scaled after decoding)";
+  gchar *text;
+
+  if (self->told_idle)
+    return;
+  self->told_idle = TRUE;
+  text = g_strdup_printf ("strength=auto leaves the video as it is: its "
+      "first frames %s; it keeps looking", why);
+  GST_ELEMENT_INFO (self, STREAM, FORMAT, ("%s", text), ("%s", text));
+  g_free (text);
+}
+
 /* Frames in flight end with the stream: at EOS they are waited for (a
  * failure of theirs is an error of the stream, which nothing else would
  * report), after a flush they are let go; either way the buffers they
@@ -550,10 +572,16 @@ static gboolean
 gst_cl_epsilon_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstClEpsilon *self = GST_CL_EPSILON (trans);
+  GstClDctIdle idle;
   GError *error = NULL;
 
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_EOS:
+      /* a stream shorter than the frames it looks at first */
+      idle = self->plan ? gst_cl_plan_auto_idle_at_end (self->plan) :
+          GST_CL_DCT_IDLE_NO;
+      if (idle != GST_CL_DCT_IDLE_NO)
+        gst_cl_epsilon_tell_idle (self, idle);
       /* A frame in flight failed, or an error stopped the stream before:
        * the stream ends in that ERROR, not in EOS. */
       if (self->plan && !gst_cl_plan_drain (self->plan, NULL, &error))
@@ -567,6 +595,9 @@ gst_cl_epsilon_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_FLUSH_STOP:
       if (self->plan)
         gst_cl_plan_drain (self->plan, NULL, NULL);
+      break;
+    case GST_EVENT_STREAM_START:
+      self->told_idle = FALSE;
       break;
     default:
       break;
@@ -623,6 +654,8 @@ gst_cl_epsilon_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     goto failed;
   frame.wall_ms = (g_get_monotonic_time () - started) / 1000.0;
   gst_cl_stats_add_frame (self->stats, &frame);
+  if (G_UNLIKELY (frame.auto_idle != GST_CL_DCT_IDLE_NO))
+    gst_cl_epsilon_tell_idle (self, frame.auto_idle);
   return GST_FLOW_OK;
 
   /* ERRORS */

@@ -163,7 +163,9 @@ gst_cl_epsilon_install_strength_properties (GObjectClass * gobject_class,
    * ones (quarter 8-bit levels, which are 10-bit levels), so that a 10-bit
    * copy of an 8-bit picture gets the same strength. Chroma and the
    * convolution are as without it. The threshold chosen is in the stats
-   * ("auto-threshold"). #GstClEpsilon:strength "auto" turns it on; setting
+   * ("auto-threshold"). Where none of a stream's first 64 frames (or of a
+   * shorter stream) shows a step, an INFO message says so once, and why
+   * (no block-DCT quantization, or too flat a picture). #GstClEpsilon:strength "auto" turns it on; setting
    * it selects strength "custom".
    */
   g_object_class_install_property (gobject_class, dct_stage_id,

@@ -303,6 +303,13 @@ gst_cl_plan_set_faults (GstClPlan * self, GstClFaults * faults)
   gst_cl_in_flight_set_faults (self->in_flight, faults);
 }
 
+GstClDctIdle
+gst_cl_plan_auto_idle_at_end (GstClPlan * self)
+{
+  return self->stages[0].runs.dct ?
+      gst_cl_dct_auto_idle (&self->auto_state, TRUE) : GST_CL_DCT_IDLE_NO;
+}
+
 gboolean
 gst_cl_plan_drain (GstClPlan * self, gdouble * device_ms, GError ** error)
 {
@@ -663,6 +670,8 @@ describe_frame (GstClPlan * self, GstClFrameStats * frame)
   describe_launch (frame->conv_launch, sizeof (frame->conv_launch),
       luma->runs.convolve, &luma->conv_launch);
   frame->auto_threshold = luma->runs.dct ? self->auto_state.threshold : 0;
+  frame->auto_idle = luma->runs.dct ?
+      gst_cl_dct_auto_idle (&self->auto_state, FALSE) : GST_CL_DCT_IDLE_NO;
 }
 
 /* Enqueues the frame on @q: uploads, then the stages once they are done,

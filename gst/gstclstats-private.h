@@ -22,6 +22,7 @@
 #define __GST_CL_STATS_PRIVATE_H__
 
 #include "gstclcopy-private.h"
+#include "gstcldctestimate-private.h"
 #include "gstclwaits-private.h"
 
 G_BEGIN_DECLS
@@ -42,6 +43,8 @@ typedef struct
   gchar conv_launch[32];
   guint auto_threshold;         /* strength=auto: the DCT threshold used
                                  * (of the second field, in fields) */
+  GstClDctIdle auto_idle;       /* strength=auto: why it leaves the stream
+                                 * alone, if it does */
   gboolean in_fields;           /* filtered field by field (interlaced) */
   gdouble host_wait_ms[GST_CL_WAIT_N];  /* the streaming thread's waits */
 } GstClFrameStats;

@@ -664,31 +664,111 @@ make_pipeline (guint frames, GstElement ** e)
   return pipeline;
 }
 
-/* Plays @pipeline to its end; the WARNINGs @e posted on the way. */
+/* Plays @pipeline to its end; how many messages of @type (WARNING or
+ * INFO) @e posted on the way, the last one's text in @text (free it; may
+ * be NULL). */
 static guint
-play_counting_warnings (GstElement * pipeline, GstElement * e)
+play_counting (GstElement * pipeline, GstElement * e, GstMessageType type,
+    gchar ** text)
 {
   GstBus *bus = gst_element_get_bus (pipeline);
   GstMessage *msg;
-  guint warnings = 0;
+  guint count = 0;
 
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
   while ((msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
-              GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_WARNING))) {
-    GstMessageType type = GST_MESSAGE_TYPE (msg);
+              GST_MESSAGE_EOS | GST_MESSAGE_ERROR | type))) {
+    GstMessageType got = GST_MESSAGE_TYPE (msg);
 
-    fail_unless (type != GST_MESSAGE_ERROR, "an ERROR");
-    if (type == GST_MESSAGE_WARNING && GST_MESSAGE_SRC (msg) == GST_OBJECT (e))
-      warnings++;
+    fail_unless (got != GST_MESSAGE_ERROR, "an ERROR");
+    if (got == type && GST_MESSAGE_SRC (msg) == GST_OBJECT (e)) {
+      GError *err = NULL;
+
+      count++;
+      if (type == GST_MESSAGE_INFO)
+        gst_message_parse_info (msg, &err, NULL);
+      else
+        gst_message_parse_warning (msg, &err, NULL);
+      if (text) {
+        g_free (*text);
+        *text = g_strdup (err->message);
+      }
+      g_error_free (err);
+    }
     gst_message_unref (msg);
-    if (type == GST_MESSAGE_EOS)
+    if (got == GST_MESSAGE_EOS)
       break;
   }
   fail_unless (msg != NULL, "no EOS in 120 s");
   gst_object_unref (bus);
-  return warnings;
+  return count;
 }
+
+static guint
+play_counting_warnings (GstElement * pipeline, GstElement * e)
+{
+  return play_counting (pipeline, e, GST_MESSAGE_WARNING, NULL);
+}
+
+/* strength=auto tells the user once a stream, as an INFO message, when it
+ * leaves a stream alone and why: video never coded (videotestsrc's snow)
+ * after its first frames, and a stream shorter than those at its end; a
+ * flat picture as such; nothing where it acts (JPEG through jpegdec, as
+ * jpeg_coded_frame()) nor at the other levels. */
+GST_START_TEST (test_auto_idle_info)
+{
+  static const struct
+  {
+    const gchar *pattern;
+    guint frames;
+    const gchar *coding;        /* between the source and clepsilon */
+    const gchar *element;
+    guint infos;
+    const gchar *says;
+  } cases[] = {
+    {"snow", 3 * 64, "", "strength=auto", 1, "no block-DCT quantization"},
+    {"snow", 5, "", "strength=auto", 1, "no block-DCT quantization"},
+    {"black", 70, "", "strength=auto", 1, "too flat"},
+    {"snow", 70, "", "strength=medium", 0, NULL},
+    {"snow", 70, "", "", 0, NULL},
+    {"zone-plate kx2=20 ky2=20 kt=1", 70, "jpegenc quality=12 ! jpegdec !",
+        "strength=auto", 0, NULL},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstElement *pipeline, *e;
+    gchar *desc, *text = NULL;
+    guint infos;
+
+    if (strstr (cases[i].coding, "jpegenc") &&
+        !gst_registry_check_feature_version (gst_registry_get (), "jpegenc",
+            1, 0, 0)) {
+      GST_WARNING ("no jpegenc: the case of JPEG not run");
+      continue;
+    }
+    desc = g_strdup_printf ("videotestsrc pattern=%s num-buffers=%u ! "
+        "video/x-raw,format=I420,width=160,height=120 ! %s clepsilon name=e "
+        "device=\"%s\" %s ! fakesink", cases[i].pattern, cases[i].frames,
+        cases[i].coding, rt_device (), cases[i].element);
+    pipeline = gst_parse_launch (desc, NULL);
+    fail_unless (pipeline != NULL, "%s", desc);
+    e = gst_bin_get_by_name (GST_BIN (pipeline), "e");
+    infos = play_counting (pipeline, e, GST_MESSAGE_INFO, &text);
+    fail_unless (infos == cases[i].infos, "%s: %u INFO messages (\"%s\")",
+        desc, infos, text);
+    fail_unless (cases[i].says == NULL || strstr (text, cases[i].says),
+        "%s: \"%s\"", desc, text);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (e);
+    gst_object_unref (pipeline);
+    g_free (text);
+    g_free (desc);
+  }
+}
+
+GST_END_TEST;
 
 /* A value refused while the pipeline is back in NULL (its bus flushing, the
  * element's child bus not) is said when the pipeline plays again, not
@@ -1117,6 +1197,7 @@ clepsilonknob_suite (void)
   tcase_add_test (tc, test_bad_values_warn);
   tcase_add_test (tc, test_bad_value_warns_at_start);
   tcase_add_test (tc, test_bad_value_warns_after_restart);
+  tcase_add_test (tc, test_auto_idle_info);
   tcase_add_test (tc, test_auto_10bit);
   tcase_add_test (tc, test_auto_packed_422);
   tcase_add_test (tc, test_stats_at_eos);

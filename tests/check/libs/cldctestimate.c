@@ -505,6 +505,66 @@ GST_START_TEST (test_auto_hold)
 
 GST_END_TEST;
 
+/* Why strength=auto leaves a stream alone: nothing said before
+ * GST_CL_DCT_IDLE_FRAMES frames (unless the stream ends), "flat" where no
+ * coefficient had the values a lattice needs, "no lattice" where one had
+ * them on no lattice (what H.264's deblocked frames give), nothing once a
+ * frame showed a lattice, even long before, and a reset forgets it all. */
+GST_START_TEST (test_auto_idle)
+{
+  static const guint h263[] = { 116, 196, 276, 0 };
+  guint32 coded[GST_CL_DCT_HIST_SIZE], spread[GST_CL_DCT_HIST_SIZE] = { 0 };
+  guint32 flat[GST_CL_DCT_HIST_SIZE] = { 0 };
+  GstClDctAuto state = { 0, };
+  guint i, k;
+
+  for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
+    points_histogram (coded + k * GST_CL_DCT_BINS, h263, 20);
+  /* a value in every bin: on no lattice */
+  for (i = 0; i < GST_CL_DCT_BINS; i++)
+    spread[i] = 1;
+  /* values below the lattices' smallest, too few above: flat */
+  flat[0] = 100000;
+  flat[GST_CL_DCT_BINS / 2] = GST_CL_DCT_DEFAULT_MIN_COUNT - 1;
+  fail_unless_equals_int (gst_cl_dct_auto_idle (&state, TRUE),
+      GST_CL_DCT_IDLE_NO);
+  for (i = 0; i < GST_CL_DCT_IDLE_FRAMES; i++) {
+    fail_unless_equals_int (gst_cl_dct_auto_idle (&state, FALSE),
+        GST_CL_DCT_IDLE_NO);
+    fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), 0);
+    fail_unless_equals_int (gst_cl_dct_auto_idle (&state, TRUE),
+        GST_CL_DCT_IDLE_FLAT);
+  }
+  fail_unless_equals_int (gst_cl_dct_auto_idle (&state, FALSE),
+      GST_CL_DCT_IDLE_FLAT);
+  /* one frame with detail on no lattice */
+  fail_unless_equals_int (gst_cl_dct_auto_update (&state, spread), 0);
+  fail_unless_equals_int (gst_cl_dct_auto_idle (&state, FALSE),
+      GST_CL_DCT_IDLE_NO_LATTICE);
+  for (i = 0; i < 3 * GST_CL_DCT_IDLE_FRAMES; i++)
+    gst_cl_dct_auto_update (&state, flat);
+  fail_unless_equals_int (gst_cl_dct_auto_idle (&state, FALSE),
+      GST_CL_DCT_IDLE_NO_LATTICE);
+  /* a lattice, however late, and the stream is not left alone */
+  fail_unless (gst_cl_dct_auto_update (&state, coded) > 0);
+  for (i = 0; i < 3 * GST_CL_DCT_IDLE_FRAMES; i++)
+    gst_cl_dct_auto_update (&state, spread);
+  fail_unless_equals_int (gst_cl_dct_auto_idle (&state, FALSE),
+      GST_CL_DCT_IDLE_NO);
+  fail_unless_equals_int (gst_cl_dct_auto_idle (&state, TRUE),
+      GST_CL_DCT_IDLE_NO);
+  gst_cl_dct_auto_reset (&state);
+  fail_unless_equals_int (gst_cl_dct_auto_idle (&state, TRUE),
+      GST_CL_DCT_IDLE_NO);
+  gst_cl_dct_auto_update (&state, spread);
+  fail_unless_equals_int (gst_cl_dct_auto_idle (&state, FALSE),
+      GST_CL_DCT_IDLE_NO);
+  fail_unless_equals_int (gst_cl_dct_auto_idle (&state, TRUE),
+      GST_CL_DCT_IDLE_NO_LATTICE);
+}
+
+GST_END_TEST;
+
 static Suite *
 cldctestimate_suite (void)
 {
@@ -518,6 +578,7 @@ cldctestimate_suite (void)
   tcase_add_test (tc, test_lattice_fit_edges);
   tcase_add_test (tc, test_lattice_against_reference);
   tcase_add_test (tc, test_auto_hold);
+  tcase_add_test (tc, test_auto_idle);
   return s;
 }
 
