@@ -22,21 +22,29 @@
  * (gst/gstclcodinginfo.c), without a device: on streams that GStreamer's
  * own encoders (gst-libav) code at test time with a fixed GOP and a fixed
  * quantiser, through mpegvideoparse and mpeg4videoparse, against the
- * encoder's pattern in coded order; on two small samples that those
- * encoders cannot make (system plugins: avenc_mpeg1video of GStreamer 1.22
- * refuses every frame rate, its time base being 1/GST_SECOND; avenc_mpeg4
- * writes vop_time_increment_resolution 65535 whatever the rate):
- *   tests/data/mpeg1-q5.m1v:
+ * encoder's pattern in coded order (system plugins); on samples of
+ * tests/data for what those encoders cannot make: avenc_mpeg1video and
+ * avenc_mpeg2video of gst-libav 1.22.0 code nothing (FFmpeg refuses their
+ * time base of 1/GST_SECOND as a frame rate; the avenc_mpeg2video cases
+ * skip there and run where they code), and avenc_mpeg4 writes
+ * vop_time_increment_resolution 65535 whatever the rate:
+ *   mpeg2-q5.m2v, mpeg1-q5.m1v (quantiser_scale_code 5):
  *     ffmpeg -f lavfi -i testsrc2=size=128x96:rate=25 -frames:v 14
- *       -c:v mpeg1video -q:v 5 -qmin 5 -qmax 5 -bf 2 -g 12 -f mpeg1video
- *   tests/data/mpeg4-16fps-q7.m4v (a resolution of 16, a power of two,
- *   where codecparsers' VOP parser reads one bit too many):
+ *       -c:v mpeg2video (mpeg1video) -q:v 5 -qmin 5 -qmax 5 -bf 2 -g 12
+ *       -f mpeg2video (mpeg1video)
+ *   mpeg2-nonlinear-q25.m2v (q_scale_type 1, code 25):
+ *     ffmpeg -f lavfi -i testsrc2=size=128x96:rate=25 -frames:v 8
+ *       -c:v mpeg2video -non_linear_quant 1 -q:v 25 -qmin 25 -qmax 25
+ *       -bf 0 -g 4 -f mpeg2video
+ *   mpeg4-16fps-q7.m4v (a resolution of 16, a power of two, where
+ *   codecparsers' VOP parser reads one bit too many):
  *     ffmpeg -f lavfi -i testsrc2=size=128x96:rate=16 -frames:v 14
  *       -c:v mpeg4 -q:v 7 -qmin 7 -qmax 7 -bf 2 -g 12 -f m4v
+ *   mpeg2-rate.m2v (rate-controlled; tests/check/libs/clcodingmeta.c);
  * on headers made by hand for what no encoder here makes (field pictures,
- * MPEG-1's D pictures, NEWPRED, sprites), and on hostile input: random
- * bytes, every truncation and bit flips of real access units, empty
- * buffers. */
+ * MPEG-1's D pictures, reduced resolution, sprites), and on hostile input:
+ * random bytes, every truncation and bit flips of real access units,
+ * empty buffers. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -419,10 +427,11 @@ GST_END_TEST;
 /* A visual object of version @verid, then a VOL without its own
  * identifier (so of @verid too) of 176x144 at @resolution ticks a second
  * (fixed rate), interlaced, its quant_type 1 with a short intra matrix,
- * and, where @verid is 2, NEWPRED off, reduced resolution on and sprite
- * @sprite. */
+ * sprite @sprite, and, where @verid is 2, NEWPRED where @newpred and
+ * reduced resolution on. */
 static void
-put_mpeg4_config (BitWriter * w, guint verid, guint resolution, guint sprite)
+put_mpeg4_config (BitWriter * w, guint verid, guint resolution, guint sprite,
+    gboolean newpred)
 {
   guint bits = resolution > 1 ? g_bit_storage (resolution - 1) : 1;
 
@@ -470,7 +479,9 @@ put_mpeg4_config (BitWriter * w, guint verid, guint resolution, guint sprite)
   bit_writer_put (w, 1, 1);     /* resync_marker_disable */
   bit_writer_put (w, 1, 0);     /* data_partitioned */
   if (verid != 1) {
-    bit_writer_put (w, 1, 0);   /* newpred_enable */
+    bit_writer_put (w, 1, newpred);
+    if (newpred)
+      bit_writer_put (w, 3, 0); /* upstream message, segment type */
     bit_writer_put (w, 1, 1);   /* reduced_resolution_vop_enable */
   }
   bit_writer_put (w, 1, 0);     /* scalability */
@@ -478,11 +489,14 @@ put_mpeg4_config (BitWriter * w, guint verid, guint resolution, guint sprite)
 }
 
 /* A VOP of @type (0 I, 1 P, 2 B, 3 S), coded or not, of an interlaced VOL
- * with @bits of time increment, reduced resolution where @reduced. */
+ * with @bits of time increment, reduced resolution where @reduced, NEWPRED
+ * where @newpred (with a vop_id_for_prediction). */
 static void
-put_mpeg4_vop (BitWriter * w, guint type, gboolean coded, guint bits,
-    gboolean reduced, guint quant)
+put_mpeg4_vop_full (BitWriter * w, guint type, gboolean coded, guint bits,
+    gboolean reduced, gboolean newpred, guint quant)
 {
+  guint id_bits = MIN (bits + 3, 15);
+
   bit_writer_start_code (w, 0xb6);
   bit_writer_put (w, 2, type);
   bit_writer_put (w, 2, 2);     /* modulo_time_base 1, 0 */
@@ -490,6 +504,12 @@ put_mpeg4_vop (BitWriter * w, guint type, gboolean coded, guint bits,
   bit_writer_put (w, bits, 1);
   bit_writer_put (w, 1, 1);
   bit_writer_put (w, 1, coded);
+  if (coded && newpred) {
+    bit_writer_put (w, id_bits, 5);     /* vop_id */
+    bit_writer_put (w, 1, 1);   /* vop_id_for_prediction_indication */
+    bit_writer_put (w, id_bits, 4);
+    bit_writer_put (w, 1, 1);   /* marker */
+  }
   if (coded) {
     if (type == 1)
       bit_writer_put (w, 1, 1); /* vop_rounding_type */
@@ -501,6 +521,13 @@ put_mpeg4_vop (BitWriter * w, guint type, gboolean coded, guint bits,
     bit_writer_put (w, 3, 1);   /* vop_fcode_forward */
   }
   bit_writer_stuff_mpeg4 (w);
+}
+
+static void
+put_mpeg4_vop (BitWriter * w, guint type, gboolean coded, guint bits,
+    gboolean reduced, guint quant)
+{
+  put_mpeg4_vop_full (w, type, coded, bits, reduced, FALSE, quant);
 }
 
 static GstClCodingInfo
@@ -528,7 +555,7 @@ GST_START_TEST (test_mpeg4_headers)
       BitWriter w = { {0}, 0 };
 
       gst_cl_mpeg4_state_init (&state);
-      put_mpeg4_config (&w, verid, res, 0);
+      put_mpeg4_config (&w, verid, res, 0, FALSE);
       put_mpeg4_vop (&w, 1, TRUE, bits, verid == 2, 13);
       info = parse_mpeg4_written (&state, &w, TRUE);
       fail_unless_equals_int (state.verid, verid);
@@ -544,6 +571,23 @@ GST_START_TEST (test_mpeg4_headers)
       fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_B);
       fail_unless_equals_float (info.quantiser, 0.0);
     }
+
+  /* NEWPRED: vop_id and vop_id_for_prediction of time increment bits + 3
+   * (at most 15) before the rest. */
+  for (r = 0; r < G_N_ELEMENTS (resolutions); r++) {
+    guint res = resolutions[r];
+    guint bits = res > 1 ? g_bit_storage (res - 1) : 1;
+    BitWriter w = { {0}, 0 };
+
+    gst_cl_mpeg4_state_init (&state);
+    put_mpeg4_config (&w, 2, res, 0, TRUE);
+    put_mpeg4_vop_full (&w, 0, TRUE, bits, TRUE, TRUE, 21);
+    info = parse_mpeg4_written (&state, &w, TRUE);
+    fail_unless (state.newpred);
+    fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_I);
+    fail_unless (info.quantiser == 21.0, "NEWPRED resolution %u: %g", res,
+        info.quantiser);
+  }
 }
 
 GST_END_TEST;
@@ -562,7 +606,7 @@ GST_START_TEST (test_mpeg4_unsupported)
 
   /* Global motion compensation (sprite_enable 2): its VOPs unknown. */
   memset (&w, 0, sizeof (w));
-  put_mpeg4_config (&w, 2, 25, 2);
+  put_mpeg4_config (&w, 2, 25, 2, FALSE);
   fail_unless (gst_cl_mpeg4_state_parse_config (&state, w.data,
           bit_writer_bytes (&w)));
   fail_unless (state.have_vol && !state.supported);
@@ -575,7 +619,7 @@ GST_START_TEST (test_mpeg4_unsupported)
 
   /* An S VOP where sprites are off is invalid. */
   memset (&w, 0, sizeof (w));
-  put_mpeg4_config (&w, 2, 25, 0);
+  put_mpeg4_config (&w, 2, 25, 0, FALSE);
   put_mpeg4_vop (&w, 3, TRUE, 5, TRUE, 4);
   parse_mpeg4_written (&state, &w, FALSE);
 
