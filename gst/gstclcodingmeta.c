@@ -46,6 +46,11 @@
 
 #include "gstclcodingmeta-private.h"
 
+/* The private library is linked into the plugin and into programs that
+ * use it directly (the tests); where two copies meet in one process, the
+ * second takes the API and the implementation the first registered (the
+ * same source, so the same layout) instead of registering the names again,
+ * which GLib refuses with a critical. */
 GType
 gst_cl_coding_meta_api_get_type (void)
 {
@@ -53,7 +58,10 @@ gst_cl_coding_meta_api_get_type (void)
   static const gchar *tags[] = { NULL };
 
   if (g_once_init_enter (&type)) {
-    GType api = gst_meta_api_type_register ("GstClCodingMetaAPI", tags);
+    GType api = g_type_from_name ("GstClCodingMetaAPI");
+
+    if (api == 0)
+      api = gst_meta_api_type_register ("GstClCodingMetaAPI", tags);
     g_once_init_leave (&type, api);
   }
   return type;
@@ -87,10 +95,12 @@ gst_cl_coding_meta_get_info (void)
   static const GstMetaInfo *info = NULL;
 
   if (g_once_init_enter ((GstMetaInfo **) & info)) {
-    const GstMetaInfo *registered =
-        gst_meta_register (GST_CL_CODING_META_API_TYPE, "GstClCodingMeta",
-        sizeof (GstClCodingMeta), coding_meta_init, NULL,
-        coding_meta_transform);
+    const GstMetaInfo *registered = gst_meta_get_info ("GstClCodingMeta");
+
+    if (registered == NULL)
+      registered = gst_meta_register (GST_CL_CODING_META_API_TYPE,
+          "GstClCodingMeta", sizeof (GstClCodingMeta), coding_meta_init, NULL,
+          coding_meta_transform);
     g_once_init_leave ((GstMetaInfo **) & info, (GstMetaInfo *) registered);
   }
   return info;

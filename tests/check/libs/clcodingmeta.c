@@ -56,6 +56,12 @@ GST_START_TEST (test_meta_api)
   /* No tags (GStreamer answers NULL for none): GstVideoDecoder's default
    * transform_meta copies it. */
   fail_unless (tags == NULL || tags[0] == NULL);
+  /* Registered under the names a second copy of the library looks up. */
+  fail_unless (GST_CL_CODING_META_INFO != NULL);
+  fail_unless (g_type_from_name ("GstClCodingMetaAPI") ==
+      GST_CL_CODING_META_API_TYPE);
+  fail_unless (gst_meta_get_info ("GstClCodingMeta") ==
+      GST_CL_CODING_META_INFO);
   fail_unless (gst_buffer_get_cl_coding_meta (buf) == NULL);
   fail_unless (gst_buffer_add_cl_coding_meta (buf, &info) != NULL);
 
