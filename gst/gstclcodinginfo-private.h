@@ -129,9 +129,10 @@ gboolean gst_cl_mpeg4_state_parse_config (GstClMpeg4State * state,
 
 /* Reads one MPEG-4 Part 2 buffer as mpeg4videoparse outputs it (headers
  * in-band, which update @state, then one VOP) into @info. Returns TRUE
- * where the VOP's coding type was read; FALSE and @info of type
- * GST_CL_PICTURE_UNKNOWN else (no VOP, no VOL before it, a VOL not
- * supported, a VOP cut short). */
+ * where the VOP's coding type was read (with a quantiser of 0 where the VOP
+ * is cut short after it); FALSE and @info of type GST_CL_PICTURE_UNKNOWN
+ * else (no VOP, no VOL before it, a VOL not supported, a VOP cut short
+ * before its type). */
 gboolean gst_cl_coding_info_parse_mpeg4 (GstClMpeg4State * state,
     const guint8 * data, gsize size, GstClCodingInfo * info);
 
