@@ -296,6 +296,9 @@ def measures(ref, out, size, frames, with_ssim):
 # ---- the filters ---------------------------------------------------------------
 
 SPP_QPS = [1, 2, 3, 4, 6, 8, 11]  # spp's fixed qp, swept (oracle)
+# run only these methods (realworld.py --method; None: all)
+ONLY = os.environ.get("REALWORLD_METHODS", "").split("|") if \
+    os.environ.get("REALWORLD_METHODS") else None
 NLMEANS_EVERY = 4
 
 
@@ -306,7 +309,9 @@ def methods(coding, device):
     """
     dev = ["device=" + device] if device else []
     m = [("nothing set", "gst", ["clepsilon"] + dev),
-         ("auto", "gst", ["clepsilon", "strength=auto"] + dev)]
+         ("auto", "gst", ["clepsilon", "strength=auto"] + dev),
+         ("auto from the coded file", "gst-coded",
+          ["clepsilon", "strength=auto"] + dev)]
     m += [("preset " + p, "gst", ["clepsilon", "@preset=" + p] + dev)
           for p in coding["presets"]]
     m += [("spp QP table", "spp-table", None)]
@@ -315,6 +320,16 @@ def methods(coding, device):
     m += [("nlmeans", "ffmpeg", "select='not(mod(n,%d))',setpts=N/(%d*TB),"
            "nlmeans" % (NLMEANS_EVERY, FPS))]
     return m
+
+
+def gst_coded_filter(coded, dst, element):
+    """ELEMENT as a user runs it on the coded file: filesrc ! decodebin !
+    ELEMENT, the frames written raw, 4:2:0 as the decoded file's (where the
+    decoder tells each frame's coding, the element reads it there)."""
+    run(["gst-launch-1.0", "-q", "filesrc", "location=" + coded, "!",
+         "decodebin", "!"] + element + ["!", "videoconvert", "!",
+                                        "video/x-raw,format=I420", "!",
+                                        "filesink", "location=" + dst])
 
 
 def spp_table(coded, dst, fmt, side_data):
@@ -366,11 +381,14 @@ def job(a):
     env = dict(os.environ, GST_PRESET_PATH=os.path.join(TOP, "gst",
                                                         "presets"))
     for key, kind, arg in methods(coding, device):
-        if key + " psnr_y" in data or key + " error" in info:
+        if key + " psnr_y" in data or key + " error" in info or (
+                ONLY and key not in ONLY):
             continue
         frames = every if key == "nlmeans" else list(range(n))
         if kind == "gst":
             gst_filter(dec, tmp, arg, size, coding["interlaced"], env)
+        elif kind == "gst-coded":
+            gst_coded_filter(coded, tmp, arg)
         elif kind == "spp-table":
             err = spp_table(coded, tmp, fmt, True)
             if err:
@@ -383,7 +401,7 @@ def job(a):
                 changed.any(axis=(1, 2)).sum())
         else:
             ffmpeg_filter(dec, tmp, arg, fmt, size)
-        if kind == "gst":
+        if kind in ("gst", "gst-coded"):
             info["sha256 " + key] = sha256(tmp)
         keep(key, frames, not key.startswith("spp qp="))
         json.dump(info, open(info_path, "w"))
