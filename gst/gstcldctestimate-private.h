@@ -83,9 +83,16 @@ G_BEGIN_DECLS
  * rate-controlled MPEG-1/2 and MPEG-4 B frames want about half the held
  * threshold whatever their quantiser, and whose P frames want it scaled
  * by their quantiser over the held one's (correlation 0.80 of the logs),
- * about as its square root, within half to twice. */
+ * about as its square root, within a quarter to twice. */
 #define GST_CL_DCT_DEFAULT_HOLD_GAIN_P 10
 #define GST_CL_DCT_DEFAULT_HOLD_GAIN_B 6
+/* The quantiser ratio's lower bound, in 16ths: a quarter (FIT's worst frame
+ * -0.08 dB, against -0.10 with a half). The power, in 16ths, of a B
+ * frame's ratio below 1 that scales its threshold: none (on FIT, 8 to 24
+ * lowered the mean and raised no worst frame; realworld.py fit's trials
+ * set it). */
+#define GST_CL_DCT_DEFAULT_RATIO_MIN 4
+#define GST_CL_DCT_DEFAULT_B_RATIO_POWER 0
 
 /* The lattices a block-DCT decoder leaves one coefficient's values on. */
 typedef enum
@@ -131,6 +138,10 @@ typedef struct
    * frame's) or B */
   guint hold_gain_p;
   guint hold_gain_b;
+  /* the ratio's lower bound (16ths; the upper is 2), and the power of a B
+   * frame's ratio below 1 that scales its threshold (16ths) */
+  guint ratio_min;
+  guint b_ratio_power;
 } GstClDctAutoParams;
 
 /* Fills @params with the defaults (GST_CL_DCT_DEFAULT_*). */

@@ -508,7 +508,7 @@ GST_END_TEST;
 /* Where the stream tells each frame's type and quantiser, a frame without
  * a lattice of its own takes the hold gain of its type: a B frame's
  * whatever its quantiser or position, a P frame's times the square root of
- * its quantiser over the held frame's, within half to twice; an intra
+ * its quantiser over the held frame's, within a quarter to twice; an intra
  * frame without a lattice, or one of unknown type, keeps the gains by
  * position (test_auto_hold). */
 GST_START_TEST (test_auto_hold_coded)
@@ -525,8 +525,9 @@ GST_START_TEST (test_auto_hold_coded)
     {GST_CL_DCT_PICTURE_P, 10, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0},
     {GST_CL_DCT_PICTURE_P, 20, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 * G_SQRT2},
     {GST_CL_DCT_PICTURE_P, 80, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 * G_SQRT2},
-    {GST_CL_DCT_PICTURE_P, 2.5, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 /
-          G_SQRT2},
+    {GST_CL_DCT_PICTURE_P, 5, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 / G_SQRT2},
+    {GST_CL_DCT_PICTURE_P, 2.5, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 / 2},
+    {GST_CL_DCT_PICTURE_P, 1, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 / 2},
     {GST_CL_DCT_PICTURE_P, 0, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0},
     {GST_CL_DCT_PICTURE_INTRA, 10, 0},
     {GST_CL_DCT_PICTURE_UNKNOWN, 10, 0},
