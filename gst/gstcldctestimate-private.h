@@ -77,6 +77,22 @@ G_BEGIN_DECLS
 #define GST_CL_DCT_DEFAULT_HOLD_GAIN_LATE 9
 #define GST_CL_DCT_DEFAULT_LATE_FRAMES 2
 #define GST_CL_DCT_DEFAULT_MIN_COUNT 24
+/* Where the coded stream tells a predicted frame's type and quantiser
+ * (GstClDctCoding), the hold gains by type instead of by position: fitted
+ * on the real-world set's FIT split (tests/quality/realworld.py fit), whose
+ * rate-controlled MPEG-1/2 and MPEG-4 B frames want about half the held
+ * threshold whatever their quantiser, and whose P frames want it scaled
+ * by their quantiser over the held one's (correlation 0.80 of the logs),
+ * about as its square root, within a quarter to twice. */
+#define GST_CL_DCT_DEFAULT_HOLD_GAIN_P 10
+#define GST_CL_DCT_DEFAULT_HOLD_GAIN_B 6
+/* The quantiser ratio's lower bound, in 16ths: a quarter (FIT's worst frame
+ * -0.08 dB, against -0.10 with a half). The power, in 16ths, of a B
+ * frame's ratio below 1 that scales its threshold: none (on FIT, 8 to 24
+ * lowered the mean and raised no worst frame; realworld.py fit's trials
+ * set it). */
+#define GST_CL_DCT_DEFAULT_RATIO_MIN 4
+#define GST_CL_DCT_DEFAULT_B_RATIO_POWER 0
 
 /* The lattices a block-DCT decoder leaves one coefficient's values on. */
 typedef enum
@@ -117,6 +133,15 @@ typedef struct
   guint hold_gain_late;
   guint late_frames;
   guint min_count;              /* values a coefficient needs (gst_cl_dct_lattice) */
+  /* a predicted frame's threshold / the held one, where the stream says
+   * the frame is P (times the square root of its quantiser over the held
+   * frame's) or B */
+  guint hold_gain_p;
+  guint hold_gain_b;
+  /* the ratio's lower bound (16ths; the upper is 2), and the power of a B
+   * frame's ratio below 1 that scales its threshold (16ths) */
+  guint ratio_min;
+  guint b_ratio_power;
 } GstClDctAutoParams;
 
 /* Fills @params with the defaults (GST_CL_DCT_DEFAULT_*). */
@@ -128,6 +153,24 @@ void gst_cl_dct_auto_params_init (GstClDctAutoParams * params);
  * spacing) where at least two show one, else 0. */
 guint gst_cl_dct_frame_threshold (const guint32 * hist,
     const GstClDctAutoParams * params);
+
+/* A frame's picture type, as its coded stream says it. */
+typedef enum
+{
+  GST_CL_DCT_PICTURE_UNKNOWN,
+  GST_CL_DCT_PICTURE_INTRA,
+  GST_CL_DCT_PICTURE_P,         /* MPEG-4's S (sprite) VOPs too */
+  GST_CL_DCT_PICTURE_B,
+} GstClDctPicture;
+
+/* What the coded stream says of a frame, where the pipeline carries it:
+ * its type and its quantiser, in the codec's own units (only ratios
+ * between frames of one stream are used); 0: not known. */
+typedef struct
+{
+  GstClDctPicture picture;
+  gdouble quantiser;
+} GstClDctCoding;
 
 /* How many of the last distances between intra frames strength=auto keeps
  * (the longest is taken): a GOP split in two by an early intra frame leaves
@@ -151,6 +194,8 @@ typedef struct
   guint distances[GST_CL_DCT_AUTO_DISTANCES];
   guint period;
   guint threshold;              /* the last frame's threshold */
+  gdouble held_quantiser;       /* the coded quantiser of held_step's frame,
+                                 * 0: not known */
   /* since the last reset: frames seen (counted up to
    * GST_CL_DCT_IDLE_FRAMES), whether one showed a lattice of its own, and
    * whether one had coded values enough to look for one (was not flat) */
@@ -186,10 +231,18 @@ GstClDctIdle gst_cl_dct_auto_idle (const GstClDctAuto * state,
  * the one place where strength=auto decides a frame's strength. */
 guint gst_cl_dct_auto_update (GstClDctAuto * state, const guint32 * hist);
 
-/* gst_cl_dct_auto_update() with other parameters than the defaults (the
- * fit). */
+/* gst_cl_dct_auto_update() for a frame whose coding the stream tells
+ * (@coding; NULL or GST_CL_DCT_PICTURE_UNKNOWN: as
+ * gst_cl_dct_auto_update()): a P or B frame without a lattice of its own
+ * takes the hold gain of its type instead of one by its position. */
+guint gst_cl_dct_auto_update_coded (GstClDctAuto * state,
+    const guint32 * hist, const GstClDctCoding * coding);
+
+/* gst_cl_dct_auto_update_coded() with other parameters than the defaults
+ * (the fit). */
 guint gst_cl_dct_auto_update_with (GstClDctAuto * state,
-    const guint32 * hist, const GstClDctAutoParams * params);
+    const guint32 * hist, const GstClDctCoding * coding,
+    const GstClDctAutoParams * params);
 
 /* Forgets what @state holds (a new stream: flush, EOS, new caps). */
 void gst_cl_dct_auto_reset (GstClDctAuto * state);

@@ -29,6 +29,7 @@
 
 #include "gstcldctestimate-private.h"
 
+#include <math.h>
 #include <string.h>
 
 /* The lattice search of gst_cl_dct_lattice(): values below EST_MIN are
@@ -199,6 +200,10 @@ gst_cl_dct_auto_params_init (GstClDctAutoParams * params)
   params->hold_gain_late = GST_CL_DCT_DEFAULT_HOLD_GAIN_LATE;
   params->late_frames = GST_CL_DCT_DEFAULT_LATE_FRAMES;
   params->min_count = GST_CL_DCT_DEFAULT_MIN_COUNT;
+  params->hold_gain_p = GST_CL_DCT_DEFAULT_HOLD_GAIN_P;
+  params->hold_gain_b = GST_CL_DCT_DEFAULT_HOLD_GAIN_B;
+  params->ratio_min = GST_CL_DCT_DEFAULT_RATIO_MIN;
+  params->b_ratio_power = GST_CL_DCT_DEFAULT_B_RATIO_POWER;
 }
 
 /* The threshold of one coefficient whose histogram @h lies on lattice
@@ -299,9 +304,46 @@ has_detail (const guint32 * hist, guint min_count)
   return FALSE;
 }
 
+/* The coded quantiser of @coding, 0 where not known. */
+static gdouble
+coded_quantiser (const GstClDctCoding * coding)
+{
+  return coding && coding->quantiser > 0 ? coding->quantiser : 0;
+}
+
+/* A predicted frame's threshold from the held one: by its coded type where
+ * the stream tells it (a P frame's scaled by the square root of its
+ * quantiser over the held frame's, within a quarter to twice), else by its
+ * position (auto_note_distance()): less than the intra frame's it was
+ * found on, and less again where it is predicted from the next intra
+ * frame (B frames just before it), which is due where the distance
+ * between intra frames says. */
+static guint
+held_threshold (const GstClDctAuto * state, const GstClDctCoding * coding,
+    const GstClDctAutoParams * params)
+{
+  const GstClDctPicture picture = coding ? coding->picture :
+      GST_CL_DCT_PICTURE_UNKNOWN;
+  gdouble ratio = 1.0;
+  gboolean early;
+
+  if (coded_quantiser (coding) > 0 && state->held_quantiser > 0)
+    ratio = CLAMP (coding->quantiser / state->held_quantiser,
+        params->ratio_min / 16.0, 2.0);
+  if (picture == GST_CL_DCT_PICTURE_B)
+    return (guint) floor (state->held_step * params->hold_gain_b / 16.0 *
+        pow (MIN (ratio, 1.0), params->b_ratio_power / 16.0) + 0.5);
+  if (picture == GST_CL_DCT_PICTURE_P)
+    return (guint) floor (state->held_step * params->hold_gain_p / 16.0 *
+        sqrt (ratio) + 0.5);
+  early = state->run_age + params->late_frames < state->period;
+  return (state->held_step * (early ? params->hold_gain :
+          params->hold_gain_late) + 8) >> 4;
+}
+
 guint
 gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
-    const GstClDctAutoParams * params)
+    const GstClDctCoding * coding, const GstClDctAutoParams * params)
 {
   guint thr = gst_cl_dct_frame_threshold (hist, params);
 
@@ -310,7 +352,6 @@ gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
   state->lattice_seen |= thr > 0;
   if (!state->detail_seen)
     state->detail_seen = thr > 0 || has_detail (hist, params->min_count);
-
   if (state->held_step > 0)
     state->run_age++;
   if (thr > 0) {
@@ -324,28 +365,30 @@ gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
     }
     state->held_step = thr;
     state->held_frames = 0;
+    state->held_quantiser = coded_quantiser (coding);
   } else if (state->held_step > 0 && ++state->held_frames <= AUTO_HOLD_FRAMES) {
     /* a predicted frame: the prediction adds to the coded residual and
-     * hides the lattice; its coding noise is less than the intra frame's
-     * it was found on, and less again where it is predicted from the next
-     * intra frame (B frames just before it), which is due where the
-     * distance between intra frames (auto_note_distance()) says */
-    const gboolean early = state->run_age + params->late_frames < state->period;
-    const guint gain = early ? params->hold_gain : params->hold_gain_late;
-
-    thr = (state->held_step * gain + 8) >> 4;
+     * hides the lattice; its coding noise is less than the intra frame's */
+    thr = held_threshold (state, coding, params);
   }
   state->threshold = thr;
   return state->threshold;
 }
 
 guint
-gst_cl_dct_auto_update (GstClDctAuto * state, const guint32 * hist)
+gst_cl_dct_auto_update_coded (GstClDctAuto * state, const guint32 * hist,
+    const GstClDctCoding * coding)
 {
   GstClDctAutoParams params;
 
   gst_cl_dct_auto_params_init (&params);
-  return gst_cl_dct_auto_update_with (state, hist, &params);
+  return gst_cl_dct_auto_update_with (state, hist, coding, &params);
+}
+
+guint
+gst_cl_dct_auto_update (GstClDctAuto * state, const guint32 * hist)
+{
+  return gst_cl_dct_auto_update_coded (state, hist, NULL);
 }
 
 GstClDctIdle

@@ -34,6 +34,8 @@ G_BEGIN_DECLS
 /* *INDENT-OFF* */
 #define GST_CL_DEBUG_CATEGORIES(X) \
   X (gst_cl_cache_debug, "clcache", "on-disk cache of programs and tuning") \
+  X (gst_cl_coding_debug, "clcoding", \
+      "picture types and quantisers of the coded stream") \
   X (gst_cl_context_debug, "clcontext", "OpenCL devices, context, queues") \
   X (gst_cl_cuda_debug, "clcuda", "CUDA memory into OpenCL") \
   X (gst_cl_cuda_import_debug, "clcudaimport", \

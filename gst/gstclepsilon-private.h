@@ -23,6 +23,7 @@
 
 #include "gstclepsilon.h"
 #include "gstclplan-private.h"
+#include "gstclcodingprobe-private.h"
 #include "gstclstats-private.h"
 #include "gstclfaults-private.h"
 #include "gstcltuner-private.h"
@@ -72,6 +73,9 @@ struct _GstClEpsilon
   gboolean cuda_usable;         /* memory:CUDAMemory offered (start) */
   GstContext *cuda_context;     /* the pipeline's CUDA context, passed on */
   GstClStats *stats;            /* has its own lock */
+  /* reads the coded pictures where the pipeline's decoders take them, for
+   * strength=auto (gstclcodingprobe-private.h); NULL: in no pipeline */
+  GstClCodingWatch *coding_watch;
   /* strength=auto said it finds nothing to do on this stream */
   gboolean told_idle;
   /* An ERROR was posted: the stream stays stopped (caps refused, frames

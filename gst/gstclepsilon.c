@@ -281,6 +281,9 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   g_free (device);
 
   gst_cl_stats_reset (self->stats);
+  /* each frame's coding, for strength=auto's hold, where the pipeline's
+   * decoders take MPEG-1/2 or MPEG-4 Part 2 */
+  self->coding_watch = gst_cl_coding_watch_start (GST_ELEMENT (self));
   self->failed = FALSE;
   self->faults = gst_cl_faults_new (GST_ELEMENT (self));
   self->tuner = gst_cl_tuner_new (self->context, self->stats);
@@ -323,6 +326,7 @@ gst_cl_epsilon_stop (GstBaseTransform * trans)
   GstClEpsilon *self = GST_CL_EPSILON (trans);
 
   gst_cl_epsilon_free_resources (self);
+  g_clear_pointer (&self->coding_watch, gst_cl_coding_watch_stop);
   self->cuda_checked = FALSE;
   GST_OBJECT_LOCK (self);
   g_clear_pointer (&self->device_name, g_free);

@@ -157,7 +157,12 @@ gst_cl_epsilon_install_strength_properties (GObjectClass * gobject_class,
    * of FFmpeg's spp) at a strength set from that step; #GstClEpsilon:threshold
    * is then not used for luma. A frame that shows no coding (never encoded,
    * or H.264, whose deblocking leaves no comb) is left as it is; a frame
-   * without a step of its own keeps the last one found for up to 64 frames.
+   * without a step of its own keeps a part of the last one found for up to
+   * 64 frames: where a video decoder upstream takes MPEG-1/2 or MPEG-4
+   * Part 2 (through decodebin too), the element reads each picture's type
+   * and quantiser there, and a B frame keeps 6/16 of it, a P frame 10/16
+   * times the square root of its quantiser over the intra frame's; else
+   * 14/16, and 9/16 on the last frames before the next intra frame.
    * Costs far more than the epsilon filter (docs/quality.md). On 10-bit
    * formats the steps and thresholds are in the same units as on 8-bit
    * ones (quarter 8-bit levels, which are 10-bit levels), so that a 10-bit

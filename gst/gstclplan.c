@@ -41,6 +41,7 @@
 #include "gstclwaits-private.h"
 #include "gstclplacement-private.h"
 #include "gstcldct-private.h"
+#include "gstclcodingmeta-private.h"
 #include "gstclerror-private.h"
 #include "gstclpacked-private.h"
 
@@ -87,6 +88,9 @@ struct _GstClPlan
 
   GstClDct *dct;                /* strength=auto */
   GstClDctAuto auto_state;      /* the step held between frames */
+  /* what the coded stream says of the frame being filtered, where a
+   * GstClCodingMeta on it tells (gstclcodingprobe-private.h) */
+  GstClDctCoding coding;
   GstClPacked *packed;          /* packed 4:2:2 luma */
 };
 
@@ -552,7 +556,8 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
   if (!gst_cl_dct_histogram (self->dct, on, &after, hist, error))
     return FALSE;
   stream_took (s, events, before);
-  threshold = gst_cl_dct_auto_update (&self->auto_state, hist);
+  threshold = gst_cl_dct_auto_update_coded (&self->auto_state, hist,
+      &self->coding);
   GST_LOG ("strength=auto: DCT threshold %u", threshold);
   if (threshold == 0)
     return gst_cl_stream_copy (s, &copy, &ignored, error);
@@ -708,6 +713,36 @@ prepare (GstClPlan * self, GstClFrameStats * frame, GError ** error)
       apply_settings (self, error));
 }
 
+/* What the coded stream says of @inbuf's frame (strength=auto's hold), from
+ * its GstClCodingMeta: nothing known where it has none. */
+static void
+take_coding (GstClPlan * self, GstBuffer * inbuf)
+{
+  GstClCodingMeta *meta = gst_buffer_get_cl_coding_meta (inbuf);
+
+  self->coding.picture = GST_CL_DCT_PICTURE_UNKNOWN;
+  self->coding.quantiser = 0;
+  if (meta == NULL)
+    return;
+  switch (meta->info.picture_type) {
+    case GST_CL_PICTURE_I:
+      self->coding.picture = GST_CL_DCT_PICTURE_INTRA;
+      break;
+    case GST_CL_PICTURE_P:
+    case GST_CL_PICTURE_S:
+      self->coding.picture = GST_CL_DCT_PICTURE_P;
+      break;
+    case GST_CL_PICTURE_B:
+      self->coding.picture = GST_CL_DCT_PICTURE_B;
+      break;
+    default:
+      break;
+  }
+  self->coding.quantiser = meta->info.quantiser;
+  GST_LOG ("coded picture %s, quantiser %.2f",
+      gst_cl_picture_type_name (meta->info.picture_type), meta->info.quantiser);
+}
+
 gboolean
 gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
     gboolean share_untouched, GstClFrameStats * frame, GError ** error)
@@ -720,6 +755,7 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
 
   memset (frame, 0, sizeof (*frame));
   gst_cl_waits_take (NULL);
+  take_coding (self, inbuf);
   if (!gst_cl_in_flight_begin (self->in_flight, &slot, &frame->device_ms,
           error))
     return FALSE;

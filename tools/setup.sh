@@ -8,6 +8,7 @@ set -euo pipefail
 packages=(
   meson ninja-build pkg-config gcc libc6-dev python3 locales
   libglib2.0-dev libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
+  libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
 )

@@ -91,6 +91,7 @@ main (int argc, char **argv)
 {
   guint n_random = 0, seed = 1, i;
   guint n_files = 0;
+  gchar *name;
 
   LLVMFuzzerInitialize (&argc, &argv);
   for (i = 1; i < (guint) argc; i++) {
@@ -117,7 +118,11 @@ main (int argc, char **argv)
     }
     g_rand_free (rand);
   }
-  g_print ("clepsilon-fuzz: %u inputs run (%u random, seed %u), no failure\n",
+  /* The target's name: this main serves the clepsilon and codinginfo
+   * targets. */
+  name = g_path_get_basename (argv[0]);
+  g_print ("%s: %u inputs run (%u random, seed %u), no failure\n", name,
       n_run, n_random, seed);
+  g_free (name);
   return 0;
 }

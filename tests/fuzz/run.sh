@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Builds (tests/fuzz/build.sh) and runs the libFuzzer target for a bounded
-# time, starting from the corpus in tests/fuzz/corpus. New inputs go to a
-# scratch folder, never into the repository; a crashing input is written to
+# Builds (tests/fuzz/build.sh) and runs the libFuzzer targets, each for a
+# bounded time, starting from the corpus in tests/fuzz/corpus (clepsilon)
+# and tests/fuzz/corpus-codinginfo (the coded-picture parsers). New inputs go
+# to a scratch folder, never into the repository; a crashing input is written to
 # BUILDDIR/fuzz/ and the script fails.
 #
 #   tests/fuzz/run.sh [SECONDS] [BUILDDIR] [--plugin-coverage]
@@ -37,4 +38,13 @@ cd "$build/fuzz"
   -max_len=1024 -print_final_stats=1 -artifact_prefix="$build/fuzz/" \
   "$work" 2>&1 |
   grep -v "^#[0-9]*.*\(NEW\|REDUCE\|pulse\)" || status=${PIPESTATUS[0]}
+
+# The coded-picture parsers' target, as long, from its own corpus.
+mkdir "$work/codinginfo"
+cp "$top"/tests/fuzz/corpus-codinginfo/* "$work/codinginfo"/
+"$build/fuzz/codinginfo-fuzz" -max_total_time="$seconds" -timeout=30 \
+  -rss_limit_mb=4096 -max_len=1024 -print_final_stats=1 \
+  -artifact_prefix="$build/fuzz/codinginfo-" "$work/codinginfo" 2>&1 |
+  grep -v "^#[0-9]*.*\(NEW\|REDUCE\|pulse\)" ||
+  { s=${PIPESTATUS[0]}; [ "$s" -eq 0 ] || status=$s; }
 exit "${status:-0}"

@@ -33,7 +33,9 @@
  *     each frame's histogram (GST_CL_DCT_HIST_SIZE native uint32s).
  *   cl-dct decide HIST.bin [SEGMENTS]
  *     gst_cl_dct_auto_update over histograms from hist, on the host only:
- *     each frame's threshold (what auto would do, without the stage).
+ *     each frame's threshold (what auto would do, without the stage);
+ *     with CL_DCT_CODING=FILE, each frame's type and quantiser as the coded
+ *     stream tells them (gst_cl_dct_auto_update_coded).
  *   cl-dct bench DEVICE WIDTH HEIGHT PASSES ITERATIONS [IN]
  *     a synthetic decoded-like luma plane, or IN's first luma plane (raw
  *     8-bit, WIDTH x HEIGHT bytes at its start): median wall ms (clFinish'd)
@@ -284,6 +286,23 @@ dump_hist (GstClContext * ctx, GstClDct * dct, gint w, gint h,
   return 0;
 }
 
+/* The next frame's coding from @f (lines "TYPE QUANTISER", TYPE one of I,
+ * P, B, S or ? for unknown), or NULL where @f is NULL. */
+static const GstClDctCoding *
+read_coding (FILE * f, GstClDctCoding * coding)
+{
+  gchar type;
+
+  if (f == NULL)
+    return NULL;
+  if (fscanf (f, " %c %lf", &type, &coding->quantiser) != 2)
+    die ("CL_DCT_CODING: a line per frame", NULL);
+  coding->picture = type == 'I' ? GST_CL_DCT_PICTURE_INTRA : type == 'B' ?
+      GST_CL_DCT_PICTURE_B : type == 'P' || type == 'S' ?
+      GST_CL_DCT_PICTURE_P : GST_CL_DCT_PICTURE_UNKNOWN;
+  return coding;
+}
+
 static int
 decide (const gchar * in, const gchar * segments)
 {
@@ -291,24 +310,33 @@ decide (const gchar * in, const gchar * segments)
   FILE *fi = fopen (in, "rb");
   GstClDctAuto state = { 0, };
   GstClDctAutoParams params;
+  GstClDctCoding coding;
   const gchar *env = g_getenv ("CL_DCT_PARAMS");
+  const gchar *coded = g_getenv ("CL_DCT_CODING");
+  FILE *fc = coded ? fopen (coded, "r") : NULL;
   guint n = 0;
 
   /* CL_DCT_PARAMS=GAIN,GAIN_H263,HOLD_GAIN,MIN_COUNT[,STRONG_GAIN,
-   * STRONG_LEVEL[,HOLD_GAIN_LATE,LATE_FRAMES]]: the fit's trials */
+   * STRONG_LEVEL[,HOLD_GAIN_LATE,LATE_FRAMES[,HOLD_GAIN_P,HOLD_GAIN_B[,
+   * RATIO_MIN,B_RATIO_POWER]]]]:
+   * the fit's trials; CL_DCT_CODING=FILE: each frame's coding as the
+   * stream tells it (read_coding()) */
   gst_cl_dct_auto_params_init (&params);
   if (env) {
-    const gint n = sscanf (env, "%u,%u,%u,%u,%u,%u,%u,%u", &params.gain,
-        &params.gain_h263, &params.hold_gain, &params.min_count,
+    const gint n = sscanf (env, "%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u",
+        &params.gain, &params.gain_h263, &params.hold_gain, &params.min_count,
         &params.strong_gain, &params.strong_level, &params.hold_gain_late,
-        &params.late_frames);
+        &params.late_frames, &params.hold_gain_p, &params.hold_gain_b,
+        &params.ratio_min, &params.b_ratio_power);
 
-    if (n != 4 && n != 6 && n != 8)
+    if (n != 4 && n != 6 && n != 8 && n != 10 && n != 12)
       die ("CL_DCT_PARAMS", NULL);
   }
-  if (!fi)
+  if (!fi || (coded && !fc))
     die ("open", NULL);
   while (fread (hist, sizeof (hist), 1, fi) == 1) {
+    const GstClDctCoding *c = read_coding (fc, &coding);
+
     if (starts_sequence (segments, n))
       gst_cl_dct_auto_reset (&state);
     if (g_getenv ("CL_DCT_LATTICES")) {
@@ -322,9 +350,11 @@ decide (const gchar * in, const gchar * segments)
     }
     printf ("frame %u own %u threshold %u\n", n++,
         gst_cl_dct_frame_threshold (hist, &params),
-        gst_cl_dct_auto_update_with (&state, hist, &params));
+        gst_cl_dct_auto_update_with (&state, hist, c, &params));
   }
   fclose (fi);
+  if (fc)
+    fclose (fc);
   return 0;
 }
 

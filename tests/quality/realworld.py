@@ -296,6 +296,9 @@ def measures(ref, out, size, frames, with_ssim):
 # ---- the filters ---------------------------------------------------------------
 
 SPP_QPS = [1, 2, 3, 4, 6, 8, 11]  # spp's fixed qp, swept (oracle)
+# run only these methods (realworld.py --method; None: all)
+ONLY = os.environ.get("REALWORLD_METHODS", "").split("|") if \
+    os.environ.get("REALWORLD_METHODS") else None
 NLMEANS_EVERY = 4
 
 
@@ -306,7 +309,9 @@ def methods(coding, device):
     """
     dev = ["device=" + device] if device else []
     m = [("nothing set", "gst", ["clepsilon"] + dev),
-         ("auto", "gst", ["clepsilon", "strength=auto"] + dev)]
+         ("auto", "gst", ["clepsilon", "strength=auto"] + dev),
+         ("auto from the coded file", "gst-coded",
+          ["clepsilon", "strength=auto"] + dev)]
     m += [("preset " + p, "gst", ["clepsilon", "@preset=" + p] + dev)
           for p in coding["presets"]]
     m += [("spp QP table", "spp-table", None)]
@@ -315,6 +320,16 @@ def methods(coding, device):
     m += [("nlmeans", "ffmpeg", "select='not(mod(n,%d))',setpts=N/(%d*TB),"
            "nlmeans" % (NLMEANS_EVERY, FPS))]
     return m
+
+
+def gst_coded_filter(coded, dst, element):
+    """ELEMENT as a user runs it on the coded file: filesrc ! decodebin !
+    ELEMENT, the frames written raw, 4:2:0 as the decoded file's (where the
+    decoder tells each frame's coding, the element reads it there)."""
+    run(["gst-launch-1.0", "-q", "filesrc", "location=" + coded, "!",
+         "decodebin", "!"] + element + ["!", "videoconvert", "!",
+                                        "video/x-raw,format=I420", "!",
+                                        "filesink", "location=" + dst])
 
 
 def spp_table(coded, dst, fmt, side_data):
@@ -366,11 +381,14 @@ def job(a):
     env = dict(os.environ, GST_PRESET_PATH=os.path.join(TOP, "gst",
                                                         "presets"))
     for key, kind, arg in methods(coding, device):
-        if key + " psnr_y" in data or key + " error" in info:
+        if key + " psnr_y" in data or key + " error" in info or (
+                ONLY and key not in ONLY):
             continue
         frames = every if key == "nlmeans" else list(range(n))
         if kind == "gst":
             gst_filter(dec, tmp, arg, size, coding["interlaced"], env)
+        elif kind == "gst-coded":
+            gst_coded_filter(coded, tmp, arg)
         elif kind == "spp-table":
             err = spp_table(coded, tmp, fmt, True)
             if err:
@@ -383,7 +401,7 @@ def job(a):
                 changed.any(axis=(1, 2)).sum())
         else:
             ffmpeg_filter(dec, tmp, arg, fmt, size)
-        if kind == "gst":
+        if kind in ("gst", "gst-coded"):
             info["sha256 " + key] = sha256(tmp)
         keep(key, frames, not key.startswith("spp qp="))
         json.dump(info, open(info_path, "w"))
@@ -612,6 +630,47 @@ def fit_job(a):
     return "%s %s" % (coding["name"], content)
 
 
+def coded_frames(coded, n):
+    """Each frame's picture type and mean quantiser, in display order, as
+    FFmpeg's decoder reports them (-debug qp: it prints each frame's type
+    and its macroblocks' quantisers, two characters each, as it outputs the
+    frame; the last one, flushed at the end, is not printed: it takes the
+    quantiser of the one before and ffprobe's type)."""
+    import re
+    r = subprocess.run(["ffmpeg", "-v", "debug", "-debug", "qp", "-threads",
+                        "1", "-i", coded, "-f", "null", "-"],
+                       capture_output=True, text=True).stderr
+    frames = []
+    for line in r.splitlines():
+        m = re.search(r"New frame, type: (\w)", line)
+        if m:
+            frames.append([m.group(1), []])
+            continue
+        m = re.match(r"^\[\w+ @ 0x[0-9a-f]+\] ((?:[ 0-9]\d)+)\s*$", line)
+        if frames and m:
+            q = m.group(1)
+            frames[-1][1] += [int(q[i:i + 2]) for i in range(0, len(q) - 1, 2)]
+    out = [(t, float(np.mean(q)) if q else 0.0) for t, q in frames]
+    return out[:n]
+
+
+def coding_file(coded, types, path):
+    """PATH: a line "TYPE QUANTISER" per frame (cl-dct decide's
+    CL_DCT_CODING), from coded_frames() and ffprobe's TYPES."""
+    if not os.path.exists(path):
+        frames = coded_frames(coded, len(types))
+        while len(frames) < len(types):
+            frames.append((types[len(frames)], frames[-1][1] if frames
+                           else 0.0))
+        if "".join(t for t, _ in frames) != types:
+            sys.exit("%s: FFmpeg's frame types differ from ffprobe's" % coded)
+        with open(path + ".tmp", "w") as f:
+            for t, q in frames:
+                f.write("%s %.3f\n" % (t, q))
+        os.rename(path + ".tmp", path)
+    return path
+
+
 def fit_data(doc, prist, cache, device, jobs):
     """fit_job() on every FIT sequence of every coding; returns, per coding,
     its sequences (name, units, frame types) and their data."""
@@ -633,17 +692,20 @@ def fit_data(doc, prist, cache, device, jobs):
     for doc_, c, content, prist_, cdir, device_ in todo:
         base = os.path.join(cdir, content)
         data = dict(np.load(base + ".fit.npz"))
-        _, _, types = code(doc, c, content, prist_, cdir)
+        coded, _, types = code(doc, c, content, prist_, cdir)
         cells.setdefault(c["name"], []).append(
             (content, len(data["decoded"]), types, data,
-             base + ".hist.bin"))
+             base + ".hist.bin", coding_file(coded, types,
+                                             base + ".coding.txt")))
     return cells
 
 
-def fit_gains(seqs, params):
+def fit_gains(seqs, params, coded):
     """Per frame luma gain (dB) of strength=auto with PARAMS (the tuple of
     CL_DCT_PARAMS; None: the element's defaults) over SEQS, and the frame
-    types; the stage's MSE interpolated between its fixed thresholds."""
+    types; where CODED, with each frame's type and quantiser as the coded
+    stream tells them (CL_DCT_CODING); the stage's MSE interpolated between
+    its fixed thresholds."""
     env = dict(os.environ)
     if params is not None:
         env["CL_DCT_PARAMS"] = ",".join(str(v) for v in params)
@@ -651,11 +713,16 @@ def fit_gains(seqs, params):
     with open(cat, "wb") as f:
         for s in seqs:
             f.write(open(s[4], "rb").read())
+    if coded:
+        env["CL_DCT_CODING"] = cat + ".coding.txt"
+        with open(env["CL_DCT_CODING"], "w") as f:
+            for s in seqs:
+                f.write(open(s[5]).read())
     r = run([heldout.CL_DCT, "decide", cat,
              ",".join(str(s[1]) for s in seqs)], env=env)
     thr = np.array([int(l.split()[-1]) for l in r.stdout.splitlines()])
     gains, types, first = [], "", 0
-    for content, n, t, data, _ in seqs:
+    for content, n, t, data, _, _ in seqs:
         data = dict(data, thr=thr[first:first + n])
         m = heldout.interp_mse(data, data["thr"])
         dec = data["decoded"]
@@ -670,15 +737,16 @@ PARAM_NAMES = ("gain", "gain_h263", "hold_gain", "min_count", "strong_gain",
 DEFAULT_PARAMS = (5, 4, 14, 24, 12, 5, 9, 2)
 
 
-def fit(doc, prist, cache, device, jobs, trials):
+def fit(doc, prist, cache, device, jobs, trials, coded):
     """Scores TRIALS (parameter tuples) on the FIT split: per coding the
     mean luma gain, the worst frame and the frames below BELOW, by frame
-    type; prints one line per trial."""
+    type; prints one line per trial. CODED: each frame's type and
+    quantiser from the coded stream (fit_gains())."""
     cells = fit_data(doc, prist, cache, device, jobs)
     for par in trials:
         cols, worst = [], 0.0
         for name, seqs in cells.items():
-            g, t = fit_gains(seqs, par)
+            g, t = fit_gains(seqs, par, coded)
             by = " ".join("%s%+.2f" % (k, g[[c == k for c in t]].mean())
                           for k in "IPB" if k in t)
             cols.append("%s %+.3f (%+.2f; %d) [%s]" % (
@@ -702,6 +770,10 @@ def main():
     ap.add_argument("--params", action="append",
                     help="fit: a comma list of CL_DCT_PARAMS to score "
                     "(repeatable; default: the element's)")
+    ap.add_argument("--coded", action="store_true",
+                    help="fit: each frame's type and quantiser from the "
+                    "coded stream (as the element reads them where the "
+                    "pipeline carries them)")
     ap.add_argument("--coding", action="append",
                     help="only this coding (repeatable; default: all)")
     args = ap.parse_args()
@@ -720,7 +792,8 @@ def main():
     if args.what == "fit":
         trials = [tuple(int(v) for v in p.split(",")) for p in args.params] \
             if args.params else [DEFAULT_PARAMS]
-        return fit(doc, prist, cache, args.device or "pocl", args.jobs, trials)
+        return fit(doc, prist, cache, args.device or "pocl", args.jobs, trials,
+                   args.coded)
     if args.what == "run":
         run_set(doc, prist, cache, args.split, args.device, args.jobs)
     md = report(doc, cache, args.split)

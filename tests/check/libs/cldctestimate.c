@@ -505,6 +505,66 @@ GST_START_TEST (test_auto_hold)
 
 GST_END_TEST;
 
+/* Where the stream tells each frame's type and quantiser, a frame without
+ * a lattice of its own takes the hold gain of its type: a B frame's
+ * whatever its quantiser or position, a P frame's times the square root of
+ * its quantiser over the held frame's, within a quarter to twice; an intra
+ * frame without a lattice, or one of unknown type, keeps the gains by
+ * position (test_auto_hold). */
+GST_START_TEST (test_auto_hold_coded)
+{
+  static const guint h263[] = { 116, 196, 276, 0 };
+  static const struct
+  {
+    GstClDctPicture picture;
+    gdouble quantiser;
+    gdouble gain;               /* of the held threshold; 0: by position */
+  } frames[] = {
+    {GST_CL_DCT_PICTURE_B, 20, GST_CL_DCT_DEFAULT_HOLD_GAIN_B / 16.0},
+    {GST_CL_DCT_PICTURE_B, 5, GST_CL_DCT_DEFAULT_HOLD_GAIN_B / 16.0},
+    {GST_CL_DCT_PICTURE_P, 10, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0},
+    {GST_CL_DCT_PICTURE_P, 20, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 * G_SQRT2},
+    {GST_CL_DCT_PICTURE_P, 80, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 * G_SQRT2},
+    {GST_CL_DCT_PICTURE_P, 5, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 / G_SQRT2},
+    {GST_CL_DCT_PICTURE_P, 2.5, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 / 2},
+    {GST_CL_DCT_PICTURE_P, 1, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 / 2},
+    {GST_CL_DCT_PICTURE_P, 0, GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0},
+    {GST_CL_DCT_PICTURE_INTRA, 10, 0},
+    {GST_CL_DCT_PICTURE_UNKNOWN, 10, 0},
+  };
+  guint32 hist[GST_CL_DCT_HIST_SIZE], flat[GST_CL_DCT_HIST_SIZE] = { 0 };
+  const GstClDctCoding intra = { GST_CL_DCT_PICTURE_INTRA, 10 };
+  guint i, k, own;
+
+  for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
+    points_histogram (hist + k * GST_CL_DCT_BINS, h263, 20);
+  flat[0] = 1000;
+  for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+    GstClDctAuto coded = { 0, }, plain = { 0, };
+    const GstClDctCoding c = { frames[i].picture, frames[i].quantiser };
+    guint by_position, got;
+
+    own = gst_cl_dct_auto_update_coded (&coded, hist, &intra);
+    fail_unless (own > 0);
+    fail_unless_equals_int (gst_cl_dct_auto_update (&plain, hist), own);
+    by_position = gst_cl_dct_auto_update (&plain, flat);
+    got = gst_cl_dct_auto_update_coded (&coded, flat, &c);
+    fail_unless_equals_int (got, frames[i].gain == 0 ? by_position :
+        (guint) floor (own * frames[i].gain + 0.5));
+  }
+  /* a held frame of unknown quantiser: a P frame's gain alone */
+  {
+    GstClDctAuto coded = { 0, };
+    const GstClDctCoding p = { GST_CL_DCT_PICTURE_P, 40 };
+
+    own = gst_cl_dct_auto_update_coded (&coded, hist, NULL);
+    fail_unless_equals_int (gst_cl_dct_auto_update_coded (&coded, flat, &p),
+        (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_P + 8) >> 4);
+  }
+}
+
+GST_END_TEST;
+
 /* Why strength=auto leaves a stream alone: nothing said before
  * GST_CL_DCT_IDLE_FRAMES frames (unless the stream ends), "flat" where no
  * coefficient had the values a lattice needs, "no lattice" where one had
@@ -579,6 +639,7 @@ cldctestimate_suite (void)
   tcase_add_test (tc, test_lattice_against_reference);
   tcase_add_test (tc, test_auto_hold);
   tcase_add_test (tc, test_auto_idle);
+  tcase_add_test (tc, test_auto_hold_coded);
   return s;
 }
 

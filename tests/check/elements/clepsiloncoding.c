@@ -1,0 +1,196 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* strength=auto with each frame's picture type and quantiser from the coded
+ * stream, read where the decoder upstream takes it, with no special
+ * pipeline: a rate-controlled MPEG-2 stream (tests/data/pan-rate.m2v,
+ * testsrc2 at 176x144 scrolled by a fraction of a sample a frame, made by
+ *   ffmpeg -f lavfi -i "testsrc2=size=176x144:rate=25,scroll=
+ *     horizontal=0.0031:vertical=0.0017" -frames:v 26 -c:v mpeg2video
+ *     -b:v 400k -maxrate 400k -bufsize 200k -bf 2 -g 9 -threads 1
+ *     -f mpeg2video
+ * whose intra frames show their lattice and whose predicted frames do not)
+ * through mpegvideoparse ! avdec_mpeg2video and through decodebin (whose
+ * decoder is made after the element started, and must be read from its
+ * first picture on). The
+ * frame types and quantisers expected are FFmpeg's (ffprobe -show_frames,
+ * ffmpeg -debug qp), not the element's parser's: each B frame must take 6/16
+ * of the last intra frame's threshold, each P frame 10/16 of it times the
+ * square root of its quantiser over the intra frame's (within a quarter to
+ * twice), which no frame gets without its coding (the gains by position
+ * are 14/16 and 9/16). The thresholds are the element's stats after each
+ * frame. The OpenCL device is $CLEPSILON_TEST_DEVICE (default "pocl"). */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+
+#include <gst/check/gstcheck.h>
+
+/* pan-rate.m2v in display order: type and quantiser_scale of each frame */
+static const gchar types[] = "IBBPBBPBBIBBPBBPBBIBBPBBPI";
+static const guint quantisers[] = { 8, 8, 10, 4, 18, 28, 10, 50, 22, 26, 44,
+  28, 12, 40, 30, 20, 26, 22, 32, 40, 36, 24, 36, 30, 24, 24
+};
+
+
+static const gchar *
+device (void)
+{
+  const gchar *d = g_getenv ("CLEPSILON_TEST_DEVICE");
+
+  return d ? d : "pocl";
+}
+
+/* After each frame the element pushes: the threshold strength=auto used. */
+static GstPadProbeReturn
+note_threshold (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GArray *thresholds = user_data;
+  GstElement *e = gst_pad_get_parent_element (pad);
+  GstStructure *stats;
+  guint t = 0;
+
+  g_object_get (e, "stats", &stats, NULL);
+  fail_unless (gst_structure_get_uint (stats, "auto-threshold", &t));
+  gst_structure_free (stats);
+  gst_object_unref (e);
+  g_array_append_val (thresholds, t);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Plays "filesrc ! @decode ! clepsilon strength=auto ! fakesink" on
+ * pan-rate.m2v; each frame's threshold. */
+static GArray *
+thresholds_through (const gchar * decode)
+{
+  gchar *path = g_build_filename (g_getenv ("CLEPSILON_TEST_DATA"),
+      "pan-rate.m2v", NULL);
+  gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! %s ! clepsilon "
+      "name=e strength=auto device=\"%s\" ! fakesink", path, decode,
+      device ());
+  GstElement *pipeline = gst_parse_launch (desc, NULL), *e;
+  GArray *thresholds = g_array_new (FALSE, FALSE, sizeof (guint));
+  GstPad *src;
+  GstBus *bus;
+  GstMessage *msg;
+
+  fail_unless (pipeline != NULL, "%s", desc);
+  e = gst_bin_get_by_name (GST_BIN (pipeline), "e");
+  src = gst_element_get_static_pad (e, "src");
+  gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_BUFFER, note_threshold,
+      thresholds, NULL);
+  bus = gst_element_get_bus (pipeline);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+      "%s: no EOS", desc);
+  gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (src);
+  gst_object_unref (e);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  g_free (path);
+  return thresholds;
+}
+
+/* Every frame: intra frames have a threshold of their own (the held one),
+ * B and P frames the one their coding gives. */
+static void
+check_thresholds (GArray * thresholds, const gchar * what)
+{
+  guint i, held = 0, held_q = 0;
+
+  fail_unless_equals_int (thresholds->len, strlen (types));
+  for (i = 0; i < thresholds->len; i++) {
+    const guint t = g_array_index (thresholds, guint, i);
+    guint expected;
+
+    if (types[i] == 'I') {
+      fail_unless (t > 0, "%s: intra frame %u shows no lattice", what, i);
+      held = t;
+      held_q = quantisers[i];
+      continue;
+    }
+    if (types[i] == 'B') {
+      expected = (held * 6 + 8) >> 4;
+    } else {
+      gdouble ratio = CLAMP ((gdouble) quantisers[i] / held_q, 0.25, 2.0);
+
+      expected = (guint) floor (held * 10 / 16.0 * sqrt (ratio) + 0.5);
+    }
+    fail_unless (t == expected, "%s: frame %u (%c, quantiser %u after %u): "
+        "threshold %u, expected %u of the held %u", what, i, types[i],
+        quantisers[i], held_q, t, expected, held);
+  }
+}
+
+GST_START_TEST (test_parser_and_decoder)
+{
+  GArray *t;
+
+  if (!gst_registry_check_feature_version (gst_registry_get (),
+          "avdec_mpeg2video", 1, 0, 0)) {
+    GST_WARNING ("no avdec_mpeg2video: not run");
+    return;
+  }
+  t = thresholds_through ("mpegvideoparse ! avdec_mpeg2video");
+  check_thresholds (t, "mpegvideoparse ! avdec_mpeg2video");
+  g_array_unref (t);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_decodebin)
+{
+  GArray *t;
+
+  if (!gst_registry_check_feature_version (gst_registry_get (),
+          "avdec_mpeg2video", 1, 0, 0)) {
+    GST_WARNING ("no avdec_mpeg2video: not run");
+    return;
+  }
+  t = thresholds_through ("decodebin ! queue");
+  check_thresholds (t, "decodebin ! queue");
+  g_array_unref (t);
+}
+
+GST_END_TEST;
+
+static Suite *
+clepsiloncoding_suite (void)
+{
+  Suite *s = suite_create ("clepsiloncoding");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 300);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_parser_and_decoder);
+  tcase_add_test (tc, test_decodebin);
+  return s;
+}
+
+GST_CHECK_MAIN (clepsiloncoding);

@@ -1,0 +1,798 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* A picture's coding type and quantiser from its bytes
+ * (gst/gstclcodinginfo.c), without a device: on streams that GStreamer's
+ * own encoders (gst-libav) code at test time with a fixed GOP and a fixed
+ * quantiser, through mpegvideoparse and mpeg4videoparse, against the
+ * encoder's pattern in coded order (system plugins); on samples of
+ * tests/data for what those encoders cannot make: avenc_mpeg1video and
+ * avenc_mpeg2video of gst-libav 1.22.0 code nothing (FFmpeg refuses their
+ * time base of 1/GST_SECOND as a frame rate; the avenc_mpeg2video cases
+ * skip there and run where they code), and avenc_mpeg4 writes
+ * vop_time_increment_resolution 65535 whatever the rate:
+ *   mpeg2-q5.m2v, mpeg1-q5.m1v (quantiser_scale_code 5):
+ *     ffmpeg -f lavfi -i testsrc2=size=128x96:rate=25 -frames:v 14
+ *       -c:v mpeg2video (mpeg1video) -q:v 5 -qmin 5 -qmax 5 -bf 2 -g 12
+ *       -f mpeg2video (mpeg1video)
+ *   mpeg2-nonlinear-q25.m2v (q_scale_type 1, code 25):
+ *     ffmpeg -f lavfi -i testsrc2=size=128x96:rate=25 -frames:v 8
+ *       -c:v mpeg2video -non_linear_quant 1 -q:v 25 -qmin 25 -qmax 25
+ *       -bf 0 -g 4 -f mpeg2video
+ *   mpeg4-16fps-q7.m4v (a resolution of 16, a power of two, where
+ *   codecparsers' VOP parser reads one bit too many):
+ *     ffmpeg -f lavfi -i testsrc2=size=128x96:rate=16 -frames:v 14
+ *       -c:v mpeg4 -q:v 7 -qmin 7 -qmax 7 -bf 2 -g 12 -f m4v
+ *   mpeg2-rate.m2v (rate-controlled; tests/check/libs/clcodingmeta.c);
+ * on headers made by hand for what no encoder here makes (field pictures,
+ * MPEG-1's D pictures, reduced resolution, sprites), and on hostile input:
+ * random bytes, every truncation and bit flips of real access units,
+ * empty buffers. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+
+#include "gstclcodinginfo-private.h"
+#include "codedstream.h"
+
+#define RAW_CAPS CODED_STREAM_RAW_CAPS
+
+/* Parses every buffer of @stream as MPEG-1/2 into @types (one character a
+ * buffer) and checks each quantiser against @quantiser. */
+static void
+check_mpeg_video_stream (CodedStream * stream, const gchar * coded_types,
+    gdouble quantiser, gboolean mpeg2)
+{
+  GstClMpegVideoState state;
+  gchar *types = g_malloc0 (stream->buffers->len + 1);
+  guint i;
+
+  gst_cl_mpeg_video_state_init (&state);
+  for (i = 0; i < stream->buffers->len; i++) {
+    GstBuffer *buf = g_ptr_array_index (stream->buffers, i);
+    GstClCodingInfo info;
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+    fail_unless (gst_cl_coding_info_parse_mpeg_video (&state, map.data,
+            map.size, &info), "access unit %u not read", i);
+    gst_buffer_unmap (buf, &map);
+    types[i] = gst_cl_picture_type_name (info.picture_type)[0];
+    fail_unless_equals_int (info.codec, GST_CL_CODEC_MPEG12);
+    fail_unless_equals_int (info.field, GST_CL_FIELD_FRAME);
+    fail_unless_equals_int (info.pictures, 1);
+    fail_unless (info.quantiser == quantiser,
+        "access unit %u (%c): quantiser %g, not %g", i, types[i],
+        info.quantiser, quantiser);
+  }
+  fail_unless_equals_int (state.mpeg2, mpeg2);
+  fail_unless_equals_string (types, coded_types);
+  g_free (types);
+}
+
+/* The pattern of FFmpeg's encoders with a GOP of 12 and two B frames,
+ * @n frames, in coded order. */
+static void
+coded_types_gop12 (guint n, gchar * coded)
+{
+  gchar display[64];
+
+  g_assert (n < sizeof (display));
+  fixed_gop_display_types (n, 12, 2, display);
+  display_to_coded_order (display, coded);
+}
+
+GST_START_TEST (test_mpeg2_fixed_gop)
+{
+  gchar coded[32];
+  CodedStream *stream;
+
+  if (!coded_stream_have ("avenc_mpeg2video", "mpegvideoparse", NULL)
+      || !coded_stream_encoder_works ("avenc_mpeg2video"))
+    return;
+  /* quantiser_scale_code 5 in every slice (qmin = qmax): linear scale, 10. */
+  stream = coded_stream_new ("videotestsrc num-buffers=26 pattern=ball ! "
+      RAW_CAPS " ! avenc_mpeg2video gop-size=12 max-bframes=2 pass=quant "
+      "quantizer=5 qmin=5 qmax=5 ! mpegvideoparse ! appsink name=sink");
+  fail_unless (stream != NULL);
+  fail_unless_equals_int (stream->buffers->len, 26);
+  coded_types_gop12 (26, coded);
+  check_mpeg_video_stream (stream, coded, 10.0, TRUE);
+  coded_stream_free (stream);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_mpeg2_non_linear)
+{
+  CodedStream *stream;
+
+  if (!coded_stream_have ("avenc_mpeg2video", "mpegvideoparse", NULL)
+      || !coded_stream_encoder_works ("avenc_mpeg2video"))
+    return;
+  /* q_scale_type 1, code 25: 64 by Table 7-6, where the linear scale would
+   * give 50 (FFmpeg takes codes up to 28 only with the non-linear scale). */
+  stream = coded_stream_new ("videotestsrc num-buffers=8 pattern=ball ! "
+      RAW_CAPS " ! avenc_mpeg2video non-linear-quant=true gop-size=4 "
+      "max-bframes=0 pass=quant quantizer=25 qmin=25 qmax=25 ! "
+      "mpegvideoparse ! appsink name=sink");
+  fail_unless (stream != NULL);
+  check_mpeg_video_stream (stream, "IPPPIPPP", 64.0, TRUE);
+  coded_stream_free (stream);
+}
+
+GST_END_TEST;
+
+/* The samples of tests/data: the same by FFmpeg's command line. */
+GST_START_TEST (test_mpeg_video_samples)
+{
+  gchar coded[16];
+  CodedStream *stream;
+
+  if (!coded_stream_have ("mpegvideoparse", NULL))
+    return;
+  coded_types_gop12 (14, coded);
+
+  stream = coded_stream_from_file ("mpeg2-q5.m2v", "mpegvideoparse");
+  fail_unless (stream != NULL);
+  fail_unless_equals_int (stream->buffers->len, 14);
+  check_mpeg_video_stream (stream, coded, 10.0, TRUE);
+  coded_stream_free (stream);
+
+  stream = coded_stream_from_file ("mpeg2-nonlinear-q25.m2v", "mpegvideoparse");
+  fail_unless (stream != NULL);
+  check_mpeg_video_stream (stream, "IPPPIPPP", 64.0, TRUE);
+  coded_stream_free (stream);
+
+  /* MPEG-1: quantizer_scale is the code itself. */
+  stream = coded_stream_from_file ("mpeg1-q5.m1v", "mpegvideoparse");
+  fail_unless (stream != NULL);
+  fail_unless_equals_int (stream->buffers->len, 14);
+  check_mpeg_video_stream (stream, coded, 5.0, FALSE);
+  coded_stream_free (stream);
+}
+
+GST_END_TEST;
+
+/* Reads the VOL of @caps' codec_data; FALSE where there is none. */
+static gboolean
+mpeg4_state_from_caps (GstClMpeg4State * state, GstCaps * caps)
+{
+  const GValue *value;
+  GstMapInfo map;
+  GstBuffer *config;
+  gboolean read;
+
+  if (caps == NULL)
+    return FALSE;
+  value = gst_structure_get_value (gst_caps_get_structure (caps, 0),
+      "codec_data");
+  if (value == NULL)
+    return FALSE;
+  config = gst_value_get_buffer (value);
+  fail_unless (gst_buffer_map (config, &map, GST_MAP_READ));
+  read = gst_cl_mpeg4_state_parse_config (state, map.data, map.size);
+  gst_buffer_unmap (config, &map);
+  return read;
+}
+
+static void
+check_mpeg4_stream (CodedStream * stream, const gchar * coded_types,
+    gdouble quantiser)
+{
+  GstClMpeg4State state;
+  gchar *types = g_malloc0 (stream->buffers->len + 1);
+  guint i;
+
+  gst_cl_mpeg4_state_init (&state);
+  /* mpeg4videoparse puts the VOL in codec_data, and in-band too. */
+  fail_unless (mpeg4_state_from_caps (&state, stream->caps));
+  for (i = 0; i < stream->buffers->len; i++) {
+    GstBuffer *buf = g_ptr_array_index (stream->buffers, i);
+    GstClCodingInfo info;
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+    fail_unless (gst_cl_coding_info_parse_mpeg4 (&state, map.data, map.size,
+            &info), "VOP %u not read", i);
+    gst_buffer_unmap (buf, &map);
+    types[i] = gst_cl_picture_type_name (info.picture_type)[0];
+    fail_unless_equals_int (info.codec, GST_CL_CODEC_MPEG4_PART2);
+    fail_unless_equals_int (info.pictures, 1);
+    fail_unless (info.quantiser == quantiser,
+        "VOP %u (%c): quantiser %g, not %g", i, types[i], info.quantiser,
+        quantiser);
+  }
+  fail_unless_equals_string (types, coded_types);
+  g_free (types);
+}
+
+GST_START_TEST (test_mpeg4_fixed_gop)
+{
+  gchar coded[32];
+  CodedStream *stream;
+
+  if (!coded_stream_have ("avenc_mpeg4", "mpeg4videoparse", NULL))
+    return;
+  stream = coded_stream_new ("videotestsrc num-buffers=26 pattern=ball ! "
+      RAW_CAPS " ! avenc_mpeg4 gop-size=12 max-bframes=2 pass=quant "
+      "quantizer=7 qmin=7 qmax=7 ! mpeg4videoparse ! appsink name=sink");
+  fail_unless (stream != NULL);
+  fail_unless_equals_int (stream->buffers->len, 26);
+  coded_types_gop12 (26, coded);
+  check_mpeg4_stream (stream, coded, 7.0);
+  coded_stream_free (stream);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_mpeg4_power_of_two_rate)
+{
+  gchar coded[16];
+  CodedStream *stream;
+
+  if (!coded_stream_have ("mpeg4videoparse", NULL))
+    return;
+  stream = coded_stream_from_file ("mpeg4-16fps-q7.m4v", "mpeg4videoparse");
+  fail_unless (stream != NULL);
+  fail_unless_equals_int (stream->buffers->len, 14);
+  coded_types_gop12 (14, coded);
+  check_mpeg4_stream (stream, coded, 7.0);
+  coded_stream_free (stream);
+}
+
+GST_END_TEST;
+
+/* ---- Headers made by hand ---- */
+
+/* An MPEG-1 or MPEG-2 sequence header of 176x144 (MPEG-2: with its
+ * extension). */
+static void
+put_mpeg_sequence (BitWriter * w, gboolean mpeg2)
+{
+  bit_writer_start_code (w, 0xb3);
+  bit_writer_put (w, 12, 176);
+  bit_writer_put (w, 12, 144);
+  bit_writer_put (w, 4, 1);     /* aspect_ratio_information */
+  bit_writer_put (w, 4, 3);     /* frame_rate_code: 25 */
+  bit_writer_put (w, 18, 0x3ffff);
+  bit_writer_put (w, 1, 1);     /* marker */
+  bit_writer_put (w, 10, 20);   /* vbv_buffer_size */
+  bit_writer_put (w, 3, 0);     /* constrained, no matrices */
+  if (!mpeg2)
+    return;
+  bit_writer_start_code (w, 0xb5);
+  bit_writer_put (w, 4, 1);     /* sequence extension */
+  bit_writer_put (w, 8, 0x48);  /* main profile, main level */
+  bit_writer_put (w, 1, 0);     /* progressive_sequence */
+  bit_writer_put (w, 2, 1);     /* 4:2:0 */
+  bit_writer_put (w, 4, 0);     /* size extensions */
+  bit_writer_put (w, 12, 0);    /* bit_rate_extension */
+  bit_writer_put (w, 1, 1);     /* marker */
+  bit_writer_put (w, 8, 0);     /* vbv_buffer_size_extension */
+  bit_writer_put (w, 5, 0);     /* low_delay, frame rate extensions */
+}
+
+/* A picture header of @type (1 I, 2 P, 3 B, 4 D). */
+static void
+put_mpeg_picture (BitWriter * w, guint type)
+{
+  bit_writer_start_code (w, 0x00);
+  bit_writer_put (w, 10, 0);    /* temporal_reference */
+  bit_writer_put (w, 3, type);
+  bit_writer_put (w, 16, 0xffff);       /* vbv_delay */
+  if (type == 2 || type == 3)
+    bit_writer_put (w, 4, 7);   /* full_pel_forward_vector, f_code */
+  if (type == 3)
+    bit_writer_put (w, 4, 7);
+  bit_writer_put (w, 1, 0);     /* extra_bit_picture */
+}
+
+/* A picture coding extension of @structure (1 top, 2 bottom, 3 frame). */
+static void
+put_mpeg_picture_extension (BitWriter * w, guint structure, gboolean non_linear)
+{
+  bit_writer_start_code (w, 0xb5);
+  bit_writer_put (w, 4, 8);
+  bit_writer_put (w, 16, 0xffff);       /* f_codes */
+  bit_writer_put (w, 2, 0);     /* intra_dc_precision */
+  bit_writer_put (w, 2, structure);
+  bit_writer_put (w, 1, 1);     /* top_field_first */
+  bit_writer_put (w, 1, structure == 3);        /* frame_pred_frame_dct */
+  bit_writer_put (w, 1, 0);     /* concealment_motion_vectors */
+  bit_writer_put (w, 1, non_linear);
+  bit_writer_put (w, 6, 0);     /* intra_vlc .. progressive_frame */
+  bit_writer_put (w, 1, 0);     /* composite_display_flag */
+}
+
+/* A slice of row @row with quantiser_scale_code @code and one macroblock
+ * address increment of 1. */
+static void
+put_mpeg_slice (BitWriter * w, guint row, guint code)
+{
+  bit_writer_start_code (w, row);
+  bit_writer_put (w, 5, code);
+  bit_writer_put (w, 1, 0);     /* extra_bit_slice */
+  bit_writer_put (w, 1, 1);     /* macroblock_address_increment 1 */
+  bit_writer_put (w, 15, 0x5555);
+}
+
+static GstClCodingInfo
+parse_mpeg_written (GstClMpegVideoState * state, const BitWriter * w,
+    gboolean expect)
+{
+  GstClCodingInfo info;
+
+  fail_unless_equals_int (gst_cl_coding_info_parse_mpeg_video (state,
+          w->data, bit_writer_bytes (w), &info), expect);
+  return info;
+}
+
+GST_START_TEST (test_mpeg2_field_pair)
+{
+  GstClMpegVideoState state;
+  GstClCodingInfo info;
+  BitWriter w = { {0}, 0 };
+
+  /* I top field, linear code 5 (10) twice; P bottom field, non-linear code
+   * 25 (64): the first field's type and structure, the slices' mean. */
+  gst_cl_mpeg_video_state_init (&state);
+  put_mpeg_sequence (&w, TRUE);
+  put_mpeg_picture (&w, 1);
+  put_mpeg_picture_extension (&w, 1, FALSE);
+  put_mpeg_slice (&w, 1, 5);
+  put_mpeg_slice (&w, 2, 5);
+  put_mpeg_picture (&w, 2);
+  put_mpeg_picture_extension (&w, 2, TRUE);
+  put_mpeg_slice (&w, 1, 25);
+  info = parse_mpeg_written (&state, &w, TRUE);
+  fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_I);
+  fail_unless_equals_int (info.field, GST_CL_FIELD_TOP);
+  fail_unless_equals_int (info.pictures, 2);
+  fail_unless_equals_float (info.quantiser, (10.0 + 10.0 + 64.0) / 3);
+  fail_unless (state.mpeg2);
+
+  /* A bottom field alone, B, the state's MPEG-2 from before. */
+  memset (&w, 0, sizeof (w));
+  put_mpeg_picture (&w, 3);
+  put_mpeg_picture_extension (&w, 2, FALSE);
+  put_mpeg_slice (&w, 1, 31);
+  info = parse_mpeg_written (&state, &w, TRUE);
+  fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_B);
+  fail_unless_equals_int (info.field, GST_CL_FIELD_BOTTOM);
+  fail_unless_equals_float (info.quantiser, 62.0);
+
+  /* MPEG-2 without its picture coding extension: the type, no quantiser. */
+  memset (&w, 0, sizeof (w));
+  put_mpeg_picture (&w, 2);
+  put_mpeg_slice (&w, 1, 8);
+  info = parse_mpeg_written (&state, &w, TRUE);
+  fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_P);
+  fail_unless_equals_float (info.quantiser, 0.0);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_mpeg1_d_picture)
+{
+  GstClMpegVideoState state;
+  GstClCodingInfo info;
+  BitWriter w = { {0}, 0 };
+
+  /* A sequence header without extension makes the state MPEG-1 again. */
+  gst_cl_mpeg_video_state_init (&state);
+  state.mpeg2 = TRUE;
+  put_mpeg_sequence (&w, FALSE);
+  put_mpeg_picture (&w, 4);
+  put_mpeg_slice (&w, 1, 9);
+  put_mpeg_slice (&w, 2, 0);    /* forbidden code 0: not counted */
+  info = parse_mpeg_written (&state, &w, TRUE);
+  fail_unless (!state.mpeg2);
+  fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_I);
+  fail_unless_equals_float (info.quantiser, 9.0);
+  fail_unless_equals_int (state.vertical_size, 144);
+
+  /* Picture type 0 and 5..7 are forbidden or reserved. */
+  memset (&w, 0, sizeof (w));
+  put_mpeg_picture (&w, 5);
+  put_mpeg_slice (&w, 1, 9);
+  info = parse_mpeg_written (&state, &w, FALSE);
+  fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_UNKNOWN);
+}
+
+GST_END_TEST;
+
+/* A visual object of version @verid, then a VOL without its own
+ * identifier (so of @verid too) of 176x144 at @resolution ticks a second
+ * (fixed rate), interlaced, its quant_type 1 with a short intra matrix,
+ * sprite @sprite, and, where @verid is 2, NEWPRED where @newpred and
+ * reduced resolution on. */
+static void
+put_mpeg4_config (BitWriter * w, guint verid, guint resolution, guint sprite,
+    gboolean newpred)
+{
+  guint bits = resolution > 1 ? g_bit_storage (resolution - 1) : 1;
+
+  bit_writer_start_code (w, 0xb0);
+  bit_writer_put (w, 8, 0xf5);  /* advanced simple, level 5 */
+  bit_writer_start_code (w, 0xb5);
+  bit_writer_put (w, 1, 1);     /* is_visual_object_identifier */
+  bit_writer_put (w, 4, verid);
+  bit_writer_put (w, 3, 1);     /* priority */
+  bit_writer_put (w, 4, 1);     /* video */
+  bit_writer_put (w, 1, 0);     /* video_signal_type */
+  bit_writer_stuff_mpeg4 (w);
+  bit_writer_start_code (w, 0x20);
+  bit_writer_put (w, 1, 0);     /* random_accessible_vol */
+  bit_writer_put (w, 8, 17);    /* advanced simple */
+  bit_writer_put (w, 1, 0);     /* is_object_layer_identifier */
+  bit_writer_put (w, 4, 1);     /* square pixels */
+  bit_writer_put (w, 1, 0);     /* vol_control_parameters */
+  bit_writer_put (w, 2, 0);     /* rectangular */
+  bit_writer_put (w, 1, 1);
+  bit_writer_put (w, 16, resolution);
+  bit_writer_put (w, 1, 1);
+  bit_writer_put (w, 1, 1);     /* fixed_vop_rate */
+  bit_writer_put (w, bits, 1);
+  bit_writer_put (w, 1, 1);
+  bit_writer_put (w, 13, 176);
+  bit_writer_put (w, 1, 1);
+  bit_writer_put (w, 13, 144);
+  bit_writer_put (w, 1, 1);
+  bit_writer_put (w, 1, 1);     /* interlaced */
+  bit_writer_put (w, 1, 1);     /* obmc_disable */
+  bit_writer_put (w, verid == 1 ? 1 : 2, sprite);
+  if (sprite == 2) {
+    bit_writer_put (w, 6, 3);   /* GMC: warping points, accuracy, .. */
+    bit_writer_put (w, 3, 0);
+  }
+  bit_writer_put (w, 1, 0);     /* not_8_bit */
+  bit_writer_put (w, 1, 1);     /* quant_type */
+  bit_writer_put (w, 1, 1);     /* load_intra_quant_mat */
+  bit_writer_put (w, 24, 0x081000);     /* 8, 16, end */
+  bit_writer_put (w, 1, 0);     /* load_nonintra_quant_mat */
+  if (verid != 1)
+    bit_writer_put (w, 1, 0);   /* quarter_sample */
+  bit_writer_put (w, 1, 1);     /* complexity_estimation_disable */
+  bit_writer_put (w, 1, 1);     /* resync_marker_disable */
+  bit_writer_put (w, 1, 0);     /* data_partitioned */
+  if (verid != 1) {
+    bit_writer_put (w, 1, newpred);
+    if (newpred)
+      bit_writer_put (w, 3, 0); /* upstream message, segment type */
+    bit_writer_put (w, 1, 1);   /* reduced_resolution_vop_enable */
+  }
+  bit_writer_put (w, 1, 0);     /* scalability */
+  bit_writer_stuff_mpeg4 (w);
+}
+
+/* A VOP of @type (0 I, 1 P, 2 B, 3 S), coded or not, of an interlaced VOL
+ * with @bits of time increment, reduced resolution where @reduced, NEWPRED
+ * where @newpred (with a vop_id_for_prediction). */
+static void
+put_mpeg4_vop_full (BitWriter * w, guint type, gboolean coded, guint bits,
+    gboolean reduced, gboolean newpred, guint quant)
+{
+  guint id_bits = MIN (bits + 3, 15);
+
+  bit_writer_start_code (w, 0xb6);
+  bit_writer_put (w, 2, type);
+  bit_writer_put (w, 2, 2);     /* modulo_time_base 1, 0 */
+  bit_writer_put (w, 1, 1);
+  bit_writer_put (w, bits, 1);
+  bit_writer_put (w, 1, 1);
+  bit_writer_put (w, 1, coded);
+  if (coded && newpred) {
+    bit_writer_put (w, id_bits, 5);     /* vop_id */
+    bit_writer_put (w, 1, 1);   /* vop_id_for_prediction_indication */
+    bit_writer_put (w, id_bits, 4);
+    bit_writer_put (w, 1, 1);   /* marker */
+  }
+  if (coded) {
+    if (type == 1)
+      bit_writer_put (w, 1, 1); /* vop_rounding_type */
+    if (reduced && type < 2)
+      bit_writer_put (w, 1, 0);
+    bit_writer_put (w, 3, 0);   /* intra_dc_vlc_thr */
+    bit_writer_put (w, 2, 3);   /* top_field_first, alternate scan */
+    bit_writer_put (w, 5, quant);
+    bit_writer_put (w, 3, 1);   /* vop_fcode_forward */
+  }
+  bit_writer_stuff_mpeg4 (w);
+}
+
+static void
+put_mpeg4_vop (BitWriter * w, guint type, gboolean coded, guint bits,
+    gboolean reduced, guint quant)
+{
+  put_mpeg4_vop_full (w, type, coded, bits, reduced, FALSE, quant);
+}
+
+static GstClCodingInfo
+parse_mpeg4_written (GstClMpeg4State * state, const BitWriter * w,
+    gboolean expect)
+{
+  GstClCodingInfo info;
+
+  fail_unless_equals_int (gst_cl_coding_info_parse_mpeg4 (state, w->data,
+          bit_writer_bytes (w), &info), expect);
+  return info;
+}
+
+GST_START_TEST (test_mpeg4_headers)
+{
+  static const guint resolutions[] = { 1, 2, 16, 25, 30000, 65535 };
+  GstClMpeg4State state;
+  GstClCodingInfo info;
+  guint verid, r;
+
+  for (verid = 1; verid <= 2; verid++)
+    for (r = 0; r < G_N_ELEMENTS (resolutions); r++) {
+      guint res = resolutions[r];
+      guint bits = res > 1 ? g_bit_storage (res - 1) : 1;
+      BitWriter w = { {0}, 0 };
+
+      gst_cl_mpeg4_state_init (&state);
+      put_mpeg4_config (&w, verid, res, 0, FALSE);
+      put_mpeg4_vop (&w, 1, TRUE, bits, verid == 2, 13);
+      info = parse_mpeg4_written (&state, &w, TRUE);
+      fail_unless_equals_int (state.verid, verid);
+      fail_unless_equals_int (state.vop_time_increment_bits, bits);
+      fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_P);
+      fail_unless (info.quantiser == 13.0, "verid %u resolution %u: %g",
+          verid, res, info.quantiser);
+
+      /* The same VOL, then a B VOP that is not coded: no quantiser. */
+      memset (&w, 0, sizeof (w));
+      put_mpeg4_vop (&w, 2, FALSE, bits, verid == 2, 0);
+      info = parse_mpeg4_written (&state, &w, TRUE);
+      fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_B);
+      fail_unless_equals_float (info.quantiser, 0.0);
+    }
+
+  /* NEWPRED: vop_id and vop_id_for_prediction of time increment bits + 3
+   * (at most 15) before the rest. */
+  for (r = 0; r < G_N_ELEMENTS (resolutions); r++) {
+    guint res = resolutions[r];
+    guint bits = res > 1 ? g_bit_storage (res - 1) : 1;
+    BitWriter w = { {0}, 0 };
+
+    gst_cl_mpeg4_state_init (&state);
+    put_mpeg4_config (&w, 2, res, 0, TRUE);
+    put_mpeg4_vop_full (&w, 0, TRUE, bits, TRUE, TRUE, 21);
+    info = parse_mpeg4_written (&state, &w, TRUE);
+    fail_unless (state.newpred);
+    fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_I);
+    fail_unless (info.quantiser == 21.0, "NEWPRED resolution %u: %g", res,
+        info.quantiser);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_mpeg4_unsupported)
+{
+  GstClMpeg4State state;
+  GstClCodingInfo info;
+  BitWriter w = { {0}, 0 };
+
+  /* A VOP before any VOL. */
+  gst_cl_mpeg4_state_init (&state);
+  put_mpeg4_vop (&w, 0, TRUE, 5, FALSE, 4);
+  info = parse_mpeg4_written (&state, &w, FALSE);
+  fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_UNKNOWN);
+
+  /* Global motion compensation (sprite_enable 2): its VOPs unknown. */
+  memset (&w, 0, sizeof (w));
+  put_mpeg4_config (&w, 2, 25, 2, FALSE);
+  fail_unless (gst_cl_mpeg4_state_parse_config (&state, w.data,
+          bit_writer_bytes (&w)));
+  fail_unless (state.have_vol && !state.supported);
+  memset (&w, 0, sizeof (w));
+  put_mpeg4_vop (&w, 3, TRUE, 5, TRUE, 4);
+  parse_mpeg4_written (&state, &w, FALSE);
+  memset (&w, 0, sizeof (w));
+  put_mpeg4_vop (&w, 0, TRUE, 5, TRUE, 4);
+  parse_mpeg4_written (&state, &w, FALSE);
+
+  /* An S VOP where sprites are off is invalid. */
+  memset (&w, 0, sizeof (w));
+  put_mpeg4_config (&w, 2, 25, 0, FALSE);
+  put_mpeg4_vop (&w, 3, TRUE, 5, TRUE, 4);
+  parse_mpeg4_written (&state, &w, FALSE);
+
+  /* H.263's short header is not read. */
+  memset (&w, 0, sizeof (w));
+  bit_writer_put (&w, 22, 0x20);
+  bit_writer_put (&w, 26, 0x123456);
+  parse_mpeg4_written (&state, &w, FALSE);
+}
+
+GST_END_TEST;
+
+/* ---- Hostile input ---- */
+
+/* What must hold of any answer: no type without TRUE, a quantiser in the
+ * standards' range. */
+static void
+check_sane (gboolean read, const GstClCodingInfo * info)
+{
+  fail_unless (read == (info->picture_type != GST_CL_PICTURE_UNKNOWN));
+  fail_unless (info->quantiser >= 0.0 && info->quantiser < 512.0);
+  fail_unless (info->pictures < 1024);
+}
+
+static void
+parse_both (const guint8 * data, gsize size, GstClMpegVideoState * mpeg,
+    GstClMpeg4State * mpeg4)
+{
+  GstClCodingInfo info;
+  gboolean read;
+
+  read = gst_cl_coding_info_parse_mpeg_video (mpeg, data, size, &info);
+  check_sane (read, &info);
+  read = gst_cl_coding_info_parse_mpeg4 (mpeg4, data, size, &info);
+  check_sane (read, &info);
+  gst_cl_mpeg4_state_parse_config (mpeg4, data, size);
+}
+
+/* A copy of @size bytes of @data in a block of exactly that size, so that
+ * a read past it shows under ASan and valgrind. */
+static guint8 *
+copy_exact (const guint8 * data, gsize size)
+{
+  guint8 *copy = g_malloc (MAX (size, 1));
+
+  memcpy (copy, data, size);
+  return copy;
+}
+
+/* Each truncation of each buffer of @stream (every length up to 256
+ * bytes, sparser after), and one bit flipped at a time in its first 64
+ * bytes. */
+static void
+parse_cut_and_flipped (CodedStream * stream)
+{
+  GstClMpegVideoState mpeg;
+  GstClMpeg4State mpeg4;
+  guint i;
+  gsize len, bit;
+
+  gst_cl_mpeg_video_state_init (&mpeg);
+  gst_cl_mpeg4_state_init (&mpeg4);
+  mpeg4_state_from_caps (&mpeg4, stream->caps);
+  for (i = 0; i < stream->buffers->len; i++) {
+    GstMapInfo map;
+
+    gst_buffer_map (g_ptr_array_index (stream->buffers, i), &map, GST_MAP_READ);
+    for (len = 0; len <= map.size; len += 1 + len / 256) {
+      guint8 *cut = copy_exact (map.data, len);
+
+      parse_both (cut, len, &mpeg, &mpeg4);
+      g_free (cut);
+    }
+    for (bit = 0; bit < MIN (map.size, 64) * 8; bit++) {
+      guint8 *flipped = copy_exact (map.data, map.size);
+
+      flipped[bit / 8] ^= 1 << (bit % 8);
+      parse_both (flipped, map.size, &mpeg, &mpeg4);
+      g_free (flipped);
+    }
+    gst_buffer_unmap (g_ptr_array_index (stream->buffers, i), &map);
+  }
+}
+
+GST_START_TEST (test_hostile_real_units)
+{
+  static const gchar *const samples[] = { "mpeg2-rate.m2v", "mpeg1-q5.m1v",
+    "mpeg2-nonlinear-q25.m2v", "mpeg4-16fps-q7.m4v"
+  };
+  CodedStream *stream;
+  guint i;
+
+  if (!coded_stream_have ("avenc_mpeg4", "mpegvideoparse",
+          "mpeg4videoparse", NULL))
+    return;
+  for (i = 0; i < G_N_ELEMENTS (samples); i++) {
+    stream = coded_stream_from_file (samples[i],
+        g_str_has_suffix (samples[i], ".m4v") ? "mpeg4videoparse" :
+        "mpegvideoparse");
+    fail_unless (stream != NULL);
+    parse_cut_and_flipped (stream);
+    coded_stream_free (stream);
+  }
+  stream = coded_stream_new ("videotestsrc num-buffers=6 pattern=ball ! "
+      RAW_CAPS " ! avenc_mpeg4 gop-size=6 max-bframes=2 ! mpeg4videoparse "
+      "! appsink name=sink");
+  fail_unless (stream != NULL);
+  parse_cut_and_flipped (stream);
+  coded_stream_free (stream);
+}
+
+GST_END_TEST;
+
+/* Random bytes, with start codes planted so that the header parsers run on
+ * garbage, from a fixed seed printed on failure. */
+GST_START_TEST (test_hostile_random)
+{
+  static const guint8 codes[] = { 0x00, 0x01, 0x20, 0xaf, 0xb0, 0xb3, 0xb5,
+    0xb6, 0xb8
+  };
+  const guint32 seed = 0x38c0d1;
+  GRand *rand = g_rand_new_with_seed (seed);
+  GstClMpegVideoState mpeg;
+  GstClMpeg4State mpeg4;
+  guint round;
+
+  gst_cl_mpeg_video_state_init (&mpeg);
+  gst_cl_mpeg4_state_init (&mpeg4);
+  parse_both (NULL, 0, &mpeg, &mpeg4);
+  for (round = 0; round < 20000; round++) {
+    gsize size = g_rand_int_range (rand, 0, 96), i;
+    guint8 *data = g_malloc (MAX (size, 1));
+
+    for (i = 0; i < size; i++)
+      data[i] = g_rand_int_range (rand, 0, 256);
+    for (i = 0; i + 4 <= size; i += g_rand_int_range (rand, 4, 24)) {
+      data[i] = data[i + 1] = 0;
+      data[i + 2] = 1;
+      data[i + 3] = codes[g_rand_int_range (rand, 0, G_N_ELEMENTS (codes))];
+    }
+    parse_both (size ? data : NULL, size, &mpeg, &mpeg4);
+    parse_both (data, size, &mpeg, &mpeg4);
+    g_free (data);
+    if (round % 1000 == 0) {
+      gst_cl_mpeg_video_state_init (&mpeg);
+      gst_cl_mpeg4_state_init (&mpeg4);
+    }
+  }
+  g_rand_free (rand);
+  GST_INFO ("seed %u: 20000 random buffers", seed);
+}
+
+GST_END_TEST;
+
+static Suite *
+clcodinginfo_suite (void)
+{
+  Suite *s = suite_create ("clcodinginfo");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_mpeg2_fixed_gop);
+  tcase_add_test (tc, test_mpeg2_non_linear);
+  tcase_add_test (tc, test_mpeg_video_samples);
+  tcase_add_test (tc, test_mpeg4_fixed_gop);
+  tcase_add_test (tc, test_mpeg4_power_of_two_rate);
+  tcase_add_test (tc, test_mpeg2_field_pair);
+  tcase_add_test (tc, test_mpeg1_d_picture);
+  tcase_add_test (tc, test_mpeg4_headers);
+  tcase_add_test (tc, test_mpeg4_unsupported);
+  tcase_add_test (tc, test_hostile_real_units);
+  tcase_add_test (tc, test_hostile_random);
+  return s;
+}
+
+GST_CHECK_MAIN (clcodinginfo);
