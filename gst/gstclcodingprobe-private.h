@@ -28,7 +28,10 @@ G_BEGIN_DECLS
 /* Each decoded frame's picture type and quantiser for strength=auto,
  * without a special pipeline: the element watches the video decoders of
  * its pipeline (those there when it starts, and those decodebin or playbin
- * add later, before they take any data) and reads every coded picture
+ * add later, before they take any data; where the element itself starts
+ * late, as playbin's video-filter does once decodebin has its pads, the
+ * pictures taken before go unread and their frames hold by position) and
+ * reads every coded picture
  * each takes (MPEG-1/2 as mpegvideoparse gives it, MPEG-4 Part 2 as
  * mpeg4videoparse gives it; gstclcodinginfo-private.h) in a buffer probe
  * on its sink pad, where it puts a GstClCodingMeta on the picture's buffer;

@@ -50,7 +50,7 @@ struct _GstClCodingWatch
 {
   GMutex lock;
   gboolean stopped;
-  GstBin *pipeline;
+  GWeakRef pipeline;            /* the outermost bin, whose signals these are */
   gulong added_id, removed_id;
   GPtrArray *probes;            /* of Probe */
 };
@@ -61,12 +61,15 @@ struct _GstClCodingWatch
  * probe may (the decoder's streaming thread). */
 typedef struct
 {
+  gboolean have_caps;           /* the decoder's caps were read */
   GstClCodecFamily codec;
   GstClMpegVideoState mpeg;
   GstClMpeg4State mpeg4;
 } Reader;
 
-/* The codec of @caps, the decoder's: the reader starts afresh. */
+/* The codec of @caps, the decoder's, and the headers of their codec_data
+ * (MPEG-1/2: the sequence header and extension mpegvideoparse puts there;
+ * MPEG-4 Part 2: the VOL): the reader starts afresh. */
 static void
 reader_set_caps (Reader * reader, GstCaps * caps)
 {
@@ -74,7 +77,10 @@ reader_set_caps (Reader * reader, GstCaps * caps)
       gst_caps_get_structure (caps, 0) : NULL;
   gboolean systemstream = FALSE;
   gint version = 0;
+  const GValue *v;
+  GstMapInfo map;
 
+  reader->have_caps = TRUE;
   reader->codec = GST_CL_CODEC_UNKNOWN;
   gst_cl_mpeg_video_state_init (&reader->mpeg);
   gst_cl_mpeg4_state_init (&reader->mpeg4);
@@ -83,19 +89,25 @@ reader_set_caps (Reader * reader, GstCaps * caps)
       (gst_structure_get_boolean (s, "systemstream", &systemstream) &&
           systemstream))
     return;
-  if (version == 1 || version == 2) {
+  if (version == 1 || version == 2)
     reader->codec = GST_CL_CODEC_MPEG12;
-  } else if (version == 4) {
-    const GValue *v = gst_structure_get_value (s, "codec_data");
-    GstMapInfo map;
-
+  else if (version == 4)
     reader->codec = GST_CL_CODEC_MPEG4_PART2;
-    if (v && G_VALUE_HOLDS (v, GST_TYPE_BUFFER) &&
-        gst_buffer_map (gst_value_get_buffer (v), &map, GST_MAP_READ)) {
-      gst_cl_mpeg4_state_parse_config (&reader->mpeg4, map.data, map.size);
-      gst_buffer_unmap (gst_value_get_buffer (v), &map);
-    }
+  else
+    return;
+  v = gst_structure_get_value (s, "codec_data");
+  if (v == NULL || !G_VALUE_HOLDS (v, GST_TYPE_BUFFER) ||
+      !gst_buffer_map (gst_value_get_buffer (v), &map, GST_MAP_READ))
+    return;
+  if (reader->codec == GST_CL_CODEC_MPEG12) {
+    GstClCodingInfo ignored;
+
+    gst_cl_coding_info_parse_mpeg_video (&reader->mpeg, map.data, map.size,
+        &ignored);
+  } else {
+    gst_cl_mpeg4_state_parse_config (&reader->mpeg4, map.data, map.size);
   }
+  gst_buffer_unmap (gst_value_get_buffer (v), &map);
 }
 
 /* Reads the coded picture in @buffer into @info; FALSE where its type is
@@ -119,14 +131,21 @@ reader_read (Reader * reader, GstBuffer * buffer, GstClCodingInfo * info)
   return ok && info->picture_type != GST_CL_PICTURE_UNKNOWN;
 }
 
-/* The probe on the decoder's sink pad: caps set the codec; each coded
+/* The probe on the decoder's sink pad: caps set the codec (those the pad
+ * had when the probe came, read at its first picture); each coded
  * picture's buffer gets its GstClCodingMeta (the buffer made writable
- * first, which copies its metadata, not its memory, where it is shared). */
+ * first, which copies its metadata, not its memory, where it is shared).
+ * A meta the buffer carries already is overwritten: another element
+ * downstream reads the same pictures, or the meta came with frames coded
+ * again since (a decoder, an encoder, a parser: an untagged meta goes
+ * through them). */
 static GstPadProbeReturn
 on_decoder_input (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   Reader *reader = user_data;
   GstClCodingInfo coding;
+  GstClCodingMeta *meta;
+  GstBuffer *buffer;
 
   if (info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
     GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
@@ -139,16 +158,24 @@ on_decoder_input (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     }
     return GST_PAD_PROBE_OK;
   }
-  /* (a second element downstream, chained, reads the same pictures) */
-  if ((info->type & GST_PAD_PROBE_TYPE_BUFFER) &&
-      !gst_buffer_get_cl_coding_meta (GST_PAD_PROBE_INFO_BUFFER (info)) &&
-      reader_read (reader, GST_PAD_PROBE_INFO_BUFFER (info), &coding)) {
-    GstBuffer *buffer =
-        gst_buffer_make_writable (GST_PAD_PROBE_INFO_BUFFER (info));
+  if (!(info->type & GST_PAD_PROBE_TYPE_BUFFER))
+    return GST_PAD_PROBE_OK;
+  if (!reader->have_caps) {
+    GstCaps *caps = gst_pad_get_current_caps (pad);
 
-    gst_buffer_add_cl_coding_meta (buffer, &coding);
-    GST_PAD_PROBE_INFO_DATA (info) = buffer;
+    reader_set_caps (reader, caps);
+    if (caps)
+      gst_caps_unref (caps);
   }
+  if (!reader_read (reader, GST_PAD_PROBE_INFO_BUFFER (info), &coding))
+    return GST_PAD_PROBE_OK;
+  buffer = gst_buffer_make_writable (GST_PAD_PROBE_INFO_BUFFER (info));
+  GST_PAD_PROBE_INFO_DATA (info) = buffer;
+  meta = gst_buffer_get_cl_coding_meta (buffer);
+  if (meta)
+    meta->info = coding;
+  else
+    gst_buffer_add_cl_coding_meta (buffer, &coding);
   return GST_PAD_PROBE_OK;
 }
 
@@ -172,7 +199,6 @@ watch_add_locked (GstClCodingWatch * watch, GstElement * element)
   GstPad *sink;
   Probe *probe;
   Reader *reader;
-  GstCaps *caps;
   guint i;
 
   if (watch->stopped || !GST_IS_VIDEO_DECODER (element))
@@ -184,10 +210,6 @@ watch_add_locked (GstClCodingWatch * watch, GstElement * element)
   if (sink == NULL)
     return;
   reader = g_new0 (Reader, 1);
-  caps = gst_pad_get_current_caps (sink);
-  reader_set_caps (reader, caps);
-  if (caps)
-    gst_caps_unref (caps);
   probe = g_new0 (Probe, 1);
   probe->decoder = gst_object_ref (element);
   probe->sink = sink;
@@ -230,7 +252,7 @@ watch_clear (gpointer data)
   GstClCodingWatch *watch = data;
 
   g_ptr_array_unref (watch->probes);
-  gst_object_unref (watch->pipeline);
+  g_weak_ref_clear (&watch->pipeline);
   g_mutex_clear (&watch->lock);
 }
 
@@ -274,7 +296,7 @@ gst_cl_coding_watch_start (GstElement * element)
     return NULL;
   watch = g_atomic_rc_box_new0 (GstClCodingWatch);
   g_mutex_init (&watch->lock);
-  watch->pipeline = pipeline;
+  g_weak_ref_init (&watch->pipeline, pipeline);
   watch->probes = g_ptr_array_new_with_free_func (probe_free);
   /* the decoders added from now on (decodebin's), then those there now */
   watch->added_id = g_signal_connect_data (pipeline, "deep-element-added",
@@ -284,26 +306,43 @@ gst_cl_coding_watch_start (GstElement * element)
       watch_ref (watch), watch_unref, 0);
   it = gst_bin_iterate_recurse (pipeline);
   g_mutex_lock (&watch->lock);
-  while (gst_iterator_next (it, &item) == GST_ITERATOR_OK) {
-    watch_add_locked (watch, g_value_get_object (&item));
-    g_value_reset (&item);
+  for (;;) {
+    const GstIteratorResult r = gst_iterator_next (it, &item);
+
+    if (r == GST_ITERATOR_OK) {
+      watch_add_locked (watch, g_value_get_object (&item));
+      g_value_reset (&item);
+    } else if (r == GST_ITERATOR_RESYNC) {
+      /* the bin changed: again from its start (decoders are added once) */
+      gst_iterator_resync (it);
+    } else {
+      break;
+    }
   }
   g_mutex_unlock (&watch->lock);
   g_value_unset (&item);
   gst_iterator_free (it);
+  /* held by the element, which the pipeline holds: no reference of ours */
+  gst_object_unref (pipeline);
   return watch;
 }
 
 void
 gst_cl_coding_watch_stop (GstClCodingWatch * watch)
 {
+  GstBin *pipeline;
+
   if (watch == NULL)
     return;
   g_mutex_lock (&watch->lock);
   watch->stopped = TRUE;
   g_ptr_array_set_size (watch->probes, 0);
   g_mutex_unlock (&watch->lock);
-  g_signal_handler_disconnect (watch->pipeline, watch->added_id);
-  g_signal_handler_disconnect (watch->pipeline, watch->removed_id);
+  pipeline = g_weak_ref_get (&watch->pipeline);
+  if (pipeline) {
+    g_signal_handler_disconnect (pipeline, watch->added_id);
+    g_signal_handler_disconnect (pipeline, watch->removed_id);
+    gst_object_unref (pipeline);
+  }
   g_atomic_rc_box_release_full (watch, watch_clear);
 }

@@ -281,9 +281,6 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   g_free (device);
 
   gst_cl_stats_reset (self->stats);
-  /* each frame's coding, for strength=auto's hold, where the pipeline's
-   * decoders take MPEG-1/2 or MPEG-4 Part 2 */
-  self->coding_watch = gst_cl_coding_watch_start (GST_ELEMENT (self));
   self->failed = FALSE;
   self->faults = gst_cl_faults_new (GST_ELEMENT (self));
   self->tuner = gst_cl_tuner_new (self->context, self->stats);
@@ -302,6 +299,11 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   self->cuda_checked = TRUE;
   self->same_memory = TRUE;
   gst_cl_epsilon_update_settings (self, TRUE);
+  /* each frame's coding, for strength=auto's hold, where the pipeline's
+   * decoders take MPEG-1/2 or MPEG-4 Part 2; last, so that a start that
+   * fails leaves no watch (stop does not follow it) */
+  g_clear_pointer (&self->coding_watch, gst_cl_coding_watch_stop);
+  self->coding_watch = gst_cl_coding_watch_start (GST_ELEMENT (self));
   return TRUE;
 
   /* ERRORS */
