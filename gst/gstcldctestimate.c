@@ -204,6 +204,7 @@ gst_cl_dct_auto_params_init (GstClDctAutoParams * params)
   params->hold_gain_b = GST_CL_DCT_DEFAULT_HOLD_GAIN_B;
   params->ratio_min = GST_CL_DCT_DEFAULT_RATIO_MIN;
   params->b_ratio_power = GST_CL_DCT_DEFAULT_B_RATIO_POWER;
+  params->first_gop = GST_CL_DCT_DEFAULT_FIRST_GOP;
 }
 
 /* The threshold of one coefficient whose histogram @h lies on lattice
@@ -313,7 +314,8 @@ coded_quantiser (const GstClDctCoding * coding)
 
 /* A predicted frame's threshold from the held one: by its coded type where
  * the stream tells it (a P frame's scaled by the square root of its
- * quantiser over the held frame's, within a quarter to twice), else by its
+ * quantiser over the held frame's, within a quarter to twice; half of
+ * either before the second intra frame), else by its
  * position (auto_note_distance()): less than the intra frame's it was
  * found on, and less again where it is predicted from the next intra
  * frame (B frames just before it), which is due where the distance
@@ -327,15 +329,18 @@ held_threshold (const GstClDctAuto * state, const GstClDctCoding * coding,
   gdouble ratio = 1.0;
   gboolean early;
 
+  /* no second intra frame yet: a rate control's first quantisers */
+  const gdouble first = state->period == 0 ? params->first_gop / 16.0 : 1.0;
+
   if (coded_quantiser (coding) > 0 && state->held_quantiser > 0)
     ratio = CLAMP (coding->quantiser / state->held_quantiser,
         params->ratio_min / 16.0, 2.0);
   if (picture == GST_CL_DCT_PICTURE_B)
-    return (guint) floor (state->held_step * params->hold_gain_b / 16.0 *
-        pow (MIN (ratio, 1.0), params->b_ratio_power / 16.0) + 0.5);
+    return (guint) floor (first * state->held_step * params->hold_gain_b /
+        16.0 * pow (MIN (ratio, 1.0), params->b_ratio_power / 16.0) + 0.5);
   if (picture == GST_CL_DCT_PICTURE_P)
-    return (guint) floor (state->held_step * params->hold_gain_p / 16.0 *
-        sqrt (ratio) + 0.5);
+    return (guint) floor (first * state->held_step * params->hold_gain_p /
+        16.0 * sqrt (ratio) + 0.5);
   early = state->run_age + params->late_frames < state->period;
   return (state->held_step * (early ? params->hold_gain :
           params->hold_gain_late) + 8) >> 4;

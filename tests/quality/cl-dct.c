@@ -318,18 +318,18 @@ decide (const gchar * in, const gchar * segments)
 
   /* CL_DCT_PARAMS=GAIN,GAIN_H263,HOLD_GAIN,MIN_COUNT[,STRONG_GAIN,
    * STRONG_LEVEL[,HOLD_GAIN_LATE,LATE_FRAMES[,HOLD_GAIN_P,HOLD_GAIN_B[,
-   * RATIO_MIN,B_RATIO_POWER]]]]:
+   * RATIO_MIN,B_RATIO_POWER[,FIRST_GOP]]]]]:
    * the fit's trials; CL_DCT_CODING=FILE: each frame's coding as the
    * stream tells it (read_coding()) */
   gst_cl_dct_auto_params_init (&params);
   if (env) {
-    const gint n = sscanf (env, "%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u",
+    const gint n = sscanf (env, "%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u",
         &params.gain, &params.gain_h263, &params.hold_gain, &params.min_count,
         &params.strong_gain, &params.strong_level, &params.hold_gain_late,
         &params.late_frames, &params.hold_gain_p, &params.hold_gain_b,
-        &params.ratio_min, &params.b_ratio_power);
+        &params.ratio_min, &params.b_ratio_power, &params.first_gop);
 
-    if (n != 4 && n != 6 && n != 8 && n != 10 && n != 12)
+    if (n != 4 && n != 6 && n != 8 && n != 10 && n != 12 && n != 13)
       die ("CL_DCT_PARAMS", NULL);
   }
   if (!fi || (coded && !fc))

@@ -508,9 +508,9 @@ GST_END_TEST;
 /* Where the stream tells each frame's type and quantiser, a frame without
  * a lattice of its own takes the hold gain of its type: a B frame's
  * whatever its quantiser or position, a P frame's times the square root of
- * its quantiser over the held frame's, within a quarter to twice; an intra
- * frame without a lattice, or one of unknown type, keeps the gains by
- * position (test_auto_hold). */
+ * its quantiser over the held frame's, within a quarter to twice, half of
+ * either before the second intra frame; an intra frame without a lattice,
+ * or one of unknown type, keeps the gains by position (test_auto_hold). */
 GST_START_TEST (test_auto_hold_coded)
 {
   static const guint h263[] = { 116, 196, 276, 0 };
@@ -550,16 +550,26 @@ GST_START_TEST (test_auto_hold_coded)
     by_position = gst_cl_dct_auto_update (&plain, flat);
     got = gst_cl_dct_auto_update_coded (&coded, flat, &c);
     fail_unless_equals_int (got, frames[i].gain == 0 ? by_position :
+        (guint) floor (own * frames[i].gain / 2 + 0.5));
+    /* the second intra frame, after one held: the whole gain from then */
+    fail_unless_equals_int (gst_cl_dct_auto_update_coded (&coded, hist,
+            &intra), own);
+    fail_unless_equals_int (gst_cl_dct_auto_update (&plain, hist), own);
+    by_position = gst_cl_dct_auto_update (&plain, flat);
+    got = gst_cl_dct_auto_update_coded (&coded, flat, &c);
+    fail_unless_equals_int (got, frames[i].gain == 0 ? by_position :
         (guint) floor (own * frames[i].gain + 0.5));
   }
-  /* a held frame of unknown quantiser: a P frame's gain alone */
+  fail_unless_equals_int (GST_CL_DCT_DEFAULT_FIRST_GOP, 8);
+  /* a held frame of unknown quantiser: a P frame's gain alone (half of
+   * it: the first group of pictures) */
   {
     GstClDctAuto coded = { 0, };
     const GstClDctCoding p = { GST_CL_DCT_PICTURE_P, 40 };
 
     own = gst_cl_dct_auto_update_coded (&coded, hist, NULL);
     fail_unless_equals_int (gst_cl_dct_auto_update_coded (&coded, flat, &p),
-        (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_P + 8) >> 4);
+        (guint) floor (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 32.0 + 0.5));
   }
 }
 
