@@ -352,9 +352,10 @@ gst_cl_epsilon_init_properties (GstClEpsilon * self)
   self->settings.epsilon_variant = DEFAULT_VARIANT;
   self->settings.conv_variant = DEFAULT_VARIANT;
   self->settings.dct_stage = GST_CL_EPSILON_DEFAULT_DCT_STAGE;
-  self->strength = GST_CL_EPSILON_DEFAULT_STRENGTH;
-  self->settings_cookie = 1;
   self->kernel_text = g_strdup (DEFAULT_KERNEL);
+  gst_cl_epsilon_set_strength_locked (self, GST_CL_EPSILON_DEFAULT_STRENGTH);
+  self->strength_default = TRUE;
+  self->settings_cookie = 1;
   self->device = g_strdup (DEFAULT_DEVICE);
 }
 
@@ -583,8 +584,17 @@ gst_cl_epsilon_set_property (GObject * object, guint prop_id,
   GST_OBJECT_LOCK (self);
   memcpy (&before, s, sizeof (before));
   strength_before = self->strength;
+  /* The default level differs from the expert defaults in dct-stage
+   * alone: the first expert property set starts from them. */
+  if (self->strength_default && gst_cl_epsilon_is_expert_property (prop_id))
+    s->dct_stage = GST_CL_EPSILON_DEFAULT_DCT_STAGE;
   if (!gst_cl_epsilon_set_locked (self, prop_id, value, &refusal))
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  if (refusal)
+    s->dct_stage = before.dct_stage;
+  else if (prop_id == PROP_STRENGTH ||
+      gst_cl_epsilon_is_expert_property (prop_id))
+    self->strength_default = FALSE;
   /* A value the level already has leaves the level as it is. */
   if (gst_cl_epsilon_is_expert_property (prop_id) &&
       !gst_cl_plan_settings_equal (&before, s))

@@ -126,11 +126,15 @@ gst_cl_epsilon_install_strength_properties (GObjectClass * gobject_class,
    *
    * How much to de-noise, for users who do not want to pick the expert
    * properties: "off" changes nothing (passthrough); "light", "medium"
-   * (default) and "strong" set #GstClEpsilon:threshold and
-   * #GstClEpsilon:window-size to 2/13, 10/3 and 20/3; "auto" turns on
-   * #GstClEpsilon:dct-stage, which reads the strength off each frame's own
-   * quantization (8-bit and 10-bit formats; far costlier than the
-   * epsilon filter on a CPU). Every level also sets #GstClEpsilon:chroma-threshold 0, clears
+   * and "strong" set #GstClEpsilon:threshold and
+   * #GstClEpsilon:window-size to 2/13, 10/3 and 20/3; "auto" (default)
+   * turns on #GstClEpsilon:dct-stage, which reads the strength off each
+   * frame's own quantization and leaves alone what shows none (8-bit and
+   * 10-bit formats; far costlier than the epsilon filter on a CPU). With
+   * nothing set the element runs "auto"; the first expert property set
+   * on it starts from the expert properties' own defaults (threshold 10,
+   * window-size 3, dct-stage off), as when "medium" was the default. Every
+   * level also sets #GstClEpsilon:chroma-threshold 0, clears
    * #GstClEpsilon:kernel and sets dct-stage, and notifies what it set.
    * "custom": the expert properties as they are; setting any of threshold,
    * window-size, chroma-threshold, kernel or dct-stage selects it, and

@@ -846,20 +846,24 @@ GST_END_TEST;
 
 GST_START_TEST (test_default_params)
 {
-  /* only the device is set: the reference's defaults (threshold 10,
-   * window 3, no chroma, no kernel) must be the element's */
+  /* the expert properties' defaults (threshold 10, window 3, no chroma,
+   * no kernel) must be the reference's: the first one set on an element
+   * with nothing else set (strength=auto) starts from them */
   GstVideoInfo info;
   GstHarness *hr;
   ThConfig cfg;
   GRand *rand = g_rand_new_with_seed (0xdef0001);
   GstBuffer *in, *out;
+  GstElement *e;
   gchar *ctx;
 
   th_config_init (&cfg, 0, 0, 0);
   ref_params_init (&cfg.ref);
   ctx = th_config_ctx ("defaults", GST_VIDEO_FORMAT_NV12, 29, 21, 0xdef0001,
       &cfg);
-  hr = make_harness (GST_VIDEO_FORMAT_NV12, 29, 21, NULL, &info);
+  e = th_make_element ();
+  g_object_set (e, "window-size", 3, NULL);
+  hr = th_harness_new (e, GST_VIDEO_FORMAT_NV12, 29, 21, 0, &info);
   in = th_make_input (&info, rand, TH_FILL_SMOOTH);
   out = th_push_check (hr, &info, in, &cfg.ref, ctx);
 

@@ -72,7 +72,7 @@ typedef struct
 } Setting;
 
 static const Setting settings[] = {
-  {"defaults", "", 10, 3, 0, NULL},
+  {"medium", "strength=medium", 10, 3, 0, NULL},
   {"chroma", "threshold=20 window-size=5 chroma-threshold=12", 20, 5, 12,
       NULL},
   {"kernel", "kernel=\"1 2 1; 2 4 2; 1 2 1\"", 10, 3, 0, "1 2 1 2 4 2 1 2 1"},

@@ -273,14 +273,45 @@ GST_START_TEST (test_levels)
 
 GST_END_TEST;
 
-/* Nothing set: medium, the reference at 10/3. */
-GST_START_TEST (test_default_is_medium)
+/* Nothing set: auto, the DCT stage's reference on a coded frame. */
+GST_START_TEST (test_default_is_auto)
 {
   GstElement *e = th_make_element ();
 
-  assert_strength (e, "medium");
+  assert_strength (e, "auto");
+  assert_level_values (e, find_level ("auto"));
+  run_level (e, find_level ("auto"), "default");
+}
+
+GST_END_TEST;
+
+/* On an element with nothing set, a refused expert value leaves it at
+ * auto; the first value taken starts from the expert defaults (10/3, no
+ * DCT stage), as when medium was the default. */
+GST_START_TEST (test_default_then_expert)
+{
+  GstElement *e = th_make_element ();
+
+  g_object_set (e, "window-size", 4, NULL);
+  assert_strength (e, "auto");
+  assert_level_values (e, find_level ("auto"));
+  g_object_set (e, "window-size", 3, NULL);
+  assert_strength (e, "custom");
   assert_level_values (e, find_level ("medium"));
-  run_level (e, find_level ("medium"), "default");
+  gst_object_unref (e);
+
+  /* once strength is set, an expert property keeps the level's others */
+  e = th_make_element ();
+  gst_util_set_object_arg (G_OBJECT (e), "strength", "auto");
+  g_object_set (e, "threshold", 12, NULL);
+  assert_strength (e, "custom");
+  {
+    gboolean dct;
+
+    g_object_get (e, "dct-stage", &dct, NULL);
+    fail_unless (dct, "strength=auto then threshold turned the stage off");
+  }
+  gst_object_unref (e);
 }
 
 GST_END_TEST;
@@ -636,7 +667,7 @@ GST_START_TEST (test_bad_value_warns_at_start)
   g_object_get (e, "kernel", &kernel, NULL);
   fail_unless_equals_string (kernel, "");
   g_free (kernel);
-  assert_strength (e, "medium");
+  assert_strength (e, "auto");
   hr = th_harness_new (e, GST_VIDEO_FORMAT_I420, 16, 16, 0, &info);
   text = pop_warning (hr->element, "kernel before start");
   fail_unless (strstr (text, "1 2; 3") != NULL, "\"%s\"", text);
@@ -646,8 +677,8 @@ GST_START_TEST (test_bad_value_warns_at_start)
 
 GST_END_TEST;
 
-/* videotestsrc num-buffers=@frames ! I420 64x48 ! clepsilon ! fakesink;
- * the clepsilon in @e (a reference). */
+/* videotestsrc num-buffers=@frames ! I420 64x48 ! clepsilon strength=medium
+ * ! fakesink; the clepsilon in @e (a reference). */
 static GstElement *
 make_pipeline (guint frames, GstElement ** e)
 {
@@ -655,8 +686,8 @@ make_pipeline (guint frames, GstElement ** e)
   gchar *desc;
 
   desc = g_strdup_printf ("videotestsrc num-buffers=%u ! video/x-raw,"
-      "format=I420,width=64,height=48 ! clepsilon name=e device=\"%s\" ! "
-      "fakesink", frames, rt_device ());
+      "format=I420,width=64,height=48 ! clepsilon name=e device=\"%s\" "
+      "strength=medium ! fakesink", frames, rt_device ());
   pipeline = gst_parse_launch (desc, NULL);
   g_free (desc);
   fail_unless (pipeline != NULL);
@@ -731,7 +762,7 @@ GST_START_TEST (test_auto_idle_info)
     {"snow", 5, "", "strength=auto", 1, "no block-DCT quantization"},
     {"black", 70, "", "strength=auto", 1, "too flat"},
     {"snow", 70, "", "strength=medium", 0, NULL},
-    {"snow", 70, "", "", 0, NULL},
+    {"snow", 70, "", "", 1, "no block-DCT quantization"},
     {"zone-plate kx2=20 ky2=20 kt=1", 70, "jpegenc quality=12 ! jpegdec !",
         "strength=auto", 0, NULL},
   };
@@ -1187,7 +1218,8 @@ clepsilonknob_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_levels);
-  tcase_add_test (tc, test_default_is_medium);
+  tcase_add_test (tc, test_default_is_auto);
+  tcase_add_test (tc, test_default_then_expert);
   tcase_add_test (tc, test_off_is_passthrough);
   tcase_add_test (tc, test_levels_while_playing);
   tcase_add_test (tc, test_expert_only);
