@@ -491,7 +491,7 @@ static const Preset presets[] = {
   {"dvd-rip", "auto"},
   {"divx-xvid", "auto"},
   {"mjpeg-camera", "auto"},
-  {"low-bitrate-stream", "medium"},
+  {"low-bitrate-stream", "auto"},
   {"broadcast-capture", "auto"},
 };
 
