@@ -54,8 +54,9 @@ enum
   PROP_DCT_STAGE,
 };
 
-/* The expert properties' defaults: strength=medium's values
- * (GST_CL_EPSILON_DEFAULT_STRENGTH), chosen by the quality measurements. */
+/* The expert properties' defaults: strength=medium's values, chosen by
+ * the quality measurements; the first expert property set on an element
+ * with nothing set starts from them (GST_CL_EPSILON_DEFAULT_STRENGTH). */
 #define DEFAULT_THRESHOLD 10
 #define DEFAULT_WINDOW_SIZE 3
 #define DEFAULT_CHROMA_THRESHOLD 0

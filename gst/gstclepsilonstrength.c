@@ -153,7 +153,8 @@ gst_cl_epsilon_install_strength_properties (GObjectClass * gobject_class,
   /**
    * GstClEpsilon:dct-stage:
    *
-   * FALSE (default): luma is de-noised by the epsilon filter with
+   * FALSE (the expert default; nothing set runs strength "auto", which
+   * sets it TRUE): luma is de-noised by the epsilon filter with
    * #GstClEpsilon:threshold. TRUE: each frame's quantizer step is read
    * off the 8x8 DCTs of its luma, 8-bit or 10-bit (coefficients of
    * block-coded video cluster on multiples of it), and luma is de-noised by
