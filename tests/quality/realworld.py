@@ -609,6 +609,37 @@ def yes(ok):
     return "yes" if ok else "**no**"
 
 
+def plot(doc, cache, split, path):
+    """Per frame luma gain of every coding's SPLIT frames (sequences one
+    after the other): the element after decodebin (nothing set, which is
+    strength=auto), auto on the decoded frames alone, and spp with the
+    decoder's QP table; the -0.10 dB bar dashed."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(2, 4, figsize=(14, 5.6), sharey=True)
+    for ax, c in zip(axes.flat, doc["codings"]):
+        cols, types, where, infos = gather(doc, cache, c, split)
+        for key, style, label in ((AUTO, "C0-", "nothing set = auto"),
+                                  ("auto", "C7-", "auto, decoded frames "
+                                   "alone"),
+                                  ("spp QP table", "C1-", "spp, QP table")):
+            if key + " psnr_y" in cols:
+                ax.plot(np.clip(gain(cols, key), -1.5, 1.5), style, lw=0.8,
+                        label=label, alpha=1.0 if key == AUTO else 0.6)
+        ax.axhline(0, color="k", lw=0.6)
+        ax.axhline(BELOW, color="k", lw=0.6, ls="--")
+        ax.set_title(c["name"], fontsize=9)
+        ax.set_xlabel("frame (%s split, sequences in turn)" % split,
+                      fontsize=8)
+    axes[0][0].set_ylabel("luma PSNR gain, dB (clipped at 1.5)")
+    axes[1][0].set_ylabel("luma PSNR gain, dB (clipped at 1.5)")
+    axes[0][0].legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=70)
+    plt.close(fig)
+
+
 # ---- the fit -------------------------------------------------------------------
 # strength=auto's parameters on the FIT split: each frame's histogram and its
 # luma MSE through the stage at fixed thresholds (STAGE_GRID), measured once;
@@ -822,6 +853,7 @@ def main():
     md = report(doc, cache, args.split)
     path = os.path.join(cache, "realworld-%s.md" % args.split)
     open(path, "w").write(md)
+    plot(doc, cache, args.split, path[:-3] + ".png")
     print(md)
     log("wrote %s (%.0f s)" % (path, time.time() - t0))
 
