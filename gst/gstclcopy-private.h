@@ -53,8 +53,10 @@ typedef struct
 } GstClPlaneCopy;
 
 /* Does @copy between host memories by the CPU (the rows split over a
- * process-wide pool of a few threads where the plane is large); counted as
- * host copy bytes. */
+ * process-wide pool of a few threads where the plane is large, and written
+ * with non-temporal stores where it is large and its destination is
+ * pinned memory, which the device reads next); counted as host copy bytes.
+ * Returns once every byte is written and visible to the device. */
 void gst_cl_copy_host_plane (const GstClPlaneCopy * copy,
     GstClTransferStats * stats);
 

@@ -20,10 +20,11 @@
 
 /* Plane copies (gst/gstclcopy.c) on their own, on the host: rows copied by
  * the CPU, split over threads where the plane is large (with rows left
- * over after an even split), between padded pitches, every row's bytes
- * and nothing past them, counted as host copy bytes; and the copy between
- * two host pointers that gst_cl_copy_plane_on() makes at once, with no
- * event. Needs no OpenCL device. */
+ * over after an even split), between padded pitches, into pinned memory
+ * with non-temporal stores, every row's bytes and nothing past them,
+ * counted as host copy bytes; and the copy between two host pointers that
+ * gst_cl_copy_plane_on() makes at once, with no event. Needs no OpenCL
+ * device. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -37,29 +38,42 @@
 
 #define POISON 0xa5
 
-/* @rows rows of @row_bytes from a source of @src_pitch into a destination
- * of @dst_pitch, poisoned first: each row the source's bytes, the padding
- * after it still poisoned. */
-static void
-check_host_copy (gsize row_bytes, gsize rows, gint src_pitch, gint dst_pitch,
-    gboolean through_queue_call)
+/* One host copy checked: @rows rows of @row_bytes from a source of
+ * @src_pitch into a destination of @dst_kind and @dst_pitch that starts
+ * @dst_shift bytes past an allocation (so that no row need be aligned),
+ * through gst_cl_copy_plane_on() where @through_queue_call. */
+typedef struct
 {
-  GRand *rand = g_rand_new_with_seed (row_bytes * 31 + rows);
-  guint8 *src = g_malloc ((gsize) src_pitch * rows);
-  guint8 *dst = g_malloc ((gsize) dst_pitch * rows + 64);
+  gsize row_bytes, rows;
+  gint src_pitch, dst_pitch;
+  gboolean through_queue_call;
+  GstClPlaneKind dst_kind;
+  gsize dst_shift;
+} HostCopyCase;
+
+/* Copies @c into a poisoned destination: each row the source's bytes, the
+ * padding after it and the bytes around the plane still poisoned. */
+static void
+check_copy (const HostCopyCase * c)
+{
+  GRand *rand = g_rand_new_with_seed (c->row_bytes * 31 + c->rows);
+  const gsize src_size = (gsize) c->src_pitch * c->rows;
+  const gsize dst_size = (gsize) c->dst_pitch * c->rows;
+  guint8 *src = g_malloc (src_size);
+  guint8 *block = g_malloc (c->dst_shift + dst_size + 64), *dst =
+      block + c->dst_shift;
   GstClPlaneRef from = {.kind = GST_CL_PLANE_MAPPED,.host = src,.pitch =
-        src_pitch
+        c->src_pitch
   };
-  GstClPlaneRef to = {.kind = GST_CL_PLANE_MAPPED,.host = dst,.pitch = dst_pitch
-  };
-  const GstClPlaneCopy copy = { &from, &to, row_bytes, rows };
+  GstClPlaneRef to = {.kind = c->dst_kind,.host = dst,.pitch = c->dst_pitch };
+  const GstClPlaneCopy copy = { &from, &to, c->row_bytes, c->rows };
   GstClTransferStats stats = { 0, };
   gsize i, y;
 
-  for (i = 0; i < (gsize) src_pitch * rows; i++)
+  for (i = 0; i < src_size; i++)
     src[i] = g_rand_int (rand);
-  memset (dst, POISON, (gsize) dst_pitch * rows + 64);
-  if (through_queue_call) {
+  memset (block, POISON, c->dst_shift + dst_size + 64);
+  if (c->through_queue_call) {
     cl_event event = (cl_event) 1;
     GError *error = NULL;
 
@@ -69,23 +83,37 @@ check_host_copy (gsize row_bytes, gsize rows, gint src_pitch, gint dst_pitch,
   } else {
     gst_cl_copy_host_plane (&copy, &stats);
   }
-  for (y = 0; y < rows; y++) {
-    const guint8 *row = dst + y * dst_pitch;
+  for (i = 0; i < c->dst_shift; i++)
+    fail_unless_equals_int (block[i], POISON);
+  for (y = 0; y < c->rows; y++) {
+    const guint8 *row = dst + y * c->dst_pitch;
 
-    fail_unless (memcmp (row, src + y * src_pitch, row_bytes) == 0,
+    fail_unless (memcmp (row, src + y * c->src_pitch, c->row_bytes) == 0,
         "%" G_GSIZE_FORMAT "x%" G_GSIZE_FORMAT ": row %" G_GSIZE_FORMAT
-        " differs", row_bytes, rows, y);
-    for (i = row_bytes; i < (gsize) dst_pitch; i++)
+        " differs", c->row_bytes, c->rows, y);
+    for (i = c->row_bytes; i < (gsize) c->dst_pitch; i++)
       fail_unless_equals_int (row[i], POISON);
   }
   for (i = 0; i < 64; i++)
-    fail_unless_equals_int (dst[(gsize) dst_pitch * rows + i], POISON);
-  fail_unless_equals_uint64 (stats.host_copy_bytes, (guint64) row_bytes * rows);
+    fail_unless_equals_int (dst[dst_size + i], POISON);
+  fail_unless_equals_uint64 (stats.host_copy_bytes,
+      (guint64) c->row_bytes * c->rows);
   fail_unless_equals_uint64 (stats.upload_bytes + stats.download_bytes +
       stats.device_copy_bytes, 0);
   g_free (src);
-  g_free (dst);
+  g_free (block);
   g_rand_free (rand);
+}
+
+static void
+check_host_copy (gsize row_bytes, gsize rows, gint src_pitch, gint dst_pitch,
+    gboolean through_queue_call)
+{
+  const HostCopyCase c = { row_bytes, rows, src_pitch, dst_pitch,
+    through_queue_call, GST_CL_PLANE_MAPPED, 0
+  };
+
+  check_copy (&c);
 }
 
 /* Planes of a few rows and of one row: copied by the calling thread. */
@@ -110,6 +138,34 @@ GST_START_TEST (test_host_copy_split)
 
 GST_END_TEST;
 
+/* Into pinned memory (system memory staged for the device), planes past
+ * the split are written with non-temporal stores, which need aligned
+ * destinations: rows that start anywhere in a 16-byte line (odd pitches,
+ * a destination 1 to 15 bytes past one), short rows and long, row counts
+ * no number of threads divides, one run of bytes and padded pitches; and
+ * planes below the split, copied through the cache. */
+GST_START_TEST (test_host_copy_pinned)
+{
+  static const HostCopyCase cases[] = {
+    {3840, 2160, 3840, 3840, FALSE, GST_CL_PLANE_PINNED, 0},
+    {3840, 1087, 4096, 3840, FALSE, GST_CL_PLANE_PINNED, 0},
+    {1921, 1087, 2048, 1921, FALSE, GST_CL_PLANE_PINNED, 5},
+    {1921, 1087, 1921, 1921, FALSE, GST_CL_PLANE_PINNED, 13},
+    {4099, 257, 4100, 4163, FALSE, GST_CL_PLANE_PINNED, 1},
+    {63, 16661, 64, 79, FALSE, GST_CL_PLANE_PINNED, 15},
+    {1048576, 1, 1048576, 1048576, FALSE, GST_CL_PLANE_PINNED, 7},
+    {1921, 1087, 2048, 1984, TRUE, GST_CL_PLANE_PINNED, 3},
+    {17, 3, 32, 20, FALSE, GST_CL_PLANE_PINNED, 1},
+    {640, 480, 640, 640, FALSE, GST_CL_PLANE_PINNED, 0},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    check_copy (&cases[i]);
+}
+
+GST_END_TEST;
+
 /* Between two host pointers gst_cl_copy_plane_on() copies at once, by the
  * CPU, whatever queue it is given. */
 GST_START_TEST (test_copy_plane_on_host)
@@ -129,6 +185,7 @@ clcopy_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_host_copy_small);
   tcase_add_test (tc, test_host_copy_split);
+  tcase_add_test (tc, test_host_copy_pinned);
   tcase_add_test (tc, test_copy_plane_on_host);
   return s;
 }

@@ -173,6 +173,31 @@ check_same (const GstVideoInfo * info, GstBuffer * out, GstBuffer * in,
   g_free (first);
 }
 
+/* A placement of @info and its frames in flight, @depth deep. */
+static void
+open_placement (const GstVideoInfo * info, guint depth,
+    GstClPlacement ** placement, GstClInFlight ** in_flight)
+{
+  GError *error = NULL;
+
+  *placement = gst_cl_placement_new (fixture_context, info, depth, &error);
+  fail_unless (*placement != NULL, "%s", error ? error->message : "");
+  *in_flight = gst_cl_in_flight_new (fixture_context, depth, &error);
+  fail_unless (*in_flight != NULL, "%s", error ? error->message : "");
+}
+
+/* Waits for every frame still in flight, then frees both. */
+static void
+close_placement (GstClPlacement * placement, GstClInFlight * in_flight)
+{
+  GError *error = NULL;
+
+  fail_unless (gst_cl_in_flight_drain (in_flight, NULL, &error), "%s",
+      error ? error->message : "");
+  gst_cl_in_flight_free (in_flight);
+  gst_cl_placement_free (placement);
+}
+
 /* Every format, from and into each kind of buffer, luma alone or every
  * plane touched, with and without a crop rectangle. */
 GST_START_TEST (test_planes_placed)
@@ -185,15 +210,11 @@ GST_START_TEST (test_planes_placed)
     GstClPlacement *placement;
     GstClInFlight *in_flight;
     GstBufferPool *in_pool, *out_pool;
-    GError *error = NULL;
     Source si, so;
     guint crop, all;
 
     gst_video_info_set_format (&info, formats[f], 39, 25);
-    placement = gst_cl_placement_new (fixture_context, &info, 1, &error);
-    fail_unless (placement != NULL, "%s", error ? error->message : "");
-    in_flight = gst_cl_in_flight_new (fixture_context, 1, &error);
-    fail_unless (in_flight != NULL, "%s", error ? error->message : "");
+    open_placement (&info, 1, &placement, &in_flight);
     in_pool = fixture_cl_pool (&info, FALSE, 0);
     out_pool = fixture_cl_pool (&info, FALSE, 0);
     for (si = 0; si < N_SOURCES; si++) {
@@ -250,11 +271,75 @@ GST_START_TEST (test_planes_placed)
         }
       }
     }
-    fail_unless (gst_cl_in_flight_drain (in_flight, NULL, &error), "%s",
-        error ? error->message : "");
-    gst_cl_in_flight_free (in_flight);
-    gst_cl_placement_free (placement);
+    close_placement (placement, in_flight);
     fixture_free_pool (in_pool);
+    fixture_free_pool (out_pool);
+  }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+#define STAGED_FRAMES 5
+
+/* Frames in flight from system memory (a discrete device) are copied into
+ * their slot's pinned staging by the CPU, planes past a megabyte split over
+ * threads and written with non-temporal stores: at odd sizes whose rows
+ * start anywhere in a cache line, in the default layout, at an odd address
+ * and with padded strides, luma alone or every plane touched, frames back
+ * to back before any is read, each output is its input. */
+GST_START_TEST (test_staged_large)
+{
+  static const GstVideoFormat staged[] = {
+    GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_P010_10LE,
+  };
+  GRand *rand = g_rand_new_with_seed (0x5a9e);
+  guint f, si, all, k;
+
+  RT_FOR_EACH_FORMAT (f, staged) {
+    GstVideoInfo info;
+    GstClPlacement *placement;
+    GstClInFlight *in_flight;
+    GstBufferPool *out_pool;
+
+    gst_video_info_set_format (&info, staged[f], 1283, 833);
+    open_placement (&info, 3, &placement, &in_flight);
+    out_pool = fixture_cl_pool (&info, FALSE, 0);
+    for (si = 0; si < 3; si++) {
+      for (all = 0; all < 2; all++) {
+        GstBuffer *in[STAGED_FRAMES], *out[STAGED_FRAMES];
+        gchar *what = g_strdup_printf ("%s %s, %s",
+            gst_video_format_to_string (staged[f]),
+            si == 0 ? "system" : si == 1 ? "odd address" : "padded",
+            all ? "every plane" : "luma");
+
+        for (k = 0; k < STAGED_FRAMES; k++) {
+          guint touched = all ? (1 << GST_VIDEO_INFO_N_PLANES (&info)) - 1 : 1;
+          GstClTransferStats stats;
+          gboolean shared;
+
+          in[k] = si == 2 ? rt_make_padded_input (&info, rand, 9, 3, 0x5a) :
+              rt_make_input (&info, rand, 63, si == 1);
+          out[k] = fixture_pool_frame (out_pool, rand);
+          gst_buffer_memset (out[k], 0, 0xa5, gst_buffer_get_size (out[k]));
+          place_frame (placement, in_flight, in[k], out[k], touched, &stats,
+              &shared, what);
+          /* a discrete device: the luma at least went through staging */
+          if (!gst_cl_context_is_host_unified (fixture_context))
+            fail_unless (stats.host_copy_bytes >=
+                (guint64) rt_row_bytes (&info, 0) * 833,
+                "%s: host copy %" G_GUINT64_FORMAT, what,
+                stats.host_copy_bytes);
+        }
+        for (k = 0; k < STAGED_FRAMES; k++) {
+          check_same (&info, out[k], in[k], what);
+          gst_buffer_unref (in[k]);
+          gst_buffer_unref (out[k]);
+        }
+        g_free (what);
+      }
+    }
+    close_placement (placement, in_flight);
     fixture_free_pool (out_pool);
   }
   g_rand_free (rand);
@@ -310,6 +395,7 @@ clplacement_suite (void)
   tcase_add_checked_fixture (tc, fixture_setup, fixture_teardown);
   tcase_add_test (tc, test_planes_placed);
   tcase_add_test (tc, test_in_place);
+  tcase_add_test (tc, test_staged_large);
   return s;
 }
 
