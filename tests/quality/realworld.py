@@ -307,14 +307,16 @@ def methods(coding, device):
     element with nothing set and with strength=auto, each on the decoded
     frames alone ("gst": nothing tells their types) and after decodebin on
     the coded file ("gst-coded": as a user runs it); each preset named for
-    the coding, after decodebin; spp fed the decoder's QP table; spp at
-    each fixed qp; nlmeans."""
+    the coding and strength=medium (the default before), after decodebin;
+    spp fed the decoder's QP table; spp at each fixed qp; nlmeans."""
     dev = ["device=" + device] if device else []
     m = [("nothing set", "gst", ["clepsilon"] + dev),
          ("nothing set from the coded file", "gst-coded", ["clepsilon"] + dev),
          ("auto", "gst", ["clepsilon", "strength=auto"] + dev),
          ("auto from the coded file", "gst-coded",
-          ["clepsilon", "strength=auto"] + dev)]
+          ["clepsilon", "strength=auto"] + dev),
+         ("medium from the coded file", "gst-coded",
+          ["clepsilon", "strength=medium"] + dev)]
     m += [("preset " + p, "gst-coded", ["clepsilon", "@preset=" + p] + dev)
           for p in coding["presets"]]
     m += [("spp QP table", "spp-table", None)]
@@ -476,6 +478,7 @@ def best_qp(cols):
 
 
 NOTHING, AUTO = "nothing set from the coded file", "auto from the coded file"
+MEDIUM = "medium from the coded file"
 
 
 def report(doc, cache, split):
@@ -512,10 +515,11 @@ def report(doc, cache, split):
         failed = "fails: \"%s\"" % err[0] if err else None
         dec_y = cols["decoded psnr_y"].mean()
         ga, gn = gain(cols, AUTO), gain(cols, NOTHING)
-        rows.append("| %s | %d | %.2f | %s | **%s** | %s | %s | %s | "
+        rows.append("| %s | %d | %.2f | %s | **%s** | %s | %s | %s | %s | "
                     "%s (qp %d) | %s |" % (
                         c["label"], len(types), dec_y, summary(gn),
                         summary(ga), "; ".join(presets) or "-",
+                        summary(gain(cols, MEDIUM)),
                         summary(gain(cols, "auto")),
                         failed or summary(gain(cols, "spp QP table")),
                         summary(gain(cols, spp)), q,
@@ -568,11 +572,11 @@ def report(doc, cache, split):
              "nothing tells their types). nlmeans on every %dth frame.\n" % (
                  split.upper(), BELOW, NLMEANS_EVERY))
     L.append("| coding | frames | decoded, luma dB | nothing set | "
-             "`strength=auto` | presets named for it | `auto`, decoded "
-             "frames alone | `spp=6`, QP table | `spp=6` best fixed qp "
-             "(oracle) | `nlmeans` |")
+             "`strength=auto` | presets named for it | `strength=medium` | "
+             "`auto`, decoded frames alone | `spp=6`, QP table | `spp=6` "
+             "best fixed qp (oracle) | `nlmeans` |")
     L.append("| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: "
-             "| ---: |")
+             "| ---: | ---: |")
     L += rows
     L.append("\n`strength=auto` by frame type (ffprobe pict_type): mean gain "
              "(worst; frames below %.2f dB of frames)\n" % BELOW)
