@@ -72,15 +72,15 @@ gboolean gst_cl_context_is_host_unified (GstClContext * self);
 /* Measurement switches: how the suites and benchmarks force one path on any
  * device. Read from the environment once, when a context is made
  * (GST_CL_SVM=0: no SVM frames; GST_CL_DISCRETE=1: the discrete-GPU paths;
- * GST_CL_DCT_KERNEL=strips|passes: the DCT stage's shape;
+ * GST_CL_DCT_KERNEL=strips|tiles: the DCT stage's shape;
  * GST_CL_SHARE_UNTOUCHED=always|never: untouched planes shared or copied
  * whatever the measurement says); the library takes them from the context
  * and reads no environment of its own. */
 typedef enum
 {
-  GST_CL_DCT_SHAPE_AUTO,        /* strips on a CPU, passes elsewhere */
+  GST_CL_DCT_SHAPE_AUTO,        /* strips on a CPU, tiles elsewhere */
   GST_CL_DCT_SHAPE_STRIPS,
-  GST_CL_DCT_SHAPE_PASSES,
+  GST_CL_DCT_SHAPE_TILES,
 } GstClDctShape;
 
 typedef struct

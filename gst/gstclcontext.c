@@ -81,7 +81,7 @@ read_switches (GstClSwitches * sw)
   sw->no_svm = g_strcmp0 (g_getenv ("GST_CL_SVM"), "0") == 0;
   sw->discrete = g_strcmp0 (g_getenv ("GST_CL_DISCRETE"), "1") == 0;
   sw->dct_shape = g_strcmp0 (dct, "strips") == 0 ? GST_CL_DCT_SHAPE_STRIPS :
-      g_strcmp0 (dct, "passes") == 0 ? GST_CL_DCT_SHAPE_PASSES :
+      g_strcmp0 (dct, "tiles") == 0 ? GST_CL_DCT_SHAPE_TILES :
       GST_CL_DCT_SHAPE_AUTO;
   sw->share_untouched = g_strcmp0 (share, "always") == 0 ? 1 :
       g_strcmp0 (share, "never") == 0 ? -1 : 0;

@@ -32,7 +32,7 @@ G_BEGIN_DECLS
 /* The coding-noise estimate's histogram and the shifted-DCT thresholding
  * stage, on the device; the estimate on the host is
  * gstcldctestimate-private.h (kernels/dct.cl has the formulas, dct-strips.cl
- * and dct-passes.cl the kernels of the two shapes; docs/quality.md the
+ * and dct-tiles.cl the kernels of the two shapes; docs/quality.md the
  * figures).
  *
  * Per frame, for a plane (luma) of 8-bit samples or of 10-bit samples in

@@ -20,8 +20,8 @@
 
 /* The estimate's histogram and the shifted-DCT thresholding stage on the
  * device (the estimate itself is gstcldctestimate.c): host side of
- * kernels/dct.cl, dct-strips.cl and dct-passes.cl, with which it shares
- * kernels/dct-shared.h (DCT_LANES, DCT_STRIP, DCT_PAD, DCT_WG,
+ * kernels/dct.cl, dct-strips.cl and dct-tiles.cl, with which it shares
+ * kernels/dct-shared.h (DCT_LANES, DCT_STRIP, DCT_PAD, DCT_TILE, DCT_WG,
  * DCT_HIST_WG, DCT_BINS: through gstcldct-private.h). */
 
 #ifdef HAVE_CONFIG_H
@@ -43,14 +43,15 @@
 /* Most work-groups of dct_histogram. */
 #define DCT_HIST_GROUPS 64
 
-/* The stage's two shapes (kernels/dct-strips.cl, dct-passes.cl). CPU
+/* The stage's two shapes (kernels/dct-strips.cl, dct-tiles.cl). CPU
  * devices get dct_strips: every pass in one launch, a few work-items of 16
  * blocks side by side, each with its sums in private memory; and the
  * estimate's histogram in the same shape (dct_histogram_strips). Others
- * get dct_pass: a launch a pass, eight work-items a block, the sums in a
- * buffer of the frame's size, and dct_histogram, a work-item a block; the
- * many small work-items a GPU wants. GST_CL_DCT_KERNEL=strips or passes
- * picks one, for tests and timings (read with the context's switches). */
+ * get dct_tile: every pass in one launch too, a work-group a tile of the
+ * output with its sums in local memory, a work-item a block; and
+ * dct_histogram, a work-item a block: the many small work-items a GPU
+ * wants. GST_CL_DCT_KERNEL=strips or tiles picks one, for tests and timings
+ * (read with the context's switches). */
 struct _GstClDct
 {
   GstClContext *context;
@@ -59,10 +60,10 @@ struct _GstClDct
   gboolean strips;
   cl_program program;
   cl_kernel pad;                /* strips */
-  cl_kernel stage;              /* dct_strips or dct_pass */
+  cl_kernel stage;              /* dct_strips or dct_tile */
   cl_kernel histogram;
   cl_mem hist;                  /* GST_CL_DCT_HIST_SIZE uints */
-  cl_mem buf;                   /* dct_pad's copy, or dct_pass's sums */
+  cl_mem buf;                   /* dct_pad's copy (strips) */
   gsize buf_size;
   cl_uint compute_units;
 };
@@ -116,9 +117,9 @@ gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
     gst_cl_kernel_common, gst_cl_kernel_dct_shared, gst_cl_kernel_dct,
     gst_cl_kernel_dct_strips, NULL
   };
-  static const gchar *passes_sources[] = {
+  static const gchar *tiles_sources[] = {
     gst_cl_kernel_common, gst_cl_kernel_dct_shared, gst_cl_kernel_dct,
-    gst_cl_kernel_dct_passes, NULL
+    gst_cl_kernel_dct_tiles, NULL
   };
   const GstClDctShape shape = gst_cl_context_get_switches (context)->dct_shape;
   GstClDct *self;
@@ -142,7 +143,7 @@ gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
   /* one program a shape and a sample size (kernels/common.cl); the cache
    * key holds the sources and options (gstclprogram.c) */
   self->program = gst_cl_program_build (context,
-      self->strips ? strips_sources : passes_sources,
+      self->strips ? strips_sources : tiles_sources,
       self->strips ? (depth == 8 ? "-DDCT_STRIPS" :
           "-DDCT_STRIPS -DSAMPLE_BITS=10") : (depth == 8 ? "" :
           "-DSAMPLE_BITS=10"), NULL, error);
@@ -154,7 +155,7 @@ gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
       goto failed;
   }
   self->stage = gst_cl_program_create_kernel (self->program,
-      self->strips ? "dct_strips" : "dct_pass", error);
+      self->strips ? "dct_strips" : "dct_tile", error);
   if (!self->stage)
     goto failed;
   self->histogram = gst_cl_program_create_kernel (self->program,
@@ -268,18 +269,18 @@ ensure_buf (GstClDct * self, gsize size, GError ** error)
     clReleaseMemObject (self->buf);
   self->buf_size = 0;
   self->buf = gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
-      size, self->strips ? "DCT padded plane" : "DCT sums", error);
+      size, "DCT padded plane", error);
   if (!self->buf)
     return FALSE;
   self->buf_size = size;
   return TRUE;
 }
 
-/* dct_strips' pass offsets, 4 bits a pass in @sxs and @sys: the passes by
- * horizontal offset, those at one offset one after the other (any order
- * gives the same sums): dct_strips then touches one offset's rows and P
- * sums at a time (no speed-up measurable here, but a working set that fits
- * a core's first-level cache). */
+/* The pass offsets of dct_strips and dct_tile, 4 bits a pass in @sxs and
+ * @sys: the passes by horizontal offset, those at one offset one after the
+ * other (any order gives the same sums): dct_strips then touches one
+ * offset's rows and P sums at a time (no speed-up measurable here, but a
+ * working set that fits a core's first-level cache). */
 static void
 pack_pass_offsets (guint passes, cl_ulong * sxs, cl_ulong * sys)
 {
@@ -383,60 +384,44 @@ threshold_strips (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
       &stage, error);
 }
 
-/* dct_pass once a pass (kernels/dct-passes.cl); the first waits for
- * @how's list, the others follow it on the in-order queue. */
+/* dct_tile, every pass in one launch (kernels/dct-tiles.cl), after
+ * @how's list. */
 static gboolean
-threshold_passes (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
+threshold_tiles (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
     guint passes, const GstClEnqueue * how, GError ** error)
 {
   static const size_t local[2] = { DCT_WG, 1 };
   const cl_uint soff = (cl_uint) plane->src->offset;
   const cl_uint doff = (cl_uint) plane->dst->offset;
-  const gint width = plane->width, height = plane->height;
-  const cl_int plog = passes_log2 (passes);
-  GstClEnqueue pass = *how;
-  guint i;
+  const cl_int n = (cl_int) passes, plog = passes_log2 (passes);
+  GstClEnqueue tiles = *how;
+  cl_ulong sxs, sys;
+  GstClArgs args = GST_CL_ARGS_INIT;
+  guint a = 0;
 
-  if (passes > 1 && !ensure_buf (self, (gsize) width * height *
-          sizeof (cl_int), error))
+  pack_pass_offsets (passes, &sxs, &sys);
+  GST_CL_ARG (self->stage, a++, plane->src->mem, &args);
+  GST_CL_ARG (self->stage, a++, soff, &args);
+  GST_CL_ARG (self->stage, a++, plane->src->pitch, &args);
+  GST_CL_ARG (self->stage, a++, plane->dst->mem, &args);
+  GST_CL_ARG (self->stage, a++, doff, &args);
+  GST_CL_ARG (self->stage, a++, plane->dst->pitch, &args);
+  GST_CL_ARG (self->stage, a++, plane->width, &args);
+  GST_CL_ARG (self->stage, a++, plane->height, &args);
+  GST_CL_ARG (self->stage, a++, sxs, &args);
+  GST_CL_ARG (self->stage, a++, sys, &args);
+  GST_CL_ARG (self->stage, a++, n, &args);
+  GST_CL_ARG (self->stage, a++, thr, &args);
+  GST_CL_ARG (self->stage, a++, plog, &args);
+  GST_CL_ARG (self->stage, a++, self->shift, &args);
+  if (!gst_cl_args_check (&args, "dct_tile", error))
     return FALSE;
-  pass.local = local;
-  pass.what = "dct_pass";
-  for (i = 0; i < passes; i++) {
-    /* the first pass writes the sums, the last the output (dct-passes.cl) */
-    const cl_int mode = passes == 1 ? 3 : i == 0 ? 0 : i + 1 < passes ? 1 : 2;
-    /* a 1-pass run never touches the sums; any buffer will do */
-    cl_mem acc = self->buf ? self->buf : self->hist;
-    gint sx, sy;
-    GstClArgs args = GST_CL_ARGS_INIT;
-    guint a = 0;
-
-    gst_cl_dct_pass_offset (passes, i, &sx, &sy);
-    GST_CL_ARG (self->stage, a++, plane->src->mem, &args);
-    GST_CL_ARG (self->stage, a++, soff, &args);
-    GST_CL_ARG (self->stage, a++, plane->src->pitch, &args);
-    GST_CL_ARG (self->stage, a++, acc, &args);
-    GST_CL_ARG (self->stage, a++, plane->dst->mem, &args);
-    GST_CL_ARG (self->stage, a++, doff, &args);
-    GST_CL_ARG (self->stage, a++, plane->dst->pitch, &args);
-    GST_CL_ARG (self->stage, a++, width, &args);
-    GST_CL_ARG (self->stage, a++, height, &args);
-    GST_CL_ARG (self->stage, a++, sx, &args);
-    GST_CL_ARG (self->stage, a++, sy, &args);
-    GST_CL_ARG (self->stage, a++, thr, &args);
-    GST_CL_ARG (self->stage, a++, mode, &args);
-    GST_CL_ARG (self->stage, a++, plog, &args);
-    GST_CL_ARG (self->stage, a++, self->shift, &args);
-    if (!gst_cl_args_check (&args, "dct_pass", error))
-      return FALSE;
-    /* eight work-items a block, whole work-groups (kernels/dct-passes.cl) */
-    if (!gst_cl_enqueue_kernel (self->context, self->stage,
-            (width + sx + 7) / 8 * 8, (height + sy + 7) / 8, &pass, error))
-      return FALSE;
-    pass.after.n_wait = 0;
-    pass.after.wait = NULL;
-  }
-  return TRUE;
+  /* a work-group a tile (kernels/dct-tiles.cl) */
+  tiles.local = local;
+  tiles.what = "dct_tile";
+  return gst_cl_enqueue_kernel (self->context, self->stage,
+      (gsize) (plane->width + DCT_TILE - 1) / DCT_TILE * DCT_WG,
+      (plane->height + DCT_TILE - 1) / DCT_TILE, &tiles, error);
 }
 
 gboolean
@@ -448,6 +433,6 @@ gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
 
   g_return_val_if_fail (passes_log2 (passes) >= 0 && plane->width > 0 &&
       plane->height > 0, FALSE);
-  return (self->strips ? threshold_strips : threshold_passes) (self, plane,
+  return (self->strips ? threshold_strips : threshold_tiles) (self, plane,
       thr, passes, &how, error);
 }

@@ -39,12 +39,13 @@
 #define DCT_STRIP (8 * DCT_LANES - 8)
 #define DCT_PAD 8
 
-/* dct_pass (kernels/dct-passes.cl): blocks per work-group, eight
- * work-items a block along dimension 0, 1 along dimension 1. */
-#define DCT_BLOCKS 8
-#define DCT_WG (8 * DCT_BLOCKS)
+/* dct_tile (kernels/dct-tiles.cl): the output samples of a work-group,
+ * DCT_TILE x DCT_TILE (a multiple of 8), and its work-items, a block
+ * each at a time, along dimension 0. */
+#define DCT_TILE 32
+#define DCT_WG 64
 
-/* Work-items of a dct_histogram work-group (kernels/dct-passes.cl). */
+/* Work-items of a dct_histogram work-group (kernels/dct-tiles.cl). */
 #define DCT_HIST_WG 64
 
 #endif /* __GST_CL_DCT_SHARED_H__ */

@@ -26,7 +26,7 @@
  * reference (tests/check/reference.c, ref_dct_*). A program is built per
  * shape and sample size (gst/gstcldct.c) from common.cl, dct-shared.h (the
  * sizes the host shares), this file, and the shape's kernels:
- * dct-strips.cl (CPUs, with -DDCT_STRIPS) or dct-passes.cl (the others).
+ * dct-strips.cl (CPUs, with -DDCT_STRIPS) or dct-tiles.cl (the others).
  * Sample sizes: bytes, b = 8, or with -DSAMPLE_BITS=10 the 10-bit values of
  * 16-bit words (read as (word >> shift) & 1023, written as value << shift,
  * shift the kernels' argument: 6 for P010, else 0; bytes ignore it):
@@ -93,7 +93,7 @@ __constant int dct_c[8][8] = {
  * same straight-line code on whole vectors, which a CPU runs as SIMD. */
 typedef int16 dctv;
 #else
-/* dct_pass: a work-item holds a row or a column of one block, value by
+/* dct_tile: a work-item holds a row or a column of one block, value by
  * value. */
 typedef int dctv;
 #endif

@@ -368,7 +368,7 @@ GST_END_TEST;
 /* 10-bit samples, in the low bits and from bit 6 (P010), against the
  * reference's 10-bit formulas: odd and tiny sizes, padded strides, several
  * thresholds, 1 and 16 passes (both kernel shapes: tests/meson.build runs
- * this suite again with GST_CL_DCT_KERNEL=passes), the extreme tiles whose
+ * this suite again with GST_CL_DCT_KERNEL=tiles), the extreme tiles whose
  * sums are the largest, and the tiles that empty columns at the
  * threshold. */
 GST_START_TEST (test_stage_exact_10bit)

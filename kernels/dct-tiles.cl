@@ -1,0 +1,209 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The shifted-DCT stage and the estimate's histogram in the shape for GPUs
+ * and other devices that want many small work-items (dct.cl's vectors are
+ * single ints here; dct-shared.h has the sizes).
+ *
+ * dct_tile: a work-group per DCT_TILE x DCT_TILE samples of the output,
+ * every pass in one launch. The group copies the samples its blocks read
+ * (the tile and DCT_PAD around it, edges replicated) into local memory
+ * once; each work-item then transforms whole blocks of the passes that
+ * cover the tile, in its registers, and adds their inverses into the
+ * tile's sums in local memory; the output is written once. A plane is
+ * read once and written once, where a launch a pass through a buffer of
+ * sums moved about 18 bytes a sample a pass through global memory and kept
+ * a GPU that several streams share busy; and no work-item waits for
+ * another between the copy and the output, where eight work-items a block
+ * passing it between them through local memory, with a barrier at each
+ * step, took two and a half times as long. A block that straddles
+ * two tiles is transformed by both (about 1.5 times a plane's blocks at 16
+ * passes), each adding the samples inside its own tile; its samples, and
+ * so its inverse, are the same in both.
+ *
+ * dct_histogram: the blocks taken by the work-items in turn. A work-group
+ * counts in local memory and adds its bins to hist at the end: the bins
+ * near 0, which nearly every block hits, then take one global add per
+ * work-group instead of one per block (on 16 PoCL cores those shared
+ * atomics cost as much as the whole stage). CPUs get dct_histogram_strips
+ * instead (dct-strips.cl). */
+
+/* The samples a tile's blocks read: the tile and DCT_PAD on every side (a
+ * pass's blocks over a tile start at most 7 samples before it and end at
+ * most 7 after it). */
+#define DCT_TILE_IN (DCT_TILE + 2 * DCT_PAD)
+
+/* The inverse r[m][n] of the block whose samples are at @x0, @y0 of @in
+ * (the tile's local copy), thresholded at @threshold: dct.cl's formulas,
+ * the whole block in the work-item's registers. */
+static inline void
+block_inverse (__local const short (*in)[DCT_TILE_IN], int x0, int y0,
+    int threshold, int (*b)[8])
+{
+  int v[8], s[8];
+
+  _Pragma ("unroll") for (int m = 0; m < 8; m++) {
+    _Pragma ("unroll") for (int n = 0; n < 8; n++)
+      v[n] = in[y0 + m][x0 + n];
+    fdct8 (v, s);
+    _Pragma ("unroll") for (int u = 0; u < 8; u++)
+      b[m][u] = (s[u] + DCT_ROW_ROUND) >> DCT_ROW_SHIFT;
+  }
+  _Pragma ("unroll") for (int u = 0; u < 8; u++) {
+    _Pragma ("unroll") for (int m = 0; m < 8; m++)
+      v[m] = b[m][u];
+    fdct8 (v, s);
+    _Pragma ("unroll") for (int w = 0; w < 8; w++) {
+      const int x = (s[w] + 2048) >> 12;
+      v[w] = (w + u == 0 || (int) abs (x) >= threshold) ? x : 0;
+    }
+    idct8 (v, s, 2048);
+    _Pragma ("unroll") for (int m = 0; m < 8; m++)
+      b[m][u] = s[m] >> 12;
+  }
+  _Pragma ("unroll") for (int m = 0; m < 8; m++) {
+    _Pragma ("unroll") for (int u = 0; u < 8; u++)
+      v[u] = b[m][u];
+    idct8 (v, s, 0);
+    _Pragma ("unroll") for (int n = 0; n < 8; n++)
+      b[m][n] = s[n];
+  }
+}
+
+/* The stage (dct.cl) on the tile of work-group (g0, g1): pass p's offsets
+ * are bits 4p..4p+3 of @sxs and @sys, @passes of them. Block g of the
+ * tile's is block g / passes of pass g % passes: the passes interleaved,
+ * the work-items of a SIMD group read and add at different offsets of the
+ * copy and the sums (blocks of one pass lie 8 apart: the same banks of
+ * local memory). Blocks of different passes overlap, hence the atomic
+ * adds. */
+__kernel __attribute__ ((reqd_work_group_size (DCT_WG, 1, 1)))
+void
+dct_tile (__global const uchar * src, uint src_offset, int src_pitch,
+    __global uchar * dst, uint dst_offset, int dst_pitch, int width,
+    int height, ulong sxs, ulong sys, int passes, int threshold,
+    int passes_log2, int shift)
+{
+  __local short in[DCT_TILE_IN][DCT_TILE_IN];
+  __local int acc[DCT_TILE][DCT_TILE];
+  const int lid = get_local_id (0);
+  const int tx = (int) get_group_id (0) * DCT_TILE;
+  const int ty = (int) get_group_id (1) * DCT_TILE;
+  /* the blocks of a pass over the tile, from the one holding its first
+   * sample to the one holding its last (tx and ty are multiples of 8): at
+   * most `across` a row and a column, one less at an offset of 0 */
+  const int across = DCT_TILE / 8 + 1;
+
+  src += src_offset;
+  dst += dst_offset;
+  for (int p = lid; p < DCT_TILE_IN * DCT_TILE_IN; p += DCT_WG) {
+    const int y = edge_clamp (ty - DCT_PAD + p / DCT_TILE_IN, height);
+    const int x = edge_clamp (tx - DCT_PAD + p % DCT_TILE_IN, width);
+    const sample w = ((__global const sample *) (src + y * src_pitch))[x];
+
+    in[p / DCT_TILE_IN][p % DCT_TILE_IN] =
+        (short) ((int) SAMPLE_VALUE (w, shift) - DCT_MID);
+  }
+  for (int p = lid; p < DCT_TILE * DCT_TILE; p += DCT_WG)
+    acc[p / DCT_TILE][p % DCT_TILE] = 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int g = lid; g < passes * across * across; g += DCT_WG) {
+    const int p = g % passes, b = g / passes;
+    const int sx = (int) (sxs >> (4 * p)) & 15;
+    const int sy = (int) (sys >> (4 * p)) & 15;
+    const int n_bx = (DCT_TILE - 1 + sx) / 8 + 1;
+    const int n_by = (DCT_TILE - 1 + sy) / 8 + 1;
+    const int bx = b % across, by = b / across;
+    int r[8][8];
+
+    if (bx >= n_bx || by >= n_by)
+      continue;
+    block_inverse (in, DCT_PAD + bx * 8 - sx, DCT_PAD + by * 8 - sy,
+        threshold, r);
+    _Pragma ("unroll") for (int m = 0; m < 8; m++) {
+      const int y = by * 8 - sy + m;
+      if (y < 0 || y >= DCT_TILE)
+        continue;
+      _Pragma ("unroll") for (int n = 0; n < 8; n++) {
+        const int x = bx * 8 - sx + n;
+        if (x >= 0 && x < DCT_TILE)
+          atomic_add (&acc[y][x], r[m][n]);
+      }
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int p = lid; p < DCT_TILE * DCT_TILE; p += DCT_WG) {
+    const int x = tx + p % DCT_TILE, y = ty + p / DCT_TILE;
+    const int r = (acc[p / DCT_TILE][p % DCT_TILE] +
+        DCT_OUT_BIAS (passes_log2)) >> DCT_OUT_SHIFT (passes_log2);
+
+    if (x < width && y < height)
+      ((__global sample *) (dst + y * dst_pitch))[x] =
+          SAMPLE_WORD (clamp (r, 0, (int) SAMPLE_MAX), shift);
+  }
+}
+
+__kernel __attribute__ ((reqd_work_group_size (DCT_HIST_WG, 1, 1)))
+void
+dct_histogram (__global const uchar * src, uint src_offset, int src_pitch,
+    int width, int height, __global uint * hist, int shift)
+{
+  __local uint counts[DCT_HIST_COEFFS * DCT_BINS];
+  const int lid = get_local_id (0), blocks_x = width / 8;
+  const int blocks = blocks_x * (height / 8);
+
+  for (int i = lid; i < DCT_HIST_COEFFS * DCT_BINS; i += DCT_HIST_WG)
+    counts[i] = 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int b = get_global_id (0); b < blocks; b += get_global_size (0)) {
+    __global const uchar *p = src + src_offset + (b / blocks_x) * 8 *
+        src_pitch;
+    int r0[8], r1[8];
+
+    for (int m = 0; m < 8; m++) {
+      __global const sample *row = (__global const sample *) (p +
+          m * src_pitch) + (b % blocks_x) * 8;
+      int s0 = 0, s1 = 0;
+      for (int n = 0; n < 8; n++) {
+        const int x = (int) SAMPLE_VALUE (row[n], shift) - DCT_MID;
+        s0 += dct_c[0][n] * x;
+        s1 += dct_c[1][n] * x;
+      }
+      r0[m] = (s0 + DCT_ROW_ROUND) >> DCT_ROW_SHIFT;
+      r1[m] = (s1 + DCT_ROW_ROUND) >> DCT_ROW_SHIFT;
+    }
+    int x10 = 0, x01 = 0, x11 = 0;
+    for (int m = 0; m < 8; m++) {
+      x10 += dct_c[0][m] * r1[m];
+      x01 += dct_c[1][m] * r0[m];
+      x11 += dct_c[1][m] * r1[m];
+    }
+    x10 = min ((int) abs ((x10 + 2048) >> 12), DCT_BINS - 1);
+    x01 = min ((int) abs ((x01 + 2048) >> 12), DCT_BINS - 1);
+    x11 = min ((int) abs ((x11 + 2048) >> 12), DCT_BINS - 1);
+    atomic_inc (counts + x10);
+    atomic_inc (counts + DCT_BINS + x01);
+    atomic_inc (counts + 2 * DCT_BINS + x11);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int i = lid; i < DCT_HIST_COEFFS * DCT_BINS; i += DCT_HIST_WG)
+    if (counts[i])
+      atomic_add (hist + i, counts[i]);
+}
