@@ -218,9 +218,11 @@ touched_planes (GstClPlan * self)
 
 /* The planes that the DCT stage runs on, as a bit mask of plane indices:
  * worked on as frames even in interlaced frames, where the estimate finds
- * the quantizer step on the frame's grid and not on the fields' (on
- * interlaced MPEG-2 coded with field DCT and with frame DCT alike:
- * tests/quality/interlaced.py, docs/quality.md). */
+ * the quantizer step of MPEG-2 coded with frame DCT on the frame's grid.
+ * Coded with field DCT, a frame shows it on neither grid (on its fields',
+ * fewer of the values the estimate reads lie on a lattice than it needs),
+ * and the estimate leaves most such frames alone
+ * (tests/quality/interlaced.py, docs/quality.md). */
 static guint
 dct_planes (GstClPlan * self)
 {
