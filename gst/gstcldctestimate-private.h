@@ -25,7 +25,6 @@
 #include "dct-shared.h"
 
 G_BEGIN_DECLS
-
 /* strength=auto's estimate, on the host: from a histogram of three
  * low-frequency coefficients of a plane's 8x8 block grid
  * (gst_cl_dct_histogram(), gstcldct-private.h), the lattice a block-DCT
@@ -35,13 +34,11 @@ G_BEGIN_DECLS
  * Thresholds and steps are in quarter levels of orthonormal DCT
  * coefficients (4 = one 8-bit level); lattice spacings in quarter quarter
  * levels (16 = one level). */
-
 /* Bins per coefficient of a histogram, and coefficients per histogram
  * (kernels/dct-shared.h: the kernels' sizes). */
 #define GST_CL_DCT_BINS DCT_BINS
 #define GST_CL_DCT_HIST_COEFFS DCT_HIST_COEFFS
 #define GST_CL_DCT_HIST_SIZE (GST_CL_DCT_BINS * GST_CL_DCT_HIST_COEFFS)
-
 /* strength=auto's parameters (GstClDctAutoParams), fitted on the FIT set of
  * tests/quality/heldout.py ('heldout.py fit'; the set was frozen in
  * tests/quality/heldout.json before): gains in 16ths of the lattice's
@@ -101,9 +98,8 @@ G_BEGIN_DECLS
  * frames down to -0.30 dB on REPORT). Not applied where the stream does
  * not tell the types: there the first group already takes the late gain. */
 #define GST_CL_DCT_DEFAULT_FIRST_GOP 8
-
 /* The lattices a block-DCT decoder leaves one coefficient's values on. */
-typedef enum
+    typedef enum
 {
   GST_CL_DCT_LATTICE_NONE,
   /* |X| = L s: MPEG-1/2 and MPEG-4 (MPEG quantization) intra blocks,
@@ -157,6 +153,15 @@ typedef struct
 
 /* Fills @params with the defaults (GST_CL_DCT_DEFAULT_*). */
 void gst_cl_dct_auto_params_init (GstClDctAutoParams * params);
+
+/* Fills @params with what the chroma planes take: the defaults, but no
+ * hold on B frames, nor on any frame where the stream does not tell the
+ * frames' types (@coded FALSE): a chroma plane is thresholded where it
+ * shows a lattice of its own, and held only on intra and P frames. Held
+ * as luma is, chroma lost up to 0.8 dB on B frames of rate-controlled
+ * VCD and Xvid streams (the real-world set's FIT split). */
+void gst_cl_dct_auto_chroma_params_init (GstClDctAutoParams * params,
+    gboolean coded);
 
 /* The threshold of a frame whose histogram is @hist (GST_CL_DCT_HIST_SIZE
  * entries) from its own lattices: the median of the coefficients' (gain,
@@ -233,8 +238,7 @@ typedef enum
 /* Whether, and why, what @state has seen since its reset shows nothing
  * for the stage to do: after GST_CL_DCT_IDLE_FRAMES frames, or at the
  * end of a shorter stream (@at_end) after one. */
-GstClDctIdle gst_cl_dct_auto_idle (const GstClDctAuto * state,
-    gboolean at_end);
+GstClDctIdle gst_cl_dct_auto_idle (const GstClDctAuto * state, gboolean at_end);
 
 /* The stage's threshold for the frame whose histogram is @hist
  * (GST_CL_DCT_HIST_SIZE entries), from its own lattices or what @state
@@ -259,5 +263,4 @@ guint gst_cl_dct_auto_update_with (GstClDctAuto * state,
 void gst_cl_dct_auto_reset (GstClDctAuto * state);
 
 G_END_DECLS
-
 #endif /* __GST_CL_DCT_ESTIMATE_PRIVATE_H__ */

@@ -207,6 +207,15 @@ gst_cl_dct_auto_params_init (GstClDctAutoParams * params)
   params->first_gop = GST_CL_DCT_DEFAULT_FIRST_GOP;
 }
 
+void
+gst_cl_dct_auto_chroma_params_init (GstClDctAutoParams * params, gboolean coded)
+{
+  gst_cl_dct_auto_params_init (params);
+  params->hold_gain_b = 0;
+  if (!coded)
+    params->hold_gain = params->hold_gain_late = params->hold_gain_p = 0;
+}
+
 /* The threshold of one coefficient whose histogram @h lies on lattice
  * @kind of @spacing (quarter quarter levels; a step is spacing / 4 bins):
  * (gain + strong_gain x strong / coded) x spacing, where coded counts the

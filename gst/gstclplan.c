@@ -87,7 +87,9 @@ struct _GstClPlan
   gboolean applied;             /* some settings were */
 
   GstClDct *dct;                /* strength=auto */
-  GstClDctAuto auto_state;      /* the step held between frames */
+  /* strength=auto's step held between frames, by plane index (luma's is
+   * 0's, which the stats give) */
+  GstClDctAuto auto_state[GST_VIDEO_MAX_PLANES];
   /* what the coded stream says of the frame being filtered, where a
    * GstClCodingMeta on it tells (gstclcodingprobe-private.h) */
   GstClDctCoding coding;
@@ -96,19 +98,30 @@ struct _GstClPlan
 
 /* ---- Settings ------------------------------------------------------------ */
 
-/* The stages @s runs on a plane (luma or not): the one place that decides
- * which planes a setting touches. The same for every sample size: the DCT
- * stage serves 8-bit and 10-bit luma alike (gstcldct.c). */
+/* The stages @s runs on a plane (luma or not; @planar: one component a
+ * plane): the one place that decides which planes a setting touches. The
+ * same for every sample size: the DCT stage serves 8-bit and 10-bit planes
+ * alike (gstcldct.c). It runs on chroma planes of their own too, each with
+ * its own estimate, unless the epsilon filter was asked for there
+ * (chroma-threshold); interleaved chroma (NV12, packed formats) is left as
+ * it is, the kernels reading one component a plane. */
 static GstClStages
-stages_for (const GstClPlanSettings * s, gboolean is_luma)
+stages_of (const GstClPlanSettings * s, gboolean is_luma, gboolean planar)
 {
   GstClStages runs;
 
-  runs.dct = is_luma && s->dct_stage;
+  runs.dct = s->dct_stage && (is_luma || (planar && s->chroma_threshold == 0));
   runs.epsilon = (is_luma ? s->threshold : s->chroma_threshold) > 0 &&
       !runs.dct;
   runs.convolve = is_luma && s->have_kernel;
   return runs;
+}
+
+/* stages_of() for @plane. */
+static GstClStages
+stages_for (const GstClPlanSettings * s, const GstClPlane * plane)
+{
+  return stages_of (s, plane->is_luma, plane->xstep == 1);
 }
 
 static gboolean
@@ -120,8 +133,8 @@ stages_run (GstClStages runs)
 gboolean
 gst_cl_plan_settings_are_identity (const GstClPlanSettings * settings)
 {
-  return !stages_run (stages_for (settings, TRUE)) &&
-      !stages_run (stages_for (settings, FALSE));
+  return !stages_run (stages_of (settings, TRUE, TRUE)) &&
+      !stages_run (stages_of (settings, FALSE, TRUE));
 }
 
 /* Whether @a and @b have the same size and coefficients. Only the first
@@ -210,7 +223,7 @@ touched_planes (GstClPlan * self)
   for (i = 0; i < self->n_planes; i++) {
     const GstClPlane *plane = &self->planes[i];
 
-    if (stages_run (stages_for (&self->settings, plane->is_luma)))
+    if (stages_run (stages_for (&self->settings, plane)))
       mask |= 1 << plane->index;
   }
   return mask;
@@ -231,7 +244,7 @@ dct_planes (GstClPlan * self)
   for (i = 0; i < self->n_planes; i++) {
     const GstClPlane *plane = &self->planes[i];
 
-    if (stages_for (&self->settings, plane->is_luma).dct)
+    if (stages_for (&self->settings, plane).dct)
       mask |= 1 << plane->index;
   }
   return mask;
@@ -313,15 +326,17 @@ GstClDctIdle
 gst_cl_plan_auto_idle_at_end (GstClPlan * self)
 {
   return self->stages[0].runs.dct ?
-      gst_cl_dct_auto_idle (&self->auto_state, TRUE) : GST_CL_DCT_IDLE_NO;
+      gst_cl_dct_auto_idle (&self->auto_state[0], TRUE) : GST_CL_DCT_IDLE_NO;
 }
 
 gboolean
 gst_cl_plan_drain (GstClPlan * self, gdouble * device_ms, GError ** error)
 {
   gboolean ok = gst_cl_in_flight_drain (self->in_flight, device_ms, error);
+  guint i;
 
-  gst_cl_dct_auto_reset (&self->auto_state);
+  for (i = 0; i < G_N_ELEMENTS (self->auto_state); i++)
+    gst_cl_dct_auto_reset (&self->auto_state[i]);
   return gst_cl_placement_release_staging (self->placement, ok ? error : NULL)
       && ok;
 }
@@ -441,7 +456,7 @@ plan_plane (GstClPlan * self, guint i, GstClKernels * kernels,
     plane->packed ? 1 : plane->xstep, plane->shift
   };
 
-  ps->runs = stages_for (s, plane->is_luma);
+  ps->runs = stages_for (s, plane);
   if (ps->runs.epsilon) {
     ps->epsilon_stage = (GstClStage) {
     kernels, FALSE, where, 0};
@@ -471,7 +486,7 @@ apply_settings (GstClPlan * self, GError ** error)
     return FALSE;
   if (s->have_kernel && !upload_kernel (self, &separable, error))
     return FALSE;
-  if (stages_for (s, self->planes[0].is_luma).dct && !self->dct &&
+  if (stages_for (s, &self->planes[0]).dct && !self->dct &&
       !(self->dct = gst_cl_dct_new (self->context, self->planes[0].depth,
               self->planes[0].shift, error)))
     return FALSE;
@@ -543,8 +558,11 @@ run_stage (GstClFrameQueues * q, const GstClStage * stage,
  * what follows it need not wait again. */
 static gboolean
 run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
-    gint bytes, GError ** error)
+    guint index, GError ** error)
 {
+  const GstClPlane *plane = &self->planes[index];
+  const gint bytes = plane->bytes;
+  GstClDctAutoParams params;
   GstClStream *s = &q->compute;
   GstClEvents *events = q->events;
   guint32 hist[GST_CL_DCT_HIST_SIZE];
@@ -558,9 +576,14 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
   if (!gst_cl_dct_histogram (self->dct, on, &after, hist, error))
     return FALSE;
   stream_took (s, events, before);
-  threshold = gst_cl_dct_auto_update_coded (&self->auto_state, hist,
-      &self->coding);
-  GST_LOG ("strength=auto: DCT threshold %u", threshold);
+  if (plane->is_luma)
+    gst_cl_dct_auto_params_init (&params);
+  else
+    gst_cl_dct_auto_chroma_params_init (&params,
+        self->coding.picture != GST_CL_DCT_PICTURE_UNKNOWN);
+  threshold = gst_cl_dct_auto_update_with (&self->auto_state[index], hist,
+      &self->coding, &params);
+  GST_LOG ("strength=auto: DCT threshold %u on plane %u", threshold, index);
   if (threshold == 0)
     return gst_cl_stream_copy (s, &copy, &ignored, error);
   before = events->n_events;
@@ -590,8 +613,7 @@ run_chain (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
     const GstClPlaneRef *out = ps->runs.convolve ? &tmp : dst;
     const GstClDctPlane on = { src, out, w->region.width, w->region.height };
 
-    if (ps->runs.dct ? !run_auto (self, q, &on, self->planes[w->index].bytes,
-            error) :
+    if (ps->runs.dct ? !run_auto (self, q, &on, w->index, error) :
         !run_stage (q, stage_on (&here, &ps->epsilon_stage, &w->region,
                 src, out), &ps->epsilon_launch, error))
       return FALSE;
@@ -676,9 +698,9 @@ describe_frame (GstClPlan * self, GstClFrameStats * frame)
       luma->runs.epsilon, &luma->epsilon_launch);
   describe_launch (frame->conv_launch, sizeof (frame->conv_launch),
       luma->runs.convolve, &luma->conv_launch);
-  frame->auto_threshold = luma->runs.dct ? self->auto_state.threshold : 0;
+  frame->auto_threshold = luma->runs.dct ? self->auto_state[0].threshold : 0;
   frame->auto_idle = luma->runs.dct ?
-      gst_cl_dct_auto_idle (&self->auto_state, FALSE) : GST_CL_DCT_IDLE_NO;
+      gst_cl_dct_auto_idle (&self->auto_state[0], FALSE) : GST_CL_DCT_IDLE_NO;
 }
 
 /* Enqueues the frame on @q: uploads, then the stages once they are done,

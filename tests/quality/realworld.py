@@ -540,6 +540,11 @@ def report(doc, cache, split):
                 continue
             gu, gv = gain(cols, k, "psnr_u"), gain(cols, k, "psnr_v")
             cr.append("%+.2f / %+.2f" % (gu.mean(), gv.mean()))
+        # nothing set's worst plane of a frame, and the planes below BELOW
+        guv = np.concatenate([gain(cols, NOTHING, "psnr_u"),
+                              gain(cols, NOTHING, "psnr_v")])
+        cr.insert(1, "%+.2f; %d of %d" % (guv.min(), int((guv < BELOW).sum()),
+                                          guv.size))
         chroma.append("| %s | %s |" % (c["name"], " | ".join(cr)))
         sr = []
         for k in (NOTHING, AUTO, "spp QP table", "nlmeans"):
@@ -583,10 +588,12 @@ def report(doc, cache, split):
     L.append("| coding | I | P | B | worst frame |")
     L.append("| --- | --- | --- | --- | --- |")
     L += types_rows
-    L.append("\nChroma PSNR gain, U / V, mean dB\n")
-    L.append("| coding | nothing set | `auto` | `spp` QP table | `spp` best "
-             "fixed | `nlmeans` |")
-    L.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+    L.append("\nChroma PSNR gain, U / V, mean dB (nothing set: also its worst "
+             "chroma plane of a frame, and the U and V planes of frames below "
+             "%.2f dB)\n" % BELOW)
+    L.append("| coding | nothing set | nothing set: worst; below | `auto` | "
+             "`spp` QP table | `spp` best fixed | `nlmeans` |")
+    L.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     L += chroma
     L.append("\nSSIM change over the decoded frames, Y / U / V, mean\n")
     L.append("| coding | decoded, luma SSIM | nothing set | `auto` | `spp` "

@@ -124,25 +124,39 @@ assert_level_values (GstElement * e, const Level * level)
   g_free (kernel);
 }
 
-/* A 160x120 I420 frame that went through jpegenc quality=12 and jpegdec:
- * the coding noise the DCT stage finds a step in. NULL where GStreamer's
+/* A frame that went through jpegenc quality=12 and jpegdec, converted to
+ * @format: the coding noise the DCT stage finds a step in. The frame is
+ * @raw (taken) of @raw_info, or where @raw is NULL one of videotestsrc
+ * with @source (its properties and caps, I420). NULL where GStreamer's
  * JPEG elements are missing. */
 static GstBuffer *
-jpeg_coded_frame (GstVideoInfo * info)
+jpeg_coded_frame_of (const gchar * source, GstBuffer * raw,
+    const GstVideoInfo * raw_info, const gchar * format, GstVideoInfo * info)
 {
   GstHarness *codec;
   GstBuffer *decoded, *frame;
   GstCaps *caps;
+  gchar *launch;
 
   if (!gst_registry_check_feature_version (gst_registry_get (), "jpegenc", 1,
-          0, 0))
+          0, 0)) {
+    if (raw)
+      gst_buffer_unref (raw);
     return NULL;
-  codec = gst_harness_new_parse ("jpegenc quality=12 ! jpegdec ! "
-      "capsfilter caps=video/x-raw,format=I420");
-  gst_harness_add_src_parse (codec, "videotestsrc pattern=zone-plate "
-      "kx2=20 ky2=20 kt=1 ! capsfilter caps=video/x-raw,format=I420,"
-      "width=160,height=120", FALSE);
-  fail_unless_equals_int (gst_harness_push_from_src (codec), GST_FLOW_OK);
+  }
+  launch = g_strdup_printf ("jpegenc quality=12 ! jpegdec ! videoconvert ! "
+      "capsfilter caps=video/x-raw,format=%s", format);
+  codec = gst_harness_new_parse (launch);
+  g_free (launch);
+  if (raw) {
+    gst_harness_set_src_caps (codec, gst_video_info_to_caps (raw_info));
+    fail_unless_equals_int (gst_harness_push (codec, raw), GST_FLOW_OK);
+  } else {
+    launch = g_strdup_printf ("videotestsrc %s,format=I420", source);
+    gst_harness_add_src_parse (codec, launch, FALSE);
+    g_free (launch);
+    fail_unless_equals_int (gst_harness_push_from_src (codec), GST_FLOW_OK);
+  }
   decoded = gst_harness_pull (codec);
   fail_unless (decoded != NULL);
   caps = gst_pad_get_current_caps (codec->sinkpad);
@@ -153,6 +167,16 @@ jpeg_coded_frame (GstVideoInfo * info)
   gst_buffer_unref (decoded);
   gst_harness_teardown (codec);
   return frame;
+}
+
+/* A 160x120 I420 zone plate through JPEG (jpeg_coded_frame_of()): its luma
+ * has a step to find, its chroma is flat. */
+static GstBuffer *
+jpeg_coded_frame (GstVideoInfo * info)
+{
+  return jpeg_coded_frame_of ("pattern=zone-plate kx2=20 ky2=20 kt=1 ! "
+      "capsfilter caps=video/x-raw,width=160,height=120", NULL, NULL, "I420",
+      info);
 }
 
 static guint
@@ -618,6 +642,124 @@ static const BadValue bad_values[] = {
 
 /* Each bad value on a running element: a WARNING at once that names the
  * property, and the old value kept (strength too). */
+/* The estimate's threshold of one frame, from the reference's histogram of
+ * @plane of @frame and its lattice search (the element's defaults: gains
+ * 5 and 4 on H.263's lattice, strong gain 12 from level 5, 24 values at
+ * least; gstcldctestimate-private.h): what strength=auto gives the first
+ * frame of a stream. */
+static guint
+ref_frame_threshold (GstVideoFrame * frame, guint plane)
+{
+  guint32 hist[3 * 1024];
+  guint t[3], n = 0, k;
+
+  ref_dct_histogram (GST_VIDEO_FRAME_PLANE_DATA (frame, plane),
+      GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane),
+      GST_VIDEO_FRAME_COMP_WIDTH (frame, plane),
+      GST_VIDEO_FRAME_COMP_HEIGHT (frame, plane), hist);
+  for (k = 0; k < 3; k++) {
+    guint spacing;
+    const guint kind = ref_dct_lattice (hist + k * 1024, 24, &spacing);
+
+    if (kind)
+      t[n++] = ref_dct_coefficient_threshold (hist + k * 1024, kind,
+          spacing, kind == 2 ? 4 : 5, 12, 5);
+  }
+  return ref_dct_median_threshold (t, n);
+}
+
+/* Plane @plane of @out: @in's through the reference's stage at @threshold,
+ * or @in's as it was at 0. */
+static void
+check_plane_stage (GstVideoFrame * in, GstVideoFrame * out, guint plane,
+    guint threshold, const gchar * ctx)
+{
+  const gint w = GST_VIDEO_FRAME_COMP_WIDTH (in, plane);
+  const gint h = GST_VIDEO_FRAME_COMP_HEIGHT (in, plane);
+  const gint in_stride = GST_VIDEO_FRAME_PLANE_STRIDE (in, plane);
+  guint8 *expected = g_malloc (w * h);
+  gint y;
+
+  if (threshold > 0)
+    ref_dct_threshold_plane (GST_VIDEO_FRAME_PLANE_DATA (in, plane),
+        in_stride, expected, w, w, h, threshold, DCT_PASSES);
+  for (y = 0; y < h; y++) {
+    const guint8 *want = threshold > 0 ? expected + y * w :
+        (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, plane) + y * in_stride;
+
+    fail_unless (memcmp (want, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out,
+                plane) + y * GST_VIDEO_FRAME_PLANE_STRIDE (out, plane),
+            w) == 0, "%s: plane %u row %d differs from the reference "
+        "(threshold %u)", ctx, plane, y, threshold);
+  }
+  g_free (expected);
+}
+
+/* strength=auto on the chroma of a picture coded as JPEG (a random one:
+ * videotestsrc's patterns leave too few chroma coefficients at this
+ * quality for a step to show): on
+ * I420 each plane gets the stage at the threshold of its own estimate
+ * (the reference's, which finds a step in both chroma planes here); on
+ * NV12, whose chroma is interleaved, luma does and chroma is as it
+ * came. */
+GST_START_TEST (test_auto_chroma)
+{
+  static const gchar *formats[] = { "I420", "NV12" };
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    GstVideoInfo info, caps_info;
+    GstVideoFrame fin, fout;
+    GstElement *e;
+    GstHarness *hr;
+    GstBuffer *in, *out;
+    guint plane, chroma_found = 0;
+    gchar *ctx = g_strdup_printf ("strength=auto on %s", formats[f]);
+
+    GstVideoInfo raw_info;
+    GRand *rand = g_rand_new_with_seed (0x63686d61);
+
+    gst_video_info_set_format (&raw_info, GST_VIDEO_FORMAT_I420, 320, 240);
+    in = jpeg_coded_frame_of (NULL, th_make_input (&raw_info, rand,
+            TH_FILL_SMOOTH), &raw_info, formats[f], &info);
+    g_rand_free (rand);
+    if (in == NULL) {
+      GST_WARNING ("no jpegenc: %s not run", ctx);
+      g_free (ctx);
+      continue;
+    }
+    e = th_make_element ();
+    gst_util_set_object_arg (G_OBJECT (e), "strength", "auto");
+    hr = th_harness_new (e, GST_VIDEO_INFO_FORMAT (&info), info.width,
+        info.height, 0, &caps_info);
+    out = th_push_pull (hr, gst_buffer_ref (in), ctx);
+    fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
+    for (plane = 0; plane < GST_VIDEO_INFO_N_PLANES (&info); plane++) {
+      const guint threshold = plane == 0 || f == 0 ?
+          ref_frame_threshold (&fin, plane) : 0;
+
+      if (plane == 0) {
+        fail_unless_equals_int (stats_uint (hr->element, "auto-threshold"),
+            threshold);
+      } else {
+        chroma_found += threshold > 0;
+      }
+      check_plane_stage (&fin, &fout, plane, threshold, ctx);
+    }
+    if (f == 0)
+      fail_unless_equals_int (chroma_found, 2);
+    gst_video_frame_unmap (&fout);
+    gst_video_frame_unmap (&fin);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+    th_teardown_checked (hr);
+    g_free (ctx);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_bad_values_warn)
 {
   GstVideoInfo info;
@@ -1231,6 +1373,7 @@ clepsilonknob_suite (void)
   tcase_add_test (tc, test_bad_value_warns_after_restart);
   tcase_add_test (tc, test_auto_idle_info);
   tcase_add_test (tc, test_auto_10bit);
+  tcase_add_test (tc, test_auto_chroma);
   tcase_add_test (tc, test_auto_packed_422);
   tcase_add_test (tc, test_stats_at_eos);
   tcase_add_test (tc, test_metadata);

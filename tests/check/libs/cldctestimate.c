@@ -575,6 +575,53 @@ GST_START_TEST (test_auto_hold_coded)
 
 GST_END_TEST;
 
+/* The chroma planes' estimate: a frame with a lattice of its own gets the
+ * same threshold as with luma's parameters; held, an intra or P frame the
+ * stream tells keeps luma's hold, a B frame none, and where the stream
+ * tells no types no frame is held. */
+GST_START_TEST (test_auto_chroma_hold)
+{
+  static const guint h263[] = { 116, 196, 276, 0 };
+  static const GstClDctPicture pictures[] = {
+    GST_CL_DCT_PICTURE_INTRA, GST_CL_DCT_PICTURE_P, GST_CL_DCT_PICTURE_B,
+    GST_CL_DCT_PICTURE_UNKNOWN
+  };
+  guint32 hist[GST_CL_DCT_HIST_SIZE], flat[GST_CL_DCT_HIST_SIZE] = { 0 };
+  const GstClDctCoding intra = { GST_CL_DCT_PICTURE_INTRA, 10 };
+  GstClDctAutoParams luma, coded, uncoded;
+  guint i, k;
+
+  for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
+    points_histogram (hist + k * GST_CL_DCT_BINS, h263, 20);
+  flat[0] = 1000;
+  gst_cl_dct_auto_params_init (&luma);
+  gst_cl_dct_auto_chroma_params_init (&coded, TRUE);
+  gst_cl_dct_auto_chroma_params_init (&uncoded, FALSE);
+  for (i = 0; i < G_N_ELEMENTS (pictures); i++) {
+    GstClDctAuto l = { 0, }, c = { 0, }, u = { 0, };
+    const GstClDctCoding held = { pictures[i], 10 };
+    guint own, by_luma;
+
+    own = gst_cl_dct_auto_update_with (&l, hist, &intra, &luma);
+    fail_unless (own > 0);
+    fail_unless_equals_int (gst_cl_dct_auto_update_with (&c, hist, &intra,
+            &coded), own);
+    fail_unless_equals_int (gst_cl_dct_auto_update_with (&u, hist, NULL,
+            &uncoded), own);
+    by_luma = gst_cl_dct_auto_update_with (&l, flat, &held, &luma);
+    fail_unless (by_luma > 0, "luma holds picture %d", pictures[i]);
+    fail_unless_equals_int (gst_cl_dct_auto_update_with (&c, flat, &held,
+            &coded), pictures[i] == GST_CL_DCT_PICTURE_B ? 0 : by_luma);
+    fail_unless_equals_int (gst_cl_dct_auto_update_with (&u, flat, NULL,
+            &uncoded), 0);
+    /* a frame with its own lattice again: its own threshold */
+    fail_unless_equals_int (gst_cl_dct_auto_update_with (&c, hist, &held,
+            &coded), gst_cl_dct_auto_update_with (&l, hist, &held, &luma));
+  }
+}
+
+GST_END_TEST;
+
 /* Why strength=auto leaves a stream alone: nothing said before
  * GST_CL_DCT_IDLE_FRAMES frames (unless the stream ends), "flat" where no
  * coefficient had the values a lattice needs, "no lattice" where one had
@@ -650,6 +697,7 @@ cldctestimate_suite (void)
   tcase_add_test (tc, test_auto_hold);
   tcase_add_test (tc, test_auto_idle);
   tcase_add_test (tc, test_auto_hold_coded);
+  tcase_add_test (tc, test_auto_chroma_hold);
   return s;
 }
 
