@@ -550,12 +550,13 @@ run_stage (GstClFrameQueues * q, const GstClStage * stage,
   return TRUE;
 }
 
-/* strength=auto on @on (samples of @bytes bytes) on @q's kernel stream: the
- * quantizer step read off the frame's DCTs, the DCT thresholding at the
- * strength it gives, or a copy where the frame shows no coding
- * (gstcldct.c). The histogram waits for what the stream waits for on the
- * device; the CPU then waits for its counts (the threshold needs them), so
- * what follows it need not wait again. */
+/* strength=auto on @on, a region of plane @index, on @q's kernel stream:
+ * the quantizer step read off the frame's DCTs by the plane's own estimate
+ * (a chroma plane's holds less: gst_cl_dct_auto_chroma_params_init()), the
+ * DCT thresholding at the strength it gives, or a copy where the frame
+ * shows no coding (gstcldct.c). The histogram waits for what the stream
+ * waits for on the device; the CPU then waits for its counts (the
+ * threshold needs them), so what follows it need not wait again. */
 static gboolean
 run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
     guint index, GError ** error)
