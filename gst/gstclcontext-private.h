@@ -73,6 +73,7 @@ gboolean gst_cl_context_is_host_unified (GstClContext * self);
  * device. Read from the environment once, when a context is made
  * (GST_CL_SVM=0: no SVM frames; GST_CL_DISCRETE=1: the discrete-GPU paths;
  * GST_CL_DCT_KERNEL=strips|tiles: the DCT stage's shape;
+ * GST_CL_AUTO_DECIDE=host|device: where strength=auto decides;
  * GST_CL_SHARE_UNTOUCHED=always|never: untouched planes shared or copied
  * whatever the measurement says); the library takes them from the context
  * and reads no environment of its own. */
@@ -83,11 +84,19 @@ typedef enum
   GST_CL_DCT_SHAPE_TILES,
 } GstClDctShape;
 
+typedef enum
+{
+  GST_CL_AUTO_DECIDE_AUTO,      /* the device, unless it works on host memory */
+  GST_CL_AUTO_DECIDE_HOST,
+  GST_CL_AUTO_DECIDE_DEVICE,
+} GstClAutoDecide;
+
 typedef struct
 {
   gboolean no_svm;
   gboolean discrete;
   GstClDctShape dct_shape;
+  GstClAutoDecide auto_decide;
   gint share_untouched;         /* 1 always, -1 never, 0 as measured */
 } GstClSwitches;
 

@@ -77,12 +77,16 @@ read_switches (GstClSwitches * sw)
 {
   const gchar *dct = g_getenv ("GST_CL_DCT_KERNEL");
   const gchar *share = g_getenv ("GST_CL_SHARE_UNTOUCHED");
+  const gchar *decide = g_getenv ("GST_CL_AUTO_DECIDE");
 
   sw->no_svm = g_strcmp0 (g_getenv ("GST_CL_SVM"), "0") == 0;
   sw->discrete = g_strcmp0 (g_getenv ("GST_CL_DISCRETE"), "1") == 0;
   sw->dct_shape = g_strcmp0 (dct, "strips") == 0 ? GST_CL_DCT_SHAPE_STRIPS :
       g_strcmp0 (dct, "tiles") == 0 ? GST_CL_DCT_SHAPE_TILES :
       GST_CL_DCT_SHAPE_AUTO;
+  sw->auto_decide = g_strcmp0 (decide, "host") == 0 ? GST_CL_AUTO_DECIDE_HOST :
+      g_strcmp0 (decide, "device") == 0 ? GST_CL_AUTO_DECIDE_DEVICE :
+      GST_CL_AUTO_DECIDE_AUTO;
   sw->share_untouched = g_strcmp0 (share, "always") == 0 ? 1 :
       g_strcmp0 (share, "never") == 0 ? -1 : 0;
 }

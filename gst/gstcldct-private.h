@@ -39,8 +39,10 @@ G_BEGIN_DECLS
  * 16-bit words:
  *  1. gst_cl_dct_histogram(): a histogram of three low-frequency
  *     coefficients of the plane's own 8x8 block grid, on the device;
- *  2. gst_cl_dct_auto_update() on the host: the lattice those coefficients
- *     sit on (gst_cl_dct_lattice(): multiples of a step for MPEG-1/2,
+ *  2. gst_cl_dct_auto_update() on the host, or the same formulas on the
+ *     device in gst_cl_dct_auto() (kernels/dct-estimate.h): the lattice
+ *     those coefficients sit on (gst_cl_dct_lattice(): multiples of a step
+ *     for MPEG-1/2,
  *     MPEG-4's MPEG quantization and JPEG, in any range; H.263's odd
  *     multiples for H.263 and MPEG-4 Part 2's default), the stage's
  *     threshold from its spacing, or a part of the last one found for a
@@ -94,8 +96,9 @@ gboolean gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
 
 /* Enqueues the stage on @plane: its @dst gets the mean of @passes (1, 2,
  * 4, 8 or 16) inverse 8x8 DCTs of its @src's blocks on shifted grids, AC
- * coefficients with |X| < @threshold zeroed. @src and @dst must not
- * overlap; @threshold 0 is not a no-op (the caller copies instead). Uses a
+ * coefficients with |X| < @threshold zeroed; @threshold 0 copies @src as
+ * it is (the stage at 0 would not: it rounds). @src and @dst must not
+ * overlap. Uses a
  * scratch buffer of @self, so calls on one GstClDct must come from one
  * thread; does not wait. Its first kernel runs after @after's wait list,
  * the others after it on the in-order queue; the kernels' events are added
@@ -104,6 +107,42 @@ gboolean gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
  * FALSE with @error set on failure. */
 gboolean gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
     guint threshold, guint passes, const GstClAfter * after, GError ** error);
+
+/* Whether strength=auto is decided on the device (gst_cl_dct_auto()):
+ * on a device that does not work on host memory and has doubles (or as
+ * GST_CL_AUTO_DECIDE says, gstclcontext-private.h); else the host decides
+ * between gst_cl_dct_histogram() and gst_cl_dct_threshold(). */
+gboolean gst_cl_dct_decides (GstClDct * self);
+
+/* strength=auto on @plane, all on the device, nothing waited for: the
+ * histogram, the decision (kernels/dct-estimate.cl: the formulas of
+ * gst_cl_dct_auto_update_with(), the same thresholds) with @params and
+ * @coding (may be NULL) on the device's state of plane @index (below the
+ * GST_VIDEO_MAX_PLANES that @self keeps, each zeroed at first and by
+ * gst_cl_dct_auto_reset_states()), then the stage at its threshold with
+ * @passes, or a copy where it is 0. Ordered and reported as
+ * gst_cl_dct_threshold() is. Only where gst_cl_dct_decides(). */
+gboolean gst_cl_dct_auto (GstClDct * self, const GstClDctPlane * plane,
+    guint index, const GstClDctAutoParams * params,
+    const GstClDctCoding * coding, guint passes, const GstClAfter * after,
+    GError ** error);
+
+/* Enqueues the zeroing of every plane's state on the device (a new
+ * stream), after the commands enqueued before, and forgets the last state
+ * read; TRUE where none is kept. */
+gboolean gst_cl_dct_auto_reset_states (GstClDct * self, GError ** error);
+
+/* Enqueues the read of plane @index's state on the device, after the
+ * commands enqueued before: gst_cl_dct_last_state() gives it once done.
+ * Only where gst_cl_dct_decides(). */
+gboolean gst_cl_dct_read_state (GstClDct * self, guint index,
+    GError ** error);
+
+/* Copies to @state (may be NULL) the latest state read back that has
+ * completed, after waiting for every read in flight where @wait (zeroed:
+ * none yet, or none since the last reset). */
+void gst_cl_dct_last_state (GstClDct * self, gboolean wait,
+    GstClDctAuto * state);
 
 /* The block offsets (x, y) of pass @i of @passes: FFmpeg spp's pattern. */
 void gst_cl_dct_pass_offset (guint passes, guint i, gint * sx, gint * sy);

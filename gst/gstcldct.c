@@ -42,6 +42,9 @@
 #define STRIPS_PER_CU 4
 /* Most work-groups of dct_histogram. */
 #define DCT_HIST_GROUPS 64
+/* Reads of a state back in flight at most: two a frame (its two fields)
+ * for as many frames as are left in flight, and more. */
+#define STATE_READS 32
 
 /* The stage's two shapes (kernels/dct-strips.cl, dct-tiles.cl). CPU
  * devices get dct_strips: every pass in one launch, a few work-items of 16
@@ -62,9 +65,26 @@ struct _GstClDct
   cl_kernel pad;                /* strips */
   cl_kernel stage;              /* dct_strips or dct_tile */
   cl_kernel histogram;
+  cl_kernel copy;               /* dct_copy: the stage at threshold 0 */
   cl_mem hist;                  /* GST_CL_DCT_HIST_SIZE uints */
+  cl_mem threshold;             /* one uint: the threshold the stage reads */
   cl_mem buf;                   /* dct_pad's copy (strips) */
   gsize buf_size;
+  /* strength=auto decided on the device (kernels/dct-estimate.cl): its
+   * program and kernel, and the planes' states (GST_VIDEO_MAX_PLANES
+   * GstClDctAuto); NULL where the host decides */
+  cl_program decide_program;
+  cl_kernel decide;
+  cl_mem states;
+  /* reads of a state back (for the stats), in flight until their events,
+   * oldest first, into pinned memory mapped for life (STATE_READS of
+   * them: the host's reads of a discrete GPU are DMA only from there);
+   * the latest read that completed */
+  cl_mem reads;
+  GstClDctAuto *reads_host;
+  cl_event read_done[STATE_READS];
+  guint first_read, n_reads;
+  GstClDctAuto last_read;
   cl_uint compute_units;
 };
 
@@ -105,6 +125,103 @@ gst_cl_dct_pass_offset (guint passes, guint i, gint * sx, gint * sy)
   g_return_if_fail (l >= 0 && i < passes);
   *sx = offsets[l][i][0];
   *sy = offsets[l][i][1];
+}
+
+/* Whether strength=auto is decided on @context's device: where the device
+ * does not work on host memory (a discrete GPU, whose frames are left in
+ * flight: a read of the histogram would make the host wait for each), or
+ * as GST_CL_AUTO_DECIDE says; only with doubles (kernels/dct-estimate.cl). */
+static gboolean
+decides_on_device (GstClContext * context)
+{
+  const GstClAutoDecide where =
+      gst_cl_context_get_switches (context)->auto_decide;
+  cl_device_fp_config doubles = 0;
+
+  if (where == GST_CL_AUTO_DECIDE_HOST ||
+      (where == GST_CL_AUTO_DECIDE_AUTO &&
+          gst_cl_context_is_host_unified (context)))
+    return FALSE;
+  if (clGetDeviceInfo (gst_cl_context_get_device (context),
+          CL_DEVICE_DOUBLE_FP_CONFIG, sizeof (doubles), &doubles,
+          NULL) != CL_SUCCESS)
+    doubles = 0;
+  return doubles != 0;
+}
+
+/* Maps self->reads for life (gstclmemory.c's map_for_life(): the reads'
+ * pinned destination). */
+static gboolean
+map_reads (GstClDct * self, GError ** error)
+{
+  cl_int status;
+
+  self->reads_host = clEnqueueMapBuffer (gst_cl_context_get_host_queue
+      (self->context), self->reads, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+      STATE_READS * sizeof (GstClDctAuto), 0, NULL, NULL, &status);
+  return status == CL_SUCCESS ||
+      gst_cl_set_error (error, status, "clEnqueueMapBuffer (state reads)");
+}
+
+static void release_decide (GstClDct * self);
+
+/* The device's decision, where decides_on_device(): its kernel and the
+ * planes' states, zeroed. Where that fails the host decides: the same
+ * thresholds, with a wait for each histogram. */
+static void
+create_decide (GstClDct * self)
+{
+  static const gchar *sources[] = {
+    gst_cl_kernel_dct_shared, gst_cl_kernel_dct_estimate_shared,
+    gst_cl_kernel_dct_estimate, NULL
+  };
+  GError *error = NULL;
+
+  if (!decides_on_device (self->context))
+    return;
+  self->decide_program = gst_cl_program_build (self->context, sources, "",
+      NULL, &error);
+  if (self->decide_program)
+    self->decide = gst_cl_program_create_kernel (self->decide_program,
+        "dct_decide", &error);
+  if (self->decide)
+    self->states = gst_cl_context_create_buffer (self->context,
+        CL_MEM_READ_WRITE, GST_VIDEO_MAX_PLANES * sizeof (GstClDctAuto),
+        "strength=auto states", &error);
+  if (self->states)
+    self->reads = gst_cl_context_create_buffer (self->context,
+        CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+        STATE_READS * sizeof (GstClDctAuto), "strength=auto state reads",
+        &error);
+  if (self->reads && map_reads (self, &error) &&
+      gst_cl_dct_auto_reset_states (self, &error))
+    return;
+  GST_WARNING ("strength=auto decided on the host: %s", error->message);
+  g_clear_error (&error);
+  release_decide (self);
+}
+
+/* Lets go of the device's decision (create_decide()). */
+static void
+release_decide (GstClDct * self)
+{
+  cl_command_queue host = gst_cl_context_get_host_queue (self->context);
+
+  while (self->n_reads > 0) {
+    clWaitForEvents (1, &self->read_done[self->first_read]);
+    clReleaseEvent (self->read_done[self->first_read]);
+    self->first_read = (self->first_read + 1) % STATE_READS;
+    self->n_reads--;
+  }
+  if (self->reads_host &&
+      clEnqueueUnmapMemObject (host, self->reads, self->reads_host, 0, NULL,
+          NULL) == CL_SUCCESS)
+    clFinish (host);
+  self->reads_host = NULL;
+  g_clear_pointer (&self->reads, clReleaseMemObject);
+  g_clear_pointer (&self->states, clReleaseMemObject);
+  g_clear_pointer (&self->decide, clReleaseKernel);
+  g_clear_pointer (&self->decide_program, clReleaseProgram);
 }
 
 GstClDct *
@@ -162,10 +279,18 @@ gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
       self->strips ? "dct_histogram_strips" : "dct_histogram", error);
   if (!self->histogram)
     goto failed;
+  self->copy = gst_cl_program_create_kernel (self->program, "dct_copy", error);
+  if (!self->copy)
+    goto failed;
   self->hist = gst_cl_context_create_buffer (context, CL_MEM_READ_WRITE,
       GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), "DCT histogram", error);
   if (!self->hist)
     goto failed;
+  self->threshold = gst_cl_context_create_buffer (context, CL_MEM_READ_WRITE,
+      sizeof (cl_uint), "DCT threshold", error);
+  if (!self->threshold)
+    goto failed;
+  create_decide (self);
   return self;
 
   /* ERRORS */
@@ -179,10 +304,19 @@ gst_cl_dct_free (GstClDct * self)
 {
   if (!self)
     return;
+  release_decide (self);
+  if (self->decide)
+    clReleaseKernel (self->decide);
+  if (self->decide_program)
+    clReleaseProgram (self->decide_program);
   if (self->buf)
     clReleaseMemObject (self->buf);
+  if (self->threshold)
+    clReleaseMemObject (self->threshold);
   if (self->hist)
     clReleaseMemObject (self->hist);
+  if (self->copy)
+    clReleaseKernel (self->copy);
   if (self->histogram)
     clReleaseKernel (self->histogram);
   if (self->stage)
@@ -195,9 +329,11 @@ gst_cl_dct_free (GstClDct * self)
   g_free (self);
 }
 
-gboolean
-gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
-    const GstClAfter * after, guint32 * hist, GError ** error)
+/* Enqueues the histogram of @plane into self->hist, after @after's list:
+ * zeroed, then counted where the plane has whole blocks. */
+static gboolean
+enqueue_histogram (GstClDct * self, const GstClDctPlane * plane,
+    const GstClAfter * after, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
   const cl_uint zero = 0, off = (cl_uint) plane->src->offset;
@@ -205,20 +341,17 @@ gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
   size_t global[2], local[2];
   const GstClEnqueue how = { local, *after, "dct_histogram" };
   GstClArgs args = GST_CL_ARGS_INIT;
-  gint64 began;
   cl_int err;
   guint a = 0;
 
-  g_return_val_if_fail (width > 0 && height > 0, FALSE);
-  if (width < 8 || height < 8) {
-    memset (hist, 0, GST_CL_DCT_HIST_SIZE * sizeof (guint32));
-    return TRUE;
-  }
-  /* the fill writes only our buffer: the wait list is the kernel's */
+  /* the fill writes only our buffer: the wait list is the kernel's; on
+   * the in-order queue, after what read the last histogram */
   err = clEnqueueFillBuffer (queue, self->hist, &zero, sizeof (zero), 0,
       GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0, NULL, NULL);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clEnqueueFillBuffer (histogram)");
+  if (width < 8 || height < 8)
+    return TRUE;
   GST_CL_ARG (self->histogram, a++, plane->src->mem, &args);
   GST_CL_ARG (self->histogram, a++, off, &args);
   GST_CL_ARG (self->histogram, a++, plane->src->pitch, &args);
@@ -246,9 +379,21 @@ gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
     local[0] = DCT_HIST_WG;
     local[1] = 1;
   }
-  if (!gst_cl_enqueue_kernel (self->context, self->histogram, global[0],
-          global[1], &how, error))
-      return FALSE;
+  return gst_cl_enqueue_kernel (self->context, self->histogram, global[0],
+      global[1], &how, error);
+}
+
+gboolean
+gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
+    const GstClAfter * after, guint32 * hist, GError ** error)
+{
+  cl_command_queue queue = gst_cl_context_get_queue (self->context);
+  gint64 began;
+  cl_int err;
+
+  g_return_val_if_fail (plane->width > 0 && plane->height > 0, FALSE);
+  if (!enqueue_histogram (self, plane, after, error))
+    return FALSE;
   /* after the kernel on the in-order queue */
   began = gst_cl_wait_begin ();
   err = clEnqueueReadBuffer (queue, self->hist, CL_TRUE, 0,
@@ -318,16 +463,18 @@ launch_pad (GstClDct * self, const GstClDctPlane * plane, cl_int phase,
   GST_CL_ARG (self->pad, a++, self->buf, &args);
   GST_CL_ARG (self->pad, a++, phase, &args);
   GST_CL_ARG (self->pad, a++, self->shift, &args);
+  GST_CL_ARG (self->pad, a++, self->threshold, &args);
   if (!gst_cl_args_check (&args, "dct_pad", error))
     return FALSE;
   return gst_cl_enqueue_kernel (self->context, self->pad, phase / 16,
       pad_rows, how, error);
 }
 
-/* dct_pad then dct_strips (kernels/dct-strips.cl); dct_pad waits for
- * @how's list, dct_strips follows it on the in-order queue. */
+/* dct_pad then dct_strips (kernels/dct-strips.cl) at the threshold in
+ * self->threshold; dct_pad waits for @how's list, dct_strips follows it on
+ * the in-order queue. */
 static gboolean
-threshold_strips (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
+threshold_strips (GstClDct * self, const GstClDctPlane * plane,
     guint passes, const GstClEnqueue * how, GError ** error)
 {
   static const size_t local[2] = { 1, 1 };
@@ -371,7 +518,7 @@ threshold_strips (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
   GST_CL_ARG (self->stage, a++, seg_rows, &args);
   GST_CL_ARG (self->stage, a++, sxs, &args);
   GST_CL_ARG (self->stage, a++, sys, &args);
-  GST_CL_ARG (self->stage, a++, thr, &args);
+  GST_CL_ARG (self->stage, a++, self->threshold, &args);
   GST_CL_ARG (self->stage, a++, plog, &args);
   GST_CL_ARG (self->stage, a++, self->shift, &args);
   if (!gst_cl_args_check (&args, "dct_strips", error))
@@ -384,10 +531,10 @@ threshold_strips (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
       &stage, error);
 }
 
-/* dct_tile, every pass in one launch (kernels/dct-tiles.cl), after
- * @how's list. */
+/* dct_tile, every pass in one launch (kernels/dct-tiles.cl), at the
+ * threshold in self->threshold, after @how's list. */
 static gboolean
-threshold_tiles (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
+threshold_tiles (GstClDct * self, const GstClDctPlane * plane,
     guint passes, const GstClEnqueue * how, GError ** error)
 {
   static const size_t local[2] = { DCT_WG, 1 };
@@ -411,7 +558,7 @@ threshold_tiles (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
   GST_CL_ARG (self->stage, a++, sxs, &args);
   GST_CL_ARG (self->stage, a++, sys, &args);
   GST_CL_ARG (self->stage, a++, n, &args);
-  GST_CL_ARG (self->stage, a++, thr, &args);
+  GST_CL_ARG (self->stage, a++, self->threshold, &args);
   GST_CL_ARG (self->stage, a++, plog, &args);
   GST_CL_ARG (self->stage, a++, self->shift, &args);
   if (!gst_cl_args_check (&args, "dct_tile", error))
@@ -424,15 +571,189 @@ threshold_tiles (GstClDct * self, const GstClDctPlane * plane, cl_int thr,
       (plane->height + DCT_TILE - 1) / DCT_TILE, &tiles, error);
 }
 
+/* dct_copy (kernels/dct.cl): @plane's source into its destination where
+ * self->threshold is 0, after @how's list. */
+static gboolean
+copy_if_zero (GstClDct * self, const GstClDctPlane * plane,
+    const GstClEnqueue * how, GError ** error)
+{
+  const cl_uint soff = (cl_uint) plane->src->offset;
+  const cl_uint doff = (cl_uint) plane->dst->offset;
+  GstClEnqueue copy = *how;
+  GstClArgs args = GST_CL_ARGS_INIT;
+  guint a = 0;
+
+  GST_CL_ARG (self->copy, a++, plane->src->mem, &args);
+  GST_CL_ARG (self->copy, a++, soff, &args);
+  GST_CL_ARG (self->copy, a++, plane->src->pitch, &args);
+  GST_CL_ARG (self->copy, a++, plane->dst->mem, &args);
+  GST_CL_ARG (self->copy, a++, doff, &args);
+  GST_CL_ARG (self->copy, a++, plane->dst->pitch, &args);
+  GST_CL_ARG (self->copy, a++, plane->width, &args);
+  GST_CL_ARG (self->copy, a++, plane->height, &args);
+  GST_CL_ARG (self->copy, a++, self->threshold, &args);
+  if (!gst_cl_args_check (&args, "dct_copy", error))
+    return FALSE;
+  copy.what = "dct_copy";
+  /* whole rows of 32 work-items: the device picks the work-groups */
+  return gst_cl_enqueue_kernel (self->context, self->copy,
+      (gsize) (plane->width + 31) / 32 * 32, plane->height, &copy, error);
+}
+
+/* The stage at the threshold in self->threshold, after @after's list:
+ * the shape's kernels, then (where @copies) dct_copy for a threshold of 0,
+ * which they leave alone; each after the last on the in-order queue. */
+static gboolean
+run_stage (GstClDct * self, const GstClDctPlane * plane, guint passes,
+    gboolean copies, const GstClAfter * after, GError ** error)
+{
+  GstClEnqueue how = { NULL, *after, NULL };
+
+  if (!(self->strips ? threshold_strips : threshold_tiles) (self, plane,
+          passes, &how, error))
+    return FALSE;
+  how.after.n_wait = 0;
+  how.after.wait = NULL;
+  return !copies || copy_if_zero (self, plane, &how, error);
+}
+
 gboolean
 gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
     guint threshold, guint passes, const GstClAfter * after, GError ** error)
 {
-  const cl_int thr = (cl_int) MIN (threshold, G_MAXINT32);
-  const GstClEnqueue how = { NULL, *after, NULL };
+  cl_command_queue queue = gst_cl_context_get_queue (self->context);
+  const cl_uint thr = threshold;
+  cl_int err;
 
   g_return_val_if_fail (passes_log2 (passes) >= 0 && plane->width > 0 &&
       plane->height > 0, FALSE);
-  return (self->strips ? threshold_strips : threshold_tiles) (self, plane,
-      thr, passes, &how, error);
+  /* the value is taken when enqueued; the in-order queue runs it after
+   * the commands of the last frame that read the buffer */
+  err = clEnqueueFillBuffer (queue, self->threshold, &thr, sizeof (thr), 0,
+      sizeof (thr), 0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clEnqueueFillBuffer (threshold)");
+  return run_stage (self, plane, passes, thr == 0, after, error);
+}
+
+gboolean
+gst_cl_dct_decides (GstClDct * self)
+{
+  return self->decide != NULL;
+}
+
+/* dct_decide (kernels/dct-estimate.cl) on the histogram in self->hist,
+ * for plane @index's state, into self->threshold, after @after's list. */
+static gboolean
+launch_decide (GstClDct * self, guint index,
+    const GstClDctAutoParams * params, const GstClDctCoding * coding,
+    const GstClAfter * after, GError ** error)
+{
+  static const size_t local[2] = { DCT_DECIDE_WG, 1 };
+  const GstClEnqueue how = { local, *after, "dct_decide" };
+  const cl_uint plane = index;
+  const cl_int picture = coding ? (cl_int) coding->picture :
+      GST_CL_DCT_PICTURE_UNKNOWN;
+  const cl_double quantiser = coding ? coding->quantiser : 0;
+  cl_uint16 packed = { {0,} };
+  GstClArgs args = GST_CL_ARGS_INIT;
+  guint a = 0;
+
+  /* the fields in order (kernels/dct-estimate.cl, unpack_params()) */
+  memcpy (packed.s, params, sizeof (*params));
+  GST_CL_ARG (self->decide, a++, self->hist, &args);
+  GST_CL_ARG (self->decide, a++, self->states, &args);
+  GST_CL_ARG (self->decide, a++, plane, &args);
+  GST_CL_ARG (self->decide, a++, packed, &args);
+  GST_CL_ARG (self->decide, a++, picture, &args);
+  GST_CL_ARG (self->decide, a++, quantiser, &args);
+  GST_CL_ARG (self->decide, a++, self->threshold, &args);
+  if (!gst_cl_args_check (&args, "dct_decide", error))
+    return FALSE;
+  return gst_cl_enqueue_kernel (self->context, self->decide, DCT_DECIDE_WG, 1,
+      &how, error);
+}
+
+gboolean
+gst_cl_dct_auto (GstClDct * self, const GstClDctPlane * plane, guint index,
+    const GstClDctAutoParams * params, const GstClDctCoding * coding,
+    guint passes, const GstClAfter * after, GError ** error)
+{
+  const GstClAfter next = { 0, NULL, after->events };
+
+  g_return_val_if_fail (self->decide != NULL, FALSE);
+  g_return_val_if_fail (index < GST_VIDEO_MAX_PLANES, FALSE);
+  g_return_val_if_fail (passes_log2 (passes) >= 0 && plane->width > 0 &&
+      plane->height > 0, FALSE);
+  if (!enqueue_histogram (self, plane, after, error))
+    return FALSE;
+  /* each after the last on the in-order queue: the decision after the
+   * histogram, the stage after the decision */
+  if (!launch_decide (self, index, params, coding, &next, error))
+    return FALSE;
+  return run_stage (self, plane, passes, TRUE, &next, error);
+}
+
+gboolean
+gst_cl_dct_auto_reset_states (GstClDct * self, GError ** error)
+{
+  const cl_uint zero = 0;
+  cl_int err;
+
+  if (!self->states)
+    return TRUE;
+  gst_cl_dct_last_state (self, TRUE, NULL);
+  memset (&self->last_read, 0, sizeof (self->last_read));
+  err = clEnqueueFillBuffer (gst_cl_context_get_queue (self->context),
+      self->states, &zero, sizeof (zero), 0,
+      GST_VIDEO_MAX_PLANES * sizeof (GstClDctAuto), 0, NULL, NULL);
+  return err == CL_SUCCESS ||
+      gst_cl_set_error (error, err, "clEnqueueFillBuffer (auto states)");
+}
+
+gboolean
+gst_cl_dct_read_state (GstClDct * self, guint index, GError ** error)
+{
+  guint entry;
+  cl_int err;
+
+  g_return_val_if_fail (self->states != NULL, FALSE);
+  g_return_val_if_fail (index < GST_VIDEO_MAX_PLANES, FALSE);
+  if (self->n_reads == STATE_READS)
+    gst_cl_dct_last_state (self, TRUE, NULL);
+  entry = (self->first_read + self->n_reads) % STATE_READS;
+  err = clEnqueueReadBuffer (gst_cl_context_get_queue (self->context),
+      self->states, CL_FALSE, index * sizeof (GstClDctAuto),
+      sizeof (GstClDctAuto), &self->reads_host[entry], 0, NULL,
+      &self->read_done[entry]);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clEnqueueReadBuffer (auto state)");
+  self->n_reads++;
+  return TRUE;
+}
+
+void
+gst_cl_dct_last_state (GstClDct * self, gboolean wait, GstClDctAuto * state)
+{
+  while (self->n_reads > 0) {
+    cl_event done = self->read_done[self->first_read];
+    cl_int status = CL_COMPLETE;
+
+    if (wait)
+      clWaitForEvents (1, &done);
+    if (clGetEventInfo (done, CL_EVENT_COMMAND_EXECUTION_STATUS,
+            sizeof (status), &status, NULL) != CL_SUCCESS)
+      status = CL_INVALID_EVENT;
+    if (status > CL_COMPLETE)
+      break;
+    /* a read that failed says nothing: its frame's error is raised where
+     * frames in flight raise theirs (gstclinflight.c) */
+    if (status == CL_COMPLETE)
+      self->last_read = self->reads_host[self->first_read];
+    clReleaseEvent (done);
+    self->first_read = (self->first_read + 1) % STATE_READS;
+    self->n_reads--;
+  }
+  if (state)
+    *state = self->last_read;
 }

@@ -23,6 +23,7 @@
 
 #include <glib.h>
 #include "dct-shared.h"
+#include "dct-estimate.h"
 
 G_BEGIN_DECLS
 /* strength=auto's estimate, on the host: from a histogram of three
@@ -101,14 +102,14 @@ G_BEGIN_DECLS
 /* The lattices a block-DCT decoder leaves one coefficient's values on. */
     typedef enum
 {
-  GST_CL_DCT_LATTICE_NONE,
+  GST_CL_DCT_LATTICE_NONE = EST_LATTICE_NONE,
   /* |X| = L s: MPEG-1/2 and MPEG-4 (MPEG quantization) intra blocks,
    * JPEG; s need not be a whole number of quarter levels (MPEG-4's
    * matrices, a full-to-limited range conversion) */
-  GST_CL_DCT_LATTICE_MULTIPLES,
+  GST_CL_DCT_LATTICE_MULTIPLES = EST_LATTICE_MULTIPLES,
   /* |X| = qp (2 L + 1) - (qp even): H.263, MPEG-4 Part 2 with H.263
    * quantization (DivX, Xvid's default), spacing 2 qp */
-  GST_CL_DCT_LATTICE_H263,
+  GST_CL_DCT_LATTICE_H263 = EST_LATTICE_H263,
 } GstClDctLattice;
 
 /* The lattice the values of one coefficient's histogram @hist
@@ -120,36 +121,9 @@ GstClDctLattice gst_cl_dct_lattice (const guint32 * hist, guint min_count,
     guint * spacing);
 
 /* strength=auto's fitted parameters (tests/quality/heldout.py fits them on
- * its FIT set): gains in 16ths. */
-typedef struct
-{
-  guint gain;                   /* threshold / spacing, MULTIPLES */
-  guint gain_h263;              /* threshold / spacing, H263 */
-  /* added to either gain, times the share of the coefficient's coded
-   * values that are strong: @strong_level half steps or more (edges and
-   * flat areas keep few small levels, fine texture many, which a high
-   * threshold would take off) */
-  guint strong_gain;
-  guint strong_level;
-  guint hold_gain;              /* a predicted frame's threshold / the held one */
-  /* the same for the last @late_frames frames before the next intra frame
-   * is due, and for every predicted frame while that is unknown */
-  guint hold_gain_late;
-  guint late_frames;
-  guint min_count;              /* values a coefficient needs (gst_cl_dct_lattice) */
-  /* a predicted frame's threshold / the held one, where the stream says
-   * the frame is P (times the square root of its quantiser over the held
-   * frame's) or B */
-  guint hold_gain_p;
-  guint hold_gain_b;
-  /* the ratio's lower bound (16ths; the upper is 2), and the power of a B
-   * frame's ratio below 1 that scales its threshold (16ths) */
-  guint ratio_min;
-  guint b_ratio_power;
-  /* the share (16ths) of either that a predicted frame keeps before the
-   * second intra frame (GST_CL_DCT_DEFAULT_FIRST_GOP) */
-  guint first_gop;
-} GstClDctAutoParams;
+ * its FIT set): gains in 16ths; the fields are kernels/dct-estimate.h's
+ * (EstParams), where the device reads them too. */
+typedef EstParams GstClDctAutoParams;
 
 /* Fills @params with the defaults (GST_CL_DCT_DEFAULT_*). */
 void gst_cl_dct_auto_params_init (GstClDctAutoParams * params);
@@ -173,10 +147,10 @@ guint gst_cl_dct_frame_threshold (const guint32 * hist,
 /* A frame's picture type, as its coded stream says it. */
 typedef enum
 {
-  GST_CL_DCT_PICTURE_UNKNOWN,
-  GST_CL_DCT_PICTURE_INTRA,
-  GST_CL_DCT_PICTURE_P,         /* MPEG-4's S (sprite) VOPs too */
-  GST_CL_DCT_PICTURE_B,
+  GST_CL_DCT_PICTURE_UNKNOWN = EST_PICTURE_UNKNOWN,
+  GST_CL_DCT_PICTURE_INTRA = EST_PICTURE_INTRA,
+  GST_CL_DCT_PICTURE_P = EST_PICTURE_P, /* MPEG-4's S (sprite) VOPs too */
+  GST_CL_DCT_PICTURE_B = EST_PICTURE_B,
 } GstClDctPicture;
 
 /* What the coded stream says of a frame, where the pipeline carries it:
@@ -189,36 +163,15 @@ typedef struct
 } GstClDctCoding;
 
 /* How many of the last distances between intra frames strength=auto keeps
- * (the longest is taken): a GOP split in two by an early intra frame leaves
- * the regular one among them. */
-#define GST_CL_DCT_AUTO_DISTANCES 3
+ * (kernels/dct-estimate.h). */
+#define GST_CL_DCT_AUTO_DISTANCES EST_DISTANCES
 
 /* What strength=auto carries from one frame to the next: frames without a
  * lattice of their own (predicted frames: the prediction hides it) take
  * a part of the last threshold found for a while. Zero-initialised:
- * nothing held. */
-typedef struct
-{
-  guint held_step;              /* the last frame threshold found */
-  guint held_frames;            /* frames since it was found */
-  /* frames since the first of the last run of frames with a lattice (an
-   * intra frame, and predicted frames that show its lattice still); the
-   * last distances between the first frames of two such runs, the latest
-   * first (0: none yet), and the longest of them: the distance between
-   * intra frames; 0: not known yet */
-  guint run_age;
-  guint distances[GST_CL_DCT_AUTO_DISTANCES];
-  guint period;
-  guint threshold;              /* the last frame's threshold */
-  gdouble held_quantiser;       /* the coded quantiser of held_step's frame,
-                                 * 0: not known */
-  /* since the last reset: frames seen (counted up to
-   * GST_CL_DCT_IDLE_FRAMES), whether one showed a lattice of its own, and
-   * whether one had coded values enough to look for one (was not flat) */
-  guint frames_seen;
-  gboolean lattice_seen;
-  gboolean detail_seen;
-} GstClDctAuto;
+ * nothing held. The fields are kernels/dct-estimate.h's (EstState): one
+ * layout on the host and in a device buffer. */
+typedef EstState GstClDctAuto;
 
 /* Why strength=auto leaves a stream alone, once it has seen
  * GST_CL_DCT_IDLE_FRAMES frames and found a lattice on none. */
@@ -233,7 +186,7 @@ typedef enum
 
 /* Frames strength=auto looks at before it says it finds nothing to do:
  * more than a group of pictures of DVD, broadcast or camera video. */
-#define GST_CL_DCT_IDLE_FRAMES 64
+#define GST_CL_DCT_IDLE_FRAMES EST_IDLE_FRAMES
 
 /* Whether, and why, what @state has seen since its reset shows nothing
  * for the stage to do: after GST_CL_DCT_IDLE_FRAMES frames, or at the

@@ -579,15 +579,19 @@ gst_cl_epsilon_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstClEpsilon *self = GST_CL_EPSILON (trans);
   GstClDctIdle idle;
+  guint threshold;
   GError *error = NULL;
 
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_EOS:
       /* a stream shorter than the frames it looks at first */
-      idle = self->plan ? gst_cl_plan_auto_idle_at_end (self->plan) :
-          GST_CL_DCT_IDLE_NO;
-      if (idle != GST_CL_DCT_IDLE_NO)
-        gst_cl_epsilon_tell_idle (self, idle);
+      if (self->plan) {
+        idle = gst_cl_plan_auto_at_end (self->plan, &threshold);
+        /* frames in flight are done now: the last frame's */
+        gst_cl_stats_set_auto_threshold (self->stats, threshold);
+        if (idle != GST_CL_DCT_IDLE_NO)
+          gst_cl_epsilon_tell_idle (self, idle);
+      }
       /* A frame in flight failed, or an error stopped the stream before:
        * the stream ends in that ERROR, not in EOS. */
       if (self->plan && !gst_cl_plan_drain (self->plan, NULL, &error))

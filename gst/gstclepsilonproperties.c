@@ -290,7 +290,9 @@ install_device_properties (GObjectClass * gobject_class)
    *    the caches save.
    *  - auto-threshold (guint): with #GstClEpsilon:strength auto, the DCT
    *    threshold of the last frame's luma (quarter levels; 0: left as it
-   *    was).
+   *    was). On a GPU, whose frames are left in flight and decided on the
+   *    device, that of the last frame the device has finished; the last
+   *    frame's at EOS.
    *
    * Notified at EOS, so that `gst-launch-1.0 -v` prints the figures of the
    * whole stream.

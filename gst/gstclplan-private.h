@@ -94,10 +94,11 @@ GstClPlan *gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
     const GstVideoInfo * info, guint depth, GError ** error);
 
 /* Whether, and why, strength=auto left the stream so far alone
- * (gst_cl_dct_auto_idle() at the end of a stream): asked at EOS, before
- * gst_cl_plan_drain() forgets it. GST_CL_DCT_IDLE_NO where luma does not
- * run the DCT stage. */
-GstClDctIdle gst_cl_plan_auto_idle_at_end (GstClPlan * plan);
+ * (gst_cl_dct_auto_idle() at the end of a stream), and luma's threshold on
+ * the last frame in @threshold: asked at EOS, before gst_cl_plan_drain()
+ * forgets them (where the device decides, the frames in flight are waited
+ * for). GST_CL_DCT_IDLE_NO and 0 where luma does not run the DCT stage. */
+GstClDctIdle gst_cl_plan_auto_at_end (GstClPlan * plan, guint * threshold);
 
 /* Waits for every frame in flight and lets go of the buffers they held
  * (at EOS, a flush, new caps, stop); adds the milliseconds their kernels

@@ -87,8 +87,9 @@ struct _GstClPlan
   gboolean applied;             /* some settings were */
 
   GstClDct *dct;                /* strength=auto */
-  /* strength=auto's step held between frames, by plane index (luma's is
-   * 0's, which the stats give) */
+  /* strength=auto's step held between frames, by plane index, where the
+   * host decides (luma's is 0's, which the stats give; where the device
+   * decides, they are its own: gst_cl_dct_auto()) */
   GstClDctAuto auto_state[GST_VIDEO_MAX_PLANES];
   /* what the coded stream says of the frame being filtered, where a
    * GstClCodingMeta on it tells (gstclcodingprobe-private.h) */
@@ -322,11 +323,28 @@ gst_cl_plan_set_faults (GstClPlan * self, GstClFaults * faults)
   gst_cl_in_flight_set_faults (self->in_flight, faults);
 }
 
-GstClDctIdle
-gst_cl_plan_auto_idle_at_end (GstClPlan * self)
+/* strength=auto's luma state into @luma: the host's, or the latest read
+ * back from the device that has completed (all of them, where @wait). */
+static void
+luma_state (GstClPlan * self, gboolean wait, GstClDctAuto * luma)
 {
-  return self->stages[0].runs.dct ?
-      gst_cl_dct_auto_idle (&self->auto_state[0], TRUE) : GST_CL_DCT_IDLE_NO;
+  if (self->dct && gst_cl_dct_decides (self->dct))
+    gst_cl_dct_last_state (self->dct, wait, luma);
+  else
+    *luma = self->auto_state[0];
+}
+
+GstClDctIdle
+gst_cl_plan_auto_at_end (GstClPlan * self, guint * threshold)
+{
+  GstClDctAuto luma;
+
+  *threshold = 0;
+  if (!self->stages[0].runs.dct)
+    return GST_CL_DCT_IDLE_NO;
+  luma_state (self, TRUE, &luma);
+  *threshold = luma.threshold;
+  return gst_cl_dct_auto_idle (&luma, TRUE);
 }
 
 gboolean
@@ -337,6 +355,8 @@ gst_cl_plan_drain (GstClPlan * self, gdouble * device_ms, GError ** error)
 
   for (i = 0; i < G_N_ELEMENTS (self->auto_state); i++)
     gst_cl_dct_auto_reset (&self->auto_state[i]);
+  ok = (!self->dct || gst_cl_dct_auto_reset_states (self->dct,
+          ok ? error : NULL)) && ok;
   return gst_cl_placement_release_staging (self->placement, ok ? error : NULL)
       && ok;
 }
@@ -550,13 +570,47 @@ run_stage (GstClFrameQueues * q, const GstClStage * stage,
   return TRUE;
 }
 
+/* The parameters of strength=auto's estimate on plane @index. */
+static void
+auto_params (GstClPlan * self, guint index, GstClDctAutoParams * params)
+{
+  if (self->planes[index].is_luma)
+    gst_cl_dct_auto_params_init (params);
+  else
+    gst_cl_dct_auto_chroma_params_init (params,
+        self->coding.picture != GST_CL_DCT_PICTURE_UNKNOWN);
+}
+
+/* strength=auto on @on, a region of plane @index, on @q's kernel stream,
+ * decided on the device: nothing waited for; luma's state is read back
+ * for the stats once the frame's decision is made. */
+static gboolean
+run_auto_on_device (GstClPlan * self, GstClFrameQueues * q,
+    const GstClDctPlane * on, guint index, GError ** error)
+{
+  GstClStream *s = &q->compute;
+  GstClEvents *events = q->events;
+  const guint before = events->n_events;
+  const GstClAfter after = { s->n_wait, s->wait, events };
+  GstClDctAutoParams params;
+
+  auto_params (self, index, &params);
+  if (!gst_cl_dct_auto (self->dct, on, index, &params, &self->coding,
+          GST_CL_DCT_MAX_PASSES, &after, error))
+    return FALSE;
+  stream_took (s, events, before);
+  return !self->planes[index].is_luma ||
+      gst_cl_dct_read_state (self->dct, index, error);
+}
+
 /* strength=auto on @on, a region of plane @index, on @q's kernel stream:
  * the quantizer step read off the frame's DCTs by the plane's own estimate
  * (a chroma plane's holds less: gst_cl_dct_auto_chroma_params_init()), the
  * DCT thresholding at the strength it gives, or a copy where the frame
- * shows no coding (gstcldct.c). The histogram waits for what the stream
- * waits for on the device; the CPU then waits for its counts (the
- * threshold needs them), so what follows it need not wait again. */
+ * shows no coding (gstcldct.c). Decided on the device where it can
+ * (gst_cl_dct_decides()); on the host otherwise, where the histogram waits
+ * for what the stream waits for on the device and the CPU then waits for
+ * its counts, so that what follows it need not wait again. */
 static gboolean
 run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
     guint index, GError ** error)
@@ -574,14 +628,12 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
     on->height
   };
 
+  if (gst_cl_dct_decides (self->dct))
+    return run_auto_on_device (self, q, on, index, error);
   if (!gst_cl_dct_histogram (self->dct, on, &after, hist, error))
     return FALSE;
   stream_took (s, events, before);
-  if (plane->is_luma)
-    gst_cl_dct_auto_params_init (&params);
-  else
-    gst_cl_dct_auto_chroma_params_init (&params,
-        self->coding.picture != GST_CL_DCT_PICTURE_UNKNOWN);
+  auto_params (self, index, &params);
   threshold = gst_cl_dct_auto_update_with (&self->auto_state[index], hist,
       &self->coding, &params);
   GST_LOG ("strength=auto: DCT threshold %u on plane %u", threshold, index);
@@ -692,6 +744,7 @@ static void
 describe_frame (GstClPlan * self, GstClFrameStats * frame)
 {
   const GstClPlaneStages *luma = &self->stages[0];
+  GstClDctAuto state;
 
   frame->memory_path = gst_cl_placement_memory_path (self->placement,
       &frame->transfers);
@@ -699,9 +752,13 @@ describe_frame (GstClPlan * self, GstClFrameStats * frame)
       luma->runs.epsilon, &luma->epsilon_launch);
   describe_launch (frame->conv_launch, sizeof (frame->conv_launch),
       luma->runs.convolve, &luma->conv_launch);
-  frame->auto_threshold = luma->runs.dct ? self->auto_state[0].threshold : 0;
-  frame->auto_idle = luma->runs.dct ?
-      gst_cl_dct_auto_idle (&self->auto_state[0], FALSE) : GST_CL_DCT_IDLE_NO;
+  /* where the device decides, of the last frame whose decision is read
+   * back (the frame's own where it was waited for) */
+  if (!luma->runs.dct)
+    return;
+  luma_state (self, FALSE, &state);
+  frame->auto_threshold = state.threshold;
+  frame->auto_idle = gst_cl_dct_auto_idle (&state, FALSE);
 }
 
 /* Enqueues the frame on @q: uploads, then the stages once they are done,

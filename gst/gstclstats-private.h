@@ -59,6 +59,10 @@ void gst_cl_stats_reset (GstClStats * stats);
 /* Counts one frame. */
 void gst_cl_stats_add_frame (GstClStats * stats, const GstClFrameStats * frame);
 
+/* Sets the last frame's strength=auto threshold, known only once the
+ * frames in flight are done where the device decides (at EOS). */
+void gst_cl_stats_set_auto_threshold (GstClStats * stats, guint threshold);
+
 /* Counts a program built in @ms, compiled from source or loaded from the
  * program cache. */
 void gst_cl_stats_add_build (GstClStats * stats, gdouble ms,

@@ -112,6 +112,14 @@ gst_cl_stats_add_frame (GstClStats * self, const GstClFrameStats * frame)
 }
 
 void
+gst_cl_stats_set_auto_threshold (GstClStats * self, guint threshold)
+{
+  g_mutex_lock (&self->lock);
+  self->auto_threshold = threshold;
+  g_mutex_unlock (&self->lock);
+}
+
+void
 gst_cl_stats_add_build (GstClStats * self, gdouble ms, gboolean from_cache)
 {
   g_mutex_lock (&self->lock);

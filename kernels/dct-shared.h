@@ -48,4 +48,7 @@
 /* Work-items of a dct_histogram work-group (kernels/dct-tiles.cl). */
 #define DCT_HIST_WG 64
 
+/* Work-items of dct_decide's one work-group (kernels/dct-estimate.cl). */
+#define DCT_DECIDE_WG 256
+
 #endif /* __GST_CL_DCT_SHARED_H__ */

@@ -235,7 +235,8 @@ zero_acc_row (dct_acc_row * row)
  * One work-item per 128 padded columns of a row. */
 __kernel void
 dct_pad (__global const uchar * src, uint src_offset, int src_pitch,
-    int width, int height, __global sample * pad, int phase, int shift)
+    int width, int height, __global sample * pad, int phase, int shift,
+    __global const uint * threshold)
 {
   const int g = get_global_id (0), x = g * 128 - DCT_PAD;
   const int y = (int) get_global_id (1) - DCT_PAD;
@@ -244,6 +245,9 @@ dct_pad (__global const uchar * src, uint src_offset, int src_pitch,
   __global sample *out = pad + (y + DCT_PAD) * 8 * phase + g * 16;
   dctv w[8];
 
+  /* threshold 0: dct_strips does nothing */
+  if (threshold[0] == 0)
+    return;
   if (x >= 0 && x + 128 <= width) {
     _Pragma ("unroll") for (int t = 0; t < 8; t++)
       w[t] = SAMPLE_VALUE16 (load_sample16 (row + x + 16 * t), shift);
@@ -276,7 +280,8 @@ __kernel __attribute__ ((reqd_work_group_size (1, 1, 1)))
 void
 dct_strips (__global const sample * pad, int phase, __global uchar * dst,
     uint dst_offset, int dst_pitch, int width, int height, int seg_rows,
-    ulong sxs, ulong sys, int threshold, int passes_log2, int shift)
+    ulong sxs, ulong sys, __global const uint * threshold, int passes_log2,
+    int shift)
 {
   const int x0 = (int) get_global_id (0) * DCT_STRIP;
   const int y_begin = (int) get_global_id (1) * seg_rows;
@@ -285,7 +290,7 @@ dct_strips (__global const sample * pad, int phase, __global uchar * dst,
   const int bias = DCT_OUT_BIAS (passes_log2);
   const int out_shift = DCT_OUT_SHIFT (passes_log2);
   /* |X| <= 4095: any larger threshold drops what 4096 does */
-  const uint t = clamp (threshold, 0, 4096);
+  const uint t = min (threshold[0], 4096u);
   const uint tc = t ? (t - 1) << 12 : 0, tr = t ? (2 * t - 1) << 12 : 0;
   /* dct_columns: a column of rows whose |R| sum to at most this in every
    * block has none of its coefficients kept */
@@ -310,6 +315,9 @@ dct_strips (__global const sample * pad, int phase, __global uchar * dst,
   /* bit u: column u was empty in the last blocks (dct_columns) */
   int was_empty = 0;
 
+  /* threshold 0: dct_copy copies the plane instead */
+  if (t == 0)
+    return;
   for (int y = 0; y < 16; y++)
     zero_acc_row (&acc[y]);
   for (int sx = 0; sx < 8; sx++) {

@@ -98,8 +98,8 @@ __kernel __attribute__ ((reqd_work_group_size (DCT_WG, 1, 1)))
 void
 dct_tile (__global const uchar * src, uint src_offset, int src_pitch,
     __global uchar * dst, uint dst_offset, int dst_pitch, int width,
-    int height, ulong sxs, ulong sys, int passes, int threshold,
-    int passes_log2, int shift)
+    int height, ulong sxs, ulong sys, int passes,
+    __global const uint * threshold_at, int passes_log2, int shift)
 {
   __local short in[DCT_TILE_IN][DCT_TILE_IN];
   __local int acc[DCT_TILE][DCT_TILE];
@@ -110,7 +110,12 @@ dct_tile (__global const uchar * src, uint src_offset, int src_pitch,
    * sample to the one holding its last (tx and ty are multiples of 8): at
    * most `across` a row and a column, one less at an offset of 0 */
   const int across = DCT_TILE / 8 + 1;
+  const int threshold = (int) min (threshold_at[0], (uint) INT_MAX);
 
+  /* threshold 0: dct_copy copies the plane instead (the whole work-group
+   * returns, before any barrier) */
+  if (threshold == 0)
+    return;
   src += src_offset;
   dst += dst_offset;
   for (int p = lid; p < DCT_TILE_IN * DCT_TILE_IN; p += DCT_WG) {

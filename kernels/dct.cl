@@ -217,3 +217,20 @@ idct8 (const dctv * X, dctv * y, int bias)
   y[3] = e3 + o[3];
   y[4] = e3 - o[3];
 }
+
+/* The stage where the threshold it reads is 0 (strength=auto found no
+ * coding on the frame): @src's samples into @dst as they are, whole words
+ * (the bits a 10-bit sample's value does not use too); nothing otherwise,
+ * where dct_strips or dct_tile writes @dst. A work-item a sample. */
+__kernel void
+dct_copy (__global const uchar * src, uint src_offset, int src_pitch,
+    __global uchar * dst, uint dst_offset, int dst_pitch, int width,
+    int height, __global const uint * threshold)
+{
+  const int x = get_global_id (0), y = get_global_id (1);
+
+  if (threshold[0] != 0 || x >= width || y >= height)
+    return;
+  ((__global sample *) (dst + dst_offset + y * dst_pitch))[x] =
+      ((__global const sample *) (src + src_offset + y * src_pitch))[x];
+}

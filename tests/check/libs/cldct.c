@@ -445,6 +445,172 @@ GST_START_TEST (test_10bit_is_8bit_times_4)
 
 GST_END_TEST;
 
+/* strength=auto decided on the device (gst_cl_dct_auto(); the suite runs
+ * with GST_CL_AUTO_DECIDE=device) against the host's estimate
+ * (gstcldctestimate.c) on the reference's histogram of the same plane:
+ * the state the device keeps, read back, equals the host's, and the
+ * plane written is the reference stage at the host's threshold, or the
+ * plane as it is where that is 0. */
+static void
+check_auto_frame (GstClDct * dct, guint index,
+    const GstClDctAutoParams * params, const GstClDctCoding * coding,
+    GstClDctAuto * host, const guint8 * src, gint w, gint h, guint frame)
+{
+  const gint pitch = w + 5, dpitch = w + 3;
+  const gsize doff = 7, dsize = doff + (gsize) dpitch * h + 5;
+  guint8 *want = g_malloc (dsize), *got = g_malloc (dsize);
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  GstClDctAuto device;
+  GstClPlaneRef sref, dref;
+  const GstClDctPlane plane = { &sref, &dref, w, h };
+  GError *err = NULL;
+  guint threshold;
+  cl_mem s, dm;
+  gint y;
+
+  ref_dct_histogram (src + 3, pitch, w, h, hist);
+  threshold = gst_cl_dct_auto_update_with (host, hist, coding, params);
+  memset (want, POISON, dsize);
+  if (threshold == 0)
+    for (y = 0; y < h; y++)
+      memcpy (want + doff + y * dpitch, src + 3 + y * pitch, w);
+  else
+    ref_dct_threshold_plane (src + 3, pitch, want + doff, dpitch, w, h,
+        threshold, GST_CL_DCT_MAX_PASSES);
+
+  s = upload (src, 3 + (gsize) pitch * h);
+  memset (got, POISON, dsize);
+  dm = upload (got, dsize);
+  sref = ref_at (s, 3, pitch);
+  dref = ref_at (dm, doff, dpitch);
+  fail_unless (gst_cl_dct_auto (dct, &plane, index, params, coding,
+          GST_CL_DCT_MAX_PASSES, &(GstClAfter) {
+          0, NULL, NULL}
+          , &err) && gst_cl_dct_read_state (dct, index, &err),
+      "%s", err ? err->message : "");
+  fail_unless (clEnqueueReadBuffer (gst_cl_context_get_queue
+          (fixture_context), dm, CL_TRUE, 0, dsize, got, 0, NULL,
+          NULL) == CL_SUCCESS);
+  gst_cl_dct_last_state (dct, TRUE, &device);
+  fail_unless (memcmp (&device, host, sizeof (device)) == 0,
+      "frame %u, plane %u: the device's threshold %u (held step %u, period "
+      "%u), the host's %u (held step %u, period %u)", frame, index,
+      device.threshold, device.held_step, device.period, host->threshold,
+      host->held_step, host->period);
+  fail_unless (memcmp (got, want, dsize) == 0, "frame %u, plane %u: the "
+      "plane differs from the reference at threshold %u", frame, index,
+      threshold);
+  clReleaseMemObject (s);
+  clReleaseMemObject (dm);
+  g_free (want);
+  g_free (got);
+}
+
+/* A stream of planes: intra frames quantized at a step of their own every
+ * few frames (a GOP of 12, scene cuts between), predicted frames that show
+ * no lattice (a ramp with noise, flat, random values), their types and
+ * quantisers told for the first half and not for the second; on luma's
+ * parameters (plane 0) and chroma's (plane 1, another picture). */
+GST_START_TEST (test_auto_on_device)
+{
+  static const gint steps[] = { 32, 41, 56, 72, 100, 150 };
+  static const GstClDctPicture gop[] = { GST_CL_DCT_PICTURE_INTRA,
+    GST_CL_DCT_PICTURE_B, GST_CL_DCT_PICTURE_B, GST_CL_DCT_PICTURE_P
+  };
+  const gint w = 203, h = 117, pitch = w + 5;
+  GstClDct *dct = dcts[0];
+  GRand *rand = g_rand_new_with_seed (1700);
+  guint8 *src = g_malloc (3 + (gsize) pitch * h);
+  GstClDctAuto host[2] = { {0,}, {0,} };
+  guint frame, index, since_intra = 0;
+
+  fail_unless (gst_cl_dct_decides (dct), "the device does not decide "
+      "(GST_CL_AUTO_DECIDE=device, and a device with doubles)");
+  for (frame = 0; frame < 100; frame++) {
+    const gboolean intra = since_intra == 12 || frame == 0 ||
+        g_rand_int_range (rand, 0, 20) == 0;
+    GstClDctCoding coding = { GST_CL_DCT_PICTURE_UNKNOWN, 0 };
+
+    since_intra = intra ? 1 : since_intra + 1;
+    if (frame < 50) {
+      coding.picture = intra ? GST_CL_DCT_PICTURE_INTRA :
+          gop[1 + since_intra % 3];
+      coding.quantiser = g_rand_double_range (rand, 2, 31);
+    }
+    for (index = 0; index < 2; index++) {
+      GstClDctAutoParams params;
+      const gint kind = g_rand_int_range (rand, 0, 8);
+
+      if (index == 0)
+        gst_cl_dct_auto_params_init (&params);
+      else
+        gst_cl_dct_auto_chroma_params_init (&params,
+            coding.picture != GST_CL_DCT_PICTURE_UNKNOWN);
+      memset (src, POISON, 3 + (gsize) pitch * h);
+      dct_fill_plane (rand, src + 3, pitch, w, h, kind == 0 ? 0 :
+          kind == 1 ? NOISE_RANDOM : kind);
+      if (intra)
+        dct_fill_quantized (rand, src + 3, pitch, w, h,
+            steps[g_rand_int_range (rand, 0, G_N_ELEMENTS (steps))]);
+      check_auto_frame (dct, index, &params, &coding, &host[index], src, w,
+          h, frame);
+    }
+  }
+  fail_unless (host[0].lattice_seen && host[0].period > 0);
+  g_free (src);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Where the device finds the threshold 0 (random values: no lattice, none
+ * held), the plane is copied as it is: 10-bit words with random bits
+ * around the value, which the stage would write as 0, kept. */
+GST_START_TEST (test_auto_copies_words)
+{
+  const Depth *d = &depths[2];
+  const gint w = 77, h = 45, bytes = BYTES (d), pitch = (w + 3) * bytes;
+  const gsize size = (gsize) pitch * h;
+  GRand *rand = g_rand_new_with_seed (1800);
+  gint *v = g_new (gint, (gsize) w * h);
+  guint8 *src = g_malloc (size), *got = g_malloc (size);
+  GstClDctAutoParams params;
+  GstClPlaneRef sref, dref;
+  const GstClDctPlane plane = { &sref, &dref, w, h };
+  GError *err = NULL;
+  cl_mem s, dm;
+  gint y;
+
+  gst_cl_dct_auto_params_init (&params);
+  memset (src, POISON, size);
+  dct_fill_values (rand, v, w, w, h, NOISE_RANDOM, d->bits);
+  pack_plane (rand, d, v, src, 0, pitch, w, h);
+  s = upload (src, size);
+  memset (got, POISON, size);
+  dm = upload (got, size);
+  sref = ref_at (s, 0, pitch);
+  dref = ref_at (dm, 0, pitch);
+  fail_unless (gst_cl_dct_auto (dcts[2], &plane, 2, &params, NULL,
+          GST_CL_DCT_MAX_PASSES, &(GstClAfter) {
+          0, NULL, NULL}, &err), "%s", err ? err->message : "");
+  fail_unless (clEnqueueReadBuffer (gst_cl_context_get_queue
+          (fixture_context), dm, CL_TRUE, 0, size, got, 0, NULL,
+          NULL) == CL_SUCCESS);
+  for (y = 0; y < h; y++) {
+    fail_unless (memcmp (got + y * pitch, src + y * pitch, w * bytes) == 0,
+        "row %d not copied as it is", y);
+    fail_unless (got[y * pitch + w * bytes] == POISON);
+  }
+  clReleaseMemObject (s);
+  clReleaseMemObject (dm);
+  g_free (src);
+  g_free (got);
+  g_free (v);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 static Suite *
 cldct_suite (void)
 {
@@ -462,6 +628,8 @@ cldct_suite (void)
   tcase_add_test (tc, test_stage_exact_10bit);
   tcase_add_test (tc, test_histogram_exact_10bit);
   tcase_add_test (tc, test_10bit_is_8bit_times_4);
+  tcase_add_test (tc, test_auto_on_device);
+  tcase_add_test (tc, test_auto_copies_words);
   return s;
 }
 

@@ -49,28 +49,8 @@ quantized_histogram (guint32 seed, gint step, guint32 * hist)
   const gint w = 256, h = 192;
   guint8 *p = g_malloc (w * h);
   GRand *rand = g_rand_new_with_seed (seed);
-  gint bx, by, m, n, u, v;
 
-  for (by = 0; by < h; by += 8)
-    for (bx = 0; bx < w; bx += 8) {
-      gdouble c[8][8] = { {0}
-      };
-      c[0][0] = g_rand_int_range (rand, -400, 400);
-      for (v = 0; v < 3; v++)
-        for (u = 0; u < 3; u++)
-          if (u + v)
-            c[v][u] = g_rand_int_range (rand, -2, 3) * step / 4.0;
-      for (m = 0; m < 8; m++)
-        for (n = 0; n < 8; n++) {
-          gdouble s = 128;
-          for (v = 0; v < 8; v++)
-            for (u = 0; u < 8; u++)
-              s += c[v][u] * (v ? 0.5 : sqrt (0.125)) * (u ? 0.5 :
-                  sqrt (0.125)) * cos ((2 * m + 1) * v * G_PI / 16) *
-                  cos ((2 * n + 1) * u * G_PI / 16);
-          p[(by + m) * w + bx + n] = CLAMP ((gint) floor (s + 0.5), 0, 255);
-        }
-    }
+  dct_fill_quantized (rand, p, w, w, h, step);
   ref_dct_histogram (p, w, w, h, hist);
   g_free (p);
   g_rand_free (rand);

@@ -100,3 +100,32 @@ dct_fill_plane (GRand * rand, guint8 * p, gint stride, gint w, gint h,
       p[y * stride + x] = v[y * w + x];
   g_free (v);
 }
+
+void
+dct_fill_quantized (GRand * rand, guint8 * p, gint stride, gint w, gint h,
+    gint step)
+{
+  gint bx, by, m, n, u, v;
+
+  for (by = 0; by + 8 <= h; by += 8)
+    for (bx = 0; bx + 8 <= w; bx += 8) {
+      gdouble c[8][8] = { {0}
+      };
+      c[0][0] = g_rand_int_range (rand, -400, 400);
+      for (v = 0; v < 3; v++)
+        for (u = 0; u < 3; u++)
+          if (u + v)
+            c[v][u] = g_rand_int_range (rand, -2, 3) * step / 4.0;
+      for (m = 0; m < 8; m++)
+        for (n = 0; n < 8; n++) {
+          gdouble s = 128;
+          for (v = 0; v < 8; v++)
+            for (u = 0; u < 8; u++)
+              s += c[v][u] * (v ? 0.5 : sqrt (0.125)) * (u ? 0.5 :
+                  sqrt (0.125)) * cos ((2 * m + 1) * v * G_PI / 16) *
+                  cos ((2 * n + 1) * u * G_PI / 16);
+          p[(by + m) * stride + bx + n] = CLAMP ((gint) floor (s + 0.5), 0,
+              255);
+        }
+    }
+}

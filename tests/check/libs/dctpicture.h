@@ -50,6 +50,13 @@ void dct_fill_values (GRand * rand, gint * p, gint stride, gint w, gint h,
 void dct_fill_plane (GRand * rand, guint8 * p, gint stride, gint w, gint h,
     gint noise);
 
+/* An 8-bit plane of 8x8 blocks (those wholly inside @w x @h; the rest is
+ * left as it is), @stride bytes a row, whose low-frequency coefficients
+ * are multiples of @step (quarter levels), rounded to 8 bits as a decoder
+ * does: a random DC, the others -2..2 steps. */
+void dct_fill_quantized (GRand * rand, guint8 * p, gint stride, gint w,
+    gint h, gint step);
+
 G_END_DECLS
 
 #endif /* __CLEPSILON_DCT_PICTURE_H__ */

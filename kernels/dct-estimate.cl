@@ -1,0 +1,168 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* strength=auto's decision on the device (gst_cl_dct_decide(),
+ * gst/gstcldct.c): the frame's threshold from its histogram and the
+ * plane's state, written where the stage reads it, with no trip to the
+ * host between the histogram and the stage. Built after dct-shared.h and
+ * dct-estimate.h, whose formulas the host's estimate
+ * (gst/gstcldctestimate.c) runs too: one work-group shares the
+ * candidates of the searches the host runs one after the other, and keeps
+ * the largest that fits, as the host's first from the top is. Needs
+ * doubles (a P frame's quantiser ratio). */
+
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+
+/* The bins of a coefficient a work-item of dct_decide sums. */
+#define DECIDE_WG DCT_DECIDE_WG
+#define DECIDE_CHUNK (DCT_BINS / DECIDE_WG)
+
+/* The parameters, from the vector the host packs them in (field order). */
+static EstParams
+unpack_params (uint16 v)
+{
+  EstParams p;
+
+  p.gain = v.s0;
+  p.gain_h263 = v.s1;
+  p.strong_gain = v.s2;
+  p.strong_level = v.s3;
+  p.hold_gain = v.s4;
+  p.hold_gain_late = v.s5;
+  p.late_frames = v.s6;
+  p.min_count = v.s7;
+  p.hold_gain_p = v.s8;
+  p.hold_gain_b = v.s9;
+  p.ratio_min = v.sa;
+  p.b_ratio_power = v.sb;
+  p.first_gop = v.sc;
+  return p;
+}
+
+/* The prefix sums of each coefficient's counted bins (EST_COUNTED) into
+ * @p: a work-item sums a chunk of each, three add the chunks up, then
+ * each writes its chunk's sums. */
+static void
+prefix_sums (__global const uint * hist,
+    __local ulong (*p)[DCT_BINS + 1], __local ulong (*chunk)[DECIDE_WG])
+{
+  const int lid = get_local_id (0);
+
+  for (int c = 0; c < DCT_HIST_COEFFS; c++) {
+    ulong s = 0;
+
+    for (int j = 0; j < DECIDE_CHUNK; j++) {
+      const int i = lid * DECIDE_CHUNK + j;
+      s += EST_COUNTED (i) ? hist[c * DCT_BINS + i] : 0;
+    }
+    chunk[c][lid] = s;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lid < DCT_HIST_COEFFS) {
+    ulong s = 0;
+
+    for (int k = 0; k < DECIDE_WG; k++) {
+      const ulong v = chunk[lid][k];
+      chunk[lid][k] = s;
+      s += v;
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int c = 0; c < DCT_HIST_COEFFS; c++) {
+    ulong s = chunk[c][lid];
+
+    for (int j = 0; j < DECIDE_CHUNK; j++) {
+      const int i = lid * DECIDE_CHUNK + j;
+      p[c][i] = s;
+      s += EST_COUNTED (i) ? hist[c * DCT_BINS + i] : 0;
+    }
+    if (lid == DECIDE_WG - 1)
+      p[c][DCT_BINS] = s;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
+/* One work-group: the threshold of the frame whose histogram is @hist
+ * (DCT_HIST_SIZE entries) for plane @index, whose state is states[index]
+ * (updated), with the parameters @packed, the picture type @picture and
+ * quantiser @quantiser (0: not known) the stream tells; written to
+ * threshold[0], where the stage reads it. */
+__kernel __attribute__ ((reqd_work_group_size (DECIDE_WG, 1, 1)))
+void
+dct_decide (__global const uint * hist, __global EstState * states,
+    uint index, uint16 packed, int picture, double quantiser,
+    __global uint * threshold)
+{
+  __local ulong p[DCT_HIST_COEFFS][DCT_BINS + 1];
+  __local ulong chunk[DCT_HIST_COEFFS][DECIDE_WG];
+  __local uint step[DCT_HIST_COEFFS], qp[DCT_HIST_COEFFS];
+  __local uint thr[DCT_HIST_COEFFS];
+  __local int kind[DCT_HIST_COEFFS];
+  const EstParams params = unpack_params (packed);
+  const ulong least = max (params.min_count, 1u);
+  const int lid = get_local_id (0);
+  const int tasks = EST_STEPS + EST_QPS;
+
+  if (lid < DCT_HIST_COEFFS)
+    step[lid] = qp[lid] = 0;
+  prefix_sums (hist, p, chunk);
+  /* both searches, every candidate of every coefficient that has values
+   * enough: the largest that fits */
+  for (int t = lid; t < DCT_HIST_COEFFS * tasks; t += DECIDE_WG) {
+    const int c = t / tasks, r = t % tasks;
+    const ulong n = p[c][DCT_BINS];
+
+    if (n < least)
+      continue;
+    if (r < EST_STEPS) {
+      const uint sub = EST_STEP_MAX * LAT_SUB - r;
+      if (est_multiples_fit (p[c], sub, n))
+        atomic_max (&step[c], sub);
+    } else {
+      const uint q = H263_QP_MAX - (r - EST_STEPS);
+      if (est_h263_fit (p[c], q, n))
+        atomic_max (&qp[c], q);
+    }
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lid < DCT_HIST_COEFFS) {
+    uint spacing;
+
+    kind[lid] = est_lattice_choose (p[lid], p[lid][DCT_BINS], step[lid],
+        qp[lid], &spacing);
+    thr[lid] = kind[lid] == EST_LATTICE_NONE ? 0 :
+        est_coefficient_threshold (hist + lid * DCT_BINS, kind[lid], spacing,
+        &params);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {
+    uint t[DCT_HIST_COEFFS];
+    int found[DCT_HIST_COEFFS], detail = 0;
+
+    for (int c = 0; c < DCT_HIST_COEFFS; c++) {
+      t[c] = thr[c];
+      found[c] = kind[c] != EST_LATTICE_NONE;
+      detail |= p[c][DCT_BINS] >= least;
+    }
+    threshold[0] = est_update (states + index, est_median_threshold (t,
+            found), detail, picture, quantiser, &params);
+  }
+}
