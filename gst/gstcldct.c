@@ -165,6 +165,27 @@ map_reads (GstClDct * self, GError ** error)
 
 static void release_decide (GstClDct * self);
 
+/* Whether the device runs dct_decide's one work-group of DCT_DECIDE_WG
+ * work-items (its local memory too: a launch would fail otherwise). */
+static gboolean
+decide_fits (GstClDct * self, GError ** error)
+{
+  size_t most = 0;
+  cl_int status = clGetKernelWorkGroupInfo (self->decide,
+      gst_cl_context_get_device (self->context), CL_KERNEL_WORK_GROUP_SIZE,
+      sizeof (most), &most, NULL);
+
+  if (status != CL_SUCCESS)
+    return gst_cl_set_error (error, status, "clGetKernelWorkGroupInfo "
+        "(dct_decide)");
+  if (most >= DCT_DECIDE_WG)
+    return TRUE;
+  g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NOT_IMPLEMENTED,
+      "dct_decide needs %d work-items a work-group, the device runs %"
+      G_GSIZE_FORMAT, DCT_DECIDE_WG, most);
+  return FALSE;
+}
+
 /* The device's decision, where decides_on_device(): its kernel and the
  * planes' states, zeroed. Where that fails the host decides: the same
  * thresholds, with a wait for each histogram. */
@@ -184,6 +205,8 @@ create_decide (GstClDct * self)
   if (self->decide_program)
     self->decide = gst_cl_program_create_kernel (self->decide_program,
         "dct_decide", &error);
+  if (self->decide && !decide_fits (self, &error))
+    g_clear_pointer (&self->decide, clReleaseKernel);
   if (self->decide)
     self->states = gst_cl_context_create_buffer (self->context,
         CL_MEM_READ_WRITE, GST_VIDEO_MAX_PLANES * sizeof (GstClDctAuto),
@@ -220,6 +243,8 @@ release_decide (GstClDct * self)
   self->reads_host = NULL;
   g_clear_pointer (&self->reads, clReleaseMemObject);
   g_clear_pointer (&self->states, clReleaseMemObject);
+  g_clear_pointer (&self->decide, clReleaseKernel);
+  g_clear_pointer (&self->decide_program, clReleaseProgram);
   g_clear_pointer (&self->decide, clReleaseKernel);
   g_clear_pointer (&self->decide_program, clReleaseProgram);
 }
@@ -305,10 +330,6 @@ gst_cl_dct_free (GstClDct * self)
   if (!self)
     return;
   release_decide (self);
-  if (self->decide)
-    clReleaseKernel (self->decide);
-  if (self->decide_program)
-    clReleaseProgram (self->decide_program);
   if (self->buf)
     clReleaseMemObject (self->buf);
   if (self->threshold)
@@ -688,8 +709,10 @@ gst_cl_dct_auto (GstClDct * self, const GstClDctPlane * plane, guint index,
   if (!enqueue_histogram (self, plane, after, error))
     return FALSE;
   /* each after the last on the in-order queue: the decision after the
-   * histogram, the stage after the decision */
-  if (!launch_decide (self, index, params, coding, &next, error))
+   * histogram, the stage after the decision; the decision waits for
+   * @after's list too, which a plane too small for the histogram's kernel
+   * has not waited for yet (the fill needs none) */
+  if (!launch_decide (self, index, params, coding, after, error))
     return FALSE;
   return run_stage (self, plane, passes, TRUE, &next, error);
 }
@@ -711,35 +734,18 @@ gst_cl_dct_auto_reset_states (GstClDct * self, GError ** error)
       gst_cl_set_error (error, err, "clEnqueueFillBuffer (auto states)");
 }
 
-gboolean
-gst_cl_dct_read_state (GstClDct * self, guint index, GError ** error)
+/* Takes the reads back that have completed, oldest first, after waiting
+ * for the first @wait of them (G_MAXUINT: all). */
+static void
+take_reads (GstClDct * self, guint wait)
 {
-  guint entry;
-  cl_int err;
+  guint taken;
 
-  g_return_val_if_fail (self->states != NULL, FALSE);
-  g_return_val_if_fail (index < GST_VIDEO_MAX_PLANES, FALSE);
-  if (self->n_reads == STATE_READS)
-    gst_cl_dct_last_state (self, TRUE, NULL);
-  entry = (self->first_read + self->n_reads) % STATE_READS;
-  err = clEnqueueReadBuffer (gst_cl_context_get_queue (self->context),
-      self->states, CL_FALSE, index * sizeof (GstClDctAuto),
-      sizeof (GstClDctAuto), &self->reads_host[entry], 0, NULL,
-      &self->read_done[entry]);
-  if (err != CL_SUCCESS)
-    return gst_cl_set_error (error, err, "clEnqueueReadBuffer (auto state)");
-  self->n_reads++;
-  return TRUE;
-}
-
-void
-gst_cl_dct_last_state (GstClDct * self, gboolean wait, GstClDctAuto * state)
-{
-  while (self->n_reads > 0) {
+  for (taken = 0; self->n_reads > 0; taken++) {
     cl_event done = self->read_done[self->first_read];
     cl_int status = CL_COMPLETE;
 
-    if (wait)
+    if (taken < wait)
       clWaitForEvents (1, &done);
     if (clGetEventInfo (done, CL_EVENT_COMMAND_EXECUTION_STATUS,
             sizeof (status), &status, NULL) != CL_SUCCESS)
@@ -754,6 +760,33 @@ gst_cl_dct_last_state (GstClDct * self, gboolean wait, GstClDctAuto * state)
     self->first_read = (self->first_read + 1) % STATE_READS;
     self->n_reads--;
   }
+}
+
+gboolean
+gst_cl_dct_read_state (GstClDct * self, guint index, GError ** error)
+{
+  guint entry;
+  cl_int err;
+
+  g_return_val_if_fail (self->states != NULL, FALSE);
+  g_return_val_if_fail (index < GST_VIDEO_MAX_PLANES, FALSE);
+  if (self->n_reads == STATE_READS)
+    take_reads (self, 1);
+  entry = (self->first_read + self->n_reads) % STATE_READS;
+  err = clEnqueueReadBuffer (gst_cl_context_get_queue (self->context),
+      self->states, CL_FALSE, index * sizeof (GstClDctAuto),
+      sizeof (GstClDctAuto), &self->reads_host[entry], 0, NULL,
+      &self->read_done[entry]);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clEnqueueReadBuffer (auto state)");
+  self->n_reads++;
+  return TRUE;
+}
+
+void
+gst_cl_dct_last_state (GstClDct * self, gboolean wait, GstClDctAuto * state)
+{
+  take_reads (self, wait ? G_MAXUINT : 0);
   if (state)
     *state = self->last_read;
 }

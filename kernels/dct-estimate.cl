@@ -26,10 +26,7 @@
  * (gst/gstcldctestimate.c) runs too: one work-group shares the
  * candidates of the searches the host runs one after the other, and keeps
  * the largest that fits, as the host's first from the top is. Needs
- * doubles (a P frame's quantiser ratio). */
-
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#pragma OPENCL FP_CONTRACT OFF
+ * doubles (a P frame's quantiser ratio; dct-estimate.h enables them). */
 
 /* The bins of a coefficient a work-item of dct_decide sums. */
 #define DECIDE_WG DCT_DECIDE_WG

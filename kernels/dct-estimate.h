@@ -28,6 +28,8 @@
  * and square roots are correctly rounded on both sides, and no multiply
  * is fused into an add (OpenCL's FP_CONTRACT OFF, the host's
  * -ffp-contract=off): the same threshold on any device as on the host.
+ * (pow() is not correctly rounded in OpenCL: a B frame's ratio power,
+ * 0 in the element and skipped there, may round otherwise on a device.)
  * Thresholds and steps are in quarter levels of orthonormal DCT
  * coefficients (4 = one 8-bit level); lattice spacings in quarter quarter
  * levels (16 = one level). */
@@ -36,6 +38,9 @@
 #define __GST_CL_DCT_ESTIMATE_H__
 
 #ifdef __OPENCL_VERSION__
+/* before the first double, and over every formula below */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
 typedef uint est_u32;
 typedef ulong est_u64;
 typedef double est_f64;
@@ -405,14 +410,14 @@ est_held_threshold (EST_GLOBAL const EstState * state, int picture,
 /* The stage's threshold for a frame whose own lattices give @thr (0:
  * none), from them or what @state holds; @detail: one of its coefficients
  * has min_count values the lattices read (needed only where @state has
- * not seen detail yet and @thr is 0); @picture and @quantiser (0: not
- * known) as the stream tells them. Updates @state: the one place where
+ * not seen detail yet and @thr is 0); @picture and @quantiser (0, or not
+ * a finite positive number: not known) as the stream tells them. Updates @state: the one place where
  * strength=auto decides a frame's strength. */
 EST_FN est_u32
 est_update (EST_GLOBAL EstState * state, est_u32 thr, int detail,
     int picture, est_f64 quantiser, const EstParams * params)
 {
-  if (!(quantiser > 0))
+  if (!(quantiser > 0 && isfinite (quantiser)))
     quantiser = 0;
   if (state->frames_seen < EST_IDLE_FRAMES)
     state->frames_seen++;

@@ -450,114 +450,311 @@ GST_END_TEST;
  * (gstcldctestimate.c) on the reference's histogram of the same plane:
  * the state the device keeps, read back, equals the host's, and the
  * plane written is the reference stage at the host's threshold, or the
- * plane as it is where that is 0. */
-static void
-check_auto_frame (GstClDct * dct, guint index,
-    const GstClDctAutoParams * params, const GstClDctCoding * coding,
-    GstClDctAuto * host, const guint8 * src, gint w, gint h, guint frame)
+ * plane as it is where that is 0. One frame's planes on the device: the
+ * source at byte AUTO_SOFF, AUTO_SPAD more bytes a row than samples, the
+ * destination likewise, poisoned around; what the stage must write. */
+#define AUTO_SOFF 3
+#define AUTO_SPAD 5
+#define AUTO_DOFF 7
+#define AUTO_DPAD 3
+
+typedef struct
 {
-  const gint pitch = w + 5, dpitch = w + 3;
-  const gsize doff = 7, dsize = doff + (gsize) dpitch * h + 5;
-  guint8 *want = g_malloc (dsize), *got = g_malloc (dsize);
+  cl_mem src, dst;
+  guint8 *want;
+  gsize dsize;
+  guint threshold;
+} AutoFrame;
+
+/* The host's threshold for @src (@w x @h), updating @host, and @f's
+ * planes enqueued through gst_cl_dct_auto() after @after, with the read
+ * of the device's state; nothing waited for. */
+static void
+auto_frame_enqueue (AutoFrame * f, GstClDct * dct, guint index,
+    const GstClDctAutoParams * params, const GstClDctCoding * coding,
+    GstClDctAuto * host, const guint8 * src, gint w, gint h,
+    const GstClAfter * after)
+{
+  const gint pitch = w + AUTO_SPAD, dpitch = w + AUTO_DPAD;
   guint32 hist[GST_CL_DCT_HIST_SIZE];
-  GstClDctAuto device;
   GstClPlaneRef sref, dref;
   const GstClDctPlane plane = { &sref, &dref, w, h };
   GError *err = NULL;
-  guint threshold;
-  cl_mem s, dm;
+  guint8 *poison;
   gint y;
 
-  ref_dct_histogram (src + 3, pitch, w, h, hist);
-  threshold = gst_cl_dct_auto_update_with (host, hist, coding, params);
-  memset (want, POISON, dsize);
-  if (threshold == 0)
-    for (y = 0; y < h; y++)
-      memcpy (want + doff + y * dpitch, src + 3 + y * pitch, w);
+  if (w >= 8 && h >= 8)
+    ref_dct_histogram (src + AUTO_SOFF, pitch, w, h, hist);
   else
-    ref_dct_threshold_plane (src + 3, pitch, want + doff, dpitch, w, h,
-        threshold, GST_CL_DCT_MAX_PASSES);
-
-  s = upload (src, 3 + (gsize) pitch * h);
-  memset (got, POISON, dsize);
-  dm = upload (got, dsize);
-  sref = ref_at (s, 3, pitch);
-  dref = ref_at (dm, doff, dpitch);
+    memset (hist, 0, sizeof (hist));
+  f->threshold = gst_cl_dct_auto_update_with (host, hist, coding, params);
+  f->dsize = AUTO_DOFF + (gsize) dpitch *h + 5;
+  f->want = g_malloc (f->dsize);
+  memset (f->want, POISON, f->dsize);
+  if (f->threshold == 0)
+    for (y = 0; y < h; y++)
+      memcpy (f->want + AUTO_DOFF + y * dpitch, src + AUTO_SOFF + y * pitch, w);
+  else
+    ref_dct_threshold_plane (src + AUTO_SOFF, pitch, f->want + AUTO_DOFF,
+        dpitch, w, h, f->threshold, GST_CL_DCT_MAX_PASSES);
+  if (!f->src)
+    f->src = upload (src, AUTO_SOFF + (gsize) pitch * h);
+  poison = g_malloc (f->dsize);
+  memset (poison, POISON, f->dsize);
+  f->dst = upload (poison, f->dsize);
+  g_free (poison);
+  sref = ref_at (f->src, AUTO_SOFF, pitch);
+  dref = ref_at (f->dst, AUTO_DOFF, dpitch);
   fail_unless (gst_cl_dct_auto (dct, &plane, index, params, coding,
-          GST_CL_DCT_MAX_PASSES, &(GstClAfter) {
-          0, NULL, NULL}
-          , &err) && gst_cl_dct_read_state (dct, index, &err),
-      "%s", err ? err->message : "");
+          GST_CL_DCT_MAX_PASSES, after, &err) &&
+      gst_cl_dct_read_state (dct, index, &err), "%s", err ? err->message : "");
+}
+
+/* Waits for @f's plane and compares it with what the stage must write. */
+static void
+auto_frame_check (AutoFrame * f, guint frame, guint index)
+{
+  guint8 *got = g_malloc (f->dsize);
+
   fail_unless (clEnqueueReadBuffer (gst_cl_context_get_queue
-          (fixture_context), dm, CL_TRUE, 0, dsize, got, 0, NULL,
+          (fixture_context), f->dst, CL_TRUE, 0, f->dsize, got, 0, NULL,
           NULL) == CL_SUCCESS);
+  fail_unless (memcmp (got, f->want, f->dsize) == 0, "frame %u, plane %u: "
+      "the plane differs from the reference at threshold %u", frame, index,
+      f->threshold);
+  clReleaseMemObject (f->src);
+  clReleaseMemObject (f->dst);
+  g_free (f->want);
+  g_free (got);
+}
+
+/* The device's state of the last frame read back equals @host. */
+static void
+check_auto_state (GstClDct * dct, const GstClDctAuto * host, guint frame,
+    guint index)
+{
+  GstClDctAuto device;
+
   gst_cl_dct_last_state (dct, TRUE, &device);
   fail_unless (memcmp (&device, host, sizeof (device)) == 0,
       "frame %u, plane %u: the device's threshold %u (held step %u, period "
       "%u), the host's %u (held step %u, period %u)", frame, index,
       device.threshold, device.held_step, device.period, host->threshold,
       host->held_step, host->period);
-  fail_unless (memcmp (got, want, dsize) == 0, "frame %u, plane %u: the "
-      "plane differs from the reference at threshold %u", frame, index,
-      threshold);
-  clReleaseMemObject (s);
-  clReleaseMemObject (dm);
-  g_free (want);
-  g_free (got);
 }
 
-/* A stream of planes: intra frames quantized at a step of their own every
- * few frames (a GOP of 12, scene cuts between), predicted frames that show
- * no lattice (a ramp with noise, flat, random values), their types and
+/* A stream of planes (@w x @h at byte AUTO_SOFF, AUTO_SPAD more bytes a
+ * row): intra frames coded at a step or an H.263 quantizer of their own
+ * (a GOP of 12, scene cuts between), predicted frames that show no
+ * lattice (a ramp with noise, flat, random values), their types and
  * quantisers told for the first half and not for the second; on luma's
  * parameters (plane 0) and chroma's (plane 1, another picture). */
-GST_START_TEST (test_auto_on_device)
+typedef struct
+{
+  GRand *rand;
+  gint w, h;
+  guint8 *src;
+  guint since_intra;
+  gboolean intra;
+  GstClDctCoding coding;
+  guint h263_found;             /* H.263 lattices the host found on luma */
+} AutoStream;
+
+static void
+auto_stream_init (AutoStream * st, guint32 seed, gint w, gint h)
+{
+  memset (st, 0, sizeof (*st));
+  st->rand = g_rand_new_with_seed (seed);
+  st->w = w;
+  st->h = h;
+  st->src = g_malloc (AUTO_SOFF + (gsize) (w + AUTO_SPAD) * h);
+}
+
+static void
+auto_stream_clear (AutoStream * st)
+{
+  g_free (st->src);
+  g_rand_free (st->rand);
+}
+
+/* The coding of frame @frame of @n. */
+static void
+auto_stream_next (AutoStream * st, guint frame, guint n)
+{
+  static const GstClDctPicture predicted[] = { GST_CL_DCT_PICTURE_B,
+    GST_CL_DCT_PICTURE_B, GST_CL_DCT_PICTURE_P
+  };
+
+  st->intra = st->since_intra == 12 || frame == 0 ||
+      g_rand_int_range (st->rand, 0, 20) == 0;
+  st->since_intra = st->intra ? 1 : st->since_intra + 1;
+  st->coding.picture = GST_CL_DCT_PICTURE_UNKNOWN;
+  st->coding.quantiser = 0;
+  if (frame < n / 2) {
+    st->coding.picture = st->intra ? GST_CL_DCT_PICTURE_INTRA :
+        predicted[st->since_intra % 3];
+    st->coding.quantiser = g_rand_double_range (st->rand, 2, 31);
+  }
+}
+
+/* Plane @index of the current frame into st->src, its parameters into
+ * @params. */
+static void
+auto_stream_plane (AutoStream * st, guint index, GstClDctAutoParams * params)
 {
   static const gint steps[] = { 32, 41, 56, 72, 100, 150 };
-  static const GstClDctPicture gop[] = { GST_CL_DCT_PICTURE_INTRA,
-    GST_CL_DCT_PICTURE_B, GST_CL_DCT_PICTURE_B, GST_CL_DCT_PICTURE_P
-  };
-  const gint w = 203, h = 117, pitch = w + 5;
+  static const gint qps[] = { 3, 5, 8, 12 };
+  const gint pitch = st->w + AUTO_SPAD, kind = g_rand_int_range (st->rand,
+      0, 8);
+  guint8 *p = st->src + AUTO_SOFF;
+
+  if (index == 0)
+    gst_cl_dct_auto_params_init (params);
+  else
+    gst_cl_dct_auto_chroma_params_init (params,
+        st->coding.picture != GST_CL_DCT_PICTURE_UNKNOWN);
+  memset (st->src, POISON, AUTO_SOFF + (gsize) pitch * st->h);
+  dct_fill_plane (st->rand, p, pitch, st->w, st->h, kind == 0 ? 0 :
+      kind == 1 ? NOISE_RANDOM : kind);
+  if (!st->intra)
+    return;
+  if (g_rand_boolean (st->rand)) {
+    guint32 hist[GST_CL_DCT_HIST_SIZE];
+    guint spacing;
+
+    dct_fill_h263 (st->rand, p, pitch, st->w, st->h,
+        qps[g_rand_int_range (st->rand, 0, G_N_ELEMENTS (qps))]);
+    ref_dct_histogram (p, pitch, st->w, st->h, hist);
+    st->h263_found += index == 0 && gst_cl_dct_lattice (hist, 24,
+        &spacing) == GST_CL_DCT_LATTICE_H263;
+  } else {
+    dct_fill_quantized (st->rand, p, pitch, st->w, st->h,
+        steps[g_rand_int_range (st->rand, 0, G_N_ELEMENTS (steps))]);
+  }
+}
+
+/* Each frame waited for: the state and the plane, frame by frame. */
+GST_START_TEST (test_auto_on_device)
+{
   GstClDct *dct = dcts[0];
-  GRand *rand = g_rand_new_with_seed (1700);
-  guint8 *src = g_malloc (3 + (gsize) pitch * h);
-  GstClDctAuto host[2] = { {0,}, {0,} };
-  guint frame, index, since_intra = 0;
+  GstClDctAuto host[2] = { {0,}, {0,}
+  };
+  AutoStream st;
+  guint frame, index;
 
   fail_unless (gst_cl_dct_decides (dct), "the device does not decide "
       "(GST_CL_AUTO_DECIDE=device, and a device with doubles)");
+  auto_stream_init (&st, 1700, 203, 117);
   for (frame = 0; frame < 100; frame++) {
-    const gboolean intra = since_intra == 12 || frame == 0 ||
-        g_rand_int_range (rand, 0, 20) == 0;
-    GstClDctCoding coding = { GST_CL_DCT_PICTURE_UNKNOWN, 0 };
-
-    since_intra = intra ? 1 : since_intra + 1;
-    if (frame < 50) {
-      coding.picture = intra ? GST_CL_DCT_PICTURE_INTRA :
-          gop[1 + since_intra % 3];
-      coding.quantiser = g_rand_double_range (rand, 2, 31);
-    }
+    auto_stream_next (&st, frame, 100);
     for (index = 0; index < 2; index++) {
+      AutoFrame f = { NULL, };
       GstClDctAutoParams params;
-      const gint kind = g_rand_int_range (rand, 0, 8);
 
-      if (index == 0)
-        gst_cl_dct_auto_params_init (&params);
-      else
-        gst_cl_dct_auto_chroma_params_init (&params,
-            coding.picture != GST_CL_DCT_PICTURE_UNKNOWN);
-      memset (src, POISON, 3 + (gsize) pitch * h);
-      dct_fill_plane (rand, src + 3, pitch, w, h, kind == 0 ? 0 :
-          kind == 1 ? NOISE_RANDOM : kind);
-      if (intra)
-        dct_fill_quantized (rand, src + 3, pitch, w, h,
-            steps[g_rand_int_range (rand, 0, G_N_ELEMENTS (steps))]);
-      check_auto_frame (dct, index, &params, &coding, &host[index], src, w,
-          h, frame);
+      auto_stream_plane (&st, index, &params);
+      auto_frame_enqueue (&f, dct, index, &params, &st.coding, &host[index],
+          st.src, st.w, st.h, &(GstClAfter) {
+          0, NULL, NULL}
+      );
+      auto_frame_check (&f, frame, index);
+      check_auto_state (dct, &host[index], frame, index);
     }
   }
   fail_unless (host[0].lattice_seen && host[0].period > 0);
-  g_free (src);
+  fail_unless (st.h263_found > 0, "no H.263 lattice in the stream");
+  auto_stream_clear (&st);
+}
+
+GST_END_TEST;
+
+/* Every frame enqueued before any is waited for, as frames in flight are
+ * (more state reads than the ring holds): each plane, then the last
+ * state. */
+GST_START_TEST (test_auto_in_flight)
+{
+  const guint n = 40;
+  GstClDct *dct = dcts[0];
+  GstClDctAuto host = { 0, };
+  AutoFrame *f = g_new0 (AutoFrame, n);
+  AutoStream st;
+  guint frame;
+
+  fail_unless (gst_cl_dct_decides (dct));
+  auto_stream_init (&st, 1750, 96, 64);
+  for (frame = 0; frame < n; frame++) {
+    GstClDctAutoParams params;
+
+    auto_stream_next (&st, frame, n);
+    auto_stream_plane (&st, 0, &params);
+    auto_frame_enqueue (&f[frame], dct, 3, &params, &st.coding, &host,
+        st.src, st.w, st.h, &(GstClAfter) {
+        0, NULL, NULL}
+    );
+  }
+  for (frame = 0; frame < n; frame++)
+    auto_frame_check (&f[frame], frame, 3);
+  check_auto_state (dct, &host, n - 1, 3);
+  auto_stream_clear (&st);
+  g_free (f);
+}
+
+GST_END_TEST;
+
+/* The decision and the stage wait for the wait list they are given, also
+ * on a plane too small for the histogram's kernel (under 8 samples a
+ * side): the source written on another queue once a user event is set,
+ * after the auto is enqueued. */
+GST_START_TEST (test_auto_waits)
+{
+  static const gint sizes[][2] = { {16, 4}, {5, 40}, {24, 16} };
+  cl_context handle = gst_cl_context_get_handle (fixture_context);
+  cl_command_queue other = clCreateCommandQueue (handle,
+      gst_cl_context_get_device (fixture_context), 0, NULL);
+  GRand *rand = g_rand_new_with_seed (1790);
+  guint i;
+
+  fail_unless (other != NULL);
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    const gint w = sizes[i][0], h = sizes[i][1], pitch = w + AUTO_SPAD;
+    const gsize size = AUTO_SOFF + (gsize) pitch * h;
+    guint8 *src = g_malloc (size), *poison = g_malloc (size);
+    GstClDctAuto host = { 0, };
+    GstClDctAutoParams params;
+    AutoFrame f = { NULL, };
+    GstClEvents events = { {0,}, 0 };
+    cl_event gate, written;
+    cl_int status;
+
+    gst_cl_dct_auto_params_init (&params);
+    memset (src, POISON, size);
+    dct_fill_plane (rand, src + AUTO_SOFF, pitch, w, h, NOISE_RANDOM);
+    memset (poison, 0x11, size);
+    f.src = upload (poison, size);
+    gate = clCreateUserEvent (handle, &status);
+    fail_unless (status == CL_SUCCESS);
+    fail_unless (clEnqueueWriteBuffer (other, f.src, CL_FALSE, 0, size, src,
+            1, &gate, &written) == CL_SUCCESS);
+    clFlush (other);
+    auto_frame_enqueue (&f, dcts[0], 2, &params, NULL, &host, src, w, h,
+        &(GstClAfter) {
+        1, &written, &events});
+    clFlush (gst_cl_context_get_queue (fixture_context));
+    /* what waits for the gate cannot have run, however long it is given */
+    g_usleep (50000);
+    fail_unless (clGetEventInfo (gst_cl_events_last (&events),
+            CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof (status), &status,
+            NULL) == CL_SUCCESS);
+    fail_unless (status != CL_COMPLETE, "%dx%d: the stage ran before the "
+        "source was written", w, h);
+    fail_unless (clSetUserEventStatus (gate, CL_COMPLETE) == CL_SUCCESS);
+    auto_frame_check (&f, i, 2);
+    gst_cl_events_take_ms (&events);
+    clReleaseEvent (written);
+    clReleaseEvent (gate);
+    g_free (src);
+    g_free (poison);
+  }
+  clReleaseCommandQueue (other);
   g_rand_free (rand);
 }
 
@@ -629,6 +826,8 @@ cldct_suite (void)
   tcase_add_test (tc, test_histogram_exact_10bit);
   tcase_add_test (tc, test_10bit_is_8bit_times_4);
   tcase_add_test (tc, test_auto_on_device);
+  tcase_add_test (tc, test_auto_in_flight);
+  tcase_add_test (tc, test_auto_waits);
   tcase_add_test (tc, test_auto_copies_words);
   return s;
 }

@@ -101,9 +101,13 @@ dct_fill_plane (GRand * rand, guint8 * p, gint stride, gint w, gint h,
   g_free (v);
 }
 
-void
-dct_fill_quantized (GRand * rand, guint8 * p, gint stride, gint w, gint h,
-    gint step)
+/* 8x8 blocks of @p (@stride bytes a row, those wholly inside @w x @h)
+ * whose low-frequency coefficients (u, v < 3, DC apart) are @level (in
+ * quarter levels) of a random draw, the DC random: rounded to 8 bits as
+ * a decoder does. */
+static void
+fill_blocks (GRand * rand, guint8 * p, gint stride, gint w, gint h,
+    gdouble (*level) (GRand * rand, gint step), gint step)
 {
   gint bx, by, m, n, u, v;
 
@@ -115,7 +119,7 @@ dct_fill_quantized (GRand * rand, guint8 * p, gint stride, gint w, gint h,
       for (v = 0; v < 3; v++)
         for (u = 0; u < 3; u++)
           if (u + v)
-            c[v][u] = g_rand_int_range (rand, -2, 3) * step / 4.0;
+            c[v][u] = level (rand, step) / 4.0;
       for (m = 0; m < 8; m++)
         for (n = 0; n < 8; n++) {
           gdouble s = 128;
@@ -128,4 +132,35 @@ dct_fill_quantized (GRand * rand, guint8 * p, gint stride, gint w, gint h,
               255);
         }
     }
+}
+
+/* -2..2 steps of @step quarter levels. */
+static gdouble
+multiple_of (GRand * rand, gint step)
+{
+  return g_rand_int_range (rand, -2, 3) * step;
+}
+
+/* 0, or H.263's reconstruction of level L for quantizer @qp (FFmpeg's
+ * dct_unquantize_h263): +-(2 qp |L| + ((qp - 1) | 1)), |L| 1 or 2, in
+ * quarter levels. */
+static gdouble
+h263_level (GRand * rand, gint qp)
+{
+  const gint l = g_rand_int_range (rand, -2, 3);
+
+  return l == 0 ? 0 : (l > 0 ? 4 : -4) * (2 * qp * ABS (l) + ((qp - 1) | 1));
+}
+
+void
+dct_fill_quantized (GRand * rand, guint8 * p, gint stride, gint w, gint h,
+    gint step)
+{
+  fill_blocks (rand, p, stride, w, h, multiple_of, step);
+}
+
+void
+dct_fill_h263 (GRand * rand, guint8 * p, gint stride, gint w, gint h, gint qp)
+{
+  fill_blocks (rand, p, stride, w, h, h263_level, qp);
 }

@@ -57,6 +57,12 @@ void dct_fill_plane (GRand * rand, guint8 * p, gint stride, gint w, gint h,
 void dct_fill_quantized (GRand * rand, guint8 * p, gint stride, gint w,
     gint h, gint step);
 
+/* The same with H.263's reconstruction levels for quantizer @qp (H.263,
+ * MPEG-4 Part 2's default quantization): 0 or +-(2 qp |L| + ((qp - 1) |
+ * 1)) 8-bit levels, |L| 1 or 2. */
+void dct_fill_h263 (GRand * rand, guint8 * p, gint stride, gint w, gint h,
+    gint qp);
+
 G_END_DECLS
 
 #endif /* __CLEPSILON_DCT_PICTURE_H__ */
