@@ -42,8 +42,10 @@ typedef struct
 {
   cl_mem src[GST_CL_IN_FLIGHT_MAX_DEPTH];       /* the uploaded input */
   cl_mem dst[GST_CL_IN_FLIGHT_MAX_DEPTH];       /* the filtered output */
-  cl_mem tmp;                   /* luma only: between two stages */
-  cl_mem unpacked;              /* packed luma only: its samples alone */
+  cl_mem tmp;                   /* luma and interleaved chroma only: between
+                                 * two stages, or a component's result */
+  cl_mem unpacked;              /* packed luma and interleaved chroma only:
+                                 * one component's samples alone */
 } GstClPlaneBuffers;
 
 /* The pinned staging buffer of a slot, for system-memory input. */
@@ -74,8 +76,10 @@ struct _GstClPlacement
 static guint
 plane_buffers (const GstClPlacement * self, guint i)
 {
-  return 2 * self->depth + (self->planes[i].is_luma ? 1 : 0) +
-      (self->planes[i].packed ? 1 : 0);
+  const GstClPlane *plane = &self->planes[i];
+
+  return 2 * self->depth + (plane->is_luma || plane->interleaved ? 1 : 0) +
+      (plane->packed || plane->interleaved ? 1 : 0);
 }
 
 /* A device buffer of plane @i into @mem, unless there is one already (a
@@ -102,11 +106,12 @@ alloc_plane (GstClPlacement * self, guint i, GError ** error)
         !alloc_buffer (self, i, &b->dst[k], "output plane", error))
       return FALSE;
   }
-  if (self->planes[i].is_luma &&
+  if ((self->planes[i].is_luma || self->planes[i].interleaved) &&
       !alloc_buffer (self, i, &b->tmp, "intermediate plane", error))
     return FALSE;
-  if (self->planes[i].packed &&
-      !alloc_buffer (self, i, &b->unpacked, "unpacked luma", error))
+  /* a component alone: packed luma, or one of interleaved chroma's */
+  if ((self->planes[i].packed || self->planes[i].interleaved) &&
+      !alloc_buffer (self, i, &b->unpacked, "unpacked component", error))
     return FALSE;
   /* The tuner times kernels on the input plane before any frame: give it
    * defined samples, not whatever the allocation held (valgrind flags the

@@ -104,8 +104,10 @@ struct _GstClPlan
  * same for every sample size: the DCT stage serves 8-bit and 10-bit planes
  * alike (gstcldct.c). It runs on chroma planes of their own too, each with
  * its own estimate, unless the epsilon filter was asked for there
- * (chroma-threshold); interleaved chroma (NV12, packed formats) is left as
- * it is, the kernels reading one component a plane. */
+ * (chroma-threshold), and on interleaved 8-bit chroma (NV12, NV21), one
+ * component at a time; packed chroma (YUY2) and 10-bit interleaved chroma
+ * (P010) are left as they are. @planar: the plane's components can be
+ * worked on one at a time. */
 static GstClStages
 stages_of (const GstClPlanSettings * s, gboolean is_luma, gboolean planar)
 {
@@ -122,7 +124,7 @@ stages_of (const GstClPlanSettings * s, gboolean is_luma, gboolean planar)
 static GstClStages
 stages_for (const GstClPlanSettings * s, const GstClPlane * plane)
 {
-  return stages_of (s, plane->is_luma, plane->xstep == 1);
+  return stages_of (s, plane->is_luma, plane->xstep == 1 || plane->interleaved);
 }
 
 static gboolean
@@ -510,7 +512,9 @@ apply_settings (GstClPlan * self, GError ** error)
       !(self->dct = gst_cl_dct_new (self->context, self->planes[0].depth,
               self->planes[0].shift, error)))
     return FALSE;
-  if (self->planes[0].packed && !self->packed &&
+  if ((self->planes[0].packed || (self->n_planes > 1 &&
+              stages_for (s, &self->planes[1]).dct &&
+              self->planes[1].interleaved)) && !self->packed &&
       !(self->packed = gst_cl_packed_new (self->context, error)))
     return FALSE;
   for (i = 0; i < self->n_planes; i++) {
@@ -570,23 +574,24 @@ run_stage (GstClFrameQueues * q, const GstClStage * stage,
   return TRUE;
 }
 
-/* The parameters of strength=auto's estimate on plane @index. */
+/* The parameters of strength=auto's estimate on luma or chroma. */
 static void
-auto_params (GstClPlan * self, guint index, GstClDctAutoParams * params)
+auto_params (GstClPlan * self, gboolean is_luma, GstClDctAutoParams * params)
 {
-  if (self->planes[index].is_luma)
+  if (is_luma)
     gst_cl_dct_auto_params_init (params);
   else
     gst_cl_dct_auto_chroma_params_init (params,
         self->coding.picture != GST_CL_DCT_PICTURE_UNKNOWN);
 }
 
-/* strength=auto on @on, a region of plane @index, on @q's kernel stream,
- * decided on the device: nothing waited for; luma's state is read back
- * for the stats once the frame's decision is made. */
+/* strength=auto on @on, a region of plane @index, with the estimate's
+ * state @state, on @q's kernel stream, decided on the device: nothing
+ * waited for; luma's state is read back for the stats once the frame's
+ * decision is made. */
 static gboolean
 run_auto_on_device (GstClPlan * self, GstClFrameQueues * q,
-    const GstClDctPlane * on, guint index, GError ** error)
+    const GstClDctPlane * on, guint index, guint state, GError ** error)
 {
   GstClStream *s = &q->compute;
   GstClEvents *events = q->events;
@@ -594,18 +599,20 @@ run_auto_on_device (GstClPlan * self, GstClFrameQueues * q,
   const GstClAfter after = { s->n_wait, s->wait, events };
   GstClDctAutoParams params;
 
-  auto_params (self, index, &params);
-  if (!gst_cl_dct_auto (self->dct, on, index, &params, &self->coding,
+  auto_params (self, self->planes[index].is_luma, &params);
+  if (!gst_cl_dct_auto (self->dct, on, state, &params, &self->coding,
           GST_CL_DCT_MAX_PASSES, &after, error))
     return FALSE;
   stream_took (s, events, before);
   return !self->planes[index].is_luma ||
-      gst_cl_dct_read_state (self->dct, index, error);
+      gst_cl_dct_read_state (self->dct, state, error);
 }
 
-/* strength=auto on @on, a region of plane @index, on @q's kernel stream:
- * the quantizer step read off the frame's DCTs by the plane's own estimate
- * (a chroma plane's holds less: gst_cl_dct_auto_chroma_params_init()), the
+/* strength=auto on @on, a region of plane @index (of one of its components
+ * alone), on @q's kernel stream, with the estimate's state @state (the
+ * component's: 0 luma, 1 U, 2 V): the quantizer step read off the frame's
+ * DCTs by the estimate (chroma's holds less:
+ * gst_cl_dct_auto_chroma_params_init()), the
  * DCT thresholding at the strength it gives, or a copy where the frame
  * shows no coding (gstcldct.c). Decided on the device where it can
  * (gst_cl_dct_decides()); on the host otherwise, where the histogram waits
@@ -613,7 +620,7 @@ run_auto_on_device (GstClPlan * self, GstClFrameQueues * q,
  * its counts, so that what follows it need not wait again. */
 static gboolean
 run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
-    guint index, GError ** error)
+    guint index, guint state, GError ** error)
 {
   const GstClPlane *plane = &self->planes[index];
   const gint bytes = plane->bytes;
@@ -629,14 +636,15 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
   };
 
   if (gst_cl_dct_decides (self->dct))
-    return run_auto_on_device (self, q, on, index, error);
+    return run_auto_on_device (self, q, on, index, state, error);
   if (!gst_cl_dct_histogram (self->dct, on, &after, hist, error))
     return FALSE;
   stream_took (s, events, before);
-  auto_params (self, index, &params);
-  threshold = gst_cl_dct_auto_update_with (&self->auto_state[index], hist,
+  auto_params (self, plane->is_luma, &params);
+  threshold = gst_cl_dct_auto_update_with (&self->auto_state[state], hist,
       &self->coding, &params);
-  GST_LOG ("strength=auto: DCT threshold %u on plane %u", threshold, index);
+  GST_LOG ("strength=auto: DCT threshold %u on plane %u (component %u)",
+      threshold, index, state);
   if (threshold == 0)
     return gst_cl_stream_copy (s, &copy, &ignored, error);
   before = events->n_events;
@@ -666,7 +674,7 @@ run_chain (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
     const GstClPlaneRef *out = ps->runs.convolve ? &tmp : dst;
     const GstClDctPlane on = { src, out, w->region.width, w->region.height };
 
-    if (ps->runs.dct ? !run_auto (self, q, &on, w->index, error) :
+    if (ps->runs.dct ? !run_auto (self, q, &on, w->index, w->index, error) :
         !run_stage (q, stage_on (&here, &ps->epsilon_stage, &w->region,
                 src, out), &ps->epsilon_launch, error))
       return FALSE;
@@ -695,6 +703,44 @@ run_packed (GstClPlan * self, GstClFrameQueues * q,
   return TRUE;
 }
 
+/* strength=auto on each component of @w's interleaved chroma plane (NV12,
+ * NV21) alone, with its own estimate: unpacked, the stage into the
+ * intermediate buffer, packed into the kernel destination with the other
+ * component as it is there (the source's for the first, the result for the
+ * second). */
+static gboolean
+run_interleaved (GstClPlan * self, GstClFrameQueues * q,
+    const GstClPlaneWork * w, GError ** error)
+{
+  const GstClPlaneRef alone = gst_cl_placement_unpacked (self->placement,
+      w->index, w->field);
+  const GstClPlaneRef result = gst_cl_placement_intermediate (self->placement,
+      w->index, w->field);
+  const gsize span = gst_cl_plane_span (&w->plane, w->region.x,
+      w->region.width);
+  const GstClDctPlane on = { &alone, &result, w->region.width,
+    w->region.height
+  };
+  GstClPackedRegion region;
+  guint i;
+
+  region.width = w->region.width;
+  region.height = w->region.height;
+  for (i = 0; i < 2; i++) {
+    region.packed = &w->ksrc;
+    region.luma = &alone;
+    region.component = w->plane.chroma_offset[i];
+    if (!run_packed (self, q, &region, NULL, 0, error) ||
+        !run_auto (self, q, &on, w->index, w->plane.chroma_comp[i], error))
+      return FALSE;
+    region.packed = i == 0 ? &w->ksrc : &w->kdst;
+    region.luma = &result;
+    if (!run_packed (self, q, &region, &w->kdst, span, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
 /* The stages of @w's plane from its kernel source to its kernel
  * destination; packed luma is unpacked first, the stages run on its samples
  * alone (into the unpacked buffer again where two run, else into the
@@ -707,6 +753,8 @@ run_stages (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
   GstClPlaneRef luma, result;
   GstClPackedRegion region;
 
+  if (w->plane.interleaved && ps->runs.dct)
+    return run_interleaved (self, q, w, error);
   if (!w->plane.packed)
     return run_chain (self, q, w, &w->ksrc, &w->kdst, error);
   luma = gst_cl_placement_unpacked (self->placement, w->index, w->field);

@@ -47,6 +47,14 @@ typedef struct
    * into a plane of its own (gstclpacked-private.h); chroma stays as it is. */
   gboolean packed;
   gint component;
+  /* Interleaved 8-bit chroma (NV12, NV21): two components a pair, from
+   * byte @chroma_offset[i] of each; @chroma_comp[i] is each one's
+   * GstVideoFormatInfo component (1: U, 2: V). The DCT stage sees each
+   * alone, unpacked as packed luma is; the other stages work on the plane
+   * as it is. */
+  gboolean interleaved;
+  gint chroma_offset[2];
+  guint chroma_comp[2];
 } GstClPlane;
 
 /* A rectangle of one plane, in samples of one component: the part a frame

@@ -78,6 +78,18 @@ gst_cl_plane_describe (GstClPlane * plane, const GstVideoInfo * info,
   /* luma sharing its plane with chroma */
   plane->packed = plane->is_luma && comp[1] >= 0;
   plane->component = GST_VIDEO_FORMAT_INFO_POFFSET (info->finfo, comp[0]);
+  /* two chroma components a plane, a byte each */
+  plane->interleaved = !plane->is_luma && comp[1] >= 0 && comp[2] < 0 &&
+      plane->bytes == 1 && plane->xstep == 2;
+  if (plane->interleaved) {
+    guint i;
+
+    for (i = 0; i < 2; i++) {
+      plane->chroma_comp[i] = comp[i];
+      plane->chroma_offset[i] =
+          GST_VIDEO_FORMAT_INFO_POFFSET (info->finfo, comp[i]);
+    }
+  }
 
   if ((plane->depth != 8 && plane->depth != 10) || plane->xstep < 1 ||
       plane->xstep > 2 || (plane->packed && plane->bytes != 1) ||

@@ -823,3 +823,40 @@ ref_dct_median_threshold (guint * t, guint n)
     }
   return n < 2 ? 0 : t[n / 2];
 }
+
+guint8 *
+ref_component_alone (GstVideoFrame * frame, guint c, gint * w, gint * h)
+{
+  const guint8 *data = GST_VIDEO_FRAME_COMP_DATA (frame, c);
+  const gint stride = GST_VIDEO_FRAME_COMP_STRIDE (frame, c);
+  const gint step = GST_VIDEO_FRAME_COMP_PSTRIDE (frame, c);
+  guint8 *p;
+  gint x, y;
+
+  *w = GST_VIDEO_FRAME_COMP_WIDTH (frame, c);
+  *h = GST_VIDEO_FRAME_COMP_HEIGHT (frame, c);
+  p = g_malloc ((gsize) * w * *h);
+  for (y = 0; y < *h; y++)
+    for (x = 0; x < *w; x++)
+      p[y * *w + x] = data[y * stride + x * step];
+  return p;
+}
+
+guint
+ref_dct_frame_threshold (const guint8 * src, gint stride, gint width,
+    gint height)
+{
+  guint32 hist[3 * 1024];
+  guint t[3], n = 0, k;
+
+  ref_dct_histogram (src, stride, width, height, hist);
+  for (k = 0; k < 3; k++) {
+    guint spacing;
+    const guint kind = ref_dct_lattice (hist + k * 1024, 24, &spacing);
+
+    if (kind)
+      t[n++] = ref_dct_coefficient_threshold (hist + k * 1024, kind,
+          spacing, kind == 2 ? 4 : 5, 12, 5);
+  }
+  return ref_dct_median_threshold (t, n);
+}

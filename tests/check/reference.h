@@ -175,6 +175,19 @@ guint ref_dct_coefficient_threshold (const guint32 * hist, guint kind,
  * here): their median, the upper one of an even count; 0 under two. */
 guint ref_dct_median_threshold (guint * t, guint n);
 
+/* Component @c of @frame (GstVideoFormatInfo's: 0 luma, 1 U, 2 V) alone,
+ * its rows packed, into @w x @h bytes (free it): a plane of its own, or
+ * one of interleaved chroma's (NV12). 8-bit formats. */
+guint8 *ref_component_alone (GstVideoFrame * frame, guint c, gint * w,
+    gint * h);
+
+/* The estimate's threshold of one frame of a plane from its own lattices,
+ * with the element's defaults (gains 5, and 4 on H.263's lattice, strong
+ * gain 12 from level 5, 24 values at least; gstcldctestimate-private.h):
+ * what strength=auto gives the first frame of a stream. */
+guint ref_dct_frame_threshold (const guint8 * src, gint stride, gint width,
+    gint height);
+
 /* The 10-bit counterparts of ref_dct_threshold_plane() and
  * ref_dct_histogram(), on plain 10-bit values (0..1023, one guint16 each;
  * strides in values): x = value - 512, the forward rows shifted by 2 bits

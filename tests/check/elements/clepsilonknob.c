@@ -640,71 +640,52 @@ static const BadValue bad_values[] = {
   {"divisor", "1e-9", "divisor"},
 };
 
-/* Each bad value on a running element: a WARNING at once that names the
- * property, and the old value kept (strength too). */
-/* The estimate's threshold of one frame, from the reference's histogram of
- * @plane of @frame and its lattice search (the element's defaults: gains
- * 5 and 4 on H.263's lattice, strong gain 12 from level 5, 24 values at
- * least; gstcldctestimate-private.h): what strength=auto gives the first
- * frame of a stream. */
+/* The estimate's threshold of one frame for component @c of @frame
+ * (ref_dct_frame_threshold()). */
 static guint
-ref_frame_threshold (GstVideoFrame * frame, guint plane)
+ref_frame_threshold (GstVideoFrame * frame, guint c)
 {
-  guint32 hist[3 * 1024];
-  guint t[3], n = 0, k;
+  gint w, h;
+  guint8 *p = ref_component_alone (frame, c, &w, &h);
+  const guint t = ref_dct_frame_threshold (p, w, w, h);
 
-  ref_dct_histogram (GST_VIDEO_FRAME_PLANE_DATA (frame, plane),
-      GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane),
-      GST_VIDEO_FRAME_COMP_WIDTH (frame, plane),
-      GST_VIDEO_FRAME_COMP_HEIGHT (frame, plane), hist);
-  for (k = 0; k < 3; k++) {
-    guint spacing;
-    const guint kind = ref_dct_lattice (hist + k * 1024, 24, &spacing);
-
-    if (kind)
-      t[n++] = ref_dct_coefficient_threshold (hist + k * 1024, kind,
-          spacing, kind == 2 ? 4 : 5, 12, 5);
-  }
-  return ref_dct_median_threshold (t, n);
+  g_free (p);
+  return t;
 }
 
-/* Plane @plane of @out: @in's through the reference's stage at @threshold,
- * or @in's as it was at 0. */
+/* Component @c of @out: @in's through the reference's stage at
+ * @threshold, or @in's as it was at 0. */
 static void
-check_plane_stage (GstVideoFrame * in, GstVideoFrame * out, guint plane,
+check_component_stage (GstVideoFrame * in, GstVideoFrame * out, guint c,
     guint threshold, const gchar * ctx)
 {
-  const gint w = GST_VIDEO_FRAME_COMP_WIDTH (in, plane);
-  const gint h = GST_VIDEO_FRAME_COMP_HEIGHT (in, plane);
-  const gint in_stride = GST_VIDEO_FRAME_PLANE_STRIDE (in, plane);
-  guint8 *expected = g_malloc (w * h);
-  gint y;
+  gint w, h, y;
+  guint8 *src = ref_component_alone (in, c, &w, &h);
+  guint8 *got = ref_component_alone (out, c, &w, &h);
+  guint8 *expected = g_malloc ((gsize) w * h);
 
   if (threshold > 0)
-    ref_dct_threshold_plane (GST_VIDEO_FRAME_PLANE_DATA (in, plane),
-        in_stride, expected, w, w, h, threshold, DCT_PASSES);
-  for (y = 0; y < h; y++) {
-    const guint8 *want = threshold > 0 ? expected + y * w :
-        (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, plane) + y * in_stride;
-
-    fail_unless (memcmp (want, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out,
-                plane) + y * GST_VIDEO_FRAME_PLANE_STRIDE (out, plane),
-            w) == 0, "%s: plane %u row %d differs from the reference "
-        "(threshold %u)", ctx, plane, y, threshold);
-  }
+    ref_dct_threshold_plane (src, w, expected, w, w, h, threshold, DCT_PASSES);
+  else
+    memcpy (expected, src, (gsize) w * h);
+  for (y = 0; y < h; y++)
+    fail_unless (memcmp (expected + y * w, got + y * w, w) == 0,
+        "%s: component %u row %d differs from the reference (threshold %u)",
+        ctx, c, y, threshold);
   g_free (expected);
+  g_free (got);
+  g_free (src);
 }
 
 /* strength=auto on the chroma of a picture coded as JPEG (a random one:
  * videotestsrc's patterns leave too few chroma coefficients at this
- * quality for a step to show): on
- * I420 each plane gets the stage at the threshold of its own estimate
- * (the reference's, which finds a step in both chroma planes here); on
- * NV12, whose chroma is interleaved, luma does and chroma is as it
- * came. */
+ * quality for a step to show): each component gets the stage at the
+ * threshold of its own estimate (the reference's, which finds a step in
+ * both chroma components here), on I420's planes of their own and on
+ * NV12's and NV21's interleaved chroma alike. */
 GST_START_TEST (test_auto_chroma)
 {
-  static const gchar *formats[] = { "I420", "NV12" };
+  static const gchar *formats[] = { "I420", "NV12", "NV21" };
   guint f;
 
   for (f = 0; f < G_N_ELEMENTS (formats); f++) {
@@ -713,7 +694,7 @@ GST_START_TEST (test_auto_chroma)
     GstElement *e;
     GstHarness *hr;
     GstBuffer *in, *out;
-    guint plane, chroma_found = 0;
+    guint c, chroma_found = 0;
     gchar *ctx = g_strdup_printf ("strength=auto on %s", formats[f]);
 
     GstVideoInfo raw_info;
@@ -735,20 +716,18 @@ GST_START_TEST (test_auto_chroma)
     out = th_push_pull (hr, gst_buffer_ref (in), ctx);
     fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
     fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
-    for (plane = 0; plane < GST_VIDEO_INFO_N_PLANES (&info); plane++) {
-      const guint threshold = plane == 0 || f == 0 ?
-          ref_frame_threshold (&fin, plane) : 0;
+    for (c = 0; c < 3; c++) {
+      const guint threshold = ref_frame_threshold (&fin, c);
 
-      if (plane == 0) {
+      if (c == 0) {
         fail_unless_equals_int (stats_uint (hr->element, "auto-threshold"),
             threshold);
       } else {
         chroma_found += threshold > 0;
       }
-      check_plane_stage (&fin, &fout, plane, threshold, ctx);
+      check_component_stage (&fin, &fout, c, threshold, ctx);
     }
-    if (f == 0)
-      fail_unless_equals_int (chroma_found, 2);
+    fail_unless_equals_int (chroma_found, 2);
     gst_video_frame_unmap (&fout);
     gst_video_frame_unmap (&fin);
     gst_buffer_unref (out);
@@ -760,6 +739,8 @@ GST_START_TEST (test_auto_chroma)
 
 GST_END_TEST;
 
+/* Each bad value on a running element: a WARNING at once that names the
+ * property, and the old value kept (strength too). */
 GST_START_TEST (test_bad_values_warn)
 {
   GstVideoInfo info;

@@ -38,6 +38,8 @@
 #include "gstclmemory-private.h"
 #include "gstcldct-private.h"
 #include "gstclplan-private.h"
+#include "gstclcodingmeta-private.h"
+#include "dctpicture.h"
 #include "reference.h"
 #include "clfault.h"
 
@@ -978,6 +980,119 @@ GST_START_TEST (test_strength_auto)
 
 GST_END_TEST;
 
+/* An NV12 frame (@info) whose components are coded at steps of their own
+ * (@steps, quarter levels; 0: a plane that shows no coding, a ramp and an
+ * edge with noise), the stream's picture type @type and quantiser 4 on
+ * it. */
+static GstBuffer *
+nv12_coded (const GstVideoInfo * info, GRand * rand, const gint * steps,
+    GstClPictureType type)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  GstClCodingInfo coding = { GST_CL_CODEC_MPEG12, type, GST_CL_FIELD_FRAME,
+    1, 4.0
+  };
+  GstVideoFrame frame;
+  guint c;
+
+  fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE));
+  for (c = 0; c < 3; c++) {
+    guint8 *data = GST_VIDEO_FRAME_COMP_DATA (&frame, c);
+    const gint stride = GST_VIDEO_FRAME_COMP_STRIDE (&frame, c);
+    const gint step = GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, c);
+    const gint w = GST_VIDEO_FRAME_COMP_WIDTH (&frame, c);
+    const gint h = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, c);
+    guint8 *p = g_malloc ((gsize) w * h);
+    gint x, y;
+
+    dct_fill_plane (rand, p, w, w, h, 6);
+    if (steps[c])
+      dct_fill_quantized (rand, p, w, w, h, steps[c]);
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++)
+        data[y * stride + x * step] = p[y * w + x];
+    g_free (p);
+  }
+  gst_video_frame_unmap (&frame);
+  gst_buffer_add_cl_coding_meta (buf, &coding);
+  return buf;
+}
+
+/* strength=auto on NV12's interleaved chroma: each component with its own
+ * estimate. An intra frame whose U and V are coded at different steps
+ * gets each component's own threshold; then a P frame that shows no
+ * coding (the same quantiser, the stream says) holds each component's
+ * own, as a P frame of the first group of pictures takes it:
+ * floor (step x HOLD_GAIN_P / 16 x FIRST_GOP / 16 + 1/2)
+ * (gstcldctestimate-private.h). Each component of the output is the
+ * reference's stage on the input's at that threshold. */
+GST_START_TEST (test_strength_auto_nv12)
+{
+  static const gint intra_steps[3] = { 40, 56, 100 };
+  static const gint flat[3] = { 0, 0, 0 };
+  GRand *rand = g_rand_new_with_seed (0x6e763132);
+  GstClPlanSettings s;
+  GstVideoInfo info;
+  GstClPlan *plan;
+  RefParams p;
+  guint held[3] = { 0, }, frame_n, c;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 208, 144);
+  plan = gst_cl_plan_new (context, tuner, &info, 1, NULL);
+  fail_unless (plan != NULL);
+  make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
+  s.dct_stage = TRUE;
+  gst_cl_plan_set_settings (plan, &s);
+  fail_unless_equals_int (gst_cl_plan_untouched_planes (plan), 0);
+  for (frame_n = 0; frame_n < 2; frame_n++) {
+    GstBuffer *in = nv12_coded (&info, rand, frame_n == 0 ? intra_steps :
+        flat, frame_n == 0 ? GST_CL_PICTURE_I : GST_CL_PICTURE_P);
+    GstBuffer *out = gst_buffer_new_allocate (NULL, info.size, NULL);
+    GstVideoFrame fin, fout;
+    GstClFrameStats frame;
+
+    fail_unless (gst_cl_plan_process (plan, in, out, FALSE, &frame, NULL));
+    fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
+    for (c = 0; c < 3; c++) {
+      gint w, h;
+      guint8 *src = ref_component_alone (&fin, c, &w, &h);
+      guint8 *got = ref_component_alone (&fout, c, &w, &h);
+      guint8 *want = g_malloc ((gsize) w * h);
+      const guint own = ref_dct_frame_threshold (src, w, w, h);
+      guint threshold;
+
+      if (frame_n == 0) {
+        fail_unless (own > 0, "component %u: no step to find", c);
+        threshold = held[c] = own;
+      } else {
+        fail_unless_equals_int (own, 0);
+        threshold = (guint) floor (held[c] * GST_CL_DCT_DEFAULT_HOLD_GAIN_P /
+            16.0 * GST_CL_DCT_DEFAULT_FIRST_GOP / 16.0 + 0.5);
+      }
+      if (c == 0)
+        fail_unless_equals_int (frame.auto_threshold, threshold);
+      ref_dct_threshold_plane (src, w, want, w, w, h, threshold,
+          GST_CL_DCT_MAX_PASSES);
+      fail_unless (memcmp (got, want, (gsize) w * h) == 0, "frame %u, "
+          "component %u differs from the reference at threshold %u",
+          frame_n, c, threshold);
+      g_free (src);
+      g_free (got);
+      g_free (want);
+    }
+    fail_unless (held[1] != held[2], "U and V found the same step");
+    gst_video_frame_unmap (&fout);
+    gst_video_frame_unmap (&fin);
+    gst_buffer_unref (out);
+    gst_buffer_unref (in);
+  }
+  gst_cl_plan_free (plan);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* GstClEvents holds every event it is given, past its inline ones too (a
  * frame's 16 DCT passes and histogram with its other stages), and gives
  * them all back. */
@@ -1269,6 +1384,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_split_input);
   tcase_add_test (tc, test_strength_auto);
+  tcase_add_test (tc, test_strength_auto_nv12);
   tcase_add_test (tc, test_events_hold_all);
   tcase_add_test (tc, test_interlaced);
   tcase_add_test (tc, test_same_settings_again);
