@@ -296,6 +296,7 @@ def measures(ref, out, size, frames, with_ssim):
 # ---- the filters ---------------------------------------------------------------
 
 SPP_QPS = [1, 2, 3, 4, 6, 8, 11]  # spp's fixed qp, swept (oracle)
+DECODEBIN = "decodebin alone"
 # run only these methods (realworld.py --method; None: all)
 ONLY = os.environ.get("REALWORLD_METHODS", "").split("|") if \
     os.environ.get("REALWORLD_METHODS") else None
@@ -303,14 +304,17 @@ NLMEANS_EVERY = 4
 
 
 def methods(coding, device):
-    """(key, kind, argument) of every filter measured on CODING: the
-    element with nothing set and with strength=auto, each on the decoded
+    """(key, kind, argument) of every filter measured on CODING: decodebin
+    alone (the frames the element gets after decodebin: GStreamer's decoder
+    need not give FFmpeg's frames; jpegdec does not); the element with
+    nothing set and with strength=auto, each on the decoded
     frames alone ("gst": nothing tells their types) and after decodebin on
     the coded file ("gst-coded": as a user runs it); each preset named for
     the coding and strength=medium (the default before), after decodebin;
     spp fed the decoder's QP table; spp at each fixed qp; nlmeans."""
     dev = ["device=" + device] if device else []
-    m = [("nothing set", "gst", ["clepsilon"] + dev),
+    m = [(DECODEBIN, "gst-coded", ["identity"]),
+         ("nothing set", "gst", ["clepsilon"] + dev),
          ("nothing set from the coded file", "gst-coded", ["clepsilon"] + dev),
          ("auto", "gst", ["clepsilon", "strength=auto"] + dev),
          ("auto from the coded file", "gst-coded",
@@ -460,9 +464,12 @@ def gather(doc, cache, coding, split):
 
 
 def gain(cols, key, metric="psnr_y"):
-    """Per frame gain of KEY over the decoded frames (nlmeans: on the frames
-    it was run on)."""
+    """Per frame gain of KEY over the frames it filtered: decodebin's where
+    it runs after decodebin (the element on the coded file), FFmpeg's
+    decoded frames otherwise (nlmeans: on the frames it was run on)."""
     dec = cols["decoded " + metric]
+    if after_decodebin(key) and DECODEBIN + " " + metric in cols:
+        dec = cols[DECODEBIN + " " + metric]
     if key == "nlmeans":
         dec = dec[cols["nlmeans frame"]]
     return cols["%s %s" % (key, metric)] - dec
@@ -479,6 +486,12 @@ def best_qp(cols):
 
 NOTHING, AUTO = "nothing set from the coded file", "auto from the coded file"
 MEDIUM = "medium from the coded file"
+
+
+def after_decodebin(key):
+    """Whether method KEY is the element after decodebin on the coded
+    file."""
+    return key.endswith(" from the coded file") or key.startswith("preset ")
 
 
 def report(doc, cache, split):
@@ -555,11 +568,14 @@ def report(doc, cache, split):
                                  for p in "yuv"))
         ssim_rows.append("| %s | %.4f | %s |" % (
             c["name"], cols["decoded ssim_y"].mean(), " | ".join(sr)))
-        checks.append("| %s | %d of %d | %s |" % (
+        checks.append("| %s | %d of %d | %s | %s |" % (
             c["name"], sum(i["spp untouched without table"]
                            for _, i in infos), len(infos),
             failed or "%d of %d" % (sum(i["spp frames changed with table"]
-                                        for _, i in infos), len(types))))
+                                        for _, i in infos), len(types)),
+            " / ".join("%+.3f" % (cols[DECODEBIN + " psnr_" + p] -
+                                  cols["decoded psnr_" + p]).mean()
+                       for p in "yuv")))
         # nlmeans on its frames only, auto on the same frames
         nl = cols["nlmeans frame"]
         bar.append("| %s | %s | %s | %s | %s | %s |" % (
@@ -573,8 +589,10 @@ def report(doc, cache, split):
     L.append("Luma PSNR gain over the decoded frames against the pristine "
              "ones, dB: mean over the %s frames (worst frame; frames below "
              "%.2f dB). The element after `decodebin` on the coded file, as "
-             "a user runs it, except \"decoded frames alone\" (raw frames: "
-             "nothing tells their types). nlmeans on every %dth frame.\n" % (
+             "a user runs it, against decodebin's own frames, except "
+             "\"decoded frames alone\" (raw frames: nothing tells their "
+             "types), FFmpeg's filters and \"decoded, luma dB\", on FFmpeg's "
+             "decoded frames. nlmeans on every %dth frame.\n" % (
                  split.upper(), BELOW, NLMEANS_EVERY))
     L.append("| coding | frames | decoded, luma dB | nothing set | "
              "`strength=auto` | presets named for it | `strength=medium` | "
@@ -602,9 +620,11 @@ def report(doc, cache, split):
     L += ssim_rows
     L.append("\n`spp=quality=6` on the coded file: without `-export_side_data "
              "venc_params` (output identical to the decoded frames, "
-             "sequences) and with it (frames changed)\n")
-    L.append("| coding | untouched without | changed with |")
-    L.append("| --- | ---: | ---: |")
+             "sequences) and with it (frames changed); decodebin's frames "
+             "against FFmpeg's decoded ones, PSNR Y / U / V, mean dB\n")
+    L.append("| coding | untouched without | changed with | decodebin - "
+             "FFmpeg |")
+    L.append("| --- | ---: | ---: | ---: |")
     L += checks
     L.append("\nThe bar: mean >= 0 and no frame below %.2f dB; `auto` at "
              "least `spp` with the QP table and `nlmeans` (on nlmeans' "
