@@ -52,7 +52,9 @@ G_BEGIN_DECLS
  * (9), which are predicted from that next intra frame, so that their
  * coding noise is not the held one's; the late frames, 2: the B frames
  * between reference frames of DVD MPEG-2 and Xvid (and of the FIT
- * videos). The element cannot tell a B frame from a P frame, so in
+ * videos). (These serve now where the stream tells an intra frame whose
+ * lattice is not found; raw frames take the UNTOLD gains below.) The
+ * element cannot tell a B frame from a P frame, so in
  * streams without B frames the last two P frames before an intra frame
  * take the late gain too (they want about the early one: H.263's REPORT
  * mean fell from +0.568 to +0.555 dB). While the distance between intra
@@ -99,6 +101,18 @@ G_BEGIN_DECLS
  * frames down to -0.30 dB on REPORT). Not applied where the stream does
  * not tell the types: there the first group already takes the late gain. */
 #define GST_CL_DCT_DEFAULT_FIRST_GOP 8
+/* Where the stream tells no frame's type (raw frames, a decoder that does
+ * not say), every frame without a lattice of its own is held by position
+ * at these: fitted on the real-world set's FIT split as raw frames
+ * (tests/quality/realworld.py fit, with HOLD_GAIN and HOLD_GAIN_LATE
+ * swept), the largest mean with no frame below -0.05 dB: 6 and 3 (FIT's
+ * worst -0.03 dB; 14 and 9, the fixed-quantiser set's, left frames down
+ * to -1.38 dB on FIT: rate-controlled B frames are coded coarser and want
+ * far less of the held threshold, and a raw frame does not say it is
+ * one). An intra frame the stream tells, whose lattice is not found,
+ * keeps HOLD_GAIN and HOLD_GAIN_LATE. */
+#define GST_CL_DCT_DEFAULT_HOLD_GAIN_UNTOLD 6
+#define GST_CL_DCT_DEFAULT_HOLD_GAIN_UNTOLD_LATE 3
 /* The lattices a block-DCT decoder leaves one coefficient's values on. */
     typedef enum
 {

@@ -37,7 +37,7 @@
 
 G_STATIC_ASSERT (sizeof (GstClDctAuto) == 56);
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GstClDctAuto, held_quantiser) == 32);
-G_STATIC_ASSERT (sizeof (GstClDctAutoParams) == 13 * sizeof (guint32));
+G_STATIC_ASSERT (sizeof (GstClDctAutoParams) == 15 * sizeof (guint32));
 
 /* Prefix sums @p (GST_CL_DCT_BINS + 1 entries) of the counts of @hist that
  * the lattices read (EST_COUNTED). */
@@ -93,6 +93,8 @@ gst_cl_dct_auto_params_init (GstClDctAutoParams * params)
   params->ratio_min = GST_CL_DCT_DEFAULT_RATIO_MIN;
   params->b_ratio_power = GST_CL_DCT_DEFAULT_B_RATIO_POWER;
   params->first_gop = GST_CL_DCT_DEFAULT_FIRST_GOP;
+  params->hold_gain_untold = GST_CL_DCT_DEFAULT_HOLD_GAIN_UNTOLD;
+  params->hold_gain_untold_late = GST_CL_DCT_DEFAULT_HOLD_GAIN_UNTOLD_LATE;
 }
 
 void
@@ -101,7 +103,8 @@ gst_cl_dct_auto_chroma_params_init (GstClDctAutoParams * params, gboolean coded)
   gst_cl_dct_auto_params_init (params);
   params->hold_gain_b = 0;
   if (!coded)
-    params->hold_gain = params->hold_gain_late = params->hold_gain_p = 0;
+    params->hold_gain = params->hold_gain_late = params->hold_gain_p =
+        params->hold_gain_untold = params->hold_gain_untold_late = 0;
 }
 
 guint

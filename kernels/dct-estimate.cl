@@ -51,6 +51,8 @@ unpack_params (uint16 v)
   p.ratio_min = v.sa;
   p.b_ratio_power = v.sb;
   p.first_gop = v.sc;
+  p.hold_gain_untold = v.sd;
+  p.hold_gain_untold_late = v.se;
   return p;
 }
 

@@ -123,9 +123,12 @@ typedef struct
    * threshold would take off) */
   est_u32 strong_gain;
   est_u32 strong_level;
-  est_u32 hold_gain;            /* a predicted frame's threshold / the held one */
+  /* a frame's threshold / the held one, by position: an intra frame the
+   * stream tells whose own lattice is not found (hold_gain_untold below:
+   * any frame where it tells no type) */
+  est_u32 hold_gain;
   /* the same for the last @late_frames frames before the next intra frame
-   * is due, and for every predicted frame while that is unknown */
+   * is due, and for every frame while that is unknown */
   est_u32 hold_gain_late;
   est_u32 late_frames;
   est_u32 min_count;            /* values a coefficient needs */
@@ -141,6 +144,11 @@ typedef struct
   /* the share (16ths) of either that a predicted frame keeps before the
    * second intra frame */
   est_u32 first_gop;
+  /* hold_gain and hold_gain_late where the stream tells no frame's type
+   * (raw frames): every frame without a lattice of its own, B frames
+   * among them, is held by position alone */
+  est_u32 hold_gain_untold;
+  est_u32 hold_gain_untold_late;
 } EstParams;
 
 /* What one plane carries from one frame to the next (GstClDctAuto,
@@ -375,7 +383,8 @@ est_note_distance (EST_GLOBAL EstState * state, est_u32 distance)
  * position (est_note_distance()): less than the intra frame's it was
  * found on, and less again where it is predicted from the next intra
  * frame (B frames just before it), which is due where the distance
- * between intra frames says. */
+ * between intra frames says; with the untold gains where the stream does
+ * not tell the frame's type. */
 EST_FN est_u32
 est_held_threshold (EST_GLOBAL const EstState * state, int picture,
     est_f64 quantiser, const EstParams * params)
@@ -403,6 +412,9 @@ est_held_threshold (EST_GLOBAL const EstState * state, int picture,
     return (est_u32) floor (scaled + 0.5);
   }
   early = state->run_age + params->late_frames < state->period;
+  if (picture == EST_PICTURE_UNKNOWN)
+    return (state->held_step * (early ? params->hold_gain_untold :
+            params->hold_gain_untold_late) + 8) >> 4;
   return (state->held_step * (early ? params->hold_gain :
           params->hold_gain_late) + 8) >> 4;
 }

@@ -318,19 +318,28 @@ decide (const gchar * in, const gchar * segments)
 
   /* CL_DCT_PARAMS=GAIN,GAIN_H263,HOLD_GAIN,MIN_COUNT[,STRONG_GAIN,
    * STRONG_LEVEL[,HOLD_GAIN_LATE,LATE_FRAMES[,HOLD_GAIN_P,HOLD_GAIN_B[,
-   * RATIO_MIN,B_RATIO_POWER[,FIRST_GOP]]]]]:
-   * the fit's trials; CL_DCT_CODING=FILE: each frame's coding as the
-   * stream tells it (read_coding()) */
+   * RATIO_MIN,B_RATIO_POWER[,FIRST_GOP[,HOLD_GAIN_UNTOLD,
+   * HOLD_GAIN_UNTOLD_LATE]]]]]]:
+   * the fit's trials (without the last two, the hold gains given serve
+   * where the stream tells no types too, as before there were two);
+   * CL_DCT_CODING=FILE: each frame's coding as the stream tells it
+   * (read_coding()) */
   gst_cl_dct_auto_params_init (&params);
   if (env) {
-    const gint n = sscanf (env, "%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u",
+    const gint n = sscanf (env,
+        "%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u,%u",
         &params.gain, &params.gain_h263, &params.hold_gain, &params.min_count,
         &params.strong_gain, &params.strong_level, &params.hold_gain_late,
         &params.late_frames, &params.hold_gain_p, &params.hold_gain_b,
-        &params.ratio_min, &params.b_ratio_power, &params.first_gop);
+        &params.ratio_min, &params.b_ratio_power, &params.first_gop,
+        &params.hold_gain_untold, &params.hold_gain_untold_late);
 
-    if (n != 4 && n != 6 && n != 8 && n != 10 && n != 12 && n != 13)
+    if (n != 4 && n != 6 && n != 8 && n != 10 && n != 12 && n != 13 && n != 15)
       die ("CL_DCT_PARAMS", NULL);
+    if (n < 15) {
+      params.hold_gain_untold = params.hold_gain;
+      params.hold_gain_untold_late = params.hold_gain_late;
+    }
   }
   if (!fi || (coded && !fc))
     die ("open", NULL);

@@ -817,9 +817,6 @@ def fit_gains(seqs, params, coded):
     return np.concatenate(gains), types
 
 
-PARAM_NAMES = ("gain", "gain_h263", "hold_gain", "min_count", "strong_gain",
-               "strong_level", "hold_gain_late", "late_frames")
-DEFAULT_PARAMS = (5, 4, 14, 24, 12, 5, 9, 2)
 
 
 def fit(doc, prist, cache, device, jobs, trials, coded):
@@ -837,8 +834,8 @@ def fit(doc, prist, cache, device, jobs, trials, coded):
             cols.append("%s %+.3f (%+.2f; %d) [%s]" % (
                 name, g.mean(), g.min(), int((g < BELOW).sum()), by))
             worst = min(worst, g.min())
-        log("%s worst %+.2f | %s" % (",".join(map(str, par)), worst,
-                                      " | ".join(cols)))
+        log("%s worst %+.3f | %s" % (",".join(map(str, par)) if par else
+                                      "defaults", worst, " | ".join(cols)))
 
 
 def main():
@@ -876,7 +873,7 @@ def main():
     t0 = time.time()
     if args.what == "fit":
         trials = [tuple(int(v) for v in p.split(",")) for p in args.params] \
-            if args.params else [DEFAULT_PARAMS]
+            if args.params else [None]
         return fit(doc, prist, cache, args.device or "pocl", args.jobs, trials,
                    args.coded)
     if args.what == "run":

@@ -397,10 +397,11 @@ GST_START_TEST (test_lattice_against_reference)
 
 GST_END_TEST;
 
-/* The held threshold: a frame without a lattice after one with takes a
- * part of its threshold, for 64 frames, then nothing: hold_gain_late / 16
- * while no distance between two intra frames is known, then hold_gain /
- * 16, but hold_gain_late / 16 on the last late_frames (2) frames before
+/* The held threshold where the stream tells no types: a frame without a
+ * lattice after one with takes a part of its threshold, for 64 frames,
+ * then nothing: hold_gain_untold_late / 16 while no distance between two
+ * intra frames is known, then hold_gain_untold / 16, but
+ * hold_gain_untold_late / 16 on the last late_frames (2) frames before
  * the next intra frame is due (or is late); a frame with a lattice right
  * after one continues its run (a predicted frame that shows the intra
  * frame's lattice still): distances count from a run's first frame; a
@@ -464,8 +465,8 @@ GST_START_TEST (test_auto_hold)
         GST_CL_DCT_DEFAULT_STRONG_LEVEL);
   own = ref_dct_median_threshold (t, GST_CL_DCT_HIST_COEFFS);
   fail_unless (own > 0);
-  early = (own * GST_CL_DCT_DEFAULT_HOLD_GAIN + 8) >> 4;
-  late = (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_LATE + 8) >> 4;
+  early = (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_UNTOLD + 8) >> 4;
+  late = (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_UNTOLD_LATE + 8) >> 4;
   fail_unless (early != late, "the two hold gains give one threshold: the "
       "test cannot tell them");
   fail_unless_equals_int (GST_CL_DCT_DEFAULT_LATE_FRAMES, 2);
@@ -489,8 +490,9 @@ GST_END_TEST;
  * a lattice of its own takes the hold gain of its type: a B frame's
  * whatever its quantiser or position, a P frame's times the square root of
  * its quantiser over the held frame's, within a quarter to twice, half of
- * either before the second intra frame; an intra frame without a lattice,
- * or one of unknown type, keeps the gains by position (test_auto_hold). */
+ * either before the second intra frame; an intra frame without a lattice
+ * keeps the gains by position, hold_gain and hold_gain_late, and a frame
+ * of unknown type the untold ones (test_auto_hold), which differ. */
 GST_START_TEST (test_auto_hold_coded)
 {
   static const guint h263[] = { 116, 196, 276, 0 };
@@ -514,31 +516,40 @@ GST_START_TEST (test_auto_hold_coded)
   };
   guint32 hist[GST_CL_DCT_HIST_SIZE], flat[GST_CL_DCT_HIST_SIZE] = { 0 };
   const GstClDctCoding intra = { GST_CL_DCT_PICTURE_INTRA, 10 };
+  GstClDctAutoParams told;
   guint i, k, own;
 
   for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
     points_histogram (hist + k * GST_CL_DCT_BINS, h263, 20);
   flat[0] = 1000;
+  /* the hold by position with the told gains, on a stream that tells
+   * nothing */
+  gst_cl_dct_auto_params_init (&told);
+  told.hold_gain_untold = told.hold_gain;
+  told.hold_gain_untold_late = told.hold_gain_late;
   for (i = 0; i < G_N_ELEMENTS (frames); i++) {
-    GstClDctAuto coded = { 0, }, plain = { 0, };
+    GstClDctAuto coded = { 0, }, plain = { 0, }, plain_told = { 0, };
     const GstClDctCoding c = { frames[i].picture, frames[i].quantiser };
-    guint by_position, got;
+    const gboolean is_intra = frames[i].picture == GST_CL_DCT_PICTURE_INTRA;
+    guint by_position, by_told, got, pass;
 
-    own = gst_cl_dct_auto_update_coded (&coded, hist, &intra);
-    fail_unless (own > 0);
-    fail_unless_equals_int (gst_cl_dct_auto_update (&plain, hist), own);
-    by_position = gst_cl_dct_auto_update (&plain, flat);
-    got = gst_cl_dct_auto_update_coded (&coded, flat, &c);
-    fail_unless_equals_int (got, frames[i].gain == 0 ? by_position :
-        (guint) floor (own * frames[i].gain / 2 + 0.5));
-    /* the second intra frame, after one held: the whole gain from then */
-    fail_unless_equals_int (gst_cl_dct_auto_update_coded (&coded, hist,
-            &intra), own);
-    fail_unless_equals_int (gst_cl_dct_auto_update (&plain, hist), own);
-    by_position = gst_cl_dct_auto_update (&plain, flat);
-    got = gst_cl_dct_auto_update_coded (&coded, flat, &c);
-    fail_unless_equals_int (got, frames[i].gain == 0 ? by_position :
-        (guint) floor (own * frames[i].gain + 0.5));
+    for (pass = 0; pass < 2; pass++) {
+      /* pass 0: the first held frame, before the second intra frame (half
+       * of a type's gain); pass 1: after it, the whole gain */
+      fail_unless_equals_int (gst_cl_dct_auto_update_coded (&coded, hist,
+              &intra), own = gst_cl_dct_auto_update (&plain, hist));
+      fail_unless (own > 0);
+      fail_unless_equals_int (gst_cl_dct_auto_update_with (&plain_told, hist,
+              NULL, &told), own);
+      by_position = gst_cl_dct_auto_update (&plain, flat);
+      by_told = gst_cl_dct_auto_update_with (&plain_told, flat, NULL, &told);
+      fail_if (by_position == by_told, "the told and untold gains give one "
+          "threshold: the test cannot tell them");
+      got = gst_cl_dct_auto_update_coded (&coded, flat, &c);
+      fail_unless_equals_int (got, frames[i].gain == 0 ? (is_intra ?
+              by_told : by_position) :
+          (guint) floor (own * frames[i].gain / (pass ? 1 : 2) + 0.5));
+    }
   }
   fail_unless_equals_int (GST_CL_DCT_DEFAULT_FIRST_GOP, 8);
   /* a held frame of unknown quantiser: a P frame's gain alone (half of

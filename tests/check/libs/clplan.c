@@ -847,7 +847,7 @@ jpeg_frame (gint width, gint height, GstVideoInfo * info)
  * lattice read off the CPU reference's histogram, luma thresholded as the
  * CPU reference does at that strength, chroma (flat in a zone plate: no
  * lattice of its own) as it came; then a frame with
- * no coding takes hold_gain_late / 16 of it (held: no distance between
+ * no coding takes hold_gain_untold_late / 16 of it (held: no distance between
  * intra frames known yet), and a plan for a new format
  * starts without one. */
 GST_START_TEST (test_strength_auto)
@@ -918,7 +918,7 @@ GST_START_TEST (test_strength_auto)
       fail_unless_equals_int (threshold, own);
     } else {
       fail_unless_equals_int (threshold, (found *
-              GST_CL_DCT_DEFAULT_HOLD_GAIN_LATE + 8) >> 4);
+              GST_CL_DCT_DEFAULT_HOLD_GAIN_UNTOLD_LATE + 8) >> 4);
     }
     found = threshold;
     expected = g_malloc (160 * 120);
