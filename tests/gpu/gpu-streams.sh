@@ -12,7 +12,9 @@
 # (cuda sys), BUILDS (build; "build old" adds the columns of the plugin in
 # the runtime folder's old/, of gpu-bundle.sh's OLD=, run alternately),
 # MPS=1 to run under NVIDIA MPS (its control daemon started and stopped
-# here).
+# here); CHECK=1 adds, per clip, filter and path, the md5 of each of
+# CHECK_N (4) chains of one process against the same chain run alone
+# (NS=" " runs that check alone).
 # Prints one row per clip, mode and N: frames a second of the decoders
 # alone, then with each filter as a share of that, on each memory path; then
 # the element's host waits (ms a frame, by cause, mean over the chains of
@@ -65,6 +67,29 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
 
 median () { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
+# The md5 of the frames of CLIP through PATH and FILTER, N chains of one
+# process ($out/md5-K) and one chain alone ($out/md5-0), each chain's
+# frames read by md5sum from a named pipe: prints how many equal it.
+check_row () { # CLIP PATH FILTER N
+  local k p="" same=0
+  export GST_PLUGIN_PATH=$rt/build/gst GST_REGISTRY=/tmp/gst-registry-build.bin
+  for k in $(seq 0 "$4"); do
+    rm -f "$out/pipe-$k" "$out/md5-$k"; mkfifo "$out/pipe-$k"
+    md5sum < "$out/pipe-$k" | cut -c1-32 > "$out/md5-$k" &
+  done
+  for k in $(seq "$4"); do
+    p="$p ${source[$1]} ! ${caps[$2]} ! clepsilon device=nvidia strength=$3 ! filesink location=$out/pipe-$k"
+  done
+  timeout 600 gst-launch-1.0 -q $p > /dev/null 2>&1
+  timeout 300 gst-launch-1.0 -q ${source[$1]} ! ${caps[$2]} ! clepsilon \
+    device=nvidia strength=$3 ! filesink location=$out/pipe-0 > /dev/null 2>&1
+  wait
+  for k in $(seq "$4"); do
+    [ -s "$out/md5-0" ] && cmp -s "$out/md5-0" "$out/md5-$k" && same=$((same + 1))
+  done
+  echo "md5 $1 $2 $3: $same of $4 chains equal to the chain alone ($(cat "$out/md5-0"))"
+}
+
 echo "card: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
 if [ "${MPS:-0}" = 1 ]; then
   export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
@@ -113,8 +138,10 @@ for clip in $CLIPS; do
     done
   done
 done
-echo "host waits, ms a frame (mean over the chains of the last round): total, then by cause"
+[ -n "${NS// /}" ] &&
+  echo "host waits, ms a frame (mean over the chains of the last round): total, then by cause"
 for f in "$out"/*-r"$ROUNDS".*; do
+  [ -e "$f" ] || continue
   grep -h '^stats' "$f" | sed "s|^|$(basename "${f%-r*}") |"
 done | python3 -c '
 import re, sys, collections
@@ -130,4 +157,11 @@ for name, v in sorted(rows.items()):
     print("%-28s %6.3f  %s" % (name, mean([t for t, _ in v]),
           " ".join("%s %.3f" % (k, x) for k, x in causes.items() if x >= 0.0005)))
 ' 2>&1
+if [ "${CHECK:-0}" = 1 ]; then
+  for clip in $CLIPS; do
+    for path in $PATHS; do
+      for f in $FILTERS; do check_row "$clip" "$path" "$f" "${CHECK_N:-4}"; done
+    done
+  done
+fi
 if [ "${MPS:-0}" = 1 ]; then echo quit | nvidia-cuda-mps-control; fi
