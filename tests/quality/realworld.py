@@ -528,10 +528,14 @@ def report(doc, cache, split):
         failed = "fails: \"%s\"" % err[0] if err else None
         dec_y = cols["decoded psnr_y"].mean()
         ga, gn = gain(cols, AUTO), gain(cols, NOTHING)
-        rows.append("| %s | %d | %.2f | %s | **%s** | %s | %s | %s | %s | "
-                    "%s (qp %d) | %s |" % (
+        # a frame auto leaves as it is gains exactly 0 (its PSNR is the
+        # decoded frame's)
+        acts = int((ga != 0).sum())
+        rows.append("| %s | %d | %.2f | %s | **%s** | %d of %d | %s | %s | "
+                    "%s | %s | %s (qp %d) | %s |" % (
                         c["label"], len(types), dec_y, summary(gn),
-                        summary(ga), "; ".join(presets) or "-",
+                        summary(ga), acts, len(types),
+                        "; ".join(presets) or "-",
                         summary(gain(cols, MEDIUM)),
                         summary(gain(cols, "auto")),
                         failed or summary(gain(cols, "spp QP table")),
@@ -595,11 +599,12 @@ def report(doc, cache, split):
              "decoded frames. nlmeans on every %dth frame.\n" % (
                  split.upper(), BELOW, NLMEANS_EVERY))
     L.append("| coding | frames | decoded, luma dB | nothing set | "
-             "`strength=auto` | presets named for it | `strength=medium` | "
-             "`auto`, decoded frames alone | `spp=6`, QP table | `spp=6` "
-             "best fixed qp (oracle) | `nlmeans` |")
-    L.append("| --- | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: "
-             "| ---: | ---: |")
+             "`strength=auto` | frames whose luma `auto` changes | presets "
+             "named for it | `strength=medium` | `auto`, decoded frames alone "
+             "| `spp=6`, QP table | `spp=6` best fixed qp (oracle) | "
+             "`nlmeans` |")
+    L.append("| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | "
+             "---: | ---: | ---: |")
     L += rows
     L.append("\n`strength=auto` by frame type (ffprobe pict_type): mean gain "
              "(worst; frames below %.2f dB of frames)\n" % BELOW)
