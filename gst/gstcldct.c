@@ -681,6 +681,7 @@ launch_decide (GstClDct * self, guint index,
   guint a = 0;
 
   /* the fields in order (kernels/dct-estimate.cl, unpack_params()) */
+  G_STATIC_ASSERT (sizeof (*params) <= sizeof (packed));
   memcpy (packed.s, params, sizeof (*params));
   GST_CL_ARG (self->decide, a++, self->hist, &args);
   GST_CL_ARG (self->decide, a++, self->states, &args);

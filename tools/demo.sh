@@ -6,9 +6,10 @@
 # The content is fixed: three natural photographs of Debian's python3-skimage
 # package (rocket.jpg, coins.png, chelsea.png), each panned over for 12
 # frames of 384x288. FFmpeg codes them the way such files are met (MPEG-2
-# -q:v 12, MJPEG -q:v 20, MPEG-4 Part 2 -q:v 10) and decodes them; clepsilon
-# runs at the setting recommended for each source (below), FFmpeg's
-# spp=quality=6:qp=8 and hqdn3d on the same frames (tools/demo.py). Prints
+# -q:v 12, MJPEG -q:v 20, MPEG-4 Part 2 -q:v 10); clepsilon runs at the
+# setting recommended for each source (below) after decodebin on the coded
+# file, as a player or a transcoder runs it, FFmpeg's spp=quality=6:qp=8 and
+# hqdn3d on FFmpeg's decoded frames (tools/demo.py). Prints
 # per source and as a mean the luma PSNR and SSIM gains against the pristine
 # frames and each filter's time per frame, and writes to out/:
 #   before-after.png   per source, where it rings most, enlarged: pristine,
@@ -32,9 +33,11 @@ mpeg4_setting="@preset=divx-xvid"
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 source "$top/tools/setup.sh"
-# ffmpeg: the codecs, spp and hqdn3d; python3-skimage: the photographs and
-# SSIM; numpy, scipy, PIL: the measures and the picture.
-install_packages ffmpeg python3-skimage python3-numpy python3-scipy python3-pil
+# ffmpeg: the codecs, spp and hqdn3d; GStreamer's libav and bad plugins:
+# the decoders and parsers decodebin runs before clepsilon; python3-skimage:
+# the photographs and SSIM; numpy, scipy, PIL: the measures and the picture.
+install_packages ffmpeg gstreamer1.0-libav gstreamer1.0-plugins-bad \
+  python3-skimage python3-numpy python3-scipy python3-pil
 cd "$top"
 
 out=$top/out

@@ -596,7 +596,8 @@ def decide(cdir, layout, params):
     if params is not None:          # None: the element's defaults
         env["CL_DCT_PARAMS"] = ",".join(str(v) for v in params)
     # (gain, gain_h263, hold_gain, min_count, strong_gain, strong_level,
-    # hold_gain_late, late_frames)
+    # hold_gain_late, late_frames); these raw frames tell no types, so the
+    # hold gains given serve as the untold ones (cl-dct.c)
     r = run([CL_DCT, "decide", os.path.join(cdir, "hist.bin"),
              segments(layout)], env=env)
     return np.array([int(l.split()[-1]) for l in r.stdout.splitlines()])

@@ -528,8 +528,11 @@ def report(doc, cache, split):
         failed = "fails: \"%s\"" % err[0] if err else None
         dec_y = cols["decoded psnr_y"].mean()
         ga, gn = gain(cols, AUTO), gain(cols, NOTHING)
-        # a frame auto leaves as it is gains exactly 0 (its PSNR is the
-        # decoded frame's)
+        # a frame auto leaves as it is gains exactly 0 over the frames it
+        # was given (decodebin's: needs that method measured)
+        if DECODEBIN + " psnr_y" not in cols:
+            sys.exit("%s: no \"%s\" figures (REALWORLD_METHODS left it "
+                     "out?)" % (c["name"], DECODEBIN))
         acts = int((ga != 0).sum())
         rows.append("| %s | %d | %.2f | %s | **%s** | %d of %d | %s | %s | "
                     "%s | %s | %s (qp %d) | %s |" % (

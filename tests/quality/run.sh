@@ -30,11 +30,12 @@ source "$top/tools/setup.sh"
 cd "$top"
 
 # ffmpeg: MPEG-2 and H.264 encoders and hqdn3d; plugins-bad: smooth and
-# rawvideoparse; numpy/scipy/skimage/PIL/matplotlib: the metrics and
-# pictures. The test photographs come from python3-skimage's package,
-# downloaded (not installed) by quality.py.
-packages=(ffmpeg gstreamer1.0-plugins-bad python3-numpy python3-scipy
-  python3-skimage python3-pil python3-matplotlib python-matplotlib-data
+# rawvideoparse; libav: the decoders decodebin runs before clepsilon on coded
+# files; numpy/scipy/skimage/PIL/matplotlib: the metrics and pictures. The
+# test photographs come from python3-skimage's package, downloaded (not
+# installed) by quality.py.
+packages=(ffmpeg gstreamer1.0-plugins-bad gstreamer1.0-libav python3-numpy
+  python3-scipy python3-skimage python3-pil python3-matplotlib python-matplotlib-data
   fonts-dejavu-core)
 install_packages "${packages[@]}"
 

@@ -411,22 +411,32 @@ GST_END_TEST;
 /* Feeds @state, for each of @gops, an intra frame (@hist, whose own
  * threshold is @own) and then the GOP's frames: 'I' another frame with the
  * lattice (@hist), 'E' and 'L' a frame without one (@flat) that must take
- * @early and @late. */
+ * @early and @late; every frame of the coding @told (NULL: the stream
+ * tells nothing). */
 static void
-check_gops (GstClDctAuto * state, const guint32 * hist, const guint32 * flat,
-    guint own, guint early, guint late, const gchar * const *gops, guint n)
+check_gops_told (GstClDctAuto * state, const guint32 * hist,
+    const guint32 * flat, guint own, guint early, guint late,
+    const gchar * const *gops, guint n, const GstClDctCoding * told)
 {
   guint g, i;
 
   for (g = 0; g < n; g++) {
-    fail_unless_equals_int (gst_cl_dct_auto_update (state, hist), own);
+    fail_unless_equals_int (gst_cl_dct_auto_update_coded (state, hist, told),
+        own);
     for (i = 0; gops[g][i]; i++)
       fail_unless (gops[g][i] == 'I' ?
-          gst_cl_dct_auto_update (state, hist) == own :
-          gst_cl_dct_auto_update (state, flat) ==
+          gst_cl_dct_auto_update_coded (state, hist, told) == own :
+          gst_cl_dct_auto_update_coded (state, flat, told) ==
           (gops[g][i] == 'E' ? early : late), "GOP %s, frame %u after its "
           "intra frame: not %c", gops[g], i + 1, gops[g][i]);
   }
+}
+
+static void
+check_gops (GstClDctAuto * state, const guint32 * hist, const guint32 * flat,
+    guint own, guint early, guint late, const gchar * const *gops, guint n)
+{
+  check_gops_told (state, hist, flat, own, early, late, gops, n, NULL);
 }
 
 GST_START_TEST (test_auto_hold)
@@ -482,6 +492,18 @@ GST_START_TEST (test_auto_hold)
   /* after a reset no distance is known: late again */
   fail_unless_equals_int (gst_cl_dct_auto_update (&state, hist), own);
   fail_unless_equals_int (gst_cl_dct_auto_update (&state, flat), late);
+  /* the same GOPs where the stream tells every frame is intra (the held
+   * ones show no lattice of their own): the told gains, early and late */
+  {
+    const GstClDctCoding intra = { GST_CL_DCT_PICTURE_INTRA, 10 };
+    const guint told_early = (own * GST_CL_DCT_DEFAULT_HOLD_GAIN + 8) >> 4;
+    const guint told_late = (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_LATE + 8) >> 4;
+
+    fail_unless (told_early != early && told_early != told_late);
+    gst_cl_dct_auto_reset (&state);
+    check_gops_told (&state, hist, flat, own, told_early, told_late, gops,
+        G_N_ELEMENTS (gops) - 1, &intra);
+  }
 }
 
 GST_END_TEST;
