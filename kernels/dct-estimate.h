@@ -392,6 +392,7 @@ est_held_threshold (EST_GLOBAL const EstState * state, int picture,
   est_f64 ratio = 1.0, scaled;
   /* no second intra frame yet: a rate control's first quantisers */
   const est_f64 first = state->period == 0 ? params->first_gop / 16.0 : 1.0;
+  est_u32 gain;
   int early;
 
   if (quantiser > 0 && state->held_quantiser > 0) {
@@ -413,10 +414,10 @@ est_held_threshold (EST_GLOBAL const EstState * state, int picture,
   }
   early = state->run_age + params->late_frames < state->period;
   if (picture == EST_PICTURE_UNKNOWN)
-    return (state->held_step * (early ? params->hold_gain_untold :
-            params->hold_gain_untold_late) + 8) >> 4;
-  return (state->held_step * (early ? params->hold_gain :
-          params->hold_gain_late) + 8) >> 4;
+    gain = early ? params->hold_gain_untold : params->hold_gain_untold_late;
+  else
+    gain = early ? params->hold_gain : params->hold_gain_late;
+  return (state->held_step * gain + 8) >> 4;
 }
 
 /* The stage's threshold for a frame whose own lattices give @thr (0:
