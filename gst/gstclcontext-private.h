@@ -49,6 +49,19 @@ GstClContext *gst_cl_context_new (const gchar * device_spec, GError ** error);
 GstClContext *gst_cl_context_new_wrapped (cl_context context,
     cl_device_id device, GError ** error);
 
+/* A context of @shared's OpenCL context and device with queues of its own:
+ * each element orders its frames on its own queues, as each of GStreamer's
+ * CUDA elements has its own stream, so that an element that waits for its
+ * frame does not wait behind the frames of the process's other streams.
+ * Memory of either is memory of both (gst_cl_context_is_sibling()).
+ * Returns a new reference, or NULL with @error set. */
+GstClContext *gst_cl_context_new_sibling (GstClContext * shared,
+    GError ** error);
+
+/* Whether @a and @b are one context, or siblings of one OpenCL context:
+ * each's buffers and events are the other's. */
+gboolean gst_cl_context_is_sibling (GstClContext * a, GstClContext * b);
+
 /* Whether @device_spec (as for gst_cl_context_new()) chooses @self's device:
  * always for NULL, "" and "auto", which accept whatever device is shared. */
 gboolean gst_cl_context_matches (GstClContext * self,

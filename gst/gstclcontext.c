@@ -146,14 +146,12 @@ gst_cl_context_query_memory (GstClContext * self, GError ** error)
   return TRUE;
 }
 
-/* The queue and the device's memory properties, once self->context is
- * there. */
+/* The queues, once self->context is there. */
 static gboolean
-gst_cl_context_prepare (GstClContext * self, GError ** error)
+gst_cl_context_create_queues (GstClContext * self, GError ** error)
 {
   cl_int status;
 
-  read_switches (&self->switches);
   self->queue = clCreateCommandQueue (self->context, self->device,
       CL_QUEUE_PROFILING_ENABLE, &status);
   if (status != CL_SUCCESS)
@@ -162,8 +160,17 @@ gst_cl_context_prepare (GstClContext * self, GError ** error)
       &status);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clCreateCommandQueue (maps)");
+  return TRUE;
+}
 
-  return gst_cl_context_query_memory (self, error);
+/* The queues and the device's memory properties, once self->context is
+ * there. */
+static gboolean
+gst_cl_context_prepare (GstClContext * self, GError ** error)
+{
+  read_switches (&self->switches);
+  return gst_cl_context_create_queues (self, error) &&
+      gst_cl_context_query_memory (self, error);
 }
 
 static gboolean
@@ -202,6 +209,39 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
     return NULL;
   }
   return self;
+}
+
+GstClContext *
+gst_cl_context_new_sibling (GstClContext * shared, GError ** error)
+{
+  GstClContext *self;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (shared), NULL);
+
+  self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
+  gst_object_ref_sink (self);
+  clRetainContext (shared->context);
+  self->context = shared->context;
+  self->device = shared->device;
+  self->device_name = g_strdup (shared->device_name);
+  self->identity = g_strdup (shared->identity);
+  self->host_unified = shared->host_unified;
+  self->fine_svm = shared->fine_svm;
+  self->host_ptr_align = shared->host_ptr_align;
+  self->switches = shared->switches;
+  if (!gst_cl_context_create_queues (self, error)) {
+    gst_object_unref (self);
+    return NULL;
+  }
+  GST_DEBUG_OBJECT (self, "queues of its own on %" GST_PTR_FORMAT, shared);
+  return self;
+}
+
+gboolean
+gst_cl_context_is_sibling (GstClContext * a, GstClContext * b)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (a) && GST_IS_CL_CONTEXT (b), FALSE);
+  return a->context == b->context;
 }
 
 gboolean

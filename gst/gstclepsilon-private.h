@@ -66,7 +66,9 @@ struct _GstClEpsilon
   GThread *preset_loader;       /* the thread loading a preset, or NULL */
 
   /* Streaming thread only (and start/stop). */
-  GstClContext *context;
+  GstClContext *context;        /* shared with the pipeline's elements */
+  GstClContext *own_queues;     /* a sibling of context: what the element
+                                 * enqueues goes on queues of its own */
   GstClTuner *tuner;
   GstClPlan *plan;              /* for the negotiated format */
   guint plan_cookie;            /* settings_cookie of the plan's settings */

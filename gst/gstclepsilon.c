@@ -253,6 +253,7 @@ gst_cl_epsilon_free_resources (GstClEpsilon * self)
     gst_cl_faults_detach (self->faults);
   g_clear_pointer (&self->faults, gst_cl_faults_unref);
   g_clear_pointer (&self->tuner, gst_cl_tuner_free);
+  gst_clear_object (&self->own_queues);
   GST_OBJECT_LOCK (self);
   gst_clear_object (&self->context);
   GST_OBJECT_UNLOCK (self);
@@ -279,15 +280,17 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
     goto no_device;
   }
   g_free (device);
+  if (!(self->own_queues = gst_cl_context_new_sibling (self->context, &error)))
+    goto cl_failed;
 
   gst_cl_stats_reset (self->stats);
   self->failed = FALSE;
   self->faults = gst_cl_faults_new (GST_ELEMENT (self));
-  self->tuner = gst_cl_tuner_new (self->context, self->stats);
+  self->tuner = gst_cl_tuner_new (self->own_queues, self->stats);
   /* The program for the current window now, so that a build failure shows
    * at start. */
   if (!gst_cl_tuner_get_kernels (self->tuner, FALSE, radius, &error))
-    goto build_failed;
+    goto cl_failed;
 
   GST_OBJECT_LOCK (self);
   g_free (self->device_name);
@@ -314,7 +317,7 @@ no_device:
     g_clear_error (&error);
     return FALSE;
   }
-build_failed:
+cl_failed:
   {
     GST_CL_ELEMENT_ERROR_FROM_GERROR (self, error);
     gst_cl_epsilon_free_resources (self);
@@ -438,7 +441,7 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   /* Frames in flight of the old format may still fail: say so now. */
   if (self->plan && !gst_cl_plan_drain (self->plan, NULL, &error))
     goto plan_failed;
-  if (!(plan = gst_cl_plan_new (self->context, self->tuner, in_info, depth,
+  if (!(plan = gst_cl_plan_new (self->own_queues, self->tuner, in_info, depth,
               &error)))
     goto plan_failed;
   g_clear_pointer (&self->plan, gst_cl_plan_free);
@@ -499,7 +502,7 @@ gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
   if (decide_query == NULL || self->context == NULL)
     return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
         decide_query, query);
-  return gst_cl_allocation_propose (self->context, decide_query, query,
+  return gst_cl_allocation_propose (self->own_queues, decide_query, query,
       self->faults);
 }
 
@@ -513,7 +516,7 @@ gst_cl_epsilon_decide_allocation (GstBaseTransform * trans, GstQuery * query)
    * decoder's context. */
   GstContext *cuda_context = gst_cl_cuda_get_context (GST_ELEMENT (self),
       &self->cuda_context, self->cuda_usable);
-  gboolean ok = gst_cl_allocation_decide (self->context, self->faults, query,
+  gboolean ok = gst_cl_allocation_decide (self->own_queues, self->faults, query,
       sinkcaps, cuda_context, &self->share_untouched);
 
   gst_clear_caps (&sinkcaps);

@@ -59,8 +59,8 @@ void gst_cl_allocator_set_faults (GstAllocator * allocator,
 /* Whether @mem (a gst_is_cl_memory() memory) lives in device memory. */
 gboolean gst_cl_memory_is_device_resident (GstMemory * mem);
 
-/* Whether @mem is an OpenCL buffer memory of @context (of any context when
- * @context is NULL). */
+/* Whether @mem is an OpenCL buffer memory of @context or of a sibling of it
+ * (of any context when @context is NULL). */
 gboolean gst_is_cl_memory (GstMemory * mem, GstClContext * context);
 
 /* The OpenCL buffer behind @mem, owned by @mem (for a share, its root's

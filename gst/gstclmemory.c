@@ -397,7 +397,9 @@ gst_is_cl_memory (GstMemory * mem, GstClContext * context)
 {
   if (!mem || !GST_IS_CL_ALLOCATOR (mem->allocator))
     return FALSE;
-  return !context || GST_CL_ALLOCATOR (mem->allocator)->context == context;
+  return !context ||
+      gst_cl_context_is_sibling (GST_CL_ALLOCATOR (mem->allocator)->context,
+      context);
 }
 
 cl_mem

@@ -1,0 +1,122 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* A context's siblings (gstclcontext.c): one OpenCL context and device,
+ * queues of their own, and memory of either taken as memory of both. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "fixture.h"
+#include "robust.h"
+#include "gstclmemory-private.h"
+
+GST_START_TEST (test_sibling_has_own_queues)
+{
+  GError *error = NULL;
+  GstClContext *sibling = gst_cl_context_new_sibling (fixture_context, &error);
+
+  fail_unless (sibling != NULL, "%s", error ? error->message : "?");
+  fail_unless (gst_cl_context_get_handle (sibling) ==
+      gst_cl_context_get_handle (fixture_context));
+  fail_unless (gst_cl_context_get_device (sibling) ==
+      gst_cl_context_get_device (fixture_context));
+  fail_unless (gst_cl_context_get_queue (sibling) !=
+      gst_cl_context_get_queue (fixture_context));
+  fail_unless (gst_cl_context_get_host_queue (sibling) !=
+      gst_cl_context_get_host_queue (fixture_context));
+  fail_unless (gst_cl_context_get_host_queue (sibling) !=
+      gst_cl_context_get_queue (sibling));
+  /* what the element tells and the paths it takes stay the shared one's */
+  fail_unless_equals_string (gst_cl_context_get_device_name (sibling),
+      gst_cl_context_get_device_name (fixture_context));
+  fail_unless_equals_string (gst_cl_context_get_identity (sibling),
+      gst_cl_context_get_identity (fixture_context));
+  fail_unless_equals_int (gst_cl_context_is_host_unified (sibling),
+      gst_cl_context_is_host_unified (fixture_context));
+  fail_unless (gst_cl_context_is_sibling (sibling, fixture_context));
+  fail_unless (gst_cl_context_is_sibling (fixture_context, sibling));
+  fail_unless (gst_cl_context_is_sibling (sibling, sibling));
+  gst_object_unref (sibling);
+}
+
+GST_END_TEST;
+
+/* A buffer of the sibling's allocator, written on the sibling's queue and
+ * read on the shared context's after that write's event: memory of both;
+ * not memory of a context of its own on the same device. */
+GST_START_TEST (test_sibling_memory)
+{
+  GError *error = NULL;
+  GstClContext *sibling = gst_cl_context_new_sibling (fixture_context, &error);
+  GstClContext *apart = gst_cl_context_new (rt_device (), &error);
+  GstAllocator *allocator;
+  GstMemory *mem;
+  guint8 data[256], back[256];
+  cl_event written = NULL;
+  guint i;
+
+  fail_unless (sibling != NULL && apart != NULL, "%s",
+      error ? error->message : "?");
+  fail_if (gst_cl_context_is_sibling (apart, fixture_context));
+  allocator = gst_cl_allocator_new (sibling, TRUE);
+  mem = gst_allocator_alloc (allocator, sizeof (data), NULL);
+  fail_unless (mem != NULL);
+  fail_unless (gst_is_cl_memory (mem, sibling));
+  fail_unless (gst_is_cl_memory (mem, fixture_context));
+  fail_if (gst_is_cl_memory (mem, apart));
+
+  for (i = 0; i < sizeof (data); i++)
+    data[i] = i * 7 + 3;
+  memset (back, 0, sizeof (back));
+  fail_unless_equals_int (clEnqueueWriteBuffer (gst_cl_context_get_queue
+          (sibling), gst_cl_memory_get_buffer (mem), CL_FALSE, mem->offset,
+          sizeof (data), data, 0, NULL, &written), CL_SUCCESS);
+  fail_unless_equals_int (clEnqueueReadBuffer (gst_cl_context_get_queue
+          (fixture_context), gst_cl_memory_get_buffer (mem), CL_TRUE,
+          mem->offset, sizeof (back), back, 1, &written, NULL), CL_SUCCESS);
+  fail_unless (memcmp (data, back, sizeof (data)) == 0);
+
+  clReleaseEvent (written);
+  gst_memory_unref (mem);
+  gst_object_unref (allocator);
+  gst_object_unref (apart);
+  gst_object_unref (sibling);
+}
+
+GST_END_TEST;
+
+static Suite *
+clcontext_suite (void)
+{
+  Suite *s = suite_create ("clcontext");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, fixture_setup, fixture_teardown);
+  tcase_add_test (tc, test_sibling_has_own_queues);
+  tcase_add_test (tc, test_sibling_memory);
+  return s;
+}
+
+GST_CHECK_MAIN (clcontext);
