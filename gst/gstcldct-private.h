@@ -82,17 +82,26 @@ typedef struct
   const GstClPlaneRef *dst;
   gint width;
   gint height;
+  /* the luma of an interlaced frame: its macroblocks may be coded field
+   * by field (MPEG-2's field DCT), and strength=auto looks at them where
+   * the plane's grid shows no lattice (kernels/dct.cl) */
+  gboolean interlaced;
 } GstClDctPlane;
 
 /* Counts, over the 8x8 blocks of the plane's own grid that lie wholly inside
  * @plane's source, |X| of the coefficients (u, v) = (1, 0), (0, 1), (1, 1)
  * in quarter levels, clamped to GST_CL_DCT_BINS - 1, and reads the counts
- * into @hist (GST_CL_DCT_HIST_SIZE entries, coefficient-major). Its kernel
- * runs after @after's wait list (say a frame's upload) and adds its event
- * to @after's events, as gst_cl_stage_run()'s do; waits on the CPU for the
- * counts. Returns FALSE with @error set on failure. */
+ * into @hist (GST_CL_DCT_HIST_SIZE entries, coefficient-major); where
+ * @plane is interlaced, the same over the blocks of its whole 16x16
+ * macroblocks, each macroblock's as frame or field blocks as its
+ * vertical activity says (kernels/dct.cl), into @mb_hist (NULL
+ * otherwise). Its kernels run after @after's wait list (say a frame's
+ * upload) and add their events to @after's events, as gst_cl_stage_run()'s
+ * do; waits on the CPU for the counts. Returns FALSE with @error set on
+ * failure. */
 gboolean gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
-    const GstClAfter * after, guint32 * hist, GError ** error);
+    const GstClAfter * after, guint32 * hist, guint32 * mb_hist,
+    GError ** error);
 
 /* Enqueues the stage on @plane: its @dst gets the mean of @passes (1, 2,
  * 4, 8 or 16) inverse 8x8 DCTs of its @src's blocks on shifted grids, AC

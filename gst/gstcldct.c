@@ -65,8 +65,10 @@ struct _GstClDct
   cl_kernel pad;                /* strips */
   cl_kernel stage;              /* dct_strips or dct_tile */
   cl_kernel histogram;
+  cl_kernel histogram_mb;       /* an interlaced frame's macroblocks' */
   cl_kernel copy;               /* dct_copy: the stage at threshold 0 */
   cl_mem hist;                  /* GST_CL_DCT_HIST_SIZE uints */
+  cl_mem mb_hist;               /* the same, of histogram_mb */
   cl_mem threshold;             /* one uint: the threshold the stage reads */
   cl_mem buf;                   /* dct_pad's copy (strips) */
   gsize buf_size;
@@ -304,12 +306,21 @@ gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
       self->strips ? "dct_histogram_strips" : "dct_histogram", error);
   if (!self->histogram)
     goto failed;
+  self->histogram_mb = gst_cl_program_create_kernel (self->program,
+      "dct_histogram_mb", error);
+  if (!self->histogram_mb)
+    goto failed;
   self->copy = gst_cl_program_create_kernel (self->program, "dct_copy", error);
   if (!self->copy)
     goto failed;
   self->hist = gst_cl_context_create_buffer (context, CL_MEM_READ_WRITE,
       GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), "DCT histogram", error);
   if (!self->hist)
+    goto failed;
+  self->mb_hist = gst_cl_context_create_buffer (context, CL_MEM_READ_WRITE,
+      GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), "DCT macroblock histogram",
+      error);
+  if (!self->mb_hist)
     goto failed;
   self->threshold = gst_cl_context_create_buffer (context, CL_MEM_READ_WRITE,
       sizeof (cl_uint), "DCT threshold", error);
@@ -340,6 +351,10 @@ gst_cl_dct_free (GstClDct * self)
     clReleaseKernel (self->copy);
   if (self->histogram)
     clReleaseKernel (self->histogram);
+  if (self->histogram_mb)
+    clReleaseKernel (self->histogram_mb);
+  if (self->mb_hist)
+    clReleaseMemObject (self->mb_hist);
   if (self->stage)
     clReleaseKernel (self->stage);
   if (self->pad)
@@ -350,37 +365,41 @@ gst_cl_dct_free (GstClDct * self)
   g_free (self);
 }
 
-/* Enqueues the histogram of @plane into self->hist, after @after's list:
- * zeroed, then counted where the plane has whole blocks. */
+/* Sets @kernel's arguments, a histogram's of @plane into @hist
+ * (kernels/dct.cl, dct-tiles.cl, dct-strips.cl: one signature). */
 static gboolean
-enqueue_histogram (GstClDct * self, const GstClDctPlane * plane,
+set_histogram_args (GstClDct * self, cl_kernel kernel, const gchar * name,
+    const GstClDctPlane * plane, cl_mem hist, GError ** error)
+{
+  const cl_uint off = (cl_uint) plane->src->offset;
+  const gint width = plane->width, height = plane->height;
+  GstClArgs args = GST_CL_ARGS_INIT;
+  guint a = 0;
+
+  GST_CL_ARG (kernel, a++, plane->src->mem, &args);
+  GST_CL_ARG (kernel, a++, off, &args);
+  GST_CL_ARG (kernel, a++, plane->src->pitch, &args);
+  GST_CL_ARG (kernel, a++, width, &args);
+  GST_CL_ARG (kernel, a++, height, &args);
+  GST_CL_ARG (kernel, a++, hist, &args);
+  GST_CL_ARG (kernel, a++, self->shift, &args);
+  return gst_cl_args_check (&args, name, error);
+}
+
+/* Enqueues the histogram of @plane's grid into self->hist, after @after's
+ * list, where the plane has whole blocks. */
+static gboolean
+launch_histogram (GstClDct * self, const GstClDctPlane * plane,
     const GstClAfter * after, GError ** error)
 {
-  cl_command_queue queue = gst_cl_context_get_queue (self->context);
-  const cl_uint zero = 0, off = (cl_uint) plane->src->offset;
   const gint width = plane->width, height = plane->height;
   size_t global[2], local[2];
   const GstClEnqueue how = { local, *after, "dct_histogram" };
-  GstClArgs args = GST_CL_ARGS_INIT;
-  cl_int err;
-  guint a = 0;
 
-  /* the fill writes only our buffer: the wait list is the kernel's; on
-   * the in-order queue, after what read the last histogram */
-  err = clEnqueueFillBuffer (queue, self->hist, &zero, sizeof (zero), 0,
-      GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0, NULL, NULL);
-  if (err != CL_SUCCESS)
-    return gst_cl_set_error (error, err, "clEnqueueFillBuffer (histogram)");
   if (width < 8 || height < 8)
     return TRUE;
-  GST_CL_ARG (self->histogram, a++, plane->src->mem, &args);
-  GST_CL_ARG (self->histogram, a++, off, &args);
-  GST_CL_ARG (self->histogram, a++, plane->src->pitch, &args);
-  GST_CL_ARG (self->histogram, a++, width, &args);
-  GST_CL_ARG (self->histogram, a++, height, &args);
-  GST_CL_ARG (self->histogram, a++, self->hist, &args);
-  GST_CL_ARG (self->histogram, a++, self->shift, &args);
-  if (!gst_cl_args_check (&args, "dct_histogram", error))
+  if (!set_histogram_args (self, self->histogram, "dct_histogram", plane,
+          self->hist, error))
     return FALSE;
   if (self->strips) {
     /* a work-item a strip of DCT_LANES blocks, the block rows split where
@@ -404,21 +423,71 @@ enqueue_histogram (GstClDct * self, const GstClDctPlane * plane,
       global[1], &how, error);
 }
 
+/* Enqueues the macroblocks' histogram of @plane into self->mb_hist, after
+ * @after's list, where the plane has whole macroblocks: one shape on
+ * every device (it runs on interlaced frames' luma alone), work-groups as
+ * dct_histogram's, a work-item a macroblock in turn. */
+static gboolean
+launch_histogram_mb (GstClDct * self, const GstClDctPlane * plane,
+    const GstClAfter * after, GError ** error)
+{
+  const gsize mbs = (gsize) (plane->width / 16) * (plane->height / 16);
+  static const size_t local[2] = { DCT_HIST_WG, 1 };
+  const GstClEnqueue how = { local, *after, "dct_histogram_mb" };
+
+  if (mbs == 0)
+    return TRUE;
+  if (!set_histogram_args (self, self->histogram_mb, "dct_histogram_mb",
+          plane, self->mb_hist, error))
+    return FALSE;
+  return gst_cl_enqueue_kernel (self->context, self->histogram_mb,
+      MIN (mbs / DCT_HIST_WG + 1, DCT_HIST_GROUPS) * DCT_HIST_WG, 1, &how,
+      error);
+}
+
+/* Enqueues the histograms of @plane, after @after's list: zeroed, then
+ * counted; the macroblocks' where @plane is interlaced. */
+static gboolean
+enqueue_histogram (GstClDct * self, const GstClDctPlane * plane,
+    const GstClAfter * after, GError ** error)
+{
+  cl_command_queue queue = gst_cl_context_get_queue (self->context);
+  const cl_uint zero = 0;
+  cl_int err;
+
+  /* the fills write only our buffers: the wait list is the kernels'; on
+   * the in-order queue, after what read the last histograms */
+  err = clEnqueueFillBuffer (queue, self->hist, &zero, sizeof (zero), 0,
+      GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0, NULL, NULL);
+  if (err == CL_SUCCESS && plane->interlaced)
+    err = clEnqueueFillBuffer (queue, self->mb_hist, &zero, sizeof (zero), 0,
+        GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0, NULL, NULL);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clEnqueueFillBuffer (histogram)");
+  return launch_histogram (self, plane, after, error) &&
+      (!plane->interlaced || launch_histogram_mb (self, plane, after, error));
+}
+
 gboolean
 gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
-    const GstClAfter * after, guint32 * hist, GError ** error)
+    const GstClAfter * after, guint32 * hist, guint32 * mb_hist,
+    GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
   gint64 began;
   cl_int err;
 
   g_return_val_if_fail (plane->width > 0 && plane->height > 0, FALSE);
+  g_return_val_if_fail (!plane->interlaced || mb_hist != NULL, FALSE);
   if (!enqueue_histogram (self, plane, after, error))
     return FALSE;
-  /* after the kernel on the in-order queue */
+  /* after the kernels on the in-order queue */
   began = gst_cl_wait_begin ();
   err = clEnqueueReadBuffer (queue, self->hist, CL_TRUE, 0,
       GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), hist, 0, NULL, NULL);
+  if (err == CL_SUCCESS && plane->interlaced)
+    err = clEnqueueReadBuffer (queue, self->mb_hist, CL_TRUE, 0,
+        GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), mb_hist, 0, NULL, NULL);
   gst_cl_wait_end (GST_CL_WAIT_HISTOGRAM, began);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clEnqueueReadBuffer (histogram)");
@@ -663,16 +732,18 @@ gst_cl_dct_decides (GstClDct * self)
   return self->decide != NULL;
 }
 
-/* dct_decide (kernels/dct-estimate.cl) on the histogram in self->hist,
- * for plane @index's state, into self->threshold, after @after's list. */
+/* dct_decide (kernels/dct-estimate.cl) on the histogram in self->hist
+ * (and self->mb_hist where @interlaced), for plane @index's state, into
+ * self->threshold, after @after's list. */
 static gboolean
-launch_decide (GstClDct * self, guint index,
+launch_decide (GstClDct * self, guint index, gboolean interlaced,
     const GstClDctAutoParams * params, const GstClDctCoding * coding,
     const GstClAfter * after, GError ** error)
 {
   static const size_t local[2] = { DCT_DECIDE_WG, 1 };
   const GstClEnqueue how = { local, *after, "dct_decide" };
   const cl_uint plane = index;
+  const cl_int mb = interlaced ? 1 : 0;
   const cl_int picture = coding ? (cl_int) coding->picture :
       GST_CL_DCT_PICTURE_UNKNOWN;
   const cl_double quantiser = coding ? coding->quantiser : 0;
@@ -684,6 +755,8 @@ launch_decide (GstClDct * self, guint index,
   G_STATIC_ASSERT (sizeof (*params) <= sizeof (packed));
   memcpy (packed.s, params, sizeof (*params));
   GST_CL_ARG (self->decide, a++, self->hist, &args);
+  GST_CL_ARG (self->decide, a++, self->mb_hist, &args);
+  GST_CL_ARG (self->decide, a++, mb, &args);
   GST_CL_ARG (self->decide, a++, self->states, &args);
   GST_CL_ARG (self->decide, a++, plane, &args);
   GST_CL_ARG (self->decide, a++, packed, &args);
@@ -713,7 +786,8 @@ gst_cl_dct_auto (GstClDct * self, const GstClDctPlane * plane, guint index,
    * histogram, the stage after the decision; the decision waits for
    * @after's list too, which a plane too small for the histogram's kernel
    * has not waited for yet (the fill needs none) */
-  if (!launch_decide (self, index, params, coding, after, error))
+  if (!launch_decide (self, index, plane->interlaced, params, coding, after,
+          error))
     return FALSE;
   return run_stage (self, plane, passes, TRUE, &next, error);
 }

@@ -226,6 +226,13 @@ guint gst_cl_dct_auto_update_with (GstClDctAuto * state,
     const guint32 * hist, const GstClDctCoding * coding,
     const GstClDctAutoParams * params);
 
+/* gst_cl_dct_auto_update_with() for the luma of an interlaced frame: where
+ * its grid's histogram @hist shows no lattice, its macroblocks' @mb_hist
+ * (gst_cl_dct_histogram(); NULL: none) gives the frame's threshold. */
+guint gst_cl_dct_auto_update_interlaced (GstClDctAuto * state,
+    const guint32 * hist, const guint32 * mb_hist,
+    const GstClDctCoding * coding, const GstClDctAutoParams * params);
+
 /* Forgets what @state holds (a new stream: flush, EOS, new caps). */
 void gst_cl_dct_auto_reset (GstClDctAuto * state);
 

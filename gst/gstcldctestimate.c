@@ -150,16 +150,26 @@ has_detail (const guint32 * hist, guint min_count)
 }
 
 guint
-gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
-    const GstClDctCoding * coding, const GstClDctAutoParams * params)
+gst_cl_dct_auto_update_interlaced (GstClDctAuto * state, const guint32 * hist,
+    const guint32 * mb_hist, const GstClDctCoding * coding,
+    const GstClDctAutoParams * params)
 {
-  const guint thr = gst_cl_dct_frame_threshold (hist, params);
+  guint thr = gst_cl_dct_frame_threshold (hist, params);
   /* read only where it can change what the state holds */
   const gboolean detail = !state->detail_seen && thr == 0 &&
       has_detail (hist, params->min_count);
 
+  if (thr == 0 && mb_hist)
+    thr = gst_cl_dct_frame_threshold (mb_hist, params);
   return est_update (state, thr, detail, coding ? coding->picture :
       GST_CL_DCT_PICTURE_UNKNOWN, coding ? coding->quantiser : 0, params);
+}
+
+guint
+gst_cl_dct_auto_update_with (GstClDctAuto * state, const guint32 * hist,
+    const GstClDctCoding * coding, const GstClDctAutoParams * params)
+{
+  return gst_cl_dct_auto_update_interlaced (state, hist, NULL, coding, params);
 }
 
 guint

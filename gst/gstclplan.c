@@ -94,6 +94,9 @@ struct _GstClPlan
   /* what the coded stream says of the frame being filtered, where a
    * GstClCodingMeta on it tells (gstclcodingprobe-private.h) */
   GstClDctCoding coding;
+  /* whether that frame is interlaced (gst_cl_placement_in_fields()): its
+   * luma's estimate looks at its macroblocks too (gstcldct-private.h) */
+  gboolean interlaced;
   GstClPacked *packed;          /* packed 4:2:2 luma */
 };
 
@@ -627,7 +630,8 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
   GstClDctAutoParams params;
   GstClStream *s = &q->compute;
   GstClEvents *events = q->events;
-  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  guint32 hist[GST_CL_DCT_HIST_SIZE], mb_hist[GST_CL_DCT_HIST_SIZE];
+  guint32 *mb = on->interlaced ? mb_hist : NULL;
   GstClTransferStats ignored = { 0, };
   guint threshold, before = events->n_events;
   GstClAfter after = { s->n_wait, s->wait, events };
@@ -637,12 +641,12 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
 
   if (gst_cl_dct_decides (self->dct))
     return run_auto_on_device (self, q, on, index, state, error);
-  if (!gst_cl_dct_histogram (self->dct, on, &after, hist, error))
+  if (!gst_cl_dct_histogram (self->dct, on, &after, hist, mb, error))
     return FALSE;
   stream_took (s, events, before);
   auto_params (self, plane->is_luma, &params);
-  threshold = gst_cl_dct_auto_update_with (&self->auto_state[state], hist,
-      &self->coding, &params);
+  threshold = gst_cl_dct_auto_update_interlaced (&self->auto_state[state],
+      hist, mb, &self->coding, &params);
   GST_LOG ("strength=auto: DCT threshold %u on plane %u (component %u)",
       threshold, index, state);
   if (threshold == 0)
@@ -672,7 +676,9 @@ run_chain (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
 
   if (ps->runs.epsilon || ps->runs.dct) {
     const GstClPlaneRef *out = ps->runs.convolve ? &tmp : dst;
-    const GstClDctPlane on = { src, out, w->region.width, w->region.height };
+    const GstClDctPlane on = { src, out, w->region.width, w->region.height,
+      self->interlaced && self->planes[w->index].is_luma
+    };
 
     if (ps->runs.dct ? !run_auto (self, q, &on, w->index, w->index, error) :
         !run_stage (q, stage_on (&here, &ps->epsilon_stage, &w->region,
@@ -895,6 +901,7 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
           error))
     return FALSE;
   frame->in_fields = gst_cl_placement_in_fields (self->placement, &in);
+  self->interlaced = frame->in_fields;
   ok = prepare (self, frame, error);
   gst_cl_placement_select (self->placement, &in, outbuf, touched_planes (self),
       dct_planes (self), ok && share_untouched, &planes);

@@ -99,24 +99,17 @@ prefix_sums (__global const uint * hist,
   barrier (CLK_LOCAL_MEM_FENCE);
 }
 
-/* One work-group: the threshold of the frame whose histogram is @hist
- * (DCT_HIST_SIZE entries) for plane @index, whose state is states[index]
- * (updated), with the parameters @packed, the picture type @picture and
- * quantiser @quantiser (0: not known) the stream tells; written to
- * threshold[0], where the stage reads it. */
-__kernel __attribute__ ((reqd_work_group_size (DECIDE_WG, 1, 1)))
-void
-dct_decide (__global const uint * hist, __global EstState * states,
-    uint index, uint16 packed, int picture, double quantiser,
-    __global uint * threshold)
+/* The threshold of a frame from its own lattices in histogram @hist
+ * (est_median_threshold()), by the whole work-group, into *@frame_thr;
+ * whether one of its coefficients has values enough to look for one into
+ * *@detail. Every work-item reads both after it. */
+static void
+frame_threshold (__global const uint * hist, const EstParams * params,
+    __local ulong (*p)[DCT_BINS + 1], __local ulong (*chunk)[DECIDE_WG],
+    __local uint * step, __local uint * qp, __local uint * thr,
+    __local int *kind, __local uint * frame_thr, __local int *detail)
 {
-  __local ulong p[DCT_HIST_COEFFS][DCT_BINS + 1];
-  __local ulong chunk[DCT_HIST_COEFFS][DECIDE_WG];
-  __local uint step[DCT_HIST_COEFFS], qp[DCT_HIST_COEFFS];
-  __local uint thr[DCT_HIST_COEFFS];
-  __local int kind[DCT_HIST_COEFFS];
-  const EstParams params = unpack_params (packed);
-  const ulong least = max (params.min_count, 1u);
+  const ulong least = max (params->min_count, 1u);
   const int lid = get_local_id (0);
   const int tasks = EST_STEPS + EST_QPS;
 
@@ -149,19 +142,56 @@ dct_decide (__global const uint * hist, __global EstState * states,
         qp[lid], &spacing);
     thr[lid] = kind[lid] == EST_LATTICE_NONE ? 0 :
         est_coefficient_threshold (hist + lid * DCT_BINS, kind[lid], spacing,
-        &params);
+        params);
   }
   barrier (CLK_LOCAL_MEM_FENCE);
   if (lid == 0) {
     uint t[DCT_HIST_COEFFS];
-    int found[DCT_HIST_COEFFS], detail = 0;
+    int found[DCT_HIST_COEFFS], d = 0;
 
     for (int c = 0; c < DCT_HIST_COEFFS; c++) {
       t[c] = thr[c];
       found[c] = kind[c] != EST_LATTICE_NONE;
-      detail |= p[c][DCT_BINS] >= least;
+      d |= p[c][DCT_BINS] >= least;
     }
-    threshold[0] = est_update (states + index, est_median_threshold (t,
-            found), detail, picture, quantiser, &params);
+    *frame_thr = est_median_threshold (t, found);
+    *detail = d;
   }
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
+/* One work-group: the threshold of the frame whose histogram is @hist
+ * (DCT_HIST_COEFFS x DCT_BINS entries), or, where @interlaced and that
+ * shows no lattice, @mb_hist (its macroblocks': kernels/dct.cl) for plane
+ * @index, whose state is states[index]
+ * (updated), with the parameters @packed, the picture type @picture and
+ * quantiser @quantiser (0: not known) the stream tells; written to
+ * threshold[0], where the stage reads it. */
+__kernel __attribute__ ((reqd_work_group_size (DECIDE_WG, 1, 1)))
+void
+dct_decide (__global const uint * hist, __global const uint * mb_hist,
+    int interlaced, __global EstState * states, uint index, uint16 packed, int picture,
+    double quantiser, __global uint * threshold)
+{
+  __local ulong p[DCT_HIST_COEFFS][DCT_BINS + 1];
+  __local ulong chunk[DCT_HIST_COEFFS][DECIDE_WG];
+  __local uint step[DCT_HIST_COEFFS], qp[DCT_HIST_COEFFS];
+  __local uint thr[DCT_HIST_COEFFS];
+  __local int kind[DCT_HIST_COEFFS];
+  __local uint grid_thr, mb_thr;
+  __local int detail, mb_detail;
+  const EstParams params = unpack_params (packed);
+
+  frame_threshold (hist, &params, p, chunk, step, qp, thr, kind, &grid_thr,
+      &detail);
+  /* both histograms where the frame is interlaced: a barrier taken on a
+   * condition the work-items read from local memory is not one every
+   * compiler keeps uniform (PoCL 3.1 gave other thresholds with one); a
+   * kernel argument is */
+  if (interlaced)
+    frame_threshold (mb_hist, &params, p, chunk, step, qp, thr, kind,
+        &mb_thr, &mb_detail);
+  if (get_local_id (0) == 0)
+    threshold[0] = est_update (states + index, grid_thr ? grid_thr :
+        interlaced ? mb_thr : 0, detail, picture, quantiser, &params);
 }

@@ -171,44 +171,17 @@ dct_histogram (__global const uchar * src, uint src_offset, int src_pitch,
     int width, int height, __global uint * hist, int shift)
 {
   __local uint counts[DCT_HIST_COEFFS * DCT_BINS];
-  const int lid = get_local_id (0), blocks_x = width / 8;
+  const int blocks_x = width / 8;
   const int blocks = blocks_x * (height / 8);
 
-  for (int i = lid; i < DCT_HIST_COEFFS * DCT_BINS; i += DCT_HIST_WG)
-    counts[i] = 0;
-  barrier (CLK_LOCAL_MEM_FENCE);
+  counts_clear (counts);
   for (int b = get_global_id (0); b < blocks; b += get_global_size (0)) {
-    __global const uchar *p = src + src_offset + (b / blocks_x) * 8 *
-        src_pitch;
-    int r0[8], r1[8];
+    int bins[DCT_HIST_COEFFS];
 
-    for (int m = 0; m < 8; m++) {
-      __global const sample *row = (__global const sample *) (p +
-          m * src_pitch) + (b % blocks_x) * 8;
-      int s0 = 0, s1 = 0;
-      for (int n = 0; n < 8; n++) {
-        const int x = (int) SAMPLE_VALUE (row[n], shift) - DCT_MID;
-        s0 += dct_c[0][n] * x;
-        s1 += dct_c[1][n] * x;
-      }
-      r0[m] = (s0 + DCT_ROW_ROUND) >> DCT_ROW_SHIFT;
-      r1[m] = (s1 + DCT_ROW_ROUND) >> DCT_ROW_SHIFT;
-    }
-    int x10 = 0, x01 = 0, x11 = 0;
-    for (int m = 0; m < 8; m++) {
-      x10 += dct_c[0][m] * r1[m];
-      x01 += dct_c[1][m] * r0[m];
-      x11 += dct_c[1][m] * r1[m];
-    }
-    x10 = min ((int) abs ((x10 + 2048) >> 12), DCT_BINS - 1);
-    x01 = min ((int) abs ((x01 + 2048) >> 12), DCT_BINS - 1);
-    x11 = min ((int) abs ((x11 + 2048) >> 12), DCT_BINS - 1);
-    atomic_inc (counts + x10);
-    atomic_inc (counts + DCT_BINS + x01);
-    atomic_inc (counts + 2 * DCT_BINS + x11);
+    block_bins (src + src_offset + (b / blocks_x) * 8 * src_pitch +
+        (b % blocks_x) * 8 * (int) sizeof (sample), src_pitch, shift, bins);
+    for (int k = 0; k < DCT_HIST_COEFFS; k++)
+      atomic_inc (counts + k * DCT_BINS + bins[k]);
   }
-  barrier (CLK_LOCAL_MEM_FENCE);
-  for (int i = lid; i < DCT_HIST_COEFFS * DCT_BINS; i += DCT_HIST_WG)
-    if (counts[i])
-      atomic_add (hist + i, counts[i]);
+  counts_add (counts, hist);
 }

@@ -62,7 +62,20 @@
  * lies wholly inside it; counts |X| (clamped to DCT_BINS - 1) of the
  * DCT_HIST_COEFFS coefficients (u, v) = (1, 0), (0, 1), (1, 1) into
  * hist[k * DCT_BINS + |X|] (k in that order). Only what those need of the
- * transform is computed (dct_histogram_strips, dct_histogram). */
+ * transform is computed (dct_histogram_strips, dct_histogram).
+ *
+ * The macroblocks' histogram (dct_histogram_mb), for the luma of an
+ * interlaced frame: MPEG-2 chooses frame or field DCT for each 16x16
+ * macroblock (dct_type), so a frame coded with field DCT shows its
+ * quantizer step on neither the frame's grid nor its fields'. Each whole
+ * macroblock's four blocks are taken as its encoder most likely chose
+ * them, from the decoded samples' vertical activity as FFmpeg's encoder
+ * decides it (ildct_cmp, vsad: the sum over the 16 columns of the
+ * absolute differences of vertically adjacent samples, in 8-bit units):
+ * field blocks (rows of one parity, the top field's above the bottom's)
+ * where the two 16x8 halves' sums less 400 are positive and greater than
+ * the two fields' sums, frame blocks (the plane's own grid) elsewhere; the
+ * same coefficients and bins as dct_histogram. */
 
 /* The formulas' constants for SAMPLE_BITS b (above). */
 #define DCT_MID (1 << (SAMPLE_BITS - 1))
@@ -233,4 +246,118 @@ dct_copy (__global const uchar * src, uint src_offset, int src_pitch,
     return;
   ((__global sample *) (dst + dst_offset + y * dst_pitch))[x] =
       ((__global const sample *) (src + src_offset + y * src_pitch))[x];
+}
+
+/* The coefficients (1, 0), (0, 1), (1, 1) of the 8x8 block whose rows start
+ * at @p, @pitch bytes apart, as bins: dct_histogram's integers. */
+static inline void
+block_bins (__global const uchar * p, int pitch, int shift, int *bins)
+{
+  int r0[8], r1[8];
+
+  for (int m = 0; m < 8; m++) {
+    __global const sample *row = (__global const sample *) (p + m * pitch);
+    int s0 = 0, s1 = 0;
+    for (int n = 0; n < 8; n++) {
+      const int x = (int) SAMPLE_VALUE (row[n], shift) - DCT_MID;
+      s0 += dct_c[0][n] * x;
+      s1 += dct_c[1][n] * x;
+    }
+    r0[m] = (s0 + DCT_ROW_ROUND) >> DCT_ROW_SHIFT;
+    r1[m] = (s1 + DCT_ROW_ROUND) >> DCT_ROW_SHIFT;
+  }
+  int x10 = 0, x01 = 0, x11 = 0;
+  for (int m = 0; m < 8; m++) {
+    x10 += dct_c[0][m] * r1[m];
+    x01 += dct_c[1][m] * r0[m];
+    x11 += dct_c[1][m] * r1[m];
+  }
+  bins[0] = min ((int) abs ((x10 + 2048) >> 12), DCT_BINS - 1);
+  bins[1] = min ((int) abs ((x01 + 2048) >> 12), DCT_BINS - 1);
+  bins[2] = min ((int) abs ((x11 + 2048) >> 12), DCT_BINS - 1);
+}
+
+/* FFmpeg's vsad of the 16 columns at @p over @rows rows @pitch bytes
+ * apart, in the format's units. */
+static inline int
+vertical_sad (__global const uchar * p, int pitch, int rows, int shift)
+{
+  int sad = 0;
+
+  for (int m = 0; m + 1 < rows; m++) {
+    __global const sample *a = (__global const sample *) (p + m * pitch);
+    __global const sample *b = (__global const sample *) (p + (m + 1) *
+        pitch);
+    for (int n = 0; n < 16; n++)
+      sad += abs ((int) SAMPLE_VALUE (a[n], shift) -
+          (int) SAMPLE_VALUE (b[n], shift));
+  }
+  return sad;
+}
+
+/* Whether the macroblock at @p was most likely coded with field DCT
+ * (above): 400 in 8-bit units, 4 times that in 10-bit ones. */
+static inline int
+field_macroblock (__global const uchar * p, int pitch, int shift)
+{
+  const int frame = vertical_sad (p, pitch, 8, shift) +
+      vertical_sad (p + 8 * pitch, pitch, 8, shift) -
+      (400 << (SAMPLE_BITS - 8));
+
+  return frame > 0 && frame > vertical_sad (p, 2 * pitch, 8, shift) +
+      vertical_sad (p + pitch, 2 * pitch, 8, shift);
+}
+
+/* A histogram work-group's counts in local memory (dct_histogram,
+ * dct_histogram_mb): cleared before its blocks; added to @hist after
+ * them, each bin in one global add, the bins near 0 that nearly every
+ * block hits among them. */
+static inline void
+counts_clear (__local uint * counts)
+{
+  for (int i = get_local_id (0); i < DCT_HIST_COEFFS * DCT_BINS;
+      i += DCT_HIST_WG)
+    counts[i] = 0;
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
+static inline void
+counts_add (__local const uint * counts, __global uint * hist)
+{
+  barrier (CLK_LOCAL_MEM_FENCE);
+  for (int i = get_local_id (0); i < DCT_HIST_COEFFS * DCT_BINS;
+      i += DCT_HIST_WG)
+    if (counts[i])
+      atomic_add (hist + i, counts[i]);
+}
+
+/* The macroblocks' histogram (above), counted as dct_histogram counts: in
+ * local memory, a work-item a macroblock in turn. */
+__kernel __attribute__ ((reqd_work_group_size (DCT_HIST_WG, 1, 1)))
+void
+dct_histogram_mb (__global const uchar * src, uint src_offset, int src_pitch,
+    int width, int height, __global uint * hist, int shift)
+{
+  __local uint counts[DCT_HIST_COEFFS * DCT_BINS];
+  const int mbs_x = width / 16, mbs = mbs_x * (height / 16);
+
+  counts_clear (counts);
+  for (int mb = get_global_id (0); mb < mbs; mb += get_global_size (0)) {
+    __global const uchar *p = src + src_offset + (mb / mbs_x) * 16 *
+        src_pitch + (mb % mbs_x) * 16 * (int) sizeof (sample);
+    const int field = field_macroblock (p, src_pitch, shift);
+    /* field blocks: the top field's rows, then the bottom's */
+    const int pitch = field ? 2 * src_pitch : src_pitch;
+    const int second = field ? src_pitch : 8 * src_pitch;
+
+    for (int b = 0; b < 4; b++) {
+      int bins[DCT_HIST_COEFFS];
+
+      block_bins (p + (b / 2) * second + (b % 2) * 8 * (int) sizeof (sample),
+          pitch, shift, bins);
+      for (int k = 0; k < DCT_HIST_COEFFS; k++)
+        atomic_inc (counts + k * DCT_BINS + bins[k]);
+    }
+  }
+  counts_add (counts, hist);
 }

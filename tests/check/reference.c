@@ -783,6 +783,78 @@ ref_dct_histogram16 (const guint16 * src, gint stride, gint width,
   g_free (v);
 }
 
+/* FFmpeg's vsad (ildct_cmp) of the 16 columns from (@x0, @y0) of @v, over
+ * @rows rows @step apart: the absolute differences of vertically adjacent
+ * ones, summed. */
+static gint
+ref_vsad (const gint * v, gint width, gint x0, gint y0, gint step, gint rows)
+{
+  gint sad = 0, m, n;
+
+  for (m = 0; m + 1 < rows; m++)
+    for (n = 0; n < 16; n++)
+      sad += ABS (v[(y0 + m * step) * width + x0 + n] -
+          v[(y0 + (m + 1) * step) * width + x0 + n]);
+  return sad;
+}
+
+static guint
+ref_dct_histogram_mb_values (const gint * v, gint width, gint height,
+    gint bits, guint32 * hist)
+{
+  static const gint pos[3][2] = { {1, 0}, {0, 1}, {1, 1} };     /* (u, v) */
+  gint X[8][8], block[64], mx, my, b, m, n, k;
+  guint fields = 0;
+
+  memset (hist, 0, 3 * 1024 * sizeof (guint32));
+  for (my = 0; my + 16 <= height; my += 16)
+    for (mx = 0; mx + 16 <= width; mx += 16) {
+      const gint frame = ref_vsad (v, width, mx, my, 1, 8) +
+          ref_vsad (v, width, mx, my + 8, 1, 8) - (400 << (bits - 8));
+      const gboolean field = frame > 0 &&
+          frame > ref_vsad (v, width, mx, my, 2, 8) +
+          ref_vsad (v, width, mx, my + 1, 2, 8);
+
+      fields += field;
+      /* the top left, top right, bottom left and bottom right blocks, or
+       * the top field's two and the bottom field's two */
+      for (b = 0; b < 4; b++) {
+        for (m = 0; m < 8; m++)
+          for (n = 0; n < 8; n++) {
+            const gint y = field ? my + b / 2 + 2 * m : my + (b / 2) * 8 + m;
+
+            block[m * 8 + n] = v[y * width + mx + (b % 2) * 8 + n];
+          }
+        ref_dct_forward (block, 8, 8, bits, 0, 0, X);
+        for (k = 0; k < 3; k++)
+          hist[k * 1024 + MIN (ABS (X[pos[k][1]][pos[k][0]]), 1023)]++;
+      }
+    }
+  return fields;
+}
+
+guint
+ref_dct_histogram_mb (const guint8 * src, gint stride, gint width,
+    gint height, guint32 * hist)
+{
+  gint *v = ref_dct_values (src, stride, 1, width, height);
+  guint fields = ref_dct_histogram_mb_values (v, width, height, 8, hist);
+
+  g_free (v);
+  return fields;
+}
+
+guint
+ref_dct_histogram_mb16 (const guint16 * src, gint stride, gint width,
+    gint height, guint32 * hist)
+{
+  gint *v = ref_dct_values (src, stride, 2, width, height);
+  guint fields = ref_dct_histogram_mb_values (v, width, height, 10, hist);
+
+  g_free (v);
+  return fields;
+}
+
 guint
 ref_dct_coefficient_threshold (const guint32 * hist, guint kind,
     guint spacing, guint gain, guint strong_gain, guint strong_level)

@@ -153,6 +153,20 @@ void ref_dct_pass_offset (guint passes, guint i, gint * sx, gint * sy);
 void ref_dct_histogram (const guint8 * src, gint stride, gint width,
     gint height, guint32 * hist);
 
+/* The macroblocks' histogram of an interlaced frame's luma (kernels/dct.cl):
+ * over each whole 16x16 macroblock, its four 8x8 blocks as FFmpeg's MPEG-2
+ * encoder would choose them from its vertical activity (vsad: the
+ * absolute differences of vertically adjacent samples over the 16
+ * columns; field blocks, rows of one parity, where the two 16x8 halves'
+ * sums less 400 are positive and above the two fields' sums; frame blocks
+ * otherwise), the counts of ref_dct_histogram(). Returns the macroblocks
+ * taken as field blocks. The 16 variant: 10-bit values (as
+ * ref_dct_histogram16(); 400 times 4). */
+guint ref_dct_histogram_mb (const guint8 * src, gint stride, gint width,
+    gint height, guint32 * hist);
+guint ref_dct_histogram_mb16 (const guint16 * src, gint stride, gint width,
+    gint height, guint32 * hist);
+
 /* gst_cl_dct_lattice()'s search written out plainly (every point's window
  * summed bin by bin, every candidate to its end): the lattice of one
  * coefficient's histogram @hist (1024 bins), 0 for none, 1 for multiples

@@ -126,7 +126,7 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
       gst_cl_dct_auto_reset (&state);
     if (automatic) {
       /* strength=auto as the element decides it */
-      if (!gst_cl_dct_histogram (dct, &plane, &no_order, hist, &err))
+      if (!gst_cl_dct_histogram (dct, &plane, &no_order, hist, NULL, &err))
         die ("histogram", err);
       thr = gst_cl_dct_auto_update (&state, hist);
     }
@@ -194,7 +194,7 @@ bench (GstClContext * ctx, GstClDct * dct, gint bytes, gint w, gint h,
   if (in) {
     GstClDctAutoParams params;
 
-    if (!gst_cl_dct_histogram (dct, &plane, &no_order, hist, &err))
+    if (!gst_cl_dct_histogram (dct, &plane, &no_order, hist, NULL, &err))
       die ("histogram", err);
     gst_cl_dct_auto_params_init (&params);
     thr = gst_cl_dct_frame_threshold (hist, &params);
@@ -202,7 +202,7 @@ bench (GstClContext * ctx, GstClDct * dct, gint bytes, gint w, gint h,
   }
   for (i = -2; i < iterations; i++) {   /* two warm-up rounds */
     gint64 t0 = g_get_monotonic_time (), t1, t2;
-    if (!gst_cl_dct_histogram (dct, &plane, &no_order, hist, &err))
+    if (!gst_cl_dct_histogram (dct, &plane, &no_order, hist, NULL, &err))
       die ("histogram", err);
     t1 = g_get_monotonic_time ();
     if (!gst_cl_dct_threshold (dct, &plane, thr, passes, &no_order, &err))
@@ -275,7 +275,7 @@ dump_hist (GstClContext * ctx, GstClDct * dct, gint w, gint h,
   sref = gst_cl_plane_ref_device (src, w);
   while (fread (frame, 1, fsize, fi) == fsize) {
     clEnqueueWriteBuffer (q, src, CL_TRUE, 0, ysize, frame, 0, NULL, NULL);
-    if (!gst_cl_dct_histogram (dct, &plane, &no_order, hist, &err))
+    if (!gst_cl_dct_histogram (dct, &plane, &no_order, hist, NULL, &err))
       die ("histogram", err);
     fwrite (hist, sizeof (hist), 1, fo);
   }

@@ -300,9 +300,25 @@ GST_START_TEST (test_stage_empty_columns)
 
 GST_END_TEST;
 
+/* Adds @comb (8-bit units) to the odd rows of the left quarter of @v: the
+ * macroblocks there look coded field by field, the others as a frame. */
 static void
-check_histogram_depth (const Depth * d, guint32 seed, gint w, gint h,
-    gint noise)
+comb_left_quarter (gint * v, gint w, gint h, gint comb, gint bits)
+{
+  const gint top = (1 << bits) - 1;
+  gint x, y;
+
+  for (y = 1; y < h; y += 2)
+    for (x = 0; x < w / 4; x++)
+      v[y * w + x] = CLAMP (v[y * w + x] + (comb << (bits - 8)), 0, top);
+}
+
+/* Both histograms of a plane taken as an interlaced frame's luma against
+ * the reference's; with @comb, some but not all macroblocks are taken as
+ * field blocks. */
+static void
+check_histograms (const Depth * d, guint32 seed, gint w, gint h, gint noise,
+    gint comb)
 {
   GRand *rand = g_rand_new_with_seed (seed);
   const gint bytes = BYTES (d);
@@ -312,39 +328,60 @@ check_histogram_depth (const Depth * d, guint32 seed, gint w, gint h,
   guint8 *src = g_malloc (size);
   gint *v = g_new (gint, (gsize) w * h);
   guint32 want[GST_CL_DCT_HIST_SIZE], got[GST_CL_DCT_HIST_SIZE];
+  guint32 want_mb[GST_CL_DCT_HIST_SIZE], got_mb[GST_CL_DCT_HIST_SIZE];
+  const guint mbs = (w / 16) * (h / 16);
   GError *err = NULL;
   cl_mem s;
   GstClPlaneRef sref;
-  const GstClDctPlane plane = { &sref, NULL, w, h };
-  guint i;
+  const GstClDctPlane plane = { &sref, NULL, w, h, TRUE };
+  guint i, fields;
 
   memset (src, POISON, size);
   dct_fill_values (rand, v, w, w, h, noise, d->bits);
+  if (comb)
+    comb_left_quarter (v, w, h, comb, d->bits);
   pack_plane (rand, d, v, src, off, pitch, w, h);
   if (d->bits == 8) {
     ref_dct_histogram (src + off, pitch, w, h, want);
+    fields = ref_dct_histogram_mb (src + off, pitch, w, h, want_mb);
   } else {
     guint16 *a = g_new (guint16, (gsize) w * h);
 
     for (i = 0; i < (guint) (w * h); i++)
       a[i] = v[i];
     ref_dct_histogram16 (a, w, w, h, want);
+    fields = ref_dct_histogram_mb16 (a, w, w, h, want_mb);
     g_free (a);
   }
+  if (comb && mbs > 1)
+    fail_unless (fields > 0 && fields < mbs, "%s, seed %u: %u of %u "
+        "macroblocks as fields", d->name, seed, fields, mbs);
   s = upload (src, size);
   sref = ref_at (s, off, pitch);
   memset (got, 0x5a, sizeof (got));
+  memset (got_mb, 0x5a, sizeof (got_mb));
   fail_unless (gst_cl_dct_histogram (dcts[d - depths], &plane, &(GstClAfter) {
           0, NULL, NULL}
-          , got, &err), "%s", err ? err->message : "");
-  for (i = 0; i < GST_CL_DCT_HIST_SIZE; i++)
+          , got, got_mb, &err), "%s", err ? err->message : "");
+  for (i = 0; i < GST_CL_DCT_HIST_SIZE; i++) {
     fail_unless (got[i] == want[i], "%s, seed %u, %dx%d: bin %u of "
         "coefficient %u is %u, reference %u", d->name, seed, w, h,
         i % GST_CL_DCT_BINS, i / GST_CL_DCT_BINS, got[i], want[i]);
+    fail_unless (got_mb[i] == want_mb[i], "%s, seed %u, %dx%d: macroblocks' "
+        "bin %u of coefficient %u is %u, reference %u", d->name, seed, w, h,
+        i % GST_CL_DCT_BINS, i / GST_CL_DCT_BINS, got_mb[i], want_mb[i]);
+  }
   clReleaseMemObject (s);
   g_free (src);
   g_free (v);
   g_rand_free (rand);
+}
+
+static void
+check_histogram_depth (const Depth * d, guint32 seed, gint w, gint h,
+    gint noise)
+{
+  check_histograms (d, seed, w, h, noise, 0);
 }
 
 static void
@@ -361,6 +398,25 @@ GST_START_TEST (test_histogram_exact)
   check_histogram (4, 61, 37, 8);
   check_histogram (5, 320, 181, NOISE_RANDOM);
   check_histogram (6, 333, 200, 2);
+}
+
+GST_END_TEST;
+
+/* The macroblocks' histogram where some macroblocks are combed (field
+ * blocks) and others not: odd sizes, padded strides, 8 and 10 bits. */
+GST_START_TEST (test_histogram_mb_exact)
+{
+  static const gint sizes[][2] = { {16, 16}, {47, 33}, {176, 144},
+  {333, 200}
+  };
+  guint d, i;
+
+  for (d = 0; d < G_N_ELEMENTS (depths); d++)
+    for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
+      check_histograms (&depths[d], 40 + i, sizes[i][0], sizes[i][1], 4, 60);
+      check_histograms (&depths[d], 50 + i, sizes[i][0], sizes[i][1],
+          NOISE_RANDOM, 0);
+    }
 }
 
 GST_END_TEST;
@@ -468,26 +524,30 @@ typedef struct
 
 /* The host's threshold for @src (@w x @h), updating @host, and @f's
  * planes enqueued through gst_cl_dct_auto() after @after, with the read
- * of the device's state; nothing waited for. */
+ * of the device's state; nothing waited for. @interlaced: the plane is an
+ * interlaced frame's luma (its macroblocks' histogram too). */
 static void
-auto_frame_enqueue (AutoFrame * f, GstClDct * dct, guint index,
-    const GstClDctAutoParams * params, const GstClDctCoding * coding,
-    GstClDctAuto * host, const guint8 * src, gint w, gint h,
-    const GstClAfter * after)
+auto_frame_enqueue_as (AutoFrame * f, GstClDct * dct, guint index,
+    gboolean interlaced, const GstClDctAutoParams * params,
+    const GstClDctCoding * coding, GstClDctAuto * host, const guint8 * src,
+    gint w, gint h, const GstClAfter * after)
 {
   const gint pitch = w + AUTO_SPAD, dpitch = w + AUTO_DPAD;
-  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  guint32 hist[GST_CL_DCT_HIST_SIZE], mb_hist[GST_CL_DCT_HIST_SIZE];
   GstClPlaneRef sref, dref;
-  const GstClDctPlane plane = { &sref, &dref, w, h };
+  const GstClDctPlane plane = { &sref, &dref, w, h, interlaced };
   GError *err = NULL;
   guint8 *poison;
   gint y;
 
+  memset (hist, 0, sizeof (hist));
+  memset (mb_hist, 0, sizeof (mb_hist));
   if (w >= 8 && h >= 8)
     ref_dct_histogram (src + AUTO_SOFF, pitch, w, h, hist);
-  else
-    memset (hist, 0, sizeof (hist));
-  f->threshold = gst_cl_dct_auto_update_with (host, hist, coding, params);
+  if (w >= 16 && h >= 16)
+    ref_dct_histogram_mb (src + AUTO_SOFF, pitch, w, h, mb_hist);
+  f->threshold = gst_cl_dct_auto_update_interlaced (host, hist,
+      interlaced ? mb_hist : NULL, coding, params);
   f->dsize = AUTO_DOFF + (gsize) dpitch *h + 5;
   f->want = g_malloc (f->dsize);
   memset (f->want, POISON, f->dsize);
@@ -508,6 +568,16 @@ auto_frame_enqueue (AutoFrame * f, GstClDct * dct, guint index,
   fail_unless (gst_cl_dct_auto (dct, &plane, index, params, coding,
           GST_CL_DCT_MAX_PASSES, after, &err) &&
       gst_cl_dct_read_state (dct, index, &err), "%s", err ? err->message : "");
+}
+
+static void
+auto_frame_enqueue (AutoFrame * f, GstClDct * dct, guint index,
+    const GstClDctAutoParams * params, const GstClDctCoding * coding,
+    GstClDctAuto * host, const guint8 * src, gint w, gint h,
+    const GstClAfter * after)
+{
+  auto_frame_enqueue_as (f, dct, index, FALSE, params, coding, host, src, w,
+      h, after);
 }
 
 /* Waits for @f's plane and compares it with what the stage must write. */
@@ -558,6 +628,12 @@ typedef struct
   gboolean intra;
   GstClDctCoding coding;
   guint h263_found;             /* H.263 lattices the host found on luma */
+  /* interlaced: intra frames coded field by field half of the time (each
+   * field's own grid quantized, which the frame's grid does not show); the
+   * threshold their macroblocks' histogram gives, and how many gave one */
+  gboolean interlaced;
+  guint mb_threshold;
+  guint mb_found;
 } AutoStream;
 
 static void
@@ -616,9 +692,23 @@ auto_stream_plane (AutoStream * st, guint index, GstClDctAutoParams * params)
   memset (st->src, POISON, AUTO_SOFF + (gsize) pitch * st->h);
   dct_fill_plane (st->rand, p, pitch, st->w, st->h, kind == 0 ? 0 :
       kind == 1 ? NOISE_RANDOM : kind);
+  st->mb_threshold = 0;
   if (!st->intra)
     return;
-  if (g_rand_boolean (st->rand)) {
+  if (st->interlaced && g_rand_boolean (st->rand)) {
+    const gint step = steps[g_rand_int_range (st->rand, 0,
+            G_N_ELEMENTS (steps))];
+    guint32 hist[GST_CL_DCT_HIST_SIZE];
+
+    dct_fill_quantized (st->rand, p, 2 * pitch, st->w, st->h / 2, step);
+    dct_fill_quantized (st->rand, p + pitch, 2 * pitch, st->w, st->h / 2, step);
+    ref_dct_histogram (p, pitch, st->w, st->h, hist);
+    if (gst_cl_dct_frame_threshold (hist, params) == 0) {
+      ref_dct_histogram_mb (p, pitch, st->w, st->h, hist);
+      st->mb_threshold = gst_cl_dct_frame_threshold (hist, params);
+      st->mb_found += st->mb_threshold > 0;
+    }
+  } else if (g_rand_boolean (st->rand)) {
     guint32 hist[GST_CL_DCT_HIST_SIZE];
     guint spacing;
 
@@ -662,6 +752,42 @@ GST_START_TEST (test_auto_on_device)
   }
   fail_unless (host[0].lattice_seen && host[0].period > 0);
   fail_unless (st.h263_found > 0, "no H.263 lattice in the stream");
+  auto_stream_clear (&st);
+}
+
+GST_END_TEST;
+
+/* The same on an interlaced frame's luma whose intra frames are coded
+ * field by field half of the time: where the frame's grid shows no
+ * lattice, the threshold is the macroblocks' histogram's, on the device as
+ * on the host. */
+GST_START_TEST (test_auto_interlaced_on_device)
+{
+  GstClDct *dct = dcts[0];
+  GstClDctAuto host = { 0, };
+  AutoStream st;
+  guint frame;
+
+  fail_unless (gst_cl_dct_decides (dct));
+  auto_stream_init (&st, 1720, 176, 144);
+  st.interlaced = TRUE;
+  for (frame = 0; frame < 60; frame++) {
+    AutoFrame f = { NULL, };
+    GstClDctAutoParams params;
+
+    auto_stream_next (&st, frame, 60);
+    auto_stream_plane (&st, 0, &params);
+    auto_frame_enqueue_as (&f, dct, 0, TRUE, &params, &st.coding, &host,
+        st.src, st.w, st.h, &(GstClAfter) {
+        0, NULL, NULL}
+    );
+    if (st.mb_threshold)
+      fail_unless_equals_int (f.threshold, st.mb_threshold);
+    auto_frame_check (&f, frame, 0);
+    check_auto_state (dct, &host, frame, 0);
+  }
+  fail_unless (st.mb_found > 0, "no intra frame whose lattice only its "
+      "macroblocks show");
   auto_stream_clear (&st);
 }
 
@@ -822,10 +948,12 @@ cldct_suite (void)
   tcase_add_test (tc, test_stage_extremes);
   tcase_add_test (tc, test_stage_empty_columns);
   tcase_add_test (tc, test_histogram_exact);
+  tcase_add_test (tc, test_histogram_mb_exact);
   tcase_add_test (tc, test_stage_exact_10bit);
   tcase_add_test (tc, test_histogram_exact_10bit);
   tcase_add_test (tc, test_10bit_is_8bit_times_4);
   tcase_add_test (tc, test_auto_on_device);
+  tcase_add_test (tc, test_auto_interlaced_on_device);
   tcase_add_test (tc, test_auto_in_flight);
   tcase_add_test (tc, test_auto_waits);
   tcase_add_test (tc, test_auto_copies_words);

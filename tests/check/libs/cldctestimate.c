@@ -640,6 +640,46 @@ GST_END_TEST;
  * coefficient had the values a lattice needs, "no lattice" where one had
  * them on no lattice (what H.264's deblocked frames give), nothing once a
  * frame showed a lattice, even long before, and a reset forgets it all. */
+/* An interlaced frame's luma: its grid's lattice first; its macroblocks'
+ * (gst_cl_dct_histogram()) only where the grid shows none; none where no
+ * macroblocks' histogram is given. */
+GST_START_TEST (test_auto_interlaced)
+{
+  guint32 grid[GST_CL_DCT_HIST_SIZE], mb[GST_CL_DCT_HIST_SIZE];
+  guint32 flat[GST_CL_DCT_HIST_SIZE] = { 0 };
+  GstClDctAutoParams params;
+  guint from_grid, from_mb;
+
+  gst_cl_dct_auto_params_init (&params);
+  quantized_histogram (5, 60, grid);
+  quantized_histogram (6, 160, mb);
+  from_grid = gst_cl_dct_frame_threshold (grid, &params);
+  from_mb = gst_cl_dct_frame_threshold (mb, &params);
+  fail_unless (from_grid > 0 && from_mb > 0 && from_grid != from_mb);
+  {
+    GstClDctAuto state = { 0, };
+
+    fail_unless_equals_int (gst_cl_dct_auto_update_interlaced (&state, grid,
+            mb, NULL, &params), from_grid);
+  }
+  {
+    GstClDctAuto state = { 0, };
+
+    fail_unless_equals_int (gst_cl_dct_auto_update_interlaced (&state, flat,
+            mb, NULL, &params), from_mb);
+    /* what the macroblocks gave is held as a grid's would be */
+    fail_unless_equals_int (state.held_step, from_mb);
+  }
+  {
+    GstClDctAuto state = { 0, };
+
+    fail_unless_equals_int (gst_cl_dct_auto_update_interlaced (&state, flat,
+            NULL, NULL, &params), 0);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_auto_idle)
 {
   static const guint h263[] = { 116, 196, 276, 0 };
@@ -708,6 +748,7 @@ cldctestimate_suite (void)
   tcase_add_test (tc, test_lattice_fit_edges);
   tcase_add_test (tc, test_lattice_against_reference);
   tcase_add_test (tc, test_auto_hold);
+  tcase_add_test (tc, test_auto_interlaced);
   tcase_add_test (tc, test_auto_idle);
   tcase_add_test (tc, test_auto_hold_coded);
   tcase_add_test (tc, test_auto_chroma_hold);

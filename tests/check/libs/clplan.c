@@ -850,6 +850,100 @@ jpeg_frame (gint width, gint height, GstVideoInfo * info)
  * no coding takes hold_gain_untold_late / 16 of it (held: no distance between
  * intra frames known yet), and a plan for a new format
  * starts without one. */
+/* strength=auto on an interlaced frame whose luma is coded field by field
+ * (each field's own grid quantized): the frame's grid shows no lattice,
+ * its macroblocks' histogram does, and the threshold is that one's, on
+ * luma alone (chroma, flat, is copied); the same frame declared
+ * progressive is left as it is. */
+static guint
+process_auto (GstVideoInterlaceMode mode, GstBuffer * in, gint w, gint h,
+    guint8 * luma_out)
+{
+  GstClPlanSettings s;
+  GstVideoInfo info;
+  GstClPlan *plan;
+  GstBuffer *out;
+  GstClFrameStats frame;
+  GstVideoFrame fout;
+  RefParams p;
+  gint y;
+
+  gst_video_info_set_interlaced_format (&info, GST_VIDEO_FORMAT_I420, mode,
+      w, h);
+  out = gst_buffer_new_allocate (NULL, info.size, NULL);
+  plan = gst_cl_plan_new (context, tuner, &info, 1, NULL);
+  fail_unless (plan != NULL);
+  make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
+  s.dct_stage = TRUE;
+  gst_cl_plan_set_settings (plan, &s);
+  fail_unless (gst_cl_plan_process (plan, in, out, FALSE, &frame, NULL));
+  fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
+  for (y = 0; y < h; y++)
+    memcpy (luma_out + y * w, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fout,
+            0) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&fout, 0), w);
+  gst_video_frame_unmap (&fout);
+  gst_buffer_unref (out);
+  gst_cl_plan_free (plan);
+  return frame.auto_threshold;
+}
+
+GST_START_TEST (test_strength_auto_interlaced)
+{
+  const gint w = 176, h = 144;
+  GRand *rand = g_rand_new_with_seed (77);
+  guint32 hist[GST_CL_DCT_HIST_SIZE];
+  GstClDctAutoParams params;
+  GstVideoInfo info;
+  GstVideoFrame fin;
+  GstBuffer *in;
+  guint8 *luma, *expected, *got;
+  guint mb_threshold;
+  gint i, y;
+
+  gst_video_info_set_interlaced_format (&info, GST_VIDEO_FORMAT_I420,
+      GST_VIDEO_INTERLACE_MODE_INTERLEAVED, w, h);
+  in = gst_buffer_new_allocate (NULL, info.size, NULL);
+  fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_WRITE));
+  luma = GST_VIDEO_FRAME_PLANE_DATA (&fin, 0);
+  i = GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0);
+  /* the top field's rows, then the bottom's, each on its own grid */
+  dct_fill_quantized (rand, luma, 2 * i, w, h / 2, 72);
+  dct_fill_quantized (rand, luma + i, 2 * i, w, h / 2, 72);
+  for (y = 0; y < h / 2; y++) {
+    memset ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fin, 1) +
+        y * GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 1), 128, w / 2);
+    memset ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fin, 2) +
+        y * GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 2), 128, w / 2);
+  }
+  gst_cl_dct_auto_params_init (&params);
+  ref_dct_histogram (luma, i, w, h, hist);
+  fail_unless_equals_int (gst_cl_dct_frame_threshold (hist, &params), 0);
+  ref_dct_histogram_mb (luma, i, w, h, hist);
+  mb_threshold = gst_cl_dct_frame_threshold (hist, &params);
+  fail_unless (mb_threshold > 0, "the macroblocks show no lattice");
+  expected = g_malloc ((gsize) w * h);
+  ref_dct_threshold_plane (luma, i, expected, w, w, h, mb_threshold,
+      GST_CL_DCT_MAX_PASSES);
+  got = g_malloc ((gsize) w * h);
+
+  fail_unless_equals_int (process_auto (GST_VIDEO_INTERLACE_MODE_INTERLEAVED,
+          in, w, h, got), mb_threshold);
+  fail_unless (memcmp (got, expected, (gsize) w * h) == 0);
+  fail_unless_equals_int (process_auto (GST_VIDEO_INTERLACE_MODE_PROGRESSIVE,
+          in, w, h, got), 0);
+  for (y = 0; y < h; y++)
+    fail_unless (memcmp (got + y * w, luma + y * i, w) == 0, "row %d of the "
+        "progressive frame changed", y);
+
+  gst_video_frame_unmap (&fin);
+  gst_buffer_unref (in);
+  g_free (expected);
+  g_free (got);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_strength_auto)
 {
   guint32 hist[GST_CL_DCT_HIST_SIZE];
@@ -1384,6 +1478,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_split_input);
   tcase_add_test (tc, test_strength_auto);
+  tcase_add_test (tc, test_strength_auto_interlaced);
   tcase_add_test (tc, test_strength_auto_nv12);
   tcase_add_test (tc, test_events_hold_all);
   tcase_add_test (tc, test_interlaced);
