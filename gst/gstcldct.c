@@ -247,8 +247,6 @@ release_decide (GstClDct * self)
   g_clear_pointer (&self->states, clReleaseMemObject);
   g_clear_pointer (&self->decide, clReleaseKernel);
   g_clear_pointer (&self->decide_program, clReleaseProgram);
-  g_clear_pointer (&self->decide, clReleaseKernel);
-  g_clear_pointer (&self->decide_program, clReleaseProgram);
 }
 
 GstClDct *

@@ -425,7 +425,7 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   GstClPlan *plan;
   guint depth;
 
-  if (!self->context)
+  if (!self->own_queues)
     return FALSE;
   if (self->failed)
     goto stopped;
@@ -499,7 +499,7 @@ gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
   GstClEpsilon *self = GST_CL_EPSILON (trans);
 
   /* Passthrough: upstream gets downstream's answer. */
-  if (decide_query == NULL || self->context == NULL)
+  if (decide_query == NULL || self->own_queues == NULL)
     return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
         decide_query, query);
   return gst_cl_allocation_propose (self->own_queues, decide_query, query,

@@ -239,9 +239,10 @@ touched_planes (GstClPlan * self)
  * worked on as frames even in interlaced frames, where the estimate finds
  * the quantizer step of MPEG-2 coded with frame DCT on the frame's grid.
  * Coded with field DCT, a frame shows it on neither grid (on its fields',
- * fewer of the values the estimate reads lie on a lattice than it needs),
- * and the estimate leaves most such frames alone
- * (tests/quality/interlaced.py, docs/quality.md). */
+ * fewer of the values the estimate reads lie on a lattice than it needs):
+ * there the estimate reads luma's macroblocks, each as frame or field
+ * blocks (run_chain(), gstcldct-private.h; tests/quality/interlaced.py,
+ * docs/quality.md). */
 static guint
 dct_planes (GstClPlan * self)
 {

@@ -126,7 +126,7 @@ gst_cl_context_handle_set_context (GstElement * element, GstContext * context,
   GST_OBJECT_UNLOCK (element);
 
   /* The application's cl_context, once wrapped, is shared as the wrapper:
-   * the other elements then use the same queue and know its buffers. */
+   * the other elements then use the same context and know its buffers. */
   if (wrapped)
     post_have_context (element, candidate);
   gst_object_unref (candidate);

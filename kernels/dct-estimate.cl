@@ -102,7 +102,7 @@ prefix_sums (__global const uint * hist,
 /* The threshold of a frame from its own lattices in histogram @hist
  * (est_median_threshold()), by the whole work-group, into *@frame_thr;
  * whether one of its coefficients has values enough to look for one into
- * *@detail. Every work-item reads both after it. */
+ * *@detail, for local id 0 to read after it. */
 static void
 frame_threshold (__global const uint * hist, const EstParams * params,
     __local ulong (*p)[DCT_BINS + 1], __local ulong (*chunk)[DECIDE_WG],
@@ -179,7 +179,7 @@ dct_decide (__global const uint * hist, __global const uint * mb_hist,
   __local uint thr[DCT_HIST_COEFFS];
   __local int kind[DCT_HIST_COEFFS];
   __local uint grid_thr, mb_thr;
-  __local int detail, mb_detail;
+  __local int detail, mb_detail;  /* the grid's is the state's */
   const EstParams params = unpack_params (packed);
 
   frame_threshold (hist, &params, p, chunk, step, qp, thr, kind, &grid_thr,

@@ -25,7 +25,9 @@
  *     I420 frames: luma through the stage at the fixed threshold THR (0:
  *     copied), chroma copied. Prints each frame's threshold.
  *   cl-dct auto DEVICE WIDTH HEIGHT IN.yuv OUT.yuv PASSES [SEGMENTS]
- *     strength=auto as the element runs it (gst_cl_dct_auto_update), its
+ *     strength=auto as the element runs it on progressive frames
+ *     (gst_cl_dct_auto_update; an interlaced frame's macroblocks are not
+ *     read here: every command takes frames as progressive), its
  *     state reset at the start of each sequence: SEGMENTS is a comma list
  *     of frame counts (the sequences concatenated in IN). Prints each
  *     frame's threshold.
@@ -125,7 +127,7 @@ filter (GstClContext * ctx, GstClDct * dct, gint w, gint h, const gchar * in,
     if (starts_sequence (segments, n))
       gst_cl_dct_auto_reset (&state);
     if (automatic) {
-      /* strength=auto as the element decides it */
+      /* strength=auto as the element decides it on a progressive frame */
       if (!gst_cl_dct_histogram (dct, &plane, &no_order, hist, NULL, &err))
         die ("histogram", err);
       thr = gst_cl_dct_auto_update (&state, hist);

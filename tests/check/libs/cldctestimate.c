@@ -635,11 +635,6 @@ GST_START_TEST (test_auto_chroma_hold)
 
 GST_END_TEST;
 
-/* Why strength=auto leaves a stream alone: nothing said before
- * GST_CL_DCT_IDLE_FRAMES frames (unless the stream ends), "flat" where no
- * coefficient had the values a lattice needs, "no lattice" where one had
- * them on no lattice (what H.264's deblocked frames give), nothing once a
- * frame showed a lattice, even long before, and a reset forgets it all. */
 /* An interlaced frame's luma: its grid's lattice first; its macroblocks'
  * (gst_cl_dct_histogram()) only where the grid shows none; none where no
  * macroblocks' histogram is given. */
@@ -680,6 +675,11 @@ GST_START_TEST (test_auto_interlaced)
 
 GST_END_TEST;
 
+/* Why strength=auto leaves a stream alone: nothing said before
+ * GST_CL_DCT_IDLE_FRAMES frames (unless the stream ends), "flat" where no
+ * coefficient had the values a lattice needs, "no lattice" where one had
+ * them on no lattice (what H.264's deblocked frames give), nothing once a
+ * frame showed a lattice, even long before, and a reset forgets it all. */
 GST_START_TEST (test_auto_idle)
 {
   static const guint h263[] = { 116, 196, 276, 0 };

@@ -843,50 +843,86 @@ jpeg_frame (gint width, gint height, GstVideoInfo * info)
   return buf;
 }
 
-/* strength=auto on a frame that went through jpegenc: the threshold of the
- * lattice read off the CPU reference's histogram, luma thresholded as the
- * CPU reference does at that strength, chroma (flat in a zone plate: no
- * lattice of its own) as it came; then a frame with
- * no coding takes hold_gain_untold_late / 16 of it (held: no distance between
- * intra frames known yet), and a plan for a new format
- * starts without one. */
-/* strength=auto on an interlaced frame whose luma is coded field by field
- * (each field's own grid quantized): the frame's grid shows no lattice,
- * its macroblocks' histogram does, and the threshold is that one's, on
- * luma alone (chroma, flat, is copied); the same frame declared
- * progressive is left as it is. */
+/* One frame @in of @mode through a new plan at strength=auto (the buffer
+ * flag INTERLACED set where @flagged); its three planes, rows packed, into
+ * @out[0..2]; returns luma's threshold. */
 static guint
-process_auto (GstVideoInterlaceMode mode, GstBuffer * in, gint w, gint h,
-    guint8 * luma_out)
+process_auto (GstVideoInterlaceMode mode, gboolean flagged, GstBuffer * in,
+    gint w, gint h, guint8 ** out)
 {
   GstClPlanSettings s;
   GstVideoInfo info;
   GstClPlan *plan;
-  GstBuffer *out;
+  GstBuffer *outbuf;
   GstClFrameStats frame;
   GstVideoFrame fout;
   RefParams p;
-  gint y;
+  gint c, y;
 
   gst_video_info_set_interlaced_format (&info, GST_VIDEO_FORMAT_I420, mode,
       w, h);
-  out = gst_buffer_new_allocate (NULL, info.size, NULL);
+  in = gst_buffer_make_writable (gst_buffer_ref (in));
+  if (flagged)
+    GST_BUFFER_FLAG_SET (in, GST_VIDEO_BUFFER_FLAG_INTERLACED);
+  else
+    GST_BUFFER_FLAG_UNSET (in, GST_VIDEO_BUFFER_FLAG_INTERLACED);
+  outbuf = gst_buffer_new_allocate (NULL, info.size, NULL);
   plan = gst_cl_plan_new (context, tuner, &info, 1, NULL);
   fail_unless (plan != NULL);
   make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
   s.dct_stage = TRUE;
   gst_cl_plan_set_settings (plan, &s);
-  fail_unless (gst_cl_plan_process (plan, in, out, FALSE, &frame, NULL));
-  fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
-  for (y = 0; y < h; y++)
-    memcpy (luma_out + y * w, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fout,
-            0) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&fout, 0), w);
+  fail_unless (gst_cl_plan_process (plan, in, outbuf, FALSE, &frame, NULL));
+  fail_unless (gst_video_frame_map (&fout, &info, outbuf, GST_MAP_READ));
+  for (c = 0; c < 3; c++) {
+    const gint cw = c ? w / 2 : w, ch = c ? h / 2 : h;
+
+    for (y = 0; y < ch; y++)
+      memcpy (out[c] + y * cw, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fout,
+              c) + y * GST_VIDEO_FRAME_PLANE_STRIDE (&fout, c), cw);
+  }
   gst_video_frame_unmap (&fout);
-  gst_buffer_unref (out);
+  gst_buffer_unref (outbuf);
+  gst_buffer_unref (in);
   gst_cl_plan_free (plan);
   return frame.auto_threshold;
 }
 
+/* Fills plane @c of @f with fields coded apart: each field's rows quantized
+ * on its own 8x8 grid at @step. */
+static void
+fill_field_coded (GRand * rand, GstVideoFrame * f, guint c, gint step)
+{
+  const gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (f, c);
+  guint8 *p = GST_VIDEO_FRAME_PLANE_DATA (f, c);
+  const gint w = GST_VIDEO_FRAME_COMP_WIDTH (f, c);
+  const gint h = GST_VIDEO_FRAME_COMP_HEIGHT (f, c);
+
+  dct_fill_quantized (rand, p, 2 * stride, w, h / 2, step);
+  dct_fill_quantized (rand, p + stride, 2 * stride, w, h / 2, step);
+}
+
+/* Whether @got (rows packed) holds plane @c of @f as it is. */
+static gboolean
+plane_as_it_is (const guint8 * got, GstVideoFrame * f, guint c)
+{
+  const gint w = GST_VIDEO_FRAME_COMP_WIDTH (f, c);
+  gint y;
+
+  for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (f, c); y++)
+    if (memcmp (got + y * w, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, c) +
+            y * GST_VIDEO_FRAME_PLANE_STRIDE (f, c), w) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* strength=auto on an interlaced frame whose planes are coded field by
+ * field (each field's own grid quantized): the frame's grid shows no
+ * lattice, its luma's macroblocks' histogram does, and luma's threshold is
+ * that one's; chroma, whose 4:2:0 blocks MPEG-2 codes as frames, is not
+ * read by macroblock and is copied. The same for a frame of a mixed
+ * stream flagged interlaced; one not flagged, and the frame declared
+ * progressive, are left as they are. */
 GST_START_TEST (test_strength_auto_interlaced)
 {
   const gint w = 176, h = 144;
@@ -896,54 +932,67 @@ GST_START_TEST (test_strength_auto_interlaced)
   GstVideoInfo info;
   GstVideoFrame fin;
   GstBuffer *in;
-  guint8 *luma, *expected, *got;
-  guint mb_threshold;
-  gint i, y;
+  guint8 *expected, *got[3];
+  guint mb_threshold, c;
+  gint stride;
 
   gst_video_info_set_interlaced_format (&info, GST_VIDEO_FORMAT_I420,
       GST_VIDEO_INTERLACE_MODE_INTERLEAVED, w, h);
   in = gst_buffer_new_allocate (NULL, info.size, NULL);
   fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_WRITE));
-  luma = GST_VIDEO_FRAME_PLANE_DATA (&fin, 0);
-  i = GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0);
-  /* the top field's rows, then the bottom's, each on its own grid */
-  dct_fill_quantized (rand, luma, 2 * i, w, h / 2, 72);
-  dct_fill_quantized (rand, luma + i, 2 * i, w, h / 2, 72);
-  for (y = 0; y < h / 2; y++) {
-    memset ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fin, 1) +
-        y * GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 1), 128, w / 2);
-    memset ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&fin, 2) +
-        y * GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 2), 128, w / 2);
-  }
+  for (c = 0; c < 3; c++)
+    fill_field_coded (rand, &fin, c, 72);
   gst_cl_dct_auto_params_init (&params);
-  ref_dct_histogram (luma, i, w, h, hist);
+  stride = GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 0);
+  ref_dct_histogram (GST_VIDEO_FRAME_PLANE_DATA (&fin, 0), stride, w, h, hist);
   fail_unless_equals_int (gst_cl_dct_frame_threshold (hist, &params), 0);
-  ref_dct_histogram_mb (luma, i, w, h, hist);
+  ref_dct_histogram_mb (GST_VIDEO_FRAME_PLANE_DATA (&fin, 0), stride, w, h,
+      hist);
   mb_threshold = gst_cl_dct_frame_threshold (hist, &params);
   fail_unless (mb_threshold > 0, "the macroblocks show no lattice");
+  /* chroma would be filtered, were it read by macroblock */
+  ref_dct_histogram_mb (GST_VIDEO_FRAME_PLANE_DATA (&fin, 1),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 1), w / 2, h / 2, hist);
+  fail_unless (gst_cl_dct_frame_threshold (hist, &params) > 0);
   expected = g_malloc ((gsize) w * h);
-  ref_dct_threshold_plane (luma, i, expected, w, w, h, mb_threshold,
-      GST_CL_DCT_MAX_PASSES);
-  got = g_malloc ((gsize) w * h);
+  ref_dct_threshold_plane (GST_VIDEO_FRAME_PLANE_DATA (&fin, 0), stride,
+      expected, w, w, h, mb_threshold, GST_CL_DCT_MAX_PASSES);
+  for (c = 0; c < 3; c++)
+    got[c] = g_malloc ((gsize) w * h);
 
   fail_unless_equals_int (process_auto (GST_VIDEO_INTERLACE_MODE_INTERLEAVED,
+          FALSE, in, w, h, got), mb_threshold);
+  fail_unless (memcmp (got[0], expected, (gsize) w * h) == 0);
+  fail_unless (plane_as_it_is (got[1], &fin, 1) &&
+      plane_as_it_is (got[2], &fin, 2), "chroma filtered");
+  fail_unless_equals_int (process_auto (GST_VIDEO_INTERLACE_MODE_MIXED, TRUE,
           in, w, h, got), mb_threshold);
-  fail_unless (memcmp (got, expected, (gsize) w * h) == 0);
-  fail_unless_equals_int (process_auto (GST_VIDEO_INTERLACE_MODE_PROGRESSIVE,
+  fail_unless (memcmp (got[0], expected, (gsize) w * h) == 0);
+  fail_unless_equals_int (process_auto (GST_VIDEO_INTERLACE_MODE_MIXED, FALSE,
           in, w, h, got), 0);
-  for (y = 0; y < h; y++)
-    fail_unless (memcmp (got + y * w, luma + y * i, w) == 0, "row %d of the "
-        "progressive frame changed", y);
+  fail_unless (plane_as_it_is (got[0], &fin, 0));
+  fail_unless_equals_int (process_auto (GST_VIDEO_INTERLACE_MODE_PROGRESSIVE,
+          FALSE, in, w, h, got), 0);
+  fail_unless (plane_as_it_is (got[0], &fin, 0), "the progressive frame's "
+      "luma changed");
 
   gst_video_frame_unmap (&fin);
   gst_buffer_unref (in);
   g_free (expected);
-  g_free (got);
+  for (c = 0; c < 3; c++)
+    g_free (got[c]);
   g_rand_free (rand);
 }
 
 GST_END_TEST;
 
+/* strength=auto on a frame that went through jpegenc: the threshold of the
+ * lattice read off the CPU reference's histogram, luma thresholded as the
+ * CPU reference does at that strength, chroma (flat in a zone plate: no
+ * lattice of its own) as it came; then a frame with
+ * no coding takes hold_gain_untold_late / 16 of it (held: no distance between
+ * intra frames known yet), and a plan for a new format
+ * starts without one. */
 GST_START_TEST (test_strength_auto)
 {
   guint32 hist[GST_CL_DCT_HIST_SIZE];
