@@ -52,6 +52,8 @@ typedef enum
   GST_CL_CODEC_MPEG12,
   /* ISO 14496-2 video (DivX, Xvid, FFmpeg's mpeg4). */
   GST_CL_CODEC_MPEG4_PART2,
+  /* ITU-T H.263 (3GP phones, video calls; FFmpeg's h263). */
+  GST_CL_CODEC_H263,
 } GstClCodecFamily;
 
 /* The picture structure of MPEG-2's picture coding extension; MPEG-1 and
@@ -135,6 +137,17 @@ gboolean gst_cl_mpeg4_state_parse_config (GstClMpeg4State * state,
  * before its type). */
 gboolean gst_cl_coding_info_parse_mpeg4 (GstClMpeg4State * state,
     const guint8 * data, gsize size, GstClCodingInfo * info);
+
+/* Reads one H.263 picture as h263parse outputs it (video/x-h263,
+ * variant=itu: one picture a buffer) into @info: the picture layer's PSC,
+ * TR and PTYPE, then, for the source formats of H.263's first version
+ * (sub-QCIF to 16CIF), the picture coding type (INTRA or INTER; a PB-frame
+ * counts as its P picture) and PQUANT (1..31). Returns TRUE where they
+ * were read; FALSE and @info of type GST_CL_PICTURE_UNKNOWN else (no PSC,
+ * PLUSPTYPE: the optional modes of H.263's later versions, a picture cut
+ * short, PQUANT 0). */
+gboolean gst_cl_coding_info_parse_h263 (const guint8 * data, gsize size,
+    GstClCodingInfo * info);
 
 const gchar *gst_cl_picture_type_name (GstClPictureType type);
 

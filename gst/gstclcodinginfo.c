@@ -686,3 +686,48 @@ gst_cl_coding_info_parse_mpeg4 (GstClMpeg4State * state,
   mpeg4_read_start_codes (&unit, data, size);
   return info->picture_type != GST_CL_PICTURE_UNKNOWN;
 }
+
+/* ---- H.263 ---- */
+
+/* The picture start code's 22 bits, 0000 0000 0000 0000 1000 00, byte
+ * aligned (H.263 5.1.1): the offset of the first in @data, or @size. */
+static gsize
+h263_find_psc (const guint8 * data, gsize size)
+{
+  gsize i;
+
+  for (i = 0; i + 3 <= size; i++)
+    if (data[i] == 0 && data[i + 1] == 0 && (data[i + 2] & 0xfc) == 0x80)
+      return i;
+  return size;
+}
+
+gboolean
+gst_cl_coding_info_parse_h263 (const guint8 * data, gsize size,
+    GstClCodingInfo * info)
+{
+  const gsize psc = h263_find_psc (data, size);
+  guint options, format, inter, quant;
+  GstBitReader br;
+
+  coding_info_clear (info, GST_CL_CODEC_H263);
+  if (psc == size)
+    return FALSE;
+  /* after the PSC's first 16 bits: its last 6, TR (8 bits), then PTYPE:
+   * "10", split screen, document camera, freeze release, the source
+   * format (3 bits; 1..5 the standard sizes, 7 PLUSPTYPE), the picture
+   * coding type (0 INTRA, 1 INTER), then unrestricted motion vectors,
+   * syntax-based arithmetic coding, advanced prediction and PB-frames;
+   * then PQUANT (5 bits) */
+  gst_bit_reader_init (&br, data + psc + 2, size - psc - 2);
+  if (!skip_bits (&br, 6 + 8) || !get_bits (&br, 5, &options) ||
+      !get_bits (&br, 3, &format) || (options >> 3) != 2 || format < 1 ||
+      format > 5 || !get_bits (&br, 1, &inter) || !skip_bits (&br, 4) ||
+      !get_bits (&br, 5, &quant) || quant == 0)
+    return FALSE;
+  info->picture_type = inter ? GST_CL_PICTURE_P : GST_CL_PICTURE_I;
+  info->field = GST_CL_FIELD_FRAME;
+  info->pictures = 1;
+  info->quantiser = quant;
+  return TRUE;
+}

@@ -84,6 +84,12 @@ reader_set_caps (Reader * reader, GstCaps * caps)
   reader->codec = GST_CL_CODEC_UNKNOWN;
   gst_cl_mpeg_video_state_init (&reader->mpeg);
   gst_cl_mpeg4_state_init (&reader->mpeg4);
+  /* h263parse's: one picture a buffer, no codec_data */
+  if (s != NULL && gst_structure_has_name (s, "video/x-h263") &&
+      g_strcmp0 (gst_structure_get_string (s, "variant"), "itu") == 0) {
+    reader->codec = GST_CL_CODEC_H263;
+    return;
+  }
   if (s == NULL || !gst_structure_has_name (s, "video/mpeg") ||
       !gst_structure_get_int (s, "mpegversion", &version) ||
       (gst_structure_get_boolean (s, "systemstream", &systemstream) &&
@@ -124,6 +130,8 @@ reader_read (Reader * reader, GstBuffer * buffer, GstClCodingInfo * info)
   if (reader->codec == GST_CL_CODEC_MPEG12)
     ok = gst_cl_coding_info_parse_mpeg_video (&reader->mpeg, map.data,
         map.size, info);
+  else if (reader->codec == GST_CL_CODEC_H263)
+    ok = gst_cl_coding_info_parse_h263 (map.data, map.size, info);
   else
     ok = gst_cl_coding_info_parse_mpeg4 (&reader->mpeg4, map.data, map.size,
         info);

@@ -19,8 +19,8 @@
  */
 
 /* Fuzz target of the coded-picture parsers (gst/gstclcodinginfo.c): each
- * input is read as an MPEG-1/2 access unit, as an MPEG-4 Part 2 buffer and
- * as MPEG-4 codec_data, with the parsers' states kept from input to input
+ * input is read as an MPEG-1/2 access unit, as an MPEG-4 Part 2 buffer, as
+ * an H.263 picture and as MPEG-4 codec_data, with the parsers' states kept from input to input
  * as along a stream (an input whose first byte is odd starts afresh). The
  * parsers must never read out of the input nor crash, and what they answer
  * must hold together: a type exactly where they say they read one, a
@@ -84,6 +84,10 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   check_answer (read, &info, 112.0);
   read = gst_cl_coding_info_parse_mpeg4 (&mpeg4_state, copy, size, &info);
   check_answer (read, &info, 511.0);
+  read = gst_cl_coding_info_parse_h263 (copy, size, &info);
+  check_answer (read, &info, 31.0);
+  check (!read || info.picture_type == GST_CL_PICTURE_I ||
+      info.picture_type == GST_CL_PICTURE_P);
   gst_cl_mpeg4_state_parse_config (&mpeg4_state, copy, size);
   g_free (copy);
   return 0;

@@ -36,7 +36,13 @@
  * square root of its quantiser over the intra frame's (within a quarter to
  * twice), which no frame gets without its coding (the gains by position
  * are 14/16 and 9/16). The thresholds are the element's stats after each
- * frame. The OpenCL device is $CLEPSILON_TEST_DEVICE (default "pocl"). */
+ * frame. The same for H.263 through decodebin (h263parse ! avdec_h263): a
+ * fixed-quantiser sample (tests/data/pan-h263.h263, the same content,
+ *   ffmpeg -f lavfi -i "testsrc2=size=176x144:rate=25,scroll=
+ *     horizontal=0.0031:vertical=0.0017" -frames:v 26 -c:v h263 -q:v 10
+ *     -g 9 -threads 1 -f h263
+ * intra frames every 9, P frames between, each at quantiser 10). The
+ * OpenCL device is $CLEPSILON_TEST_DEVICE (default "pocl"). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -50,6 +56,12 @@
 static const gchar types[] = "IBBPBBPBBIBBPBBPBBIBBPBBPI";
 static const guint quantisers[] = { 8, 8, 10, 4, 18, 28, 10, 50, 22, 26, 44,
   28, 12, 40, 30, 20, 26, 22, 32, 40, 36, 24, 36, 30, 24, 24
+};
+
+/* pan-h263.h263: type of each frame; every PQUANT is 10 */
+static const gchar h263_types[] = "IPPPPPPPPIPPPPPPPPIPPPPPPP";
+static const guint h263_quantisers[26] = { 10, 10, 10, 10, 10, 10, 10, 10,
+  10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10
 };
 
 
@@ -79,12 +91,12 @@ note_threshold (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 }
 
 /* Plays "filesrc ! @decode ! clepsilon strength=auto ! fakesink" on
- * pan-rate.m2v; each frame's threshold. */
+ * tests/data/@file; each frame's threshold. */
 static GArray *
-thresholds_through (const gchar * decode)
+thresholds_of (const gchar * file, const gchar * decode)
 {
-  gchar *path = g_build_filename (g_getenv ("CLEPSILON_TEST_DATA"),
-      "pan-rate.m2v", NULL);
+  gchar *path = g_build_filename (g_getenv ("CLEPSILON_TEST_DATA"), file,
+      NULL);
   gchar *desc = g_strdup_printf ("filesrc location=\"%s\" ! %s ! clepsilon "
       "name=e strength=auto device=\"%s\" ! fakesink", path, decode,
       device ());
@@ -117,11 +129,18 @@ thresholds_through (const gchar * decode)
   return thresholds;
 }
 
+static GArray *
+thresholds_through (const gchar * decode)
+{
+  return thresholds_of ("pan-rate.m2v", decode);
+}
+
 /* Every frame: intra frames have a threshold of their own (the held one),
- * B and P frames the one their coding gives, half of it before the second
- * intra frame. */
+ * B and P frames the one their coding (@types, @quantisers) gives, half of
+ * it before the second intra frame. */
 static void
-check_thresholds (GArray * thresholds, const gchar * what)
+check_coded_thresholds (GArray * thresholds, const gchar * what,
+    const gchar * types, const guint * quantisers)
 {
   guint i, held = 0, held_q = 0, intras = 0;
 
@@ -150,6 +169,12 @@ check_thresholds (GArray * thresholds, const gchar * what)
         "threshold %u, expected %u of the held %u", what, i, types[i],
         quantisers[i], held_q, t, expected, held);
   }
+}
+
+static void
+check_thresholds (GArray * thresholds, const gchar * what)
+{
+  check_coded_thresholds (thresholds, what, types, quantisers);
 }
 
 GST_START_TEST (test_parser_and_decoder)
@@ -184,6 +209,25 @@ GST_START_TEST (test_decodebin)
 
 GST_END_TEST;
 
+GST_START_TEST (test_h263_decodebin)
+{
+  GArray *t;
+
+  if (!gst_registry_check_feature_version (gst_registry_get (),
+          "avdec_h263", 1, 0, 0) ||
+      !gst_registry_check_feature_version (gst_registry_get (), "h263parse",
+          1, 0, 0)) {
+    GST_WARNING ("no avdec_h263 or h263parse: not run");
+    return;
+  }
+  t = thresholds_of ("pan-h263.h263", "decodebin ! queue");
+  check_coded_thresholds (t, "H.263 through decodebin", h263_types,
+      h263_quantisers);
+  g_array_unref (t);
+}
+
+GST_END_TEST;
+
 static Suite *
 clepsiloncoding_suite (void)
 {
@@ -194,6 +238,7 @@ clepsiloncoding_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_parser_and_decoder);
   tcase_add_test (tc, test_decodebin);
+  tcase_add_test (tc, test_h263_decodebin);
   return s;
 }
 

@@ -656,6 +656,9 @@ parse_both (const guint8 * data, gsize size, GstClMpegVideoState * mpeg,
   read = gst_cl_coding_info_parse_mpeg4 (mpeg4, data, size, &info);
   check_sane (read, &info);
   gst_cl_mpeg4_state_parse_config (mpeg4, data, size);
+  read = gst_cl_coding_info_parse_h263 (data, size, &info);
+  check_sane (read, &info);
+  fail_unless (info.quantiser <= 31.0);
 }
 
 /* A copy of @size bytes of @data in a block of exactly that size, so that
@@ -668,6 +671,126 @@ copy_exact (const guint8 * data, gsize size)
   memcpy (copy, data, size);
   return copy;
 }
+
+/* An H.263 picture header by hand (H.263 5.1): @junk bytes before the
+ * PSC, TR, PTYPE with source format @format and coding type @inter, PQUANT
+ * @quant, then a GOB's worth of bits. */
+static GstClCodingInfo
+parse_h263_written (guint junk, guint format, guint inter, guint quant,
+    gboolean cut, gboolean * read)
+{
+  BitWriter w = { {0}, 0 };
+  GstClCodingInfo info;
+  guint i;
+
+  for (i = 0; i < junk; i++)
+    bit_writer_put (&w, 8, 0x47 + i);
+  bit_writer_put (&w, 22, 0x20);        /* PSC */
+  bit_writer_put (&w, 8, 0x5a); /* TR */
+  bit_writer_put (&w, 2, 2);    /* "10" */
+  bit_writer_put (&w, 3, 0);    /* split, document, freeze */
+  bit_writer_put (&w, 3, format);
+  if (format == 7) {
+    /* PLUSPTYPE: UFEP 1, an OPPTYPE (QCIF, advanced prediction: bits
+     * that a version 1 reader would take for a PQUANT of 1), an MPPTYPE
+     * of an I picture */
+    bit_writer_put (&w, 3, 1);
+    bit_writer_put (&w, 18, (2 << 15) | (1 << 11) | 8);
+    bit_writer_put (&w, 9, 1);
+  } else {
+    bit_writer_put (&w, 1, inter);
+    bit_writer_put (&w, 4, 0);  /* UMV, SAC, AP, PB */
+  }
+  if (!cut) {
+    bit_writer_put (&w, 5, quant);
+    bit_writer_put (&w, 1, 0);  /* CPM */
+    bit_writer_put (&w, 1, 0);  /* PEI */
+    for (i = 0; i < 8; i++)
+      bit_writer_put (&w, 16, 0xa5c3);
+  }
+  *read = gst_cl_coding_info_parse_h263 (w.data, bit_writer_bytes (&w), &info);
+  return info;
+}
+
+/* Headers made by hand: the coding type and PQUANT of H.263's standard
+ * source formats, after bytes that are no PSC; nothing of a picture with
+ * PLUSPTYPE, a forbidden format, PQUANT 0, or cut short before PQUANT. */
+GST_START_TEST (test_h263_headers)
+{
+  GstClCodingInfo info;
+  gboolean read;
+  guint format;
+
+  for (format = 1; format <= 5; format++) {
+    info = parse_h263_written (format - 1, format, 0, 4 + format, FALSE, &read);
+    fail_unless (read, "format %u", format);
+    fail_unless_equals_int (info.codec, GST_CL_CODEC_H263);
+    fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_I);
+    fail_unless_equals_int (info.pictures, 1);
+    fail_unless_equals_float (info.quantiser, 4.0 + format);
+    info = parse_h263_written (3, format, 1, 31, FALSE, &read);
+    fail_unless (read);
+    fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_P);
+    fail_unless_equals_float (info.quantiser, 31.0);
+  }
+  info = parse_h263_written (0, 7, 0, 8, FALSE, &read);
+  fail_if (read);
+  fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_UNKNOWN);
+  fail_unless_equals_float (info.quantiser, 0.0);
+  info = parse_h263_written (0, 0, 0, 8, FALSE, &read);
+  fail_if (read);
+  info = parse_h263_written (0, 6, 1, 8, FALSE, &read);
+  fail_if (read);
+  info = parse_h263_written (0, 2, 1, 0, FALSE, &read);
+  fail_if (read);
+  fail_unless_equals_float (info.quantiser, 0.0);
+  info = parse_h263_written (1, 2, 1, 9, TRUE, &read);
+  fail_if (read);
+  fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_UNKNOWN);
+  {
+    static const guint8 none[] = { 0, 0, 0x7f, 0, 0, 0x84 >> 1, 1, 2 };
+
+    fail_if (gst_cl_coding_info_parse_h263 (none, sizeof (none), &info));
+    fail_if (gst_cl_coding_info_parse_h263 (none, 0, &info));
+  }
+}
+
+GST_END_TEST;
+
+/* FFmpeg's H.263 encoder at a fixed quantiser through h263parse: one
+ * picture a buffer, an intra picture every 12, P pictures between, every
+ * PQUANT 7. */
+GST_START_TEST (test_h263_fixed_gop)
+{
+  CodedStream *stream;
+  guint i;
+
+  if (!coded_stream_have ("avenc_h263", "h263parse", NULL))
+    return;
+  stream = coded_stream_new ("videotestsrc num-buffers=26 pattern=ball ! "
+      RAW_CAPS " ! avenc_h263 gop-size=12 pass=quant quantizer=7 qmin=7 "
+      "qmax=7 ! h263parse ! appsink name=sink");
+  fail_unless (stream != NULL);
+  fail_unless_equals_int (stream->buffers->len, 26);
+  fail_unless_equals_string (gst_structure_get_string
+      (gst_caps_get_structure (stream->caps, 0), "variant"), "itu");
+  for (i = 0; i < stream->buffers->len; i++) {
+    GstBuffer *buf = g_ptr_array_index (stream->buffers, i);
+    GstClCodingInfo info;
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+    fail_unless (gst_cl_coding_info_parse_h263 (map.data, map.size, &info),
+        "picture %u not read", i);
+    gst_buffer_unmap (buf, &map);
+    fail_unless_equals_int (info.picture_type, i % 12 == 0 ?
+        GST_CL_PICTURE_I : GST_CL_PICTURE_P);
+    fail_unless_equals_float (info.quantiser, 7.0);
+  }
+  coded_stream_free (stream);
+}
+
+GST_END_TEST;
 
 /* Each truncation of each buffer of @stream (every length up to 256
  * bytes, sparser after), and one bit flipped at a time in its first 64
@@ -707,17 +830,18 @@ parse_cut_and_flipped (CodedStream * stream)
 GST_START_TEST (test_hostile_real_units)
 {
   static const gchar *const samples[] = { "mpeg2-rate.m2v", "mpeg1-q5.m1v",
-    "mpeg2-nonlinear-q25.m2v", "mpeg4-16fps-q7.m4v"
+    "mpeg2-nonlinear-q25.m2v", "mpeg4-16fps-q7.m4v", "pan-h263.h263"
   };
   CodedStream *stream;
   guint i;
 
   if (!coded_stream_have ("avenc_mpeg4", "mpegvideoparse",
-          "mpeg4videoparse", NULL))
+          "mpeg4videoparse", "h263parse", NULL))
     return;
   for (i = 0; i < G_N_ELEMENTS (samples); i++) {
     stream = coded_stream_from_file (samples[i],
         g_str_has_suffix (samples[i], ".m4v") ? "mpeg4videoparse" :
+        g_str_has_suffix (samples[i], ".h263") ? "h263parse" :
         "mpegvideoparse");
     fail_unless (stream != NULL);
     parse_cut_and_flipped (stream);
@@ -790,6 +914,8 @@ clcodinginfo_suite (void)
   tcase_add_test (tc, test_mpeg1_d_picture);
   tcase_add_test (tc, test_mpeg4_headers);
   tcase_add_test (tc, test_mpeg4_unsupported);
+  tcase_add_test (tc, test_h263_headers);
+  tcase_add_test (tc, test_h263_fixed_gop);
   tcase_add_test (tc, test_hostile_real_units);
   tcase_add_test (tc, test_hostile_random);
   return s;
