@@ -24,6 +24,8 @@
 #include <gst/gst.h>
 #include <CL/cl.h>
 
+#include "gstcldevice-private.h"
+
 G_BEGIN_DECLS
 
 #define GST_TYPE_CL_CONTEXT (gst_cl_context_get_type ())
@@ -66,6 +68,12 @@ gboolean gst_cl_context_is_sibling (GstClContext * a, GstClContext * b);
  * always for NULL, "" and "auto", which accept whatever device is shared. */
 gboolean gst_cl_context_matches (GstClContext * self,
     const gchar * device_spec);
+
+/* The device, as a "device" string of its index, that @device_spec could
+ * choose and @filter accepts (gst_cl_device_find_index()); NULL where none
+ * is. Free with g_free(). */
+gchar *gst_cl_context_narrow_spec (const gchar * device_spec,
+    GstClDeviceFilter filter, gpointer user_data);
 
 /* The handles stay owned by the GstClContext and live as long as it does. */
 cl_context gst_cl_context_get_handle (GstClContext * self);

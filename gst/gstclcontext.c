@@ -260,6 +260,18 @@ gst_cl_context_matches (GstClContext * self, const gchar * device_spec)
   return device != NULL && device == self->device;
 }
 
+gchar *
+gst_cl_context_narrow_spec (const gchar * device_spec,
+    GstClDeviceFilter filter, gpointer user_data)
+{
+  gint index;
+
+  G_LOCK (opencl_setup);
+  index = gst_cl_device_find_index (device_spec, filter, user_data);
+  G_UNLOCK (opencl_setup);
+  return index < 0 ? NULL : g_strdup_printf ("%d", index);
+}
+
 static GstClContext *
 gst_cl_context_new_locked (const gchar * device_spec, GError ** error)
 {

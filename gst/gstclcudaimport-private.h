@@ -52,6 +52,15 @@ gboolean gst_cl_cuda_usable (GstClContext * context, gchar ** reason);
  * line (INFO, category clcudaimport) either way. */
 gboolean gst_cl_cuda_offer (GstElement * element, GstClContext * context);
 
+/* Where the pipeline has a CUDA context (asked of @element's neighbours
+ * and kept in @cuda_context, as gst_cl_cuda_get_context() does), the
+ * OpenCL device of that context's GPU as a "device" string of its index,
+ * if @device_spec could choose it ("auto", or a text that names it):
+ * frames then stay on the GPU that decodes them. NULL otherwise, and where
+ * CUDA does not load. Free with g_free(). */
+gchar *gst_cl_cuda_follow_upstream (GstElement * element,
+    const gchar * device_spec, GstContext ** cuda_context);
+
 /* A GstCudaBufferPool of libgstcuda for the GstCudaContext that
  * @cuda_context (of GST_CL_CUDA_CONTEXT_TYPE) holds, or NULL where either
  * is missing. */

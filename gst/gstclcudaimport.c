@@ -33,6 +33,7 @@
 #include "gstclcudasync-private.h"
 #include "gstclplane-private.h"
 #include "gstclerror-private.h"
+#include "gstclsharing-private.h"
 
 #include <gmodule.h>
 
@@ -59,14 +60,26 @@ typedef CUresult (*DeviceGetCount) (gint * count);
 typedef CUresult (*DeviceGet) (CUdevice * device, gint ordinal);
 typedef CUresult (*DeviceGetUuid) (guint8 * uuid, CUdevice device);
 
+/* The UUID of CUDA device @ordinal; FALSE where there is none. The driver
+ * is loaded (gst_cl_cuda_load()). */
+static gboolean
+cuda_device_uuid (gint ordinal, guint8 uuid[16])
+{
+  DeviceGet get = (DeviceGet) gst_cl_cuda_symbol ("cuDeviceGet");
+  DeviceGetUuid get_uuid =
+      (DeviceGetUuid) gst_cl_cuda_symbol ("cuDeviceGetUuid");
+  CUdevice device;
+
+  return get && get_uuid && get (&device, ordinal) == CUDA_SUCCESS &&
+      get_uuid (uuid, device) == CUDA_SUCCESS;
+}
+
 gboolean
 gst_cl_cuda_usable (GstClContext * context, gchar ** reason)
 {
   cl_device_id device = gst_cl_context_get_device (context);
   const gchar *load_reason = NULL;
   DeviceGetCount get_count;
-  DeviceGet get;
-  DeviceGetUuid get_uuid;
   gint n = 0, i;
 
   gst_cl_debug_init ();
@@ -75,18 +88,14 @@ gst_cl_cuda_usable (GstClContext * context, gchar ** reason)
     return FALSE;
   }
   get_count = (DeviceGetCount) gst_cl_cuda_symbol ("cuDeviceGetCount");
-  get = (DeviceGet) gst_cl_cuda_symbol ("cuDeviceGet");
-  get_uuid = (DeviceGetUuid) gst_cl_cuda_symbol ("cuDeviceGetUuid");
-  if (!get_count || !get || !get_uuid || get_count (&n) != CUDA_SUCCESS)
+  if (!get_count || get_count (&n) != CUDA_SUCCESS)
     n = 0;
   *reason = NULL;
   for (i = 0; i < n; i++) {
-    CUdevice cuda_device;
     guint8 uuid[16];
 
     g_clear_pointer (reason, g_free);
-    if (get (&cuda_device, i) != CUDA_SUCCESS ||
-        get_uuid (uuid, cuda_device) != CUDA_SUCCESS)
+    if (!cuda_device_uuid (i, uuid))
       continue;
     if (gst_cl_cuda_device_matches (device, uuid, reason))
       return TRUE;
@@ -100,6 +109,65 @@ gst_cl_cuda_usable (GstClContext * context, gchar ** reason)
     g_free (one);
   }
   return FALSE;
+}
+
+/* The ordinal of the CUDA device of the GstCudaContext in @cuda_context:
+ * the structure's "cuda-device-id", else the object's property of that
+ * name; FALSE where neither is there. */
+static gboolean
+context_device_ordinal (GstContext * cuda_context, guint * ordinal)
+{
+  const GstStructure *s = gst_context_get_structure (cuda_context);
+  const GValue *value = gst_structure_get_value (s, GST_CL_CUDA_CONTEXT_TYPE);
+  GValue id = G_VALUE_INIT;
+  GObject *object;
+
+  if (gst_structure_get_uint (s, "cuda-device-id", ordinal))
+    return TRUE;
+  if (!value || !G_VALUE_HOLDS_OBJECT (value) ||
+      !(object = g_value_get_object (value)) ||
+      !g_object_class_find_property (G_OBJECT_GET_CLASS (object),
+          "cuda-device-id"))
+    return FALSE;
+  g_value_init (&id, G_TYPE_UINT);
+  g_object_get_property (object, "cuda-device-id", &id);
+  *ordinal = g_value_get_uint (&id);
+  return TRUE;
+}
+
+static gboolean
+device_has_uuid (cl_device_id device, gpointer uuid)
+{
+  gchar *reason = NULL;
+  gboolean same = gst_cl_cuda_device_matches (device, uuid, &reason);
+
+  g_free (reason);
+  return same;
+}
+
+gchar *
+gst_cl_cuda_follow_upstream (GstElement * element, const gchar * device_spec,
+    GstContext ** cuda_context)
+{
+  const gchar *reason = NULL;
+  GstContext *context;
+  gchar *followed = NULL;
+  guint8 uuid[16];
+  guint ordinal;
+
+  gst_cl_debug_init ();
+  if (!gst_cl_cuda_load (&reason) ||
+      !(context = gst_cl_cuda_get_context (element, cuda_context, TRUE)))
+    return NULL;
+  if (context_device_ordinal (context, &ordinal) &&
+      cuda_device_uuid (ordinal, uuid))
+    followed = gst_cl_context_narrow_spec (device_spec, device_has_uuid, uuid);
+  gst_context_unref (context);
+  if (followed)
+    GST_INFO_OBJECT (element, "device \"%s\": OpenCL device %s, the GPU of "
+        "the CUDA context upstream (CUDA device %u)",
+        device_spec ? device_spec : "auto", followed, ordinal);
+  return followed;
 }
 
 gboolean

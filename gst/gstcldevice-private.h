@@ -42,6 +42,17 @@ G_BEGIN_DECLS
 cl_device_id gst_cl_device_find (const gchar * spec, gchar ** name,
     GError ** error);
 
+/* Says whether @device is the one looked for. */
+typedef gboolean (*GstClDeviceFilter) (cl_device_id device,
+    gpointer user_data);
+
+/* The index, in the order a number in a "device" string counts, of the
+ * first device that @spec could select (any for "auto", that one for a
+ * number, those it names for a text) and @filter accepts; -1 where there
+ * is none. */
+gint gst_cl_device_find_index (const gchar * spec, GstClDeviceFilter filter,
+    gpointer user_data);
+
 /* "DEVICE (PLATFORM)" of @device (free with g_free()); "?" for a part
  * that cannot be read. */
 gchar *gst_cl_device_get_name (cl_device_id device);

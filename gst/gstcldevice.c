@@ -238,6 +238,22 @@ contains_casefold (const gchar * haystack, const gchar * needle)
   return found;
 }
 
+static gboolean
+spec_is_auto (const gchar * spec)
+{
+  return spec == NULL || *spec == '\0'
+      || g_ascii_strcasecmp (spec, "auto") == 0;
+}
+
+/* Whether @spec, a text that is not a number, names entry @e. */
+static gboolean
+spec_names (const gchar * spec, const GstClDeviceEntry * e)
+{
+  return contains_casefold (e->platform_name, spec)
+      || contains_casefold (e->platform_vendor, spec)
+      || contains_casefold (e->device_name, spec);
+}
+
 /* The index in @entries that @spec selects, or -1. */
 static gint
 pick_device (GArray * entries, const gchar * spec)
@@ -245,21 +261,51 @@ pick_device (GArray * entries, const gchar * spec)
   guint64 index;
   guint i;
 
-  if (spec == NULL || *spec == '\0' || g_ascii_strcasecmp (spec, "auto") == 0)
+  if (spec_is_auto (spec))
     return pick_auto (entries);
 
   if (g_ascii_string_to_unsigned (spec, 10, 0, G_MAXINT, &index, NULL))
     return index < entries->len ? (gint) index : -1;
 
   for (i = 0; i < entries->len; i++) {
-    GstClDeviceEntry *e = &g_array_index (entries, GstClDeviceEntry, i);
-
-    if (contains_casefold (e->platform_name, spec)
-        || contains_casefold (e->platform_vendor, spec)
-        || contains_casefold (e->device_name, spec))
+    if (spec_names (spec, &g_array_index (entries, GstClDeviceEntry, i)))
       return i;
   }
   return -1;
+}
+
+/* Whether @spec could select entry @i of @entries: "auto" any, a number
+ * that one, a text the entries it names. */
+static gboolean
+spec_admits (GArray * entries, const gchar * spec, guint i)
+{
+  guint64 index;
+
+  if (spec_is_auto (spec))
+    return TRUE;
+  if (g_ascii_string_to_unsigned (spec, 10, 0, G_MAXINT, &index, NULL))
+    return index == i;
+  return spec_names (spec, &g_array_index (entries, GstClDeviceEntry, i));
+}
+
+gint
+gst_cl_device_find_index (const gchar * spec, GstClDeviceFilter filter,
+    gpointer user_data)
+{
+  GArray *entries;
+  gint found = -1;
+  guint i;
+
+  gst_cl_debug_init ();
+  if (!(entries = list_devices (NULL, NULL)))
+    return -1;
+  for (i = 0; found < 0 && i < entries->len; i++) {
+    if (spec_admits (entries, spec, i) &&
+        filter (g_array_index (entries, GstClDeviceEntry, i).device, user_data))
+      found = i;
+  }
+  g_array_unref (entries);
+  return found;
 }
 
 cl_device_id

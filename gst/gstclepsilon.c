@@ -264,7 +264,7 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
 {
   GstClEpsilon *self = GST_CL_EPSILON (trans);
   GError *error = NULL;
-  gchar *device;
+  gchar *device, *followed;
   guint radius;
 
   gst_cl_epsilon_post_pending_warnings (self);
@@ -272,6 +272,14 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   device = g_strdup (self->device);
   radius = self->settings.window_size / 2;
   GST_OBJECT_UNLOCK (self);
+  /* Of the GPUs "device" allows, the one that decodes: its frames stay
+   * there (docs/devices.md). */
+  followed = gst_cl_cuda_follow_upstream (GST_ELEMENT (self), device,
+      &self->cuda_context);
+  if (followed) {
+    g_free (device);
+    device = followed;
+  }
 
   /* Shared with the pipeline's other OpenCL elements where they have one. */
   if (!gst_cl_context_ensure_for_element (GST_ELEMENT (self), device,

@@ -192,12 +192,15 @@ install_device_properties (GObjectClass * gobject_class)
    * GPU, else accelerator, else CPU device; a number N takes device N (from 0)
    * in platform-then-device order; any other text takes the first device whose
    * platform name, platform vendor or device name contains it, ignoring
-   * case (e.g. "pocl", "nvidia").
+   * case (e.g. "pocl", "nvidia"). Where an NVIDIA decoder upstream has its
+   * CUDA context when the element starts, "auto" and a text take that
+   * decoder's GPU if they can choose it, so that its frames stay there.
    */
   g_object_class_install_property (gobject_class, PROP_DEVICE,
       g_param_spec_string ("device", "Device",
           "OpenCL device: auto, an index from 0, or part of its platform or "
-          "device name", DEFAULT_DEVICE,
+          "device name (auto and a name take the GPU of a CUDA decoder "
+          "upstream where they can)", DEFAULT_DEVICE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 

@@ -8,7 +8,8 @@
 # Each case's output is compared with the same decoder's frames downloaded
 # and filtered on PoCL: H.264 NV12 and HEVC Main 10 P010 (CUDA memory in;
 # system or CUDA memory out), MPEG-2 from an elementary stream, a program
-# stream and a transport stream, a change of resolution mid-stream, two
+# stream and a transport stream (and by the second GPU's decoder where
+# there are two GPUs), a change of resolution mid-stream, two
 # elements chained; then a flushing seek and EOS, and OpenCL faults
 # injected into a CUDA-memory pipeline (libclfault), each run classed as
 # right, clean error, silent, hang or crash. Logs go to $OUT.
@@ -87,6 +88,17 @@ case_ mpeg2_cuda mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=au
 case_ mpeg2_cudaout mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=auto ! "$CUDA" ! cudadownload ! video/x-raw
 case_ mpeg2_ps mpeg2_pocl $MPG ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
 case_ mpeg2_ts mpeg2_pocl $MTS ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
+if [ "$(nvidia-smi -L | wc -l)" -ge 2 ]; then
+  echo "== the second GPU's decoder: device=nvidia and auto take that GPU, its frames stay there"
+  M2V1=${M2V/nvmpeg2videodec/nvmpeg2videodevice1dec}
+  case_ gpu1_cuda mpeg2_pocl $M2V1 ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
+  case_ gpu1_cudaout mpeg2_pocl $M2V1 ! "$CUDA" ! clepsilon strength=auto ! "$CUDA" ! cudadownload ! video/x-raw
+  case_ gpu1_sys mpeg2_pocl $M2V1 ! video/x-raw ! clepsilon device=nvidia strength=auto ! video/x-raw
+  for name in gpu1_cuda gpu1_cudaout; do
+    grep -o 'stats = [^;]*' "$OUT/$name.log" | tail -1 | grep -q 'memory-path=(string)cuda' ||
+      { echo "$name: not on the CUDA path"; fails=$((fails + 1)); }
+  done
+fi
 echo "== resolution change mid-stream (caps-change.h264: 15 frames 1080p, 15 frames 720p)"
 case_ caps_pocl "" $CAPS ! video/x-raw ! clepsilon device=pocl $F ! video/x-raw
 case_ caps_cuda caps_pocl $CAPS ! "$CUDA" ! clepsilon device=nvidia $F ! video/x-raw

@@ -12,7 +12,9 @@
 # (cuda sys), BUILDS (build; "build old" adds the columns of the plugin in
 # the runtime folder's old/, of gpu-bundle.sh's OLD=, run alternately),
 # MPS=1 to run under NVIDIA MPS (its control daemon started and stopped
-# here); CHECK=1 adds, per clip, filter and path, the md5 of each of
+# here), GPUS (1): stream K decoded on GPU (K-1) mod GPUS, by that GPU's
+# decoder (nvmpeg2videodec, nvmpeg2videodevice1dec, ...), with clepsilon
+# device=nvidia, which takes the decoder's GPU; CHECK=1 adds, per clip, filter and path, the md5 of each of
 # CHECK_N (4) chains of one process against the same chain run alone
 # (NS=" " runs that check alone).
 # Prints one row per clip, mode and N: frames a second of the decoders
@@ -30,16 +32,21 @@ out=${OUT:-/tmp/out}/streams
 mkdir -p "$out"
 CLIPS=${CLIPS:-1080 4k} NS=${NS:-1 2 4 8 16} MODES=${MODES:-procs chains}
 ROUNDS=${ROUNDS:-3} FILTERS=${FILTERS:-medium auto} PATHS=${PATHS:-cuda sys}
-BUILDS=${BUILDS:-build}
+BUILDS=${BUILDS:-build} GPUS=${GPUS:-1}
 declare -A source=(
-  [1080]="filesrc location=$rt/clips/broadcast-1080.m2v ! mpegvideoparse ! nvmpeg2videodec"
-  [4k]="filesrc location=$rt/clips/pan-4k.mp4 ! qtdemux ! h264parse ! nvh264dec")
+  [1080]="filesrc location=$rt/clips/broadcast-1080.m2v ! mpegvideoparse ! nvmpeg2video"
+  [4k]="filesrc location=$rt/clips/pan-4k.mp4 ! qtdemux ! h264parse ! nvh264")
 declare -A caps=([cuda]="video/x-raw(memory:CUDAMemory)" [sys]="video/x-raw")
 
-chain () { # CLIP PATH FILTER K: one decode chain, its sink named sinkK
+decoder () { # CLIP K: the source and decoder of stream K (1, 2, ...)
+  local gpu=$((($2 + GPUS - 1) % GPUS))
+  echo "${source[$1]}$([ $gpu = 0 ] || echo "device$gpu")dec"
+}
+
+chain () { # CLIP PATH FILTER K: stream K's decode chain, its sink sinkK
   local f=""
   [ "$3" = dec ] || f="! clepsilon device=nvidia strength=$3"
-  echo "${source[$1]} ! ${caps[$2]} $f ! fakesink name=sink$4 sync=false"
+  echo "$(decoder "$1" "$4") ! ${caps[$2]} $f ! fakesink name=sink$4 sync=false"
 }
 
 # The aggregate frames a second of the "frames ... first ... last" lines of
@@ -55,7 +62,7 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
   set -- "$1" "$2" "$3" "$4" "$5" "$7"
   if [ "$2" = procs ]; then
     for k in $(seq "$3"); do
-      timeout 300 "$seek" "$(chain "$1" "$4" "$5" 0)" 0 > "$6.$k" 2>&1 &
+      timeout 300 "$seek" "$(chain "$1" "$4" "$5" "$k")" 0 > "$6.$k" 2>&1 &
     done
     wait
   else
@@ -68,7 +75,8 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
 median () { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
 # The md5 of the frames of CLIP through PATH and FILTER, N chains of one
-# process ($out/md5-K) and one chain alone ($out/md5-0), each chain's
+# process ($out/md5-K, spread over the GPUS) and one chain alone on the
+# first GPU ($out/md5-0), each chain's
 # frames read by md5sum from a named pipe: prints how many equal it.
 check_row () { # CLIP PATH FILTER N
   local k p="" same=0
@@ -78,10 +86,10 @@ check_row () { # CLIP PATH FILTER N
     md5sum < "$out/pipe-$k" | cut -c1-32 > "$out/md5-$k" &
   done
   for k in $(seq "$4"); do
-    p="$p ${source[$1]} ! ${caps[$2]} ! clepsilon device=nvidia strength=$3 ! filesink location=$out/pipe-$k"
+    p="$p $(decoder "$1" "$k") ! ${caps[$2]} ! clepsilon device=nvidia strength=$3 ! filesink location=$out/pipe-$k"
   done
   timeout 600 gst-launch-1.0 -q $p > /dev/null 2>&1
-  timeout 300 gst-launch-1.0 -q ${source[$1]} ! ${caps[$2]} ! clepsilon \
+  timeout 300 gst-launch-1.0 -q $(decoder "$1" 1) ! ${caps[$2]} ! clepsilon \
     device=nvidia strength=$3 ! filesink location=$out/pipe-0 > /dev/null 2>&1
   wait
   for k in $(seq "$4"); do
@@ -90,7 +98,7 @@ check_row () { # CLIP PATH FILTER N
   echo "md5 $1 $2 $3: $same of $4 chains equal to the chain alone ($(cat "$out/md5-0"))"
 }
 
-echo "card: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
+echo "card: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvidia-smi -L | wc -l) on the machine, streams over $GPUS"
 if [ "${MPS:-0}" = 1 ]; then
   export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
   mkdir -p /tmp/mps-pipe /tmp/mps-log
@@ -105,7 +113,7 @@ for path in $PATHS; do
 done
 for b in $BUILDS; do  # warms the registries and the kernel caches
   GST_PLUGIN_PATH=$rt/$b/gst GST_REGISTRY=/tmp/gst-registry-$b.bin \
-    "$seek" "$(chain 1080 cuda auto 0)" 0 > /dev/null 2>&1
+    "$seek" "$(chain 1080 cuda auto 1)" 0 > /dev/null 2>&1
 done
 printf "%-5s %-6s %3s" clip mode N
 for c in "${configs[@]}"; do c=${c% build}; printf " %12s" "${c// /:}"; done; echo

@@ -110,6 +110,65 @@ GST_START_TEST (test_sibling_memory)
 
 GST_END_TEST;
 
+static gboolean
+is_device (cl_device_id device, gpointer wanted)
+{
+  return device == wanted;
+}
+
+static gboolean
+no_device (cl_device_id device, gpointer unused)
+{
+  return FALSE;
+}
+
+/* gst_cl_context_narrow_spec() gives @expected (NULL: none). */
+static void
+assert_narrowed (const gchar * spec, GstClDeviceFilter filter, gpointer data,
+    const gchar * expected)
+{
+  gchar *narrowed = gst_cl_context_narrow_spec (spec, filter, data);
+
+  fail_unless_equals_string (narrowed, expected);
+  g_free (narrowed);
+}
+
+/* How device=auto, or a text, comes to take the GPU that decodes
+ * (gst_cl_cuda_follow_upstream()): of the devices the "device" string
+ * could choose, the one a filter accepts, as its index. */
+GST_START_TEST (test_narrow_spec)
+{
+  cl_device_id device = gst_cl_context_get_device (fixture_context);
+  gchar *index = gst_cl_context_narrow_spec ("auto", is_device, device);
+  gchar *name = g_strdup (gst_cl_context_get_device_name (fixture_context));
+  GError *error = NULL;
+  GstClContext *again;
+
+  fail_unless (index != NULL);
+  /* the index is a "device" string of that very device */
+  again = gst_cl_context_new (index, &error);
+  fail_unless (again != NULL, "%s", error ? error->message : "");
+  fail_unless (gst_cl_context_get_device (again) == device);
+  fail_unless (gst_cl_context_matches (again, index));
+  gst_object_unref (again);
+
+  assert_narrowed (NULL, is_device, device, index);
+  assert_narrowed ("", is_device, device, index);
+  assert_narrowed (index, is_device, device, index);
+  /* "DEVICE (PLATFORM)": the device's name names it */
+  *strstr (name, " (") = '\0';
+  assert_narrowed (name, is_device, device, index);
+  /* a string that cannot choose it, or a filter that takes none */
+  assert_narrowed ("no-such-opencl-device", is_device, device, NULL);
+  assert_narrowed ("9999", is_device, device, NULL);
+  assert_narrowed ("auto", no_device, NULL, NULL);
+  assert_narrowed (name, no_device, NULL, NULL);
+  g_free (name);
+  g_free (index);
+}
+
+GST_END_TEST;
+
 static Suite *
 clcontext_suite (void)
 {
@@ -120,6 +179,7 @@ clcontext_suite (void)
   tcase_add_checked_fixture (tc, fixture_setup, fixture_teardown);
   tcase_add_test (tc, test_sibling_has_own_queues);
   tcase_add_test (tc, test_sibling_memory);
+  tcase_add_test (tc, test_narrow_spec);
   return s;
 }
 
