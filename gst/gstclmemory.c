@@ -24,6 +24,8 @@
 
 #include "gstcldebug-private.h"
 #include "gstclmemory-private.h"
+
+#include <string.h>
 #include "gstclerror-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_memory_debug
@@ -91,13 +93,13 @@ map_for_life (GstClAllocator * self, cl_mem buffer, gsize size, GError ** error)
   return status == CL_SUCCESS ? host : NULL;
 }
 
+/* New frame memory of @self for @size bytes; NULL with @error set where the
+ * device gives none. */
 static GstMemory *
-gst_cl_allocator_alloc (GstAllocator * allocator, gsize size,
-    GstAllocationParams * params)
+frame_memory_new (GstClAllocator * self, gsize size,
+    const GstAllocationParams * params, GError ** error)
 {
-  GstClAllocator *self = GST_CL_ALLOCATOR (allocator);
   gsize maxsize = size + params->prefix + params->padding;
-  GError *error = NULL;
   GstClMemory *mem;
   gpointer svm = NULL, pinned = NULL;
   cl_mem buffer;
@@ -106,41 +108,57 @@ gst_cl_allocator_alloc (GstAllocator * allocator, gsize size,
    * least what GstAllocationParams asks for in practice (128 bytes). */
   if (self->device_resident) {
     buffer = gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
-        maxsize, "frame memory", &error);
+        maxsize, "frame memory", error);
   } else {
+    GError *no_svm = NULL;
+
     /* SVM where the device has it; a mapped buffer where it has not, or
      * where SVM runs out (this memory then works as without SVM). */
     buffer = gst_cl_context_has_fine_svm (self->context) ?
         gst_cl_context_create_svm_buffer (self->context, maxsize, &svm,
-        "frame memory", &error) : NULL;
-    if (error) {
-      GST_INFO_OBJECT (self, "%s: a mapped buffer instead", error->message);
-      g_clear_error (&error);
+        "frame memory", &no_svm) : NULL;
+    if (no_svm) {
+      GST_INFO_OBJECT (self, "%s: a mapped buffer instead", no_svm->message);
+      g_clear_error (&no_svm);
     }
     if (!buffer)
       buffer = gst_cl_context_create_buffer (self->context,
           CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, maxsize, "frame memory",
-          &error);
-    if (buffer && !svm && !gst_cl_context_is_host_unified (self->context))
-      pinned = map_for_life (self, buffer, maxsize, &error);
-  }
-  if (error) {
-    GST_WARNING_OBJECT (self, "%s", error->message);
-    keep_for_pool (self, error, "a frame of the pool could not be allocated");
-    g_clear_error (&error);
-    if (buffer)
+          error);
+    if (buffer && !svm && !gst_cl_context_is_host_unified (self->context)
+        && !(pinned = map_for_life (self, buffer, maxsize, error))) {
       clReleaseMemObject (buffer);
-    return NULL;
+      buffer = NULL;
+    }
   }
+  if (!buffer)
+    return NULL;
 
   mem = g_new0 (GstClMemory, 1);
-  gst_memory_init (GST_MEMORY_CAST (mem), params->flags, allocator, NULL,
-      maxsize, params->align, params->prefix, size);
+  gst_memory_init (GST_MEMORY_CAST (mem), params->flags,
+      GST_ALLOCATOR_CAST (self), NULL, maxsize, params->align, params->prefix,
+      size);
   mem->buffer = buffer;
   mem->svm = svm;
   mem->pinned = pinned;
   g_mutex_init (&mem->lock);
   return GST_MEMORY_CAST (mem);
+}
+
+static GstMemory *
+gst_cl_allocator_alloc (GstAllocator * allocator, gsize size,
+    GstAllocationParams * params)
+{
+  GstClAllocator *self = GST_CL_ALLOCATOR (allocator);
+  GError *error = NULL;
+  GstMemory *mem = frame_memory_new (self, size, params, &error);
+
+  if (!mem) {
+    GST_WARNING_OBJECT (self, "%s", error->message);
+    keep_for_pool (self, error, "a frame of the pool could not be allocated");
+    g_clear_error (&error);
+  }
+  return mem;
 }
 
 static void
@@ -339,6 +357,44 @@ gst_cl_allocator_finalize (GObject * object)
   G_OBJECT_CLASS (gst_cl_allocator_parent_class)->finalize (object);
 }
 
+/* A copy of @memory's bytes from @offset on (@size of them; -1: to the end),
+ * in new frame memory, or in system memory where the device has none left.
+ * GstVideoDecoder copies an output frame so when it cannot take it for
+ * itself (libav still holding it as a reference), and GStreamer 1.22's
+ * crashes where that copy is NULL: a copy never fails for want of device
+ * memory. */
+static GstMemory *
+gst_cl_memory_copy (GstMemory * memory, gssize offset, gssize size)
+{
+  GstClAllocator *self = GST_CL_ALLOCATOR (memory->allocator);
+  GstAllocationParams params = { 0, memory->align, 0, 0, };
+  GError *error = NULL;
+  GstMemory *copy = NULL;
+  GstMapInfo from, to;
+
+  if (!gst_memory_map (memory, &from, GST_MAP_READ))
+    return NULL;
+  if (size == -1)
+    size = (gssize) from.size > offset ? (gssize) from.size - offset : 0;
+  if (offset < 0 || offset + size > (gssize) from.size)
+    goto done;
+  if (!(copy = frame_memory_new (self, size, &params, &error))) {
+    GST_INFO_OBJECT (self, "%s: the copy in system memory", error->message);
+    g_clear_error (&error);
+    copy = gst_allocator_alloc (NULL, size, &params);
+  }
+  if (copy && gst_memory_map (copy, &to, GST_MAP_WRITE)) {
+    memcpy (to.data, from.data + offset, size);
+    gst_memory_unmap (copy, &to);
+  } else if (copy) {
+    gst_memory_unref (copy);
+    copy = NULL;
+  }
+done:
+  gst_memory_unmap (memory, &from);
+  return copy;
+}
+
 static void
 gst_cl_allocator_class_init (GstClAllocatorClass * klass)
 {
@@ -358,6 +414,7 @@ gst_cl_allocator_init (GstClAllocator * self)
   allocator->mem_map = gst_cl_memory_map;
   allocator->mem_unmap = gst_cl_memory_unmap;
   allocator->mem_share = gst_cl_memory_share;
+  allocator->mem_copy = gst_cl_memory_copy;
 }
 
 GstAllocator *

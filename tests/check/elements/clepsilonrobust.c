@@ -553,6 +553,73 @@ GST_START_TEST (test_unsupported_caps)
 
 GST_END_TEST;
 
+/* A frame from the pool the element proposes, copied whole (what
+ * GstVideoDecoder does to an output frame libav still holds as a
+ * reference), with the device's memory (@fail: every clCreateBuffer fails)
+ * or without: the same bytes, in OpenCL memory or else in system memory,
+ * never no copy (1.22's decoder crashes on that). */
+static void
+check_pool_frame_copy (GstHarness * hr, gboolean fail)
+{
+  GstCaps *caps = gst_caps_from_string ("video/x-raw,format=I420,width=64,"
+      "height=48,framerate=25/1");
+  GstQuery *query = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *pool = NULL;
+  GstBuffer *frame = NULL, *copy;
+  GstMapInfo a, b;
+  gsize i;
+
+  fail_unless (gst_pad_peer_query (hr->srcpad, query));
+  fail_unless (gst_query_get_n_allocation_pools (query) > 0);
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
+  fail_unless (pool != NULL && gst_buffer_pool_set_active (pool, TRUE));
+  fail_unless (gst_buffer_pool_acquire_buffer (pool, &frame, NULL) ==
+      GST_FLOW_OK);
+  fail_unless (gst_buffer_map (frame, &a, GST_MAP_WRITE));
+  for (i = 0; i < a.size; i++)
+    a.data[i] = (guint8) (i * 7 + 3);
+  gst_buffer_unmap (frame, &a);
+
+  if (fail)
+    clfault_arm (1, CL_MEM_OBJECT_ALLOCATION_FAILURE, "clCreateBuffer", TRUE);
+  copy = gst_buffer_copy_deep (frame);
+  clfault_reset ();
+  fail_unless (copy != NULL, "no copy (device memory %s)",
+      fail ? "refused" : "given");
+  fail_unless_equals_string (gst_buffer_peek_memory (copy,
+          0)->allocator->mem_type,
+      fail ? GST_ALLOCATOR_SYSMEM : "OpenCLBuffer");
+  fail_unless (gst_buffer_map (frame, &a, GST_MAP_READ));
+  fail_unless (gst_buffer_map (copy, &b, GST_MAP_READ));
+  fail_unless_equals_uint64 (a.size, b.size);
+  fail_unless (memcmp (a.data, b.data, a.size) == 0);
+  gst_buffer_unmap (copy, &b);
+  gst_buffer_unmap (frame, &a);
+
+  gst_buffer_unref (copy);
+  gst_buffer_unref (frame);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  gst_query_unref (query);
+  gst_caps_unref (caps);
+}
+
+GST_START_TEST (test_pool_frame_copy)
+{
+  GstVideoInfo info;
+  GstHarness *hr;
+  RefParams p;
+
+  th_params_init (&p, 20, 5, 10);
+  hr = new_harness (&p, NULL);
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_I420, 64, 48, &info);
+  check_pool_frame_copy (hr, FALSE);
+  check_pool_frame_copy (hr, TRUE);
+  th_teardown_checked (hr);
+}
+
+GST_END_TEST;
+
 /* An ALLOCATION query for caps the element would refuse (a frame whose size
  * GstVideoInfo computed as ~2^64, one with a 2 GiB plane) gets no pool, in
  * particular none whose 32-bit buffer size is a truncated frame size. */
@@ -2244,6 +2311,7 @@ clepsilonrobust_suite (void)
   tcase_add_test (tc, test_out_of_range_values);
   tcase_add_test (tc, test_device_not_utf8);
   tcase_add_test (tc, test_concurrent_starts);
+  tcase_add_test (tc, test_pool_frame_copy);
 
   return s;
 }
