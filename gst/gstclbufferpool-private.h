@@ -39,6 +39,14 @@ G_DECLARE_FINAL_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST,
 GstBufferPool *gst_cl_buffer_pool_new (GstClContext * context,
     gboolean device_resident);
 
+/* Where @pool (a GstClBufferPool) cannot allocate a frame's device memory,
+ * it hands out the frame in system memory instead, laid out the same, with
+ * the same video meta: for a pool of system-memory caps proposed upstream,
+ * whose decoder may not survive a failed allocation (avdec_* of GStreamer
+ * 1.22 crashes draining after one). The allocator still keeps the error
+ * for the element, whose stream it stops. */
+void gst_cl_buffer_pool_set_system_fallback (GstBufferPool * pool);
+
 /* Whether gst_cl_buffer_pool_share_planes() applies: @buffer is a
  * GstClBufferPool buffer of one memory, not shared into yet; @buffer and
  * @source both hold the frame in @info's default layout (no video meta, or

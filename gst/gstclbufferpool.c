@@ -22,6 +22,7 @@
 #include "config.h"
 #endif
 
+#include "gstcldebug-private.h"
 #include "gstclbufferpool-private.h"
 #include "gstclmemory-private.h"
 
@@ -30,7 +31,10 @@ struct _GstClBufferPool
   GstVideoBufferPool parent;
 
   GstAllocator *allocator;
+  gboolean system_fallback;
 };
+
+#define GST_CAT_DEFAULT gst_cl_memory_debug
 
 G_DEFINE_TYPE (GstClBufferPool, gst_cl_buffer_pool, GST_TYPE_VIDEO_BUFFER_POOL);
 
@@ -177,6 +181,57 @@ gst_cl_buffer_pool_set_config (GstBufferPool * pool, GstStructure * config)
       (pool, config);
 }
 
+/* A frame in system memory laid out as the pool's would be: what the pool
+ * hands out where it has no device memory left and system memory will do
+ * (gst_cl_buffer_pool_set_system_fallback()). */
+static GstFlowReturn
+alloc_system_buffer (GstBufferPool * pool, GstBuffer ** buffer)
+{
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstAllocationParams params;
+  GstCaps *caps = NULL;
+  GstVideoInfo info;
+  guint size = 0;
+
+  *buffer = NULL;
+  if (!gst_buffer_pool_config_get_allocator (config, NULL, &params))
+    gst_allocation_params_init (&params);
+  if (gst_buffer_pool_config_get_params (config, &caps, &size, NULL, NULL) &&
+      caps && gst_video_info_from_caps (&info, caps)) {
+    if (gst_buffer_pool_config_has_option (config,
+            GST_BUFFER_POOL_OPTION_VIDEO_ALIGNMENT)) {
+      GstVideoAlignment align;
+
+      gst_buffer_pool_config_get_video_alignment (config, &align);
+      gst_video_info_align (&info, &align);
+    }
+    *buffer = gst_buffer_new_allocate (NULL, MAX (size, info.size), &params);
+  }
+  if (*buffer && gst_buffer_pool_config_has_option (config,
+          GST_BUFFER_POOL_OPTION_VIDEO_META))
+    gst_buffer_add_video_meta_full (*buffer, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT (&info), GST_VIDEO_INFO_WIDTH (&info),
+        GST_VIDEO_INFO_HEIGHT (&info), GST_VIDEO_INFO_N_PLANES (&info),
+        info.offset, info.stride);
+  gst_structure_free (config);
+  GST_INFO_OBJECT (pool, "no device memory for a frame: %s", *buffer ?
+      "one in system memory" : "none in system memory either");
+  return *buffer ? GST_FLOW_OK : GST_FLOW_ERROR;
+}
+
+static GstFlowReturn
+gst_cl_buffer_pool_alloc_buffer (GstBufferPool * pool, GstBuffer ** buffer,
+    GstBufferPoolAcquireParams * params)
+{
+  GstFlowReturn ret =
+      GST_BUFFER_POOL_CLASS (gst_cl_buffer_pool_parent_class)->alloc_buffer
+      (pool, buffer, params);
+
+  if (ret != GST_FLOW_ERROR || !GST_CL_BUFFER_POOL (pool)->system_fallback)
+    return ret;
+  return alloc_system_buffer (pool, buffer);
+}
+
 static void
 gst_cl_buffer_pool_finalize (GObject * object)
 {
@@ -192,6 +247,7 @@ gst_cl_buffer_pool_class_init (GstClBufferPoolClass * klass)
   G_OBJECT_CLASS (klass)->finalize = gst_cl_buffer_pool_finalize;
   GST_BUFFER_POOL_CLASS (klass)->set_config = gst_cl_buffer_pool_set_config;
   GST_BUFFER_POOL_CLASS (klass)->reset_buffer = gst_cl_buffer_pool_reset_buffer;
+  GST_BUFFER_POOL_CLASS (klass)->alloc_buffer = gst_cl_buffer_pool_alloc_buffer;
 }
 
 static void
@@ -210,4 +266,11 @@ gst_cl_buffer_pool_new (GstClContext * context, gboolean device_resident)
   gst_object_ref_sink (self);
   self->allocator = gst_cl_allocator_new (context, device_resident);
   return GST_BUFFER_POOL_CAST (self);
+}
+
+void
+gst_cl_buffer_pool_set_system_fallback (GstBufferPool * pool)
+{
+  g_return_if_fail (GST_IS_CL_BUFFER_POOL (pool));
+  GST_CL_BUFFER_POOL (pool)->system_fallback = TRUE;
 }

@@ -222,6 +222,8 @@ gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
   pool = create_pool (context, caps, info.size, 0, 0, TRUE, faults);
   if (!pool)
     return FALSE;
+  if (!gst_cl_caps_in_device_memory (caps))
+    gst_cl_buffer_pool_set_system_fallback (pool);
   gst_query_add_allocation_pool (query, pool, info.size, 0, 0);
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   /* Frames with a crop meta are filtered on the crop rectangle and keep the

@@ -620,6 +620,64 @@ GST_START_TEST (test_pool_frame_copy)
 
 GST_END_TEST;
 
+/* The pool the element proposes for system-memory caps, when the device
+ * gives no more frame memory: the frame it hands upstream is in system
+ * memory, laid out as its own, rather than none (avdec_* of GStreamer 1.22
+ * crash draining after a failed allocation); the element still stops the
+ * stream with an ERROR that names the call. */
+GST_START_TEST (test_pool_out_of_device_memory)
+{
+  GstCaps *caps = gst_caps_from_string ("video/x-raw,format=I420,width=64,"
+      "height=48,framerate=25/1");
+  GstQuery *query = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *pool = NULL;
+  GstBuffer *frame = NULL;
+  GstVideoMeta *meta;
+  GstVideoInfo info;
+  GstHarness *hr;
+  GstFlowReturn ret;
+  gchar *text = NULL;
+  RefParams p;
+
+  th_params_init (&p, 20, 5, 10);
+  hr = new_harness (&p, NULL);
+  th_harness_set_format (hr, GST_VIDEO_FORMAT_I420, 64, 48, &info);
+  fail_unless (gst_pad_peer_query (hr->srcpad, query));
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
+  fail_unless (pool != NULL && gst_buffer_pool_set_active (pool, TRUE));
+
+  clfault_arm (1, CL_MEM_OBJECT_ALLOCATION_FAILURE, "clCreateBuffer", TRUE);
+  fail_unless (gst_buffer_pool_acquire_buffer (pool, &frame, NULL) ==
+      GST_FLOW_OK);
+  fail_unless (clfault_failures () > 0);
+  clfault_reset ();
+  fail_unless_equals_string (gst_buffer_peek_memory (frame,
+          0)->allocator->mem_type, GST_ALLOCATOR_SYSMEM);
+  fail_unless (gst_buffer_get_size (frame) >= GST_VIDEO_INFO_SIZE (&info));
+  meta = gst_buffer_get_video_meta (frame);
+  fail_unless (meta != NULL && meta->n_planes == 3);
+  fail_unless_equals_uint64 (meta->offset[2], info.offset[2]);
+  fail_unless_equals_int (meta->stride[1], info.stride[1]);
+
+  /* the element was told: its stream stops, the call named */
+  ret = gst_harness_push (hr, frame);
+  fail_unless (ret == GST_FLOW_ERROR, "push returned %s",
+      gst_flow_get_name (ret));
+  fail_unless (rt_drain_errors (hr->element, &text) >= 1);
+  fail_unless (text && strstr (text, "clCreateBuffer") != NULL, "error: %s",
+      GST_STR_NULL (text));
+  g_free (text);
+
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  gst_query_unref (query);
+  gst_caps_unref (caps);
+  gst_element_set_state (hr->element, GST_STATE_NULL);
+  rt_teardown (hr);
+}
+
+GST_END_TEST;
+
 /* An ALLOCATION query for caps the element would refuse (a frame whose size
  * GstVideoInfo computed as ~2^64, one with a 2 GiB plane) gets no pool, in
  * particular none whose 32-bit buffer size is a truncated frame size. */
@@ -2312,6 +2370,7 @@ clepsilonrobust_suite (void)
   tcase_add_test (tc, test_device_not_utf8);
   tcase_add_test (tc, test_concurrent_starts);
   tcase_add_test (tc, test_pool_frame_copy);
+  tcase_add_test (tc, test_pool_out_of_device_memory);
 
   return s;
 }
