@@ -138,16 +138,31 @@ gboolean gst_cl_mpeg4_state_parse_config (GstClMpeg4State * state,
 gboolean gst_cl_coding_info_parse_mpeg4 (GstClMpeg4State * state,
     const guint8 * data, gsize size, GstClCodingInfo * info);
 
+/* What an H.263 picture's header depends on from an earlier one: the
+ * optional modes of PLUSPTYPE's last OPPTYPE (H.263 5.1.4.2), sent with
+ * UFEP "001" and in force until the next. */
+typedef struct
+{
+  gboolean have_modes;          /* an OPPTYPE was read */
+  gboolean custom_pcf;          /* ETR in every picture header */
+  gboolean slice_structured;    /* SSS in every picture header (Annex K) */
+} GstClH263State;
+
+void gst_cl_h263_state_init (GstClH263State * state);
+
 /* Reads one H.263 picture as h263parse outputs it (video/x-h263,
  * variant=itu: one picture a buffer) into @info: the picture layer's PSC,
- * TR and PTYPE, then, for the source formats of H.263's first version
- * (sub-QCIF to 16CIF), the picture coding type (INTRA or INTER; a PB-frame
- * counts as its P picture) and PQUANT (1..31). Returns TRUE where they
- * were read; FALSE and @info of type GST_CL_PICTURE_UNKNOWN else (no PSC,
- * PLUSPTYPE: the optional modes of H.263's later versions, a picture cut
- * short, PQUANT 0). */
-gboolean gst_cl_coding_info_parse_h263 (const guint8 * data, gsize size,
-    GstClCodingInfo * info);
+ * TR and PTYPE; for the source formats of H.263's first version (sub-QCIF
+ * to 16CIF) the picture coding type (INTRA or INTER; a PB-frame counts as
+ * its P picture), for PLUSPTYPE (the later versions' optional modes) its
+ * UFEP, OPPTYPE (kept in @state) and MPPTYPE and the fields they add (an
+ * improved PB-frame counts as its P picture); then PQUANT (1..31). Returns
+ * TRUE where they were read; FALSE and @info of type
+ * GST_CL_PICTURE_UNKNOWN else (no PSC, a forbidden format, PLUSPTYPE with
+ * no OPPTYPE read yet, a B, EI or EP picture, reference picture
+ * resampling, a picture cut short, PQUANT 0). */
+gboolean gst_cl_coding_info_parse_h263 (GstClH263State * state,
+    const guint8 * data, gsize size, GstClCodingInfo * info);
 
 const gchar *gst_cl_picture_type_name (GstClPictureType type);
 

@@ -702,9 +702,77 @@ h263_find_psc (const guint8 * data, gsize size)
   return size;
 }
 
+void
+gst_cl_h263_state_init (GstClH263State * state)
+{
+  memset (state, 0, sizeof (*state));
+}
+
+/* The optional part of PLUSPTYPE (H.263 5.1.4), OPPTYPE, where UFEP says
+ * it is there: the source format (bits 1-3), then one bit a mode, of
+ * which the custom picture clock frequency (bit 4), unrestricted motion
+ * vectors (5) and slice structure (10) add fields to the picture header;
+ * bits 15-18 are "1000". Keeps in @state the modes later pictures' headers
+ * depend on; the source format to @format, whether UUI follows to @umv. */
+static gboolean
+h263_read_opptype (GstClH263State * state, GstBitReader * br,
+    guint * format, gboolean * umv)
+{
+  guint opp;
+
+  if (!get_bits (br, 18, &opp) || (opp & 0xf) != 0x8)
+    return FALSE;
+  *format = opp >> 15;
+  if (*format == 0 || *format == 7)
+    return FALSE;
+  *umv = (opp >> 13) & 1;
+  state->custom_pcf = (opp >> 14) & 1;
+  state->slice_structured = (opp >> 8) & 1;
+  state->have_modes = TRUE;
+  return TRUE;
+}
+
+/* The fields of a PLUSPTYPE picture header up to PQUANT (H.263 5.1.4 to
+ * 5.1.19), after PTYPE, for INTRA, INTER and improved PB pictures without
+ * reference picture resampling (the others: FALSE). @type gets the
+ * picture coding type. */
+static gboolean
+h263_read_plus (GstClH263State * state, GstBitReader * br, guint * type)
+{
+  guint ufep, mpp, cpm, par, marker, uui, format = 0;
+  gboolean umv = FALSE;
+
+  if (!get_bits (br, 3, &ufep) || ufep > 1 || (ufep == 0 &&
+          !state->have_modes) || (ufep == 1 &&
+          !h263_read_opptype (state, br, &format, &umv)))
+    return FALSE;
+  /* MPPTYPE: the coding type (3 bits), reference picture resampling,
+   * reduced-resolution update, rounding type, then "001" */
+  if (!get_bits (br, 9, &mpp) || (mpp & 7) != 1)
+    return FALSE;
+  *type = mpp >> 6;
+  if (*type > 2 || (mpp >> 5) & 1)
+    return FALSE;
+  /* CPM and PSBI; CPFMT (pixel aspect ratio code, width, "1", height) and
+   * EPAR for a custom source format; CPCFC; ETR; UUI ("1" or "01"); SSS */
+  if (!get_bits (br, 1, &cpm) || (cpm && !skip_bits (br, 2)))
+    return FALSE;
+  if (ufep == 1 && format == 6 && (!get_bits (br, 4, &par) ||
+          !skip_bits (br, 9) || !get_bits (br, 1, &marker) || marker != 1 ||
+          !skip_bits (br, 9) || (par == 15 && !skip_bits (br, 16))))
+    return FALSE;
+  if ((ufep == 1 && state->custom_pcf && !skip_bits (br, 8)) ||
+      (state->custom_pcf && !skip_bits (br, 2)))
+    return FALSE;
+  if (ufep == 1 && umv && (!get_bits (br, 1, &uui) || (uui == 0 &&
+              (!get_bits (br, 1, &uui) || uui != 1))))
+    return FALSE;
+  return !state->slice_structured || skip_bits (br, 2);
+}
+
 gboolean
-gst_cl_coding_info_parse_h263 (const guint8 * data, gsize size,
-    GstClCodingInfo * info)
+gst_cl_coding_info_parse_h263 (GstClH263State * state, const guint8 * data,
+    gsize size, GstClCodingInfo * info)
 {
   const gsize psc = h263_find_psc (data, size);
   guint options, format, inter, quant;
@@ -715,15 +783,19 @@ gst_cl_coding_info_parse_h263 (const guint8 * data, gsize size,
     return FALSE;
   /* after the PSC's first 16 bits: its last 6, TR (8 bits), then PTYPE:
    * "10", split screen, document camera, freeze release, the source
-   * format (3 bits; 1..5 the standard sizes, 7 PLUSPTYPE), the picture
-   * coding type (0 INTRA, 1 INTER), then unrestricted motion vectors,
-   * syntax-based arithmetic coding, advanced prediction and PB-frames;
-   * then PQUANT (5 bits) */
+   * format (3 bits; 1..5 the standard sizes, 7 PLUSPTYPE), and for those
+   * five the picture coding type (0 INTRA, 1 INTER), then unrestricted
+   * motion vectors, syntax-based arithmetic coding, advanced prediction
+   * and PB-frames; then PQUANT (5 bits) */
   gst_bit_reader_init (&br, data + psc + 2, size - psc - 2);
   if (!skip_bits (&br, 6 + 8) || !get_bits (&br, 5, &options) ||
       !get_bits (&br, 3, &format) || (options >> 3) != 2 || format < 1 ||
-      format > 5 || !get_bits (&br, 1, &inter) || !skip_bits (&br, 4) ||
-      !get_bits (&br, 5, &quant) || quant == 0)
+      format == 6)
+    return FALSE;
+  if (format == 7 ? !h263_read_plus (state, &br, &inter) :
+      !get_bits (&br, 1, &inter) || !skip_bits (&br, 4))
+    return FALSE;
+  if (!get_bits (&br, 5, &quant) || quant == 0)
     return FALSE;
   info->picture_type = inter ? GST_CL_PICTURE_P : GST_CL_PICTURE_I;
   info->field = GST_CL_FIELD_FRAME;

@@ -65,6 +65,7 @@ typedef struct
   GstClCodecFamily codec;
   GstClMpegVideoState mpeg;
   GstClMpeg4State mpeg4;
+  GstClH263State h263;
 } Reader;
 
 /* The codec of @caps, the decoder's, and the headers of their codec_data
@@ -84,6 +85,7 @@ reader_set_caps (Reader * reader, GstCaps * caps)
   reader->codec = GST_CL_CODEC_UNKNOWN;
   gst_cl_mpeg_video_state_init (&reader->mpeg);
   gst_cl_mpeg4_state_init (&reader->mpeg4);
+  gst_cl_h263_state_init (&reader->h263);
   /* h263parse's: one picture a buffer, no codec_data */
   if (s != NULL && gst_structure_has_name (s, "video/x-h263") &&
       g_strcmp0 (gst_structure_get_string (s, "variant"), "itu") == 0) {
@@ -131,7 +133,8 @@ reader_read (Reader * reader, GstBuffer * buffer, GstClCodingInfo * info)
     ok = gst_cl_coding_info_parse_mpeg_video (&reader->mpeg, map.data,
         map.size, info);
   else if (reader->codec == GST_CL_CODEC_H263)
-    ok = gst_cl_coding_info_parse_h263 (map.data, map.size, info);
+    ok = gst_cl_coding_info_parse_h263 (&reader->h263, map.data, map.size,
+        info);
   else
     ok = gst_cl_coding_info_parse_mpeg4 (&reader->mpeg4, map.data, map.size,
         info);

@@ -39,6 +39,7 @@ int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
 
 static GstClMpegVideoState mpeg_state;
 static GstClMpeg4State mpeg4_state;
+static GstClH263State h263_state;
 
 /* A broken promise: a trap, which libFuzzer catches and keeps the input of
  * (as clepsilon_fuzz.c does). */
@@ -62,6 +63,7 @@ LLVMFuzzerInitialize (int *argc, char **argv[])
 {
   gst_cl_mpeg_video_state_init (&mpeg_state);
   gst_cl_mpeg4_state_init (&mpeg4_state);
+  gst_cl_h263_state_init (&h263_state);
   return 0;
 }
 
@@ -77,6 +79,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   if (size > 0 && (data[0] & 1)) {
     gst_cl_mpeg_video_state_init (&mpeg_state);
     gst_cl_mpeg4_state_init (&mpeg4_state);
+    gst_cl_h263_state_init (&h263_state);
   }
   /* quantiser_scale: at most 112 (MPEG-2's non-linear scale); vop_quant:
    * quant_precision bits, at most 9. */
@@ -84,7 +87,7 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   check_answer (read, &info, 112.0);
   read = gst_cl_coding_info_parse_mpeg4 (&mpeg4_state, copy, size, &info);
   check_answer (read, &info, 511.0);
-  read = gst_cl_coding_info_parse_h263 (copy, size, &info);
+  read = gst_cl_coding_info_parse_h263 (&h263_state, copy, size, &info);
   check_answer (read, &info, 31.0);
   check (!read || info.picture_type == GST_CL_PICTURE_I ||
       info.picture_type == GST_CL_PICTURE_P);

@@ -41,8 +41,11 @@
  *   ffmpeg -f lavfi -i "testsrc2=size=176x144:rate=25,scroll=
  *     horizontal=0.0031:vertical=0.0017" -frames:v 26 -c:v h263 -q:v 10
  *     -g 9 -threads 1 -f h263
- * intra frames every 9, P frames between, each at quantiser 10). The
- * OpenCL device is $CLEPSILON_TEST_DEVICE (default "pocl"). */
+ * intra frames every 9, P frames between, each at quantiser 10), and for
+ * H.263+ (PLUSPTYPE) through h263parse ! avdec_h263 (typefind takes no
+ * H.263+ elementary stream) a sample coded the same with -c:v h263p
+ * (tests/data/pan-h263p.h263). The OpenCL device is $CLEPSILON_TEST_DEVICE
+ * (default "pocl"). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -209,7 +212,10 @@ GST_START_TEST (test_decodebin)
 
 GST_END_TEST;
 
-GST_START_TEST (test_h263_decodebin)
+/* tests/data/@file through @decode: the told thresholds of pan-h263's
+ * coding. */
+static void
+check_h263 (const gchar * file, const gchar * decode)
 {
   GArray *t;
 
@@ -220,10 +226,21 @@ GST_START_TEST (test_h263_decodebin)
     GST_WARNING ("no avdec_h263 or h263parse: not run");
     return;
   }
-  t = thresholds_of ("pan-h263.h263", "decodebin ! queue");
-  check_coded_thresholds (t, "H.263 through decodebin", h263_types,
-      h263_quantisers);
+  t = thresholds_of (file, decode);
+  check_coded_thresholds (t, file, h263_types, h263_quantisers);
   g_array_unref (t);
+}
+
+GST_START_TEST (test_h263_decodebin)
+{
+  check_h263 ("pan-h263.h263", "decodebin ! queue");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_h263_plus_parser)
+{
+  check_h263 ("pan-h263p.h263", "h263parse ! avdec_h263");
 }
 
 GST_END_TEST;
@@ -239,6 +256,7 @@ clepsiloncoding_suite (void)
   tcase_add_test (tc, test_parser_and_decoder);
   tcase_add_test (tc, test_decodebin);
   tcase_add_test (tc, test_h263_decodebin);
+  tcase_add_test (tc, test_h263_plus_parser);
   return s;
 }
 

@@ -648,6 +648,7 @@ static void
 parse_both (const guint8 * data, gsize size, GstClMpegVideoState * mpeg,
     GstClMpeg4State * mpeg4)
 {
+  GstClH263State h263;
   GstClCodingInfo info;
   gboolean read;
 
@@ -656,7 +657,8 @@ parse_both (const guint8 * data, gsize size, GstClMpegVideoState * mpeg,
   read = gst_cl_coding_info_parse_mpeg4 (mpeg4, data, size, &info);
   check_sane (read, &info);
   gst_cl_mpeg4_state_parse_config (mpeg4, data, size);
-  read = gst_cl_coding_info_parse_h263 (data, size, &info);
+  gst_cl_h263_state_init (&h263);
+  read = gst_cl_coding_info_parse_h263 (&h263, data, size, &info);
   check_sane (read, &info);
   fail_unless (info.quantiser <= 31.0);
 }
@@ -680,6 +682,7 @@ parse_h263_written (guint junk, guint format, guint inter, guint quant,
     gboolean cut, gboolean * read)
 {
   BitWriter w = { {0}, 0 };
+  GstClH263State state;
   GstClCodingInfo info;
   guint i;
 
@@ -697,24 +700,28 @@ parse_h263_written (guint junk, guint format, guint inter, guint quant,
     bit_writer_put (&w, 3, 1);
     bit_writer_put (&w, 18, (2 << 15) | (1 << 11) | 8);
     bit_writer_put (&w, 9, 1);
+    bit_writer_put (&w, 1, 0);  /* CPM, before PQUANT there */
   } else {
     bit_writer_put (&w, 1, inter);
     bit_writer_put (&w, 4, 0);  /* UMV, SAC, AP, PB */
   }
   if (!cut) {
     bit_writer_put (&w, 5, quant);
-    bit_writer_put (&w, 1, 0);  /* CPM */
+    if (format != 7)
+      bit_writer_put (&w, 1, 0);        /* CPM */
     bit_writer_put (&w, 1, 0);  /* PEI */
     for (i = 0; i < 8; i++)
       bit_writer_put (&w, 16, 0xa5c3);
   }
-  *read = gst_cl_coding_info_parse_h263 (w.data, bit_writer_bytes (&w), &info);
+  gst_cl_h263_state_init (&state);
+  *read = gst_cl_coding_info_parse_h263 (&state, w.data, bit_writer_bytes (&w),
+      &info);
   return info;
 }
 
 /* Headers made by hand: the coding type and PQUANT of H.263's standard
- * source formats, after bytes that are no PSC; nothing of a picture with
- * PLUSPTYPE, a forbidden format, PQUANT 0, or cut short before PQUANT. */
+ * source formats, after bytes that are no PSC, and of a PLUSPTYPE picture;
+ * nothing of a forbidden format, PQUANT 0, or cut short before PQUANT. */
 GST_START_TEST (test_h263_headers)
 {
   GstClCodingInfo info;
@@ -733,10 +740,11 @@ GST_START_TEST (test_h263_headers)
     fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_P);
     fail_unless_equals_float (info.quantiser, 31.0);
   }
+  /* PLUSPTYPE's PQUANT, not what a version 1 reader takes for it */
   info = parse_h263_written (0, 7, 0, 8, FALSE, &read);
-  fail_if (read);
-  fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_UNKNOWN);
-  fail_unless_equals_float (info.quantiser, 0.0);
+  fail_unless (read);
+  fail_unless_equals_int (info.picture_type, GST_CL_PICTURE_I);
+  fail_unless_equals_float (info.quantiser, 8.0);
   info = parse_h263_written (0, 0, 0, 8, FALSE, &read);
   fail_if (read);
   info = parse_h263_written (0, 6, 1, 8, FALSE, &read);
@@ -750,26 +758,144 @@ GST_START_TEST (test_h263_headers)
   {
     static const guint8 none[] = { 0, 0, 0x7f, 0, 0, 0x84 >> 1, 1, 2 };
 
-    fail_if (gst_cl_coding_info_parse_h263 (none, sizeof (none), &info));
-    fail_if (gst_cl_coding_info_parse_h263 (none, 0, &info));
+    GstClH263State state;
+
+    gst_cl_h263_state_init (&state);
+    fail_if (gst_cl_coding_info_parse_h263 (&state, none, sizeof (none),
+            &info));
+    fail_if (gst_cl_coding_info_parse_h263 (&state, none, 0, &info));
   }
 }
 
 GST_END_TEST;
 
-/* FFmpeg's H.263 encoder at a fixed quantiser through h263parse: one
- * picture a buffer, an intra picture every 12, P pictures between, every
- * PQUANT 7. */
-GST_START_TEST (test_h263_fixed_gop)
+/* A PLUSPTYPE picture header (H.263 5.1.4 to 5.1.19) by hand: @ufep 1
+ * writes an OPPTYPE of the modes given, 0 none; @custom_pcf and @ss say
+ * the modes in force either way (ETR and SSS follow them). */
+typedef struct
 {
-  CodedStream *stream;
+  guint ufep, format, type, quant;
+  gboolean custom_pcf, umv, ss, rpr, cpm, par_extended;
+} H263Plus;
+
+static gboolean
+parse_h263_plus (GstClH263State * state, const H263Plus * h,
+    GstClCodingInfo * info)
+{
+  BitWriter w = { {0}, 0 };
   guint i;
 
-  if (!coded_stream_have ("avenc_h263", "h263parse", NULL))
+  bit_writer_put (&w, 22, 0x20);        /* PSC */
+  bit_writer_put (&w, 8, 0x11); /* TR */
+  bit_writer_put (&w, 5, 2 << 3);       /* "10", split, document, freeze */
+  bit_writer_put (&w, 3, 7);    /* PLUSPTYPE */
+  bit_writer_put (&w, 3, h->ufep);
+  if (h->ufep == 1)
+    bit_writer_put (&w, 18, (h->format << 15) | (h->custom_pcf << 14) |
+        (h->umv << 13) | (h->ss << 8) | 8);
+  bit_writer_put (&w, 9, (h->type << 6) | (h->rpr << 5) | 1);
+  bit_writer_put (&w, 1, h->cpm);
+  if (h->cpm)
+    bit_writer_put (&w, 2, 3);  /* PSBI */
+  if (h->ufep == 1 && h->format == 6) {
+    bit_writer_put (&w, 4, h->par_extended ? 15 : 2);
+    bit_writer_put (&w, 9, 175);        /* 704 / 4 - 1 */
+    bit_writer_put (&w, 1, 1);
+    bit_writer_put (&w, 9, 143);        /* 576 / 4 */
+    if (h->par_extended)
+      bit_writer_put (&w, 16, 0x0b0b);  /* EPAR */
+  }
+  if (h->ufep == 1 && h->custom_pcf)
+    bit_writer_put (&w, 8, 72); /* CPCFC: 25 Hz */
+  if (h->custom_pcf)
+    bit_writer_put (&w, 2, 1);  /* ETR */
+  if (h->ufep == 1 && h->umv)
+    bit_writer_put (&w, 2, 1);  /* UUI "01" */
+  if (h->ss)
+    bit_writer_put (&w, 2, 0);  /* SSS */
+  bit_writer_put (&w, 5, h->quant);
+  bit_writer_put (&w, 1, 0);    /* PEI */
+  for (i = 0; i < 8; i++)
+    bit_writer_put (&w, 16, 0x5a3c);
+  return gst_cl_coding_info_parse_h263 (state, w.data, bit_writer_bytes (&w),
+      info);
+}
+
+static void
+assert_h263_plus (GstClH263State * state, const H263Plus * h,
+    GstClPictureType type, gdouble quant)
+{
+  GstClCodingInfo info;
+  gboolean read = parse_h263_plus (state, h, &info);
+
+  fail_unless (read == (type != GST_CL_PICTURE_UNKNOWN), "read %d", read);
+  fail_unless_equals_int (info.picture_type, type);
+  fail_unless_equals_float (info.quantiser, quant);
+}
+
+/* PLUSPTYPE pictures: each optional field the modes add (CPM's PSBI, a
+ * custom format's CPFMT and EPAR, CPCFC and ETR of a custom clock, UUI,
+ * SSS) passed over; the modes of the last OPPTYPE kept for the pictures
+ * without one, and nothing read before the first; improved PB as P; B,
+ * EI and EP pictures, reference picture resampling and a broken OPPTYPE
+ * not read. */
+GST_START_TEST (test_h263_plus_headers)
+{
+  const H263Plus p_first = {.ufep = 0,.type = 1,.quant = 12 };
+  const H263Plus i_cif = {.ufep = 1,.format = 3,.type = 0,.quant = 10,
+    .custom_pcf = TRUE,.ss = TRUE
+  };
+  const H263Plus p_held = {.ufep = 0,.type = 1,.quant = 12,
+    .custom_pcf = TRUE,.ss = TRUE
+  };
+  const H263Plus p_custom = {.ufep = 1,.format = 6,.type = 1,.quant = 17,
+    .umv = TRUE,.cpm = TRUE,.par_extended = TRUE
+  };
+  const H263Plus i_plain = {.ufep = 0,.type = 0,.quant = 5 };
+  const H263Plus pb = {.ufep = 0,.type = 2,.quant = 9 };
+  const H263Plus b = {.ufep = 0,.type = 3,.quant = 9 };
+  const H263Plus ei = {.ufep = 0,.type = 4,.quant = 9 };
+  const H263Plus resampled = {.ufep = 0,.type = 1,.quant = 9,.rpr = TRUE };
+  const H263Plus format7 = {.ufep = 1,.format = 7,.type = 0,.quant = 9 };
+  GstClH263State state;
+
+  gst_cl_h263_state_init (&state);
+  assert_h263_plus (&state, &p_first, GST_CL_PICTURE_UNKNOWN, 0.0);
+  assert_h263_plus (&state, &i_cif, GST_CL_PICTURE_I, 10.0);
+  assert_h263_plus (&state, &p_held, GST_CL_PICTURE_P, 12.0);
+  assert_h263_plus (&state, &p_custom, GST_CL_PICTURE_P, 17.0);
+  /* no custom clock nor slices from there on */
+  assert_h263_plus (&state, &i_plain, GST_CL_PICTURE_I, 5.0);
+  assert_h263_plus (&state, &pb, GST_CL_PICTURE_P, 9.0);
+  assert_h263_plus (&state, &b, GST_CL_PICTURE_UNKNOWN, 0.0);
+  assert_h263_plus (&state, &ei, GST_CL_PICTURE_UNKNOWN, 0.0);
+  assert_h263_plus (&state, &resampled, GST_CL_PICTURE_UNKNOWN, 0.0);
+  assert_h263_plus (&state, &format7, GST_CL_PICTURE_UNKNOWN, 0.0);
+  /* the modes stay those of the last OPPTYPE read */
+  assert_h263_plus (&state, &i_plain, GST_CL_PICTURE_I, 5.0);
+}
+
+GST_END_TEST;
+
+/* FFmpeg's H.263 encoder @encoder at a fixed quantiser through h263parse:
+ * one picture a buffer, with PLUSPTYPE (@plus) or not, an intra picture
+ * every 12, P pictures between, every PQUANT 7. */
+static void
+check_h263_fixed_gop (const gchar * encoder, gboolean plus)
+{
+  CodedStream *stream;
+  GstClH263State state;
+  gchar *desc;
+  guint i;
+
+  gst_cl_h263_state_init (&state);
+  if (!coded_stream_have (encoder, "h263parse", NULL))
     return;
-  stream = coded_stream_new ("videotestsrc num-buffers=26 pattern=ball ! "
-      RAW_CAPS " ! avenc_h263 gop-size=12 pass=quant quantizer=7 qmin=7 "
-      "qmax=7 ! h263parse ! appsink name=sink");
+  desc = g_strdup_printf ("videotestsrc num-buffers=26 pattern=ball ! "
+      RAW_CAPS " ! %s gop-size=12 pass=quant quantizer=7 qmin=7 qmax=7 ! "
+      "h263parse ! appsink name=sink", encoder);
+  stream = coded_stream_new (desc);
+  g_free (desc);
   fail_unless (stream != NULL);
   fail_unless_equals_int (stream->buffers->len, 26);
   fail_unless_equals_string (gst_structure_get_string
@@ -780,14 +906,31 @@ GST_START_TEST (test_h263_fixed_gop)
     GstMapInfo map;
 
     fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
-    fail_unless (gst_cl_coding_info_parse_h263 (map.data, map.size, &info),
-        "picture %u not read", i);
+    /* PTYPE's source format, 7 for PLUSPTYPE (the PSC starts the buffer) */
+    fail_unless ((((map.data[4] >> 2) & 7) == 7) == plus,
+        "%s, picture %u: PLUSPTYPE %s", encoder, i, plus ? "missing" : "there");
+    fail_unless (gst_cl_coding_info_parse_h263 (&state, map.data, map.size,
+            &info), "%s: picture %u not read", encoder, i);
     gst_buffer_unmap (buf, &map);
     fail_unless_equals_int (info.picture_type, i % 12 == 0 ?
         GST_CL_PICTURE_I : GST_CL_PICTURE_P);
     fail_unless_equals_float (info.quantiser, 7.0);
   }
   coded_stream_free (stream);
+}
+
+GST_START_TEST (test_h263_fixed_gop)
+{
+  check_h263_fixed_gop ("avenc_h263", FALSE);
+}
+
+GST_END_TEST;
+
+/* The same with H.263+ (PLUSPTYPE with UFEP 1 in every picture, FFmpeg's
+ * custom clock for 25 Hz and slice structure). */
+GST_START_TEST (test_h263_plus_fixed_gop)
+{
+  check_h263_fixed_gop ("avenc_h263p", TRUE);
 }
 
 GST_END_TEST;
@@ -830,7 +973,8 @@ parse_cut_and_flipped (CodedStream * stream)
 GST_START_TEST (test_hostile_real_units)
 {
   static const gchar *const samples[] = { "mpeg2-rate.m2v", "mpeg1-q5.m1v",
-    "mpeg2-nonlinear-q25.m2v", "mpeg4-16fps-q7.m4v", "pan-h263.h263"
+    "mpeg2-nonlinear-q25.m2v", "mpeg4-16fps-q7.m4v", "pan-h263.h263",
+    "pan-h263p.h263"
   };
   CodedStream *stream;
   guint i;
@@ -916,6 +1060,8 @@ clcodinginfo_suite (void)
   tcase_add_test (tc, test_mpeg4_unsupported);
   tcase_add_test (tc, test_h263_headers);
   tcase_add_test (tc, test_h263_fixed_gop);
+  tcase_add_test (tc, test_h263_plus_headers);
+  tcase_add_test (tc, test_h263_plus_fixed_gop);
   tcase_add_test (tc, test_hostile_real_units);
   tcase_add_test (tc, test_hostile_random);
   return s;
