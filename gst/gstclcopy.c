@@ -32,7 +32,8 @@
 
 /* Large planes copied by the CPU are split over the caller's thread and a
  * process-wide pool's: one a megabyte, from COPY_MIN_THREADS (or the
- * processors there are) to COPY_THREADS. One core copied a 4K luma plane
+ * processors there are) to COPY_THREADS, whole megabytes (a 4K luma plane:
+ * 7). One core copied a 4K luma plane
  * into pinned staging memory in about 0.8 ms on the H100's host, most of a
  * frame from system memory; 4 threads 0.25 ms on the H200's, 8 threads 0.15
  * (docs/memory.md). */

@@ -52,8 +52,9 @@ gboolean gst_cl_cuda_usable (GstClContext * context, gchar ** reason);
  * line (INFO, category clcudaimport) either way. */
 gboolean gst_cl_cuda_offer (GstElement * element, GstClContext * context);
 
-/* Where the pipeline has a CUDA context (asked of @element's neighbours
- * and kept in @cuda_context, as gst_cl_cuda_get_context() does), the
+/* Where a decoder upstream has a CUDA context (asked of @element's
+ * upstream peers at each call and kept in @cuda_context, as
+ * gst_cl_cuda_query_upstream() does), the
  * OpenCL device of that context's GPU as a "device" string of its index,
  * if @device_spec could choose it ("auto", or a text that names it):
  * frames then stay on the GPU that decodes them. NULL otherwise, and where

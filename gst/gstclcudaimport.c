@@ -157,7 +157,7 @@ gst_cl_cuda_follow_upstream (GstElement * element, const gchar * device_spec,
 
   gst_cl_debug_init ();
   if (!gst_cl_cuda_load (&reason) ||
-      !(context = gst_cl_cuda_get_context (element, cuda_context, TRUE)))
+      !(context = gst_cl_cuda_query_upstream (element, cuda_context)))
     return NULL;
   if (context_device_ordinal (context, &ordinal) &&
       cuda_device_uuid (ordinal, uuid))

@@ -61,6 +61,8 @@ struct _GstClEpsilon
   guint settings_cookie;        /* bumped on every change of settings */
   GSList *pending_warnings;     /* refusals made without a bus, for start */
   gchar *device;
+  gchar *device_taken;          /* while started: "device" narrowed to the
+                                 * decoder's GPU, or NULL */
   gchar *device_name;
   guint frames_in_flight;
   GThread *preset_loader;       /* the thread loading a preset, or NULL */

@@ -162,6 +162,7 @@ gst_cl_epsilon_finalize (GObject * object)
 
   g_free (self->kernel_text);
   g_free (self->device);
+  g_free (self->device_taken);
   g_free (self->device_name);
   g_slist_free_full (self->pending_warnings, g_free);
   gst_cl_stats_free (self->stats);
@@ -280,6 +281,11 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
     g_free (device);
     device = followed;
   }
+  /* what a context set on the element now must match (set_context) */
+  GST_OBJECT_LOCK (self);
+  g_free (self->device_taken);
+  self->device_taken = g_strdup (followed);
+  GST_OBJECT_UNLOCK (self);
 
   /* Shared with the pipeline's other OpenCL elements where they have one. */
   if (!gst_cl_context_ensure_for_element (GST_ELEMENT (self), device,
@@ -343,6 +349,7 @@ gst_cl_epsilon_stop (GstBaseTransform * trans)
   self->cuda_checked = FALSE;
   GST_OBJECT_LOCK (self);
   g_clear_pointer (&self->device_name, g_free);
+  g_clear_pointer (&self->device_taken, g_free);
   GST_OBJECT_UNLOCK (self);
   g_object_notify (G_OBJECT (self), "device-name");
   return TRUE;
@@ -360,7 +367,7 @@ gst_cl_epsilon_set_context (GstElement * element, GstContext * context)
   if (gst_cl_cuda_handle_set_context (element, context, &self->cuda_context))
     goto chain;
   GST_OBJECT_LOCK (self);
-  device = g_strdup (self->device);
+  device = g_strdup (self->device_taken ? self->device_taken : self->device);
   GST_OBJECT_UNLOCK (self);
   gst_cl_context_handle_set_context (element, context, device, &self->context);
   g_free (device);

@@ -48,7 +48,9 @@ G_DECLARE_FINAL_TYPE (GstClAllocator, gst_cl_allocator, GST, CL_ALLOCATOR,
 GstAllocator *gst_cl_allocator_new (GstClContext * context,
     gboolean device_resident);
 
-/* Allocations of @allocator that fail, and maps of its memories that fail
+/* Allocations of @allocator that fail (but for those of a copy of its
+ * memory, which is then made in system memory), and maps of its memories
+ * that fail
  * where they hold no output frame (gst_cl_memory_set_faults()), are kept
  * in @faults (a reference is taken; NULL: none) and posted as the ERROR of
  * its element: the pool an element proposes upstream is allocated and

@@ -131,8 +131,12 @@ frame_memory_new (GstClAllocator * self, gsize size,
       buffer = NULL;
     }
   }
-  if (!buffer)
+  if (!buffer) {
+    if (error && !*error)
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+          "No frame memory of %" G_GSIZE_FORMAT " bytes", maxsize);
     return NULL;
+  }
 
   mem = g_new0 (GstClMemory, 1);
   gst_memory_init (GST_MEMORY_CAST (mem), params->flags,
@@ -378,17 +382,20 @@ gst_cl_memory_copy (GstMemory * memory, gssize offset, gssize size)
     size = (gssize) from.size > offset ? (gssize) from.size - offset : 0;
   if (offset < 0 || offset + size > (gssize) from.size)
     goto done;
-  if (!(copy = frame_memory_new (self, size, &params, &error))) {
-    GST_INFO_OBJECT (self, "%s: the copy in system memory", error->message);
+  copy = frame_memory_new (self, size, &params, &error);
+  if (copy && !gst_memory_map (copy, &to, GST_MAP_WRITE))
+    g_clear_pointer (&copy, gst_memory_unref);
+  if (!copy) {
+    GST_INFO_OBJECT (self, "%s: the copy in system memory", error ?
+        error->message : "new frame memory could not be mapped");
     g_clear_error (&error);
     copy = gst_allocator_alloc (NULL, size, &params);
+    if (copy && !gst_memory_map (copy, &to, GST_MAP_WRITE))
+      g_clear_pointer (&copy, gst_memory_unref);
   }
-  if (copy && gst_memory_map (copy, &to, GST_MAP_WRITE)) {
+  if (copy) {
     memcpy (to.data, from.data + offset, size);
     gst_memory_unmap (copy, &to);
-  } else if (copy) {
-    gst_memory_unref (copy);
-    copy = NULL;
   }
 done:
   gst_memory_unmap (memory, &from);

@@ -73,6 +73,13 @@ gboolean gst_cl_cuda_handle_set_context (GstElement * element,
 GstContext *gst_cl_cuda_get_context (GstElement * element,
     GstContext ** cuda_context, gboolean ask);
 
+/* The CUDA context of @element's upstream peers, asked now (a decoder
+ * answers with its own), kept in @cuda_context as set_context would, and
+ * returned as a new reference; NULL where none answers (what is kept then
+ * stays). */
+GstContext *gst_cl_cuda_query_upstream (GstElement * element,
+    GstContext ** cuda_context);
+
 /* Answers a GST_QUERY_CONTEXT for the CUDA context with the one kept in
  * @cuda_context; FALSE for other queries or when none is kept. */
 gboolean gst_cl_cuda_handle_context_query (GstElement * element,

@@ -285,22 +285,18 @@ gst_cl_cuda_handle_set_context (GstElement * element, GstContext * context,
   return TRUE;
 }
 
-GstContext *
-gst_cl_cuda_get_context (GstElement * element, GstContext ** cuda_context,
-    gboolean ask)
+/* Asks the peers upstream (then downstream, with @downstream) for the
+ * CUDA context; keeps the answer in @cuda_context and returns a new
+ * reference to it, or NULL. */
+static GstContext *
+query_cuda_context (GstElement * element, GstContext ** cuda_context,
+    gboolean downstream)
 {
+  GstQuery *query = gst_query_new_context (GST_CL_CUDA_CONTEXT_TYPE);
   GstContext *found = NULL;
-  GstQuery *query;
 
-  GST_OBJECT_LOCK (element);
-  if (*cuda_context)
-    found = gst_context_ref (*cuda_context);
-  GST_OBJECT_UNLOCK (element);
-  if (found || !ask)
-    return found;
-  query = gst_query_new_context (GST_CL_CUDA_CONTEXT_TYPE);
   if (run_context_query (element, query, GST_PAD_SINK) ||
-      run_context_query (element, query, GST_PAD_SRC))
+      (downstream && run_context_query (element, query, GST_PAD_SRC)))
     gst_query_parse_context (query, &found);
   if (found) {
     gst_cl_cuda_handle_set_context (element, found, cuda_context);
@@ -308,6 +304,27 @@ gst_cl_cuda_get_context (GstElement * element, GstContext ** cuda_context,
   }
   gst_query_unref (query);
   return found;
+}
+
+GstContext *
+gst_cl_cuda_get_context (GstElement * element, GstContext ** cuda_context,
+    gboolean ask)
+{
+  GstContext *found = NULL;
+
+  GST_OBJECT_LOCK (element);
+  if (*cuda_context)
+    found = gst_context_ref (*cuda_context);
+  GST_OBJECT_UNLOCK (element);
+  if (found || !ask)
+    return found;
+  return query_cuda_context (element, cuda_context, TRUE);
+}
+
+GstContext *
+gst_cl_cuda_query_upstream (GstElement * element, GstContext ** cuda_context)
+{
+  return query_cuda_context (element, cuda_context, FALSE);
 }
 
 gboolean

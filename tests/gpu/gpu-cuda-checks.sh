@@ -88,7 +88,7 @@ case_ mpeg2_cuda mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=au
 case_ mpeg2_cudaout mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=auto ! "$CUDA" ! cudadownload ! video/x-raw
 case_ mpeg2_ps mpeg2_pocl $MPG ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
 case_ mpeg2_ts mpeg2_pocl $MTS ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
-if [ "$(nvidia-smi -L | wc -l)" -ge 2 ]; then
+if [ "$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)" -ge 2 ]; then
   echo "== the second GPU's decoder: device=nvidia and auto take that GPU, its frames stay there"
   M2V1=${M2V/nvmpeg2videodec/nvmpeg2videodevice1dec}
   case_ gpu1_cuda mpeg2_pocl $M2V1 ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
@@ -97,6 +97,16 @@ if [ "$(nvidia-smi -L | wc -l)" -ge 2 ]; then
   for name in gpu1_cuda gpu1_cudaout; do
     grep -o 'stats = [^;]*' "$OUT/$name.log" | tail -1 | grep -q 'memory-path=(string)cuda' ||
       { echo "$name: not on the CUDA path"; fails=$((fails + 1)); }
+  done
+  # two chains of one pipeline, one a GPU: each element on its decoder's
+  # GPU, though the pipeline shares the first one's OpenCL context
+  timeout 120 gst-launch-1.0 -v $M2V ! "$CUDA" ! clepsilon name=e0 device=nvidia strength=auto ! \
+    video/x-raw ! filesink location=/tmp/gpu01_0.yuv $M2V1 ! "$CUDA" ! clepsilon name=e1 \
+    device=nvidia strength=auto ! video/x-raw ! filesink location=/tmp/gpu01_1.yuv > "$OUT/gpu01.log" 2>&1
+  for k in 0 1; do
+    if cmp -s /tmp/gpu01_$k.yuv /tmp/mpeg2_pocl.yuv && grep -o "e$k: stats = [^;]*" "$OUT/gpu01.log" |
+      tail -1 | grep -q 'memory-path=(string)cuda'; then echo "gpu01 chain $k: = mpeg2_pocl, on the CUDA path"
+    else echo "gpu01 chain $k: DIFFERS from mpeg2_pocl or not on the CUDA path"; fails=$((fails + 1)); fi
   done
 fi
 echo "== resolution change mid-stream (caps-change.h264: 15 frames 1080p, 15 frames 720p)"

@@ -98,7 +98,7 @@ check_row () { # CLIP PATH FILTER N
   echo "md5 $1 $2 $3: $same of $4 chains equal to the chain alone ($(cat "$out/md5-0"))"
 }
 
-echo "card: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvidia-smi -L | wc -l) on the machine, streams over $GPUS"
+echo "card: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l) on the machine, streams over $GPUS"
 if [ "${MPS:-0}" = 1 ]; then
   export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
   mkdir -p /tmp/mps-pipe /tmp/mps-log
