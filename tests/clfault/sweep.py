@@ -53,6 +53,11 @@ SYSMEM_SRC = (f"filesrc location={{input}} ! rawvideoparse format=i420 "
 POOL_SRC = (f"videotestsrc num-buffers={FRAMES} pattern=snow ! "
             f"video/x-raw,format=I420,width={WIDTH},height={HEIGHT}")
 Y4M_SINK = "y4menc ! filesink location={output}"
+# a coded stream whose decoder writes into the pool the element proposes
+# and copies reference frames it still holds (GstVideoDecoder)
+DECODED_SRC = ("filesrc location=" + os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "data", "pan-rate.m2v") +
+    " ! mpegvideoparse ! avdec_mpeg2video ! identity eos-after=6")
 RAW_SINK = "filesink location={output}"
 
 # name, environment, pipeline; the first five are the meson test's.
@@ -83,6 +88,8 @@ PIPELINES = [
     ("inflight-svm", {},
      f"{POOL_SRC} ! clepsilon frames-in-flight=3 chroma-threshold=8 ! "
      f"{Y4M_SINK}"),
+    ("decoder-discrete", {"GST_CL_DISCRETE": "1"},
+     f"{DECODED_SRC} ! clepsilon strength=auto ! {Y4M_SINK}"),
 ]
 QUICK = 5
 
