@@ -25,7 +25,11 @@
  * epoch) of the first and the last at the sinks (every element whose name
  * starts with "sink": one process may run several chains), so that the
  * aggregate frame rate of several processes at once can be computed; and
- * the "stats" of each clepsilon.
+ * the "stats" of each clepsilon. With CL_CUDA_SEEK_START_AT set (a real
+ * time, microseconds since the epoch), the pipeline prerolls first, then
+ * waits for that time before it plays, and counts only the frames after:
+ * processes started together (their CUDA and OpenCL set-ups take seconds,
+ * and not the same) then decode at once from that time on.
  *
  * Runs PIPELINE (gst-launch-1.0 syntax, ending in an element named "sink"
  * whose buffers are in system memory), and after SEEK_AFTER frames a
@@ -112,6 +116,26 @@ print_stats (const GValue * value, gpointer user_data)
   gst_structure_free (stats);
 }
 
+/* Prerolls, waits for @start_us (real time), and forgets the frames seen
+ * so far (the preroll's). */
+static void
+start_together (gint64 start_us)
+{
+  gint64 now;
+
+  gst_element_set_state (pipeline, GST_STATE_PAUSED);
+  gst_element_get_state (pipeline, NULL, NULL, 120 * GST_SECOND);
+  now = g_get_real_time ();
+  if (start_us > now)
+    g_usleep (start_us - now);
+  else
+    g_printerr ("ready %.1f s after the start time\n", (now - start_us) / 1e6);
+  g_mutex_lock (&lock);
+  frames = 0;
+  first_us = last_us = 0;
+  g_mutex_unlock (&lock);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -144,6 +168,9 @@ main (int argc, char **argv)
     return 2;
   }
   bus = gst_element_get_bus (pipeline);
+  if (seek_after == 0 && g_getenv ("CL_CUDA_SEEK_START_AT"))
+    start_together (g_ascii_strtoll (g_getenv ("CL_CUDA_SEEK_START_AT"), NULL,
+            10));
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   while (!done) {
     msg = gst_bus_timed_pop (bus, 20 * GST_MSECOND);

@@ -20,7 +20,10 @@
 # Prints one row per clip, mode and N: frames a second of the decoders
 # alone, then with each filter as a share of that, on each memory path; then
 # the element's host waits (ms a frame, by cause, mean over the chains of
-# the last round). Logs in $OUT (default /tmp/out/streams).
+# the last round). Separate processes preroll, then play together at a
+# time set START_S (3) + N_START_S (1) x N seconds after they start; a
+# process late for it says so in its log ("ready ... after the start
+# time"). Logs in $OUT (default /tmp/out/streams).
 set -uo pipefail
 rt=${CLEPSILON_GPU_RUNTIME:?"set it to the GPU machine's runtime folder (tests/gpu/README.md)"}
 [ -f "$rt/gst-env.sh" ] || { echo "$0: no gst-env.sh in $rt (tests/gpu/README.md)" >&2; exit 2; }
@@ -33,6 +36,9 @@ mkdir -p "$out"
 CLIPS=${CLIPS:-1080 4k} NS=${NS:-1 2 4 8 16} MODES=${MODES:-procs chains}
 ROUNDS=${ROUNDS:-3} FILTERS=${FILTERS:-medium auto} PATHS=${PATHS:-cuda sys}
 BUILDS=${BUILDS:-build} GPUS=${GPUS:-1}
+# procs: the processes play together this many seconds after they start,
+# plus so many a process (their set-up, CUDA and OpenCL, takes seconds)
+START_S=${START_S:-3} N_START_S=${N_START_S:-1}
 declare -A source=(
   [1080]="filesrc location=$rt/clips/broadcast-1080.m2v ! mpegvideoparse ! nvmpeg2video"
   [4k]="filesrc location=$rt/clips/pan-4k.mp4 ! qtdemux ! h264parse ! nvh264")
@@ -61,10 +67,13 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
   export GST_PLUGIN_PATH=$rt/$6/gst GST_REGISTRY=/tmp/gst-registry-$6.bin
   set -- "$1" "$2" "$3" "$4" "$5" "$7"
   if [ "$2" = procs ]; then
+    # every process prerolls, then all play at once (cl-cuda-seek.c)
+    export CL_CUDA_SEEK_START_AT=$(($(date +%s%6N) + (START_S + N_START_S * $3) * 1000000))
     for k in $(seq "$3"); do
       timeout 300 "$seek" "$(chain "$1" "$4" "$5" "$k")" 0 > "$6.$k" 2>&1 &
     done
     wait
+    unset CL_CUDA_SEEK_START_AT
   else
     for k in $(seq "$3"); do p="$p $(chain "$1" "$4" "$5" "$k")"; done
     timeout 300 "$seek" "$p" 0 > "$6.1" 2>&1
