@@ -94,6 +94,12 @@ if [ "$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)" -ge 2 ]; th
   case_ gpu1_cuda mpeg2_pocl $M2V1 ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
   case_ gpu1_cudaout mpeg2_pocl $M2V1 ! "$CUDA" ! clepsilon strength=auto ! "$CUDA" ! cudadownload ! video/x-raw
   case_ gpu1_sys mpeg2_pocl $M2V1 ! video/x-raw ! clepsilon device=nvidia strength=auto ! video/x-raw
+  # through system memory the path is the same on either GPU: the log says which it took
+  GST_DEBUG=clcudaimport:4 timeout 60 gst-launch-1.0 $M2V1 ! video/x-raw ! clepsilon \
+    device=nvidia strength=auto ! fakesink > "$OUT/gpu1_follow.log" 2>&1
+  grep -q "the GPU of the CUDA context upstream (CUDA device 1)" "$OUT/gpu1_follow.log" &&
+    echo "gpu1_sys: the element took the second GPU" ||
+    { echo "gpu1_sys: the element did not take the second GPU"; fails=$((fails + 1)); }
   for name in gpu1_cuda gpu1_cudaout; do
     grep -o 'stats = [^;]*' "$OUT/$name.log" | tail -1 | grep -q 'memory-path=(string)cuda' ||
       { echo "$name: not on the CUDA path"; fails=$((fails + 1)); }
