@@ -31,12 +31,11 @@
 #endif
 
 /* Large planes copied by the CPU are split over the caller's thread and a
- * process-wide pool's: one a megabyte, from COPY_MIN_THREADS (or the
- * processors there are) to COPY_THREADS, whole megabytes (a 4K luma plane:
- * 7). One core copied a 4K luma plane
- * into pinned staging memory in about 0.8 ms on the H100's host, most of a
- * frame from system memory; 4 threads 0.25 ms on the H200's, 8 threads 0.15
- * (docs/memory.md). */
+ * process-wide pool's: a thread a whole megabyte, from COPY_MIN_THREADS to
+ * COPY_THREADS (a 4K luma plane: 7), no more than the processors there
+ * are. One core copied a 4K luma plane into pinned staging memory in about
+ * 0.8 ms on the H100's host, most of a frame from system memory; 4 threads
+ * 0.25 ms on the H200's, 8 threads 0.15 (docs/memory.md). */
 #define COPY_THREADS 8
 #define COPY_MIN_THREADS 4
 #define COPY_SPLIT_BYTES (1 << 20)
@@ -205,13 +204,11 @@ static void
 cpu_copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src,
     gsize src_pitch, gsize row_bytes, gsize rows, GstClCopyStores stores)
 {
-  guint n = CLAMP ((row_bytes * rows) / COPY_SPLIT_BYTES, COPY_MIN_THREADS,
-      COPY_THREADS), i;
+  guint n = MIN (CLAMP ((row_bytes * rows) / COPY_SPLIT_BYTES,
+          COPY_MIN_THREADS, COPY_THREADS), (guint) g_get_num_processors ()), i;
   GThreadPool *pool = NULL;
   GstClCopyJob *job;
   gsize y = 0;
-
-  n = MIN (n, (guint) g_get_num_processors ());
 
   if (row_bytes * rows >= COPY_SPLIT_BYTES && n > 1 && rows >= n)
     pool = copy_pool ();

@@ -53,12 +53,12 @@ gboolean gst_cl_cuda_usable (GstClContext * context, gchar ** reason);
 gboolean gst_cl_cuda_offer (GstElement * element, GstClContext * context);
 
 /* Where a decoder upstream has a CUDA context (asked of @element's
- * upstream peers at each call and kept in @cuda_context, as
- * gst_cl_cuda_query_upstream() does), the
- * OpenCL device of that context's GPU as a "device" string of its index,
- * if @device_spec could choose it ("auto", or a text that names it):
- * frames then stay on the GPU that decodes them. NULL otherwise, and where
- * CUDA does not load. Free with g_free(). */
+ * upstream peers at each call and kept in @cuda_context:
+ * gst_cl_cuda_query_upstream()), the OpenCL device of that context's GPU
+ * as a "device" string of its index, if @device_spec could choose it
+ * ("auto", or a text that names it): frames then stay on the GPU that
+ * decodes them. NULL otherwise, and where CUDA does not load. Free with
+ * g_free(). */
 gchar *gst_cl_cuda_follow_upstream (GstElement * element,
     const gchar * device_spec, GstContext ** cuda_context);
 

@@ -254,26 +254,6 @@ spec_names (const gchar * spec, const GstClDeviceEntry * e)
       || contains_casefold (e->device_name, spec);
 }
 
-/* The index in @entries that @spec selects, or -1. */
-static gint
-pick_device (GArray * entries, const gchar * spec)
-{
-  guint64 index;
-  guint i;
-
-  if (spec_is_auto (spec))
-    return pick_auto (entries);
-
-  if (g_ascii_string_to_unsigned (spec, 10, 0, G_MAXINT, &index, NULL))
-    return index < entries->len ? (gint) index : -1;
-
-  for (i = 0; i < entries->len; i++) {
-    if (spec_names (spec, &g_array_index (entries, GstClDeviceEntry, i)))
-      return i;
-  }
-  return -1;
-}
-
 /* Whether @spec could select entry @i of @entries: "auto" any, a number
  * that one, a text the entries it names. */
 static gboolean
@@ -286,6 +266,22 @@ spec_admits (GArray * entries, const gchar * spec, guint i)
   if (g_ascii_string_to_unsigned (spec, 10, 0, G_MAXINT, &index, NULL))
     return index == i;
   return spec_names (spec, &g_array_index (entries, GstClDeviceEntry, i));
+}
+
+/* The index in @entries that @spec selects, or -1: for "auto" the first
+ * GPU, accelerator or CPU; else the first it admits. */
+static gint
+pick_device (GArray * entries, const gchar * spec)
+{
+  guint i;
+
+  if (spec_is_auto (spec))
+    return pick_auto (entries);
+  for (i = 0; i < entries->len; i++) {
+    if (spec_admits (entries, spec, i))
+      return i;
+  }
+  return -1;
 }
 
 gint

@@ -50,11 +50,10 @@ GstAllocator *gst_cl_allocator_new (GstClContext * context,
 
 /* Allocations of @allocator that fail (but for those of a copy of its
  * memory, which is then made in system memory), and maps of its memories
- * that fail
- * where they hold no output frame (gst_cl_memory_set_faults()), are kept
- * in @faults (a reference is taken; NULL: none) and posted as the ERROR of
- * its element: the pool an element proposes upstream is allocated and
- * mapped there, where only a generic error would be posted. */
+ * that fail where they hold no output frame (gst_cl_memory_set_faults()),
+ * are kept in @faults (a reference is taken; NULL: none) and posted as the
+ * ERROR of its element: the pool an element proposes upstream is allocated
+ * and mapped there, where only a generic error would be posted. */
 void gst_cl_allocator_set_faults (GstAllocator * allocator,
     GstClFaults * faults);
 

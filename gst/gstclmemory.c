@@ -24,9 +24,9 @@
 
 #include "gstcldebug-private.h"
 #include "gstclmemory-private.h"
+#include "gstclerror-private.h"
 
 #include <string.h>
-#include "gstclerror-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_memory_debug
 
