@@ -86,6 +86,10 @@ typedef struct
    * by field (MPEG-2's field DCT), and strength=auto looks at them where
    * the plane's grid shows no lattice (kernels/dct.cl) */
   gboolean interlaced;
+  /* samples of the component apart in a row: 0 or 1 for a plane of its
+   * own; 2 for one component of interleaved chroma (NV12), read and
+   * written in place, where gst_cl_dct_reads_interleaved() */
+  gint xstep;
 } GstClDctPlane;
 
 /* Counts, over the 8x8 blocks of the plane's own grid that lie wholly inside
@@ -122,6 +126,12 @@ gboolean gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
  * GST_CL_AUTO_DECIDE says, gstclcontext-private.h); else the host decides
  * between gst_cl_dct_histogram() and gst_cl_dct_threshold(). */
 gboolean gst_cl_dct_decides (GstClDct * self);
+
+/* Whether @self's kernels take a component of interleaved chroma in place
+ * (GstClDctPlane's @xstep 2): those of the shape for GPUs (dct-tiles.cl),
+ * whose stage also copies a plane at a threshold of 0 itself; the CPU
+ * shape's planes must be unpacked. */
+gboolean gst_cl_dct_reads_interleaved (GstClDct * self);
 
 /* strength=auto on @plane, all on the device, nothing waited for: the
  * histogram, the decision (kernels/dct-estimate.cl: the formulas of

@@ -119,6 +119,23 @@ passes_log2 (guint passes)
   }
 }
 
+/* @plane's component's samples apart in a row (GstClDctPlane). */
+static cl_int
+plane_xstep (const GstClDctPlane * plane)
+{
+  return MAX (plane->xstep, 1);
+}
+
+/* Whether @self's kernels take @plane: interleaved chroma only in the
+ * shape that reads it in place. */
+static gboolean
+takes_plane (const GstClDct * self, const GstClDctPlane * plane)
+{
+  return plane->width > 0 && plane->height > 0 &&
+      (plane_xstep (plane) == 1 || (plane_xstep (plane) == 2 && !self->strips
+          && !plane->interlaced));
+}
+
 void
 gst_cl_dct_pass_offset (guint passes, guint i, gint * sx, gint * sy)
 {
@@ -399,6 +416,14 @@ launch_histogram (GstClDct * self, const GstClDctPlane * plane,
   if (!set_histogram_args (self, self->histogram, "dct_histogram", plane,
           self->hist, error))
     return FALSE;
+  if (!self->strips) {
+    const cl_int xstep = plane_xstep (plane);
+    GstClArgs args = GST_CL_ARGS_INIT;
+
+    GST_CL_ARG (self->histogram, 7, xstep, &args);
+    if (!gst_cl_args_check (&args, "dct_histogram", error))
+      return FALSE;
+  }
   if (self->strips) {
     /* a work-item a strip of DCT_LANES blocks, the block rows split where
      * that gives fewer than STRIPS_PER_CU a compute unit */
@@ -475,7 +500,7 @@ gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
   gint64 began;
   cl_int err;
 
-  g_return_val_if_fail (plane->width > 0 && plane->height > 0, FALSE);
+  g_return_val_if_fail (takes_plane (self, plane), FALSE);
   g_return_val_if_fail (!plane->interlaced || mb_hist != NULL, FALSE);
   if (!enqueue_histogram (self, plane, after, error))
     return FALSE;
@@ -629,6 +654,7 @@ threshold_tiles (GstClDct * self, const GstClDctPlane * plane,
   const cl_uint soff = (cl_uint) plane->src->offset;
   const cl_uint doff = (cl_uint) plane->dst->offset;
   const cl_int n = (cl_int) passes, plog = passes_log2 (passes);
+  const cl_int xstep = plane_xstep (plane);
   GstClEnqueue tiles = *how;
   cl_ulong sxs, sys;
   GstClArgs args = GST_CL_ARGS_INIT;
@@ -649,6 +675,7 @@ threshold_tiles (GstClDct * self, const GstClDctPlane * plane,
   GST_CL_ARG (self->stage, a++, self->threshold, &args);
   GST_CL_ARG (self->stage, a++, plog, &args);
   GST_CL_ARG (self->stage, a++, self->shift, &args);
+  GST_CL_ARG (self->stage, a++, xstep, &args);
   if (!gst_cl_args_check (&args, "dct_tile", error))
     return FALSE;
   /* a work-group a tile (kernels/dct-tiles.cl) */
@@ -690,7 +717,8 @@ copy_if_zero (GstClDct * self, const GstClDctPlane * plane,
 
 /* The stage at the threshold in self->threshold, after @after's list:
  * the shape's kernels, then (where @copies) dct_copy for a threshold of 0,
- * which they leave alone; each after the last on the in-order queue. */
+ * which dct_strips leaves alone (dct_tile copies its tiles then); each
+ * after the last on the in-order queue. */
 static gboolean
 run_stage (GstClDct * self, const GstClDctPlane * plane, guint passes,
     gboolean copies, const GstClAfter * after, GError ** error)
@@ -702,7 +730,7 @@ run_stage (GstClDct * self, const GstClDctPlane * plane, guint passes,
     return FALSE;
   how.after.n_wait = 0;
   how.after.wait = NULL;
-  return !copies || copy_if_zero (self, plane, &how, error);
+  return !copies || !self->strips || copy_if_zero (self, plane, &how, error);
 }
 
 gboolean
@@ -713,8 +741,8 @@ gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
   const cl_uint thr = threshold;
   cl_int err;
 
-  g_return_val_if_fail (passes_log2 (passes) >= 0 && plane->width > 0 &&
-      plane->height > 0, FALSE);
+  g_return_val_if_fail (passes_log2 (passes) >= 0 &&
+      takes_plane (self, plane), FALSE);
   /* the value is taken when enqueued; the in-order queue runs it after
    * the commands of the last frame that read the buffer */
   err = clEnqueueFillBuffer (queue, self->threshold, &thr, sizeof (thr), 0,
@@ -728,6 +756,12 @@ gboolean
 gst_cl_dct_decides (GstClDct * self)
 {
   return self->decide != NULL;
+}
+
+gboolean
+gst_cl_dct_reads_interleaved (GstClDct * self)
+{
+  return !self->strips;
 }
 
 /* dct_decide (kernels/dct-estimate.cl) on the histogram in self->hist
@@ -776,8 +810,8 @@ gst_cl_dct_auto (GstClDct * self, const GstClDctPlane * plane, guint index,
 
   g_return_val_if_fail (self->decide != NULL, FALSE);
   g_return_val_if_fail (index < GST_VIDEO_MAX_PLANES, FALSE);
-  g_return_val_if_fail (passes_log2 (passes) >= 0 && plane->width > 0 &&
-      plane->height > 0, FALSE);
+  g_return_val_if_fail (passes_log2 (passes) >= 0 &&
+      takes_plane (self, plane), FALSE);
   if (!enqueue_histogram (self, plane, after, error))
     return FALSE;
   /* each after the last on the in-order queue: the decision after the

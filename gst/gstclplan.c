@@ -650,7 +650,8 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
       hist, mb, &self->coding, &params);
   GST_LOG ("strength=auto: DCT threshold %u on plane %u (component %u)",
       threshold, index, state);
-  if (threshold == 0)
+  /* a component of interleaved chroma is copied by the stage at 0 */
+  if (threshold == 0 && on->xstep <= 1)
     return gst_cl_stream_copy (s, &copy, &ignored, error);
   before = events->n_events;
   /* after the histogram, which the stream has taken as its latest command */
@@ -711,6 +712,32 @@ run_packed (GstClPlan * self, GstClFrameQueues * q,
 }
 
 /* strength=auto on each component of @w's interleaved chroma plane (NV12,
+ * NV21) alone, with its own estimate, where the DCT kernels read it in
+ * place (gst_cl_dct_reads_interleaved()): from the kernel source into the
+ * kernel destination, each component's samples two apart, the other's
+ * bytes left to its own pass. Without the launches that unpack and pack
+ * each component, half of the chroma's on a GPU. */
+static gboolean
+run_interleaved_in_place (GstClPlan * self, GstClFrameQueues * q,
+    const GstClPlaneWork * w, GError ** error)
+{
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    GstClPlaneRef src = w->ksrc, dst = w->kdst;
+    const GstClDctPlane on = { &src, &dst, w->region.width, w->region.height,
+      FALSE, 2
+    };
+
+    src.offset += w->plane.chroma_offset[i];
+    dst.offset += w->plane.chroma_offset[i];
+    if (!run_auto (self, q, &on, w->index, w->plane.chroma_comp[i], error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* strength=auto on each component of @w's interleaved chroma plane (NV12,
  * NV21) alone, with its own estimate: unpacked, the stage into the
  * intermediate buffer, packed into the kernel destination with the other
  * component as it is there (the source's for the first, the result for the
@@ -761,7 +788,9 @@ run_stages (GstClPlan * self, GstClFrameQueues * q, const GstClPlaneWork * w,
   GstClPackedRegion region;
 
   if (w->plane.interleaved && ps->runs.dct)
-    return run_interleaved (self, q, w, error);
+    return gst_cl_dct_reads_interleaved (self->dct) ?
+        run_interleaved_in_place (self, q, w, error) :
+        run_interleaved (self, q, w, error);
   if (!w->plane.packed)
     return run_chain (self, q, w, &w->ksrc, &w->kdst, error);
   luma = gst_cl_placement_unpacked (self->placement, w->index, w->field);

@@ -88,7 +88,11 @@ block_inverse (__local const short (*in)[DCT_TILE_IN], int x0, int y0,
 }
 
 /* The stage (dct.cl) on the tile of work-group (g0, g1): pass p's offsets
- * are bits 4p..4p+3 of @sxs and @sys, @passes of them. Block g of the
+ * are bits 4p..4p+3 of @sxs and @sys, @passes of them; a component's
+ * samples lie @xstep apart in a row (2: one component of NV12's chroma,
+ * read and written in place, the other's bytes left alone). At a threshold
+ * of 0 the tile is copied as it is (dct_copy's words), so that the stage
+ * needs no second launch for it. Block g of the
  * tile's is block g / passes of pass g % passes: the passes interleaved,
  * the work-items of a SIMD group read and add at different offsets of the
  * copy and the sums (blocks of one pass lie 8 apart: the same banks of
@@ -99,7 +103,7 @@ void
 dct_tile (__global const uchar * src, uint src_offset, int src_pitch,
     __global uchar * dst, uint dst_offset, int dst_pitch, int width,
     int height, ulong sxs, ulong sys, int passes,
-    __global const uint * threshold_at, int passes_log2, int shift)
+    __global const uint * threshold_at, int passes_log2, int shift, int xstep)
 {
   __local short in[DCT_TILE_IN][DCT_TILE_IN];
   __local int acc[DCT_TILE][DCT_TILE];
@@ -112,16 +116,27 @@ dct_tile (__global const uchar * src, uint src_offset, int src_pitch,
   const int across = DCT_TILE / 8 + 1;
   const int threshold = (int) min (threshold_at[0], (uint) INT_MAX);
 
-  /* threshold 0: dct_copy copies the plane instead (the whole work-group
-   * returns, before any barrier) */
-  if (threshold == 0)
-    return;
   src += src_offset;
   dst += dst_offset;
+  if (threshold == 0) {
+    /* the whole work-group returns, before any barrier */
+    for (int p = lid; p < DCT_TILE * DCT_TILE; p += DCT_WG) {
+      const int x = tx + p % DCT_TILE, y = ty + p / DCT_TILE;
+
+      if (x < width && y < height) {
+        __global const sample *s =
+            (__global const sample *) (src + y * src_pitch);
+
+        ((__global sample *) (dst + y * dst_pitch))[x * xstep] = s[x * xstep];
+      }
+    }
+    return;
+  }
   for (int p = lid; p < DCT_TILE_IN * DCT_TILE_IN; p += DCT_WG) {
     const int y = edge_clamp (ty - DCT_PAD + p / DCT_TILE_IN, height);
     const int x = edge_clamp (tx - DCT_PAD + p % DCT_TILE_IN, width);
-    const sample w = ((__global const sample *) (src + y * src_pitch))[x];
+    const sample w =
+        ((__global const sample *) (src + y * src_pitch))[x * xstep];
 
     in[p / DCT_TILE_IN][p % DCT_TILE_IN] =
         (short) ((int) SAMPLE_VALUE (w, shift) - DCT_MID);
@@ -160,7 +175,7 @@ dct_tile (__global const uchar * src, uint src_offset, int src_pitch,
         DCT_OUT_BIAS (passes_log2)) >> DCT_OUT_SHIFT (passes_log2);
 
     if (x < width && y < height)
-      ((__global sample *) (dst + y * dst_pitch))[x] =
+      ((__global sample *) (dst + y * dst_pitch))[x * xstep] =
           SAMPLE_WORD (clamp (r, 0, (int) SAMPLE_MAX), shift);
   }
 }
@@ -168,7 +183,7 @@ dct_tile (__global const uchar * src, uint src_offset, int src_pitch,
 __kernel __attribute__ ((reqd_work_group_size (DCT_HIST_WG, 1, 1)))
 void
 dct_histogram (__global const uchar * src, uint src_offset, int src_pitch,
-    int width, int height, __global uint * hist, int shift)
+    int width, int height, __global uint * hist, int shift, int xstep)
 {
   __local uint counts[DCT_HIST_COEFFS * DCT_BINS];
   const int blocks_x = width / 8;
@@ -179,7 +194,8 @@ dct_histogram (__global const uchar * src, uint src_offset, int src_pitch,
     int bins[DCT_HIST_COEFFS];
 
     block_bins (src + src_offset + (b / blocks_x) * 8 * src_pitch +
-        (b % blocks_x) * 8 * (int) sizeof (sample), src_pitch, shift, bins);
+        (b % blocks_x) * 8 * xstep * (int) sizeof (sample), src_pitch, xstep,
+        shift, bins);
     for (int k = 0; k < DCT_HIST_COEFFS; k++)
       atomic_inc (counts + k * DCT_BINS + bins[k]);
   }

@@ -249,9 +249,11 @@ dct_copy (__global const uchar * src, uint src_offset, int src_pitch,
 }
 
 /* The coefficients (1, 0), (0, 1), (1, 1) of the 8x8 block whose rows start
- * at @p, @pitch bytes apart, as bins: dct_histogram's integers. */
+ * at @p, @pitch bytes apart, its samples @xstep apart (2: one component of
+ * interleaved chroma), as bins: dct_histogram's integers. */
 static inline void
-block_bins (__global const uchar * p, int pitch, int shift, int *bins)
+block_bins (__global const uchar * p, int pitch, int xstep, int shift,
+    int *bins)
 {
   int r0[8], r1[8];
 
@@ -259,7 +261,7 @@ block_bins (__global const uchar * p, int pitch, int shift, int *bins)
     __global const sample *row = (__global const sample *) (p + m * pitch);
     int s0 = 0, s1 = 0;
     for (int n = 0; n < 8; n++) {
-      const int x = (int) SAMPLE_VALUE (row[n], shift) - DCT_MID;
+      const int x = (int) SAMPLE_VALUE (row[n * xstep], shift) - DCT_MID;
       s0 += dct_c[0][n] * x;
       s1 += dct_c[1][n] * x;
     }
@@ -354,7 +356,7 @@ dct_histogram_mb (__global const uchar * src, uint src_offset, int src_pitch,
       int bins[DCT_HIST_COEFFS];
 
       block_bins (p + (b / 2) * second + (b % 2) * 8 * (int) sizeof (sample),
-          pitch, shift, bins);
+          pitch, 1, shift, bins);
       for (int k = 0; k < DCT_HIST_COEFFS; k++)
         atomic_inc (counts + k * DCT_BINS + bins[k]);
     }
