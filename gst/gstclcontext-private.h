@@ -93,7 +93,7 @@ gboolean gst_cl_context_is_host_unified (GstClContext * self);
 /* Measurement switches: how the suites and benchmarks force one path on any
  * device. Read from the environment once, when a context is made
  * (GST_CL_SVM=0: no SVM frames; GST_CL_DISCRETE=1: the discrete-GPU paths;
- * GST_CL_DCT_KERNEL=strips|tiles: the DCT stage's shape;
+ * GST_CL_DCT_KERNEL=strips|tiles|small-tiles: the DCT stage's shape;
  * GST_CL_AUTO_DECIDE=host|device: where strength=auto decides;
  * GST_CL_SHARE_UNTOUCHED=always|never: untouched planes shared or copied
  * whatever the measurement says); the library takes them from the context
@@ -103,6 +103,7 @@ typedef enum
   GST_CL_DCT_SHAPE_AUTO,        /* strips on a CPU, tiles elsewhere */
   GST_CL_DCT_SHAPE_STRIPS,
   GST_CL_DCT_SHAPE_TILES,
+  GST_CL_DCT_SHAPE_SMALL_TILES, /* tiles of the size every GPU runs */
 } GstClDctShape;
 
 typedef enum

@@ -83,6 +83,7 @@ read_switches (GstClSwitches * sw)
   sw->discrete = g_strcmp0 (g_getenv ("GST_CL_DISCRETE"), "1") == 0;
   sw->dct_shape = g_strcmp0 (dct, "strips") == 0 ? GST_CL_DCT_SHAPE_STRIPS :
       g_strcmp0 (dct, "tiles") == 0 ? GST_CL_DCT_SHAPE_TILES :
+      g_strcmp0 (dct, "small-tiles") == 0 ? GST_CL_DCT_SHAPE_SMALL_TILES :
       GST_CL_DCT_SHAPE_AUTO;
   sw->auto_decide = g_strcmp0 (decide, "host") == 0 ? GST_CL_AUTO_DECIDE_HOST :
       g_strcmp0 (decide, "device") == 0 ? GST_CL_AUTO_DECIDE_DEVICE :

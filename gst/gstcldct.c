@@ -29,12 +29,15 @@
 #endif
 
 #include "gstcldct-private.h"
+#include "gstcldebug-private.h"
 #include "gstclwaits-private.h"
 #include "gstclerror-private.h"
 #include "gstclprogram-private.h"
 #include "gstclkernels.h"
 
 #include <string.h>
+
+#define GST_CAT_DEFAULT gst_cl_dct_debug
 
 /* Work-items of dct_strips at least, for every compute unit: where a frame
  * has fewer strips than that, its height is cut into segments (each costs
@@ -64,6 +67,7 @@ struct _GstClDct
   cl_program program;
   cl_kernel pad;                /* strips */
   cl_kernel stage;              /* dct_strips or dct_tile */
+  gint tile, tile_wg;           /* dct_tile's DCT_TILE and DCT_WG */
   cl_kernel histogram;
   cl_kernel histogram_mb;       /* an interlaced frame's macroblocks' */
   cl_kernel copy;               /* dct_copy: the stage at threshold 0 */
@@ -266,6 +270,62 @@ release_decide (GstClDct * self)
   g_clear_pointer (&self->decide_program, clReleaseProgram);
 }
 
+/* The local memory dct_tile takes for tiles of @tile samples a side. */
+static gsize
+tile_local_bytes (gint tile)
+{
+  return (gsize) (tile + 2 * DCT_PAD) * (tile + 2 * DCT_PAD) * sizeof (cl_short)
+  + (gsize) tile *tile * sizeof (cl_int);
+}
+
+/* Builds the tiles' program (@sources) for samples of @depth bits with the
+ * large tiles (@large) or the small ones, into self->program and
+ * self->stage. The large ones only where the device runs dct_tile with
+ * their work-groups and local memory; FALSE otherwise (with @error set
+ * where the build failed). */
+static gboolean
+build_tiles (GstClDct * self, const gchar ** sources, guint depth,
+    gboolean large, GError ** error)
+{
+  const cl_device_id device = gst_cl_context_get_device (self->context);
+  const gint tile = large ? DCT_TILE_LARGE : DCT_TILE_SMALL;
+  const gint wg = large ? DCT_WG_LARGE : DCT_WG_SMALL;
+  gchar *options = g_strdup_printf ("-DDCT_TILE=%d -DDCT_WG=%d%s", tile, wg,
+      depth == 8 ? "" : " -DSAMPLE_BITS=10");
+  cl_ulong local = 0;
+  size_t max_group = 0;
+
+  if (large && (clGetDeviceInfo (device, CL_DEVICE_LOCAL_MEM_SIZE,
+              sizeof (local), &local, NULL) != CL_SUCCESS ||
+          local < tile_local_bytes (tile))) {
+    g_free (options);
+    return FALSE;
+  }
+  self->program = gst_cl_program_build (self->context, sources, options, NULL,
+      error);
+  g_free (options);
+  if (self->program)
+    self->stage = gst_cl_program_create_kernel (self->program, "dct_tile",
+        error);
+  if (self->stage && large &&
+      (clGetKernelWorkGroupInfo (self->stage, device,
+              CL_KERNEL_WORK_GROUP_SIZE, sizeof (max_group), &max_group,
+              NULL) != CL_SUCCESS || max_group < (size_t) wg)) {
+    GST_DEBUG ("dct_tile runs %zu work-items a group here: the small tiles",
+        max_group);
+    g_clear_pointer (&self->stage, clReleaseKernel);
+  }
+  if (!self->stage) {
+    g_clear_pointer (&self->program, clReleaseProgram);
+    return FALSE;
+  }
+  self->tile = tile;
+  self->tile_wg = wg;
+  GST_DEBUG ("dct_tile: tiles of %dx%d samples, %d work-items a group", tile,
+      tile, wg);
+  return TRUE;
+}
+
 GstClDct *
 gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
     GError ** error)
@@ -301,20 +361,21 @@ gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
       (type & CL_DEVICE_TYPE_CPU) != 0 : shape == GST_CL_DCT_SHAPE_STRIPS;
   /* one program a shape and a sample size (kernels/common.cl); the cache
    * key holds the sources and options (gstclprogram.c) */
-  self->program = gst_cl_program_build (context,
-      self->strips ? strips_sources : tiles_sources,
-      self->strips ? (depth == 8 ? "-DDCT_STRIPS" :
-          "-DDCT_STRIPS -DSAMPLE_BITS=10") : (depth == 8 ? "" :
-          "-DSAMPLE_BITS=10"), NULL, error);
-  if (!self->program)
-    goto failed;
   if (self->strips) {
+    self->program = gst_cl_program_build (context, strips_sources,
+        depth == 8 ? "-DDCT_STRIPS" : "-DDCT_STRIPS -DSAMPLE_BITS=10", NULL,
+        error);
+    if (!self->program)
+      goto failed;
     self->pad = gst_cl_program_create_kernel (self->program, "dct_pad", error);
     if (!self->pad)
       goto failed;
+    self->stage = gst_cl_program_create_kernel (self->program, "dct_strips",
+        error);
+  } else if (!(shape != GST_CL_DCT_SHAPE_SMALL_TILES &&
+          build_tiles (self, tiles_sources, depth, TRUE, NULL))) {
+    build_tiles (self, tiles_sources, depth, FALSE, error);
   }
-  self->stage = gst_cl_program_create_kernel (self->program,
-      self->strips ? "dct_strips" : "dct_tile", error);
   if (!self->stage)
     goto failed;
   self->histogram = gst_cl_program_create_kernel (self->program,
@@ -650,7 +711,7 @@ static gboolean
 threshold_tiles (GstClDct * self, const GstClDctPlane * plane,
     guint passes, const GstClEnqueue * how, GError ** error)
 {
-  static const size_t local[2] = { DCT_WG, 1 };
+  const size_t local[2] = { self->tile_wg, 1 };
   const cl_uint soff = (cl_uint) plane->src->offset;
   const cl_uint doff = (cl_uint) plane->dst->offset;
   const cl_int n = (cl_int) passes, plog = passes_log2 (passes);
@@ -682,8 +743,8 @@ threshold_tiles (GstClDct * self, const GstClDctPlane * plane,
   tiles.local = local;
   tiles.what = "dct_tile";
   return gst_cl_enqueue_kernel (self->context, self->stage,
-      (gsize) (plane->width + DCT_TILE - 1) / DCT_TILE * DCT_WG,
-      (plane->height + DCT_TILE - 1) / DCT_TILE, &tiles, error);
+      (gsize) (plane->width + self->tile - 1) / self->tile * self->tile_wg,
+      (plane->height + self->tile - 1) / self->tile, &tiles, error);
 }
 
 /* dct_copy (kernels/dct.cl): @plane's source into its destination where

@@ -37,6 +37,8 @@ G_BEGIN_DECLS
   X (gst_cl_coding_debug, "clcoding", \
       "picture types and quantisers of the coded stream") \
   X (gst_cl_context_debug, "clcontext", "OpenCL devices, context, queues") \
+  X (gst_cl_dct_debug, "cldct", \
+      "the shifted-DCT stage and strength=auto's histogram and decision") \
   X (gst_cl_cuda_debug, "clcuda", "CUDA memory into OpenCL") \
   X (gst_cl_cuda_import_debug, "clcudaimport", \
       "CUDA frames as OpenCL buffers") \
