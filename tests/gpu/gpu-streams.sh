@@ -16,7 +16,9 @@
 # decoder (nvmpeg2videodec, nvmpeg2videodevice1dec, ...), with clepsilon
 # device=nvidia, which takes the decoder's GPU; CHECK=1 adds, per clip, filter and path, the md5 of each of
 # CHECK_N (4) chains of one process against the same chain run alone
-# (NS=" " runs that check alone).
+# (NS=" " runs that check alone); QUEUE=1 puts a queue after each decoder
+# (the decoders alone too), so that the element's waits on the device run
+# in a thread of their own.
 # Prints one row per clip, mode and N: frames a second of the decoders
 # alone, then with each filter as a share of that, on each memory path; then
 # the element's host waits (ms a frame, by cause, mean over the chains of
@@ -50,9 +52,10 @@ decoder () { # CLIP K: the source and decoder of stream K (1, 2, ...)
 }
 
 chain () { # CLIP PATH FILTER K: stream K's decode chain, its sink sinkK
-  local f=""
+  local f="" q=""
+  [ "${QUEUE:-0}" = 1 ] && q=" ! queue"
   [ "$3" = dec ] || f="! clepsilon device=nvidia strength=$3"
-  echo "$(decoder "$1" "$4") ! ${caps[$2]} $f ! fakesink name=sink$4 sync=false"
+  echo "$(decoder "$1" "$4")$q ! ${caps[$2]} $f ! fakesink name=sink$4 sync=false"
 }
 
 # The aggregate frames a second of the "frames ... first ... last" lines of
@@ -107,7 +110,7 @@ check_row () { # CLIP PATH FILTER N
   echo "md5 $1 $2 $3: $same of $4 chains equal to the chain alone ($(cat "$out/md5-0"))"
 }
 
-echo "card: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l) on the machine, streams over $GPUS"
+echo "card: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l) on the machine, streams over $GPUS""$([ "${QUEUE:-0}" = 1 ] && echo ", a queue after each decoder")"
 if [ "${MPS:-0}" = 1 ]; then
   export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
   mkdir -p /tmp/mps-pipe /tmp/mps-log
