@@ -90,6 +90,11 @@ typedef struct
    * own; 2 for one component of interleaved chroma (NV12), read and
    * written in place, where gst_cl_dct_reads_interleaved() */
   gint xstep;
+  /* 0 or 1; or 2 components of interleaved chroma, the second's samples
+   * @component_step bytes after the first's, run together by
+   * gst_cl_dct_auto() where gst_cl_dct_reads_interleaved() */
+  gint components;
+  gint component_step;
 } GstClDctPlane;
 
 /* Counts, over the 8x8 blocks of the plane's own grid that lie wholly inside
@@ -139,7 +144,9 @@ gboolean gst_cl_dct_reads_interleaved (GstClDct * self);
  * @coding (may be NULL) on the device's state of plane @index (below the
  * GST_VIDEO_MAX_PLANES that @self keeps, each zeroed at first and by
  * gst_cl_dct_auto_reset_states()), then the stage at its threshold with
- * @passes, or a copy where it is 0. Ordered and reported as
+ * @passes, or a copy where it is 0. A @plane of two components: each
+ * with its own histogram, decision (states @index and @index + 1) and
+ * threshold, in the same launches. Ordered and reported as
  * gst_cl_dct_threshold() is. Only where gst_cl_dct_decides(). */
 gboolean gst_cl_dct_auto (GstClDct * self, const GstClDctPlane * plane,
     guint index, const GstClDctAutoParams * params,

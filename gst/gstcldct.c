@@ -71,9 +71,9 @@ struct _GstClDct
   cl_kernel histogram;
   cl_kernel histogram_mb;       /* an interlaced frame's macroblocks' */
   cl_kernel copy;               /* dct_copy: the stage at threshold 0 */
-  cl_mem hist;                  /* GST_CL_DCT_HIST_SIZE uints */
+  cl_mem hist;                  /* GST_CL_DCT_HIST_SIZE uints a component, 2 */
   cl_mem mb_hist;               /* the same, of histogram_mb */
-  cl_mem threshold;             /* one uint: the threshold the stage reads */
+  cl_mem threshold;             /* a uint a component, 2: what the stage reads */
   cl_mem buf;                   /* dct_pad's copy (strips) */
   gsize buf_size;
   /* strength=auto decided on the device (kernels/dct-estimate.cl): its
@@ -130,14 +130,24 @@ plane_xstep (const GstClDctPlane * plane)
   return MAX (plane->xstep, 1);
 }
 
-/* Whether @self's kernels take @plane: interleaved chroma only in the
- * shape that reads it in place. */
-static gboolean
-takes_plane (const GstClDct * self, const GstClDctPlane * plane)
+/* @plane's components (GstClDctPlane). */
+static gint
+plane_components (const GstClDctPlane * plane)
 {
+  return MAX (plane->components, 1);
+}
+
+/* Whether @self's kernels take @plane: interleaved chroma only in the
+ * shape that reads it in place; two components at once where @pairs. */
+static gboolean
+takes_plane (const GstClDct * self, const GstClDctPlane * plane, gboolean pairs)
+{
+  const gboolean tiles = !self->strips && !plane->interlaced;
+
   return plane->width > 0 && plane->height > 0 &&
-      (plane_xstep (plane) == 1 || (plane_xstep (plane) == 2 && !self->strips
-          && !plane->interlaced));
+      (plane_xstep (plane) == 1 || (plane_xstep (plane) == 2 && tiles)) &&
+      (plane_components (plane) == 1 || (plane_components (plane) == 2 &&
+          tiles && pairs));
 }
 
 void
@@ -390,7 +400,7 @@ gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
   if (!self->copy)
     goto failed;
   self->hist = gst_cl_context_create_buffer (context, CL_MEM_READ_WRITE,
-      GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), "DCT histogram", error);
+      2 * GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), "DCT histograms", error);
   if (!self->hist)
     goto failed;
   self->mb_hist = gst_cl_context_create_buffer (context, CL_MEM_READ_WRITE,
@@ -399,7 +409,7 @@ gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
   if (!self->mb_hist)
     goto failed;
   self->threshold = gst_cl_context_create_buffer (context, CL_MEM_READ_WRITE,
-      sizeof (cl_uint), "DCT threshold", error);
+      2 * sizeof (cl_uint), "DCT thresholds", error);
   if (!self->threshold)
     goto failed;
   create_decide (self);
@@ -479,9 +489,11 @@ launch_histogram (GstClDct * self, const GstClDctPlane * plane,
     return FALSE;
   if (!self->strips) {
     const cl_int xstep = plane_xstep (plane);
+    const cl_int component_step = plane->component_step;
     GstClArgs args = GST_CL_ARGS_INIT;
 
     GST_CL_ARG (self->histogram, 7, xstep, &args);
+    GST_CL_ARG (self->histogram, 8, component_step, &args);
     if (!gst_cl_args_check (&args, "dct_histogram", error))
       return FALSE;
   }
@@ -499,7 +511,7 @@ launch_histogram (GstClDct * self, const GstClDctPlane * plane,
      * global adds stay cheap; each work-item takes blocks in turn */
     global[0] = MIN ((gsize) (width / 8) * (height / 8) / DCT_HIST_WG + 1,
         DCT_HIST_GROUPS) * DCT_HIST_WG;
-    global[1] = 1;
+    global[1] = plane_components (plane);
     local[0] = DCT_HIST_WG;
     local[1] = 1;
   }
@@ -542,7 +554,8 @@ enqueue_histogram (GstClDct * self, const GstClDctPlane * plane,
   /* the fills write only our buffers: the wait list is the kernels'; on
    * the in-order queue, after what read the last histograms */
   err = clEnqueueFillBuffer (queue, self->hist, &zero, sizeof (zero), 0,
-      GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0, NULL, NULL);
+      plane_components (plane) * GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0,
+      NULL, NULL);
   if (err == CL_SUCCESS && plane->interlaced)
     err = clEnqueueFillBuffer (queue, self->mb_hist, &zero, sizeof (zero), 0,
         GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0, NULL, NULL);
@@ -561,7 +574,7 @@ gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
   gint64 began;
   cl_int err;
 
-  g_return_val_if_fail (takes_plane (self, plane), FALSE);
+  g_return_val_if_fail (takes_plane (self, plane, FALSE), FALSE);
   g_return_val_if_fail (!plane->interlaced || mb_hist != NULL, FALSE);
   if (!enqueue_histogram (self, plane, after, error))
     return FALSE;
@@ -716,6 +729,8 @@ threshold_tiles (GstClDct * self, const GstClDctPlane * plane,
   const cl_uint doff = (cl_uint) plane->dst->offset;
   const cl_int n = (cl_int) passes, plog = passes_log2 (passes);
   const cl_int xstep = plane_xstep (plane);
+  const cl_int component_step = plane->component_step;
+  const gsize tiles_y = (plane->height + self->tile - 1) / self->tile;
   GstClEnqueue tiles = *how;
   cl_ulong sxs, sys;
   GstClArgs args = GST_CL_ARGS_INIT;
@@ -737,6 +752,7 @@ threshold_tiles (GstClDct * self, const GstClDctPlane * plane,
   GST_CL_ARG (self->stage, a++, plog, &args);
   GST_CL_ARG (self->stage, a++, self->shift, &args);
   GST_CL_ARG (self->stage, a++, xstep, &args);
+  GST_CL_ARG (self->stage, a++, component_step, &args);
   if (!gst_cl_args_check (&args, "dct_tile", error))
     return FALSE;
   /* a work-group a tile (kernels/dct-tiles.cl) */
@@ -744,7 +760,7 @@ threshold_tiles (GstClDct * self, const GstClDctPlane * plane,
   tiles.what = "dct_tile";
   return gst_cl_enqueue_kernel (self->context, self->stage,
       (gsize) (plane->width + self->tile - 1) / self->tile * self->tile_wg,
-      (plane->height + self->tile - 1) / self->tile, &tiles, error);
+      tiles_y * plane_components (plane), &tiles, error);
 }
 
 /* dct_copy (kernels/dct.cl): @plane's source into its destination where
@@ -803,7 +819,7 @@ gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
   cl_int err;
 
   g_return_val_if_fail (passes_log2 (passes) >= 0 &&
-      takes_plane (self, plane), FALSE);
+      takes_plane (self, plane, FALSE), FALSE);
   /* the value is taken when enqueued; the in-order queue runs it after
    * the commands of the last frame that read the buffer */
   err = clEnqueueFillBuffer (queue, self->threshold, &thr, sizeof (thr), 0,
@@ -825,11 +841,12 @@ gst_cl_dct_reads_interleaved (GstClDct * self)
   return !self->strips;
 }
 
-/* dct_decide (kernels/dct-estimate.cl) on the histogram in self->hist
- * (and self->mb_hist where @interlaced), for plane @index's state, into
- * self->threshold, after @after's list. */
+/* dct_decide (kernels/dct-estimate.cl) on the histograms of @components
+ * in self->hist (and self->mb_hist where @interlaced), for the states of
+ * planes @index on, into self->threshold, after @after's list. */
 static gboolean
-launch_decide (GstClDct * self, guint index, gboolean interlaced,
+launch_decide (GstClDct * self, guint index, guint components,
+    gboolean interlaced,
     const GstClDctAutoParams * params, const GstClDctCoding * coding,
     const GstClAfter * after, GError ** error)
 {
@@ -858,8 +875,8 @@ launch_decide (GstClDct * self, guint index, gboolean interlaced,
   GST_CL_ARG (self->decide, a++, self->threshold, &args);
   if (!gst_cl_args_check (&args, "dct_decide", error))
     return FALSE;
-  return gst_cl_enqueue_kernel (self->context, self->decide, DCT_DECIDE_WG, 1,
-      &how, error);
+  return gst_cl_enqueue_kernel (self->context, self->decide,
+      DCT_DECIDE_WG * components, 1, &how, error);
 }
 
 gboolean
@@ -870,17 +887,18 @@ gst_cl_dct_auto (GstClDct * self, const GstClDctPlane * plane, guint index,
   const GstClAfter next = { 0, NULL, after->events };
 
   g_return_val_if_fail (self->decide != NULL, FALSE);
-  g_return_val_if_fail (index < GST_VIDEO_MAX_PLANES, FALSE);
+  g_return_val_if_fail (index + plane_components (plane) <=
+      GST_VIDEO_MAX_PLANES, FALSE);
   g_return_val_if_fail (passes_log2 (passes) >= 0 &&
-      takes_plane (self, plane), FALSE);
+      takes_plane (self, plane, TRUE), FALSE);
   if (!enqueue_histogram (self, plane, after, error))
     return FALSE;
   /* each after the last on the in-order queue: the decision after the
    * histogram, the stage after the decision; the decision waits for
    * @after's list too, which a plane too small for the histogram's kernel
    * has not waited for yet (the fill needs none) */
-  if (!launch_decide (self, index, plane->interlaced, params, coding, after,
-          error))
+  if (!launch_decide (self, index, plane_components (plane),
+          plane->interlaced, params, coding, after, error))
     return FALSE;
   return run_stage (self, plane, passes, TRUE, &next, error);
 }

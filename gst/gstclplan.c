@@ -716,22 +716,30 @@ run_packed (GstClPlan * self, GstClFrameQueues * q,
  * place (gst_cl_dct_reads_interleaved()): from the kernel source into the
  * kernel destination, each component's samples two apart, the other's
  * bytes left to its own pass. Without the launches that unpack and pack
- * each component, half of the chroma's on a GPU. */
+ * each component, half of the chroma's on a GPU; and where the device
+ * decides, both components in the same launches (their states are one
+ * after the other), a third of the rest. */
 static gboolean
 run_interleaved_in_place (GstClPlan * self, GstClFrameQueues * q,
     const GstClPlaneWork * w, GError ** error)
 {
+  const gint *offset = w->plane.chroma_offset;
+  const guint *comp = w->plane.chroma_comp;
+  GstClPlaneRef src = w->ksrc, dst = w->kdst;
+  GstClDctPlane on = { &src, &dst, w->region.width, w->region.height, FALSE,
+    2, 2, offset[1] - offset[0]
+  };
   guint i;
 
+  src.offset += offset[0];
+  dst.offset += offset[0];
+  if (gst_cl_dct_decides (self->dct) && comp[1] == comp[0] + 1)
+    return run_auto (self, q, &on, w->index, comp[0], error);
+  on.components = 1;
   for (i = 0; i < 2; i++) {
-    GstClPlaneRef src = w->ksrc, dst = w->kdst;
-    const GstClDctPlane on = { &src, &dst, w->region.width, w->region.height,
-      FALSE, 2
-    };
-
-    src.offset += w->plane.chroma_offset[i];
-    dst.offset += w->plane.chroma_offset[i];
-    if (!run_auto (self, q, &on, w->index, w->plane.chroma_comp[i], error))
+    src.offset = w->ksrc.offset + offset[i];
+    dst.offset = w->kdst.offset + offset[i];
+    if (!run_auto (self, q, &on, w->index, comp[i], error))
       return FALSE;
   }
   return TRUE;

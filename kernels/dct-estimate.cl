@@ -160,19 +160,20 @@ frame_threshold (__global const uint * hist, const EstParams * params,
   barrier (CLK_LOCAL_MEM_FENCE);
 }
 
-/* One work-group: the threshold of the frame whose histogram is @hist
- * (DCT_HIST_COEFFS x DCT_BINS entries), or, where @interlaced and that
- * shows no lattice, @mb_hist (its macroblocks': kernels/dct.cl) for plane
- * @index, whose state is states[index]
- * (updated), with the parameters @packed, the picture type @picture and
- * quantiser @quantiser (0: not known) the stream tells; written to
- * threshold[0], where the stage reads it. */
+/* A work-group a component c: the threshold of the frame whose histogram
+ * is the c-th of @hist (DCT_HIST_COEFFS x DCT_BINS entries each), or, where
+ * @interlaced and that shows no lattice, @mb_hist (its macroblocks':
+ * kernels/dct.cl; one component alone) for component @index + c, whose
+ * state is states[index + c] (updated), with the parameters @packed, the
+ * picture type @picture and quantiser @quantiser (0: not known) the stream
+ * tells; written to threshold[c], where the stage reads it. */
 __kernel __attribute__ ((reqd_work_group_size (DECIDE_WG, 1, 1)))
 void
 dct_decide (__global const uint * hist, __global const uint * mb_hist,
     int interlaced, __global EstState * states, uint index, uint16 packed, int picture,
     double quantiser, __global uint * threshold)
 {
+  const int c = get_group_id (0);
   __local ulong p[DCT_HIST_COEFFS][DCT_BINS + 1];
   __local ulong chunk[DCT_HIST_COEFFS][DECIDE_WG];
   __local uint step[DCT_HIST_COEFFS], qp[DCT_HIST_COEFFS];
@@ -182,6 +183,7 @@ dct_decide (__global const uint * hist, __global const uint * mb_hist,
   __local int detail, mb_detail;  /* the grid's is the state's */
   const EstParams params = unpack_params (packed);
 
+  hist += c * DCT_HIST_COEFFS * DCT_BINS;
   frame_threshold (hist, &params, p, chunk, step, qp, thr, kind, &grid_thr,
       &detail);
   /* both histograms where the frame is interlaced: a barrier taken on a
@@ -192,6 +194,6 @@ dct_decide (__global const uint * hist, __global const uint * mb_hist,
     frame_threshold (mb_hist, &params, p, chunk, step, qp, thr, kind,
         &mb_thr, &mb_detail);
   if (get_local_id (0) == 0)
-    threshold[0] = est_update (states + index, grid_thr ? grid_thr :
+    threshold[c] = est_update (states + index + c, grid_thr ? grid_thr :
         interlaced ? mb_thr : 0, detail, picture, quantiser, &params);
 }

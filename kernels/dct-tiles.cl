@@ -90,8 +90,11 @@ block_inverse (__local const short (*in)[DCT_TILE_IN], int x0, int y0,
 /* The stage (dct.cl) on the tile of work-group (g0, g1): pass p's offsets
  * are bits 4p..4p+3 of @sxs and @sys, @passes of them; a component's
  * samples lie @xstep apart in a row (2: one component of NV12's chroma,
- * read and written in place, the other's bytes left alone). At a threshold
- * of 0 the tile is copied as it is (dct_copy's words), so that the stage
+ * read and written in place, the other's bytes left alone). Dimension 1
+ * holds the tile rows of each component in turn: component c's samples
+ * start @component_step bytes after component c - 1's, and its threshold
+ * is threshold_at[c] (NV12's U and V in one launch). At a threshold of 0
+ * the tile is copied as it is (dct_copy's words), so that the stage
  * needs no second launch for it. Block g of the
  * tile's is block g / passes of pass g % passes: the passes interleaved,
  * the work-items of a SIMD group read and add at different offsets of the
@@ -103,21 +106,24 @@ void
 dct_tile (__global const uchar * src, uint src_offset, int src_pitch,
     __global uchar * dst, uint dst_offset, int dst_pitch, int width,
     int height, ulong sxs, ulong sys, int passes,
-    __global const uint * threshold_at, int passes_log2, int shift, int xstep)
+    __global const uint * threshold_at, int passes_log2, int shift, int xstep,
+    int component_step)
 {
   __local short in[DCT_TILE_IN][DCT_TILE_IN];
   __local int acc[DCT_TILE][DCT_TILE];
   const int lid = get_local_id (0);
+  const int tiles_y = (height + DCT_TILE - 1) / DCT_TILE;
+  const int c = (int) get_group_id (1) / tiles_y;
   const int tx = (int) get_group_id (0) * DCT_TILE;
-  const int ty = (int) get_group_id (1) * DCT_TILE;
+  const int ty = (int) get_group_id (1) % tiles_y * DCT_TILE;
   /* the blocks of a pass over the tile, from the one holding its first
    * sample to the one holding its last (tx and ty are multiples of 8): at
    * most `across` a row and a column, one less at an offset of 0 */
   const int across = DCT_TILE / 8 + 1;
-  const int threshold = (int) min (threshold_at[0], (uint) INT_MAX);
+  const int threshold = (int) min (threshold_at[c], (uint) INT_MAX);
 
-  src += src_offset;
-  dst += dst_offset;
+  src += src_offset + c * component_step;
+  dst += dst_offset + c * component_step;
   if (threshold == 0) {
     /* the whole work-group returns, before any barrier */
     for (int p = lid; p < DCT_TILE * DCT_TILE; p += DCT_WG) {
@@ -180,15 +186,22 @@ dct_tile (__global const uchar * src, uint src_offset, int src_pitch,
   }
 }
 
+/* The histogram of each component: dimension 1 is the component c, whose
+ * samples start @component_step bytes after those of c - 1 and whose
+ * counts go to the c-th histogram of @hist (dct_tile's layout). */
 __kernel __attribute__ ((reqd_work_group_size (DCT_HIST_WG, 1, 1)))
 void
 dct_histogram (__global const uchar * src, uint src_offset, int src_pitch,
-    int width, int height, __global uint * hist, int shift, int xstep)
+    int width, int height, __global uint * hist, int shift, int xstep,
+    int component_step)
 {
   __local uint counts[DCT_HIST_COEFFS * DCT_BINS];
   const int blocks_x = width / 8;
   const int blocks = blocks_x * (height / 8);
+  const int c = get_global_id (1);
 
+  src += c * component_step;
+  hist += c * DCT_HIST_COEFFS * DCT_BINS;
   counts_clear (counts);
   for (int b = get_global_id (0); b < blocks; b += get_global_size (0)) {
     int bins[DCT_HIST_COEFFS];

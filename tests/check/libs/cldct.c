@@ -793,6 +793,97 @@ GST_START_TEST (test_auto_interlaced_on_device)
 
 GST_END_TEST;
 
+/* The same on two components of interleaved chroma at once (the GPU
+ * shape, dct-tiles.cl): each with its own histogram, decision and state
+ * (1 and 2), written in place; NV12's order on even frames, NV21's (the
+ * second component a byte before the first) on odd ones. */
+GST_START_TEST (test_auto_pair_on_device)
+{
+  GstClDct *dct = dcts[0];
+  GstClDctAuto host[2] = { {0,}, {0,}
+  };
+  AutoStream st;
+  guint frame, c;
+
+  if (!gst_cl_dct_reads_interleaved (dct))
+    return;
+  fail_unless (gst_cl_dct_decides (dct));
+  auto_stream_init (&st, 1740, 93, 61);
+  for (frame = 0; frame < 60; frame++) {
+    const gint w = st.w, h = st.h, pitch = 2 * w + AUTO_SPAD;
+    const gint dpitch = 2 * w + AUTO_DPAD, first = frame % 2;
+    const gsize ssize = AUTO_SOFF + (gsize) pitch * h + 1;
+    const gsize dsize = AUTO_DOFF + (gsize) dpitch * h + 1;
+    guint8 *src = g_malloc (ssize), *want = g_malloc (dsize);
+    guint8 *got = g_malloc (dsize), *plane = g_malloc ((gsize) w * h);
+    guint8 *out = g_malloc ((gsize) w * h);
+    GstClDctAutoParams params;
+    GstClPlaneRef sref, dref;
+    GError *err = NULL;
+    cl_mem s_mem, d_mem;
+    gint x, y;
+
+    auto_stream_next (&st, frame, 60);
+    memset (src, POISON, ssize);
+    memset (want, POISON, dsize);
+    for (c = 0; c < 2; c++) {
+      const gint at = c == 0 ? first : 1 - first;
+      guint32 hist[GST_CL_DCT_HIST_SIZE];
+      guint threshold;
+
+      auto_stream_plane (&st, 1, &params);
+      for (y = 0; y < h; y++)
+        memcpy (plane + y * w, st.src + AUTO_SOFF + y * (w + AUTO_SPAD), w);
+      memset (hist, 0, sizeof (hist));
+      ref_dct_histogram (plane, w, w, h, hist);
+      threshold = gst_cl_dct_auto_update_interlaced (&host[c], hist, NULL,
+          &st.coding, &params);
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+          src[AUTO_SOFF + y * pitch + 2 * x + at] = plane[y * w + x];
+      if (threshold > 0)
+        ref_dct_threshold_plane (plane, w, out, w, w, h, threshold,
+            GST_CL_DCT_MAX_PASSES);
+      else
+        memcpy (out, plane, (gsize) w * h);
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+          want[AUTO_DOFF + y * dpitch + 2 * x + at] = out[y * w + x];
+    }
+    s_mem = upload (src, ssize);
+    memset (got, POISON, dsize);
+    d_mem = upload (got, dsize);
+    sref = ref_at (s_mem, AUTO_SOFF + first, pitch);
+    dref = ref_at (d_mem, AUTO_DOFF + first, dpitch);
+    fail_unless (gst_cl_dct_auto (dct, &(GstClDctPlane) {
+            &sref, &dref, w, h, FALSE, 2, 2, first ? -1 : 1}
+            , 1, &params, &st.coding, GST_CL_DCT_MAX_PASSES, &(GstClAfter) {
+            0, NULL, NULL}
+            , &err), "%s", err ? err->message : "");
+    fail_unless (clEnqueueReadBuffer (gst_cl_context_get_queue
+            (fixture_context), d_mem, CL_TRUE, 0, dsize, got, 0, NULL,
+            NULL) == CL_SUCCESS);
+    fail_unless (memcmp (got, want, dsize) == 0, "frame %u: the components "
+        "differ from the reference", frame);
+    for (c = 0; c < 2; c++) {
+      fail_unless (gst_cl_dct_read_state (dct, 1 + c, &err), "%s",
+          err ? err->message : "");
+      check_auto_state (dct, &host[c], frame, 1 + c);
+    }
+    clReleaseMemObject (s_mem);
+    clReleaseMemObject (d_mem);
+    g_free (out);
+    g_free (plane);
+    g_free (got);
+    g_free (want);
+    g_free (src);
+  }
+  fail_unless (host[0].lattice_seen && host[1].lattice_seen);
+  auto_stream_clear (&st);
+}
+
+GST_END_TEST;
+
 /* Every frame enqueued before any is waited for, as frames in flight are
  * (more state reads than the ring holds): each plane, then the last
  * state. */
@@ -954,6 +1045,7 @@ cldct_suite (void)
   tcase_add_test (tc, test_10bit_is_8bit_times_4);
   tcase_add_test (tc, test_auto_on_device);
   tcase_add_test (tc, test_auto_interlaced_on_device);
+  tcase_add_test (tc, test_auto_pair_on_device);
   tcase_add_test (tc, test_auto_in_flight);
   tcase_add_test (tc, test_auto_waits);
   tcase_add_test (tc, test_auto_copies_words);
