@@ -73,9 +73,10 @@ void gst_cl_dct_free (GstClDct * self);
 
 /* One plane for the DCT kernels: @src (and for the stage @dst, else
  * unread) an OpenCL buffer each (@mem, from byte @offset, @pitch bytes per
- * row), @width x @height samples of one component. (GstClStagePlane's
- * @xstep and @shift are not the stage's: it takes one component, and the
- * shift given to gst_cl_dct_new().) */
+ * row), @width x @height samples of one component, or of each of two
+ * (@components below). (GstClStagePlane's @xstep and @shift are not the
+ * stage's: it takes one component, @xstep samples apart, and the shift
+ * given to gst_cl_dct_new().) */
 typedef struct
 {
   const GstClPlaneRef *src;

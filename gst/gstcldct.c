@@ -57,7 +57,8 @@
  * output with its sums in local memory, a work-item a block; and
  * dct_histogram, a work-item a block: the many small work-items a GPU
  * wants. GST_CL_DCT_KERNEL=strips or tiles picks one, for tests and timings
- * (read with the context's switches). */
+ * (read with the context's switches; small-tiles: the tiles' small size
+ * alone, build_tiles()). */
 struct _GstClDct
 {
   GstClContext *context;
@@ -843,7 +844,8 @@ gst_cl_dct_reads_interleaved (GstClDct * self)
 
 /* dct_decide (kernels/dct-estimate.cl) on the histograms of @components
  * in self->hist (and self->mb_hist where @interlaced), for the states of
- * planes @index on, into self->threshold, after @after's list. */
+ * planes @index on, into self->threshold, after @after's list: a launch a
+ * component. */
 static gboolean
 launch_decide (GstClDct * self, guint index, guint components,
     gboolean interlaced,
@@ -860,6 +862,7 @@ launch_decide (GstClDct * self, guint index, guint components,
   cl_uint16 packed = { {0,} };
   GstClArgs args = GST_CL_ARGS_INIT;
   guint a = 0;
+  cl_int c;
 
   /* the fields in order (kernels/dct-estimate.cl, unpack_params()) */
   G_STATIC_ASSERT (sizeof (*params) <= sizeof (packed));
@@ -873,10 +876,14 @@ launch_decide (GstClDct * self, guint index, guint components,
   GST_CL_ARG (self->decide, a++, picture, &args);
   GST_CL_ARG (self->decide, a++, quantiser, &args);
   GST_CL_ARG (self->decide, a++, self->threshold, &args);
-  if (!gst_cl_args_check (&args, "dct_decide", error))
-    return FALSE;
-  return gst_cl_enqueue_kernel (self->context, self->decide,
-      DCT_DECIDE_WG * components, 1, &how, error);
+  for (c = 0; c < (cl_int) components; c++) {
+    GST_CL_ARG (self->decide, a, c, &args);
+    if (!gst_cl_args_check (&args, "dct_decide", error) ||
+        !gst_cl_enqueue_kernel (self->context, self->decide, DCT_DECIDE_WG, 1,
+            &how, error))
+      return FALSE;
+  }
+  return TRUE;
 }
 
 gboolean

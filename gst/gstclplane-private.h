@@ -50,7 +50,8 @@ typedef struct
   /* Interleaved 8-bit chroma (NV12, NV21): two components a pair, from
    * byte @chroma_offset[i] of each; @chroma_comp[i] is each one's
    * GstVideoFormatInfo component (1: U, 2: V). The DCT stage sees each
-   * alone, unpacked as packed luma is; the other stages work on the plane
+   * alone: in place in the GPU shape (gst_cl_dct_reads_interleaved()),
+   * else unpacked as packed luma is; the other stages work on the plane
    * as it is. */
   gboolean interleaved;
   gint chroma_offset[2];

@@ -160,20 +160,22 @@ frame_threshold (__global const uint * hist, const EstParams * params,
   barrier (CLK_LOCAL_MEM_FENCE);
 }
 
-/* A work-group a component c: the threshold of the frame whose histogram
- * is the c-th of @hist (DCT_HIST_COEFFS x DCT_BINS entries each), or, where
- * @interlaced and that shows no lattice, @mb_hist (its macroblocks':
- * kernels/dct.cl; one component alone) for component @index + c, whose
- * state is states[index + c] (updated), with the parameters @packed, the
- * picture type @picture and quantiser @quantiser (0: not known) the stream
- * tells; written to threshold[c], where the stage reads it. */
+/* One work-group: the threshold of the frame whose histogram is the c-th
+ * of @hist (DCT_HIST_COEFFS x DCT_BINS entries each), c = @component, or,
+ * where @interlaced and that shows no lattice, @mb_hist (its macroblocks':
+ * kernels/dct.cl; one component alone) for plane @index + c, whose state
+ * is states[index + c] (updated), with the parameters @packed, the picture
+ * type @picture and quantiser @quantiser (0: not known) the stream tells;
+ * written to threshold[c], where the stage reads it. A launch a component:
+ * with two work-groups at once in one launch, PoCL 3.1 now and then gave
+ * one component the other's threshold (test_auto_pair_on_device). */
 __kernel __attribute__ ((reqd_work_group_size (DECIDE_WG, 1, 1)))
 void
 dct_decide (__global const uint * hist, __global const uint * mb_hist,
     int interlaced, __global EstState * states, uint index, uint16 packed, int picture,
-    double quantiser, __global uint * threshold)
+    double quantiser, __global uint * threshold, int component)
 {
-  const int c = get_group_id (0);
+  const int c = component;
   __local ulong p[DCT_HIST_COEFFS][DCT_BINS + 1];
   __local ulong chunk[DCT_HIST_COEFFS][DECIDE_WG];
   __local uint step[DCT_HIST_COEFFS], qp[DCT_HIST_COEFFS];

@@ -200,13 +200,13 @@ dct_histogram (__global const uchar * src, uint src_offset, int src_pitch,
   const int blocks = blocks_x * (height / 8);
   const int c = get_global_id (1);
 
-  src += c * component_step;
+  src += src_offset + c * component_step;       /* component c's */
   hist += c * DCT_HIST_COEFFS * DCT_BINS;
   counts_clear (counts);
   for (int b = get_global_id (0); b < blocks; b += get_global_size (0)) {
     int bins[DCT_HIST_COEFFS];
 
-    block_bins (src + src_offset + (b / blocks_x) * 8 * src_pitch +
+    block_bins (src + (b / blocks_x) * 8 * src_pitch +
         (b % blocks_x) * 8 * xstep * (int) sizeof (sample), src_pitch, xstep,
         shift, bins);
     for (int k = 0; k < DCT_HIST_COEFFS; k++)

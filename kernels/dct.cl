@@ -234,7 +234,8 @@ idct8 (const dctv * X, dctv * y, int bias)
 /* The stage where the threshold it reads is 0 (strength=auto found no
  * coding on the frame): @src's samples into @dst as they are, whole words
  * (the bits a 10-bit sample's value does not use too); nothing otherwise,
- * where dct_strips or dct_tile writes @dst. A work-item a sample. */
+ * where dct_strips writes @dst (dct_tile copies at 0 itself). A work-item a
+ * sample. */
 __kernel void
 dct_copy (__global const uchar * src, uint src_offset, int src_pitch,
     __global uchar * dst, uint dst_offset, int dst_pitch, int width,

@@ -1168,7 +1168,9 @@ nv12_coded (const GstVideoInfo * info, GRand * rand, const gint * steps,
  * own, as a P frame of the first group of pictures takes it:
  * floor (step x HOLD_GAIN_P / 16 x FIRST_GOP / 16 + 1/2)
  * (gstcldctestimate-private.h). Each component of the output is the
- * reference's stage on the input's at that threshold. */
+ * reference's stage on the input's at that threshold. Then, on a new
+ * plan, an intra frame that shows no coding: each component as it is
+ * (threshold 0). */
 GST_START_TEST (test_strength_auto_nv12)
 {
   static const gint intra_steps[3] = { 40, 56, 100 };
@@ -1187,13 +1189,20 @@ GST_START_TEST (test_strength_auto_nv12)
   s.dct_stage = TRUE;
   gst_cl_plan_set_settings (plan, &s);
   fail_unless_equals_int (gst_cl_plan_untouched_planes (plan), 0);
-  for (frame_n = 0; frame_n < 2; frame_n++) {
+  for (frame_n = 0; frame_n < 3; frame_n++) {
     GstBuffer *in = nv12_coded (&info, rand, frame_n == 0 ? intra_steps :
-        flat, frame_n == 0 ? GST_CL_PICTURE_I : GST_CL_PICTURE_P);
+        flat, frame_n == 1 ? GST_CL_PICTURE_P : GST_CL_PICTURE_I);
     GstBuffer *out = gst_buffer_new_allocate (NULL, info.size, NULL);
     GstVideoFrame fin, fout;
     GstClFrameStats frame;
 
+    if (frame_n == 2) {
+      /* no step seen before: nothing to hold */
+      gst_cl_plan_free (plan);
+      plan = gst_cl_plan_new (context, tuner, &info, 1, NULL);
+      fail_unless (plan != NULL);
+      gst_cl_plan_set_settings (plan, &s);
+    }
     fail_unless (gst_cl_plan_process (plan, in, out, FALSE, &frame, NULL));
     fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
     fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
@@ -1208,6 +1217,9 @@ GST_START_TEST (test_strength_auto_nv12)
       if (frame_n == 0) {
         fail_unless (own > 0, "component %u: no step to find", c);
         threshold = held[c] = own;
+      } else if (frame_n == 2) {
+        fail_unless_equals_int (own, 0);
+        threshold = 0;
       } else {
         fail_unless_equals_int (own, 0);
         threshold = (guint) floor (held[c] * GST_CL_DCT_DEFAULT_HOLD_GAIN_P /
@@ -1215,8 +1227,11 @@ GST_START_TEST (test_strength_auto_nv12)
       }
       if (c == 0)
         fail_unless_equals_int (frame.auto_threshold, threshold);
-      ref_dct_threshold_plane (src, w, want, w, w, h, threshold,
-          GST_CL_DCT_MAX_PASSES);
+      if (threshold > 0)
+        ref_dct_threshold_plane (src, w, want, w, w, h, threshold,
+            GST_CL_DCT_MAX_PASSES);
+      else
+        memcpy (want, src, (gsize) w * h);
       fail_unless (memcmp (got, want, (gsize) w * h) == 0, "frame %u, "
           "component %u differs from the reference at threshold %u",
           frame_n, c, threshold);
