@@ -147,7 +147,8 @@ gboolean gst_cl_dct_reads_interleaved (GstClDct * self);
  * gst_cl_dct_auto_reset_states()), then the stage at its threshold with
  * @passes, or a copy where it is 0. A @plane of two components: each
  * with its own histogram, decision (states @index and @index + 1) and
- * threshold, in the same launches. Ordered and reported as
+ * threshold: the histograms and the stage in the same launches, a
+ * decision a launch. Ordered and reported as
  * gst_cl_dct_threshold() is. Only where gst_cl_dct_decides(). */
 gboolean gst_cl_dct_auto (GstClDct * self, const GstClDctPlane * plane,
     guint index, const GstClDctAutoParams * params,

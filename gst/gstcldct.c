@@ -285,8 +285,9 @@ release_decide (GstClDct * self)
 static gsize
 tile_local_bytes (gint tile)
 {
-  return (gsize) (tile + 2 * DCT_PAD) * (tile + 2 * DCT_PAD) * sizeof (cl_short)
-  + (gsize) tile *tile * sizeof (cl_int);
+  const gsize side_in = tile + 2 * DCT_PAD, side = tile;
+
+  return side_in * side_in * sizeof (cl_short) + side * side * sizeof (cl_int);
 }
 
 /* Builds the tiles' program (@sources) for samples of @depth bits with the

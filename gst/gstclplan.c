@@ -717,8 +717,8 @@ run_packed (GstClPlan * self, GstClFrameQueues * q,
  * kernel destination, each component's samples two apart, the other's
  * bytes left to its own pass. Without the launches that unpack and pack
  * each component, half of the chroma's on a GPU; and where the device
- * decides, both components in the same launches (their states are one
- * after the other), a third of the rest. */
+ * decides, both components in the same histogram and stage launches
+ * (their states are one after the other; a decision a launch). */
 static gboolean
 run_interleaved_in_place (GstClPlan * self, GstClFrameQueues * q,
     const GstClPlaneWork * w, GError ** error)
