@@ -638,7 +638,7 @@ pack_pass_offsets (guint passes, cl_ulong * sxs, cl_ulong * sys)
  * row, @pad_rows rows (kernels/dct-strips.cl), as @how says. */
 static gboolean
 launch_pad (GstClDct * self, const GstClDctPlane * plane, cl_int phase,
-    gint pad_rows, const GstClEnqueue * how, GError ** error)
+    gint pad_rows, cl_int fields, const GstClEnqueue * how, GError ** error)
 {
   const cl_uint soff = (cl_uint) plane->src->offset;
   GstClArgs args = GST_CL_ARGS_INIT;
@@ -653,6 +653,7 @@ launch_pad (GstClDct * self, const GstClDctPlane * plane, cl_int phase,
   GST_CL_ARG (self->pad, a++, phase, &args);
   GST_CL_ARG (self->pad, a++, self->shift, &args);
   GST_CL_ARG (self->pad, a++, self->threshold, &args);
+  GST_CL_ARG (self->pad, a++, fields, &args);
   if (!gst_cl_args_check (&args, "dct_pad", error))
     return FALSE;
   return gst_cl_enqueue_kernel (self->context, self->pad, phase / 16,
@@ -660,11 +661,11 @@ launch_pad (GstClDct * self, const GstClDctPlane * plane, cl_int phase,
 }
 
 /* dct_pad then dct_strips (kernels/dct-strips.cl) at the threshold in
- * self->threshold; dct_pad waits for @how's list, dct_strips follows it on
- * the in-order queue. */
+ * self->threshold, where it is for @fields (@plane one field) or not; dct_pad
+ * waits for @how's list, dct_strips follows it on the in-order queue. */
 static gboolean
 threshold_strips (GstClDct * self, const GstClDctPlane * plane,
-    guint passes, const GstClEnqueue * how, GError ** error)
+    guint passes, cl_int fields, const GstClEnqueue * how, GError ** error)
 {
   static const size_t local[2] = { 1, 1 };
   const cl_uint doff = (cl_uint) plane->dst->offset;
@@ -694,7 +695,7 @@ threshold_strips (GstClDct * self, const GstClDctPlane * plane,
 
   pad.local = NULL;
   pad.what = "dct_pad";
-  if (!launch_pad (self, plane, phase, pad_rows, &pad, error))
+  if (!launch_pad (self, plane, phase, pad_rows, fields, &pad, error))
     return FALSE;
 
   GST_CL_ARG (self->stage, a++, self->buf, &args);
@@ -710,6 +711,7 @@ threshold_strips (GstClDct * self, const GstClDctPlane * plane,
   GST_CL_ARG (self->stage, a++, self->threshold, &args);
   GST_CL_ARG (self->stage, a++, plog, &args);
   GST_CL_ARG (self->stage, a++, self->shift, &args);
+  GST_CL_ARG (self->stage, a++, fields, &args);
   if (!gst_cl_args_check (&args, "dct_strips", error))
     return FALSE;
   stage.local = local;
@@ -721,10 +723,11 @@ threshold_strips (GstClDct * self, const GstClDctPlane * plane,
 }
 
 /* dct_tile, every pass in one launch (kernels/dct-tiles.cl), at the
- * threshold in self->threshold, after @how's list. */
+ * threshold in self->threshold, where it is for @fields (@plane one field)
+ * or not, after @how's list. */
 static gboolean
 threshold_tiles (GstClDct * self, const GstClDctPlane * plane,
-    guint passes, const GstClEnqueue * how, GError ** error)
+    guint passes, cl_int fields, const GstClEnqueue * how, GError ** error)
 {
   const size_t local[2] = { self->tile_wg, 1 };
   const cl_uint soff = (cl_uint) plane->src->offset;
@@ -755,6 +758,7 @@ threshold_tiles (GstClDct * self, const GstClDctPlane * plane,
   GST_CL_ARG (self->stage, a++, self->shift, &args);
   GST_CL_ARG (self->stage, a++, xstep, &args);
   GST_CL_ARG (self->stage, a++, component_step, &args);
+  GST_CL_ARG (self->stage, a++, fields, &args);
   if (!gst_cl_args_check (&args, "dct_tile", error))
     return FALSE;
   /* a work-group a tile (kernels/dct-tiles.cl) */
@@ -794,18 +798,72 @@ copy_if_zero (GstClDct * self, const GstClDctPlane * plane,
       (gsize) (plane->width + 31) / 32 * 32, plane->height, &copy, error);
 }
 
+/* run_stage()'s shapes. */
+#define ON_FRAME 1
+#define ON_FIELDS 2
+
+/* The shape's kernels on @plane, as threshold_strips() and
+ * threshold_tiles() say. */
+static gboolean
+threshold_shape (GstClDct * self, const GstClDctPlane * plane, guint passes,
+    cl_int fields, const GstClEnqueue * how, GError ** error)
+{
+  return (self->strips ? threshold_strips : threshold_tiles) (self, plane,
+      passes, fields, how, error);
+}
+
+/* The stage on each field of @plane (an interlaced frame's) alone, where
+ * self->threshold says so (DCT_STAGE_FIELDS), as threshold_shape(): field
+ * f is rows f, f + 2, ... of the plane. */
+static gboolean
+threshold_fields (GstClDct * self, const GstClDctPlane * plane,
+    guint passes, const GstClEnqueue * how, GError ** error)
+{
+  GstClEnqueue next = *how;
+  gint f;
+
+  for (f = 0; f < 2; f++) {
+    GstClPlaneRef src = *plane->src, dst = *plane->dst;
+    GstClDctPlane field = *plane;
+
+    src.offset += f * src.pitch;
+    src.pitch *= 2;
+    dst.offset += f * dst.pitch;
+    dst.pitch *= 2;
+    field.src = &src;
+    field.dst = &dst;
+    field.height = (plane->height + 1 - f) / 2;
+    if (field.height > 0 && !threshold_shape (self, &field, passes, 1, &next,
+            error))
+      return FALSE;
+    next.after.n_wait = 0;
+    next.after.wait = NULL;
+  }
+  return TRUE;
+}
+
 /* The stage at the threshold in self->threshold, after @after's list:
- * the shape's kernels, then (where @copies) dct_copy for a threshold of 0,
- * which dct_strips leaves alone (dct_tile copies its tiles then); each
- * after the last on the in-order queue. */
+ * the shape's kernels on the frame where @shapes has GST_CL_DCT_ON_FRAME,
+ * on each field alone where it has GST_CL_DCT_ON_FIELDS (the kernels do
+ * what the threshold's DCT_STAGE_FIELDS asks for, nothing where it asks for
+ * the other), then (where @copies) dct_copy for a threshold of 0, which
+ * dct_strips leaves alone (dct_tile copies its tiles then); each after the
+ * last on the in-order queue. */
 static gboolean
 run_stage (GstClDct * self, const GstClDctPlane * plane, guint passes,
-    gboolean copies, const GstClAfter * after, GError ** error)
+    guint shapes, gboolean copies, const GstClAfter * after, GError ** error)
 {
   GstClEnqueue how = { NULL, *after, NULL };
 
-  if (!(self->strips ? threshold_strips : threshold_tiles) (self, plane,
-          passes, &how, error))
+  if ((shapes & ON_FRAME) &&
+      !threshold_shape (self, plane, passes, 0, &how, error))
+    return FALSE;
+  if (shapes & ON_FRAME) {
+    how.after.n_wait = 0;
+    how.after.wait = NULL;
+  }
+  if ((shapes & ON_FIELDS) &&
+      !threshold_fields (self, plane, passes, &how, error))
     return FALSE;
   how.after.n_wait = 0;
   how.after.wait = NULL;
@@ -822,13 +880,16 @@ gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
 
   g_return_val_if_fail (passes_log2 (passes) >= 0 &&
       takes_plane (self, plane, FALSE), FALSE);
+  g_return_val_if_fail (!(threshold & GST_CL_DCT_IN_FIELDS) ||
+      plane->interlaced, FALSE);
   /* the value is taken when enqueued; the in-order queue runs it after
    * the commands of the last frame that read the buffer */
   err = clEnqueueFillBuffer (queue, self->threshold, &thr, sizeof (thr), 0,
       sizeof (thr), 0, NULL, NULL);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clEnqueueFillBuffer (threshold)");
-  return run_stage (self, plane, passes, thr == 0, after, error);
+  return run_stage (self, plane, passes, (thr & GST_CL_DCT_IN_FIELDS) ?
+      ON_FIELDS : ON_FRAME, thr == 0, after, error);
 }
 
 gboolean
@@ -908,7 +969,10 @@ gst_cl_dct_auto (GstClDct * self, const GstClDctPlane * plane, guint index,
   if (!launch_decide (self, index, plane_components (plane),
           plane->interlaced, params, coding, after, error))
     return FALSE;
-  return run_stage (self, plane, passes, TRUE, &next, error);
+  /* the decision says which shape: both are enqueued on interlaced luma,
+   * and the kernels of the other do nothing */
+  return run_stage (self, plane, passes, plane->interlaced ?
+      ON_FRAME | ON_FIELDS : ON_FRAME, TRUE, &next, error);
 }
 
 gboolean

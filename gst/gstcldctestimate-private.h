@@ -40,6 +40,9 @@ G_BEGIN_DECLS
 #define GST_CL_DCT_BINS DCT_BINS
 #define GST_CL_DCT_HIST_COEFFS DCT_HIST_COEFFS
 #define GST_CL_DCT_HIST_SIZE (GST_CL_DCT_BINS * GST_CL_DCT_HIST_COEFFS)
+/* The bit of a threshold for gst_cl_dct_threshold() that says the stage
+ * works on each field of an interlaced plane alone. */
+#define GST_CL_DCT_IN_FIELDS DCT_STAGE_FIELDS
 /* strength=auto's parameters (GstClDctAutoParams), fitted on the FIT set of
  * tests/quality/heldout.py ('heldout.py fit'; the set was frozen in
  * tests/quality/heldout.json before): gains in 16ths of the lattice's
@@ -228,10 +231,18 @@ guint gst_cl_dct_auto_update_with (GstClDctAuto * state,
 
 /* gst_cl_dct_auto_update_with() for the luma of an interlaced frame: where
  * its grid's histogram @hist shows no lattice, its macroblocks' @mb_hist
- * (gst_cl_dct_histogram(); NULL: none) gives the frame's threshold. */
+ * (gst_cl_dct_histogram(); NULL: none) gives the frame's threshold, and
+ * the stage then works on each field alone, on this frame and on those
+ * that hold its threshold (gst_cl_dct_auto_stage_word()). */
 guint gst_cl_dct_auto_update_interlaced (GstClDctAuto * state,
     const guint32 * hist, const guint32 * mb_hist,
     const GstClDctCoding * coding, const GstClDctAutoParams * params);
+
+/* What gst_cl_dct_threshold() takes for a frame, @interlaced or not, whose
+ * threshold from @state's last update is @threshold: @threshold, with
+ * GST_CL_DCT_IN_FIELDS where the stage works on each field alone. */
+guint gst_cl_dct_auto_stage_word (const GstClDctAuto * state,
+    guint threshold, gboolean interlaced);
 
 /* Forgets what @state holds (a new stream: flush, EOS, new caps). */
 void gst_cl_dct_auto_reset (GstClDctAuto * state);

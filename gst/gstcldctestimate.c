@@ -35,7 +35,7 @@
 #include <math.h>
 #include <string.h>
 
-G_STATIC_ASSERT (sizeof (GstClDctAuto) == 56);
+G_STATIC_ASSERT (sizeof (GstClDctAuto) == 64);
 G_STATIC_ASSERT (G_STRUCT_OFFSET (GstClDctAuto, held_quantiser) == 32);
 G_STATIC_ASSERT (sizeof (GstClDctAutoParams) == 15 * sizeof (guint32));
 
@@ -158,11 +158,21 @@ gst_cl_dct_auto_update_interlaced (GstClDctAuto * state, const guint32 * hist,
   /* read only where it can change what the state holds */
   const gboolean detail = !state->detail_seen && thr == 0 &&
       has_detail (hist, params->min_count);
+  gboolean fields = FALSE;
 
-  if (thr == 0 && mb_hist)
+  if (thr == 0 && mb_hist) {
     thr = gst_cl_dct_frame_threshold (mb_hist, params);
-  return est_update (state, thr, detail, coding ? coding->picture :
+    fields = thr > 0;
+  }
+  return est_update (state, thr, fields, detail, coding ? coding->picture :
       GST_CL_DCT_PICTURE_UNKNOWN, coding ? coding->quantiser : 0, params);
+}
+
+guint
+gst_cl_dct_auto_stage_word (const GstClDctAuto * state, guint threshold,
+    gboolean interlaced)
+{
+  return est_stage_word (state, threshold, interlaced);
 }
 
 guint

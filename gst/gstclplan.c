@@ -657,8 +657,9 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
   /* after the histogram, which the stream has taken as its latest command */
   after.n_wait = s->n_wait;
   after.wait = s->wait;
-  if (!gst_cl_dct_threshold (self->dct, on, threshold, GST_CL_DCT_MAX_PASSES,
-          &after, error))
+  if (!gst_cl_dct_threshold (self->dct, on,
+          gst_cl_dct_auto_stage_word (&self->auto_state[state], threshold,
+              on->interlaced), GST_CL_DCT_MAX_PASSES, &after, error))
     return FALSE;
   stream_took (s, events, before);
   return TRUE;

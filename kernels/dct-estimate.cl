@@ -166,9 +166,10 @@ frame_threshold (__global const uint * hist, const EstParams * params,
  * kernels/dct.cl; one component alone) for plane @index + c, whose state
  * is states[index + c] (updated), with the parameters @packed, the picture
  * type @picture and quantiser @quantiser (0: not known) the stream tells;
- * written to threshold[c], where the stage reads it. A launch a component:
- * with two work-groups at once in one launch, PoCL 3.1 now and then gave
- * one component the other's threshold (test_auto_pair_on_device). */
+ * written to threshold[c], where the stage reads it (est_stage_word()).
+ * A launch a component: with two work-groups at once in one launch, PoCL
+ * 3.1 now and then gave one component the other's threshold
+ * (test_auto_pair_on_device). */
 __kernel __attribute__ ((reqd_work_group_size (DECIDE_WG, 1, 1)))
 void
 dct_decide (__global const uint * hist, __global const uint * mb_hist,
@@ -195,7 +196,12 @@ dct_decide (__global const uint * hist, __global const uint * mb_hist,
   if (interlaced)
     frame_threshold (mb_hist, &params, p, chunk, step, qp, thr, kind,
         &mb_thr, &mb_detail);
-  if (get_local_id (0) == 0)
-    threshold[c] = est_update (states + index + c, grid_thr ? grid_thr :
-        interlaced ? mb_thr : 0, detail, picture, quantiser, &params);
+  if (get_local_id (0) == 0) {
+    const uint thr = grid_thr ? grid_thr : interlaced ? mb_thr : 0;
+    __global EstState *state = states + index + c;
+
+    threshold[c] = est_stage_word (state, est_update (state, thr,
+            grid_thr == 0 && thr > 0, detail, picture, quantiser, &params),
+        interlaced);
+  }
 }

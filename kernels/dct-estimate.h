@@ -154,7 +154,7 @@ typedef struct
 /* What one plane carries from one frame to the next (GstClDctAuto,
  * gstcldctestimate-private.h); zeroed: nothing held. One layout on the
  * host and the device (a device buffer holds it): the double at byte 32,
- * 56 bytes in all. */
+ * 64 bytes in all. */
 typedef struct
 {
   est_u32 held_step;            /* the last frame threshold found */
@@ -176,8 +176,23 @@ typedef struct
   est_u32 frames_seen;
   est_u32 lattice_seen;
   est_u32 detail_seen;
+  /* told frames since the last reset whose quantiser was the held one's,
+   * counted up to EST_FIXED_FRAMES (then the stream is taken as coded at
+   * a fixed quantiser); EST_VARIED once one differed (a rate control) */
+  est_u32 quantiser_same;
+  /* whether held_step was read off an interlaced frame's macroblocks
+   * (its grid showed none: field DCT), where the stage works on each
+   * field alone */
+  est_u32 held_fields;
   est_u32 reserved;
 } EstState;
+
+/* EstState.quantiser_same: the told frames with the intra frame's
+ * quantiser after which a stream is taken as coded at a fixed quantiser
+ * (a rate control's first B frames may have it, and its first P frame
+ * seldom), and the mark of a stream whose quantisers differed. */
+#define EST_FIXED_FRAMES 2
+#define EST_VARIED 0xffffffffu
 
 /* Whether bin @i of a coefficient's histogram is read by the lattices:
  * EST_MIN up to the one before the last (which holds the clamped values). */
@@ -400,6 +415,20 @@ est_held_threshold (EST_GLOBAL const EstState * state, int picture,
     ratio = ratio > 2.0 ? 2.0 : ratio < params->ratio_min / 16.0 ?
         params->ratio_min / 16.0 : ratio;
   }
+  if ((picture == EST_PICTURE_P || picture == EST_PICTURE_B) &&
+      quantiser > 0 && state->quantiser_same == EST_FIXED_FRAMES) {
+    /* every told quantiser the same: a predicted frame's residual is coded
+     * as finely as the intra frame, and wants nearly its threshold (the
+     * fixed-quantiser set's frames, tests/quality/heldout.py held), a B
+     * frame just before the next intra frame less; no rate control to
+     * settle in the first GOP */
+    const int late = state->period > 0 &&
+        state->run_age + params->late_frames >= state->period;
+
+    gain = picture == EST_PICTURE_B && late ? params->hold_gain_late :
+        params->hold_gain;
+    return (state->held_step * gain + 8) >> 4;
+  }
   if (picture == EST_PICTURE_B) {
     scaled = first * state->held_step * params->hold_gain_b / 16.0;
     if (params->b_ratio_power)
@@ -421,17 +450,24 @@ est_held_threshold (EST_GLOBAL const EstState * state, int picture,
 }
 
 /* The stage's threshold for a frame whose own lattices give @thr (0:
- * none), from them or what @state holds; @detail: one of its coefficients
+ * none; @fields: read off its macroblocks, est_stage_word()), from them or
+ * what @state holds; @detail: one of its coefficients
  * has min_count values the lattices read (needed only where @state has
  * not seen detail yet and @thr is 0); @picture and @quantiser (0, or not
  * a finite positive number: not known) as the stream tells them. Updates @state: the one place where
  * strength=auto decides a frame's strength. */
 EST_FN est_u32
-est_update (EST_GLOBAL EstState * state, est_u32 thr, int detail,
-    int picture, est_f64 quantiser, const EstParams * params)
+est_update (EST_GLOBAL EstState * state, est_u32 thr, int fields,
+    int detail, int picture, est_f64 quantiser, const EstParams * params)
 {
   if (!(quantiser > 0 && isfinite (quantiser)))
     quantiser = 0;
+  if (quantiser > 0 && state->held_quantiser > 0) {
+    if (quantiser != state->held_quantiser)
+      state->quantiser_same = EST_VARIED;
+    else if (state->quantiser_same < EST_FIXED_FRAMES)
+      state->quantiser_same++;
+  }
   if (state->frames_seen < EST_IDLE_FRAMES)
     state->frames_seen++;
   state->lattice_seen |= thr > 0;
@@ -451,6 +487,7 @@ est_update (EST_GLOBAL EstState * state, est_u32 thr, int detail,
     state->held_step = thr;
     state->held_frames = 0;
     state->held_quantiser = quantiser;
+    state->held_fields = fields != 0;
   } else if (state->held_step > 0 && ++state->held_frames <= EST_HOLD_FRAMES) {
     /* a predicted frame: the prediction adds to the coded residual and
      * hides the lattice; its coding noise is less than the intra frame's */
@@ -458,6 +495,19 @@ est_update (EST_GLOBAL EstState * state, est_u32 thr, int detail,
   }
   state->threshold = thr;
   return thr;
+}
+
+/* What the stage kernels read for a frame whose threshold is @thr (after
+ * est_update()): @thr, with DCT_STAGE_FIELDS where the frame is
+ * @interlaced and the threshold comes from macroblocks coded field by
+ * field, its own or the held frame's: the stage then works on each field
+ * alone (kernels/dct-strips.cl, dct-tiles.cl). */
+EST_FN est_u32
+est_stage_word (EST_GLOBAL const EstState * state, est_u32 thr,
+    int interlaced)
+{
+  return thr > 0 && interlaced && state->held_fields ?
+      thr | DCT_STAGE_FIELDS : thr;
 }
 
 #endif /* __GST_CL_DCT_ESTIMATE_H__ */

@@ -54,6 +54,13 @@
 #define DCT_WG DCT_WG_SMALL
 #endif
 
+/* The bit of the threshold word the stage kernels read that says the
+ * stage works on each field of an interlaced frame alone (the decision's:
+ * est_stage_word(), kernels/dct-estimate.h); each launch of a stage
+ * kernel is for the frame or for one field, and does nothing where the
+ * word asks for the other shape. Thresholds stay far below it. */
+#define DCT_STAGE_FIELDS 0x80000000u
+
 /* Work-items of a dct_histogram work-group (kernels/dct-tiles.cl). */
 #define DCT_HIST_WG 64
 

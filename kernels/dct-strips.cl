@@ -236,7 +236,7 @@ zero_acc_row (dct_acc_row * row)
 __kernel void
 dct_pad (__global const uchar * src, uint src_offset, int src_pitch,
     int width, int height, __global sample * pad, int phase, int shift,
-    __global const uint * threshold)
+    __global const uint * threshold, int fields)
 {
   const int g = get_global_id (0), x = g * 128 - DCT_PAD;
   const int y = (int) get_global_id (1) - DCT_PAD;
@@ -245,8 +245,10 @@ dct_pad (__global const uchar * src, uint src_offset, int src_pitch,
   __global sample *out = pad + (y + DCT_PAD) * 8 * phase + g * 16;
   dctv w[8];
 
-  /* threshold 0: dct_strips does nothing */
-  if (threshold[0] == 0)
+  /* threshold 0: dct_strips does nothing; nor where the threshold is for
+   * the other shape (dct-shared.h) */
+  if (threshold[0] == 0 ||
+      (threshold[0] & DCT_STAGE_FIELDS) != (fields ? DCT_STAGE_FIELDS : 0))
     return;
   if (x >= 0 && x + 128 <= width) {
     _Pragma ("unroll") for (int t = 0; t < 8; t++)
@@ -281,7 +283,7 @@ void
 dct_strips (__global const sample * pad, int phase, __global uchar * dst,
     uint dst_offset, int dst_pitch, int width, int height, int seg_rows,
     ulong sxs, ulong sys, __global const uint * threshold, int passes_log2,
-    int shift)
+    int shift, int fields)
 {
   const int x0 = (int) get_global_id (0) * DCT_STRIP;
   const int y_begin = (int) get_global_id (1) * seg_rows;
@@ -289,8 +291,11 @@ dct_strips (__global const sample * pad, int phase, __global uchar * dst,
   const int x_end = min (x0 + DCT_STRIP, width);
   const int bias = DCT_OUT_BIAS (passes_log2);
   const int out_shift = DCT_OUT_SHIFT (passes_log2);
-  /* |X| <= 4095: any larger threshold drops what 4096 does */
-  const uint t = min (threshold[0], 4096u);
+  /* |X| <= 4095: any larger threshold drops what 4096 does; 0 where the
+   * threshold is for the other shape (dct-shared.h) */
+  const uint t = (threshold[0] & DCT_STAGE_FIELDS) !=
+      (fields ? DCT_STAGE_FIELDS : 0) ? 0 :
+      min (threshold[0] & ~DCT_STAGE_FIELDS, 4096u);
   const uint tc = t ? (t - 1) << 12 : 0, tr = t ? (2 * t - 1) << 12 : 0;
   /* dct_columns: a column of rows whose |R| sum to at most this in every
    * block has none of its coefficients kept */

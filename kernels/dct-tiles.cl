@@ -107,7 +107,7 @@ dct_tile (__global const uchar * src, uint src_offset, int src_pitch,
     __global uchar * dst, uint dst_offset, int dst_pitch, int width,
     int height, ulong sxs, ulong sys, int passes,
     __global const uint * threshold_at, int passes_log2, int shift, int xstep,
-    int component_step)
+    int component_step, int fields)
 {
   __local short in[DCT_TILE_IN][DCT_TILE_IN];
   __local int acc[DCT_TILE][DCT_TILE];
@@ -120,8 +120,13 @@ dct_tile (__global const uchar * src, uint src_offset, int src_pitch,
    * sample to the one holding its last (tx and ty are multiples of 8): at
    * most `across` a row and a column, one less at an offset of 0 */
   const int across = DCT_TILE / 8 + 1;
-  const int threshold = (int) min (threshold_at[c], (uint) INT_MAX);
+  const uint word = threshold_at[c];
+  const int threshold = (int) min (word & ~DCT_STAGE_FIELDS, (uint) INT_MAX);
 
+  /* a launch for the other shape (dct-shared.h); the whole work-group
+   * returns, before any barrier */
+  if ((word & DCT_STAGE_FIELDS) != (fields ? DCT_STAGE_FIELDS : 0))
+    return;
   src += src_offset + c * component_step;
   dst += dst_offset + c * component_step;
   if (threshold == 0) {

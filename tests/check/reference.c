@@ -755,6 +755,18 @@ ref_dct_threshold_plane (const guint8 * src, gint src_stride, guint8 * dst,
 }
 
 void
+ref_dct_threshold_fields (const guint8 * src, gint src_stride, guint8 * dst,
+    gint dst_stride, gint width, gint height, guint threshold, guint passes)
+{
+  gint f;
+
+  for (f = 0; f < 2 && f < height; f++)
+    ref_dct_threshold_plane (src + f * src_stride, 2 * src_stride,
+        dst + f * dst_stride, 2 * dst_stride, width, (height + 1 - f) / 2,
+        threshold, passes);
+}
+
+void
 ref_dct_threshold_plane16 (const guint16 * src, gint src_stride,
     guint16 * dst, gint dst_stride, gint width, gint height,
     guint threshold, guint passes)

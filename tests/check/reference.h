@@ -144,6 +144,12 @@ void ref_dct_threshold_plane (const guint8 * src, gint src_stride,
     guint8 * dst, gint dst_stride, gint width, gint height, guint threshold,
     guint passes);
 
+/* ref_dct_threshold_plane() on each field of an interlaced plane alone:
+ * rows 0, 2, 4, ... then rows 1, 3, 5, ... */
+void ref_dct_threshold_fields (const guint8 * src, gint src_stride,
+    guint8 * dst, gint dst_stride, gint width, gint height, guint threshold,
+    guint passes);
+
 /* The block offsets (x, y) of pass @i of @passes (spp's pattern). */
 void ref_dct_pass_offset (guint passes, guint i, gint * sx, gint * sy);
 

@@ -554,6 +554,10 @@ auto_frame_enqueue_as (AutoFrame * f, GstClDct * dct, guint index,
   if (f->threshold == 0)
     for (y = 0; y < h; y++)
       memcpy (f->want + AUTO_DOFF + y * dpitch, src + AUTO_SOFF + y * pitch, w);
+  else if (gst_cl_dct_auto_stage_word (host, f->threshold, interlaced) &
+      GST_CL_DCT_IN_FIELDS)
+    ref_dct_threshold_fields (src + AUTO_SOFF, pitch, f->want + AUTO_DOFF,
+        dpitch, w, h, f->threshold, GST_CL_DCT_MAX_PASSES);
   else
     ref_dct_threshold_plane (src + AUTO_SOFF, pitch, f->want + AUTO_DOFF,
         dpitch, w, h, f->threshold, GST_CL_DCT_MAX_PASSES);
@@ -760,13 +764,14 @@ GST_END_TEST;
 /* The same on an interlaced frame's luma whose intra frames are coded
  * field by field half of the time: where the frame's grid shows no
  * lattice, the threshold is the macroblocks' histogram's, on the device as
- * on the host. */
+ * on the host, and the stage works on each field alone, on that frame and
+ * on those that hold its threshold (the device enqueues both shapes). */
 GST_START_TEST (test_auto_interlaced_on_device)
 {
   GstClDct *dct = dcts[0];
   GstClDctAuto host = { 0, };
   AutoStream st;
-  guint frame;
+  guint frame, fields = 0;
 
   fail_unless (gst_cl_dct_decides (dct));
   auto_stream_init (&st, 1720, 176, 144);
@@ -775,19 +780,26 @@ GST_START_TEST (test_auto_interlaced_on_device)
     AutoFrame f = { NULL, };
     GstClDctAutoParams params;
 
+    /* now and then a frame not flagged interlaced (a mixed stream's): the
+     * stage on the frame, whatever the held threshold's frame was */
+    const gboolean flagged = frame % 5 != 3;
+
     auto_stream_next (&st, frame, 60);
     auto_stream_plane (&st, 0, &params);
-    auto_frame_enqueue_as (&f, dct, 0, TRUE, &params, &st.coding, &host,
+    auto_frame_enqueue_as (&f, dct, 0, flagged, &params, &st.coding, &host,
         st.src, st.w, st.h, &(GstClAfter) {
         0, NULL, NULL}
     );
-    if (st.mb_threshold)
+    if (st.mb_threshold && flagged)
       fail_unless_equals_int (f.threshold, st.mb_threshold);
+    fields += (gst_cl_dct_auto_stage_word (&host, f.threshold, flagged) &
+        GST_CL_DCT_IN_FIELDS) != 0;
     auto_frame_check (&f, frame, 0);
     check_auto_state (dct, &host, frame, 0);
   }
   fail_unless (st.mb_found > 0, "no intra frame whose lattice only its "
       "macroblocks show");
+  fail_unless (fields > st.mb_found, "no predicted frame on fields");
   auto_stream_clear (&st);
 }
 

@@ -538,6 +538,9 @@ GST_START_TEST (test_auto_hold_coded)
   };
   guint32 hist[GST_CL_DCT_HIST_SIZE], flat[GST_CL_DCT_HIST_SIZE] = { 0 };
   const GstClDctCoding intra = { GST_CL_DCT_PICTURE_INTRA, 10 };
+  /* a rate control's stream: an intra frame of another quantiser first
+   * (test_auto_hold_fixed: one fixed quantiser) */
+  const GstClDctCoding other = { GST_CL_DCT_PICTURE_INTRA, 12 };
   GstClDctAutoParams told;
   guint i, k, own;
 
@@ -555,6 +558,7 @@ GST_START_TEST (test_auto_hold_coded)
     const gboolean is_intra = frames[i].picture == GST_CL_DCT_PICTURE_INTRA;
     guint by_position, by_told, got, pass;
 
+    fail_unless (gst_cl_dct_auto_update_coded (&coded, hist, &other) > 0);
     for (pass = 0; pass < 2; pass++) {
       /* pass 0: the first held frame, before the second intra frame (half
        * of a type's gain); pass 1: after it, the whole gain */
@@ -584,6 +588,71 @@ GST_START_TEST (test_auto_hold_coded)
     fail_unless_equals_int (gst_cl_dct_auto_update_coded (&coded, flat, &p),
         (guint) floor (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 32.0 + 0.5));
   }
+}
+
+GST_END_TEST;
+
+/* Where every told quantiser is the held intra frame's (two frames since
+ * the first intra frame, none other between: a fixed quantiser), a P or B
+ * frame without a lattice of its own holds hold_gain of it, a B frame
+ * within late_frames of the next intra frame hold_gain_late, from the
+ * first group of pictures on (no half); the first frame after the intra
+ * frame still holds as in a rate control's stream, and one quantiser
+ * that differs ends it for good. */
+GST_START_TEST (test_auto_hold_fixed)
+{
+  static const guint h263[] = { 116, 196, 276, 0 };
+  /* display order, GOP of 6: I B B P B B | I B B P B B | I ... */
+  static const gchar gop[] = "IBBPBBIBBPBBI";
+  guint32 hist[GST_CL_DCT_HIST_SIZE], flat[GST_CL_DCT_HIST_SIZE] = { 0 };
+  GstClDctAuto state = { 0, };
+  guint i, k, own = 0, period = 0, last_i = 0;
+
+  for (k = 0; k < GST_CL_DCT_HIST_COEFFS; k++)
+    points_histogram (hist + k * GST_CL_DCT_BINS, h263, 20);
+  flat[0] = 1000;
+  fail_unless_equals_int (GST_CL_DCT_DEFAULT_LATE_FRAMES, 2);
+  for (i = 0; i < strlen (gop); i++) {
+    const GstClDctPicture picture = gop[i] == 'I' ? GST_CL_DCT_PICTURE_INTRA :
+        gop[i] == 'P' ? GST_CL_DCT_PICTURE_P : GST_CL_DCT_PICTURE_B;
+    const GstClDctCoding c = { picture, 10 };
+    guint got, expected;
+
+    if (gop[i] == 'I') {
+      own = gst_cl_dct_auto_update_coded (&state, hist, &c);
+      fail_unless (own > 0);
+      if (i > 0)
+        period = i - last_i;
+      last_i = i;
+      continue;
+    }
+    got = gst_cl_dct_auto_update_coded (&state, flat, &c);
+    if (i == 1)
+      /* one frame with the held quantiser tells no fixed quantiser yet: a
+       * B frame of the first group of pictures */
+      expected = (guint) floor (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_B / 32.0 +
+          0.5);
+    else if (gop[i] == 'B' && period > 0 &&
+        i - last_i + GST_CL_DCT_DEFAULT_LATE_FRAMES >= period)
+      expected = (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_LATE + 8) >> 4;
+    else
+      expected = (own * GST_CL_DCT_DEFAULT_HOLD_GAIN + 8) >> 4;
+    fail_unless_equals_int (got, expected);
+  }
+  fail_unless (period == 6);
+  /* a P frame of another quantiser: a rate control's from then on, the
+   * next P frame at the intra frame's quantiser too */
+  {
+    const GstClDctCoding p9 = { GST_CL_DCT_PICTURE_P, 9 };
+    const GstClDctCoding p10 = { GST_CL_DCT_PICTURE_P, 10 };
+
+    fail_unless_equals_int (gst_cl_dct_auto_update_coded (&state, flat, &p9),
+        (guint) floor (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 *
+            sqrt (0.9) + 0.5));
+    fail_unless_equals_int (gst_cl_dct_auto_update_coded (&state, flat, &p10),
+        (guint) floor (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 + 0.5));
+  }
+  fail_unless (GST_CL_DCT_DEFAULT_HOLD_GAIN != GST_CL_DCT_DEFAULT_HOLD_GAIN_P);
 }
 
 GST_END_TEST;
@@ -751,6 +820,7 @@ cldctestimate_suite (void)
   tcase_add_test (tc, test_auto_interlaced);
   tcase_add_test (tc, test_auto_idle);
   tcase_add_test (tc, test_auto_hold_coded);
+  tcase_add_test (tc, test_auto_hold_fixed);
   tcase_add_test (tc, test_auto_chroma_hold);
   return s;
 }

@@ -919,7 +919,7 @@ plane_as_it_is (const guint8 * got, GstVideoFrame * f, guint c)
 /* strength=auto on an interlaced frame whose planes are coded field by
  * field (each field's own grid quantized): the frame's grid shows no
  * lattice, its luma's macroblocks' histogram does, and luma's threshold is
- * that one's; chroma, whose 4:2:0 blocks MPEG-2 codes as frames, is not
+ * that one's, the stage on each field alone; chroma, whose 4:2:0 blocks MPEG-2 codes as frames, is not
  * read by macroblock and is copied. The same for a frame of a mixed
  * stream flagged interlaced; one not flagged, and the frame declared
  * progressive, are left as they are. */
@@ -955,7 +955,7 @@ GST_START_TEST (test_strength_auto_interlaced)
       GST_VIDEO_FRAME_PLANE_STRIDE (&fin, 1), w / 2, h / 2, hist);
   fail_unless (gst_cl_dct_frame_threshold (hist, &params) > 0);
   expected = g_malloc ((gsize) w * h);
-  ref_dct_threshold_plane (GST_VIDEO_FRAME_PLANE_DATA (&fin, 0), stride,
+  ref_dct_threshold_fields (GST_VIDEO_FRAME_PLANE_DATA (&fin, 0), stride,
       expected, w, w, h, mb_threshold, GST_CL_DCT_MAX_PASSES);
   for (c = 0; c < 3; c++)
     got[c] = g_malloc ((gsize) w * h);
