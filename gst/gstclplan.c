@@ -634,7 +634,7 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
   guint32 hist[GST_CL_DCT_HIST_SIZE], mb_hist[GST_CL_DCT_HIST_SIZE];
   guint32 *mb = on->interlaced ? mb_hist : NULL;
   GstClTransferStats ignored = { 0, };
-  guint threshold, before = events->n_events;
+  guint threshold, word, before = events->n_events;
   GstClAfter after = { s->n_wait, s->wait, events };
   const GstClPlaneCopy copy = { on->src, on->dst, (gsize) on->width * bytes,
     on->height
@@ -648,8 +648,11 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
   auto_params (self, plane->is_luma, &params);
   threshold = gst_cl_dct_auto_update_interlaced (&self->auto_state[state],
       hist, mb, &self->coding, &params);
-  GST_LOG ("strength=auto: DCT threshold %u on plane %u (component %u)",
-      threshold, index, state);
+  word = gst_cl_dct_auto_stage_word (&self->auto_state[state], threshold,
+      on->interlaced);
+  GST_LOG ("strength=auto: DCT threshold %u on plane %u (component %u)%s",
+      threshold, index, state, (word & GST_CL_DCT_IN_FIELDS) ?
+      ", on each field" : "");
   /* a component of interleaved chroma is copied by the stage at 0 */
   if (threshold == 0 && on->xstep <= 1)
     return gst_cl_stream_copy (s, &copy, &ignored, error);
@@ -657,9 +660,8 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
   /* after the histogram, which the stream has taken as its latest command */
   after.n_wait = s->n_wait;
   after.wait = s->wait;
-  if (!gst_cl_dct_threshold (self->dct, on,
-          gst_cl_dct_auto_stage_word (&self->auto_state[state], threshold,
-              on->interlaced), GST_CL_DCT_MAX_PASSES, &after, error))
+  if (!gst_cl_dct_threshold (self->dct, on, word, GST_CL_DCT_MAX_PASSES,
+          &after, error))
     return FALSE;
   stream_took (s, events, before);
   return TRUE;

@@ -36,6 +36,9 @@ M2V="filesrc location=$C/clip-1080.m2v ! mpegvideoparse ! nvmpeg2videodec"
 MPG="filesrc location=$C/clip-1080.mpg ! mpegpsdemux ! mpegvideoparse ! nvmpeg2videodec"
 MTS="filesrc location=$C/clip-1080.ts ! tsdemux ! mpegvideoparse ! nvmpeg2videodec"
 CAPS="filesrc location=$C/caps-change.h264 ! h264parse ! nvh264dec"
+M2VI="filesrc location=$C/clip-1080i.m2v ! mpegvideoparse ! nvmpeg2videodec"
+# interlaced whatever the decoder's caps say: the DCT stage on fields
+WOVEN="capssetter join=true caps=video/x-raw,interlace-mode=interleaved"
 fails=0
 
 # case NAME REF PIPELINE...: runs PIPELINE ! filesink, prints its md5, the
@@ -88,6 +91,10 @@ case_ mpeg2_cuda mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=au
 case_ mpeg2_cudaout mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=auto ! "$CUDA" ! cudadownload ! video/x-raw
 case_ mpeg2_ps mpeg2_pocl $MPG ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
 case_ mpeg2_ts mpeg2_pocl $MTS ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
+echo "== MPEG-2 interlaced, field DCT (clip-1080i.m2v, 30 frames): strength=auto on fields"
+case_ mpeg2i_pocl "" $M2VI ! video/x-raw ! $WOVEN ! clepsilon device=pocl strength=auto ! video/x-raw
+case_ mpeg2i_cuda mpeg2i_pocl $M2VI ! "$CUDA" ! $WOVEN ! clepsilon device=nvidia strength=auto ! video/x-raw
+case_ mpeg2i_sys mpeg2i_pocl $M2VI ! video/x-raw ! $WOVEN ! clepsilon device=nvidia strength=auto ! video/x-raw
 if [ "$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)" -ge 2 ]; then
   echo "== the second GPU's decoder: device=nvidia and auto take that GPU, its frames stay there"
   M2V1=${M2V/nvmpeg2videodec/nvmpeg2videodevice1dec}

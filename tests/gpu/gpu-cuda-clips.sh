@@ -3,7 +3,8 @@
 # The clips of gpu-cuda-checks.sh, made here with FFmpeg (Debian 12's) into
 # $CLEPSILON_GPU_RUNTIME/clips (README.md): 4K H.264 (30 frames) and HEVC
 # Main 10 (20 frames), 1080p MPEG-2 -q:v 12 -g 12 -bf 2 (30 frames) as an
-# elementary stream, a program stream and a transport stream, and an H.264
+# elementary stream, a program stream and a transport stream, the same
+# coded interlaced with field DCT (a pan over a photograph), and an H.264
 # stream of 15 frames at 1080p followed by 15 at 720p; for gpu-streams.sh, a
 # 1080p MPEG-2 clip coded as broadcast and DVD material is (250 frames) and
 # a 4K H.264 clip (300 frames), pans over a photograph. About 28 MB.
@@ -22,13 +23,16 @@ mpeg2=(-frames:v 30 -c:v mpeg2video -q:v 12 -g 12 -bf 2)
 ff -f lavfi -i "$(src 1920x1080 25)" "${mpeg2[@]}" clip-1080.m2v
 ff -f lavfi -i "$(src 1920x1080 25)" "${mpeg2[@]}" -f vob clip-1080.mpg
 ff -f lavfi -i "$(src 1920x1080 25)" "${mpeg2[@]}" -f mpegts clip-1080.ts
+# interlaced, coded with field DCT (30 frames woven from 60 of the pan)
+photo=/usr/lib/python3/dist-packages/skimage/data/motorcycle_left.png
+ff -loop 1 -framerate 50 -i "$photo" -vf "scale=2880:-2,crop=1920:1080:x='n*2':y=0,interlace=scan=tff,format=yuv420p" \
+  "${mpeg2[@]}" -flags +ildct+ilme -top 1 clip-1080i.m2v
 h264=(-frames:v 15 -c:v libx264 -preset veryfast -crf 30 -pix_fmt yuv420p -f h264)
 ff -f lavfi -i "$(src 1920x1080 30)" "${h264[@]}" a.h264
 ff -f lavfi -i "$(src 1280x720 30)" "${h264[@]}" b.h264
 cat a.h264 b.h264 > caps-change.h264
 rm a.h264 b.h264
 # The pans: a photograph of Debian's python3-skimage, enlarged, panned over.
-photo=/usr/lib/python3/dist-packages/skimage/data/motorcycle_left.png
 pan() { # WIDTH HEIGHT: a pan across the photograph, scaled to 1.5 x WIDTH
   echo "scale=$(($1 * 3 / 2)):-2,crop=$1:$2:x='mod(n*4,$(($1 / 2)))':y=0,format=yuv420p"
 }
