@@ -416,14 +416,16 @@ est_held_threshold (EST_GLOBAL const EstState * state, int picture,
         params->ratio_min / 16.0 : ratio;
   }
   if ((picture == EST_PICTURE_P || picture == EST_PICTURE_B) &&
-      quantiser > 0 && state->quantiser_same == EST_FIXED_FRAMES) {
+      quantiser > 0 && quantiser == state->held_quantiser &&
+      state->quantiser_same == EST_FIXED_FRAMES) {
     /* every told quantiser the same: a predicted frame's residual is coded
      * as finely as the intra frame, and wants nearly its threshold (the
      * fixed-quantiser set's frames, tests/quality/heldout.py held), a B
-     * frame just before the next intra frame less; no rate control to
-     * settle in the first GOP */
-    const int late = state->period > 0 &&
-        state->run_age + params->late_frames >= state->period;
+     * frame just before the next intra frame less, and so does every B
+     * frame until the distance between intra frames is known (as the hold
+     * by position does); no rate control to settle in the first GOP */
+    /* (every frame while the distance is not known: period 0) */
+    const int late = state->run_age + params->late_frames >= state->period;
 
     gain = picture == EST_PICTURE_B && late ? params->hold_gain_late :
         params->hold_gain;

@@ -9,7 +9,8 @@
 # and filtered on PoCL: H.264 NV12 and HEVC Main 10 P010 (CUDA memory in;
 # system or CUDA memory out), MPEG-2 from an elementary stream, a program
 # stream and a transport stream (and by the second GPU's decoder where
-# there are two GPUs), a change of resolution mid-stream, two
+# there are two GPUs), interlaced MPEG-2 coded with field DCT (the DCT
+# stage on fields), a change of resolution mid-stream, two
 # elements chained; then a flushing seek and EOS, and OpenCL faults
 # injected into a CUDA-memory pipeline (libclfault), each run classed as
 # right, clean error, silent, hang or crash. Logs go to $OUT.
@@ -92,7 +93,9 @@ case_ mpeg2_cudaout mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength
 case_ mpeg2_ps mpeg2_pocl $MPG ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
 case_ mpeg2_ts mpeg2_pocl $MTS ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
 echo "== MPEG-2 interlaced, field DCT (clip-1080i.m2v, 30 frames): strength=auto on fields"
-case_ mpeg2i_pocl "" $M2VI ! video/x-raw ! $WOVEN ! clepsilon device=pocl strength=auto ! video/x-raw
+GST_DEBUG=clplan:6 case_ mpeg2i_pocl "" $M2VI ! video/x-raw ! $WOVEN ! clepsilon device=pocl strength=auto ! video/x-raw
+if grep -q ", on each field" "$OUT/mpeg2i_pocl.log"; then echo "mpeg2i_pocl: frames on fields"
+else echo "mpeg2i_pocl: no frame on fields"; fails=$((fails + 1)); fi
 case_ mpeg2i_cuda mpeg2i_pocl $M2VI ! "$CUDA" ! $WOVEN ! clepsilon device=nvidia strength=auto ! video/x-raw
 case_ mpeg2i_sys mpeg2i_pocl $M2VI ! video/x-raw ! $WOVEN ! clepsilon device=nvidia strength=auto ! video/x-raw
 if [ "$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)" -ge 2 ]; then

@@ -143,7 +143,8 @@ thresholds_through (const gchar * decode)
  * it before the second intra frame; where every quantiser so far was the
  * held one's (two frames after the first intra frame, no other between:
  * a fixed quantiser), 14/16 of it, and 9/16 for a B frame within two
- * frames of the next intra frame (the distance between the last two). */
+ * frames of the next intra frame (the distance between the last two) or
+ * before that distance is known. */
 static void
 check_coded_thresholds (GArray * thresholds, const gchar * what,
     const gchar * types, const guint * quantisers)
@@ -171,8 +172,8 @@ check_coded_thresholds (GArray * thresholds, const gchar * what,
       continue;
     }
     if (!varied && same >= 2) {
-      const gboolean late = types[i] == 'B' && period > 0 &&
-          i - last_i + 2 >= period;
+      const gboolean late = types[i] == 'B' && (period == 0 ||
+          i - last_i + 2 >= period);
 
       expected = (held * (late ? 9 : 14) + 8) >> 4;
     } else if (types[i] == 'B') {

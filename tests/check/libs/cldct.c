@@ -167,12 +167,38 @@ ref_at (cl_mem mem, gsize offset, gint pitch)
   return ref;
 }
 
-/* One run of the stage of @d at @threshold / @passes on a @w x @h plane,
- * both planes at an offset into buffers with padded rows; compares the
- * whole destination buffer with the reference (padding: still POISON). */
+/* The reference's stage on each field of @v (@w x @h) alone, into @out:
+ * rows 0, 2, ... then rows 1, 3, ... */
 static void
-check_stage_depth (const Depth * d, guint32 seed, gint w, gint h, gint noise,
+ref_stage_fields (const Depth * d, const gint * v, gint * out, gint w, gint h,
     guint threshold, guint passes)
+{
+  gint *fv = g_new (gint, (gsize) w * h), *fo = g_new (gint, (gsize) w * h);
+  gint f, y;
+
+  for (f = 0; f < 2 && f < h; f++) {
+    const gint fh = (h + 1 - f) / 2;
+
+    for (y = 0; y < fh; y++)
+      memcpy (fv + (gsize) y * w, v + (gsize) (2 * y + f) * w,
+          w * sizeof (gint));
+    ref_stage (d, fv, fo, w, fh, threshold, passes);
+    for (y = 0; y < fh; y++)
+      memcpy (out + (gsize) (2 * y + f) * w, fo + (gsize) y * w,
+          w * sizeof (gint));
+  }
+  g_free (fv);
+  g_free (fo);
+}
+
+/* One run of the stage of @d at @threshold / @passes on a @w x @h plane,
+ * both planes at an offset into buffers with padded rows, on the frame or
+ * (@fields) on each field of it alone (the plane an interlaced frame's,
+ * the threshold with GST_CL_DCT_IN_FIELDS); compares the whole
+ * destination buffer with the reference (padding: still POISON). */
+static void
+check_stage_shape (const Depth * d, guint32 seed, gint w, gint h, gint noise,
+    guint threshold, guint passes, gboolean fields)
 {
   GRand *rand = g_rand_new_with_seed (seed);
   const gint bytes = BYTES (d);
@@ -187,7 +213,7 @@ check_stage_depth (const Depth * d, guint32 seed, gint w, gint h, gint noise,
   gint *v = g_new (gint, (gsize) w * h), *out = g_new (gint, (gsize) w * h);
   cl_mem s, dm;
   GstClPlaneRef sref, dref;
-  const GstClDctPlane plane = { &sref, &dref, w, h };
+  const GstClDctPlane plane = { &sref, &dref, w, h, fields };
   GError *err = NULL;
   gsize i;
 
@@ -195,25 +221,31 @@ check_stage_depth (const Depth * d, guint32 seed, gint w, gint h, gint noise,
   dct_fill_values (rand, v, w, w, h, noise, d->bits);
   pack_plane (rand, d, v, src, soff, spitch, w, h);
   memset (want, POISON, dsize);
-  ref_stage (d, v, out, w, h, threshold, passes);
+  if (fields)
+    ref_stage_fields (d, v, out, w, h, threshold, passes);
+  else
+    ref_stage (d, v, out, w, h, threshold, passes);
   pack_plane (NULL, d, out, want, doff, dpitch, w, h);
   s = upload (src, ssize);
   memset (got, POISON, dsize);
   dm = upload (got, dsize);     /* poisoned where the stage must not write */
   sref = ref_at (s, soff, spitch);
   dref = ref_at (dm, doff, dpitch);
-  fail_unless (gst_cl_dct_threshold (dcts[d - depths], &plane, threshold,
-          passes, &(GstClAfter) {
-          0, NULL, NULL}, &err), "%s", err ? err->message : "");
+  fail_unless (gst_cl_dct_threshold (dcts[d - depths], &plane,
+          fields ? threshold | GST_CL_DCT_IN_FIELDS : threshold, passes,
+          &(GstClAfter) {
+          0, NULL, NULL}
+          , &err), "%s", err ? err->message : "");
   fail_unless (clEnqueueReadBuffer (gst_cl_context_get_queue
           (fixture_context), dm, CL_TRUE, 0, dsize, got, 0, NULL,
           NULL) == CL_SUCCESS);
   for (i = 0; i < dsize; i++) {
     if (got[i] != want[i]) {
       const glong rel = (glong) i - (glong) doff;
-      fail ("%s, seed %u, %dx%d, threshold %u, %u passes: byte %"
+      fail ("%s%s, seed %u, %dx%d, threshold %u, %u passes: byte %"
           G_GSIZE_FORMAT " (row %ld, column %ld) is %u, reference %u",
-          d->name, seed, w, h, threshold, passes, i,
+          d->name, fields ? " on fields" : "", seed, w, h, threshold, passes,
+          i,
           rel >= 0 ? rel / dpitch : -1, rel >= 0 ? rel % dpitch / bytes : -1,
           got[i], want[i]);
     }
@@ -226,6 +258,14 @@ check_stage_depth (const Depth * d, guint32 seed, gint w, gint h, gint noise,
   g_free (v);
   g_free (out);
   g_rand_free (rand);
+}
+
+/* The stage on the frame. */
+static void
+check_stage_depth (const Depth * d, guint32 seed, gint w, gint h, gint noise,
+    guint threshold, guint passes)
+{
+  check_stage_shape (d, seed, w, h, noise, threshold, passes, FALSE);
 }
 
 /* The 8-bit stage. */
@@ -252,6 +292,31 @@ GST_START_TEST (test_stage_exact)
       for (k = 0; k < G_N_ELEMENTS (thresholds); k++)
         check_stage (seed++, sizes[i][0], sizes[i][1],
             (i + k) % 3 ? 6 : NOISE_RANDOM, thresholds[k], passes[j]);
+}
+
+GST_END_TEST;
+
+/* The stage on each field of an interlaced plane alone (the threshold
+ * with GST_CL_DCT_IN_FIELDS), at every depth: odd heights (field 0 a row
+ * more), fields of 0 to 7 rows, padded pitches and offsets. */
+GST_START_TEST (test_stage_fields_exact)
+{
+  static const gint sizes[][2] = {
+    {1, 1}, {2, 2}, {2, 3}, {7, 5}, {8, 8}, {17, 3}, {5, 16}, {24, 15},
+    {33, 17}, {97, 61}, {130, 7},
+  };
+  static const guint passes[] = { 1, 16 };
+  static const guint thresholds[] = { 9, 120 };
+  guint32 seed = 2000;
+  guint d, i, j, k;
+
+  for (d = 0; d < G_N_ELEMENTS (depths); d++)
+    for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+      for (j = 0; j < G_N_ELEMENTS (passes); j++)
+        for (k = 0; k < G_N_ELEMENTS (thresholds); k++)
+          check_stage_shape (&depths[d], seed++, sizes[i][0], sizes[i][1],
+              (i + k) % 3 ? 6 : NOISE_RANDOM, thresholds[k], passes[j], TRUE);
+  check_stage_shape (&depths[0], seed++, 333, 199, 10, 70, 16, TRUE);
 }
 
 GST_END_TEST;
@@ -761,30 +826,39 @@ GST_START_TEST (test_auto_on_device)
 
 GST_END_TEST;
 
-/* The same on an interlaced frame's luma whose intra frames are coded
- * field by field half of the time: where the frame's grid shows no
- * lattice, the threshold is the macroblocks' histogram's, on the device as
- * on the host, and the stage works on each field alone, on that frame and
- * on those that hold its threshold (the device enqueues both shapes). */
-GST_START_TEST (test_auto_interlaced_on_device)
+/* The same on an interlaced frame's luma (@w x @h, @seed) whose intra
+ * frames are coded field by field half of the time: where the frame's
+ * grid shows no lattice, the threshold is the macroblocks' histogram's, on
+ * the device as on the host, and the stage works on each field alone, on
+ * that frame and on those that hold its threshold (the device enqueues
+ * both shapes); now and then a frame not flagged interlaced (a mixed
+ * stream's) goes on the frame whatever the held threshold's frame was.
+ * @fixed: every told quantiser the same (the fixed quantiser's hold).
+ * Counts the intra frames whose lattice only the macroblocks show into
+ * @mb_found, the frames on fields into @fields, and the predicted frames
+ * held as a fixed quantiser's into @fixed_held. */
+static void
+check_auto_interlaced (gint w, gint h, guint32 seed, gboolean fixed,
+    guint * mb_found, guint * fields, guint * fixed_held)
 {
   GstClDct *dct = dcts[0];
   GstClDctAuto host = { 0, };
   AutoStream st;
-  guint frame, fields = 0;
+  guint frame;
 
   fail_unless (gst_cl_dct_decides (dct));
-  auto_stream_init (&st, 1720, 176, 144);
+  fail_unless (gst_cl_dct_auto_reset_states (dct, NULL));
+  auto_stream_init (&st, seed, w, h);
   st.interlaced = TRUE;
+  *fields = *fixed_held = 0;
   for (frame = 0; frame < 60; frame++) {
     AutoFrame f = { NULL, };
     GstClDctAutoParams params;
-
-    /* now and then a frame not flagged interlaced (a mixed stream's): the
-     * stage on the frame, whatever the held threshold's frame was */
     const gboolean flagged = frame % 5 != 3;
 
     auto_stream_next (&st, frame, 60);
+    if (fixed && st.coding.quantiser > 0)
+      st.coding.quantiser = 10;
     auto_stream_plane (&st, 0, &params);
     auto_frame_enqueue_as (&f, dct, 0, flagged, &params, &st.coding, &host,
         st.src, st.w, st.h, &(GstClAfter) {
@@ -792,15 +866,37 @@ GST_START_TEST (test_auto_interlaced_on_device)
     );
     if (st.mb_threshold && flagged)
       fail_unless_equals_int (f.threshold, st.mb_threshold);
-    fields += (gst_cl_dct_auto_stage_word (&host, f.threshold, flagged) &
+    *fields += (gst_cl_dct_auto_stage_word (&host, f.threshold, flagged) &
         GST_CL_DCT_IN_FIELDS) != 0;
+    *fixed_held += host.quantiser_same == 2 && host.held_frames > 0 &&
+        (st.coding.picture == GST_CL_DCT_PICTURE_P ||
+        st.coding.picture == GST_CL_DCT_PICTURE_B);
     auto_frame_check (&f, frame, 0);
     check_auto_state (dct, &host, frame, 0);
   }
-  fail_unless (st.mb_found > 0, "no intra frame whose lattice only its "
-      "macroblocks show");
-  fail_unless (fields > st.mb_found, "no predicted frame on fields");
+  *mb_found = st.mb_found;
   auto_stream_clear (&st);
+}
+
+GST_START_TEST (test_auto_interlaced_on_device)
+{
+  guint mb_found, fields, fixed_held;
+
+  check_auto_interlaced (176, 144, 1720, FALSE, &mb_found, &fields,
+      &fixed_held);
+  fail_unless (mb_found > 0, "no intra frame whose lattice only its "
+      "macroblocks show");
+  fail_unless (fields > mb_found, "no predicted frame on fields");
+  fail_unless_equals_int (fixed_held, 0);
+  check_auto_interlaced (176, 144, 1721, TRUE, &mb_found, &fields, &fixed_held);
+  fail_unless (mb_found > 0 && fields > mb_found && fixed_held > 0,
+      "fixed quantiser: %u intra frames by macroblocks, %u frames on "
+      "fields, %u held as a fixed quantiser's", mb_found, fields, fixed_held);
+  /* an odd size: fields of odd heights, macroblocks partly outside */
+  check_auto_interlaced (177, 145, 1722, TRUE, &mb_found, &fields, &fixed_held);
+  fail_unless (fixed_held > 0);
+  /* fields of 9 and 8 rows: the same on both sides */
+  check_auto_interlaced (40, 17, 1723, TRUE, &mb_found, &fields, &fixed_held);
 }
 
 GST_END_TEST;
@@ -1047,6 +1143,7 @@ cldct_suite (void)
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_stage_exact);
+  tcase_add_test (tc, test_stage_fields_exact);
   tcase_add_test (tc, test_stage_exact_large);
   tcase_add_test (tc, test_stage_extremes);
   tcase_add_test (tc, test_stage_empty_columns);

@@ -558,7 +558,10 @@ GST_START_TEST (test_auto_hold_coded)
     const gboolean is_intra = frames[i].picture == GST_CL_DCT_PICTURE_INTRA;
     guint by_position, by_told, got, pass;
 
+    /* every state sees that intra frame, so that their positions agree */
     fail_unless (gst_cl_dct_auto_update_coded (&coded, hist, &other) > 0);
+    gst_cl_dct_auto_update (&plain, hist);
+    gst_cl_dct_auto_update_with (&plain_told, hist, NULL, &told);
     for (pass = 0; pass < 2; pass++) {
       /* pass 0: the first held frame, before the second intra frame (half
        * of a type's gain); pass 1: after it, the whole gain */
@@ -595,10 +598,13 @@ GST_END_TEST;
 /* Where every told quantiser is the held intra frame's (two frames since
  * the first intra frame, none other between: a fixed quantiser), a P or B
  * frame without a lattice of its own holds hold_gain of it, a B frame
- * within late_frames of the next intra frame hold_gain_late, from the
- * first group of pictures on (no half); the first frame after the intra
- * frame still holds as in a rate control's stream, and one quantiser
- * that differs ends it for good. */
+ * within late_frames of the next intra frame, or any B frame while the
+ * distance between intra frames is not known, hold_gain_late; from the
+ * first group of pictures on (no half), on chroma's parameters too (its B
+ * frames included); the first frame after the intra frame still holds as
+ * in a rate control's stream, one quantiser that differs ends it for good,
+ * and an intra frame of no told quantiser ends it until the next told
+ * one. */
 GST_START_TEST (test_auto_hold_fixed)
 {
   static const guint h263[] = { 116, 196, 276, 0 };
@@ -632,8 +638,8 @@ GST_START_TEST (test_auto_hold_fixed)
        * B frame of the first group of pictures */
       expected = (guint) floor (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_B / 32.0 +
           0.5);
-    else if (gop[i] == 'B' && period > 0 &&
-        i - last_i + GST_CL_DCT_DEFAULT_LATE_FRAMES >= period)
+    else if (gop[i] == 'B' && (period == 0 ||
+            i - last_i + GST_CL_DCT_DEFAULT_LATE_FRAMES >= period))
       expected = (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_LATE + 8) >> 4;
     else
       expected = (own * GST_CL_DCT_DEFAULT_HOLD_GAIN + 8) >> 4;
@@ -653,6 +659,41 @@ GST_START_TEST (test_auto_hold_fixed)
         (guint) floor (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 + 0.5));
   }
   fail_unless (GST_CL_DCT_DEFAULT_HOLD_GAIN != GST_CL_DCT_DEFAULT_HOLD_GAIN_P);
+  /* chroma's parameters (no B frame held in a rate control's stream): a B
+   * frame of a fixed quantiser's held all the same */
+  {
+    const GstClDctCoding i10 = { GST_CL_DCT_PICTURE_INTRA, 10 };
+    const GstClDctCoding p10 = { GST_CL_DCT_PICTURE_P, 10 };
+    const GstClDctCoding b10 = { GST_CL_DCT_PICTURE_B, 10 };
+    GstClDctAutoParams chroma;
+    GstClDctAuto c = { 0, };
+
+    gst_cl_dct_auto_chroma_params_init (&chroma, TRUE);
+    fail_unless_equals_int (chroma.hold_gain_b, 0);
+    own = gst_cl_dct_auto_update_with (&c, hist, &i10, &chroma);
+    fail_unless_equals_int (gst_cl_dct_auto_update_with (&c, flat, &b10,
+            &chroma), 0);
+    fail_unless_equals_int (gst_cl_dct_auto_update_with (&c, flat, &b10,
+            &chroma), (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_LATE + 8) >> 4);
+    fail_unless_equals_int (gst_cl_dct_auto_update_with (&c, flat, &p10,
+            &chroma), (own * GST_CL_DCT_DEFAULT_HOLD_GAIN + 8) >> 4);
+  }
+  /* an intra frame with a lattice and no told quantiser: the held frame's
+   * quantiser is not known, and a P frame holds as a rate control's */
+  {
+    const GstClDctCoding i10 = { GST_CL_DCT_PICTURE_INTRA, 10 };
+    const GstClDctCoding i0 = { GST_CL_DCT_PICTURE_INTRA, 0 };
+    const GstClDctCoding p10 = { GST_CL_DCT_PICTURE_P, 10 };
+    GstClDctAuto u = { 0, };
+
+    own = gst_cl_dct_auto_update_coded (&u, hist, &i10);
+    gst_cl_dct_auto_update_coded (&u, flat, &p10);
+    fail_unless_equals_int (gst_cl_dct_auto_update_coded (&u, flat, &p10),
+        (own * GST_CL_DCT_DEFAULT_HOLD_GAIN + 8) >> 4);
+    fail_unless_equals_int (gst_cl_dct_auto_update_coded (&u, hist, &i0), own);
+    fail_unless_equals_int (gst_cl_dct_auto_update_coded (&u, flat, &p10),
+        (guint) floor (own * GST_CL_DCT_DEFAULT_HOLD_GAIN_P / 16.0 + 0.5));
+  }
 }
 
 GST_END_TEST;
