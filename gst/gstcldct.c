@@ -843,22 +843,21 @@ threshold_fields (GstClDct * self, const GstClDctPlane * plane,
 }
 
 /* The stage at the threshold in self->threshold, after @after's list:
- * the shape's kernels on the frame where @shapes has GST_CL_DCT_ON_FRAME,
- * on each field alone where it has GST_CL_DCT_ON_FIELDS (the kernels do
- * what the threshold's DCT_STAGE_FIELDS asks for, nothing where it asks for
- * the other), then (where @copies) dct_copy for a threshold of 0, which
- * dct_strips leaves alone (dct_tile copies its tiles then); each after the
- * last on the in-order queue. */
+ * the shape's kernels on the frame where @shapes has ON_FRAME, on each
+ * field alone where it has ON_FIELDS (the kernels do what the threshold's
+ * DCT_STAGE_FIELDS asks for, nothing where it asks for the other), then
+ * (where @copies) dct_copy for a threshold of 0, which dct_strips leaves
+ * alone (dct_tile copies its tiles then); each after the last on the
+ * in-order queue. */
 static gboolean
 run_stage (GstClDct * self, const GstClDctPlane * plane, guint passes,
     guint shapes, gboolean copies, const GstClAfter * after, GError ** error)
 {
   GstClEnqueue how = { NULL, *after, NULL };
 
-  if ((shapes & ON_FRAME) &&
-      !threshold_shape (self, plane, passes, 0, &how, error))
-    return FALSE;
   if (shapes & ON_FRAME) {
+    if (!threshold_shape (self, plane, passes, 0, &how, error))
+      return FALSE;
     how.after.n_wait = 0;
     how.after.wait = NULL;
   }
