@@ -89,6 +89,10 @@ struct _GstClEpsilon
    * failed) until the element goes back to READY. */
   gboolean failed;
   GstClFaults *faults;          /* of frames handed downstream (the plan's) */
+  /* outputs not written yet, oldest first (gstclepsilonheld.c) */
+  GQueue held;
+  gboolean release_held;        /* push every held one */
+  GstClockTime held_latency;    /* what holding adds */
 };
 
 /* Installs the properties on @klass, with the set and get functions. */
@@ -140,6 +144,29 @@ void gst_cl_epsilon_preset_init (GstPresetInterface * iface);
  * TRUE; else FALSE (gstclepsilonstrength.c). */
 gboolean gst_cl_epsilon_preset_unescape (GstClEpsilon * self,
     const GValue * value, GValue * unescaped);
+
+/* Frames held in flight (gstclepsilonheld.c): where the output is CUDA
+ * memory (@cuda_out) and the plan keeps frames in flight, its outputs are
+ * held until written; the latency that adds (self->held_latency), from
+ * @out_info's frame rate, is posted where it changes. */
+void gst_cl_epsilon_set_hold (GstClEpsilon * self,
+    const GstVideoInfo * out_info, gboolean cuda_out);
+
+/* Queues the output @buffer of a frame (taken). */
+void gst_cl_epsilon_hold (GstClEpsilon * self, GstBuffer * buffer);
+
+/* The oldest held output in @outbuf, written, where it is due: the depth
+ * of frames is held, or one not held came after it; else NULL. FALSE with
+ * @error set where writing it failed (every held one is dropped then). */
+gboolean gst_cl_epsilon_next_held (GstClEpsilon * self, GstBuffer ** outbuf,
+    GError ** error);
+
+/* Writes and pushes every held output, oldest first (before a serialized
+ * event or query). FALSE with @error set where writing one failed. */
+gboolean gst_cl_epsilon_push_held (GstClEpsilon * self, GError ** error);
+
+/* Lets go of the held outputs (a flush, stop, an error). */
+void gst_cl_epsilon_drop_held (GstClEpsilon * self);
 
 G_END_DECLS
 

@@ -210,9 +210,13 @@ gst_cl_epsilon_update_settings (GstClEpsilon * self, gboolean force)
   gst_base_transform_reconfigure_src (trans);
 }
 
+static void gst_cl_epsilon_fail (GstClEpsilon * self, GError * error);
+
 static void
 gst_cl_epsilon_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
 {
+  GstClEpsilon *self = GST_CL_EPSILON (trans);
+  GError *error = NULL;
   GstClockTime stream_time;
 
   /* Controlled properties follow stream time, which only a segment in time
@@ -224,7 +228,12 @@ gst_cl_epsilon_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
       gst_object_sync_values (GST_OBJECT (trans), stream_time);
   }
 
-  gst_cl_epsilon_update_settings (GST_CL_EPSILON (trans), FALSE);
+  gst_cl_epsilon_update_settings (self, FALSE);
+  /* a renegotiation (in submit_input_buffer) sends new caps downstream:
+   * the frames held under the old ones go first */
+  if (gst_pad_needs_reconfigure (GST_BASE_TRANSFORM_SRC_PAD (trans)) &&
+      !gst_cl_epsilon_push_held (self, &error))
+    gst_cl_epsilon_fail (self, error);
 }
 
 /* ---- Errors --------------------------------------------------------------- */
@@ -249,6 +258,7 @@ gst_cl_epsilon_fail (GstClEpsilon * self, GError * error)
 static void
 gst_cl_epsilon_free_resources (GstClEpsilon * self)
 {
+  gst_cl_epsilon_drop_held (self);
   g_clear_pointer (&self->plan, gst_cl_plan_free);
   if (self->faults)
     gst_cl_faults_detach (self->faults);
@@ -376,12 +386,30 @@ chain:
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
+/* Adds what held frames add (gstclepsilonheld.c) to the LATENCY @query
+ * answered upstream. */
+static void
+gst_cl_epsilon_add_latency (GstClEpsilon * self, GstQuery * query)
+{
+  GstClockTime min, max;
+  gboolean live;
+
+  if (self->held_latency == 0)
+    return;
+  gst_query_parse_latency (query, &live, &min, &max);
+  min += self->held_latency;
+  if (GST_CLOCK_TIME_IS_VALID (max))
+    max += self->held_latency;
+  gst_query_set_latency (query, live, min, max);
+}
+
 static gboolean
 gst_cl_epsilon_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
 {
   GstClEpsilon *self = GST_CL_EPSILON (trans);
   GstClContext *context = NULL;
+  GError *error = NULL;
   gboolean answered;
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT) {
@@ -396,8 +424,17 @@ gst_cl_epsilon_query (GstBaseTransform * trans, GstPadDirection direction,
     if (answered)
       return TRUE;
   }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
-      query);
+  /* held frames go before what a serialized query asks of downstream */
+  if (direction == GST_PAD_SINK && GST_QUERY_IS_SERIALIZED (query) &&
+      !gst_cl_epsilon_push_held (self, &error)) {
+    gst_cl_epsilon_fail (self, error);
+    return FALSE;
+  }
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query))
+    return FALSE;
+  if (direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY)
+    gst_cl_epsilon_add_latency (self, query);
+  return TRUE;
 }
 
 /* ---- Caps and allocation (rules in gstclnegotiation-private.h) ---------- */
@@ -462,6 +499,8 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   g_clear_pointer (&self->plan, gst_cl_plan_free);
   self->plan = plan;
   gst_cl_plan_set_faults (plan, self->faults);
+  gst_cl_epsilon_set_hold (self, out_info,
+      gst_cl_caps_in_cuda_memory (outcaps));
   self->same_memory = gst_cl_caps_same_memory (incaps, outcaps);
   gst_cl_epsilon_update_settings (self, TRUE);
   GST_DEBUG_OBJECT (self, "planned %" GST_PTR_FORMAT, incaps);
@@ -600,6 +639,11 @@ gst_cl_epsilon_sink_event (GstBaseTransform * trans, GstEvent * event)
   guint threshold;
   GError *error = NULL;
 
+  /* held frames go before a serialized event; a flush lets go of them */
+  if (GST_EVENT_IS_SERIALIZED (event) &&
+      GST_EVENT_TYPE (event) != GST_EVENT_FLUSH_STOP &&
+      !gst_cl_epsilon_push_held (self, &error))
+    gst_cl_epsilon_fail (self, error);
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_EOS:
       /* a stream shorter than the frames it looks at first */
@@ -623,6 +667,7 @@ gst_cl_epsilon_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_FLUSH_STOP:
       if (self->plan)
         gst_cl_plan_drain (self->plan, NULL, NULL);
+      gst_cl_epsilon_drop_held (self);
       break;
     case GST_EVENT_STREAM_START:
       self->told_idle = FALSE;
@@ -705,6 +750,35 @@ failed:
   }
 }
 
+/* GstBaseTransform's own generate_output filters the queued input frame
+ * (transform); its output is held where it is not written yet
+ * (gstclepsilonheld.c), and this hands on the oldest held one when it is
+ * due. GstBaseTransform calls it again while it hands one on. */
+static GstFlowReturn
+gst_cl_epsilon_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
+{
+  GstClEpsilon *self = GST_CL_EPSILON (trans);
+  GstBuffer *buffer = NULL;
+  GError *error = NULL;
+  GstFlowReturn ret;
+
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (trans,
+      &buffer);
+  if (ret != GST_FLOW_OK || (buffer && g_queue_is_empty (&self->held) &&
+          !(self->plan && gst_cl_plan_holds (self->plan, buffer)))) {
+    if (ret < GST_FLOW_OK)
+      gst_cl_epsilon_drop_held (self);
+    *outbuf = buffer;
+    return ret;
+  }
+  if (buffer)
+    gst_cl_epsilon_hold (self, buffer);
+  if (gst_cl_epsilon_next_held (self, outbuf, &error))
+    return GST_FLOW_OK;
+  gst_cl_epsilon_fail (self, error);
+  return GST_FLOW_ERROR;
+}
+
 /* ---- The class ------------------------------------------------------------ */
 
 static void
@@ -745,6 +819,8 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
   trans_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_cl_epsilon_decide_allocation);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_epsilon_transform);
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cl_epsilon_generate_output);
   trans_class->prepare_output_buffer =
       GST_DEBUG_FUNCPTR (gst_cl_epsilon_prepare_output_buffer);
   trans_class->transform_meta =

@@ -93,7 +93,9 @@ gboolean gst_cl_in_flight_begin (GstClInFlight * self, guint * slot,
     gdouble * device_ms, GError ** error);
 
 /* The queues of the frame from @in into @out: left in flight where the
- * depth allows and @out is one OpenCL memory to carry its event (and, on a
+ * depth allows and @out is one OpenCL memory to carry its event, or an
+ * imported CUDA output that may be held (gst_cl_in_flight_set_hold_cuda())
+ * (and, on a
  * device that shares host memory, @in is one too: the kernels would read
  * system memory in place); otherwise the context's queue for all three.
  * Every stream first waits for what the frames' memories still have in
@@ -118,18 +120,41 @@ gboolean gst_cl_in_flight_to_downloads (GstClFrameQueues * q,
     GError ** error);
 
 /* Ends the frame of @q, enqueued (@ok) or not. In flight: the slot keeps
- * the event of its last command, which also goes to @out's memory (a map
- * of it waits, and reports a failure to the faults), and keeps @in open
- * where its memories are OpenCL memories (the uploads read them); @in and
- * @out are closed otherwise. Imported CUDA buffers are released for CUDA
- * after the frame's last command, and an imported CUDA output, which is
- * never left in flight, copied back once that is done
- * (gst_cl_frame_commit()). Else everything is waited for, both frames
- * closed and the slot retired. FALSE with @error set (where @ok) when that
- * fails. */
+ * the event of its last command, which also goes to @out's memory where it
+ * is an OpenCL memory (a map of it waits, and reports a failure to the
+ * faults), keeps @in open where its memories are OpenCL memories (the
+ * uploads read them) and @out where it is an imported CUDA output (copied
+ * back when the slot retires); they are closed otherwise. Imported CUDA
+ * buffers are released for CUDA after the frame's last command. Not in
+ * flight: everything is waited for, an imported CUDA output copied back
+ * (gst_cl_frame_commit()), both frames closed and the slot retired. FALSE
+ * with @error set (where @ok) when that fails. */
 gboolean gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
     gboolean ok, GstClFrame * in, GstClFrame * out, gdouble * device_ms,
     GError ** error);
+
+/* Whether an imported CUDA output (GstClFrame's cuda) may be left in flight
+ * (FALSE at first): its buffer is then written only once the frame is done,
+ * and the caller holds it until gst_cl_in_flight_complete(). Where it is
+ * not, such a frame is waited for and copied back at its end. */
+void gst_cl_in_flight_set_hold_cuda (GstClInFlight * self, gboolean hold);
+
+/* Whether the output @buffer of a frame is left in flight, not yet
+ * written: to be held until gst_cl_in_flight_complete(). */
+gboolean gst_cl_in_flight_holds (GstClInFlight * self, GstBuffer * buffer);
+
+/* Waits for the frame whose output is @buffer, if it is still in flight,
+ * copies it back into @buffer and retires its slot (its kernels' time goes
+ * to the next frame's, gst_cl_in_flight_begin()). TRUE at once where
+ * @buffer is written already (its slot was retired by a later frame or a
+ * drain). FALSE with @error set where a command of the frame or the copy
+ * failed; every frame is then drained. */
+gboolean gst_cl_in_flight_complete (GstClInFlight * self, GstBuffer * buffer,
+    GError ** error);
+
+/* The bytes copied back into CUDA outputs held in flight since the last
+ * call. */
+guint64 gst_cl_in_flight_take_cuda_bytes (GstClInFlight * self);
 
 /* Waits for every frame in flight and lets go of the buffers they held (at
  * EOS, a flush, new caps, stop); adds the milliseconds their kernels ran

@@ -42,6 +42,9 @@ typedef struct
   GstClFrame in;                /* read by commands still in flight: open,
                                  * its buffer referenced */
   gboolean in_open;
+  GstClFrame out;               /* an imported CUDA output, open and its
+                                 * buffer referenced, copied back once done */
+  gboolean out_open;
 } GstClSlot;
 
 struct _GstClInFlight
@@ -53,6 +56,12 @@ struct _GstClInFlight
   GstClSlot slots[GST_CL_IN_FLIGHT_MAX_DEPTH];
   guint next;                   /* the slot of the next frame */
   GstClFaults *faults;
+  gboolean hold_cuda;           /* CUDA outputs may be left in flight */
+  gboolean hold_all;            /* and every output left in flight is held
+                                 * (GST_CL_HOLD_FRAMES=1, for the tests) */
+  guint64 cuda_bytes;           /* copied back since last taken */
+  gdouble retired_ms;           /* kernels of frames completed between
+                                 * frames, for the next one's figures */
 };
 
 /* The upload and download queues of frames in flight. */
@@ -114,11 +123,32 @@ event_outcome (cl_event event, cl_int * outcome)
       sizeof (*outcome), outcome, NULL);
 }
 
-/* Waits for the frame in @slot, if any, and lets go of what it held; adds
- * its kernels' time to @device_ms. FALSE with @error set (if not NULL)
- * where one of its commands failed. */
+/* Copies the imported CUDA output that @slot holds, if any, back into its
+ * buffer (its commands are done), where @error is not NULL (none failed),
+ * and lets go of it. */
 static gboolean
-retire_slot (GstClSlot * slot, gdouble * device_ms, GError ** error)
+commit_output (GstClInFlight * self, GstClSlot * slot, GError ** error)
+{
+  GstBuffer *buffer = slot->out.buffer;
+  gboolean ok;
+
+  if (!slot->out_open)
+    return TRUE;
+  ok = error == NULL || gst_cl_frame_commit (&slot->out, error);
+  self->cuda_bytes += slot->out.cuda_bytes;
+  gst_cl_frame_close (&slot->out);
+  gst_buffer_unref (buffer);
+  slot->out_open = FALSE;
+  return ok;
+}
+
+/* Waits for the frame in @slot, if any, and lets go of what it held (an
+ * imported CUDA output is copied back first); adds its kernels' time to
+ * @device_ms. FALSE with @error set (if not NULL) where one of its
+ * commands, or that copy, failed. */
+static gboolean
+retire_slot (GstClInFlight * self, GstClSlot * slot, gdouble * device_ms,
+    GError ** error)
 {
   cl_int status = CL_SUCCESS, outcome = CL_COMPLETE;
   const gchar *step = "clWaitForEvents (frame in flight)";
@@ -147,7 +177,10 @@ retire_slot (GstClSlot * slot, gdouble * device_ms, GError ** error)
     gst_buffer_unref (buffer);
   }
   slot->in_open = FALSE;
-  return status == CL_SUCCESS || gst_cl_set_error (error, status, "%s", step);
+  if (status != CL_SUCCESS)
+    gst_cl_set_error (error, status, "%s", step);
+  return commit_output (self, slot, status == CL_SUCCESS ? error : NULL) &&
+      status == CL_SUCCESS;
 }
 
 /* Waits for every command on the queues of frames. */
@@ -189,7 +222,7 @@ wait_in_flight (GstClInFlight * self, gdouble * device_ms, GError ** error)
     return TRUE;
   ok = finish_queues (self, error);
   for (k = 0; k < self->depth; k++)
-    ok = retire_slot (&self->slots[k], &ms, ok ? error : NULL) && ok;
+    ok = retire_slot (self, &self->slots[k], &ms, ok ? error : NULL) && ok;
   if (device_ms)
     *device_ms += ms;
   return ok;
@@ -223,11 +256,13 @@ gst_cl_in_flight_begin (GstClInFlight * self, guint * slot,
     gdouble * device_ms, GError ** error)
 {
   *slot = self->next;
+  *device_ms += self->retired_ms;
+  self->retired_ms = 0;
   /* The slot's previous frame must be done with its buffers; an error of
    * its commands, or of a map of an earlier frame's output, is this
    * frame's (those went out already). */
   if (check_faults (self, error) &&
-      retire_slot (&self->slots[self->next], device_ms, error))
+      retire_slot (self, &self->slots[self->next], device_ms, error))
     return TRUE;
   gst_cl_in_flight_drain (self, NULL, NULL);
   return FALSE;
@@ -241,7 +276,9 @@ gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
   guint i;
 
   /* Frames in flight need the output's memory to carry the event (else
-   * nothing would wait for it); anything else is waited for here. On a
+   * nothing would wait for it), or an imported CUDA output the caller
+   * holds until gst_cl_in_flight_complete(); anything else is waited for
+   * here. On a
    * discrete GPU every input can be: system memory is copied into pinned
    * staging, our pool's pinned memory goes by DMA from where it is, and
    * device memory (from another OpenCL element) is held until read, so
@@ -250,7 +287,8 @@ gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
    * the kernels read a system-memory input in place, until they are
    * done. */
   q->slot = self->next;
-  q->in_flight = self->depth > 1 && out->cl_memory != NULL &&
+  q->in_flight = self->depth > 1 && (out->cl_memory != NULL ||
+      (out->cuda != NULL && self->hold_cuda)) &&
       (!gst_cl_context_is_host_unified (self->context) || in->cl_memory);
   q->events = &slot->events;
   q->n_pending = 0;
@@ -435,8 +473,28 @@ leave_in_flight (GstClInFlight * self, GstClFrameQueues * q,
 
   if (!gst_cl_stream_join (&q->down, &slot->done, error))
     return FALSE;
-  gst_cl_memory_set_pending (out->cl_memory, slot->done);
+  if (out->cl_memory)
+    gst_cl_memory_set_pending (out->cl_memory, slot->done);
   return flush_queues (q, error);
+}
+
+/* Keeps @out open in the slot of @q where it is an imported CUDA output,
+ * to be copied back once its commands are done (retire_slot()); closes it
+ * otherwise. With GST_CL_HOLD_FRAMES=1 (in the tests) every output left
+ * in flight is kept so, and held by the element as a CUDA output would
+ * be: that order of things runs on any device. */
+static void
+hold_output (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * out)
+{
+  GstClSlot *slot = &self->slots[q->slot];
+
+  if (!out->cuda && !self->hold_all) {
+    gst_cl_frame_close (out);
+    return;
+  }
+  slot->out = *out;
+  gst_buffer_ref (out->buffer);
+  slot->out_open = TRUE;
 }
 
 /* Keeps @in open in the slot of @q until the slot comes round again, where
@@ -505,7 +563,7 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
   if (ok && out->cl_memory)
     gst_cl_memory_set_faults (out->cl_memory, self->faults);
   if (left) {
-    gst_cl_frame_close (out);
+    hold_output (self, q, out);
     hold_input (self, q, in);
     self->next = (q->slot + 1) % self->depth;
     return TRUE;
@@ -513,8 +571,56 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
   ok = ok && gst_cl_frame_commit (out, error);
   gst_cl_frame_close (out);
   gst_cl_frame_close (in);
-  return retire_slot (&self->slots[q->slot], device_ms, ok ? error : NULL)
-      && ok;
+  return retire_slot (self, &self->slots[q->slot], device_ms,
+      ok ? error : NULL) && ok;
+}
+
+void
+gst_cl_in_flight_set_hold_cuda (GstClInFlight * self, gboolean hold)
+{
+  self->hold_cuda = hold;
+  self->hold_all = hold &&
+      g_strcmp0 (g_getenv ("GST_CL_HOLD_FRAMES"), "1") == 0;
+}
+
+gboolean
+gst_cl_in_flight_holds (GstClInFlight * self, GstBuffer * buffer)
+{
+  guint k;
+
+  for (k = 0; k < self->depth; k++) {
+    if (self->slots[k].out_open && self->slots[k].out.buffer == buffer)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+gboolean
+gst_cl_in_flight_complete (GstClInFlight * self, GstBuffer * buffer,
+    GError ** error)
+{
+  guint k;
+
+  for (k = 0; k < self->depth; k++) {
+    GstClSlot *slot = &self->slots[k];
+
+    if (slot->out_open && slot->out.buffer == buffer) {
+      if (retire_slot (self, slot, &self->retired_ms, error))
+        return TRUE;
+      gst_cl_in_flight_drain (self, NULL, NULL);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+guint64
+gst_cl_in_flight_take_cuda_bytes (GstClInFlight * self)
+{
+  guint64 bytes = self->cuda_bytes;
+
+  self->cuda_bytes = 0;
+  return bytes;
 }
 
 void

@@ -127,6 +127,23 @@ guint gst_cl_plan_get_depth (GstClPlan * plan);
 void gst_cl_plan_set_settings (GstClPlan * plan,
     const GstClPlanSettings * settings);
 
+/* Whether frames into CUDA memory (imported) may be left in flight (FALSE
+ * at first): gst_cl_plan_process() then returns once such a frame is
+ * enqueued, and its output buffer is written only at
+ * gst_cl_plan_complete(), or when a later frame or a drain needs its
+ * slot. */
+void gst_cl_plan_set_hold_cuda (GstClPlan * plan, gboolean hold);
+
+/* Whether @outbuf, the output of a frame, is not written yet: it may go
+ * downstream only after gst_cl_plan_complete(). */
+gboolean gst_cl_plan_holds (GstClPlan * plan, GstBuffer * outbuf);
+
+/* Waits for the frame whose output is @outbuf, if it is still in flight,
+ * and writes @outbuf (its copy back into CUDA memory). FALSE with @error
+ * set where the frame failed; every frame is then drained. */
+gboolean gst_cl_plan_complete (GstClPlan * plan, GstBuffer * outbuf,
+    GError ** error);
+
 /* The planes no stage touches with the current settings, as a bit mask of
  * plane indices. */
 guint gst_cl_plan_untouched_planes (GstClPlan * plan);

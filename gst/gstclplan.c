@@ -317,6 +317,24 @@ gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
   return self;
 }
 
+void
+gst_cl_plan_set_hold_cuda (GstClPlan * self, gboolean hold)
+{
+  gst_cl_in_flight_set_hold_cuda (self->in_flight, hold);
+}
+
+gboolean
+gst_cl_plan_holds (GstClPlan * self, GstBuffer * outbuf)
+{
+  return gst_cl_in_flight_holds (self->in_flight, outbuf);
+}
+
+gboolean
+gst_cl_plan_complete (GstClPlan * self, GstBuffer * outbuf, GError ** error)
+{
+  return gst_cl_in_flight_complete (self->in_flight, outbuf, error);
+}
+
 guint
 gst_cl_plan_get_depth (GstClPlan * self)
 {
@@ -951,8 +969,10 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
       enqueue_frame (self, &q, &in, &out, &planes, &frame->transfers, error);
   ok = gst_cl_in_flight_end (self->in_flight, &q, ok, &in, &out,
       &frame->device_ms, ok ? error : NULL) && ok;
-  /* CUDA memory copied in on the device at open, and out after the end */
-  frame->transfers.cuda_copy_bytes += in.cuda_bytes + out.cuda_bytes;
+  /* CUDA memory copied in on the device at open, and out after the end
+   * (or, for outputs held in flight, when an earlier frame's slot retired) */
+  frame->transfers.cuda_copy_bytes += in.cuda_bytes + out.cuda_bytes +
+      gst_cl_in_flight_take_cuda_bytes (self->in_flight);
   /* The untouched planes to share were skipped: share them, or copy them
    * now. */
   ok = ok && gst_cl_placement_share (self->placement, &q, inbuf, outbuf,
