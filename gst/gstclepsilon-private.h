@@ -92,7 +92,9 @@ struct _GstClEpsilon
   /* outputs not written yet, oldest first (gstclepsilonheld.c) */
   GQueue held;
   gboolean release_held;        /* push every held one */
-  GstClockTime held_latency;    /* what holding adds */
+  gboolean discont_held;        /* the next held output follows a gap */
+  guint held_frames;            /* the most held at once, 0: none */
+  GstClockTime held_latency;    /* what holding adds (object lock) */
 };
 
 /* Installs the properties on @klass, with the set and get functions. */
@@ -152,6 +154,9 @@ gboolean gst_cl_epsilon_preset_unescape (GstClEpsilon * self,
 void gst_cl_epsilon_set_hold (GstClEpsilon * self,
     const GstVideoInfo * out_info, gboolean cuda_out);
 
+/* What holding adds to the latency now (none in passthrough); any thread. */
+GstClockTime gst_cl_epsilon_get_held_latency (GstClEpsilon * self);
+
 /* Queues the output @buffer of a frame (taken). */
 void gst_cl_epsilon_hold (GstClEpsilon * self, GstBuffer * buffer);
 
@@ -162,7 +167,8 @@ gboolean gst_cl_epsilon_next_held (GstClEpsilon * self, GstBuffer ** outbuf,
     GError ** error);
 
 /* Writes and pushes every held output, oldest first (before a serialized
- * event or query). FALSE with @error set where writing one failed. */
+ * event or query); after an ERROR, drops them. FALSE with @error set where
+ * writing one failed. */
 gboolean gst_cl_epsilon_push_held (GstClEpsilon * self, GError ** error);
 
 /* Lets go of the held outputs (a flush, stop, an error). */

@@ -208,6 +208,10 @@ gst_cl_epsilon_update_settings (GstClEpsilon * self, gboolean force)
   GST_DEBUG_OBJECT (self, "passthrough %s", passthrough ? "on" : "off");
   gst_base_transform_set_passthrough (trans, passthrough);
   gst_base_transform_reconfigure_src (trans);
+  /* frames held add latency only while filtering */
+  if (self->held_frames > 0)
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_latency (GST_OBJECT (self)));
 }
 
 static void gst_cl_epsilon_fail (GstClEpsilon * self, GError * error);
@@ -251,6 +255,8 @@ gst_cl_epsilon_fail (GstClEpsilon * self, GError * error)
   self->failed = TRUE;
   if (self->faults)
     gst_cl_faults_set_posted (self->faults);
+  /* held outputs may never have been written */
+  gst_cl_epsilon_drop_held (self);
 }
 
 /* ---- Start and stop ------------------------------------------------------ */
@@ -259,6 +265,10 @@ static void
 gst_cl_epsilon_free_resources (GstClEpsilon * self)
 {
   gst_cl_epsilon_drop_held (self);
+  self->held_frames = 0;
+  GST_OBJECT_LOCK (self);
+  self->held_latency = 0;
+  GST_OBJECT_UNLOCK (self);
   g_clear_pointer (&self->plan, gst_cl_plan_free);
   if (self->faults)
     gst_cl_faults_detach (self->faults);
@@ -391,15 +401,15 @@ chain:
 static void
 gst_cl_epsilon_add_latency (GstClEpsilon * self, GstQuery * query)
 {
-  GstClockTime min, max;
+  GstClockTime held = gst_cl_epsilon_get_held_latency (self), min, max;
   gboolean live;
 
-  if (self->held_latency == 0)
+  if (held == 0)
     return;
   gst_query_parse_latency (query, &live, &min, &max);
-  min += self->held_latency;
+  min += held;
   if (GST_CLOCK_TIME_IS_VALID (max))
-    max += self->held_latency;
+    max += held;
   gst_query_set_latency (query, live, min, max);
 }
 
@@ -481,6 +491,10 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
     return FALSE;
   if (self->failed)
     goto stopped;
+  /* frames held under the old caps go out under them (a renegotiation
+   * that before_transform did not see coming) */
+  if (!gst_cl_epsilon_push_held (self, &error))
+    goto plan_failed;
   if (!gst_cl_plan_supports (in_info))
     goto too_large;
   /* accept-caps checks the template only */
@@ -571,7 +585,7 @@ gst_cl_epsilon_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   GstContext *cuda_context = gst_cl_cuda_get_context (GST_ELEMENT (self),
       &self->cuda_context, self->cuda_usable);
   gboolean ok = gst_cl_allocation_decide (self->own_queues, self->faults, query,
-      sinkcaps, cuda_context, &self->share_untouched);
+      sinkcaps, cuda_context, self->held_frames, &self->share_untouched);
 
   gst_clear_caps (&sinkcaps);
   if (cuda_context)
@@ -750,6 +764,36 @@ failed:
   }
 }
 
+/* A discontinuity (a DISCONT input, or a frame QoS dropped) goes on the
+ * first output after it: the held frames, from before it, go out first,
+ * and the next frame's output is flagged here, as it may go out at an
+ * event, past GstBaseTransform (which flags the first output it hands on,
+ * that frame's too). */
+static GstFlowReturn
+gst_cl_epsilon_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * input)
+{
+  GstClEpsilon *self = GST_CL_EPSILON (trans);
+  GError *error = NULL;
+  GstFlowReturn ret;
+
+  /* the input's own flag goes to its output with its metadata */
+  if (GST_BUFFER_IS_DISCONT (input) && !gst_cl_epsilon_push_held (self, &error))
+    goto failed;
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (trans,
+      is_discont, input);
+  if (ret == GST_BASE_TRANSFORM_FLOW_DROPPED) {
+    self->discont_held = TRUE;
+    if (!gst_cl_epsilon_push_held (self, &error))
+      goto failed;
+  }
+  return ret;
+
+failed:
+  gst_cl_epsilon_fail (self, error);
+  return GST_FLOW_ERROR;
+}
+
 /* GstBaseTransform's own generate_output filters the queued input frame
  * (transform); its output is held where it is not written yet
  * (gstclepsilonheld.c), and this hands on the oldest held one when it is
@@ -764,6 +808,12 @@ gst_cl_epsilon_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
 
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (trans,
       &buffer);
+  if (ret == GST_FLOW_OK && buffer && self->discont_held) {
+    /* a new output: the element (and the slot that writes it) alone
+     * refer to it */
+    GST_BUFFER_FLAG_SET (buffer, GST_BUFFER_FLAG_DISCONT);
+    self->discont_held = FALSE;
+  }
   if (ret != GST_FLOW_OK || (buffer && g_queue_is_empty (&self->held) &&
           !(self->plan && gst_cl_plan_holds (self->plan, buffer)))) {
     if (ret < GST_FLOW_OK)
@@ -821,6 +871,8 @@ gst_cl_epsilon_class_init (GstClEpsilonClass * klass)
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cl_epsilon_transform);
   trans_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_cl_epsilon_generate_output);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_cl_epsilon_submit_input_buffer);
   trans_class->prepare_output_buffer =
       GST_DEBUG_FUNCPTR (gst_cl_epsilon_prepare_output_buffer);
   trans_class->transform_meta =

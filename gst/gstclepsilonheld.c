@@ -23,11 +23,12 @@
  * output is written (copied back from the imported buffer) only once its
  * commands are done. Instead of waiting for each frame before it goes
  * downstream, the element keeps up to the plan's depth of them in flight
- * and pushes the oldest when the next one is enqueued: the device works on
- * one frame while the streaming thread enqueues the next, and the latency
- * grows by depth - 1 frames (told in the LATENCY query). Order is kept:
- * a frame that is not held, a serialized event or query, and EOS push the
- * held ones first. */
+ * and pushes the oldest once that many are held: the device works on the
+ * frames before while the streaming thread enqueues the next, and the
+ * latency grows by depth - 1 frames (told in the LATENCY query; the output
+ * pool holds depth more). Order is kept: a frame that is not held, a
+ * discontinuity, a serialized event or query, new caps and EOS push the
+ * held ones first; a flush or an ERROR drops them. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -40,22 +41,44 @@ gst_cl_epsilon_set_hold (GstClEpsilon * self, const GstVideoInfo * out_info,
     gboolean cuda_out)
 {
   const guint depth = gst_cl_plan_get_depth (self->plan);
-  /* the added latency needs a frame duration; GST_CL_HOLD_FRAMES=1 holds
-   * any output left in flight (gstclinflight.c), for the tests */
+  /* buffers a second: fields of alternate interlacing come two a frame */
+  const gint per_s = GST_VIDEO_INFO_FPS_N (out_info) *
+      (GST_VIDEO_INFO_INTERLACE_MODE (out_info) ==
+      GST_VIDEO_INTERLACE_MODE_ALTERNATE ? 2 : 1);
+  /* the added latency needs a buffer's duration; in pull mode nothing
+   * would push the held ones at the end; GST_CL_HOLD_FRAMES=1 holds any
+   * output left in flight (gstclinflight.c), for the tests */
   const gboolean hold = (cuda_out ||
       g_strcmp0 (g_getenv ("GST_CL_HOLD_FRAMES"), "1") == 0) && depth > 1 &&
-      GST_VIDEO_INFO_FPS_N (out_info) > 0 &&
-      GST_VIDEO_INFO_FPS_D (out_info) > 0;
+      per_s > 0 && GST_VIDEO_INFO_FPS_D (out_info) > 0 &&
+      GST_PAD_MODE (GST_BASE_TRANSFORM_SINK_PAD (self)) != GST_PAD_MODE_PULL;
   const GstClockTime latency = hold ? gst_util_uint64_scale (GST_SECOND,
-      (guint64) (depth - 1) * GST_VIDEO_INFO_FPS_D (out_info),
-      GST_VIDEO_INFO_FPS_N (out_info)) : 0;
+      (guint64) (depth - 1) * GST_VIDEO_INFO_FPS_D (out_info), per_s) : 0;
+  gboolean changed;
 
   gst_cl_plan_set_hold_cuda (self->plan, hold);
-  if (latency != self->held_latency) {
-    self->held_latency = latency;
+  self->held_frames = hold ? depth : 0;
+  GST_OBJECT_LOCK (self);
+  changed = latency != self->held_latency;
+  self->held_latency = latency;
+  GST_OBJECT_UNLOCK (self);
+  if (changed)
     gst_element_post_message (GST_ELEMENT (self),
         gst_message_new_latency (GST_OBJECT (self)));
-  }
+}
+
+GstClockTime
+gst_cl_epsilon_get_held_latency (GstClEpsilon * self)
+{
+  GstClockTime latency;
+
+  /* in passthrough nothing is held */
+  if (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self)))
+    return 0;
+  GST_OBJECT_LOCK (self);
+  latency = self->held_latency;
+  GST_OBJECT_UNLOCK (self);
+  return latency;
 }
 
 void
@@ -98,6 +121,11 @@ gst_cl_epsilon_push_held (GstClEpsilon * self, GError ** error)
   GstFlowReturn ret = GST_FLOW_OK;
   GstBuffer *buffer;
 
+  /* after an ERROR no frame goes out: some may never have been written */
+  if (self->failed) {
+    gst_cl_epsilon_drop_held (self);
+    return TRUE;
+  }
   self->release_held = TRUE;
   while (gst_cl_epsilon_next_held (self, &buffer, error)) {
     if (!buffer)
@@ -118,4 +146,5 @@ gst_cl_epsilon_drop_held (GstClEpsilon * self)
 {
   g_queue_clear_full (&self->held, (GDestroyNotify) gst_buffer_unref);
   self->release_held = FALSE;
+  self->discont_held = FALSE;
 }

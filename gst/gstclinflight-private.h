@@ -145,9 +145,11 @@ gboolean gst_cl_in_flight_holds (GstClInFlight * self, GstBuffer * buffer);
 
 /* Waits for the frame whose output is @buffer, if it is still in flight,
  * copies it back into @buffer and retires its slot (its kernels' time goes
- * to the next frame's, gst_cl_in_flight_begin()). TRUE at once where
- * @buffer is written already (its slot was retired by a later frame or a
- * drain). FALSE with @error set where a command of the frame or the copy
+ * to the next frame's, gst_cl_in_flight_begin()). TRUE at once where its
+ * slot was retired already, by a later frame or a drain: written then,
+ * unless that retirement failed (or a drain that reports nothing let it
+ * go), after which the caller has stopped with an ERROR and pushes
+ * nothing. FALSE with @error set where a command of the frame or the copy
  * failed; every frame is then drained. */
 gboolean gst_cl_in_flight_complete (GstClInFlight * self, GstBuffer * buffer,
     GError ** error);

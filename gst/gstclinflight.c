@@ -42,7 +42,8 @@ typedef struct
   GstClFrame in;                /* read by commands still in flight: open,
                                  * its buffer referenced */
   gboolean in_open;
-  GstClFrame out;               /* an imported CUDA output, open and its
+  GstClFrame out;               /* an imported CUDA output (any output with
+                                 * GST_CL_HOLD_FRAMES=1), open and its
                                  * buffer referenced, copied back once done */
   gboolean out_open;
 } GstClSlot;
@@ -124,8 +125,9 @@ event_outcome (cl_event event, cl_int * outcome)
 }
 
 /* Copies the imported CUDA output that @slot holds, if any, back into its
- * buffer (its commands are done), where @error is not NULL (none failed),
- * and lets go of it. */
+ * buffer (its commands are done), and lets go of it; @error NULL: a
+ * command failed, or nobody is told (a drain after a flush), and the
+ * output is let go of unwritten. */
 static gboolean
 commit_output (GstClInFlight * self, GstClSlot * slot, GError ** error)
 {

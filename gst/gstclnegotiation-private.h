@@ -82,13 +82,13 @@ gboolean gst_cl_allocation_propose (GstClContext * context,
 
 /* Rule 4: puts our pool for the caps of @query (downstream's answer) first
  * in it, its frames' failures going to @faults; for CUDA caps, downstream's
- * CUDA pool or one for @cuda_context (FALSE where there is neither).
+ * CUDA pool or one for @cuda_context (FALSE where there is neither), with
+ * room for the @held frames the element holds (gstclepsilonheld.c).
  * @share_untouched: whether the planes no stage touches may go out as a
  * share of the input's memory, for input of @sinkcaps. */
 gboolean gst_cl_allocation_decide (GstClContext * context,
-    GstClFaults * faults, GstQuery * query,
-    GstCaps * sinkcaps, GstContext * cuda_context,
-    gboolean * share_untouched);
+    GstClFaults * faults, GstQuery * query, GstCaps * sinkcaps,
+    GstContext * cuda_context, guint held, gboolean * share_untouched);
 
 G_END_DECLS
 

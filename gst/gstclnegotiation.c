@@ -277,8 +277,8 @@ decide_cuda_pool (GstQuery * query, GstCaps * caps, guint size, guint min,
 
 gboolean
 gst_cl_allocation_decide (GstClContext * context, GstClFaults * faults,
-    GstQuery * query,
-    GstCaps * sinkcaps, GstContext * cuda_context, gboolean * share_untouched)
+    GstQuery * query, GstCaps * sinkcaps, GstContext * cuda_context,
+    guint held, gboolean * share_untouched)
 {
   guint size, min = 0, max = 0;
   GstBufferPool *pool;
@@ -303,6 +303,10 @@ gst_cl_allocation_decide (GstClContext * context, GstClFaults * faults,
   if (gst_cl_caps_in_cuda_memory (caps)) {
     *share_untouched = FALSE;
     gst_cl_debug_init ();
+    /* the frames the element holds, beside those downstream keeps */
+    min += held;
+    if (max != 0 && max < min)
+      max = min;
     return decide_cuda_pool (query, caps, size, min, max, cuda_context);
   }
 

@@ -98,6 +98,9 @@ struct _GstClPlan
    * luma's estimate looks at its macroblocks too (gstcldct-private.h) */
   gboolean interlaced;
   GstClPacked *packed;          /* packed 4:2:2 luma */
+  /* waits of the streaming thread for held frames between frames
+   * (gst_cl_plan_complete()), counted with the next frame's */
+  gdouble held_waits[GST_CL_WAIT_N];
 };
 
 /* ---- Settings ------------------------------------------------------------ */
@@ -332,7 +335,15 @@ gst_cl_plan_holds (GstClPlan * self, GstBuffer * outbuf)
 gboolean
 gst_cl_plan_complete (GstClPlan * self, GstBuffer * outbuf, GError ** error)
 {
-  return gst_cl_in_flight_complete (self->in_flight, outbuf, error);
+  gboolean ok = gst_cl_in_flight_complete (self->in_flight, outbuf, error);
+  gdouble waits[GST_CL_WAIT_N];
+  guint i;
+
+  /* the streaming thread's waits between frames: the next frame's */
+  gst_cl_waits_take (waits);
+  for (i = 0; i < GST_CL_WAIT_N; i++)
+    self->held_waits[i] += waits[i];
+  return ok;
 }
 
 guint
@@ -945,7 +956,7 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
   GstClFrameQueues q;
   GstClFrame in, out;
   GstClPlaneSelection planes;
-  guint slot;
+  guint slot, i;
   gboolean ok;
 
   memset (frame, 0, sizeof (*frame));
@@ -979,5 +990,9 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
       &planes, &frame->transfers, error);
   describe_frame (self, frame);
   gst_cl_waits_take (frame->host_wait_ms);
+  for (i = 0; i < GST_CL_WAIT_N; i++) {
+    frame->host_wait_ms[i] += self->held_waits[i];
+    self->held_waits[i] = 0;
+  }
   return ok;
 }

@@ -252,6 +252,87 @@ GST_START_TEST (test_held_until_depth)
 
 GST_END_TEST;
 
+/* A discontinuity goes on the first frame after it, not on a held one from
+ * before: frame 4 comes flagged DISCONT, QoS drops frame 5, and only 4 and
+ * 6 go out flagged. */
+GST_START_TEST (test_held_discont)
+{
+  GRand *rand = g_rand_new_with_seed (0x4e1f);
+  GstElement *e = th_make_element ();
+  const guint expected[] = { 0, 1, 2, 3, 4, 6 };
+  GstVideoInfo info;
+  GstHarness *hr;
+  RefParams p;
+  guint i;
+
+  g_setenv ("GST_CL_HOLD_FRAMES", "1", TRUE);
+  th_params_init (&p, 30, 5, 20);
+  rt_apply_params (e, &p, NULL);
+  g_object_set (e, "frames-in-flight", 3, NULL);
+  hr = th_harness_new (e, GST_VIDEO_FORMAT_NV12, 96, 49, 0, &info);
+  for (i = 0; i < 7; i++) {
+    GstBuffer *in = th_make_input (&info, rand, TH_FILL_NOISE);
+
+    GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+    GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+    if (i == 4)
+      GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DISCONT);
+    /* late by one frame from frame 4 on: frame 5 is dropped */
+    if (i == 5)
+      gst_harness_push_upstream_event (hr,
+          gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 1.0, GST_SECOND / 30,
+              4 * GST_SECOND / 30));
+    fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_event (hr, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (hr),
+      G_N_ELEMENTS (expected));
+  for (i = 0; i < G_N_ELEMENTS (expected); i++) {
+    GstBuffer *out = gst_harness_pull (hr);
+
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
+        expected[i] * GST_SECOND / 30);
+    fail_unless (GST_BUFFER_IS_DISCONT (out) == (expected[i] >= 4 &&
+            expected[i] != 5), "frame %u: DISCONT %d", expected[i],
+        GST_BUFFER_IS_DISCONT (out));
+    gst_buffer_unref (out);
+  }
+  th_teardown_checked (hr);
+  g_rand_free (rand);
+  g_unsetenv ("GST_CL_HOLD_FRAMES");
+}
+
+GST_END_TEST;
+
+/* In passthrough (strength=off) nothing is held: frames out at once, and
+ * no latency added. */
+GST_START_TEST (test_held_passthrough)
+{
+  GRand *rand = g_rand_new_with_seed (0x4e20);
+  GstElement *e = th_make_element ();
+  GstVideoInfo info;
+  GstHarness *hr;
+  guint i;
+
+  g_setenv ("GST_CL_HOLD_FRAMES", "1", TRUE);
+  gst_util_set_object_arg (G_OBJECT (e), "strength", "off");
+  g_object_set (e, "frames-in-flight", 3, NULL);
+  hr = th_harness_new (e, GST_VIDEO_FORMAT_NV12, 96, 49, 0, &info);
+  for (i = 0; i < 2; i++) {
+    GstBuffer *in = th_make_input (&info, rand, TH_FILL_NOISE);
+
+    GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+    fail_unless_equals_int (gst_harness_push (hr, in), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_buffers_received (hr), i + 1);
+  }
+  fail_unless_equals_uint64 (gst_harness_query_latency (hr), 0);
+  th_teardown_checked (hr);
+  g_rand_free (rand);
+  g_unsetenv ("GST_CL_HOLD_FRAMES");
+}
+
+GST_END_TEST;
+
 static Suite *
 clepsilonheld_suite (void)
 {
@@ -262,6 +343,8 @@ clepsilonheld_suite (void)
   tcase_add_test (tc, test_held_stream);
   tcase_add_test (tc, test_not_held_stream);
   tcase_add_test (tc, test_held_until_depth);
+  tcase_add_test (tc, test_held_discont);
+  tcase_add_test (tc, test_held_passthrough);
   return s;
 }
 
