@@ -174,6 +174,13 @@ gboolean gst_cl_cuda_pool_copy_in (GstClCudaPool * pool, guint index,
 gboolean gst_cl_cuda_pool_copy_out (GstClCudaPool * pool, guint index,
     const GstClCudaPlaneCopy * planes, guint n_planes, GError ** error);
 
+/* gst_cl_cuda_pool_copy_out() that returns once the copies are enqueued;
+ * gst_cl_cuda_pool_sync() waits for them (for every copy on the pool's
+ * stream), before the planes are read or the buffer is written again. */
+gboolean gst_cl_cuda_pool_copy_out_start (GstClCudaPool * pool, guint index,
+    const GstClCudaPlaneCopy * planes, guint n_planes, GError ** error);
+gboolean gst_cl_cuda_pool_sync (GstClCudaPool * pool, GError ** error);
+
 /* Enqueues clEnqueueAcquireExternalMemObjectsKHR (or ...Release...) of
  * buffer @index on @queue, after the events of @wait_list; @event (may be
  * NULL) gets the command's event. FALSE with @error set on failure. */

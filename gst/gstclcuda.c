@@ -581,11 +581,11 @@ plane_fits (GstClCudaPool * pool, const GstClCudaPlaneCopy * plane,
 }
 
 /* Copies the planes into (@in) or out of buffer @index on the pool's
- * stream and waits for them. */
+ * stream, and waits for them where @wait. */
 static gboolean
 copy_planes (GstClCudaPool * pool, guint index,
     const GstClCudaPlaneCopy * planes, guint n_planes, gboolean in,
-    GError ** error)
+    gboolean wait, GError ** error)
 {
   CUdeviceptr buffer = pool->buffers[index].ptr;
   const gchar *step = "cuMemcpy2DAsync";
@@ -612,7 +612,7 @@ copy_planes (GstClCudaPool * pool, guint index,
     if (p->height > 0 && p->width_in_bytes > 0)
       status = cu.Memcpy2DAsync (&copy, pool->stream);
   }
-  if (status == CUDA_SUCCESS) {
+  if (status == CUDA_SUCCESS && wait) {
     gint64 began = gst_cl_wait_begin ();
 
     step = "cuStreamSynchronize";
@@ -633,7 +633,7 @@ gst_cl_cuda_pool_copy_in (GstClCudaPool * pool, guint index,
 {
   g_return_val_if_fail (index < pool->n_buffers, FALSE);
 
-  return copy_planes (pool, index, planes, n_planes, TRUE, error);
+  return copy_planes (pool, index, planes, n_planes, TRUE, TRUE, error);
 }
 
 gboolean
@@ -642,7 +642,34 @@ gst_cl_cuda_pool_copy_out (GstClCudaPool * pool, guint index,
 {
   g_return_val_if_fail (index < pool->n_buffers, FALSE);
 
-  return copy_planes (pool, index, planes, n_planes, FALSE, error);
+  return copy_planes (pool, index, planes, n_planes, FALSE, TRUE, error);
+}
+
+gboolean
+gst_cl_cuda_pool_copy_out_start (GstClCudaPool * pool, guint index,
+    const GstClCudaPlaneCopy * planes, guint n_planes, GError ** error)
+{
+  g_return_val_if_fail (index < pool->n_buffers, FALSE);
+
+  return copy_planes (pool, index, planes, n_planes, FALSE, FALSE, error);
+}
+
+gboolean
+gst_cl_cuda_pool_sync (GstClCudaPool * pool, GError ** error)
+{
+  gint64 began;
+  CUresult status;
+
+  if (!push_context (pool->cuda_context, error))
+    return FALSE;
+  began = gst_cl_wait_begin ();
+  status = cu.StreamSynchronize (pool->stream);
+  gst_cl_wait_end (GST_CL_WAIT_CUDA_COPY_OUT, began);
+  cu.CtxPopCurrent (NULL);
+  if (status != CUDA_SUCCESS)
+    return gst_cl_cuda_set_error (error, status, "cuStreamSynchronize (plane "
+        "copies out of the pool)");
+  return TRUE;
 }
 
 /* Enqueues @enqueue, the acquire or the release call named @call, on

@@ -107,6 +107,15 @@ GstClCudaImportResult gst_cl_cuda_import_open (GstClCudaImport * self,
 gboolean gst_cl_cuda_import_commit (GstClCudaImport * self, guint slot,
     GstVideoFrame * vframe, guint64 * bytes, GError ** error);
 
+/* gst_cl_cuda_import_commit() in two: the copies enqueued (the copy back
+ * of a frame held in flight starts as soon as its commands are done), and
+ * waited for (before the frame goes downstream). The pool's stream runs
+ * them in order: a wait takes every copy started before it. */
+gboolean gst_cl_cuda_import_commit_start (GstClCudaImport * self, guint slot,
+    GstVideoFrame * vframe, guint64 * bytes, GError ** error);
+gboolean gst_cl_cuda_import_commit_finish (GstClCudaImport * self,
+    GstVideoFrame * vframe, GError ** error);
+
 /* The pool of imported buffers (acquired and released for OpenCL around a
  * frame's commands by ordering, gst_cl_cuda_pool_acquire()), or NULL
  * before the first frame. */

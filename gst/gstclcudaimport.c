@@ -347,6 +347,28 @@ gst_cl_cuda_import_commit (GstClCudaImport * self, guint slot,
   return TRUE;
 }
 
+gboolean
+gst_cl_cuda_import_commit_start (GstClCudaImport * self, guint slot,
+    GstVideoFrame * vframe, guint64 * bytes, GError ** error)
+{
+  GstClCudaPlaneCopy planes[GST_VIDEO_MAX_PLANES];
+  guint n = plane_copies (&self->info, vframe, planes, bytes);
+
+  gst_cl_cuda_sync_wait_producers (vframe->buffer, self->cuda_context,
+      gst_cl_cuda_pool_get_stream (self->pool));
+  return gst_cl_cuda_pool_copy_out_start (self->pool, slot, planes, n, error);
+}
+
+gboolean
+gst_cl_cuda_import_commit_finish (GstClCudaImport * self,
+    GstVideoFrame * vframe, GError ** error)
+{
+  if (!gst_cl_cuda_pool_sync (self->pool, error))
+    return FALSE;
+  gst_cl_cuda_sync_mark_finished (vframe->buffer);
+  return TRUE;
+}
+
 GstClCudaPool *
 gst_cl_cuda_import_get_pool (GstClCudaImport * self)
 {

@@ -85,6 +85,9 @@ void
 gst_cl_epsilon_hold (GstClEpsilon * self, GstBuffer * buffer)
 {
   g_queue_push_tail (&self->held, buffer);
+  /* the copy back of those done starts now, ahead of their turn */
+  if (self->plan)
+    gst_cl_plan_poll (self->plan);
   /* one already written: every frame before it goes out first */
   if (!self->plan || !gst_cl_plan_holds (self->plan, buffer))
     self->release_held = TRUE;

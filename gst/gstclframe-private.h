@@ -109,6 +109,7 @@ typedef struct
   GstClCudaImport *cuda;
   guint cuda_slot;
   guint64 cuda_bytes;
+  gboolean commit_started;      /* its copy back is enqueued */
 } GstClFrame;
 
 /* Opens @buffer as described above, for @flags (GST_MAP_READ or
@@ -129,6 +130,11 @@ gboolean gst_cl_frame_open_full (GstClFrame * frame, GstClContext * context,
  * output is copied back into its CUDA memory (nothing to do otherwise).
  * FALSE with @error set when that fails. */
 gboolean gst_cl_frame_commit (GstClFrame * frame, GError ** error);
+
+/* The copy back of gst_cl_frame_commit() enqueued, not waited for (the
+ * commit then waits); the same conditions. Where it fails, the commit
+ * still waits for what it enqueued, and fails too. */
+gboolean gst_cl_frame_commit_start (GstClFrame * frame, GError ** error);
 
 /* Releases what gst_cl_frame_open() took. Call only once every command that
  * uses the frame has completed. */

@@ -414,11 +414,31 @@ gst_cl_frame_open_full (GstClFrame * frame, GstClContext * context,
   return ok;
 }
 
+/* Whether @frame is an imported CUDA output still to be copied back. */
+static gboolean
+commits (const GstClFrame * frame)
+{
+  return frame->cuda && (frame->flags & GST_MAP_WRITE) && frame->frame_mapped;
+}
+
+gboolean
+gst_cl_frame_commit_start (GstClFrame * frame, GError ** error)
+{
+  if (!commits (frame) || frame->commit_started)
+    return TRUE;
+  /* started even where it fails: what was enqueued is waited for */
+  frame->commit_started = TRUE;
+  return gst_cl_cuda_import_commit_start (frame->cuda, frame->cuda_slot,
+      &frame->frame, &frame->cuda_bytes, error);
+}
+
 gboolean
 gst_cl_frame_commit (GstClFrame * frame, GError ** error)
 {
-  if (!frame->cuda || !(frame->flags & GST_MAP_WRITE) || !frame->frame_mapped)
+  if (!commits (frame))
     return TRUE;
+  if (frame->commit_started)
+    return gst_cl_cuda_import_commit_finish (frame->cuda, &frame->frame, error);
   return gst_cl_cuda_import_commit (frame->cuda, frame->cuda_slot,
       &frame->frame, &frame->cuda_bytes, error);
 }

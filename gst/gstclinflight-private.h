@@ -139,6 +139,11 @@ gboolean gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
  * not, such a frame is waited for and copied back at its end. */
 void gst_cl_in_flight_set_hold_cuda (GstClInFlight * self, gboolean hold);
 
+/* Starts the copy back of held CUDA outputs whose frames are done, without
+ * waiting (it then runs while the streaming thread goes on; their slots'
+ * retirement waits for it). */
+void gst_cl_in_flight_poll (GstClInFlight * self);
+
 /* Whether the output @buffer of a frame is left in flight, not yet
  * written: to be held until gst_cl_in_flight_complete(). */
 gboolean gst_cl_in_flight_holds (GstClInFlight * self, GstBuffer * buffer);

@@ -46,6 +46,7 @@ typedef struct
                                  * GST_CL_HOLD_FRAMES=1), open and its
                                  * buffer referenced, copied back once done */
   gboolean out_open;
+  GError *commit_error;         /* where its copy back failed to start */
 } GstClSlot;
 
 struct _GstClInFlight
@@ -132,11 +133,23 @@ static gboolean
 commit_output (GstClInFlight * self, GstClSlot * slot, GError ** error)
 {
   GstBuffer *buffer = slot->out.buffer;
+  GError *wait_error = NULL;
   gboolean ok;
 
   if (!slot->out_open)
     return TRUE;
-  ok = error == NULL || gst_cl_frame_commit (&slot->out, error);
+  if (slot->out.commit_started) {
+    /* what was enqueued is waited for, whatever failed before */
+    ok = gst_cl_frame_commit (&slot->out, &wait_error) &&
+        slot->commit_error == NULL;
+    if (slot->commit_error)
+      g_propagate_error (error, g_steal_pointer (&slot->commit_error));
+    else if (wait_error)
+      g_propagate_error (error, g_steal_pointer (&wait_error));
+    g_clear_error (&wait_error);
+  } else {
+    ok = error == NULL || gst_cl_frame_commit (&slot->out, error);
+  }
   self->cuda_bytes += slot->out.cuda_bytes;
   gst_cl_frame_close (&slot->out);
   gst_buffer_unref (buffer);
@@ -595,6 +608,24 @@ gst_cl_in_flight_holds (GstClInFlight * self, GstBuffer * buffer)
       return TRUE;
   }
   return FALSE;
+}
+
+void
+gst_cl_in_flight_poll (GstClInFlight * self)
+{
+  cl_int outcome;
+  guint k;
+
+  for (k = 0; k < self->depth; k++) {
+    GstClSlot *slot = &self->slots[k];
+
+    if (!slot->out_open || slot->out.commit_started || !slot->done ||
+        event_outcome (slot->done, &outcome) != CL_SUCCESS ||
+        outcome != CL_COMPLETE)
+      continue;
+    if (!gst_cl_frame_commit_start (&slot->out, &slot->commit_error))
+      GST_DEBUG ("the copy back of slot %u failed to start", k);
+  }
 }
 
 gboolean

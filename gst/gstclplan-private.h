@@ -138,6 +138,10 @@ void gst_cl_plan_set_hold_cuda (GstClPlan * plan, gboolean hold);
  * downstream only after gst_cl_plan_complete(). */
 gboolean gst_cl_plan_holds (GstClPlan * plan, GstBuffer * outbuf);
 
+/* Starts writing the held outputs whose frames are done, without waiting
+ * (gst_cl_plan_complete() then waits less). */
+void gst_cl_plan_poll (GstClPlan * plan);
+
 /* Waits for the frame whose output is @outbuf, if it is still in flight,
  * and writes @outbuf (its copy back into CUDA memory). FALSE with @error
  * set where the frame failed; every frame is then drained. */

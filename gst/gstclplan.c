@@ -332,6 +332,12 @@ gst_cl_plan_holds (GstClPlan * self, GstBuffer * outbuf)
   return gst_cl_in_flight_holds (self->in_flight, outbuf);
 }
 
+void
+gst_cl_plan_poll (GstClPlan * self)
+{
+  gst_cl_in_flight_poll (self->in_flight);
+}
+
 gboolean
 gst_cl_plan_complete (GstClPlan * self, GstBuffer * outbuf, GError ** error)
 {
