@@ -110,6 +110,7 @@ typedef struct
   guint cuda_slot;
   guint64 cuda_bytes;
   gboolean commit_started;      /* its copy back is enqueued */
+  gboolean commit_failed;       /* ... or failed to be */
 } GstClFrame;
 
 /* Opens @buffer as described above, for @flags (GST_MAP_READ or
@@ -133,7 +134,8 @@ gboolean gst_cl_frame_commit (GstClFrame * frame, GError ** error);
 
 /* The copy back of gst_cl_frame_commit() enqueued, not waited for (the
  * commit then waits); the same conditions. Where it fails, the commit
- * still waits for what it enqueued, and fails too. */
+ * still waits for what was enqueued, and fails too (the frame is not
+ * written). */
 gboolean gst_cl_frame_commit_start (GstClFrame * frame, GError ** error);
 
 /* Releases what gst_cl_frame_open() took. Call only once every command that

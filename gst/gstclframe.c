@@ -428,8 +428,9 @@ gst_cl_frame_commit_start (GstClFrame * frame, GError ** error)
     return TRUE;
   /* started even where it fails: what was enqueued is waited for */
   frame->commit_started = TRUE;
-  return gst_cl_cuda_import_commit_start (frame->cuda, frame->cuda_slot,
-      &frame->frame, &frame->cuda_bytes, error);
+  frame->commit_failed = !gst_cl_cuda_import_commit_start (frame->cuda,
+      frame->cuda_slot, &frame->frame, &frame->cuda_bytes, error);
+  return !frame->commit_failed;
 }
 
 gboolean
@@ -437,6 +438,13 @@ gst_cl_frame_commit (GstClFrame * frame, GError ** error)
 {
   if (!commits (frame))
     return TRUE;
+  if (frame->commit_started && frame->commit_failed) {
+    /* what was enqueued is waited for; the frame is not written */
+    gst_cl_cuda_import_commit_finish (frame->cuda, &frame->frame, NULL);
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "The copy of a frame back into CUDA memory failed to start");
+    return FALSE;
+  }
   if (frame->commit_started)
     return gst_cl_cuda_import_commit_finish (frame->cuda, &frame->frame, error);
   return gst_cl_cuda_import_commit (frame->cuda, frame->cuda_slot,

@@ -126,9 +126,10 @@ event_outcome (cl_event event, cl_int * outcome)
 }
 
 /* Copies the imported CUDA output that @slot holds, if any, back into its
- * buffer (its commands are done), and lets go of it; @error NULL: a
+ * buffer (its commands are done), or waits for the copy that
+ * gst_cl_in_flight_poll() started, and lets go of it; @error NULL: a
  * command failed, or nobody is told (a drain after a flush), and the
- * output is let go of unwritten. */
+ * output is let go of unwritten (a copy started is still waited for). */
 static gboolean
 commit_output (GstClInFlight * self, GstClSlot * slot, GError ** error)
 {
@@ -616,15 +617,17 @@ gst_cl_in_flight_poll (GstClInFlight * self)
   cl_int outcome;
   guint k;
 
+  /* oldest first (the next slot to be taken holds the oldest frame): the
+   * copies run in that order on the stream */
   for (k = 0; k < self->depth; k++) {
-    GstClSlot *slot = &self->slots[k];
+    GstClSlot *slot = &self->slots[(self->next + k) % self->depth];
 
     if (!slot->out_open || slot->out.commit_started || !slot->done ||
         event_outcome (slot->done, &outcome) != CL_SUCCESS ||
         outcome != CL_COMPLETE)
       continue;
     if (!gst_cl_frame_commit_start (&slot->out, &slot->commit_error))
-      GST_DEBUG ("the copy back of slot %u failed to start", k);
+      GST_DEBUG ("the copy back of a held frame failed to start");
   }
 }
 
