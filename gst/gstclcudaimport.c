@@ -331,23 +331,6 @@ gst_cl_cuda_import_open (GstClCudaImport * self, GstBuffer * buffer,
 }
 
 gboolean
-gst_cl_cuda_import_commit (GstClCudaImport * self, guint slot,
-    GstVideoFrame * vframe, guint64 * bytes, GError ** error)
-{
-  GstClCudaPlaneCopy planes[GST_VIDEO_MAX_PLANES];
-  guint n = plane_copies (&self->info, vframe, planes, bytes);
-
-  /* Written after what the memory's stream still does with it, and finished
-   * before the frame is pushed (copy_out waits): downstream need not wait. */
-  gst_cl_cuda_sync_wait_producers (vframe->buffer, self->cuda_context,
-      gst_cl_cuda_pool_get_stream (self->pool));
-  if (!gst_cl_cuda_pool_copy_out (self->pool, slot, planes, n, error))
-    return FALSE;
-  gst_cl_cuda_sync_mark_finished (vframe->buffer);
-  return TRUE;
-}
-
-gboolean
 gst_cl_cuda_import_commit_start (GstClCudaImport * self, guint slot,
     GstVideoFrame * vframe, guint64 * bytes, GError ** error)
 {
@@ -367,6 +350,16 @@ gst_cl_cuda_import_commit_finish (GstClCudaImport * self,
     return FALSE;
   gst_cl_cuda_sync_mark_finished (vframe->buffer);
   return TRUE;
+}
+
+/* Written after what the memory's stream still does with it, and finished
+ * before the frame is pushed (the sync waits): downstream need not wait. */
+gboolean
+gst_cl_cuda_import_commit (GstClCudaImport * self, guint slot,
+    GstVideoFrame * vframe, guint64 * bytes, GError ** error)
+{
+  return gst_cl_cuda_import_commit_start (self, slot, vframe, bytes, error) &&
+      gst_cl_cuda_import_commit_finish (self, vframe, error);
 }
 
 GstClCudaPool *

@@ -194,24 +194,32 @@ GST_START_TEST (test_not_held_stream)
 
 GST_END_TEST;
 
+/* A harness of a clepsilon holding its frames, three in flight, NV12
+ * 96x49 (@info) with the settings @p. */
+static GstHarness *
+held_harness_new (RefParams * p, GstVideoInfo * info)
+{
+  GstElement *e = th_make_element ();
+
+  g_setenv ("GST_CL_HOLD_FRAMES", "1", TRUE);
+  th_params_init (p, 30, 5, 20);
+  rt_apply_params (e, p, NULL);
+  g_object_set (e, "frames-in-flight", 3, NULL);
+  return th_harness_new (e, GST_VIDEO_FORMAT_NV12, 96, 49, 0, info);
+}
+
 /* Pushed from the test's thread (GstHarness), frames come out only once
  * three are in flight, the oldest first, and the rest at EOS. */
 static void
 run_harnessed (void)
 {
   GRand *rand = g_rand_new_with_seed (0x4e1e);
-  GstElement *e = th_make_element ();
   GstBuffer *exps[4];
   GstVideoInfo info;
-  GstHarness *hr;
   RefParams p;
+  GstHarness *hr = held_harness_new (&p, &info);
   guint i;
 
-  g_setenv ("GST_CL_HOLD_FRAMES", "1", TRUE);
-  th_params_init (&p, 30, 5, 20);
-  rt_apply_params (e, &p, NULL);
-  g_object_set (e, "frames-in-flight", 3, NULL);
-  hr = th_harness_new (e, GST_VIDEO_FORMAT_NV12, 96, 49, 0, &info);
   for (i = 0; i < 4; i++) {
     GstBuffer *in = th_make_input (&info, rand, TH_FILL_NOISE);
 
@@ -258,18 +266,12 @@ GST_END_TEST;
 GST_START_TEST (test_held_discont)
 {
   GRand *rand = g_rand_new_with_seed (0x4e1f);
-  GstElement *e = th_make_element ();
   const guint expected[] = { 0, 1, 2, 3, 4, 6 };
   GstVideoInfo info;
-  GstHarness *hr;
   RefParams p;
+  GstHarness *hr = held_harness_new (&p, &info);
   guint i;
 
-  g_setenv ("GST_CL_HOLD_FRAMES", "1", TRUE);
-  th_params_init (&p, 30, 5, 20);
-  rt_apply_params (e, &p, NULL);
-  g_object_set (e, "frames-in-flight", 3, NULL);
-  hr = th_harness_new (e, GST_VIDEO_FORMAT_NV12, 96, 49, 0, &info);
   for (i = 0; i < 7; i++) {
     GstBuffer *in = th_make_input (&info, rand, TH_FILL_NOISE);
 
