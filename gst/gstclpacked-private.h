@@ -24,22 +24,25 @@
 #include "gstclstage-private.h"
 
 G_BEGIN_DECLS
-
-/* Packed 4:2:2 luma (YUY2, UYVY) unpacked into a plane of its own before
- * the stages and packed back after them (kernels/packed.cl), so that every
- * stage (epsilon, convolution, DCT and its estimate) runs on it as on
- * I420's luma, and chroma goes out as it came in. */
+/* One component of a plane that interleaves two, unpacked into a plane of
+ * its own before the stages and packed back after them (kernels/packed.cl):
+ * packed 4:2:2 luma (YUY2, UYVY), so that every stage (epsilon,
+ * convolution, DCT and its estimate) runs on it as on I420's luma, and
+ * chroma goes out as it came in; and each chroma component of NV12, NV21
+ * and P010 for the DCT stage where it does not read them in place. */
 typedef struct _GstClPacked GstClPacked;
 
 /* Builds the program on @context's device (or loads it from the program
- * cache). NULL with @error set on failure. */
-GstClPacked *gst_cl_packed_new (GstClContext * context, GError ** error);
+ * cache), for samples of @depth bits: 8 (bytes), or 10 (16-bit words,
+ * copied whole). NULL with @error set on failure. */
+GstClPacked *gst_cl_packed_new (GstClContext * context, guint depth,
+    GError ** error);
 void gst_cl_packed_free (GstClPacked * self);
 
-/* A region of a packed plane and its luma alone: @packed its first pair
- * (gst_cl_plane_ref_at()), @luma where its samples are alone, from the
- * first; @width x @height luma samples, each at byte @component of its
- * pair. */
+/* A region of an interleaved plane and one component alone: @packed its
+ * first pair (gst_cl_plane_ref_at()), @luma where the component's samples
+ * are alone, from the first; @width x @height samples of the component,
+ * each sample @component (0 or 1) of its pair. */
 typedef struct
 {
   const GstClPlaneRef *packed;
@@ -65,5 +68,4 @@ gboolean gst_cl_packed_pack (GstClPacked * self,
     const GstClAfter * after, GError ** error);
 
 G_END_DECLS
-
 #endif /* __GST_CL_PACKED_PRIVATE_H__ */

@@ -19,7 +19,7 @@
  */
 
 
-/* Packed 4:2:2 luma to and from a plane of its own
+/* One component of an interleaved plane to and from a plane of its own
  * (gstclpacked-private.h, kernels/packed.cl). */
 
 #ifdef HAVE_CONFIG_H
@@ -38,6 +38,7 @@ struct _GstClPacked
   cl_program program;
   cl_kernel unpack, pack;
   size_t local[2];              /* work-group of both kernels */
+  gint bytes;                   /* a sample's: 1, or 2 (16-bit words) */
 };
 
 /* Runs of a work-group, where the device allows as many: with one run a
@@ -63,7 +64,7 @@ choose_local (GstClPacked * self)
 }
 
 GstClPacked *
-gst_cl_packed_new (GstClContext * context, GError ** error)
+gst_cl_packed_new (GstClContext * context, guint depth, GError ** error)
 {
   static const gchar *sources[] = {
     gst_cl_kernel_filters_shared, gst_cl_kernel_common, gst_cl_kernel_packed,
@@ -72,7 +73,9 @@ gst_cl_packed_new (GstClContext * context, GError ** error)
   GstClPacked *self = g_new0 (GstClPacked, 1);
 
   self->context = gst_object_ref (context);
-  self->program = gst_cl_program_build (context, sources, "", NULL, error);
+  self->bytes = depth > 8 ? 2 : 1;
+  self->program = gst_cl_program_build (context, sources,
+      depth > 8 ? "-DSAMPLE_BITS=10" : "", NULL, error);
   if (self->program)
     self->unpack = gst_cl_program_create_kernel (self->program,
         "luma_unpack", error);
@@ -140,17 +143,17 @@ gst_cl_packed_pack (GstClPacked * self, const GstClPackedRegion * region,
 {
   const GstClEnqueue how = { self->local, *after, "luma_pack" };
   const cl_uint luma_offset = region->luma->offset;
-  const cl_int span_bytes = span;
+  const cl_int span_samples = span / self->bytes;
   GstClArgs args = GST_CL_ARGS_INIT;
 
   GST_CL_ARG (self->pack, 0, region->luma->mem, &args);
   GST_CL_ARG (self->pack, 1, luma_offset, &args);
   GST_CL_ARG (self->pack, 2, region->luma->pitch, &args);
   set_planes (self->pack, 3, region->packed, dst, region, &args);
-  GST_CL_ARG (self->pack, 11, span_bytes, &args);
+  GST_CL_ARG (self->pack, 11, span_samples, &args);
   GST_CL_ARG (self->pack, 12, region->component, &args);
   return gst_cl_args_check (&args, "luma_pack", error) &&
       gst_cl_enqueue_kernel (self->context, self->pack,
-      (span + 2 * PACKED_RUN - 1) / (2 * PACKED_RUN), region->height, &how,
-      error);
+      (span_samples + 2 * PACKED_RUN - 1) / (2 * PACKED_RUN), region->height,
+      &how, error);
 }

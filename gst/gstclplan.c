@@ -110,10 +110,9 @@ struct _GstClPlan
  * same for every sample size: the DCT stage serves 8-bit and 10-bit planes
  * alike (gstcldct.c). It runs on chroma planes of their own too, each with
  * its own estimate, unless the epsilon filter was asked for there
- * (chroma-threshold), and on interleaved 8-bit chroma (NV12, NV21), one
- * component at a time; packed chroma (YUY2) and 10-bit interleaved chroma
- * (P010) are left as they are. @planar: the plane's components can be
- * worked on one at a time. */
+ * (chroma-threshold), and on interleaved chroma (NV12, NV21, P010), one
+ * component at a time; packed chroma (YUY2) is left as it is. @planar: the
+ * plane's components can be worked on one at a time. */
 static GstClStages
 stages_of (const GstClPlanSettings * s, gboolean is_luma, gboolean planar)
 {
@@ -554,7 +553,8 @@ apply_settings (GstClPlan * self, GError ** error)
   if ((self->planes[0].packed || (self->n_planes > 1 &&
               stages_for (s, &self->planes[1]).dct &&
               self->planes[1].interleaved)) && !self->packed &&
-      !(self->packed = gst_cl_packed_new (self->context, error)))
+      !(self->packed = gst_cl_packed_new (self->context,
+              self->planes[0].depth, error)))
     return FALSE;
   for (i = 0; i < self->n_planes; i++) {
     if (!plan_plane (self, i, kernels, separable, error))
@@ -750,7 +750,7 @@ run_packed (GstClPlan * self, GstClFrameQueues * q,
 }
 
 /* strength=auto on each component of @w's interleaved chroma plane (NV12,
- * NV21) alone, with its own estimate, where the DCT kernels read it in
+ * NV21, P010) alone, with its own estimate, where the DCT kernels read it in
  * place (gst_cl_dct_reads_interleaved()): from the kernel source into the
  * kernel destination, each component's samples two apart, the other's
  * bytes left to its own pass. Without the launches that unpack and pack
@@ -784,7 +784,7 @@ run_interleaved_in_place (GstClPlan * self, GstClFrameQueues * q,
 }
 
 /* strength=auto on each component of @w's interleaved chroma plane (NV12,
- * NV21) alone, with its own estimate: unpacked, the stage into the
+ * NV21, P010) alone, with its own estimate: unpacked, the stage into the
  * intermediate buffer, packed into the kernel destination with the other
  * component as it is there (the source's for the first, the result for the
  * second). */
@@ -809,7 +809,7 @@ run_interleaved (GstClPlan * self, GstClFrameQueues * q,
   for (i = 0; i < 2; i++) {
     region.packed = &w->ksrc;
     region.luma = &alone;
-    region.component = w->plane.chroma_offset[i];
+    region.component = w->plane.chroma_offset[i] / w->plane.bytes;
     if (!run_packed (self, q, &region, NULL, 0, error) ||
         !run_auto (self, q, &on, w->index, w->plane.chroma_comp[i], error))
       return FALSE;

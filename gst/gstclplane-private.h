@@ -25,11 +25,10 @@
 #include "gstclframe-private.h"
 
 G_BEGIN_DECLS
-
 /* One plane of a video format as the kernels see it: its samples, their
  * size and bits, and where it sits against luma. Plain data, described
  * once per format (gst_cl_plane_describe()). */
-typedef struct
+    typedef struct
 {
   guint index;                  /* plane of the GstVideoFrame */
   gint width;                   /* samples of one component per row */
@@ -47,7 +46,7 @@ typedef struct
    * into a plane of its own (gstclpacked-private.h); chroma stays as it is. */
   gboolean packed;
   gint component;
-  /* Interleaved 8-bit chroma (NV12, NV21): two components a pair, from
+  /* Interleaved chroma (NV12, NV21, P010): two components a pair, from
    * byte @chroma_offset[i] of each; @chroma_comp[i] is each one's
    * GstVideoFormatInfo component (1: U, 2: V). The DCT stage sees each
    * alone: in place in the GPU shape (gst_cl_dct_reads_interleaved()),
@@ -133,5 +132,4 @@ GstClPlaneRef gst_cl_plane_ref_at (const GstClPlane * plane,
     const GstClPlaneRef * ref, gint x, gint y);
 
 G_END_DECLS
-
 #endif /* __GST_CL_PLANE_PRIVATE_H__ */

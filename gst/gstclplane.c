@@ -78,16 +78,20 @@ gst_cl_plane_describe (GstClPlane * plane, const GstVideoInfo * info,
   /* luma sharing its plane with chroma */
   plane->packed = plane->is_luma && comp[1] >= 0;
   plane->component = GST_VIDEO_FORMAT_INFO_POFFSET (info->finfo, comp[0]);
-  /* two chroma components a plane, a byte each */
+  /* two chroma components a plane, a sample each (NV12's bytes, P010's
+   * words) */
   plane->interleaved = !plane->is_luma && comp[1] >= 0 && comp[2] < 0 &&
-      plane->bytes == 1 && plane->xstep == 2;
+      plane->xstep == 2;
   if (plane->interleaved) {
     guint i;
 
+    /* the second of a pair one sample in: not its poffset, which GStreamer
+     * 1.22 gives as 1 (a byte) for P010's V */
     for (i = 0; i < 2; i++) {
       plane->chroma_comp[i] = comp[i];
       plane->chroma_offset[i] =
-          GST_VIDEO_FORMAT_INFO_POFFSET (info->finfo, comp[i]);
+          GST_VIDEO_FORMAT_INFO_POFFSET (info->finfo, comp[i]) > 0 ?
+          plane->bytes : 0;
     }
   }
 

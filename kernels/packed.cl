@@ -18,15 +18,19 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* Packed 4:2:2 luma (YUY2: Y U Y V, UYVY: U Y V Y) to and from a plane of
- * luma alone, so that every stage runs on it as on I420's luma
- * (gst/gstclpacked.c). A luma sample x owns bytes 2x and 2x + 1 of its row:
- * itself at 2x + component, and a chroma byte. Bytes; a work-item takes a
- * run of PACKED_RUN (filters-shared.h) luma samples, with vectors where the
- * run is whole, one by one at a row's end. */
+/* One component of a plane that interleaves two, to and from a plane of
+ * its own, so that every stage runs on it as on I420's luma
+ * (gst/gstclpacked.c): packed 4:2:2 luma (YUY2: Y U Y V, UYVY: U Y V Y),
+ * and a chroma component of NV12, NV21 or P010 for the DCT stage. Sample x
+ * of the component owns samples 2x and 2x + 1 of its row: itself at 2x +
+ * component, and a sample of the other component. Written once over
+ * common.cl's sample: bytes, or with -DSAMPLE_BITS=10 16-bit words, copied
+ * whole (the bits around a 10-bit value too). A work-item takes a run of
+ * PACKED_RUN samples of the component, with vectors where the run is
+ * whole, one by one at a row's end. */
 
-/* The @width x @height luma samples of the packed plane src (from byte
- * @component of each pair) into the plane dst. */
+/* The @width x @height samples of the component at @component (0 or 1) of
+ * each pair of the plane src into the plane dst. */
 __kernel void
 luma_unpack (PLANE_PARAMS, int component)
 {
@@ -34,24 +38,30 @@ luma_unpack (PLANE_PARAMS, int component)
 
   if (x0 >= width || y >= height)
     return;
-  __global const uchar *s = src + src_offset + y * src_pitch + 2 * x0;
-  __global uchar *d = dst + dst_offset + y * dst_pitch + x0;
+  __global const sample *s = (__global const sample *) (src + src_offset +
+      y * src_pitch) + 2 * x0;
+  __global sample *d = (__global sample *) (dst + dst_offset + y * dst_pitch)
+      + x0;
 
   if (x0 + PACKED_RUN <= width) {
-    const uchar16 a = vload16 (0, s), b = vload16 (1, s);
+    const sample16 a = vload16 (0, s), b = vload16 (1, s);
 
-    vstore16 (component ? (uchar16) (a.odd, b.odd) :
-        (uchar16) (a.even, b.even), 0, d);
+    vstore16 (component ? (sample16) (a.odd, b.odd) :
+        (sample16) (a.even, b.even), 0, d);
     return;
   }
   for (int i = 0; x0 + i < width; i++)
     d[i] = s[2 * i + component];
 }
 
-/* The first @span bytes of each of @height rows of a packed plane into dst:
- * luma bytes of the @width samples from the plane luma, every other byte
- * (chroma, and the padding luma of an odd width's last pair) from src as
- * it is. */
+/* The lanes where select () takes its second argument: the top bit of a
+ * sample set. */
+#define PACKED_TAKE ((sample) (1u << (8 * SAMPLE_BYTES - 1)))
+
+/* The first @span samples of each of @height rows of an interleaved plane
+ * into dst: the component's samples of the @width from the plane luma,
+ * every other sample (the other component, and the padding of an odd
+ * width's last pair) from src as it is. */
 __kernel void
 luma_pack (__global const uchar * luma, uint luma_offset, int luma_pitch,
     PLANE_PARAMS, int span, int component)
@@ -60,21 +70,26 @@ luma_pack (__global const uchar * luma, uint luma_offset, int luma_pitch,
 
   if (b0 >= span || y >= height)
     return;
-  __global const uchar *l = luma + luma_offset + y * luma_pitch + b0 / 2;
-  __global const uchar *s = src + src_offset + y * src_pitch + b0;
-  __global uchar *d = dst + dst_offset + y * dst_pitch + b0;
+  __global const sample *l = (__global const sample *) (luma + luma_offset +
+      y * luma_pitch) + b0 / 2;
+  __global const sample *s = (__global const sample *) (src + src_offset +
+      y * src_pitch) + b0;
+  __global sample *d = (__global sample *) (dst + dst_offset + y * dst_pitch)
+      + b0;
 
   if (b0 + 2 * PACKED_RUN <= 2 * width) {
-    /* each luma sample twice, then the chroma byte of each pair from the
-     * source (select takes its second argument where the lane's top bit
-     * is set): constant swizzles and a select, where shuffle2 took PoCL
-     * about 23 ms a 1080p frame against 3 */
-    const uchar16 v = vload16 (0, l);
-    const uchar16 lanes = component ?
-        (uchar16) (0, 128, 0, 128, 0, 128, 0, 128, 0, 128, 0, 128, 0, 128, 0,
-        128) :
-        (uchar16) (128, 0, 128, 0, 128, 0, 128, 0, 128, 0, 128, 0, 128, 0, 128,
-        0);
+    /* each component sample twice, then the other component's sample of
+     * each pair from the source (select takes its second argument where
+     * the lane's top bit is set): constant swizzles and a select, where
+     * shuffle2 took PoCL about 23 ms a 1080p frame against 3 */
+    const sample16 v = vload16 (0, l);
+    const sample16 lanes = component ?
+        (sample16) (0, PACKED_TAKE, 0, PACKED_TAKE, 0, PACKED_TAKE, 0,
+        PACKED_TAKE, 0, PACKED_TAKE, 0, PACKED_TAKE, 0, PACKED_TAKE, 0,
+        PACKED_TAKE) :
+        (sample16) (PACKED_TAKE, 0, PACKED_TAKE, 0, PACKED_TAKE, 0,
+        PACKED_TAKE, 0, PACKED_TAKE, 0, PACKED_TAKE, 0, PACKED_TAKE, 0,
+        PACKED_TAKE, 0);
 
     vstore16 (select (vload16 (0, s), v.s0011223344556677, lanes), 0, d);
     vstore16 (select (vload16 (1, s), v.s8899aabbccddeeff, lanes), 1, d);

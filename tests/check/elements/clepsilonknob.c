@@ -739,6 +739,99 @@ GST_START_TEST (test_auto_chroma)
 
 GST_END_TEST;
 
+/* @in (I420, taken) through @launch (real elements, clepsilon among them
+ * or not): the one output frame, its format I420_10LE (into @info). */
+static GstBuffer *
+through_launch (const gchar * launch, GstBuffer * in,
+    const GstVideoInfo * in_info, GstVideoInfo * info)
+{
+  GstHarness *h = gst_harness_new_parse (launch);
+  GstBuffer *out;
+  GstCaps *caps;
+
+  gst_harness_set_src_caps (h, gst_video_info_to_caps (in_info));
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless (out != NULL, "%s: no frame", launch);
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  fail_unless (gst_video_info_from_caps (info, caps));
+  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (info),
+      GST_VIDEO_FORMAT_I420_10LE);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+  return out;
+}
+
+/* Whether rows of component @c of @a and @b (frames of @info) are equal. */
+static gboolean
+component_equal (const GstVideoInfo * info, GstBuffer * a, GstBuffer * b,
+    guint c)
+{
+  GstVideoFrame fa, fb;
+  gboolean equal = TRUE;
+  gint y;
+
+  fail_unless (gst_video_frame_map (&fa, info, a, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fb, info, b, GST_MAP_READ));
+  for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (info, c); y++)
+    equal &= memcmp ((guint8 *) GST_VIDEO_FRAME_COMP_DATA (&fa, c) +
+        y * GST_VIDEO_FRAME_COMP_STRIDE (&fa, c),
+        (guint8 *) GST_VIDEO_FRAME_COMP_DATA (&fb, c) +
+        y * GST_VIDEO_FRAME_COMP_STRIDE (&fb, c),
+        (gsize) GST_VIDEO_INFO_COMP_WIDTH (info, c) * 2) == 0;
+  gst_video_frame_unmap (&fb);
+  gst_video_frame_unmap (&fa);
+  return equal;
+}
+
+/* strength=auto on P010's interleaved 10-bit chroma, through real
+ * elements: test_auto_chroma's JPEG-coded picture made 10-bit by
+ * videoconvert, then either through videoconvert to P010_10LE, clepsilon
+ * and videoconvert back, or through clepsilon as I420_10LE (planes of
+ * their own): every sample the same both ways (videoconvert only moves
+ * 10-bit samples between the layouts, without dithering), and each
+ * chroma component changed by the stage. */
+GST_START_TEST (test_auto_p010_chroma)
+{
+  static const gchar *to10 = "videoconvert dither=none ! "
+      "capsfilter caps=video/x-raw,format=I420_10LE";
+  GstVideoInfo raw_info, info, out_info;
+  GRand *rand = g_rand_new_with_seed (0x63686d61);
+  GstBuffer *in, *p010, *planar, *untouched;
+  gchar *launch;
+  guint c;
+
+  gst_video_info_set_format (&raw_info, GST_VIDEO_FORMAT_I420, 320, 240);
+  in = jpeg_coded_frame_of (NULL, th_make_input (&raw_info, rand,
+          TH_FILL_SMOOTH), &raw_info, "I420", &info);
+  g_rand_free (rand);
+  if (in == NULL) {
+    GST_WARNING ("no jpegenc: strength=auto on P010 through videoconvert not "
+        "run");
+    return;
+  }
+  launch = g_strdup_printf ("%s ! videoconvert dither=none ! "
+      "capsfilter caps=video/x-raw,format=P010_10LE ! clepsilon strength=auto "
+      "! %s", to10, to10);
+  p010 = through_launch (launch, gst_buffer_ref (in), &info, &out_info);
+  g_free (launch);
+  launch = g_strdup_printf ("%s ! clepsilon strength=auto", to10);
+  planar = through_launch (launch, gst_buffer_ref (in), &info, &out_info);
+  g_free (launch);
+  untouched = through_launch (to10, in, &info, &out_info);
+  for (c = 0; c < 3; c++) {
+    fail_unless (component_equal (&out_info, p010, planar, c),
+        "component %u: P010 differs from I420_10LE", c);
+    fail_if (component_equal (&out_info, planar, untouched, c),
+        "component %u: left as it was", c);
+  }
+  gst_buffer_unref (untouched);
+  gst_buffer_unref (planar);
+  gst_buffer_unref (p010);
+}
+
+GST_END_TEST;
+
 /* Each bad value on a running element: a WARNING at once that names the
  * property, and the old value kept (strength too). */
 GST_START_TEST (test_bad_values_warn)
@@ -1355,6 +1448,7 @@ clepsilonknob_suite (void)
   tcase_add_test (tc, test_auto_idle_info);
   tcase_add_test (tc, test_auto_10bit);
   tcase_add_test (tc, test_auto_chroma);
+  tcase_add_test (tc, test_auto_p010_chroma);
   tcase_add_test (tc, test_auto_packed_422);
   tcase_add_test (tc, test_stats_at_eos);
   tcase_add_test (tc, test_metadata);

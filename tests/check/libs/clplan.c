@@ -1123,13 +1123,26 @@ GST_START_TEST (test_strength_auto)
 
 GST_END_TEST;
 
-/* An NV12 frame (@info) whose components are coded at steps of their own
- * (@steps, quarter levels; 0: a plane that shows no coding, a ramp and an
- * edge with noise), the stream's picture type @type and quantiser 4 on
- * it. */
+/* Component @c's first sample in @frame: the second of an interleaved pair
+ * half its pixel stride in (GStreamer 1.22's poffset of P010's V is 1, a
+ * byte, where its samples are words). */
+static guint8 *
+comp_data (GstVideoFrame * frame, guint c)
+{
+  return (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (frame,
+      GST_VIDEO_FRAME_COMP_PLANE (frame, c)) +
+      (GST_VIDEO_FRAME_COMP_POFFSET (frame, c) > 0 ?
+      GST_VIDEO_FRAME_COMP_PSTRIDE (frame, c) / 2 : 0);
+}
+
+/* An NV12 or P010 frame (@info) whose components are coded at steps of
+ * their own (@steps, quarter levels; 0: a plane that shows no coding, a
+ * ramp and an edge with noise), the stream's picture type @type and
+ * quantiser 4 on it. P010 holds 4 times the 8-bit pattern (the same
+ * coefficients: kernels/dct.cl), bits of a pattern below the value. */
 static GstBuffer *
-nv12_coded (const GstVideoInfo * info, GRand * rand, const gint * steps,
-    GstClPictureType type)
+interleaved_coded (const GstVideoInfo * info, GRand * rand,
+    const gint * steps, GstClPictureType type)
 {
   GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
   GstClCodingInfo coding = { GST_CL_CODEC_MPEG12, type, GST_CL_FIELD_FRAME,
@@ -1140,7 +1153,7 @@ nv12_coded (const GstVideoInfo * info, GRand * rand, const gint * steps,
 
   fail_unless (gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE));
   for (c = 0; c < 3; c++) {
-    guint8 *data = GST_VIDEO_FRAME_COMP_DATA (&frame, c);
+    guint8 *data = comp_data (&frame, c);
     const gint stride = GST_VIDEO_FRAME_COMP_STRIDE (&frame, c);
     const gint step = GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, c);
     const gint w = GST_VIDEO_FRAME_COMP_WIDTH (&frame, c);
@@ -1152,8 +1165,15 @@ nv12_coded (const GstVideoInfo * info, GRand * rand, const gint * steps,
     if (steps[c])
       dct_fill_quantized (rand, p, w, w, h, steps[c]);
     for (y = 0; y < h; y++)
-      for (x = 0; x < w; x++)
-        data[y * stride + x * step] = p[y * w + x];
+      for (x = 0; x < w; x++) {
+        guint8 *at = data + y * stride + x * step;
+
+        if (GST_VIDEO_FRAME_COMP_DEPTH (&frame, c) == 8)
+          *at = p[y * w + x];
+        else
+          GST_WRITE_UINT16_LE (at, (p[y * w + x] << 8) | ((x * 7 + y * 13) &
+                  63));
+      }
     g_free (p);
   }
   gst_video_frame_unmap (&frame);
@@ -1161,28 +1181,89 @@ nv12_coded (const GstVideoInfo * info, GRand * rand, const gint * steps,
   return buf;
 }
 
-/* strength=auto on NV12's interleaved chroma: each component with its own
- * estimate. An intra frame whose U and V are coded at different steps
- * gets each component's own threshold; then a P frame that shows no
- * coding (the same quantiser, the stream says) holds each component's
- * own, as a P frame of the first group of pictures takes it:
- * floor (step x HOLD_GAIN_P / 16 x FIRST_GOP / 16 + 1/2)
+/* Component @c of @in (8-bit) through the reference's stage at @threshold
+ * (a copy at 0), against the same component of @out; for P010, the 10-bit
+ * values through the 10-bit reference, the bits below a filtered value 0,
+ * a copied word whole. */
+static void
+check_component (GstVideoFrame * in, GstVideoFrame * out, guint c,
+    guint threshold, const gchar * what)
+{
+  const gint w = GST_VIDEO_FRAME_COMP_WIDTH (in, c);
+  const gint h = GST_VIDEO_FRAME_COMP_HEIGHT (in, c);
+  const gint step = GST_VIDEO_FRAME_COMP_PSTRIDE (in, c);
+  guint16 *src = g_new (guint16, (gsize) w * h);
+  guint16 *want = g_new (guint16, (gsize) w * h);
+  gboolean deep = GST_VIDEO_FRAME_COMP_DEPTH (in, c) > 8;
+  gint x, y;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      const guint8 *at = comp_data (in, c) +
+          y * GST_VIDEO_FRAME_COMP_STRIDE (in, c) + x * step;
+
+      src[y * w + x] = deep ? GST_READ_UINT16_LE (at) >> 6 : *at;
+    }
+  if (threshold == 0) {
+    memcpy (want, src, sizeof (guint16) * w * h);
+  } else if (deep) {
+    ref_dct_threshold_plane16 (src, w, want, w, w, h, threshold,
+        GST_CL_DCT_MAX_PASSES);
+  } else {
+    guint8 *s8 = g_malloc ((gsize) w * h), *w8 = g_malloc ((gsize) w * h);
+
+    for (x = 0; x < w * h; x++)
+      s8[x] = src[x];
+    ref_dct_threshold_plane (s8, w, w8, w, w, h, threshold,
+        GST_CL_DCT_MAX_PASSES);
+    for (x = 0; x < w * h; x++)
+      want[x] = w8[x];
+    g_free (s8);
+    g_free (w8);
+  }
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      const gsize off = (gsize) y * GST_VIDEO_FRAME_COMP_STRIDE (in, c) +
+          x * step;
+      const guint8 *i = comp_data (in, c) + off;
+      const guint8 *o = comp_data (out, c) + off;
+      const guint got = deep ? GST_READ_UINT16_LE (o) : *o;
+      const guint expect = !deep ? want[y * w + x] : threshold == 0 ?
+          GST_READ_UINT16_LE (i) : (guint) want[y * w + x] << 6;
+
+      fail_unless (got == expect, "%s, component %u at threshold %u: "
+          "sample (%d, %d) is %u, the reference %u", what, c, threshold, x,
+          y, got, expect);
+    }
+  g_free (src);
+  g_free (want);
+}
+
+/* strength=auto on interleaved chroma (NV12, and P010's 10-bit words):
+ * each component with its own estimate. An intra frame whose U and V are
+ * coded at different steps gets each component's own threshold; then a P
+ * frame that shows no coding (the same quantiser, the stream says) holds
+ * each component's own, as a P frame of the first group of pictures takes
+ * it: floor (step x HOLD_GAIN_P / 16 x FIRST_GOP / 16 + 1/2)
  * (gstcldctestimate-private.h). Each component of the output is the
  * reference's stage on the input's at that threshold. Then, on a new
  * plan, an intra frame that shows no coding: each component as it is
- * (threshold 0). */
-GST_START_TEST (test_strength_auto_nv12)
+ * (threshold 0). Both DCT shapes: tests/meson.build runs this suite with
+ * GST_CL_DCT_KERNEL=tiles too, which reads the components in place. */
+static void
+check_auto_interleaved (GstVideoFormat format, gint w, gint h, guint32 seed)
 {
   static const gint intra_steps[3] = { 40, 56, 100 };
   static const gint flat[3] = { 0, 0, 0 };
-  GRand *rand = g_rand_new_with_seed (0x6e763132);
+  const gchar *what = gst_video_format_to_string (format);
+  GRand *rand = g_rand_new_with_seed (seed);
   GstClPlanSettings s;
   GstVideoInfo info;
   GstClPlan *plan;
   RefParams p;
   guint held[3] = { 0, }, frame_n, c;
 
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 208, 144);
+  gst_video_info_set_format (&info, format, w, h);
   plan = gst_cl_plan_new (context, tuner, &info, 1, NULL);
   fail_unless (plan != NULL);
   make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
@@ -1190,8 +1271,8 @@ GST_START_TEST (test_strength_auto_nv12)
   gst_cl_plan_set_settings (plan, &s);
   fail_unless_equals_int (gst_cl_plan_untouched_planes (plan), 0);
   for (frame_n = 0; frame_n < 3; frame_n++) {
-    GstBuffer *in = nv12_coded (&info, rand, frame_n == 0 ? intra_steps :
-        flat, frame_n == 1 ? GST_CL_PICTURE_P : GST_CL_PICTURE_I);
+    GstBuffer *in = interleaved_coded (&info, rand, frame_n == 0 ?
+        intra_steps : flat, frame_n == 1 ? GST_CL_PICTURE_P : GST_CL_PICTURE_I);
     GstBuffer *out = gst_buffer_new_allocate (NULL, info.size, NULL);
     GstVideoFrame fin, fout;
     GstClFrameStats frame;
@@ -1207,15 +1288,25 @@ GST_START_TEST (test_strength_auto_nv12)
     fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
     fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
     for (c = 0; c < 3; c++) {
-      gint w, h;
-      guint8 *src = ref_component_alone (&fin, c, &w, &h);
-      guint8 *got = ref_component_alone (&fout, c, &w, &h);
-      guint8 *want = g_malloc ((gsize) w * h);
-      const guint own = ref_dct_frame_threshold (src, w, w, h);
-      guint threshold;
+      const gint cw = GST_VIDEO_FRAME_COMP_WIDTH (&fin, c);
+      const gint ch = GST_VIDEO_FRAME_COMP_HEIGHT (&fin, c);
+      const gboolean deep = GST_VIDEO_INFO_COMP_DEPTH (&info, c) > 8;
+      guint8 *src = g_malloc ((gsize) cw * ch);
+      guint own, threshold;
+      gint i;
 
+      /* the 8-bit pattern (P010: the high byte of each word, the value
+       * being 4 times the pattern) */
+      for (i = 0; i < cw * ch; i++) {
+        const guint8 *at = comp_data (&fin, c) + (i / cw) *
+            GST_VIDEO_FRAME_COMP_STRIDE (&fin, c) + (i % cw) *
+            GST_VIDEO_FRAME_COMP_PSTRIDE (&fin, c);
+
+        src[i] = deep ? GST_READ_UINT16_LE (at) >> 8 : *at;
+      }
+      own = ref_dct_frame_threshold (src, cw, cw, ch);
       if (frame_n == 0) {
-        fail_unless (own > 0, "component %u: no step to find", c);
+        fail_unless (own > 0, "%s, component %u: no step to find", what, c);
         threshold = held[c] = own;
       } else if (frame_n == 2) {
         fail_unless_equals_int (own, 0);
@@ -1227,19 +1318,10 @@ GST_START_TEST (test_strength_auto_nv12)
       }
       if (c == 0)
         fail_unless_equals_int (frame.auto_threshold, threshold);
-      if (threshold > 0)
-        ref_dct_threshold_plane (src, w, want, w, w, h, threshold,
-            GST_CL_DCT_MAX_PASSES);
-      else
-        memcpy (want, src, (gsize) w * h);
-      fail_unless (memcmp (got, want, (gsize) w * h) == 0, "frame %u, "
-          "component %u differs from the reference at threshold %u",
-          frame_n, c, threshold);
+      check_component (&fin, &fout, c, threshold, what);
       g_free (src);
-      g_free (got);
-      g_free (want);
     }
-    fail_unless (held[1] != held[2], "U and V found the same step");
+    fail_unless (held[1] != held[2], "%s: U and V found the same step", what);
     gst_video_frame_unmap (&fout);
     gst_video_frame_unmap (&fin);
     gst_buffer_unref (out);
@@ -1247,6 +1329,15 @@ GST_START_TEST (test_strength_auto_nv12)
   }
   gst_cl_plan_free (plan);
   g_rand_free (rand);
+}
+
+GST_START_TEST (test_strength_auto_interleaved)
+{
+  check_auto_interleaved (GST_VIDEO_FORMAT_NV12, 208, 144, 0x6e763132);
+  check_auto_interleaved (GST_VIDEO_FORMAT_P010_10LE, 208, 144, 0x6e763132);
+  /* a width whose chroma rows end in a run of the packing kernels that is
+   * not whole, and rows of an odd number of blocks */
+  check_auto_interleaved (GST_VIDEO_FORMAT_P010_10LE, 178, 98, 0x70303131);
 }
 
 GST_END_TEST;
@@ -1543,7 +1634,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_split_input);
   tcase_add_test (tc, test_strength_auto);
   tcase_add_test (tc, test_strength_auto_interlaced);
-  tcase_add_test (tc, test_strength_auto_nv12);
+  tcase_add_test (tc, test_strength_auto_interleaved);
   tcase_add_test (tc, test_events_hold_all);
   tcase_add_test (tc, test_interlaced);
   tcase_add_test (tc, test_same_settings_again);
