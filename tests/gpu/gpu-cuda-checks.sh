@@ -9,7 +9,9 @@
 # and filtered on PoCL: H.264 NV12 and HEVC Main 10 P010 (CUDA memory in;
 # system or CUDA memory out), MPEG-2 from an elementary stream, a program
 # stream and a transport stream (and by the second GPU's decoder where
-# there are two GPUs), interlaced MPEG-2 coded with field DCT (the DCT
+# there are two GPUs), the MPEG-2 frames made P010 by videoconvert (the
+# DCT stage on its interleaved 10-bit chroma, from system memory and
+# through cudaupload), interlaced MPEG-2 coded with field DCT (the DCT
 # stage on fields), a change of resolution mid-stream, two
 # elements chained; then a flushing seek and EOS, and OpenCL faults
 # injected into a CUDA-memory pipeline (libclfault), each run classed as
@@ -92,6 +94,11 @@ case_ mpeg2_cuda mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=au
 case_ mpeg2_cudaout mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=auto ! "$CUDA" ! cudadownload ! video/x-raw
 case_ mpeg2_ps mpeg2_pocl $MPG ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
 case_ mpeg2_ts mpeg2_pocl $MTS ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
+echo "== MPEG-2 made 10-bit P010 by videoconvert: strength=auto on P010's interleaved chroma"
+P010="videoconvert dither=none ! video/x-raw,format=P010_10LE"
+case_ mpeg2p010_pocl "" $M2V ! video/x-raw ! $P010 ! clepsilon device=pocl strength=auto ! video/x-raw
+case_ mpeg2p010_sys mpeg2p010_pocl $M2V ! video/x-raw ! $P010 ! clepsilon device=nvidia strength=auto ! video/x-raw
+case_ mpeg2p010_cuda mpeg2p010_pocl $M2V ! video/x-raw ! $P010 ! cudaupload ! "$CUDA,format=P010_10LE" ! clepsilon device=nvidia strength=auto ! video/x-raw
 echo "== MPEG-2 interlaced, field DCT (clip-1080i.m2v, 30 frames): strength=auto on fields"
 GST_DEBUG=clplan:6 case_ mpeg2i_pocl "" $M2VI ! video/x-raw ! $WOVEN ! clepsilon device=pocl strength=auto ! video/x-raw
 if grep -q ", on each field" "$OUT/mpeg2i_pocl.log"; then echo "mpeg2i_pocl: frames on fields"
