@@ -31,14 +31,15 @@
 #endif
 
 /* Large planes copied by the CPU are split over the caller's thread and a
- * process-wide pool's: a thread a whole megabyte, from COPY_MIN_THREADS to
- * COPY_THREADS (a 4K luma plane: 7), no more than the processors there
- * are. One core copied a 4K luma plane into pinned staging memory in about
- * 0.8 ms on the H100's host, most of a frame from system memory; 4 threads
- * 0.25 ms on the H200's, 8 threads 0.15 (docs/memory.md). */
-#define COPY_THREADS 8
+ * process-wide pool's: a thread a whole half megabyte, from
+ * COPY_MIN_THREADS to COPY_THREADS (a 4K luma plane: 15), no more than the
+ * processors there are. One core copied a 4K luma plane into pinned
+ * staging memory in about 0.8 ms on the H100's host, most of a frame from
+ * system memory; on the H200's (16 cores), 7 threads (a megabyte each) 0.24
+ * ms, 15 threads 0.14 (docs/memory.md). */
+#define COPY_THREADS 16
 #define COPY_MIN_THREADS 4
-#define COPY_SPLIT_BYTES (1 << 20)
+#define COPY_SPLIT_BYTES (1 << 19)
 
 /* How a copy writes its rows: through the cache, or past it (see
  * stream_bytes()). */

@@ -126,7 +126,7 @@ GST_START_TEST (test_host_copy_small)
 
 GST_END_TEST;
 
-/* Planes past the split (a megabyte and more), of row counts that no
+/* Planes past the split (half a megabyte and more), of row counts that no
  * number of threads divides evenly (1087 is prime): every row is copied,
  * the last ones too. */
 GST_START_TEST (test_host_copy_split)
