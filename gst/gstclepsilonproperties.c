@@ -130,7 +130,8 @@ install_filter_properties (GObjectClass * gobject_class)
    *
    * Threshold of the epsilon filter on each chroma component, 0..255, with
    * the same window counted in chroma samples. 0 passes chroma through
-   * unchanged. On the 8-bit scale, as #GstClEpsilon:threshold: << 2 for
+   * unchanged, or through the DCT stage where #GstClEpsilon:dct-stage is on
+   * (as strength "auto" sets it). On the 8-bit scale, as #GstClEpsilon:threshold: << 2 for
    * 10-bit formats. Setting it selects #GstClEpsilon:strength "custom".
    */
   g_object_class_install_property (gobject_class, PROP_CHROMA_THRESHOLD,

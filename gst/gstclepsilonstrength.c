@@ -171,8 +171,12 @@ gst_cl_epsilon_install_strength_properties (GObjectClass * gobject_class,
    * Costs far more than the epsilon filter (docs/quality.md). On 10-bit
    * formats the steps and thresholds are in the same units as on 8-bit
    * ones (quarter 8-bit levels, which are 10-bit levels), so that a 10-bit
-   * copy of an 8-bit picture gets the same strength. Chroma and the
-   * convolution are as without it. The threshold chosen is in the stats
+   * copy of an 8-bit picture gets the same strength. With
+   * #GstClEpsilon:chroma-threshold at 0, each chroma component gets the
+   * same stage at the strength of its own estimate (I420, YV12, Y42B, Y444
+   * and their 10-bit forms, NV12, NV21 and P010_10LE; not packed 4:2:2's
+   * chroma); the convolution is as without it. The threshold chosen is in
+   * the stats
    * ("auto-threshold"). Where none of a stream's first 64 frames (or of a
    * shorter stream) shows a step, an INFO message says so once, and why
    * (no block-DCT quantization, or too flat a picture). #GstClEpsilon:strength "auto" turns it on; setting

@@ -24,6 +24,7 @@
 #include "gstclstage-private.h"
 
 G_BEGIN_DECLS
+
 /* One component of a plane that interleaves two, unpacked into a plane of
  * its own before the stages and packed back after them (kernels/packed.cl):
  * packed 4:2:2 luma (YUY2, UYVY), so that every stage (epsilon,
@@ -60,12 +61,13 @@ gboolean gst_cl_packed_unpack (GstClPacked * self,
     GError ** error);
 
 /* Enqueues the first @span bytes of each of @region's rows into @dst: the
- * luma bytes from @region->luma, the others from @region->packed as they
- * are (gst_cl_plane_span() says how far a region's rows reach). As
+ * component's samples from @region->luma, the others from @region->packed
+ * as they are (gst_cl_plane_span() says how far a region's rows reach). As
  * gst_cl_packed_unpack() otherwise. */
 gboolean gst_cl_packed_pack (GstClPacked * self,
     const GstClPackedRegion * region, const GstClPlaneRef * dst, gsize span,
     const GstClAfter * after, GError ** error);
 
 G_END_DECLS
+
 #endif /* __GST_CL_PACKED_PRIVATE_H__ */

@@ -97,7 +97,7 @@ struct _GstClPlan
   /* whether that frame is interlaced (gst_cl_placement_in_fields()): its
    * luma's estimate looks at its macroblocks too (gstcldct-private.h) */
   gboolean interlaced;
-  GstClPacked *packed;          /* packed 4:2:2 luma */
+  GstClPacked *packed;          /* packed 4:2:2 luma, interleaved chroma */
   /* waits of the streaming thread for held frames between frames
    * (gst_cl_plan_complete()), counted with the next frame's */
   gdouble held_waits[GST_CL_WAIT_N];
@@ -753,7 +753,7 @@ run_packed (GstClPlan * self, GstClFrameQueues * q,
  * NV21, P010) alone, with its own estimate, where the DCT kernels read it in
  * place (gst_cl_dct_reads_interleaved()): from the kernel source into the
  * kernel destination, each component's samples two apart, the other's
- * bytes left to its own pass. Without the launches that unpack and pack
+ * samples left to its own pass. Without the launches that unpack and pack
  * each component, half of the chroma's on a GPU; and where the device
  * decides, both components in the same histogram and stage launches
  * (their states are one after the other; a decision a launch). */

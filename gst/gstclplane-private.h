@@ -25,10 +25,11 @@
 #include "gstclframe-private.h"
 
 G_BEGIN_DECLS
+
 /* One plane of a video format as the kernels see it: its samples, their
  * size and bits, and where it sits against luma. Plain data, described
  * once per format (gst_cl_plane_describe()). */
-    typedef struct
+typedef struct
 {
   guint index;                  /* plane of the GstVideoFrame */
   gint width;                   /* samples of one component per row */
@@ -132,4 +133,5 @@ GstClPlaneRef gst_cl_plane_ref_at (const GstClPlane * plane,
     const GstClPlaneRef * ref, gint x, gint y);
 
 G_END_DECLS
+
 #endif /* __GST_CL_PLANE_PRIVATE_H__ */

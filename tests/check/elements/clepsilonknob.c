@@ -1083,7 +1083,9 @@ to_10bit (GstBuffer * in8, const GstVideoInfo * info8, GstVideoFormat fmt,
  * the high bits): the DCT stage on luma at the threshold the 8-bit frame
  * gets (4 times an 8-bit frame has its coefficients: kernels/dct.cl), the
  * output the 10-bit reference's with the bits around the value 0, chroma
- * untouched, and no warning on the bus. */
+ * as it came (the zone plate's chroma is flat: no step to find, so each
+ * component's stage copies it; test_auto_p010_chroma filters it), and no
+ * warning on the bus. */
 GST_START_TEST (test_auto_10bit)
 {
   static const GstVideoFormat formats[] = {

@@ -1331,6 +1331,153 @@ check_auto_interleaved (GstVideoFormat format, gint w, gint h, guint32 seed)
   g_rand_free (rand);
 }
 
+/* Frame @k of check_p010_as_planar(): @pats (each component's 8-bit
+ * pattern) times 4 in a frame of @info whose rows are @pad bytes longer,
+ * an intra frame (even @k) or a P frame, cropped to @crop where given. */
+static GstBuffer *
+pattern_frame (const GstVideoInfo * info, gint pad, guint8 ** pats, guint k,
+    const GstVideoRectangle * crop)
+{
+  GstBuffer *buf = padded_frame (info, pad, NULL);
+  GstClCodingInfo coding = { GST_CL_CODEC_MPEG12, k & 1 ? GST_CL_PICTURE_P :
+        GST_CL_PICTURE_I, GST_CL_FIELD_FRAME, 1, 4.0
+  };
+  GstVideoFrame f;
+  guint c;
+  gint x, y;
+
+  fail_unless (gst_video_frame_map (&f, info, buf, GST_MAP_WRITE));
+  for (c = 0; c < 3; c++) {
+    const gint w = GST_VIDEO_FRAME_COMP_WIDTH (&f, c);
+    const guint p = GST_VIDEO_FRAME_COMP_PLANE (&f, c);
+
+    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&f, c); y++)
+      for (x = 0; x < w; x++)
+        ref_set_sample (info, c, f.data[p], GST_VIDEO_FRAME_PLANE_STRIDE (&f,
+                p), x, y, pats[c][y * w + x] << 2);
+  }
+  gst_video_frame_unmap (&f);
+  gst_buffer_add_cl_coding_meta (buf, &coding);
+  if (crop) {
+    GstVideoCropMeta *m = gst_buffer_add_video_crop_meta (buf);
+
+    m->x = crop->x;
+    m->y = crop->y;
+    m->width = crop->w;
+    m->height = crop->h;
+  }
+  return buf;
+}
+
+/* P010_10LE under strength=auto gives, sample for sample, what I420_10LE
+ * (chroma planes of their own) gives on the same values, frame after frame
+ * (an intra frame coded at steps of its own in each component, a P frame
+ * that holds them, again): a @w x @h frame of @mode, rows @pad bytes
+ * longer, cropped to @crop where given; a crop's origin moves the
+ * interleaved samples' addresses the packing kernels see. */
+static void
+check_p010_as_planar (gint w, gint h, gint pad, const GstVideoRectangle * crop,
+    GstVideoInterlaceMode mode)
+{
+  static const gint steps[2][3] = { {40, 56, 100}, {0, 0, 0} };
+  static const GstVideoFormat formats[2] = { GST_VIDEO_FORMAT_P010_10LE,
+    GST_VIDEO_FORMAT_I420_10LE
+  };
+  GRand *rand = g_rand_new_with_seed (w * 1000 + h + pad);
+  GstVideoInfo info[2];
+  GstClPlan *plan[2];
+  GstClPlanSettings s;
+  RefParams rp;
+  guint i, k, c;
+  gint x, y;
+
+  make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &rp);
+  s.dct_stage = TRUE;
+  for (i = 0; i < 2; i++) {
+    gst_video_info_set_interlaced_format (&info[i], formats[i], mode, w, h);
+    plan[i] = gst_cl_plan_new (context, tuner, &info[i], 1, NULL);
+    fail_unless (plan[i] != NULL);
+    gst_cl_plan_set_settings (plan[i], &s);
+  }
+  for (k = 0; k < 4; k++) {
+    GstBuffer *out[2];
+    GstVideoFrame f[2];
+    guint8 *pats[3];
+
+    for (c = 0; c < 3; c++) {
+      const gint cw = GST_VIDEO_INFO_COMP_WIDTH (&info[0], c);
+      const gint ch = GST_VIDEO_INFO_COMP_HEIGHT (&info[0], c);
+
+      pats[c] = g_malloc ((gsize) cw * ch);
+      dct_fill_plane (rand, pats[c], cw, cw, ch, 6);
+      if (steps[k & 1][c])
+        dct_fill_quantized (rand, pats[c], cw, cw, ch, steps[k & 1][c]);
+    }
+    for (i = 0; i < 2; i++) {
+      GstBuffer *in = pattern_frame (&info[i], pad, pats, k, crop);
+      GstClFrameStats st;
+      GError *error = NULL;
+
+      out[i] = padded_frame (&info[i], pad, NULL);
+      fail_unless (gst_cl_plan_process (plan[i], in, out[i], FALSE, &st,
+              &error), "%s: %s", gst_video_format_to_string (formats[i]),
+          error ? error->message : "");
+      gst_buffer_unref (in);
+      fail_unless (gst_video_frame_map (&f[i], &info[i], out[i], GST_MAP_READ));
+    }
+    for (c = 0; c < 3; c++)
+      for (y = 0; y < GST_VIDEO_INFO_COMP_HEIGHT (&info[0], c); y++)
+        for (x = 0; x < GST_VIDEO_INFO_COMP_WIDTH (&info[0], c); x++) {
+          guint v[2];
+
+          for (i = 0; i < 2; i++) {
+            const guint p = GST_VIDEO_FRAME_COMP_PLANE (&f[i], c);
+
+            v[i] = ref_get_sample (&info[i], c, f[i].data[p],
+                GST_VIDEO_FRAME_PLANE_STRIDE (&f[i], p), x, y);
+          }
+          fail_unless (v[0] == v[1], "%dx%d pad %d crop %s, %s, frame %u, "
+              "component %u: sample (%d, %d) is %u in P010, %u in "
+              "I420_10LE", w, h, pad, crop ? "yes" : "no",
+              gst_video_interlace_mode_to_string (mode), k, c, x, y, v[0],
+              v[1]);
+        }
+    for (i = 0; i < 2; i++) {
+      gst_video_frame_unmap (&f[i]);
+      gst_buffer_unref (out[i]);
+    }
+    for (c = 0; c < 3; c++)
+      g_free (pats[c]);
+  }
+  for (i = 0; i < 2; i++)
+    gst_cl_plan_free (plan[i]);
+  g_rand_free (rand);
+}
+
+/* check_p010_as_planar() at odd sizes, padded rows (2 bytes: words still
+ * aligned; 1 byte: the planes go through the device buffers), crop
+ * rectangles with odd origins and to the frame's right and bottom edges,
+ * and interlaced frames, whole and cropped. */
+GST_START_TEST (test_strength_auto_p010_layouts)
+{
+  static const GstVideoRectangle crops[] = {
+    {3, 1, 101, 60}, {16, 8, 64, 48}, {33, 17, 145, 81},
+  };
+  guint i;
+
+  check_p010_as_planar (178, 98, 0, NULL, GST_VIDEO_INTERLACE_MODE_PROGRESSIVE);
+  check_p010_as_planar (179, 97, 2, NULL, GST_VIDEO_INTERLACE_MODE_PROGRESSIVE);
+  check_p010_as_planar (178, 98, 1, NULL, GST_VIDEO_INTERLACE_MODE_PROGRESSIVE);
+  for (i = 0; i < G_N_ELEMENTS (crops); i++)
+    check_p010_as_planar (178, 98, 2 * (i & 1), &crops[i],
+        GST_VIDEO_INTERLACE_MODE_PROGRESSIVE);
+  check_p010_as_planar (178, 98, 0, NULL, GST_VIDEO_INTERLACE_MODE_INTERLEAVED);
+  check_p010_as_planar (178, 98, 0, &crops[0],
+      GST_VIDEO_INTERLACE_MODE_INTERLEAVED);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_strength_auto_interleaved)
 {
   check_auto_interleaved (GST_VIDEO_FORMAT_NV12, 208, 144, 0x6e763132);
@@ -1635,6 +1782,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_strength_auto);
   tcase_add_test (tc, test_strength_auto_interlaced);
   tcase_add_test (tc, test_strength_auto_interleaved);
+  tcase_add_test (tc, test_strength_auto_p010_layouts);
   tcase_add_test (tc, test_events_hold_all);
   tcase_add_test (tc, test_interlaced);
   tcase_add_test (tc, test_same_settings_again);
