@@ -42,6 +42,17 @@
 #define ALL_ZERO(v) (!any ((v) != 0))
 #endif
 
+/* At least v^2, for |v| < 2^15: with pmaddwd (dct.cl) the square of the
+ * lane's low half plus that of its high half, the sign (0 or 1): one
+ * instruction where a 32-bit multiply is two. */
+#ifdef MADD
+#define SQUARE_BOUND(v) __builtin_astype (__builtin_ia32_pmaddwd512 (      \
+        __builtin_astype ((v), dct_pairs), __builtin_astype ((v),         \
+            dct_pairs)), dctv)
+#else
+#define SQUARE_BOUND(v) ((v) * (v))
+#endif
+
 /* The 128 values of w[0..7] read as one sequence, its even-indexed values
  * first, then the odd: the value at position i moves to i / 2 or 64 + i / 2,
  * its 7-bit position rotated right by one. Three of these turn eight vectors
@@ -133,69 +144,145 @@ dct_rows_upto (const int sx, __global const sample * pad, int phase, int xb,
         R[*next & 15]);
 }
 
+/* A row of the P sums (dct_columns, dct_p_rows). With pmaddwd, as the
+ * pairs that idct8 takes, (P[0], P[4]), (P[2], P[6]), (P[1], P[3]),
+ * (P[5], P[7]), 16 bits each (the sums fit, dct_p_rows): dct_p_rows then
+ * needs no shuffles, and dct_columns adds a column's P of a row into its
+ * half of a pair with one masked 16-bit add (two, with the shift, where
+ * the half is the low one; DCT_P_PAIR, DCT_P_HIGH: where P[u] is). */
+#ifdef MADD
+typedef dct_pairs dct_p_row[4];
+#define DCT_P_PAIR(u) ((u) == 0 || (u) == 4 ? 0 : (u) == 2 || (u) == 6 ? 1 : \
+      (u) == 1 || (u) == 3 ? 2 : 3)
+#define DCT_P_HIGH(u) ((u) == 4 || (u) == 6 || (u) == 3 || (u) == 7)
+
+/* p with the high halves of v's lanes added into its high halves (high
+ * 1), or into its low halves (high 0), the other halves as they are: one
+ * masked vpaddw, or a shift and a vpaddw */
+static inline dct_pairs
+dct_add_high (dct_pairs p, dctv v, const int high)
+{
+  if (high)
+    return __builtin_shufflevector (p, p + __builtin_astype (v, dct_pairs),
+        0, 33, 2, 35, 4, 37, 6, 39, 8, 41, 10, 43, 12, 45, 14, 47, 16, 49,
+        18, 51, 20, 53, 22, 55, 24, 57, 26, 59, 28, 61, 30, 63);
+  return p + __builtin_astype (as_uint16 (v) >> 16, dct_pairs);
+}
+#else
+typedef dctv dct_p_row[8];
+#endif
+
+static inline void
+zero_p_row (dct_p_row * p)
+{
+  _Pragma ("unroll") for (int i = 0; i < (int) (sizeof (dct_p_row) /
+          sizeof ((*p)[0])); i++)
+    (*p)[i] = 0;
+}
+
+#ifdef MADD
+/* The pairs of coefficients x with those below the threshold t (1 to
+ * 4096) zeroed, as dct_columns does in 32 bits, here in 16: X is kept
+ * where (ushort) (X + t - 1) >= 2 t - 1; and the low half of every lane
+ * where dc (the DC term, X[0][0]). */
+typedef ushort dct_upairs __attribute__ ((ext_vector_type (32)));
+
+static inline dct_pairs
+dct_keep (dct_pairs x, uint t, const int dc)
+{
+  dct_pairs keep = __builtin_astype (x + (short) (t - 1), dct_upairs) >=
+      (ushort) (2 * t - 1);
+
+  if (dc)
+    keep = __builtin_astype (__builtin_astype (keep, dctv) | 0xffff,
+        dct_pairs);
+  return x & keep;
+}
+#endif
+
+/* The first column whose blocks dct_columns tests whole (below): columns 0
+ * to 2 seldom pass the test at the thresholds strength=auto picks (10 to
+ * 12 on most frames of a broadcast clip), so that testing them costs more
+ * than it saves (2 and 4 were within 1-3% of 3, either way, at
+ * thresholds 10 and 40). */
+#define DCT_TESTED_U 3
+
 /* The blocks' columns from their rows R[(y0 + m) & 15] (dct_row): forward,
  * thresholded, inverse, added into P[(y0 + m) & 15]: the sums of P over the
  * passes at one horizontal offset, whose inverse rows are then done once
  * for them all (dct_p_rows). With t = s + 2048 a coefficient is X = t >> 12,
  * and kept where (uint) (t + tc) >= tr: X >= threshold or X <= -threshold
  * for tc = (threshold - 1) << 12, tr = (2 threshold - 1) << 12 (the
- * negative wrap around to the top), always for tc = tr = 0. A column whose
- * AC coefficients are all 0 in every block, as most are once thresholded,
- * adds nothing to P, or only its DC term: its inverse is skipped. A
- * column u > 0 that was empty the last time (bit u of *was_empty) is first
- * tested whole: every |s[v]| <= 2009 sum_m |R[m][u]| (2009 the largest
- * |C|), and where that is at most 4096 threshold - 2049 in every block
- * (sum_m |R[m][u]| <= l1_max), every X of the column is dropped: its
- * forward transform is skipped too. Empty columns come in runs (flat
- * areas); testing every column costs more than it saves on a photograph,
- * where columns 1 to 3 are seldom empty. Which columns are tested changes
- * the time only, never the result. */
+ * negative wrap around to the top), always for tc = tr = 0.
+ *
+ * A column u >= DCT_TESTED_U is first tested whole: every s[v]^2 <=
+ * |C[v]|^2 sum_m R[m][u]^2 (Cauchy-Schwarz; |C[v]|^2 <= 16782668), and
+ * where that is at most (4096 threshold - 2049)^2 in every block (sum_m
+ * R[m][u]^2 <= l2_max), every X of the column is dropped and it adds
+ * nothing to P: it is skipped. (The sum of |R| times 2009, the largest
+ * |C|, bounds s[v] too, for the same work, but passes fewer of the columns
+ * that thresholding empties: their R are spread over the rows, where the
+ * squares' bound is the tighter.) A column that the test does not skip is
+ * transformed and inverted whole, even where thresholding leaves it
+ * empty: whether the DCT_LANES blocks' column is empty changes from one
+ * call to the next about as often as not, at the thresholds strength=auto
+ * picks, and a branch on it (or on the test, for columns that seldom pass
+ * it: u < DCT_TESTED_U) mispredicts often enough to cost more than the
+ * work it skips. (Skipping the columns found empty, and testing only
+ * those found empty the last time, was 3% slower at threshold 10 and 2%
+ * at 40 on a 2-core Xeon with AVX-512 and PoCL 3.1.) Which columns are
+ * skipped changes the time only, never the result: an empty column's
+ * inverse adds 0 to P. */
 static inline void
-dct_columns (dctv (*R)[8], int y0, uint tc, uint tr, int l1_max,
-    dctv (*P)[8], int *was_empty)
+dct_columns (dctv (*R)[8], int y0, uint thr, uint tc, uint tr, int l2_max,
+    dct_p_row * P)
 {
   dctv w[8], s[8];
 
   _Pragma ("unroll") for (int u = 0; u < 8; u++) {
-    dctv ac = 0;
-
     _Pragma ("unroll") for (int m = 0; m < 8; m++)
       w[m] = R[(y0 + m) & 15][u];
-    if (u > 0 && (*was_empty & (1 << u))) {
-      dctv l1 = 0;
+    if (u >= DCT_TESTED_U) {
+      dctv l2 = 0;
 
       _Pragma ("unroll") for (int m = 0; m < 8; m++)
-        l1 += max (w[m], -w[m]);
-      if (ALL_ZERO (l1 > l1_max))
+        l2 += SQUARE_BOUND (w[m]);
+      if (ALL_ZERO (l2 > l2_max))
         continue;
     }
+#ifdef MADD
+    /* 16 s (fdct8's constants times 16, which still fit 16 bits), plus
+     * 16 2048: 16 t, whose lanes' high halves are the X = t >> 12, made
+     * into idct8's pairs by the shuffles it needs anyway, and thresholded
+     * there 32 at a time (dct_keep): 20 instructions for the 8 X instead
+     * of 32. The inverse is scaled the same way, its P = (16 s + 16 2048)
+     * >> 16, so that both take the same constants (the registers hold
+     * one set, not two); every 16 s fits 30 bits. */
+    fdct8_scaled (w, s, 16);
+    _Pragma ("unroll") for (int v = 0; v < 8; v++)
+      s[v] += 16 * 2048;
+    idct8_pairs (dct_keep (PAIR_HIGH (s[0], s[4]), thr, u == 0),
+        dct_keep (PAIR_HIGH (s[2], s[6]), thr, 0),
+        dct_keep (PAIR_HIGH (s[1], s[3]), thr, 0),
+        dct_keep (PAIR_HIGH (s[5], s[7]), thr, 0), s, 16 * 2048, 16);
+    _Pragma ("unroll") for (int m = 0; m < 8; m++) {
+      dct_pairs *p = &P[(y0 + m) & 15][DCT_P_PAIR (u)];
+
+      *p = dct_add_high (*p, s[m], DCT_P_HIGH (u));
+    }
+#else
     fdct8 (w, s);
     /* X[v][u] into w[v] (the DC term stays) */
     _Pragma ("unroll") for (int v = 0; v < 8; v++) {
       const dctv t = s[v] + 2048;
 
-      if (u + v == 0) {
-        w[v] = t >> 12;
-      } else {
-        w[v] = (t >> 12) & (as_uint16 (t) + tc >= tr);
-        ac |= w[v];
-      }
+      w[v] = u + v == 0 ? t >> 12 :
+          (t >> 12) & (as_uint16 (t) + tc >= tr);
     }
-    if (ALL_ZERO (ac)) {
-      *was_empty |= 1 << u;
-      /* P = (1448 X[0][0] + 2048) >> 12 on every row, or 0 */
-      if (u == 0) {
-        const dctv p = (1448 * w[0] + 2048) >> 12;
-
-        _Pragma ("unroll") for (int m = 0; m < 8; m++)
-          P[(y0 + m) & 15][0] += p;
-      }
-      continue;
-    }
-    *was_empty &= ~(1 << u);
     idct8 (w, s, 2048);
     _Pragma ("unroll") for (int m = 0; m < 8; m++)
       P[(y0 + m) & 15][u] += s[m] >> 12;
+#endif
   }
 }
 
@@ -206,18 +293,21 @@ dct_columns (dctv (*R)[8], int y0, uint tc, uint tr, int l1_max,
  * most 11581 and an offset has at most two passes, so the sums fit 16
  * bits, as the pairs of products need. */
 static inline __attribute__ ((always_inline)) void
-dct_p_rows (const int sx, dctv (*P)[8], int *done, int y_to,
+dct_p_rows (const int sx, dct_p_row * P, int *done, int y_to,
     dct_acc_row * acc)
 {
   for (; *done < y_to; (*done)++) {
-    dctv *p = P[*done & 15];
+    dct_p_row *p = &P[*done & 15];
     dctv s[8];
 
-    idct8 (p, s, 0);
+#ifdef MADD
+    idct8_pairs ((*p)[0], (*p)[1], (*p)[2], (*p)[3], s, 0, 1);
+#else
+    idct8 (*p, s, 0);
+#endif
     _Pragma ("unroll") for (int n = 0; n < 8; n++)
       acc[*done & 15][(8 - sx + n) >> 3][(n - sx) & 7] += s[n];
-    _Pragma ("unroll") for (int u = 0; u < 8; u++)
-      p[u] = 0;
+    zero_p_row (p);
   }
 }
 
@@ -297,28 +387,28 @@ dct_strips (__global const sample * pad, int phase, __global uchar * dst,
       (fields ? DCT_STAGE_FIELDS : 0) ? 0 :
       min (threshold[0] & ~DCT_STAGE_FIELDS, 4096u);
   const uint tc = t ? (t - 1) << 12 : 0, tr = t ? (2 * t - 1) << 12 : 0;
-  /* dct_columns: a column of rows whose |R| sum to at most this in every
-   * block has none of its coefficients kept */
-  const int l1_max = t ? (int) (4096 * t - 2049) / 2009 : -1;
+  /* dct_columns: a column of rows whose R^2 sum to at most this in every
+   * block has none of its coefficients kept (every such sum, SQUARE_BOUND's
+   * too, is below 2^31: |R| <= 5770) */
+  const int l2_max = t ? (int) min ((ulong) (4096 * t - 2049) *
+      (4096 * t - 2049) / 16782668, (ulong) INT_MAX) : -1;
   /* acc[y & 15]: entry i of phase q is column 8 i + q - DCT_PAD of the
    * strip (dct_acc_row) */
   dct_acc_row acc[16];
   /* rows[sx][y & 15]: dct_row of row y for the passes at sx, which need
    * it for one block row each; next[sx]: the next row to transform. The
-   * rows and the P sums below fit 16 bits but are kept in 32: on Zen 4
-   * with PoCL the conversions each way (vpmovdw, vpmovsxwd) cost more than
-   * the memory they save (docs/quality.md, "The inverse by columns
-   * first"). */
+   * rows fit 16 bits but are kept in 32: with PoCL the conversions each
+   * way (vpmovdw, vpmovsxwd) cost more than the memory they save, on Zen
+   * 4 and on a Xeon with AVX-512 (6% slower). The P sums below, with pmaddwd, are 16-bit
+   * pairs that need none (dct_p_row). */
   dctv rows[8][16][8];
   int next[8];
   /* P[sx][y & 15][u]: the P sums of row y for the passes at sx;
    * done[sx]: the next row of them to go through the inverse rows, when
    * every pass at sx has reached it: below 8 b + 8 - sy_max[sx] after block
    * row b; last[sx]: the last pass at sx */
-  dctv P[8][16][8];
+  dct_p_row P[8][16];
   int done[8], sy_max[8], last[8];
-  /* bit u: column u was empty in the last blocks (dct_columns) */
-  int was_empty = 0;
 
   /* threshold 0: dct_copy copies the plane instead */
   if (t == 0)
@@ -330,8 +420,7 @@ dct_strips (__global const sample * pad, int phase, __global uchar * dst,
     sy_max[sx] = 0;
     last[sx] = -1;
     for (int y = 0; y < 16; y++)
-      for (int u = 0; u < 8; u++)
-        P[sx][y][u] = 0;
+      zero_p_row (&P[sx][y]);
   }
   for (int i = 0; i < 1 << passes_log2; i++) {
     const int sx = (sxs >> (4 * i)) & 15, sy = (sys >> (4 * i)) & 15;
@@ -347,7 +436,7 @@ dct_strips (__global const sample * pad, int phase, __global uchar * dst,
 
       DCT_BY_SX (sx, dct_rows_upto, pad, phase, x0 / 8, &next[sx], y0 + 8,
           rows[sx]);
-      dct_columns (rows[sx], y0, tc, tr, l1_max, P[sx], &was_empty);
+      dct_columns (rows[sx], y0, t, tc, tr, l2_max, P[sx]);
       if (i == last[sx])
         DCT_BY_SX (sx, dct_p_rows, P[sx], &done[sx], 8 * b + 8 - sy_max[sx],
             acc);

@@ -114,7 +114,8 @@ typedef int dctv;
 #if defined(DCT_STRIPS) && defined(__clang__) && defined(__AVX512BW__)
 /* Where the kernel is compiled for an x86 CPU with AVX-512BW (PoCL on one),
  * each a x + b y is one pmaddwd: two 16-bit products summed in 32 bits,
- * exactly, as long as x, y, a and b fit 16 bits. They do: the constants,
+ * exactly, as long as x, y, a and b fit 16 bits. They do: the constants
+ * (and 16 times them, which dct_columns takes: at most 16 x 2009 = 32144),
  * and the transforms' inputs and their sums and differences (samples: up
  * to 4 x 1023 = 4092; R: 5770; X: 4095; Q: 11581, the header). OpenCL C has no word for
  * it, hence clang's x86 builtin; elsewhere the rotations below. */
@@ -133,12 +134,17 @@ typedef short dct_pairs __attribute__ ((ext_vector_type (32)));
     p = MADD (xy_, a, b);                                               \
     q = MADD (xy_, b, -(a));                                            \
   } while (0)
-/* p = 1448 (x + y), q = 1448 (x - y) */
-#define DC_PAIR(x, y, p, q)                                             \
+/* the high halves of x and y's lanes, interleaved */
+#define PAIR_HIGH(x, y) __builtin_shufflevector (__builtin_astype ((x),   \
+        dct_pairs), __builtin_astype ((y), dct_pairs), 1, 33, 3, 35, 5,  \
+    37, 7, 39, 9, 41, 11, 43, 13, 45, 15, 47, 17, 49, 19, 51, 21, 53, 23,  \
+    55, 25, 57, 27, 59, 29, 61, 31, 63)
+/* p = k 1448 (x + y), q = k 1448 (x - y) */
+#define DC_PAIR(k, x, y, p, q)                                          \
   do {                                                                  \
     const dct_pairs xy_ = PAIR (x, y);                                  \
-    p = MADD (xy_, 1448, 1448);                                         \
-    q = MADD (xy_, 1448, -1448);                                        \
+    p = MADD (xy_, (k) * 1448, (k) * 1448);                             \
+    q = MADD (xy_, (k) * 1448, -(k) * 1448);                            \
   } while (0)
 #else
 /* p = a x + b y and q = b x - a y in three multiplies instead of four:
@@ -149,10 +155,10 @@ typedef short dct_pairs __attribute__ ((ext_vector_type (32)));
     p = t_ + ((a) - (b)) * (x);                                         \
     q = t_ - ((a) + (b)) * (y);                                         \
   } while (0)
-#define DC_PAIR(x, y, p, q)                                             \
+#define DC_PAIR(k, x, y, p, q)                                          \
   do {                                                                  \
-    p = 1448 * ((x) + (y));                                             \
-    q = 1448 * ((x) - (y));                                             \
+    p = (k) * 1448 * ((x) + (y));                                       \
+    q = (k) * 1448 * ((x) - (y));                                       \
   } while (0)
 #endif
 
@@ -161,24 +167,36 @@ typedef short dct_pairs __attribute__ ((ext_vector_type (32)));
  *   M = { c1, c3, c5, c7 }, { c3, -c7, -c1, -c5 }, { c5, -c1, c7, c3 },
  *       { c7, -c5, c3, -c1 }, c1..c7 = 2009, 1703, 1138, 400,
  * as four rotations of pairs of i, 12 multiplies instead of 16. */
+#ifdef MADD
+/* odd4 times k from the pairs (i0, i1) and (i2, i3): 8 pmaddwd (k C
+ * fits 16 bits for k <= 16) */
 static inline void
-odd4 (dctv i0, dctv i1, dctv i2, dctv i3, dctv * r)
+odd4_pairs (dct_pairs i01, dct_pairs i23, dctv * r, const int k)
+{
+  r[0] = MADD (i01, k * 2009, k * 1703) + MADD (i23, k * 1138, k * 400);
+  r[1] = MADD (i01, k * 1703, k * -400) + MADD (i23, k * -2009, k * -1138);
+  r[2] = MADD (i01, k * 1138, k * -2009) + MADD (i23, k * 400, k * 1703);
+  r[3] = MADD (i01, k * 400, k * -1138) + MADD (i23, k * 1703, k * -2009);
+}
+#endif
+
+/* odd4 times k */
+static inline void
+odd4_scaled (dctv i0, dctv i1, dctv i2, dctv i3, dctv * r, const int k)
 {
 #ifdef MADD
-  /* the matrix's products in pairs: 8 pmaddwd */
-  const dct_pairs i01 = PAIR (i0, i1), i23 = PAIR (i2, i3);
-
-  r[0] = MADD (i01, 2009, 1703) + MADD (i23, 1138, 400);
-  r[1] = MADD (i01, 1703, -400) + MADD (i23, -2009, -1138);
-  r[2] = MADD (i01, 1138, -2009) + MADD (i23, 400, 1703);
-  r[3] = MADD (i01, 400, -1138) + MADD (i23, 1703, -2009);
+  odd4_pairs (PAIR (i0, i1), PAIR (i2, i3), r, k);
 #else
   dctv p1, q1, p2, q2, p3, q3, p4, q4;
 
-  ROTATE (2009, 400, i0, i3, p1, q1);   /* c1 i0 + c7 i3, c7 i0 - c1 i3 */
-  ROTATE (1138, 1703, i2, i1, p2, q2);  /* c5 i2 + c3 i1, c3 i2 - c5 i1 */
-  ROTATE (1138, 1703, i0, i3, p3, q3);  /* c5 i0 + c3 i3, c3 i0 - c5 i3 */
-  ROTATE (400, 2009, i1, i2, p4, q4);   /* c7 i1 + c1 i2, c1 i1 - c7 i2 */
+  /* c1 i0 + c7 i3, c7 i0 - c1 i3 */
+  ROTATE (k * 2009, k * 400, i0, i3, p1, q1);
+  /* c5 i2 + c3 i1, c3 i2 - c5 i1 */
+  ROTATE (k * 1138, k * 1703, i2, i1, p2, q2);
+  /* c5 i0 + c3 i3, c3 i0 - c5 i3 */
+  ROTATE (k * 1138, k * 1703, i0, i3, p3, q3);
+  /* c7 i1 + c1 i2, c1 i1 - c7 i2 */
+  ROTATE (k * 400, k * 2009, i1, i2, p4, q4);
   r[0] = p1 + p2;
   r[1] = q3 - p4;
   r[2] = p3 - q4;
@@ -186,41 +204,40 @@ odd4 (dctv i0, dctv i1, dctv i2, dctv i3, dctv * r)
 #endif
 }
 
-/* y[u] = sum_n C[u][n] x[n], exactly: the same integer sums as the matrix
- * product, reassociated through the basis' symmetries (C[u][7 - n] =
- * (-1)^u C[u][n], and again within the even half) and rotations, 17
+/* y[u] = k sum_n C[u][n] x[n], exactly: the same integer sums as the
+ * matrix product, reassociated through the basis' symmetries (C[u][7 - n]
+ * = (-1)^u C[u][n], and again within the even half) and rotations, 17
  * multiplies instead of 64. No rounding happens inside, so the result is
- * the product's. */
+ * the product's. k = 1 but where the caller wants the sums scaled
+ * (dct_columns: by 16, for free in the constants). */
 static inline void
-fdct8 (const dctv * x, dctv * y)
+fdct8_scaled (const dctv * x, dctv * y, const int k)
 {
   const dctv e0 = x[0] + x[7], e1 = x[1] + x[6], e2 = x[2] + x[5],
       e3 = x[3] + x[4];
   const dctv ee0 = e0 + e3, ee1 = e1 + e2, eo0 = e0 - e3, eo1 = e1 - e2;
   dctv r[4];
 
-  DC_PAIR (ee0, ee1, y[0], y[4]);
-  ROTATE (1892, 784, eo0, eo1, y[2], y[6]);
-  odd4 (x[0] - x[7], x[1] - x[6], x[2] - x[5], x[3] - x[4], r);
+  DC_PAIR (k, ee0, ee1, y[0], y[4]);
+  ROTATE (k * 1892, k * 784, eo0, eo1, y[2], y[6]);
+  odd4_scaled (x[0] - x[7], x[1] - x[6], x[2] - x[5], x[3] - x[4], r, k);
   y[1] = r[0];
   y[3] = r[1];
   y[5] = r[2];
   y[7] = r[3];
 }
 
-/* y[n] = sum_u C[u][n] X[u] + bias, exactly, the same way; every y[n] has
- * one term from a0 or a1, which carry the bias. */
 static inline void
-idct8 (const dctv * X, dctv * y, int bias)
+fdct8 (const dctv * x, dctv * y)
 {
-  dctv a0, a1, b0, b1, o[4];
+  fdct8_scaled (x, y, 1);
+}
 
-  DC_PAIR (X[0], X[4], a0, a1);
-  a0 += bias;
-  a1 += bias;
-  ROTATE (1892, 784, X[2], X[6], b0, b1);
-  const dctv e0 = a0 + b0, e3 = a0 - b0, e1 = a1 + b1, e2 = a1 - b1;
-  odd4 (X[1], X[3], X[5], X[7], o);
+/* The inverse's last butterflies: y from its even part e0..e3 and odd part
+ * o. */
+static inline void
+idct8_out (dctv e0, dctv e1, dctv e2, dctv e3, const dctv * o, dctv * y)
+{
   y[0] = e0 + o[0];
   y[7] = e0 - o[0];
   y[1] = e1 + o[1];
@@ -229,6 +246,47 @@ idct8 (const dctv * X, dctv * y, int bias)
   y[5] = e2 - o[2];
   y[3] = e3 + o[3];
   y[4] = e3 - o[3];
+}
+
+/* y[n] = sum_u C[u][n] X[u] + bias, exactly, the same way; every y[n] has
+ * one term from a0 or a1, which carry the bias. */
+#ifdef MADD
+/* ... from the pairs the pmaddwd take, (X[0], X[4]), (X[2], X[6]),
+ * (X[1], X[3]) and (X[5], X[7]), where the caller has them made, and
+ * the sums times k (the bias is added as it is) */
+static inline void
+idct8_pairs (dct_pairs x04, dct_pairs x26, dct_pairs x13, dct_pairs x57,
+    dctv * y, int bias, const int k)
+{
+  const dctv a0 = MADD (x04, k * 1448, k * 1448) + bias,
+      a1 = MADD (x04, k * 1448, k * -1448) + bias;
+  const dctv b0 = MADD (x26, k * 1892, k * 784),
+      b1 = MADD (x26, k * 784, k * -1892);
+  const dctv e0 = a0 + b0, e3 = a0 - b0, e1 = a1 + b1, e2 = a1 - b1;
+  dctv o[4];
+
+  odd4_pairs (x13, x57, o, k);
+  idct8_out (e0, e1, e2, e3, o, y);
+}
+#endif
+
+static inline void
+idct8 (const dctv * X, dctv * y, int bias)
+{
+#ifdef MADD
+  idct8_pairs (PAIR (X[0], X[4]), PAIR (X[2], X[6]), PAIR (X[1], X[3]),
+      PAIR (X[5], X[7]), y, bias, 1);
+#else
+  dctv a0, a1, b0, b1, o[4];
+
+  DC_PAIR (1, X[0], X[4], a0, a1);
+  a0 += bias;
+  a1 += bias;
+  ROTATE (1892, 784, X[2], X[6], b0, b1);
+  const dctv e0 = a0 + b0, e3 = a0 - b0, e1 = a1 + b1, e2 = a1 - b1;
+  odd4_scaled (X[1], X[3], X[5], X[7], o, 1);
+  idct8_out (e0, e1, e2, e3, o, y);
+#endif
 }
 
 /* The stage where the threshold it reads is 0 (strength=auto found no
