@@ -125,6 +125,12 @@ typedef struct
 /* @self's switches; owned by @self. */
 const GstClSwitches *gst_cl_context_get_switches (GstClContext * self);
 
+/* Whether the DCT stage takes its shape for CPUs on @self's device (strips:
+ * kernels/dct-strips.cl), where interleaved chroma is unpacked for it,
+ * rather than the tiles, which read it in place: on a CPU device, or as
+ * GST_CL_DCT_KERNEL says. */
+gboolean gst_cl_context_dct_strips (GstClContext * self);
+
 /* Whether frame memory is fine-grained buffer SVM (host-unified devices
  * that offer it, unless GST_CL_SVM=0): the CPU uses it with no map. */
 gboolean gst_cl_context_has_fine_svm (GstClContext * self);

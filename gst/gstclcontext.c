@@ -51,6 +51,7 @@ struct _GstClContext
   gboolean host_unified;
   gboolean fine_svm;            /* host-unified with fine-grained buffer SVM */
   gsize host_ptr_align;
+  gboolean dct_strips;          /* gst_cl_context_dct_strips() */
   GstClSwitches switches;       /* read once, when the context is made */
 };
 
@@ -111,6 +112,22 @@ gst_cl_context_query_fine_svm (GstClContext * self)
   return (caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) != 0;
 }
 
+/* gst_cl_context_dct_strips(), asked once: the placement (which buffers
+ * it makes) and the DCT stage (which kernels it runs) must agree. A device
+ * whose type cannot be read is taken for a GPU. */
+static gboolean
+gst_cl_context_query_dct_strips (GstClContext * self)
+{
+  cl_device_type type = 0;
+
+  if (self->switches.dct_shape != GST_CL_DCT_SHAPE_AUTO)
+    return self->switches.dct_shape == GST_CL_DCT_SHAPE_STRIPS;
+  if (clGetDeviceInfo (self->device, CL_DEVICE_TYPE, sizeof (type), &type,
+          NULL) != CL_SUCCESS)
+    type = 0;
+  return (type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
 static gboolean
 gst_cl_context_query_memory (GstClContext * self, GError ** error)
 {
@@ -139,6 +156,7 @@ gst_cl_context_query_memory (GstClContext * self, GError ** error)
   }
   self->host_unified = unified;
   self->fine_svm = unified && gst_cl_context_query_fine_svm (self);
+  self->dct_strips = gst_cl_context_query_dct_strips (self);
   self->host_ptr_align = MAX (align_bits / 8, 1);
   self->identity = gst_cl_device_describe (self->device);
   GST_INFO_OBJECT (self, "host-unified memory: %s, fine-grained SVM frames: "
@@ -228,6 +246,7 @@ gst_cl_context_new_sibling (GstClContext * shared, GError ** error)
   self->identity = g_strdup (shared->identity);
   self->host_unified = shared->host_unified;
   self->fine_svm = shared->fine_svm;
+  self->dct_strips = shared->dct_strips;
   self->host_ptr_align = shared->host_ptr_align;
   self->switches = shared->switches;
   if (!gst_cl_context_create_queues (self, error)) {
@@ -494,4 +513,10 @@ const GstClSwitches *
 gst_cl_context_get_switches (GstClContext * self)
 {
   return &self->switches;
+}
+
+gboolean
+gst_cl_context_dct_strips (GstClContext * self)
+{
+  return self->dct_strips;
 }

@@ -354,7 +354,6 @@ gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
   };
   const GstClDctShape shape = gst_cl_context_get_switches (context)->dct_shape;
   GstClDct *self;
-  cl_device_type type = 0;
 
   g_return_val_if_fail ((depth == 8 && shift == 0) || (depth == 10 &&
           shift <= 6), NULL);
@@ -362,15 +361,11 @@ gst_cl_dct_new (GstClContext * context, guint depth, guint shift,
   self->context = gst_object_ref (context);
   self->shift = shift;
   self->sample_bytes = depth == 8 ? 1 : 2;
-  if (clGetDeviceInfo (gst_cl_context_get_device (context), CL_DEVICE_TYPE,
-          sizeof (type), &type, NULL) != CL_SUCCESS)
-    type = 0;
   if (clGetDeviceInfo (gst_cl_context_get_device (context),
           CL_DEVICE_MAX_COMPUTE_UNITS, sizeof (cl_uint), &self->compute_units,
           NULL) != CL_SUCCESS || self->compute_units == 0)
     self->compute_units = 1;
-  self->strips = shape == GST_CL_DCT_SHAPE_AUTO ?
-      (type & CL_DEVICE_TYPE_CPU) != 0 : shape == GST_CL_DCT_SHAPE_STRIPS;
+  self->strips = gst_cl_context_dct_strips (context);
   /* one program a shape and a sample size (kernels/common.cl); the cache
    * key holds the sources and options (gstclprogram.c) */
   if (self->strips) {

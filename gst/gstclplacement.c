@@ -72,14 +72,27 @@ struct _GstClPlacement
 
 /* ---- Device buffers ------------------------------------------------------ */
 
-/* How many device buffers alloc_plane() makes for plane @i. */
-static guint
-plane_buffers (const GstClPlacement * self, guint i)
+/* Whether plane @i's components are unpacked one at a time: packed luma,
+ * and interleaved chroma where the DCT stage takes it so (on CPUs; the GPU
+ * shape reads it in place). */
+static gboolean
+plane_unpacked (GstClPlacement * self, guint i)
 {
-  const GstClPlane *plane = &self->planes[i];
+  return self->planes[i].packed || (self->planes[i].interleaved &&
+      gst_cl_context_dct_strips (self->context));
+}
 
-  return 2 * self->depth + (plane->is_luma || plane->interleaved ? 1 : 0) +
-      (plane->packed || plane->interleaved ? 1 : 0);
+/* How many device buffers alloc_plane() makes for plane @i: for each slot
+ * an input and an output; an intermediate one for luma, and for
+ * interleaved chroma where it is unpacked (the stage's result); the
+ * unpacked component. */
+static guint
+plane_buffers (GstClPlacement * self, guint i)
+{
+  const gboolean unpacked = plane_unpacked (self, i);
+
+  return 2 * self->depth + (self->planes[i].is_luma || (unpacked &&
+          self->planes[i].interleaved) ? 1 : 0) + (unpacked ? 1 : 0);
 }
 
 /* A device buffer of plane @i into @mem, unless there is one already (a
@@ -106,11 +119,12 @@ alloc_plane (GstClPlacement * self, guint i, GError ** error)
         !alloc_buffer (self, i, &b->dst[k], "output plane", error))
       return FALSE;
   }
-  if ((self->planes[i].is_luma || self->planes[i].interleaved) &&
+  if ((self->planes[i].is_luma || (self->planes[i].interleaved &&
+              plane_unpacked (self, i))) &&
       !alloc_buffer (self, i, &b->tmp, "intermediate plane", error))
     return FALSE;
   /* a component alone: packed luma, or one of interleaved chroma's */
-  if ((self->planes[i].packed || self->planes[i].interleaved) &&
+  if (plane_unpacked (self, i) &&
       !alloc_buffer (self, i, &b->unpacked, "unpacked component", error))
     return FALSE;
   /* The tuner times kernels on the input plane before any frame: give it

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "gstclplacement-private.h"
+#include "clfault.h"
 #include "robust.h"
 #include "fixture.h"
 
@@ -197,6 +198,40 @@ close_placement (GstClPlacement * placement, GstClInFlight * in_flight)
   gst_cl_in_flight_free (in_flight);
   gst_cl_placement_free (placement);
 }
+
+/* The device buffers the planes take, one slot: an input and an output
+ * each, one more for luma (between two stages); interleaved chroma (NV12,
+ * P010) two more (the component unpacked and the stage's result) only
+ * where the DCT stage takes the shape for CPUs, which unpacks it: the GPU
+ * shape reads it in place (tests/meson.build runs this suite with
+ * GST_CL_DCT_KERNEL=tiles too). */
+GST_START_TEST (test_plane_buffers)
+{
+  static const GstVideoFormat interleaved[] = { GST_VIDEO_FORMAT_NV12,
+    GST_VIDEO_FORMAT_P010_10LE
+  };
+  const gboolean strips = gst_cl_context_dct_strips (fixture_context);
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (interleaved); f++) {
+    GstVideoInfo info;
+    GstClPlacement *placement;
+    GstClInFlight *in_flight;
+    GError *error = NULL;
+    long before;
+
+    gst_video_info_set_format (&info, interleaved[f], 64, 32);
+    open_placement (&info, 1, &placement, &in_flight);
+    before = clfault_live (CLFAULT_MEM);
+    fail_unless (gst_cl_placement_alloc (placement, &error), "%s",
+        error ? error->message : "");
+    fail_unless_equals_int (clfault_live (CLFAULT_MEM) - before,
+        3 + (strips ? 4 : 2));
+    close_placement (placement, in_flight);
+  }
+}
+
+GST_END_TEST;
 
 /* Every format, from and into each kind of buffer, luma alone or every
  * plane touched, with and without a crop rectangle. */
@@ -393,6 +428,7 @@ clplacement_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, fixture_setup, fixture_teardown);
+  tcase_add_test (tc, test_plane_buffers);
   tcase_add_test (tc, test_planes_placed);
   tcase_add_test (tc, test_in_place);
   tcase_add_test (tc, test_staged_large);
