@@ -54,6 +54,8 @@ typedef enum
   GST_CL_CODEC_MPEG4_PART2,
   /* ITU-T H.263 (3GP phones, video calls; FFmpeg's h263). */
   GST_CL_CODEC_H263,
+  /* ITU-T H.264 | ISO 14496-10 (gstclcodingh264-private.h). */
+  GST_CL_CODEC_H264,
 } GstClCodecFamily;
 
 /* The picture structure of MPEG-2's picture coding extension; MPEG-1 and
@@ -71,7 +73,9 @@ typedef enum
  * unit's slices (MPEG-1/2) of their quantiser_scale, or the VOP's vop_quant
  * (MPEG-4), in the standard's own units: MPEG-1 and MPEG-4 1..31, MPEG-2
  * 2..62 (linear) or 1..112 (non-linear), twice MPEG-1's for the same step;
- * 0 where unknown (no slice could be read, a VOP that is not coded). */
+ * H.264: the mean of its slices' QP (gstclcodingh264-private.h), whose
+ * step doubles every 6; 0 where unknown (no slice could be read, a VOP
+ * that is not coded). */
 typedef struct
 {
   GstClCodecFamily codec;

@@ -30,6 +30,7 @@
 #include <gst/video/video.h>
 
 #include "gstclcodinginfo-private.h"
+#include "gstclcodingh264-private.h"
 #include "gstclcodingmeta-private.h"
 #include "gstcldebug-private.h"
 
@@ -66,7 +67,42 @@ typedef struct
   GstClMpegVideoState mpeg;
   GstClMpeg4State mpeg4;
   GstClH263State h263;
+  GstClH264State *h264;
 } Reader;
+
+static void
+reader_free (gpointer data)
+{
+  Reader *reader = data;
+
+  gst_cl_h264_state_free (reader->h264);
+  g_free (reader);
+}
+
+/* h264parse's access units (alignment=au), as byte-stream or in AVC form
+ * with the parameter sets in codec_data. */
+static void
+reader_set_h264 (Reader * reader, const GstStructure * s)
+{
+  const gchar *format = gst_structure_get_string (s, "stream-format");
+  const GValue *v = gst_structure_get_value (s, "codec_data");
+  GstMapInfo map;
+
+  if (g_strcmp0 (gst_structure_get_string (s, "alignment"), "au") != 0)
+    return;
+  reader->codec = GST_CL_CODEC_H264;
+  reader->h264 = gst_cl_h264_state_new (0);
+  if (g_strcmp0 (format, "avc") != 0 && g_strcmp0 (format, "avc3") != 0)
+    return;
+  /* AVC form without a configuration record: nothing can be read */
+  reader->codec = GST_CL_CODEC_UNKNOWN;
+  if (v == NULL || !G_VALUE_HOLDS (v, GST_TYPE_BUFFER) ||
+      !gst_buffer_map (gst_value_get_buffer (v), &map, GST_MAP_READ))
+    return;
+  if (gst_cl_h264_state_parse_config (reader->h264, map.data, map.size))
+    reader->codec = GST_CL_CODEC_H264;
+  gst_buffer_unmap (gst_value_get_buffer (v), &map);
+}
 
 /* The codec of @caps, the decoder's, and the headers of their codec_data
  * (MPEG-1/2: the sequence header and extension mpegvideoparse puts there;
@@ -86,6 +122,11 @@ reader_set_caps (Reader * reader, GstCaps * caps)
   gst_cl_mpeg_video_state_init (&reader->mpeg);
   gst_cl_mpeg4_state_init (&reader->mpeg4);
   gst_cl_h263_state_init (&reader->h263);
+  g_clear_pointer (&reader->h264, gst_cl_h264_state_free);
+  if (s != NULL && gst_structure_has_name (s, "video/x-h264")) {
+    reader_set_h264 (reader, s);
+    return;
+  }
   /* h263parse's: one picture a buffer, no codec_data */
   if (s != NULL && gst_structure_has_name (s, "video/x-h263") &&
       g_strcmp0 (gst_structure_get_string (s, "variant"), "itu") == 0) {
@@ -135,6 +176,8 @@ reader_read (Reader * reader, GstBuffer * buffer, GstClCodingInfo * info)
   else if (reader->codec == GST_CL_CODEC_H263)
     ok = gst_cl_coding_info_parse_h263 (&reader->h263, map.data, map.size,
         info);
+  else if (reader->codec == GST_CL_CODEC_H264)
+    ok = gst_cl_coding_info_parse_h264 (reader->h264, map.data, map.size, info);
   else
     ok = gst_cl_coding_info_parse_mpeg4 (&reader->mpeg4, map.data, map.size,
         info);
@@ -225,7 +268,8 @@ watch_add_locked (GstClCodingWatch * watch, GstElement * element)
   probe->decoder = gst_object_ref (element);
   probe->sink = sink;
   probe->id = gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER |
-      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_decoder_input, reader, g_free);
+      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, on_decoder_input, reader,
+      reader_free);
   g_ptr_array_add (watch->probes, probe);
   GST_DEBUG ("reading the coded pictures %" GST_PTR_FORMAT " takes", element);
 }

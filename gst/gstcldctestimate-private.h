@@ -116,6 +116,28 @@ G_BEGIN_DECLS
  * keeps HOLD_GAIN and HOLD_GAIN_LATE. */
 #define GST_CL_DCT_DEFAULT_HOLD_GAIN_UNTOLD 6
 #define GST_CL_DCT_DEFAULT_HOLD_GAIN_UNTOLD_LATE 3
+/* The chroma planes' holds where the stream tells the types, in 16ths: a
+ * B frame a quarter of the held threshold, a P frame 14/16 (times the
+ * square root of its quantiser ratio, as luma's). Fitted on the real-world
+ * set's FIT split (chroma PSNR of the element after decodebin): B at
+ * 3/16 to 6/16 and P at 10/16 to 16/16 swept; 4 and 14 the largest means
+ * whose worst chroma plane stays above -0.05 dB (-0.04, a VCD frame's U;
+ * B at 5/16 gave -0.09, 6/16 -0.15). A chroma plane's residual in a
+ * predicted frame is coded more coarsely than luma's, or not at all, and
+ * keeps more of the intra frame's noise; a B frame averages two
+ * predictions and keeps less. */
+#define GST_CL_DCT_DEFAULT_CHROMA_HOLD_GAIN_B 4
+#define GST_CL_DCT_DEFAULT_CHROMA_HOLD_GAIN_P 14
+/* H.264's luma threshold from its stream's quantiser, in 16ths of the
+ * quantiser step (0.625 x 2^(QP/6)); a B frame 3/4 of it. H.264's
+ * deblocking filter and 4x4 transforms leave no lattice for the estimate
+ * to find, yet its ringing is there: fitted on the real-world set's FIT
+ * split (the x264 coding, each frame's slice QP as the element reads it,
+ * the stage's error interpolated between fixed thresholds), half the step
+ * on I and P frames and 3/8 on B frames gave +0.047 dB, the worst frame
+ * -0.005; the whole step on every frame +0.041, the worst -0.39. */
+#define GST_CL_DCT_H264_GAIN 8
+#define GST_CL_DCT_H264_GAIN_B 6
 /* The lattices a block-DCT decoder leaves one coefficient's values on. */
     typedef enum
 {
@@ -145,12 +167,13 @@ typedef EstParams GstClDctAutoParams;
 /* Fills @params with the defaults (GST_CL_DCT_DEFAULT_*). */
 void gst_cl_dct_auto_params_init (GstClDctAutoParams * params);
 
-/* Fills @params with what the chroma planes take: the defaults, but no
- * hold on B frames, nor on any frame where the stream does not tell the
- * frames' types (@coded FALSE): a chroma plane is thresholded where it
- * shows a lattice of its own, and held only on intra and P frames. Held
- * as luma is, chroma lost up to 0.8 dB on B frames of rate-controlled
- * VCD and Xvid streams (the real-world set's FIT split). */
+/* Fills @params with what the chroma planes take: the defaults, but
+ * chroma's own holds of B and P frames (GST_CL_DCT_DEFAULT_CHROMA_HOLD_*),
+ * and no hold on any frame where the stream does not tell the frames'
+ * types (@coded FALSE): there a chroma plane is thresholded only where it
+ * shows a lattice of its own. Held as luma is, chroma lost up to 0.8 dB on
+ * B frames of rate-controlled VCD and Xvid streams (the real-world set's
+ * FIT split). */
 void gst_cl_dct_auto_chroma_params_init (GstClDctAutoParams * params,
     gboolean coded);
 
@@ -178,6 +201,12 @@ typedef struct
   GstClDctPicture picture;
   gdouble quantiser;
 } GstClDctCoding;
+
+/* The stage's threshold for a frame of H.264 (8 bits or more: the
+ * threshold is in 8-bit units) whose slices' mean QP is @qp and whose type
+ * is @picture: GST_CL_DCT_H264_GAIN of the quantiser step, on B frames
+ * GST_CL_DCT_H264_GAIN_B; @qp clamped to H.264's -12..51. */
+guint gst_cl_dct_h264_threshold (GstClDctPicture picture, gdouble qp);
 
 /* How many of the last distances between intra frames strength=auto keeps
  * (kernels/dct-estimate.h). */

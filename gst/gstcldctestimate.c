@@ -101,10 +101,23 @@ void
 gst_cl_dct_auto_chroma_params_init (GstClDctAutoParams * params, gboolean coded)
 {
   gst_cl_dct_auto_params_init (params);
-  params->hold_gain_b = 0;
+  params->hold_gain_b = GST_CL_DCT_DEFAULT_CHROMA_HOLD_GAIN_B;
+  params->hold_gain_p = GST_CL_DCT_DEFAULT_CHROMA_HOLD_GAIN_P;
   if (!coded)
     params->hold_gain = params->hold_gain_late = params->hold_gain_p =
-        params->hold_gain_untold = params->hold_gain_untold_late = 0;
+        params->hold_gain_b = params->hold_gain_untold =
+        params->hold_gain_untold_late = 0;
+}
+
+guint
+gst_cl_dct_h264_threshold (GstClDctPicture picture, gdouble qp)
+{
+  const guint gain = picture == GST_CL_DCT_PICTURE_B ?
+      GST_CL_DCT_H264_GAIN_B : GST_CL_DCT_H264_GAIN;
+
+  /* not a number: the lowest */
+  qp = qp >= -12 ? MIN (qp, 51) : -12;
+  return (guint) floor (0.625 * pow (2, qp / 6) * gain / 16 + 0.5);
 }
 
 guint

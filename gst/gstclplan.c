@@ -94,6 +94,10 @@ struct _GstClPlan
   /* what the coded stream says of the frame being filtered, where a
    * GstClCodingMeta on it tells (gstclcodingprobe-private.h) */
   GstClDctCoding coding;
+  /* where that stream is H.264 and tells the frame's quantiser: luma's
+   * threshold from it (gst_cl_dct_h264_threshold()), no estimate */
+  gboolean told;
+  guint told_threshold;
   /* whether that frame is interlaced (gst_cl_placement_in_fields()): its
    * luma's estimate looks at its macroblocks too (gstcldct-private.h) */
   gboolean interlaced;
@@ -382,6 +386,10 @@ gst_cl_plan_auto_at_end (GstClPlan * self, guint * threshold)
   *threshold = 0;
   if (!self->stages[0].runs.dct)
     return GST_CL_DCT_IDLE_NO;
+  if (self->told) {
+    *threshold = self->told_threshold;
+    return GST_CL_DCT_IDLE_NO;
+  }
   luma_state (self, TRUE, &luma);
   *threshold = luma.threshold;
   return gst_cl_dct_auto_idle (&luma, TRUE);
@@ -647,6 +655,32 @@ run_auto_on_device (GstClPlan * self, GstClFrameQueues * q,
       gst_cl_dct_read_state (self->dct, state, error);
 }
 
+/* The DCT stage on @on, a region of plane @index, at @word (a threshold,
+ * gst_cl_dct_auto_stage_word()), on @q's kernel stream after what it has
+ * taken last (the histogram, where one ran): a copy at 0, but on a
+ * component of interleaved chroma, which the stage copies at 0. */
+static gboolean
+run_threshold (GstClPlan * self, GstClFrameQueues * q,
+    const GstClDctPlane * on, guint index, guint word, GError ** error)
+{
+  GstClStream *s = &q->compute;
+  GstClEvents *events = q->events;
+  const guint before = events->n_events;
+  const GstClAfter after = { s->n_wait, s->wait, events };
+  GstClTransferStats ignored = { 0, };
+  const GstClPlaneCopy copy = { on->src, on->dst,
+    (gsize) on->width * self->planes[index].bytes, on->height
+  };
+
+  if (word == 0 && on->xstep <= 1)
+    return gst_cl_stream_copy (s, &copy, &ignored, error);
+  if (!gst_cl_dct_threshold (self->dct, on, word, GST_CL_DCT_MAX_PASSES,
+          &after, error))
+    return FALSE;
+  stream_took (s, events, before);
+  return TRUE;
+}
+
 /* strength=auto on @on, a region of plane @index (of one of its components
  * alone), on @q's kernel stream, with the estimate's state @state (the
  * component's: 0 luma, 1 U, 2 V): the quantizer step read off the frame's
@@ -662,19 +696,19 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
     guint index, guint state, GError ** error)
 {
   const GstClPlane *plane = &self->planes[index];
-  const gint bytes = plane->bytes;
   GstClDctAutoParams params;
   GstClStream *s = &q->compute;
   GstClEvents *events = q->events;
   guint32 hist[GST_CL_DCT_HIST_SIZE], mb_hist[GST_CL_DCT_HIST_SIZE];
   guint32 *mb = on->interlaced ? mb_hist : NULL;
-  GstClTransferStats ignored = { 0, };
   guint threshold, word, before = events->n_events;
-  GstClAfter after = { s->n_wait, s->wait, events };
-  const GstClPlaneCopy copy = { on->src, on->dst, (gsize) on->width * bytes,
-    on->height
-  };
+  const GstClAfter after = { s->n_wait, s->wait, events };
 
+  if (plane->is_luma && self->told) {
+    GST_LOG ("strength=auto: DCT threshold %u on plane %u from the stream's "
+        "quantiser", self->told_threshold, index);
+    return run_threshold (self, q, on, index, self->told_threshold, error);
+  }
   if (gst_cl_dct_decides (self->dct))
     return run_auto_on_device (self, q, on, index, state, error);
   if (!gst_cl_dct_histogram (self->dct, on, &after, hist, mb, error))
@@ -688,18 +722,7 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
   GST_LOG ("strength=auto: DCT threshold %u on plane %u (component %u)%s",
       threshold, index, state, (word & GST_CL_DCT_IN_FIELDS) ?
       ", on each field" : "");
-  /* a component of interleaved chroma is copied by the stage at 0 */
-  if (threshold == 0 && on->xstep <= 1)
-    return gst_cl_stream_copy (s, &copy, &ignored, error);
-  before = events->n_events;
-  /* after the histogram, which the stream has taken as its latest command */
-  after.n_wait = s->n_wait;
-  after.wait = s->wait;
-  if (!gst_cl_dct_threshold (self->dct, on, word, GST_CL_DCT_MAX_PASSES,
-          &after, error))
-    return FALSE;
-  stream_took (s, events, before);
-  return TRUE;
+  return run_threshold (self, q, on, index, word, error);
 }
 
 /* Runs the stages of @w's plane on its region (of the plane, or of one
@@ -886,6 +909,11 @@ describe_frame (GstClPlan * self, GstClFrameStats * frame)
    * back (the frame's own where it was waited for) */
   if (!luma->runs.dct)
     return;
+  if (self->told) {
+    frame->auto_threshold = self->told_threshold;
+    frame->auto_idle = GST_CL_DCT_IDLE_NO;
+    return;
+  }
   luma_state (self, FALSE, &state);
   frame->auto_threshold = state.threshold;
   frame->auto_idle = gst_cl_dct_auto_idle (&state, FALSE);
@@ -934,6 +962,7 @@ take_coding (GstClPlan * self, GstBuffer * inbuf)
 
   self->coding.picture = GST_CL_DCT_PICTURE_UNKNOWN;
   self->coding.quantiser = 0;
+  self->told = FALSE;
   if (meta == NULL)
     return;
   switch (meta->info.picture_type) {
@@ -951,6 +980,12 @@ take_coding (GstClPlan * self, GstBuffer * inbuf)
       break;
   }
   self->coding.quantiser = meta->info.quantiser;
+  if (meta->info.codec == GST_CL_CODEC_H264 &&
+      self->coding.picture != GST_CL_DCT_PICTURE_UNKNOWN) {
+    self->told = TRUE;
+    self->told_threshold = gst_cl_dct_h264_threshold (self->coding.picture,
+        meta->info.quantiser);
+  }
   GST_LOG ("coded picture %s, quantiser %.2f",
       gst_cl_picture_type_name (meta->info.picture_type), meta->info.quantiser);
 }

@@ -46,13 +46,14 @@ done
   $(pkg-config --libs gstreamer-check-1.0 gstreamer-video-1.0 gstreamer-base-1.0 gio-2.0) -lm \
   -o "$build/fuzz/clepsilon-fuzz"
 # The coded-picture parsers' target (codinginfo_fuzz.c): the parsers are
-# instrumented; libgstcodecparsers, which reads MPEG-1/2's headers, is not
+# instrumented; libgstcodecparsers, which reads MPEG-1/2's and H.264's headers, is not
 # (valgrind checks it: meson test --setup valgrind fuzz/codinginfo).
 # shellcheck disable=SC2046
 "$clang" -g -O1 -fsanitize=fuzzer,address,undefined \
   -DGST_USE_UNSTABLE_API -I"$build" -I"$top/gst" \
   $(pkg-config --cflags gstreamer-codecparsers-1.0 gstreamer-base-1.0) \
   "$top/tests/fuzz/codinginfo_fuzz.c" "$top/gst/gstclcodinginfo.c" \
+  "$top/gst/gstclcodingh264.c" \
   $(pkg-config --libs gstreamer-codecparsers-1.0 gstreamer-base-1.0) \
   -o "$build/fuzz/codinginfo-fuzz"
 echo "$build/fuzz/clepsilon-fuzz"

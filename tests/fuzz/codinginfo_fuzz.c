@@ -33,6 +33,7 @@
 #include <glib.h>
 
 #include "gstclcodinginfo-private.h"
+#include "gstclcodingh264-private.h"
 
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
@@ -40,6 +41,9 @@ int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
 static GstClMpegVideoState mpeg_state;
 static GstClMpeg4State mpeg4_state;
 static GstClH263State h263_state;
+/* H.264 as byte-stream, and in AVC form with 4-byte lengths, whose
+ * configuration records are fuzzed too */
+static GstClH264State *h264_state, *avc_state;
 
 /* A broken promise: a trap, which libFuzzer catches and keeps the input of
  * (as clepsilon_fuzz.c does). */
@@ -64,6 +68,8 @@ LLVMFuzzerInitialize (int *argc, char **argv[])
   gst_cl_mpeg_video_state_init (&mpeg_state);
   gst_cl_mpeg4_state_init (&mpeg4_state);
   gst_cl_h263_state_init (&h263_state);
+  h264_state = gst_cl_h264_state_new (0);
+  avc_state = gst_cl_h264_state_new (4);
   return 0;
 }
 
@@ -80,6 +86,10 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
     gst_cl_mpeg_video_state_init (&mpeg_state);
     gst_cl_mpeg4_state_init (&mpeg4_state);
     gst_cl_h263_state_init (&h263_state);
+    gst_cl_h264_state_free (h264_state);
+    gst_cl_h264_state_free (avc_state);
+    h264_state = gst_cl_h264_state_new (0);
+    avc_state = gst_cl_h264_state_new (4);
   }
   /* quantiser_scale: at most 112 (MPEG-2's non-linear scale); vop_quant:
    * quant_precision bits, at most 9. */
@@ -92,6 +102,12 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   check (!read || info.picture_type == GST_CL_PICTURE_I ||
       info.picture_type == GST_CL_PICTURE_P);
   gst_cl_mpeg4_state_parse_config (&mpeg4_state, copy, size);
+  /* SliceQPY, within 0..51 */
+  read = gst_cl_coding_info_parse_h264 (h264_state, copy, size, &info);
+  check_answer (read, &info, 51.0);
+  read = gst_cl_coding_info_parse_h264 (avc_state, copy, size, &info);
+  check_answer (read, &info, 51.0);
+  gst_cl_h264_state_parse_config (avc_state, copy, size);
   g_free (copy);
   return 0;
 }

@@ -56,8 +56,8 @@ case_ () {
   sum=$(md5sum < /tmp/$name.yuv | cut -c1-12)
   local st
   st=$(grep -o 'stats = [^;]*' "$OUT/$name.log" | tail -1 |
-    grep -oE '(host-copy|upload|download|cuda-copy)-bytes=\(guint64\)[0-9]+|memory-path=\(string\)[a-z-]+' |
-    sed 's/(guint64)//;s/(string)//' | tr '\n' ' ')
+    grep -oE '(host-copy|upload|download|cuda-copy)-bytes=\(guint64\)[0-9]+|memory-path=\(string\)[a-z-]+|auto-threshold=\(uint\)[0-9]+' |
+    sed 's/(guint64)//;s/(string)//;s/(uint)//' | tr '\n' ' ')
   local caps
   caps=$(grep -o 'clepsilon0.GstPad:sink: caps = [^,]*' "$OUT/$name.log" | head -1 | sed 's/.*caps = //')
   local verdict=""
@@ -76,6 +76,11 @@ case_ h264_pocl "" $H264 ! video/x-raw ! clepsilon device=pocl $F ! video/x-raw
 case_ h264_cuda h264_pocl $H264 ! "$CUDA" ! clepsilon device=nvidia $F ! video/x-raw
 case_ h264_sys h264_pocl $H264 ! video/x-raw ! clepsilon device=nvidia $F ! video/x-raw
 case_ h264_cudaout h264_pocl $H264 ! "$CUDA" ! clepsilon device=nvidia $F ! "$CUDA" ! cudadownload ! video/x-raw
+# strength=auto on H.264: each frame's threshold from its slice QP, read at
+# nvh264dec's sink; the last frame's in the stats (auto-threshold above 0)
+case_ h264auto_pocl "" $H264 ! video/x-raw ! clepsilon device=pocl strength=auto ! video/x-raw
+case_ h264auto_cuda h264auto_pocl $H264 ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
+case_ h264auto_sys h264auto_pocl $H264 ! video/x-raw ! clepsilon device=nvidia strength=auto ! video/x-raw
 echo "== two chained"
 case_ chain_pocl "" $H264 ! video/x-raw ! clepsilon device=pocl $F ! clepsilon device=pocl $F2 ! video/x-raw
 case_ chain_cuda chain_pocl $H264 ! "$CUDA" ! clepsilon device=nvidia $F ! clepsilon device=nvidia $F2 ! video/x-raw

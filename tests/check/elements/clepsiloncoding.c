@@ -44,16 +44,32 @@
  * intra frames every 9, P frames between, each at quantiser 10), and for
  * H.263+ (PLUSPTYPE) through h263parse ! avdec_h263 (typefind takes no
  * H.263+ elementary stream) a sample coded the same with -c:v h263p
- * (tests/data/pan-h263p.h263). The OpenCL device is $CLEPSILON_TEST_DEVICE
- * (default "pocl"). */
+ * (tests/data/pan-h263p.h263). H.264, whose deblocked frames show no
+ * lattice: each frame's threshold from its slices' QP (half the quantiser
+ * step, 3/8 on B frames), on a sample coded by x264 at fixed QPs
+ * (tests/data/pan-h264.h264, the same content,
+ *   ffmpeg -f lavfi -i "testsrc2=size=176x144:rate=25,scroll=
+ *     horizontal=0.0031:vertical=0.0017" -frames:v 26 -c:v libx264 -qp 34
+ *     -bf 2 -g 9 -x264-params aq-mode=0:scenecut=0:b-adapt=0:bframes=2:
+ *     b-pyramid=0 -threads 1 -f h264
+ * QP 31 on I frames, 34 on P frames, 36 on B frames: FFmpeg's -debug qp)
+ * through h264parse ! avdec_h264 as byte-stream and in AVC form and
+ * through decodebin, and its luma against the C reference's stage at
+ * those thresholds, its chroma untouched. The OpenCL device is
+ * $CLEPSILON_TEST_DEVICE (default "pocl"). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include <math.h>
+#include <string.h>
 
+#include <gst/app/gstappsink.h>
 #include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+
+#include "reference.h"
 
 /* pan-rate.m2v in display order: type and quantiser_scale of each frame */
 static const gchar types[] = "IBBPBBPBBIBBPBBPBBIBBPBBPI";
@@ -262,6 +278,154 @@ GST_START_TEST (test_h263_plus_parser)
 
 GST_END_TEST;
 
+/* pan-h264.h264 in display order: type of each frame, and each type's QP
+ * (FFmpeg's) */
+static const gchar h264_types[] = "IBBPBBPBPIBBPBBPBPIBBPBBPP";
+
+/* The threshold of an H.264 frame of @type: half the quantiser step of its
+ * QP (0.625 x 2^(QP/6)), 3/8 of it on B frames. */
+static guint
+h264_threshold (gchar type)
+{
+  const gdouble qp = type == 'I' ? 31 : type == 'P' ? 34 : 36;
+
+  return (guint) floor (0.625 * pow (2, qp / 6) * (type == 'B' ? 6 : 8) /
+      16.0 + 0.5);
+}
+
+static void
+check_h264 (const gchar * decode)
+{
+  GArray *t;
+  guint i;
+
+  if (!gst_registry_check_feature_version (gst_registry_get (),
+          "avdec_h264", 1, 0, 0) ||
+      !gst_registry_check_feature_version (gst_registry_get (), "h264parse",
+          1, 0, 0)) {
+    GST_WARNING ("no avdec_h264 or h264parse: not run");
+    return;
+  }
+  t = thresholds_of ("pan-h264.h264", decode);
+  fail_unless_equals_int (t->len, strlen (h264_types));
+  for (i = 0; i < t->len; i++)
+    fail_unless (g_array_index (t, guint, i) == h264_threshold (h264_types[i]),
+        "%s: frame %u (%c): threshold %u, expected %u", decode, i,
+        h264_types[i], g_array_index (t, guint, i),
+        h264_threshold (h264_types[i]));
+  g_array_unref (t);
+}
+
+GST_START_TEST (test_h264_parser_and_decoder)
+{
+  /* expected values that tell the frame types apart */
+  fail_unless (h264_threshold ('I') != h264_threshold ('P') &&
+      h264_threshold ('P') != h264_threshold ('B'));
+  check_h264 ("h264parse ! avdec_h264");
+  check_h264 ("h264parse ! video/x-h264,stream-format=avc,alignment=au ! "
+      "avdec_h264");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_h264_decodebin)
+{
+  check_h264 ("decodebin ! queue");
+}
+
+GST_END_TEST;
+
+/* The next frame of appsink @name in @pipeline, mapped into @frame. */
+static GstSample *
+pull_frame (GstElement * pipeline, const gchar * name, GstVideoFrame * frame)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GstSample *sample = gst_app_sink_pull_sample (GST_APP_SINK (sink));
+  GstVideoInfo info;
+
+  gst_object_unref (sink);
+  if (sample == NULL)
+    return NULL;
+  fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (sample)));
+  fail_unless (gst_video_frame_map (frame, &info,
+          gst_sample_get_buffer (sample), GST_MAP_READ));
+  return sample;
+}
+
+/* The decoded frames of pan-h264 and the element's, side by side: luma the
+ * C reference's stage on the decoded luma at the frame's threshold, chroma
+ * as decoded. */
+GST_START_TEST (test_h264_output)
+{
+  gchar *path = g_build_filename (g_getenv ("CLEPSILON_TEST_DATA"),
+      "pan-h264.h264", NULL);
+  gchar *desc;
+  GstElement *pipeline;
+  guint n;
+
+  if (!gst_registry_check_feature_version (gst_registry_get (),
+          "avdec_h264", 1, 0, 0)) {
+    GST_WARNING ("no avdec_h264: not run");
+    g_free (path);
+    return;
+  }
+  desc = g_strdup_printf ("filesrc location=\"%s\" ! h264parse ! avdec_h264 "
+      "! video/x-raw,format=I420 ! tee name=t t. ! queue ! appsink name=raw "
+      "sync=false t. ! queue ! clepsilon strength=auto device=\"%s\" ! "
+      "appsink name=out sync=false", path, device ());
+  pipeline = gst_parse_launch (desc, NULL);
+  fail_unless (pipeline != NULL);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  for (n = 0;; n++) {
+    GstVideoFrame raw, out;
+    GstSample *rs = pull_frame (pipeline, "raw", &raw), *os;
+    const gint w = GST_VIDEO_FRAME_COMP_WIDTH (&raw, 0);
+    const gint h = GST_VIDEO_FRAME_COMP_HEIGHT (&raw, 0);
+    guint8 *want;
+    gint y, c;
+
+    if (rs == NULL)
+      break;
+    fail_unless (n < strlen (h264_types));
+    os = pull_frame (pipeline, "out", &out);
+    fail_unless (os != NULL);
+    want = g_malloc ((gsize) w * h);
+    ref_dct_threshold_plane (GST_VIDEO_FRAME_COMP_DATA (&raw, 0),
+        GST_VIDEO_FRAME_COMP_STRIDE (&raw, 0), want, w, w, h,
+        h264_threshold (h264_types[n]), 16);
+    for (y = 0; y < h; y++)
+      fail_unless (memcmp (want + y * w, GST_VIDEO_FRAME_COMP_DATA (&out, 0) +
+              y * GST_VIDEO_FRAME_COMP_STRIDE (&out, 0), w) == 0,
+          "frame %u (%c): luma row %d differs from the reference", n,
+          h264_types[n], y);
+    for (c = 1; c < 3; c++)
+      for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&raw, c); y++)
+        fail_unless (memcmp (GST_VIDEO_FRAME_COMP_DATA (&raw, c) + y *
+                GST_VIDEO_FRAME_COMP_STRIDE (&raw, c),
+                GST_VIDEO_FRAME_COMP_DATA (&out, c) + y *
+                GST_VIDEO_FRAME_COMP_STRIDE (&out, c),
+                GST_VIDEO_FRAME_COMP_WIDTH (&raw, c)) == 0,
+            "frame %u: chroma %d row %d changed", n, c, y);
+    /* the stage changes a frame of such a threshold */
+    fail_unless (memcmp (want, GST_VIDEO_FRAME_COMP_DATA (&raw, 0), w) != 0 ||
+        memcmp (want + (h / 2) * w, GST_VIDEO_FRAME_COMP_DATA (&raw, 0) +
+            (h / 2) * GST_VIDEO_FRAME_COMP_STRIDE (&raw, 0), w) != 0);
+    g_free (want);
+    gst_video_frame_unmap (&out);
+    gst_video_frame_unmap (&raw);
+    gst_sample_unref (os);
+    gst_sample_unref (rs);
+  }
+  fail_unless_equals_int (n, strlen (h264_types));
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 static Suite *
 clepsiloncoding_suite (void)
 {
@@ -274,6 +438,9 @@ clepsiloncoding_suite (void)
   tcase_add_test (tc, test_decodebin);
   tcase_add_test (tc, test_h263_decodebin);
   tcase_add_test (tc, test_h263_plus_parser);
+  tcase_add_test (tc, test_h264_parser_and_decoder);
+  tcase_add_test (tc, test_h264_decodebin);
+  tcase_add_test (tc, test_h264_output);
   return s;
 }
 

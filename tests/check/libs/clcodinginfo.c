@@ -41,6 +41,9 @@
  *     ffmpeg -f lavfi -i testsrc2=size=128x96:rate=16 -frames:v 14
  *       -c:v mpeg4 -q:v 7 -qmin 7 -qmax 7 -bf 2 -g 12 -f m4v
  *   mpeg2-rate.m2v (rate-controlled; tests/check/libs/clcodingmeta.c);
+ *   pan-h264.h264 (H.264, x264 at fixed QPs; its command in
+ *     tests/check/elements/clepsiloncoding.c), through h264parse as
+ *     byte-stream and in AVC form;
  * on headers made by hand for what no encoder here makes (field pictures,
  * MPEG-1's D pictures, reduced resolution, sprites), and on hostile input:
  * random bytes, every truncation and bit flips of real access units,
@@ -55,6 +58,7 @@
 #include <gst/check/gstcheck.h>
 
 #include "gstclcodinginfo-private.h"
+#include "gstclcodingh264-private.h"
 #include "codedstream.h"
 
 #define RAW_CAPS CODED_STREAM_RAW_CAPS
@@ -1042,6 +1046,186 @@ GST_START_TEST (test_hostile_random)
 
 GST_END_TEST;
 
+/* pan-h264.h264 in display order, and each type's QP (FFmpeg's: ffprobe
+ * -show_frames, ffmpeg -debug qp; x264 coded every macroblock at its
+ * frame's QP: aq-mode=0) */
+static const gchar h264_display[] = "IBBPBBPBPIBBPBBPBPIBBPBBPP";
+
+static gdouble
+h264_qp (gchar type)
+{
+  return type == 'I' ? 31 : type == 'P' ? 34 : 36;
+}
+
+/* A state for @stream: byte-stream, or in AVC form the configuration
+ * record of its caps. */
+static GstClH264State *
+h264_state_for (CodedStream * stream)
+{
+  const GstStructure *s = gst_caps_get_structure (stream->caps, 0);
+  const GValue *v = gst_structure_get_value (s, "codec_data");
+  GstClH264State *state = gst_cl_h264_state_new (0);
+  GstMapInfo map;
+
+  if (v != NULL) {
+    fail_unless (gst_buffer_map (gst_value_get_buffer (v), &map, GST_MAP_READ));
+    fail_unless (gst_cl_h264_state_parse_config (state, map.data, map.size));
+    gst_buffer_unmap (gst_value_get_buffer (v), &map);
+  }
+  return state;
+}
+
+/* pan-h264's access units through @parser: each one's type, in coded
+ * order, and QP. */
+static void
+check_h264_sample (const gchar * parser, gboolean avc)
+{
+  CodedStream *stream = coded_stream_from_file ("pan-h264.h264", parser);
+  gchar coded[sizeof (h264_display)], types[sizeof (h264_display)] = { 0 };
+  GstClH264State *state;
+  guint i;
+
+  fail_unless (stream != NULL);
+  fail_unless_equals_int (gst_structure_has_field (gst_caps_get_structure
+          (stream->caps, 0), "codec_data"), avc);
+  display_to_coded_order (h264_display, coded);
+  fail_unless_equals_int (stream->buffers->len, strlen (coded));
+  state = h264_state_for (stream);
+  for (i = 0; i < stream->buffers->len; i++) {
+    GstBuffer *buf = g_ptr_array_index (stream->buffers, i);
+    GstClCodingInfo info;
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+    fail_unless (gst_cl_coding_info_parse_h264 (state, map.data, map.size,
+            &info), "%s: access unit %u not read", parser, i);
+    gst_buffer_unmap (buf, &map);
+    types[i] = gst_cl_picture_type_name (info.picture_type)[0];
+    fail_unless_equals_int (info.codec, GST_CL_CODEC_H264);
+    fail_unless_equals_int (info.field, GST_CL_FIELD_FRAME);
+    fail_unless_equals_int (info.pictures, 1);
+    fail_unless (info.quantiser == h264_qp (coded[i]),
+        "%s: access unit %u (%c): QP %g", parser, i, coded[i], info.quantiser);
+  }
+  fail_unless_equals_string (types, coded);
+  gst_cl_h264_state_free (state);
+  coded_stream_free (stream);
+}
+
+GST_START_TEST (test_h264_sample)
+{
+  if (!coded_stream_have ("h264parse", NULL))
+    return;
+  check_h264_sample ("h264parse ! video/x-h264,stream-format=byte-stream,"
+      "alignment=au", FALSE);
+  check_h264_sample ("h264parse ! video/x-h264,stream-format=avc,"
+      "alignment=au", TRUE);
+}
+
+GST_END_TEST;
+
+/* H.264 on hostile input: every truncation and bit flips of the sample's
+ * access units, in both forms, after the parameter sets were read (the
+ * flips reach them too); access units without them; random bytes with
+ * NAL unit headers planted. What is read is a type and a QP of 0..51. */
+static void
+parse_h264 (GstClH264State * state, const guint8 * data, gsize size)
+{
+  GstClCodingInfo info;
+  const gboolean read = gst_cl_coding_info_parse_h264 (state, data, size,
+      &info);
+
+  check_sane (read, &info);
+  fail_unless (info.quantiser <= 51.0);
+  fail_unless (!read || info.codec == GST_CL_CODEC_H264);
+}
+
+static void
+h264_cut_and_flipped (const gchar * parser)
+{
+  CodedStream *stream = coded_stream_from_file ("pan-h264.h264", parser);
+  GstClH264State *state, *fresh;
+  gchar coded[sizeof (h264_display)];
+  GstClCodingInfo info;
+  guint i;
+  gsize len, bit;
+
+  fail_unless (stream != NULL);
+  display_to_coded_order (h264_display, coded);
+  state = h264_state_for (stream);
+  for (i = 0; i < stream->buffers->len; i++) {
+    GstMapInfo map;
+
+    gst_buffer_map (g_ptr_array_index (stream->buffers, i), &map, GST_MAP_READ);
+    for (len = 0; len <= map.size; len += 1 + len / 64) {
+      guint8 *cut = copy_exact (map.data, len);
+
+      parse_h264 (state, cut, len);
+      g_free (cut);
+    }
+    for (bit = 0; bit < MIN (map.size, 96) * 8; bit++) {
+      guint8 *flipped = copy_exact (map.data, map.size);
+
+      flipped[bit / 8] ^= 1 << (bit % 8);
+      parse_h264 (state, flipped, map.size);
+      g_free (flipped);
+    }
+    /* no parameter sets seen (an intra frame may carry them): a slice
+     * cannot be read */
+    fresh = gst_cl_h264_state_new (0);
+    fail_unless (coded[i] == 'I' || !gst_cl_coding_info_parse_h264 (fresh,
+            map.data, map.size, &info), "access unit %u read", i);
+    gst_cl_h264_state_free (fresh);
+    gst_buffer_unmap (g_ptr_array_index (stream->buffers, i), &map);
+  }
+  gst_cl_h264_state_free (state);
+  coded_stream_free (stream);
+}
+
+GST_START_TEST (test_h264_hostile)
+{
+  static const guint8 nal_headers[] = { 0x67, 0x68, 0x65, 0x41, 0x01, 0x06,
+    0x09
+  };
+  const guint32 seed = 0x264;
+  GRand *rand = g_rand_new_with_seed (seed);
+  GstClH264State *state = gst_cl_h264_state_new (0);
+  GstClH264State *avc = gst_cl_h264_state_new (4);
+  guint round;
+
+  if (!coded_stream_have ("h264parse", NULL))
+    return;
+  h264_cut_and_flipped ("h264parse ! video/x-h264,stream-format=byte-stream,"
+      "alignment=au");
+  h264_cut_and_flipped ("h264parse ! video/x-h264,stream-format=avc,"
+      "alignment=au");
+  parse_h264 (state, NULL, 0);
+  fail_if (gst_cl_h264_state_parse_config (state, NULL, 0));
+  for (round = 0; round < 20000; round++) {
+    gsize size = g_rand_int_range (rand, 0, 96), i;
+    guint8 *data = g_malloc (MAX (size, 1));
+
+    for (i = 0; i < size; i++)
+      data[i] = g_rand_int_range (rand, 0, 256);
+    for (i = 0; i + 4 <= size; i += g_rand_int_range (rand, 4, 24)) {
+      data[i] = data[i + 1] = 0;
+      data[i + 2] = 1;
+      data[i + 3] = nal_headers[g_rand_int_range (rand, 0,
+              G_N_ELEMENTS (nal_headers))];
+    }
+    parse_h264 (state, data, size);
+    parse_h264 (avc, data, size);
+    gst_cl_h264_state_parse_config (avc, data, size);
+    g_free (data);
+  }
+  gst_cl_h264_state_free (avc);
+  gst_cl_h264_state_free (state);
+  g_rand_free (rand);
+  GST_INFO ("seed %u: 20000 random buffers", seed);
+}
+
+GST_END_TEST;
+
 static Suite *
 clcodinginfo_suite (void)
 {
@@ -1064,6 +1248,8 @@ clcodinginfo_suite (void)
   tcase_add_test (tc, test_h263_plus_fixed_gop);
   tcase_add_test (tc, test_hostile_real_units);
   tcase_add_test (tc, test_hostile_random);
+  tcase_add_test (tc, test_h264_sample);
+  tcase_add_test (tc, test_h264_hostile);
   return s;
 }
 
