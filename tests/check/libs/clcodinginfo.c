@@ -43,7 +43,8 @@
  *   mpeg2-rate.m2v (rate-controlled; tests/check/libs/clcodingmeta.c);
  *   pan-h264.h264 (H.264, x264 at fixed QPs; its command in
  *     tests/check/elements/clepsiloncoding.c), through h264parse as
- *     byte-stream and in AVC form;
+ *     byte-stream and in AVC form, with h264parse's 4-byte NAL lengths
+ *     and rewritten with 2-byte ones;
  * on headers made by hand for what no encoder here makes (field pictures,
  * MPEG-1's D pictures, reduced resolution, sprites), and on hostile input:
  * random bytes, every truncation and bit flips of real access units,
@@ -1075,10 +1076,54 @@ h264_state_for (CodedStream * stream)
   return state;
 }
 
-/* pan-h264's access units through @parser: each one's type, in coded
- * order, and QP. */
+/* @stream (AVC form, 4-byte lengths as h264parse writes them) rewritten
+ * with 2-byte lengths, its configuration record saying so. */
 static void
-check_h264_sample (const gchar * parser, gboolean avc)
+avc_to_2_byte_lengths (CodedStream * stream)
+{
+  GstStructure *s;
+  GstBuffer *config;
+  GstMapInfo map;
+  guint i;
+
+  stream->caps = gst_caps_make_writable (stream->caps);
+  s = gst_caps_get_structure (stream->caps, 0);
+  config = gst_buffer_copy_deep (gst_value_get_buffer
+      (gst_structure_get_value (s, "codec_data")));
+  fail_unless (gst_buffer_map (config, &map, GST_MAP_WRITE));
+  fail_unless_equals_int (map.data[4] & 3, 3);
+  map.data[4] = (map.data[4] & ~3) | 1;
+  gst_buffer_unmap (config, &map);
+  gst_structure_set (s, "codec_data", GST_TYPE_BUFFER, config, NULL);
+  gst_buffer_unref (config);
+  for (i = 0; i < stream->buffers->len; i++) {
+    GstBuffer *buf = g_ptr_array_index (stream->buffers, i);
+    guint8 *out;
+    gsize in = 0, n = 0;
+
+    fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
+    out = g_malloc (map.size);
+    while (in + 4 <= map.size) {
+      const guint32 len = GST_READ_UINT32_BE (map.data + in);
+
+      fail_unless (len < 65536 && in + 4 + len <= map.size);
+      GST_WRITE_UINT16_BE (out + n, len);
+      memcpy (out + n + 2, map.data + in + 4, len);
+      in += 4 + len;
+      n += 2 + len;
+    }
+    fail_unless_equals_int (in, map.size);
+    gst_buffer_unmap (buf, &map);
+    g_ptr_array_index (stream->buffers, i) = gst_buffer_new_wrapped (out, n);
+    gst_buffer_unref (buf);
+  }
+}
+
+/* pan-h264's access units through @parser (rewritten with 2-byte NAL
+ * lengths where @short_lengths): each one's type, in coded order, and
+ * QP. */
+static void
+check_h264_sample (const gchar * parser, gboolean avc, gboolean short_lengths)
 {
   CodedStream *stream = coded_stream_from_file ("pan-h264.h264", parser);
   gchar coded[sizeof (h264_display)], types[sizeof (h264_display)] = { 0 };
@@ -1086,6 +1131,8 @@ check_h264_sample (const gchar * parser, gboolean avc)
   guint i;
 
   fail_unless (stream != NULL);
+  if (short_lengths)
+    avc_to_2_byte_lengths (stream);
   fail_unless_equals_int (gst_structure_has_field (gst_caps_get_structure
           (stream->caps, 0), "codec_data"), avc);
   display_to_coded_order (h264_display, coded);
@@ -1117,9 +1164,11 @@ GST_START_TEST (test_h264_sample)
   if (!coded_stream_have ("h264parse", NULL))
     return;
   check_h264_sample ("h264parse ! video/x-h264,stream-format=byte-stream,"
-      "alignment=au", FALSE);
+      "alignment=au", FALSE, FALSE);
   check_h264_sample ("h264parse ! video/x-h264,stream-format=avc,"
-      "alignment=au", TRUE);
+      "alignment=au", TRUE, FALSE);
+  check_h264_sample ("h264parse ! video/x-h264,stream-format=avc,"
+      "alignment=au", TRUE, TRUE);
 }
 
 GST_END_TEST;
