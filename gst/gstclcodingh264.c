@@ -57,12 +57,27 @@ gst_cl_h264_state_free (GstClH264State * state)
   g_free (state);
 }
 
-/* Keeps @nalu's parameter set where it is one. */
+/* Keeps @nalu's parameter set where it is one: the parser stores its own
+ * copy, and the one parsed here is cleared (gst_h264_parser_parse_nal()
+ * leaks a PPS's slice group ids). A hostile PPS may make codecparsers
+ * allocate up to 4 GiB for them, as it would in h264parse upstream. */
 static void
 read_parameter_set (GstClH264State * state, GstH264NalUnit * nalu)
 {
-  if (nalu->type == GST_H264_NAL_SPS || nalu->type == GST_H264_NAL_PPS)
-    gst_h264_parser_parse_nal (state->parser, nalu);
+  if (nalu->type == GST_H264_NAL_SPS) {
+    GstH264SPS sps;
+
+    if (gst_h264_parser_parse_sps (state->parser, nalu, &sps) ==
+        GST_H264_PARSER_OK)
+      gst_h264_sps_clear (&sps);
+  } else if (nalu->type == GST_H264_NAL_PPS) {
+    GstH264PPS pps;
+
+    memset (&pps, 0, sizeof (pps));
+    if (gst_h264_parser_parse_pps (state->parser, nalu, &pps) ==
+        GST_H264_PARSER_OK)
+      gst_h264_pps_clear (&pps);
+  }
 }
 
 gboolean

@@ -92,7 +92,9 @@ reader_set_h264 (Reader * reader, const GstStructure * s)
     return;
   reader->codec = GST_CL_CODEC_H264;
   reader->h264 = gst_cl_h264_state_new (0);
-  if (g_strcmp0 (format, "avc") != 0 && g_strcmp0 (format, "avc3") != 0)
+  /* caps without a stream-format are AVC where they carry codec_data */
+  if (g_strcmp0 (format, "avc") != 0 && g_strcmp0 (format, "avc3") != 0 &&
+      (format != NULL || v == NULL))
     return;
   /* AVC form without a configuration record: nothing can be read */
   reader->codec = GST_CL_CODEC_UNKNOWN;

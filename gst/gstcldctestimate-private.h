@@ -202,10 +202,14 @@ typedef struct
   gdouble quantiser;
 } GstClDctCoding;
 
+/* H.264's quantizer step (in 8-bit levels) at QP @qp: 0.625 x 2^(QP/6),
+ * @qp clamped to H.264's -12..51. */
+gdouble gst_cl_dct_h264_step (gdouble qp);
+
 /* The stage's threshold for a frame of H.264 (8 bits or more: the
  * threshold is in 8-bit units) whose slices' mean QP is @qp and whose type
- * is @picture: GST_CL_DCT_H264_GAIN of the quantiser step, on B frames
- * GST_CL_DCT_H264_GAIN_B; @qp clamped to H.264's -12..51. */
+ * is @picture: GST_CL_DCT_H264_GAIN of the quantiser step
+ * (gst_cl_dct_h264_step()), on B frames GST_CL_DCT_H264_GAIN_B. */
 guint gst_cl_dct_h264_threshold (GstClDctPicture picture, gdouble qp);
 
 /* How many of the last distances between intra frames strength=auto keeps

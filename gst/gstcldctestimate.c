@@ -109,15 +109,21 @@ gst_cl_dct_auto_chroma_params_init (GstClDctAutoParams * params, gboolean coded)
         params->hold_gain_untold_late = 0;
 }
 
+gdouble
+gst_cl_dct_h264_step (gdouble qp)
+{
+  /* not a number: the lowest */
+  qp = qp >= -12 ? MIN (qp, 51) : -12;
+  return 0.625 * pow (2, qp / 6);
+}
+
 guint
 gst_cl_dct_h264_threshold (GstClDctPicture picture, gdouble qp)
 {
   const guint gain = picture == GST_CL_DCT_PICTURE_B ?
       GST_CL_DCT_H264_GAIN_B : GST_CL_DCT_H264_GAIN;
 
-  /* not a number: the lowest */
-  qp = qp >= -12 ? MIN (qp, 51) : -12;
-  return (guint) floor (0.625 * pow (2, qp / 6) * gain / 16 + 0.5);
+  return (guint) floor (gst_cl_dct_h264_step (qp) * gain / 16 + 0.5);
 }
 
 guint

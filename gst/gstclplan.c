@@ -403,6 +403,7 @@ gst_cl_plan_drain (GstClPlan * self, gdouble * device_ms, GError ** error)
 
   for (i = 0; i < G_N_ELEMENTS (self->auto_state); i++)
     gst_cl_dct_auto_reset (&self->auto_state[i]);
+  self->told = FALSE;
   ok = (!self->dct || gst_cl_dct_auto_reset_states (self->dct,
           ok ? error : NULL)) && ok;
   return gst_cl_placement_release_staging (self->placement, ok ? error : NULL)
@@ -985,6 +986,9 @@ take_coding (GstClPlan * self, GstBuffer * inbuf)
     self->told = TRUE;
     self->told_threshold = gst_cl_dct_h264_threshold (self->coding.picture,
         meta->info.quantiser);
+    /* chroma's estimate takes ratios of quantisers: H.264's step, not its
+     * QP, whose step doubles every 6 */
+    self->coding.quantiser = gst_cl_dct_h264_step (meta->info.quantiser);
   }
   GST_LOG ("coded picture %s, quantiser %.2f",
       gst_cl_picture_type_name (meta->info.picture_type), meta->info.quantiser);

@@ -1076,6 +1076,41 @@ h264_state_for (CodedStream * stream)
   return state;
 }
 
+/* Access units of several slices, made of two of @stream's (byte-stream)
+ * one after the other: the type is I only where every slice is I, B where
+ * one is B, P else; the QP is the slices' mean. */
+static void
+check_h264_slices (CodedStream * stream, GstClH264State * state,
+    const gchar * coded)
+{
+  static const gchar pairs[][2] = { {'I', 'I'}, {'I', 'P'}, {'P', 'I'},
+  {'P', 'B'}, {'B', 'I'}, {'P', 'P'}
+  };
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (pairs); k++) {
+    const gchar a = pairs[k][0], b = pairs[k][1];
+    const gchar want = a == 'B' || b == 'B' ? 'B' : a == 'I' && b == 'I' ?
+        'I' : 'P';
+    const gchar *second = strchr (coded + 1, b);
+    GstBuffer *both = gst_buffer_append (gst_buffer_ref
+        (g_ptr_array_index (stream->buffers, strchr (coded, a) - coded)),
+        gst_buffer_ref (g_ptr_array_index (stream->buffers, second - coded)));
+    GstClCodingInfo info;
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (both, &map, GST_MAP_READ));
+    fail_unless (gst_cl_coding_info_parse_h264 (state, map.data, map.size,
+            &info));
+    gst_buffer_unmap (both, &map);
+    gst_buffer_unref (both);
+    fail_unless_equals_int (gst_cl_picture_type_name (info.picture_type)[0],
+        want);
+    fail_unless (info.quantiser == (h264_qp (a) + h264_qp (b)) / 2,
+        "%c then %c: QP %g", a, b, info.quantiser);
+  }
+}
+
 /* @stream (AVC form, 4-byte lengths as h264parse writes them) rewritten
  * with 2-byte lengths, its configuration record saying so. */
 static void
@@ -1155,6 +1190,8 @@ check_h264_sample (const gchar * parser, gboolean avc, gboolean short_lengths)
         "%s: access unit %u (%c): QP %g", parser, i, coded[i], info.quantiser);
   }
   fail_unless_equals_string (types, coded);
+  if (!avc)
+    check_h264_slices (stream, state, coded);
   gst_cl_h264_state_free (state);
   coded_stream_free (stream);
 }
