@@ -101,12 +101,10 @@ void
 gst_cl_dct_auto_chroma_params_init (GstClDctAutoParams * params, gboolean coded)
 {
   gst_cl_dct_auto_params_init (params);
-  params->hold_gain_b = GST_CL_DCT_DEFAULT_CHROMA_HOLD_GAIN_B;
-  params->hold_gain_p = GST_CL_DCT_DEFAULT_CHROMA_HOLD_GAIN_P;
+  params->hold_gain_b = 0;
   if (!coded)
     params->hold_gain = params->hold_gain_late = params->hold_gain_p =
-        params->hold_gain_b = params->hold_gain_untold =
-        params->hold_gain_untold_late = 0;
+        params->hold_gain_untold = params->hold_gain_untold_late = 0;
 }
 
 gdouble

@@ -1244,8 +1244,8 @@ check_component (GstVideoFrame * in, GstVideoFrame * out, guint c,
  * coded at different steps gets each component's own threshold; then a P
  * frame that shows no coding (the same quantiser, the stream says) holds
  * each component's own, as a P frame of the first group of pictures takes
- * it: floor (step x HOLD_GAIN_P / 16 x FIRST_GOP / 16 + 1/2), chroma's
- * with CHROMA_HOLD_GAIN_P (gstcldctestimate-private.h). Each component of the output is the
+ * it: floor (step x HOLD_GAIN_P / 16 x FIRST_GOP / 16 + 1/2)
+ * (gstcldctestimate-private.h). Each component of the output is the
  * reference's stage on the input's at that threshold. Then, on a new
  * plan, an intra frame that shows no coding: each component as it is
  * (threshold 0). Both DCT shapes: tests/meson.build runs this suite with
@@ -1313,10 +1313,8 @@ check_auto_interleaved (GstVideoFormat format, gint w, gint h, guint32 seed)
         threshold = 0;
       } else {
         fail_unless_equals_int (own, 0);
-        threshold = (guint) floor (held[c] * (c == 0 ?
-                GST_CL_DCT_DEFAULT_HOLD_GAIN_P :
-                GST_CL_DCT_DEFAULT_CHROMA_HOLD_GAIN_P) / 16.0 *
-            GST_CL_DCT_DEFAULT_FIRST_GOP / 16.0 + 0.5);
+        threshold = (guint) floor (held[c] * GST_CL_DCT_DEFAULT_HOLD_GAIN_P /
+            16.0 * GST_CL_DCT_DEFAULT_FIRST_GOP / 16.0 + 0.5);
       }
       if (c == 0)
         fail_unless_equals_int (frame.auto_threshold, threshold);
