@@ -33,7 +33,9 @@ G_BEGIN_DECLS
  * pictures taken before go unread and their frames hold by position) and
  * reads every coded picture
  * each takes (MPEG-1/2 as mpegvideoparse gives it, MPEG-4 Part 2 as
- * mpeg4videoparse gives it; gstclcodinginfo-private.h) in a buffer probe
+ * mpeg4videoparse gives it, H.263 as h263parse does,
+ * gstclcodinginfo-private.h; H.264's access units as h264parse gives
+ * them, gstclcodingh264-private.h) in a buffer probe
  * on its sink pad, where it puts a GstClCodingMeta on the picture's buffer;
  * GstVideoDecoder copies that meta to the decoded frame
  * (gstclcodingmeta.c), which the element reads (gstclplan.c). Pictures of

@@ -337,8 +337,8 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   self->same_memory = TRUE;
   gst_cl_epsilon_update_settings (self, TRUE);
   /* each frame's coding, for strength=auto's hold, where the pipeline's
-   * decoders take MPEG-1/2 or MPEG-4 Part 2; last, so that a start that
-   * fails leaves no watch (stop does not follow it) */
+   * decoders take MPEG-1/2, MPEG-4 Part 2, H.263 or H.264; last, so that a
+   * start that fails leaves no watch (stop does not follow it) */
   g_clear_pointer (&self->coding_watch, gst_cl_coding_watch_stop);
   self->coding_watch = gst_cl_coding_watch_start (GST_ELEMENT (self));
   return TRUE;

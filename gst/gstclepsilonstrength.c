@@ -161,7 +161,10 @@ gst_cl_epsilon_install_strength_properties (GObjectClass * gobject_class,
    * thresholding the DCTs of 8x8 blocks at 16 shifted grids (in the family
    * of FFmpeg's spp) at a strength set from that step; #GstClEpsilon:threshold
    * is then not used for luma. A frame that shows no coding (never encoded,
-   * or H.264, whose deblocking leaves no comb) is left as it is; a frame
+   * or H.264, whose deblocking leaves no comb) is left as it is, but where
+   * a video decoder upstream takes H.264 from h264parse (through decodebin
+   * too): its luma is thresholded at half the quantizer step of its
+   * slices' QP (3/8 on B frames); a frame
    * without a step of its own keeps a part of the last one found for up to
    * 64 frames: where a video decoder upstream takes MPEG-1/2 or MPEG-4
    * Part 2 (through decodebin too), the element reads each picture's type
