@@ -213,15 +213,27 @@ check_thresholds (GArray * thresholds, const gchar * what)
   check_coded_thresholds (thresholds, what, types, quantisers);
 }
 
+/* Whether the element factories @decoder and @parser (NULL: none) are
+ * there; says which test does not run where one is missing. */
+static gboolean
+have (const gchar * decoder, const gchar * parser)
+{
+  if (gst_registry_check_feature_version (gst_registry_get (), decoder, 1, 0,
+          0) && (parser == NULL ||
+          gst_registry_check_feature_version (gst_registry_get (), parser,
+              1, 0, 0)))
+    return TRUE;
+  GST_WARNING ("no %s%s%s: not run", decoder, parser ? " or " : "",
+      parser ? parser : "");
+  return FALSE;
+}
+
 GST_START_TEST (test_parser_and_decoder)
 {
   GArray *t;
 
-  if (!gst_registry_check_feature_version (gst_registry_get (),
-          "avdec_mpeg2video", 1, 0, 0)) {
-    GST_WARNING ("no avdec_mpeg2video: not run");
+  if (!have ("avdec_mpeg2video", NULL))
     return;
-  }
   t = thresholds_through ("mpegvideoparse ! avdec_mpeg2video");
   check_thresholds (t, "mpegvideoparse ! avdec_mpeg2video");
   g_array_unref (t);
@@ -233,11 +245,8 @@ GST_START_TEST (test_decodebin)
 {
   GArray *t;
 
-  if (!gst_registry_check_feature_version (gst_registry_get (),
-          "avdec_mpeg2video", 1, 0, 0)) {
-    GST_WARNING ("no avdec_mpeg2video: not run");
+  if (!have ("avdec_mpeg2video", NULL))
     return;
-  }
   t = thresholds_through ("decodebin ! queue");
   check_thresholds (t, "decodebin ! queue");
   g_array_unref (t);
@@ -252,13 +261,8 @@ check_h263 (const gchar * file, const gchar * decode)
 {
   GArray *t;
 
-  if (!gst_registry_check_feature_version (gst_registry_get (),
-          "avdec_h263", 1, 0, 0) ||
-      !gst_registry_check_feature_version (gst_registry_get (), "h263parse",
-          1, 0, 0)) {
-    GST_WARNING ("no avdec_h263 or h263parse: not run");
+  if (!have ("avdec_h263", "h263parse"))
     return;
-  }
   t = thresholds_of (file, decode);
   check_coded_thresholds (t, file, h263_types, h263_quantisers);
   g_array_unref (t);
@@ -299,13 +303,8 @@ check_h264 (const gchar * decode)
   GArray *t;
   guint i;
 
-  if (!gst_registry_check_feature_version (gst_registry_get (),
-          "avdec_h264", 1, 0, 0) ||
-      !gst_registry_check_feature_version (gst_registry_get (), "h264parse",
-          1, 0, 0)) {
-    GST_WARNING ("no avdec_h264 or h264parse: not run");
+  if (!have ("avdec_h264", "h264parse"))
     return;
-  }
   t = thresholds_of ("pan-h264.h264", decode);
   fail_unless_equals_int (t->len, strlen (h264_types));
   for (i = 0; i < t->len; i++)
@@ -363,9 +362,7 @@ GST_START_TEST (test_h264_output)
   GstElement *pipeline;
   guint n;
 
-  if (!gst_registry_check_feature_version (gst_registry_get (),
-          "avdec_h264", 1, 0, 0)) {
-    GST_WARNING ("no avdec_h264: not run");
+  if (!have ("avdec_h264", "h264parse")) {
     g_free (path);
     return;
   }

@@ -1006,6 +1006,26 @@ GST_START_TEST (test_hostile_real_units)
 
 GST_END_TEST;
 
+/* Up to 95 random bytes (in @size; a block of at least one byte), with a
+ * start code 00 00 01 followed by one of @codes planted every 4 to 23
+ * bytes, so that the header parsers run on garbage. */
+static guint8 *
+random_units (GRand * rand, const guint8 * codes, guint n_codes, gsize * size)
+{
+  gsize i, n = g_rand_int_range (rand, 0, 96);
+  guint8 *data = g_malloc (MAX (n, 1));
+
+  for (i = 0; i < n; i++)
+    data[i] = g_rand_int_range (rand, 0, 256);
+  for (i = 0; i + 4 <= n; i += g_rand_int_range (rand, 4, 24)) {
+    data[i] = data[i + 1] = 0;
+    data[i + 2] = 1;
+    data[i + 3] = codes[g_rand_int_range (rand, 0, n_codes)];
+  }
+  *size = n;
+  return data;
+}
+
 /* Random bytes, with start codes planted so that the header parsers run on
  * garbage, from a fixed seed printed on failure. */
 GST_START_TEST (test_hostile_random)
@@ -1023,16 +1043,9 @@ GST_START_TEST (test_hostile_random)
   gst_cl_mpeg4_state_init (&mpeg4);
   parse_both (NULL, 0, &mpeg, &mpeg4);
   for (round = 0; round < 20000; round++) {
-    gsize size = g_rand_int_range (rand, 0, 96), i;
-    guint8 *data = g_malloc (MAX (size, 1));
+    gsize size;
+    guint8 *data = random_units (rand, codes, G_N_ELEMENTS (codes), &size);
 
-    for (i = 0; i < size; i++)
-      data[i] = g_rand_int_range (rand, 0, 256);
-    for (i = 0; i + 4 <= size; i += g_rand_int_range (rand, 4, 24)) {
-      data[i] = data[i + 1] = 0;
-      data[i + 2] = 1;
-      data[i + 3] = codes[g_rand_int_range (rand, 0, G_N_ELEMENTS (codes))];
-    }
     parse_both (size ? data : NULL, size, &mpeg, &mpeg4);
     parse_both (data, size, &mpeg, &mpeg4);
     g_free (data);
@@ -1274,13 +1287,15 @@ GST_START_TEST (test_h264_hostile)
     0x09
   };
   const guint32 seed = 0x264;
-  GRand *rand = g_rand_new_with_seed (seed);
-  GstClH264State *state = gst_cl_h264_state_new (0);
-  GstClH264State *avc = gst_cl_h264_state_new (4);
+  GRand *rand;
+  GstClH264State *state, *avc;
   guint round;
 
   if (!coded_stream_have ("h264parse", NULL))
     return;
+  rand = g_rand_new_with_seed (seed);
+  state = gst_cl_h264_state_new (0);
+  avc = gst_cl_h264_state_new (4);
   h264_cut_and_flipped ("h264parse ! video/x-h264,stream-format=byte-stream,"
       "alignment=au");
   h264_cut_and_flipped ("h264parse ! video/x-h264,stream-format=avc,"
@@ -1288,17 +1303,10 @@ GST_START_TEST (test_h264_hostile)
   parse_h264 (state, NULL, 0);
   fail_if (gst_cl_h264_state_parse_config (state, NULL, 0));
   for (round = 0; round < 20000; round++) {
-    gsize size = g_rand_int_range (rand, 0, 96), i;
-    guint8 *data = g_malloc (MAX (size, 1));
+    gsize size;
+    guint8 *data = random_units (rand, nal_headers,
+        G_N_ELEMENTS (nal_headers), &size);
 
-    for (i = 0; i < size; i++)
-      data[i] = g_rand_int_range (rand, 0, 256);
-    for (i = 0; i + 4 <= size; i += g_rand_int_range (rand, 4, 24)) {
-      data[i] = data[i + 1] = 0;
-      data[i + 2] = 1;
-      data[i + 3] = nal_headers[g_rand_int_range (rand, 0,
-              G_N_ELEMENTS (nal_headers))];
-    }
     parse_h264 (state, data, size);
     parse_h264 (avc, data, size);
     gst_cl_h264_state_parse_config (avc, data, size);
