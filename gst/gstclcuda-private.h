@@ -169,6 +169,18 @@ typedef struct
 gboolean gst_cl_cuda_pool_copy_in (GstClCudaPool * pool, guint index,
     const GstClCudaPlaneCopy * planes, guint n_planes, GError ** error);
 
+/* gst_cl_cuda_pool_copy_in() that returns once the copies are enqueued:
+ * @ready (a new user event of the pool's OpenCL context, to wait on before
+ * the buffer is acquired) completes once they are done, with an error
+ * status where waiting for them failed, and @done (@data) is called then,
+ * from another thread: the CUDA memory may be reused from there on. FALSE
+ * with @error set (and @done not called) when a plane lies outside the
+ * buffer or a call fails; nothing is left copying then. The pool waits for
+ * the copies still running when freed. */
+gboolean gst_cl_cuda_pool_copy_in_start (GstClCudaPool * pool, guint index,
+    const GstClCudaPlaneCopy * planes, guint n_planes, GDestroyNotify done,
+    gpointer data, cl_event * ready, GError ** error);
+
 /* The reverse: buffer @index, which OpenCL wrote and released (its release
  * command complete), into the CUDA planes; returns when they are there. */
 gboolean gst_cl_cuda_pool_copy_out (GstClCudaPool * pool, guint index,

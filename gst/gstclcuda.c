@@ -84,6 +84,8 @@ struct _GstClCudaPool
   gsize granularity;
   clEnqueueAcquireExternalMemObjectsKHR_fn acquire;
   clEnqueueReleaseExternalMemObjectsKHR_fn release;
+  /* one thread that waits for the copies in (finish_copy_in()) */
+  GThreadPool *waiter;
   guint n_buffers;
   PoolBuffer buffers[];
 };
@@ -444,6 +446,42 @@ make_buffers (GstClCudaPool * pool, gsize size, GError ** error)
   return TRUE;
 }
 
+/* A frame's copy in, waited for on the pool's waiter thread. */
+typedef struct
+{
+  CUevent copied;
+  cl_event ready;
+  GDestroyNotify done;
+  gpointer data;
+} CopyIn;
+
+/* Waits for @data's copy (a CopyIn), then completes its user event, an
+ * error status where the wait failed (what waits on it then fails), and
+ * lets the frame go. */
+static void
+finish_copy_in (gpointer data, gpointer user_data)
+{
+  CopyIn *c = data;
+  GstClCudaPool *pool = user_data;
+  CUresult status = cu.CtxPushCurrent (pool->cuda_context);
+  cl_int set;
+
+  if (status == CUDA_SUCCESS) {
+    status = cu.EventSynchronize (c->copied);
+    cu.EventDestroy (c->copied);
+    cu.CtxPopCurrent (NULL);
+  }
+  if (status != CUDA_SUCCESS)
+    GST_WARNING ("a frame's copy into the pool failed: CUDA error %d", status);
+  set = clSetUserEventStatus (c->ready, status == CUDA_SUCCESS ?
+      CL_COMPLETE : CL_OUT_OF_RESOURCES);
+  if (set != CL_SUCCESS)
+    GST_ERROR ("clSetUserEventStatus failed: %d", set);
+  clReleaseEvent (c->ready);
+  c->done (c->data);
+  g_free (c);
+}
+
 GstClCudaPool *
 gst_cl_cuda_pool_new (CUcontext cuda_context, cl_context context,
     cl_device_id device, guint n_buffers, gsize size, GError ** error)
@@ -466,6 +504,9 @@ gst_cl_cuda_pool_new (CUcontext cuda_context, cl_context context,
     ok = make_buffers (pool, size, error);
     cu.CtxPopCurrent (NULL);
   }
+  if (ok)
+    ok = (pool->waiter = g_thread_pool_new (finish_copy_in, pool, 1, FALSE,
+            error)) != NULL;
   if (!ok) {
     gst_cl_cuda_pool_free (pool);
     return NULL;
@@ -482,6 +523,9 @@ gst_cl_cuda_pool_free (GstClCudaPool * pool)
 
   if (!pool)
     return;
+  /* the copies in still waited for end first: their frames are let go */
+  if (pool->waiter)
+    g_thread_pool_free (pool->waiter, FALSE, TRUE);
   for (i = 0; i < pool->n_buffers; i++) {
     if (pool->buffers[i].mem)
       clReleaseMemObject (pool->buffers[i].mem);
@@ -581,11 +625,13 @@ plane_fits (GstClCudaPool * pool, const GstClCudaPlaneCopy * plane,
 }
 
 /* Copies the planes into (@in) or out of buffer @index on the pool's
- * stream, and waits for them where @wait. */
+ * stream, and waits for them where @wait; else, where @copied, records
+ * there a new event that completes with them. A copy enqueued before a
+ * later call failed is waited for (the caller lets its memory go). */
 static gboolean
 copy_planes (GstClCudaPool * pool, guint index,
     const GstClCudaPlaneCopy * planes, guint n_planes, gboolean in,
-    gboolean wait, GError ** error)
+    gboolean wait, CUevent * copied, GError ** error)
 {
   CUdeviceptr buffer = pool->buffers[index].ptr;
   const gchar *step = "cuMemcpy2DAsync";
@@ -619,7 +665,17 @@ copy_planes (GstClCudaPool * pool, guint index,
     status = cu.StreamSynchronize (pool->stream);
     gst_cl_wait_end (in ? GST_CL_WAIT_CUDA_COPY_IN : GST_CL_WAIT_CUDA_COPY_OUT,
         began);
+  } else if (status == CUDA_SUCCESS && copied) {
+    step = "cuEventCreate";
+    status = cu.EventCreate (copied, CU_EVENT_DISABLE_TIMING);
+    if (status == CUDA_SUCCESS) {
+      step = "cuEventRecord";
+      if ((status = cu.EventRecord (*copied, pool->stream)) != CUDA_SUCCESS)
+        cu.EventDestroy (*copied);
+    }
   }
+  if (status != CUDA_SUCCESS)
+    cu.StreamSynchronize (pool->stream);
   cu.CtxPopCurrent (NULL);
   if (status != CUDA_SUCCESS)
     return gst_cl_cuda_set_error (error, status, "%s (plane copies %s pool "
@@ -633,7 +689,41 @@ gst_cl_cuda_pool_copy_in (GstClCudaPool * pool, guint index,
 {
   g_return_val_if_fail (index < pool->n_buffers, FALSE);
 
-  return copy_planes (pool, index, planes, n_planes, TRUE, TRUE, error);
+  return copy_planes (pool, index, planes, n_planes, TRUE, TRUE, NULL, error);
+}
+
+gboolean
+gst_cl_cuda_pool_copy_in_start (GstClCudaPool * pool, guint index,
+    const GstClCudaPlaneCopy * planes, guint n_planes, GDestroyNotify done,
+    gpointer data, cl_event * ready, GError ** error)
+{
+  CopyIn *c;
+  cl_int status;
+
+  g_return_val_if_fail (index < pool->n_buffers, FALSE);
+
+  c = g_new0 (CopyIn, 1);
+  c->ready = clCreateUserEvent (pool->context, &status);
+  if (status != CL_SUCCESS) {
+    g_free (c);
+    return gst_cl_set_error (error, status, "clCreateUserEvent (a frame's "
+        "copy into the pool)");
+  }
+  if (!copy_planes (pool, index, planes, n_planes, TRUE, FALSE, &c->copied,
+          error)) {
+    clSetUserEventStatus (c->ready, CL_OUT_OF_RESOURCES);
+    clReleaseEvent (c->ready);
+    g_free (c);
+    return FALSE;
+  }
+  c->done = done;
+  c->data = data;
+  clRetainEvent (c->ready);
+  *ready = c->ready;
+  /* no thread to be had: waited for here */
+  if (!g_thread_pool_push (pool->waiter, c, NULL))
+    finish_copy_in (c, pool);
+  return TRUE;
 }
 
 gboolean
@@ -642,7 +732,7 @@ gst_cl_cuda_pool_copy_out (GstClCudaPool * pool, guint index,
 {
   g_return_val_if_fail (index < pool->n_buffers, FALSE);
 
-  return copy_planes (pool, index, planes, n_planes, FALSE, TRUE, error);
+  return copy_planes (pool, index, planes, n_planes, FALSE, TRUE, NULL, error);
 }
 
 gboolean
@@ -651,7 +741,7 @@ gst_cl_cuda_pool_copy_out_start (GstClCudaPool * pool, guint index,
 {
   g_return_val_if_fail (index < pool->n_buffers, FALSE);
 
-  return copy_planes (pool, index, planes, n_planes, FALSE, FALSE, error);
+  return copy_planes (pool, index, planes, n_planes, FALSE, FALSE, NULL, error);
 }
 
 gboolean

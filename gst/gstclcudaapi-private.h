@@ -99,6 +99,7 @@ typedef struct
           guint flags)) \
   X (EventCreate, "cuEventCreate", (CUevent * event, guint flags)) \
   X (EventRecord, "cuEventRecord", (CUevent event, CUstream stream)) \
+  X (EventSynchronize, "cuEventSynchronize", (CUevent event)) \
   X (EventDestroy, "cuEventDestroy_v2", (CUevent event))
 
 G_END_DECLS

@@ -88,17 +88,19 @@ typedef enum
 
 /* Opens @buffer (CUDA memory of @info) for slot @slot: for GST_MAP_READ its
  * planes are copied into the slot's buffer, after the writes its
- * producer's stream may still make (gst_cl_cuda_sync_wait_producers()),
- * and done when this returns (the CUDA memory may then be reused); for
- * GST_MAP_WRITE it is mapped in
- * @vframe (GST_MAP_WRITE | GST_CL_MAP_CUDA) until
- * gst_cl_cuda_import_commit(). The slot's buffer is @mem, in @info's
- * layout; @bytes gets the bytes copied. The first frame makes the pool, or
- * finds that its GPU is not the element's: GST_CL_CUDA_IMPORT_NOT, then
- * and for every later frame, said once in the log. */
+ * producer's stream may still make (gst_cl_cuda_sync_wait_producers()):
+ * the copy is enqueued, and @ready (a new user event) completes once it
+ * is done; commands wait for it before acquiring @mem, and the buffer is
+ * held until then (gst_cl_cuda_pool_copy_in_start()). For GST_MAP_WRITE
+ * @buffer is mapped in @vframe (GST_MAP_WRITE | GST_CL_MAP_CUDA) until
+ * gst_cl_cuda_import_commit(), and @ready is NULL. The slot's buffer is
+ * @mem, in @info's layout; @bytes gets the bytes copied. The first frame
+ * makes the pool, or finds that its GPU is not the element's:
+ * GST_CL_CUDA_IMPORT_NOT, then and for every later frame, said once in the
+ * log. */
 GstClCudaImportResult gst_cl_cuda_import_open (GstClCudaImport * self,
     GstBuffer * buffer, GstMapFlags flags, guint slot, GstVideoFrame * vframe,
-    cl_mem * mem, guint64 * bytes, GError ** error);
+    cl_mem * mem, cl_event * ready, guint64 * bytes, GError ** error);
 
 /* Copies the slot's buffer, which OpenCL wrote and released (the release
  * complete), into the CUDA frame mapped in @vframe by

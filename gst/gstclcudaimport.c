@@ -295,38 +295,60 @@ plane_copies (const GstVideoInfo * info, GstVideoFrame * vframe,
   return n;
 }
 
+/* Unmaps and frees an input frame held until its copy in was done. */
+static void
+let_input_go (gpointer data)
+{
+  gst_video_frame_unmap (data);
+  g_free (data);
+}
+
 GstClCudaImportResult
 gst_cl_cuda_import_open (GstClCudaImport * self, GstBuffer * buffer,
     GstMapFlags flags, guint slot, GstVideoFrame * vframe, cl_mem * mem,
-    guint64 * bytes, GError ** error)
+    cl_event * ready, guint64 * bytes, GError ** error)
 {
   GstClCudaPlaneCopy planes[GST_VIDEO_MAX_PLANES];
   gboolean ok;
   guint n;
 
+  *ready = NULL;
   if (self->other_gpu || slot >= self->n_slots)
     return GST_CL_CUDA_IMPORT_NOT;
+  /* an input is held mapped until its copy in is done */
+  if (!(flags & GST_MAP_WRITE))
+    vframe = g_new0 (GstVideoFrame, 1);
   if (!gst_video_frame_map (vframe, &self->info, buffer,
           flags | GST_CL_MAP_CUDA)) {
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
         "Cannot map a frame of CUDA memory for CUDA");
+    if (!(flags & GST_MAP_WRITE))
+      g_free (vframe);
     return GST_CL_CUDA_IMPORT_FAILED;
   }
   if (!ensure_pool (self, (CUdeviceptr) (guintptr)
           GST_VIDEO_FRAME_PLANE_DATA (vframe, 0), error)) {
-    gst_video_frame_unmap (vframe);
+    if (flags & GST_MAP_WRITE)
+      gst_video_frame_unmap (vframe);
+    else
+      let_input_go (vframe);
     return self->other_gpu ? GST_CL_CUDA_IMPORT_NOT : GST_CL_CUDA_IMPORT_FAILED;
   }
   *mem = gst_cl_cuda_pool_get_buffer (self->pool, slot);
   if (flags & GST_MAP_WRITE)
     return GST_CL_CUDA_IMPORT_DONE;
-  /* Input: copied now, so that the decoder may have its memory back; after
-   * its writes, which may still run on its stream (GStreamer 1.24+). */
+  /* Input: copied after the decoder's writes, which may still run on its
+   * stream (GStreamer 1.24+), without waiting here: the frame's commands
+   * wait for @ready, and the decoder has its memory back once the copy is
+   * done (a host wait for it held up the streaming thread, which is the
+   * decoder's where no queue is between them). */
   gst_cl_cuda_sync_wait_producers (buffer, self->cuda_context,
       gst_cl_cuda_pool_get_stream (self->pool));
   n = plane_copies (&self->info, vframe, planes, bytes);
-  ok = gst_cl_cuda_pool_copy_in (self->pool, slot, planes, n, error);
-  gst_video_frame_unmap (vframe);
+  ok = gst_cl_cuda_pool_copy_in_start (self->pool, slot, planes, n,
+      let_input_go, vframe, ready, error);
+  if (!ok)
+    let_input_go (vframe);
   return ok ? GST_CL_CUDA_IMPORT_DONE : GST_CL_CUDA_IMPORT_FAILED;
 }
 

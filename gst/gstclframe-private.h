@@ -98,7 +98,8 @@ typedef struct
    * may still write it, and frames in flight hold it until they read it. */
   gboolean all_cl_memory;
   /* What still writes those memories (their pending events, new
-   * references; one a memory at most, the others waited for on open). */
+   * references; one a memory at most, the others waited for on open), or
+   * the copy of a CUDA frame into @cuda's buffer. */
   cl_event pending[GST_VIDEO_MAX_PLANES];
   guint n_pending;
   /* the failure of what wrote a memory past those (waited for at open),

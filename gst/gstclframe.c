@@ -336,13 +336,18 @@ static gboolean
 open_cuda_memory (GstClFrame * frame, const GstVideoInfo * info,
     GstClCudaImport * cuda, guint slot, GError ** error)
 {
+  cl_event ready = NULL;
   cl_mem mem = NULL;
   guint i;
 
   if (gst_cl_cuda_import_open (cuda, frame->buffer, frame->flags, slot,
-          &frame->frame, &mem, &frame->cuda_bytes, error) !=
+          &frame->frame, &mem, &ready, &frame->cuda_bytes, error) !=
       GST_CL_CUDA_IMPORT_DONE)
     return FALSE;
+  /* the copy in: what the frame's commands wait for (no OpenCL memory of
+   * the buffer left pending events) */
+  if (ready)
+    frame->pending[frame->n_pending++] = ready;
   /* an output stays mapped for CUDA until its copy back */
   frame->frame_mapped = (frame->flags & GST_MAP_WRITE) != 0;
   frame->cuda = cuda;

@@ -355,14 +355,15 @@ static gboolean
 check_pending (const GstClFrameQueues * q, const GstClFrame * in,
     const GstClFrame * out, GError ** error)
 {
+  const gchar *writing_in = "work still writing the input frame (an OpenCL "
+      "element upstream, or the copy of a CUDA frame)";
   cl_int waited = CL_SUCCESS;
 
   if (!q->in_flight && q->n_pending > 0)
     waited = clWaitForEvents (q->n_pending, q->pending);
   /* a failed command is named from its status; a wait that failed
    * otherwise, by itself */
-  return frame_pending_ok (in, "work still writing the input frame (an "
-      "OpenCL element upstream)", error) && frame_pending_ok (out,
+  return frame_pending_ok (in, writing_in, error) && frame_pending_ok (out,
       "work of an earlier frame still writing the output buffer", error) &&
       (waited == CL_SUCCESS || gst_cl_set_error (error, waited,
           "clWaitForEvents (work still writing the frame's buffers)"));

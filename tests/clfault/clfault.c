@@ -568,6 +568,9 @@ STATUS_FN (clGetEventProfilingInfo, (cl_event event,
         void *param_value, size_t *param_value_size_ret), (event, param_name,
         param_value_size, param_value, param_value_size_ret))
 
+CREATE_FN (cl_event, CLFAULT_EVENT, clCreateUserEvent, (cl_context context,
+        cl_int * errcode_ret), (context, errcode_ret))
+
 REFCOUNT_FN (clRetainEvent, cl_event, CLFAULT_EVENT, 1)
 REFCOUNT_FN (clReleaseEvent, cl_event, CLFAULT_EVENT, -1)
 

@@ -178,4 +178,5 @@ UNSUPPORTED (cuMemcpy2DAsync_v2)
 UNSUPPORTED (cuStreamCreate)
 UNSUPPORTED (cuStreamDestroy_v2)
 UNSUPPORTED (cuStreamSynchronize)
+UNSUPPORTED (cuEventSynchronize)
 /* *INDENT-ON* */
