@@ -118,7 +118,8 @@ gboolean gst_cl_cuda_device_matches (cl_device_id device,
  * the allocation granularity) and imported once each into the OpenCL
  * @context for @device, which must match the CUDA device
  * (gst_cl_cuda_device_matches()). @cuda_context must outlive the pool.
- * Not thread-safe: one thread uses a pool at a time. Returns NULL with
+ * Not thread-safe: one thread uses a pool at a time (its own waiter
+ * thread aside: gst_cl_cuda_pool_copy_in_start()). Returns NULL with
  * @error set naming the call that failed. */
 typedef struct _GstClCudaPool GstClCudaPool;
 
@@ -173,10 +174,12 @@ gboolean gst_cl_cuda_pool_copy_in (GstClCudaPool * pool, guint index,
  * @ready (a new user event of the pool's OpenCL context, to wait on before
  * the buffer is acquired) completes once they are done, with an error
  * status where waiting for them failed, and @done (@data) is called then,
- * from another thread: the CUDA memory may be reused from there on. FALSE
- * with @error set (and @done not called) when a plane lies outside the
- * buffer or a call fails; nothing is left copying then. The pool waits for
- * the copies still running when freed. */
+ * from the pool's waiter thread: the CUDA memory may be reused from there
+ * on. The caller owns a reference to @ready. No command may still read or
+ * write buffer @index (the frames in flight see to it). FALSE with @error
+ * set (and @done not called) when a plane lies outside the buffer or a
+ * call fails; nothing is left copying then. The pool waits for the copies
+ * still running when freed. */
 gboolean gst_cl_cuda_pool_copy_in_start (GstClCudaPool * pool, guint index,
     const GstClCudaPlaneCopy * planes, guint n_planes, GDestroyNotify done,
     gpointer data, cl_event * ready, GError ** error);

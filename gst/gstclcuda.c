@@ -456,14 +456,21 @@ typedef struct
 } CopyIn;
 
 /* Waits for @data's copy (a CopyIn), then completes its user event, an
- * error status where the wait failed (what waits on it then fails), and
- * lets the frame go. */
+ * error status where the wait failed (the frame's commands, which wait on
+ * it, then fail, and so does the frame), and lets the frame go. Where the
+ * CUDA context cannot be made current (it is gone, and the decoder's
+ * memory with it) the copy cannot be waited for: the frame fails. The
+ * OpenCL specification leaves undefined the release of other objects
+ * than events while commands wait on an unset user event; the element
+ * releases none a frame, and NVIDIA's driver (the only one that takes this
+ * path) keeps to the order. */
 static void
 finish_copy_in (gpointer data, gpointer user_data)
 {
   CopyIn *c = data;
   GstClCudaPool *pool = user_data;
   CUresult status = cu.CtxPushCurrent (pool->cuda_context);
+  const gchar *name = NULL;
   cl_int set;
 
   if (status == CUDA_SUCCESS) {
@@ -471,10 +478,15 @@ finish_copy_in (gpointer data, gpointer user_data)
     cu.EventDestroy (c->copied);
     cu.CtxPopCurrent (NULL);
   }
-  if (status != CUDA_SUCCESS)
-    GST_WARNING ("a frame's copy into the pool failed: CUDA error %d", status);
+  if (status != CUDA_SUCCESS) {
+    if (!cu.GetErrorName || cu.GetErrorName (status, &name) != CUDA_SUCCESS)
+      name = NULL;
+    GST_ERROR ("waiting for a frame's copy into the pool failed: %s (%d)",
+        name ? name : "unknown CUDA error", status);
+  }
   set = clSetUserEventStatus (c->ready, status == CUDA_SUCCESS ?
       CL_COMPLETE : CL_OUT_OF_RESOURCES);
+  /* only for an event set already or not a user event: never here */
   if (set != CL_SUCCESS)
     GST_ERROR ("clSetUserEventStatus failed: %d", set);
   clReleaseEvent (c->ready);
@@ -504,9 +516,16 @@ gst_cl_cuda_pool_new (CUcontext cuda_context, cl_context context,
     ok = make_buffers (pool, size, error);
     cu.CtxPopCurrent (NULL);
   }
-  if (ok)
-    ok = (pool->waiter = g_thread_pool_new (finish_copy_in, pool, 1, FALSE,
-            error)) != NULL;
+  /* its own thread, started now: a push cannot fail then */
+  if (ok) {
+    GError *failed = NULL;
+
+    pool->waiter = g_thread_pool_new (finish_copy_in, pool, 1, TRUE, &failed);
+    if (failed) {
+      g_propagate_error (error, failed);
+      ok = FALSE;
+    }
+  }
   if (!ok) {
     gst_cl_cuda_pool_free (pool);
     return NULL;
@@ -667,7 +686,9 @@ copy_planes (GstClCudaPool * pool, guint index,
         began);
   } else if (status == CUDA_SUCCESS && copied) {
     step = "cuEventCreate";
-    status = cu.EventCreate (copied, CU_EVENT_DISABLE_TIMING);
+    /* its waiter sleeps (a spinning wait took a core a stream) */
+    status = cu.EventCreate (copied, CU_EVENT_DISABLE_TIMING |
+        CU_EVENT_BLOCKING_SYNC);
     if (status == CUDA_SUCCESS) {
       step = "cuEventRecord";
       if ((status = cu.EventRecord (*copied, pool->stream)) != CUDA_SUCCESS)
@@ -720,9 +741,7 @@ gst_cl_cuda_pool_copy_in_start (GstClCudaPool * pool, guint index,
   c->data = data;
   clRetainEvent (c->ready);
   *ready = c->ready;
-  /* no thread to be had: waited for here */
-  if (!g_thread_pool_push (pool->waiter, c, NULL))
-    finish_copy_in (c, pool);
+  g_thread_pool_push (pool->waiter, c, NULL);
   return TRUE;
 }
 

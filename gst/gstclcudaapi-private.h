@@ -41,6 +41,7 @@ typedef gpointer CUevent;
 #define CU_MEM_ALLOC_GRANULARITY_MINIMUM 0x0
 #define CU_POINTER_ATTRIBUTE_CONTEXT 1
 #define CU_STREAM_NON_BLOCKING 0x1
+#define CU_EVENT_BLOCKING_SYNC 0x1
 #define CU_EVENT_DISABLE_TIMING 0x2
 typedef struct
 {

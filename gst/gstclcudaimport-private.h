@@ -89,9 +89,10 @@ typedef enum
 /* Opens @buffer (CUDA memory of @info) for slot @slot: for GST_MAP_READ its
  * planes are copied into the slot's buffer, after the writes its
  * producer's stream may still make (gst_cl_cuda_sync_wait_producers()):
- * the copy is enqueued, and @ready (a new user event) completes once it
- * is done; commands wait for it before acquiring @mem, and the buffer is
- * held until then (gst_cl_cuda_pool_copy_in_start()). For GST_MAP_WRITE
+ * the copy is enqueued, and @ready (a new user event, the caller's
+ * reference) completes once it is done; commands wait for it before
+ * acquiring @mem, and the buffer is held until then
+ * (gst_cl_cuda_pool_copy_in_start()); @vframe is not used. For GST_MAP_WRITE
  * @buffer is mapped in @vframe (GST_MAP_WRITE | GST_CL_MAP_CUDA) until
  * gst_cl_cuda_import_commit(), and @ready is NULL. The slot's buffer is
  * @mem, in @info's layout; @bytes gets the bytes copied. The first frame

@@ -359,8 +359,14 @@ check_pending (const GstClFrameQueues * q, const GstClFrame * in,
       "element upstream, or the copy of a CUDA frame)";
   cl_int waited = CL_SUCCESS;
 
-  if (!q->in_flight && q->n_pending > 0)
+  if (!q->in_flight && q->n_pending > 0) {
+    /* a CUDA input's pending event is its copy in */
+    gint64 began = gst_cl_wait_begin ();
+
     waited = clWaitForEvents (q->n_pending, q->pending);
+    if (in->cuda)
+      gst_cl_wait_end (GST_CL_WAIT_CUDA_COPY_IN, began);
+  }
   /* a failed command is named from its status; a wait that failed
    * otherwise, by itself */
   return frame_pending_ok (in, writing_in, error) && frame_pending_ok (out,

@@ -1025,8 +1025,9 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
       enqueue_frame (self, &q, &in, &out, &planes, &frame->transfers, error);
   ok = gst_cl_in_flight_end (self->in_flight, &q, ok, &in, &out,
       &frame->device_ms, ok ? error : NULL) && ok;
-  /* CUDA memory copied in on the device at open, and out after the end
-   * (or, for outputs held in flight, when an earlier frame's slot retired) */
+  /* CUDA memory copied in on the device (enqueued at open), and out after
+   * the end (or, for outputs held in flight, when an earlier frame's slot
+   * retired) */
   frame->transfers.cuda_copy_bytes += in.cuda_bytes + out.cuda_bytes +
       gst_cl_in_flight_take_cuda_bytes (self->in_flight);
   /* The untouched planes to share were skipped: share them, or copy them

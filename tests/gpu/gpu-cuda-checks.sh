@@ -13,7 +13,8 @@
 # DCT stage on its interleaved 10-bit chroma, from system memory and
 # through cudaupload), interlaced MPEG-2 coded with field DCT (the DCT
 # stage on fields), a change of resolution mid-stream, two
-# elements chained; then a flushing seek and EOS, and OpenCL faults
+# elements chained; then a flushing seek and EOS, a failed wait for a
+# frame's copy into the element (cuda-wait-fault.c), and OpenCL faults
 # injected into a CUDA-memory pipeline (libclfault), each run classed as
 # right, clean error, silent, hang or crash. Logs go to $OUT.
 # FAULTS_ONLY=1 runs the faults alone, FAULTS_FROM=N from call N on,
@@ -144,6 +145,23 @@ case_ caps_cudaout caps_pocl $CAPS ! "$CUDA" ! clepsilon device=nvidia $F ! "$CU
 echo "== flushing seek after 10 frames, then EOS"
 timeout 120 "$B/tests/gpu/cl-cuda-seek" "$H264 ! $CUDA ! clepsilon device=nvidia $F ! video/x-raw ! fakesink name=sink" 10 || fails=$((fails + 1))
 timeout 120 "$B/tests/gpu/cl-cuda-seek" "$H264 ! $CUDA ! clepsilon device=nvidia $F ! $CUDA ! cudadownload ! video/x-raw ! fakesink name=sink" 10 || fails=$((fails + 1))
+echo "== the wait for the 5th frame's copy into the element fails (cuda-wait-fault.c): an ERROR, no hang, no frame from it on"
+# frames before it may go out (as the reference's), none from it on
+frame=$((1920 * 1080 * 3 / 2))
+for out in video/x-raw "$CUDA"; do
+  name=waitfault_${out//[^a-zA-Z]/}
+  GST_CL_CUDA_LIBRARY=$B/tests/gpu/libcudawaitfault.so CUDA_WAIT_FAULT_NTH=5 \
+    timeout 60 gst-launch-1.0 $M2V ! "$CUDA" ! clepsilon device=nvidia strength=auto ! "$out" \
+    ! cudadownload ! video/x-raw ! filesink location=/tmp/$name.yuv > "$OUT/$name.log" 2>&1
+  rc=$? size=$(stat -c %s /tmp/$name.yuv)
+  if [ $rc = 1 ] && grep -q "ERROR" "$OUT/$name.log" && [ $((size % frame)) = 0 ] &&
+    [ "$size" -le $((4 * frame)) ] && cmp -s -n "$size" /tmp/$name.yuv /tmp/mpeg2_pocl.yuv; then
+    echo "$name: rc=1, ERROR, $((size / frame)) frames out, as the reference's"
+  else
+    echo "$name: rc=$rc, $size bytes out: FAILED"; fails=$((fails + 1))
+  fi
+  grep -m2 -E "ERROR" "$OUT/$name.log" | cut -c1-300
+done
 
 }
 [ -n "${FAULTS_ONLY:-}" ] || checks
