@@ -172,8 +172,9 @@ gboolean gst_cl_cuda_pool_copy_in (GstClCudaPool * pool, guint index,
 
 /* gst_cl_cuda_pool_copy_in() that returns once the copies are enqueued:
  * @ready (a new user event of the pool's OpenCL context, to wait on before
- * the buffer is acquired) completes once they are done, with an error
- * status where waiting for them failed, and @done (@data) is called then,
+ * the buffer is acquired) completes once they are done, or once waiting
+ * for them failed (gst_cl_cuda_pool_copied_in() tells which), and @done
+ * (@data) is called then,
  * from the pool's waiter thread: the CUDA memory may be reused from there
  * on. The caller owns a reference to @ready. No command may still read or
  * write buffer @index (the frames in flight see to it). FALSE with @error
@@ -183,6 +184,13 @@ gboolean gst_cl_cuda_pool_copy_in (GstClCudaPool * pool, guint index,
 gboolean gst_cl_cuda_pool_copy_in_start (GstClCudaPool * pool, guint index,
     const GstClCudaPlaneCopy * planes, guint n_planes, GDestroyNotify done,
     gpointer data, cl_event * ready, GError ** error);
+
+/* Whether the last copy into buffer @index that
+ * gst_cl_cuda_pool_copy_in_start() enqueued was waited for without error;
+ * else FALSE with @error set (what OpenCL read there is not the frame).
+ * Only once its @ready has completed. */
+gboolean gst_cl_cuda_pool_copied_in (GstClCudaPool * pool, guint index,
+    GError ** error);
 
 /* The reverse: buffer @index, which OpenCL wrote and released (its release
  * command complete), into the CUDA planes; returns when they are there. */

@@ -72,6 +72,8 @@ typedef struct
   CUmemGenericAllocationHandle handle;
   CUdeviceptr ptr;
   gboolean created, reserved, mapped;
+  gint copy_in_status;          /* CUresult of the wait for the last copy
+                                 * in, set by the waiter thread */
 } PoolBuffer;
 
 struct _GstClCudaPool
@@ -449,21 +451,25 @@ make_buffers (GstClCudaPool * pool, gsize size, GError ** error)
 /* A frame's copy in, waited for on the pool's waiter thread. */
 typedef struct
 {
+  guint index;
   CUevent copied;
   cl_event ready;
   GDestroyNotify done;
   gpointer data;
 } CopyIn;
 
-/* Waits for @data's copy (a CopyIn), then completes its user event, an
- * error status where the wait failed (the frame's commands, which wait on
- * it, then fail, and so does the frame), and lets the frame go. Where the
- * CUDA context cannot be made current (it is gone, and the decoder's
- * memory with it) the copy cannot be waited for: the frame fails. The
- * OpenCL specification leaves undefined the release of other objects
- * than events while commands wait on an unset user event; the element
- * releases none a frame, and NVIDIA's driver (the only one that takes this
- * path) keeps to the order. */
+/* Waits for @data's copy (a CopyIn), keeps how that went for
+ * gst_cl_cuda_pool_copied_in(), completes its user event and lets the
+ * frame go. The event completes even where the wait failed: an event
+ * failed under commands already enqueued left them queued for ever on
+ * NVIDIA's driver, and the pipeline hung on its way to NULL after the
+ * ERROR (tests/gpu/gpu-cuda-checks.sh). Where the CUDA context cannot be
+ * made current (it is gone, and the decoder's memory with it) the copy
+ * cannot be waited for: the frame fails. The OpenCL specification leaves
+ * undefined the release of other objects than events while commands wait
+ * on an unset user event; the element releases none a frame, and
+ * NVIDIA's driver (the only one that takes this path) keeps to the
+ * order. */
 static void
 finish_copy_in (gpointer data, gpointer user_data)
 {
@@ -484,8 +490,8 @@ finish_copy_in (gpointer data, gpointer user_data)
     GST_ERROR ("waiting for a frame's copy into the pool failed: %s (%d)",
         name ? name : "unknown CUDA error", status);
   }
-  set = clSetUserEventStatus (c->ready, status == CUDA_SUCCESS ?
-      CL_COMPLETE : CL_OUT_OF_RESOURCES);
+  g_atomic_int_set (&pool->buffers[c->index].copy_in_status, (gint) status);
+  set = clSetUserEventStatus (c->ready, CL_COMPLETE);
   /* only for an event set already or not a user event: never here */
   if (set != CL_SUCCESS)
     GST_ERROR ("clSetUserEventStatus failed: %d", set);
@@ -723,7 +729,9 @@ gst_cl_cuda_pool_copy_in_start (GstClCudaPool * pool, guint index,
 
   g_return_val_if_fail (index < pool->n_buffers, FALSE);
 
+  g_atomic_int_set (&pool->buffers[index].copy_in_status, CUDA_SUCCESS);
   c = g_new0 (CopyIn, 1);
+  c->index = index;
   c->ready = clCreateUserEvent (pool->context, &status);
   if (status != CL_SUCCESS) {
     g_free (c);
@@ -743,6 +751,18 @@ gst_cl_cuda_pool_copy_in_start (GstClCudaPool * pool, guint index,
   *ready = c->ready;
   g_thread_pool_push (pool->waiter, c, NULL);
   return TRUE;
+}
+
+gboolean
+gst_cl_cuda_pool_copied_in (GstClCudaPool * pool, guint index, GError ** error)
+{
+  CUresult status;
+
+  g_return_val_if_fail (index < pool->n_buffers, FALSE);
+
+  status = (CUresult) g_atomic_int_get (&pool->buffers[index].copy_in_status);
+  return status == CUDA_SUCCESS || gst_cl_cuda_set_error (error, status,
+      "cuEventSynchronize (a frame's copy into pool buffer %u)", index);
 }
 
 gboolean

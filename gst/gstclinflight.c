@@ -47,6 +47,9 @@ typedef struct
                                  * buffer referenced, copied back once done */
   gboolean out_open;
   GError *commit_error;         /* where its copy back failed to start */
+  /* the pool and buffer of a CUDA input's copy in, checked once done */
+  GstClCudaImport *copied_in;
+  guint copied_in_slot;
 } GstClSlot;
 
 struct _GstClInFlight
@@ -125,6 +128,16 @@ event_outcome (cl_event event, cl_int * outcome)
       sizeof (*outcome), outcome, NULL);
 }
 
+/* FALSE with @error set where the copy of CUDA input @cuda into the buffer
+ * of @slot failed (its commands read what it left there): once they are
+ * done. TRUE for no CUDA input (@cuda NULL). */
+static gboolean
+cuda_copied_in (GstClCudaImport * cuda, guint slot, GError ** error)
+{
+  return !cuda || gst_cl_cuda_pool_copied_in (gst_cl_cuda_import_get_pool
+      (cuda), slot, error);
+}
+
 /* Copies the imported CUDA output that @slot holds, if any, back into its
  * buffer (its commands are done), or waits for the copy that
  * gst_cl_in_flight_poll() started, and lets go of it; @error NULL: a
@@ -168,6 +181,7 @@ retire_slot (GstClInFlight * self, GstClSlot * slot, gdouble * device_ms,
 {
   cl_int status = CL_SUCCESS, outcome = CL_COMPLETE;
   const gchar *step = "clWaitForEvents (frame in flight)";
+  gboolean ok;
 
   if (slot->done) {
     gint64 began = gst_cl_wait_begin ();
@@ -195,8 +209,10 @@ retire_slot (GstClInFlight * self, GstClSlot * slot, gdouble * device_ms,
   slot->in_open = FALSE;
   if (status != CL_SUCCESS)
     gst_cl_set_error (error, status, "%s", step);
-  return commit_output (self, slot, status == CL_SUCCESS ? error : NULL) &&
-      status == CL_SUCCESS;
+  ok = status == CL_SUCCESS && cuda_copied_in (slot->copied_in,
+      slot->copied_in_slot, error);
+  slot->copied_in = NULL;
+  return commit_output (self, slot, ok ? error : NULL) && ok;
 }
 
 /* Waits for every command on the queues of frames. */
@@ -301,11 +317,14 @@ gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
    * that a chain of elements waits only at the last map. Where the device
    * works on host memory (SVM, when asked for), only frames from our pool:
    * the kernels read a system-memory input in place, until they are
-   * done. */
+   * done. A CUDA input only where its output is held: whether its copy in
+   * failed is known once its commands are done, before a held output is
+   * handed on, after one that carries the event is. */
   q->slot = self->next;
   q->in_flight = self->depth > 1 && (out->cl_memory != NULL ||
       (out->cuda != NULL && self->hold_cuda)) &&
-      (!gst_cl_context_is_host_unified (self->context) || in->cl_memory);
+      (!gst_cl_context_is_host_unified (self->context) || in->cl_memory) &&
+      (!in->cuda || (out->cuda != NULL && self->hold_cuda));
   q->events = &slot->events;
   q->n_pending = 0;
   q->n_acquired = 0;
@@ -355,8 +374,6 @@ static gboolean
 check_pending (const GstClFrameQueues * q, const GstClFrame * in,
     const GstClFrame * out, GError ** error)
 {
-  const gchar *writing_in = "work still writing the input frame (an OpenCL "
-      "element upstream, or the copy of a CUDA frame)";
   cl_int waited = CL_SUCCESS;
 
   if (!q->in_flight && q->n_pending > 0) {
@@ -369,7 +386,8 @@ check_pending (const GstClFrameQueues * q, const GstClFrame * in,
   }
   /* a failed command is named from its status; a wait that failed
    * otherwise, by itself */
-  return frame_pending_ok (in, writing_in, error) && frame_pending_ok (out,
+  return frame_pending_ok (in, "work still writing the input frame (an "
+      "OpenCL element upstream)", error) && frame_pending_ok (out,
       "work of an earlier frame still writing the output buffer", error) &&
       (waited == CL_SUCCESS || gst_cl_set_error (error, waited,
           "clWaitForEvents (work still writing the frame's buffers)"));
@@ -528,6 +546,10 @@ hold_input (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * in)
 {
   GstClSlot *slot = &self->slots[q->slot];
 
+  if (in->cuda) {
+    slot->copied_in = in->cuda;
+    slot->copied_in_slot = in->cuda_slot;
+  }
   if (!in->all_cl_memory) {
     gst_cl_frame_close (in);
     return;
@@ -575,7 +597,8 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
   /* The frames stay open until every command on them has completed. */
   if (!left) {
     ok = finish_queues (self, ok ? error : NULL) && ok;
-    ok = ok && streams_ok (q, error);
+    ok = ok && streams_ok (q, error) && cuda_copied_in (in->cuda,
+        in->cuda_slot, error);
   }
   gst_cl_stream_clear (&q->up);
   gst_cl_stream_clear (&q->compute);
