@@ -1,0 +1,167 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* cl-host-register [ITERATIONS]
+ *
+ * Whether a frame in system memory could go to an NVIDIA GPU without the
+ * CPU's copy into pinned staging (gst/gstclplacement.c, stage_plane) by
+ * pinning its own pages with CUDA: the median ms over ITERATIONS (default
+ * 30) of a blocking clEnqueueWriteBuffer of a 4K NV12 frame (12.4 MB) on
+ * the first NVIDIA OpenCL device, from pageable memory, from OpenCL's
+ * pinned memory (CL_MEM_ALLOC_HOST_PTR, mapped), the copy into it and the
+ * write together (what the element does), and from the same pageable
+ * memory once CUDA pinned it (cuMemHostRegister, portable to every
+ * context), page-aligned and not, with the time the registration itself
+ * took. Exits 1 where there is no NVIDIA device or no CUDA driver. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <CL/cl.h>
+#include <gmodule.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "median.h"
+
+#define CU_MEMHOSTREGISTER_PORTABLE 0x01
+
+typedef int (*CuInit) (guint flags);
+typedef int (*CuDeviceGet) (gint * device, gint ordinal);
+typedef int (*CuPrimaryCtxRetain) (gpointer * context, gint device);
+typedef int (*CuCtxSetCurrent) (gpointer context);
+typedef int (*CuMemHostRegister) (gpointer ptr, gsize size, guint flags);
+
+typedef struct
+{
+  cl_command_queue queue;
+  cl_mem device;
+  gsize size;
+  gint iterations;
+} Bench;
+
+/* The median ms of a blocking write of @b's frame from @host, after a
+ * copy into it from @copy_from where not NULL. */
+static gdouble
+time_writes (const Bench * b, gpointer host, gconstpointer copy_from)
+{
+  gdouble *ms = g_new (gdouble, b->iterations), m;
+  gint i;
+
+  for (i = 0; i < b->iterations; i++) {
+    const gint64 t0 = g_get_monotonic_time ();
+
+    if (copy_from)
+      memcpy (host, copy_from, b->size);
+    clEnqueueWriteBuffer (b->queue, b->device, CL_TRUE, 0, b->size, host, 0,
+        NULL, NULL);
+    ms[i] = (g_get_monotonic_time () - t0) / 1000.0;
+  }
+  m = median (ms, b->iterations);
+  g_free (ms);
+  return m;
+}
+
+static cl_device_id
+nvidia_device (void)
+{
+  cl_platform_id platforms[8];
+  cl_device_id device = NULL;
+  cl_uint n = 0, i;
+
+  clGetPlatformIDs (G_N_ELEMENTS (platforms), platforms, &n);
+  for (i = 0; i < MIN (n, G_N_ELEMENTS (platforms)) && !device; i++) {
+    gchar name[256] = "";
+
+    clGetPlatformInfo (platforms[i], CL_PLATFORM_NAME, sizeof (name), name,
+        NULL);
+    if (strstr (name, "NVIDIA"))
+      clGetDeviceIDs (platforms[i], CL_DEVICE_TYPE_GPU, 1, &device, NULL);
+  }
+  return device;
+}
+
+/* Registers @ptr (@size bytes) with CUDA, printing what it took. */
+static void
+register_pages (CuMemHostRegister host_register, gpointer ptr, gsize size,
+    const gchar * what)
+{
+  const gint64 t0 = g_get_monotonic_time ();
+  const int status = host_register (ptr, size, CU_MEMHOSTREGISTER_PORTABLE);
+
+  g_print ("cuMemHostRegister (%s): %d, %.3f ms\n", what, status,
+      (g_get_monotonic_time () - t0) / 1000.0);
+}
+
+int
+main (int argc, char **argv)
+{
+  Bench b = { NULL, NULL, 3840 * 2160 * 3 / 2, argc > 1 ? atoi (argv[1]) : 30 };
+  cl_device_id device = nvidia_device ();
+  GModule *cuda = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY);
+  gpointer init, get, retain, set_current, host_register, context;
+  guint8 *pageable, *unaligned;
+  gpointer pinned;
+  cl_context cl;
+  cl_mem staging;
+  cl_int status;
+  gint cu_device;
+
+  if (!device || !cuda || !g_module_symbol (cuda, "cuInit", &init) ||
+      !g_module_symbol (cuda, "cuDeviceGet", &get) ||
+      !g_module_symbol (cuda, "cuDevicePrimaryCtxRetain", &retain) ||
+      !g_module_symbol (cuda, "cuCtxSetCurrent", &set_current) ||
+      !g_module_symbol (cuda, "cuMemHostRegister_v2", &host_register)) {
+    g_printerr ("no NVIDIA OpenCL device or no CUDA driver\n");
+    return 1;
+  }
+  b.iterations = MAX (b.iterations, 1);
+  cl = clCreateContext (NULL, 1, &device, NULL, NULL, &status);
+  b.queue = clCreateCommandQueue (cl, device, 0, &status);
+  b.device = clCreateBuffer (cl, CL_MEM_READ_WRITE, b.size, NULL, &status);
+  staging = clCreateBuffer (cl, CL_MEM_ALLOC_HOST_PTR, b.size, NULL, &status);
+  pinned = clEnqueueMapBuffer (b.queue, staging, CL_TRUE, CL_MAP_WRITE, 0,
+      b.size, 0, NULL, NULL, &status);
+  pageable = (guint8 *) (((guintptr) g_malloc (b.size + 4096) + 4095) &
+      ~(guintptr) 4095);
+  unaligned = (guint8 *) g_malloc (b.size + 64) + 17;
+  memset (pageable, 1, b.size);
+  memset (unaligned, 2, b.size);
+  g_print ("write from pageable memory: %.3f ms\n",
+      time_writes (&b, pageable, NULL));
+  g_print ("write from pinned staging: %.3f ms\n",
+      time_writes (&b, pinned, NULL));
+  g_print ("copy into pinned staging, then write: %.3f ms\n",
+      time_writes (&b, pinned, pageable));
+  ((CuInit) init) (0);
+  ((CuDeviceGet) get) (&cu_device, 0);
+  ((CuPrimaryCtxRetain) retain) (&context, cu_device);
+  ((CuCtxSetCurrent) set_current) (context);
+  register_pages ((CuMemHostRegister) host_register, pageable, b.size,
+      "page-aligned");
+  g_print ("write from pageable memory pinned by CUDA: %.3f ms\n",
+      time_writes (&b, pageable, NULL));
+  register_pages ((CuMemHostRegister) host_register, unaligned, b.size,
+      "not aligned");
+  g_print ("write from unaligned memory pinned by CUDA: %.3f ms\n",
+      time_writes (&b, unaligned, NULL));
+  return 0;
+}
