@@ -176,8 +176,10 @@ gboolean gst_cl_cuda_pool_copy_in (GstClCudaPool * pool, guint index,
  * for them failed (gst_cl_cuda_pool_copied_in() tells which), and @done
  * (@data) is called then,
  * from the pool's waiter thread: the CUDA memory may be reused from there
- * on. The caller owns a reference to @ready. No command may still read or
- * write buffer @index (the frames in flight see to it). FALSE with @error
+ * on (where the wait failed, the copy may not be done). The caller owns a
+ * reference to @ready. No command may still read or write buffer @index
+ * (the frames in flight see to it), and the last copy into it has been
+ * told apart by gst_cl_cuda_pool_copied_in(). FALSE with @error
  * set (and @done not called) when a plane lies outside the buffer or a
  * call fails; nothing is left copying then. The pool waits for the copies
  * still running when freed. */

@@ -522,16 +522,6 @@ gst_cl_cuda_pool_new (CUcontext cuda_context, cl_context context,
     ok = make_buffers (pool, size, error);
     cu.CtxPopCurrent (NULL);
   }
-  /* its own thread, started now: a push cannot fail then */
-  if (ok) {
-    GError *failed = NULL;
-
-    pool->waiter = g_thread_pool_new (finish_copy_in, pool, 1, TRUE, &failed);
-    if (failed) {
-      g_propagate_error (error, failed);
-      ok = FALSE;
-    }
-  }
   if (!ok) {
     gst_cl_cuda_pool_free (pool);
     return NULL;
@@ -716,6 +706,7 @@ gst_cl_cuda_pool_copy_in (GstClCudaPool * pool, guint index,
 {
   g_return_val_if_fail (index < pool->n_buffers, FALSE);
 
+  g_atomic_int_set (&pool->buffers[index].copy_in_status, CUDA_SUCCESS);
   return copy_planes (pool, index, planes, n_planes, TRUE, TRUE, NULL, error);
 }
 
@@ -729,6 +720,21 @@ gst_cl_cuda_pool_copy_in_start (GstClCudaPool * pool, guint index,
 
   g_return_val_if_fail (index < pool->n_buffers, FALSE);
 
+  /* a thread of its own, started at the first copy (a pool of outputs has
+   * none): a push cannot fail then */
+  if (!pool->waiter) {
+    GError *failed = NULL;
+
+    pool->waiter = g_thread_pool_new (finish_copy_in, pool, 1, TRUE, &failed);
+    if (failed) {
+      /* GLib returns the pool, threadless */
+      if (pool->waiter)
+        g_thread_pool_free (pool->waiter, TRUE, FALSE);
+      pool->waiter = NULL;
+      g_propagate_error (error, failed);
+      return FALSE;
+    }
+  }
   g_atomic_int_set (&pool->buffers[index].copy_in_status, CUDA_SUCCESS);
   c = g_new0 (CopyIn, 1);
   c->index = index;

@@ -88,15 +88,16 @@ typedef enum
 
 /* Opens @buffer (CUDA memory of @info) for slot @slot: for GST_MAP_READ its
  * planes are copied into the slot's buffer, after the writes its
- * producer's stream may still make (gst_cl_cuda_sync_wait_producers()):
- * the copy is enqueued, and @ready (a new user event, the caller's
- * reference) completes once it is done; commands wait for it before
- * acquiring @mem, and the buffer is held until then
- * (gst_cl_cuda_pool_copy_in_start()); @vframe is not used. For GST_MAP_WRITE
- * @buffer is mapped in @vframe (GST_MAP_WRITE | GST_CL_MAP_CUDA) until
- * gst_cl_cuda_import_commit(), and @ready is NULL. The slot's buffer is
- * @mem, in @info's layout; @bytes gets the bytes copied. The first frame
- * makes the pool, or finds that its GPU is not the element's:
+ * producer's stream may still make (gst_cl_cuda_sync_wait_producers()).
+ * With @ready NULL the copy is done when this returns (the CUDA memory may
+ * then be reused); else it is enqueued, and @ready (a new user event, the
+ * caller's reference) completes once it is done or its wait failed
+ * (gst_cl_cuda_pool_copy_in_start(): gst_cl_cuda_pool_copied_in() tells
+ * which, once the commands that wait for it are done); the buffer is held
+ * until then. For GST_MAP_WRITE @buffer is mapped in @vframe (GST_MAP_WRITE
+ * | GST_CL_MAP_CUDA) until gst_cl_cuda_import_commit(). The slot's buffer
+ * is @mem, in @info's layout; @bytes gets the bytes copied. The first
+ * frame makes the pool, or finds that its GPU is not the element's:
  * GST_CL_CUDA_IMPORT_NOT, then and for every later frame, said once in the
  * log. */
 GstClCudaImportResult gst_cl_cuda_import_open (GstClCudaImport * self,

@@ -312,23 +312,25 @@ gst_cl_cuda_import_open (GstClCudaImport * self, GstBuffer * buffer,
   gboolean ok;
   guint n;
 
-  *ready = NULL;
+  if (ready)
+    *ready = NULL;
   if (self->other_gpu || slot >= self->n_slots)
     return GST_CL_CUDA_IMPORT_NOT;
-  /* an input is held mapped until its copy in is done */
-  if (!(flags & GST_MAP_WRITE))
+  /* an input whose copy is not waited for here is held mapped until it is
+   * done */
+  if (!(flags & GST_MAP_WRITE) && ready)
     vframe = g_new0 (GstVideoFrame, 1);
   if (!gst_video_frame_map (vframe, &self->info, buffer,
           flags | GST_CL_MAP_CUDA)) {
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
         "Cannot map a frame of CUDA memory for CUDA");
-    if (!(flags & GST_MAP_WRITE))
+    if (!(flags & GST_MAP_WRITE) && ready)
       g_free (vframe);
     return GST_CL_CUDA_IMPORT_FAILED;
   }
   if (!ensure_pool (self, (CUdeviceptr) (guintptr)
           GST_VIDEO_FRAME_PLANE_DATA (vframe, 0), error)) {
-    if (flags & GST_MAP_WRITE)
+    if ((flags & GST_MAP_WRITE) || !ready)
       gst_video_frame_unmap (vframe);
     else
       let_input_go (vframe);
@@ -338,13 +340,18 @@ gst_cl_cuda_import_open (GstClCudaImport * self, GstBuffer * buffer,
   if (flags & GST_MAP_WRITE)
     return GST_CL_CUDA_IMPORT_DONE;
   /* Input: copied after the decoder's writes, which may still run on its
-   * stream (GStreamer 1.24+), without waiting here: the frame's commands
-   * wait for @ready, and the decoder has its memory back once the copy is
-   * done (a host wait for it held up the streaming thread, which is the
-   * decoder's where no queue is between them). */
+   * stream (GStreamer 1.24+). Where @ready, without waiting here: the
+   * frame's commands wait for it, and the decoder has its memory back once
+   * the copy is done (a host wait for it held up the streaming thread,
+   * which is the decoder's where no queue is between them). */
   gst_cl_cuda_sync_wait_producers (buffer, self->cuda_context,
       gst_cl_cuda_pool_get_stream (self->pool));
   n = plane_copies (&self->info, vframe, planes, bytes);
+  if (!ready) {
+    ok = gst_cl_cuda_pool_copy_in (self->pool, slot, planes, n, error);
+    gst_video_frame_unmap (vframe);
+    return ok ? GST_CL_CUDA_IMPORT_DONE : GST_CL_CUDA_IMPORT_FAILED;
+  }
   ok = gst_cl_cuda_pool_copy_in_start (self->pool, slot, planes, n,
       let_input_go, vframe, ready, error);
   if (!ok)

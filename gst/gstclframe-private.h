@@ -123,10 +123,13 @@ gboolean gst_cl_frame_open (GstClFrame * frame, GstClContext * context,
     GError ** error);
 
 /* gst_cl_frame_open() that imports a buffer of CUDA memory through @cuda
- * (may be NULL: mapped then) into the buffer of @slot. */
+ * (may be NULL: mapped then) into the buffer of @slot. An input's copy is
+ * done when this returns where @wait_copy; else the frame's pending event
+ * is the copy, and whether it went well is known once the frame's
+ * commands are done (gst_cl_cuda_pool_copied_in()). */
 gboolean gst_cl_frame_open_full (GstClFrame * frame, GstClContext * context,
     const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
-    GstClCudaImport * cuda, guint slot, GError ** error);
+    GstClCudaImport * cuda, guint slot, gboolean wait_copy, GError ** error);
 
 /* After every command that writes @frame has completed: an imported CUDA
  * output is copied back into its CUDA memory (nothing to do otherwise).

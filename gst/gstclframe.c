@@ -330,19 +330,20 @@ sort_memories (GstClFrame * frame)
 }
 
 /* Imports a buffer of one CUDA memory into the buffer of @slot of @cuda:
- * its planes as DEVICE planes there, in @info's layout. FALSE with @error
- * unset where the frame is on another GPU (mapped then). */
+ * its planes as DEVICE planes there, in @info's layout; an input's copy
+ * waited for here where @wait_copy. FALSE with @error unset where the
+ * frame is on another GPU (mapped then). */
 static gboolean
 open_cuda_memory (GstClFrame * frame, const GstVideoInfo * info,
-    GstClCudaImport * cuda, guint slot, GError ** error)
+    GstClCudaImport * cuda, guint slot, gboolean wait_copy, GError ** error)
 {
   cl_event ready = NULL;
   cl_mem mem = NULL;
   guint i;
 
   if (gst_cl_cuda_import_open (cuda, frame->buffer, frame->flags, slot,
-          &frame->frame, &mem, &ready, &frame->cuda_bytes, error) !=
-      GST_CL_CUDA_IMPORT_DONE)
+          &frame->frame, &mem, wait_copy ? NULL : &ready, &frame->cuda_bytes,
+          error) != GST_CL_CUDA_IMPORT_DONE)
     return FALSE;
   /* the copy in: what the frame's commands wait for (no OpenCL memory of
    * the buffer left pending events) */
@@ -362,13 +363,13 @@ open_cuda_memory (GstClFrame * frame, const GstVideoInfo * info,
 /* Lays out the planes of a buffer that is not one OpenCL memory. */
 static gboolean
 open_other_memory (GstClFrame * frame, const GstVideoInfo * info,
-    GstClCudaImport * cuda, guint slot, GError ** error)
+    GstClCudaImport * cuda, guint slot, gboolean wait_copy, GError ** error)
 {
   if (cuda && gst_buffer_n_memory (frame->buffer) == 1 &&
       gst_cl_is_cuda_memory (gst_buffer_peek_memory (frame->buffer, 0))) {
     GError *failed = NULL;
 
-    if (open_cuda_memory (frame, info, cuda, slot, &failed))
+    if (open_cuda_memory (frame, info, cuda, slot, wait_copy, &failed))
       return TRUE;
     if (failed) {
       g_propagate_error (error, failed);
@@ -389,13 +390,13 @@ gst_cl_frame_open (GstClFrame * frame, GstClContext * context,
     GError ** error)
 {
   return gst_cl_frame_open_full (frame, context, info, buffer, flags, NULL, 0,
-      error);
+      TRUE, error);
 }
 
 gboolean
 gst_cl_frame_open_full (GstClFrame * frame, GstClContext * context,
     const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
-    GstClCudaImport * cuda, guint slot, GError ** error)
+    GstClCudaImport * cuda, guint slot, gboolean wait_copy, GError ** error)
 {
   gboolean ok;
 
@@ -413,7 +414,7 @@ gst_cl_frame_open_full (GstClFrame * frame, GstClContext * context,
   }
   sort_memories (frame);
   ok = frame->cl_memory ? open_cl_memory (frame, info, frame->cl_memory,
-      error) : open_other_memory (frame, info, cuda, slot, error);
+      error) : open_other_memory (frame, info, cuda, slot, wait_copy, error);
   if (!ok)
     gst_cl_frame_close (frame);
   return ok;

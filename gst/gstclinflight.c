@@ -317,14 +317,11 @@ gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
    * that a chain of elements waits only at the last map. Where the device
    * works on host memory (SVM, when asked for), only frames from our pool:
    * the kernels read a system-memory input in place, until they are
-   * done. A CUDA input only where its output is held: whether its copy in
-   * failed is known once its commands are done, before a held output is
-   * handed on, after one that carries the event is. */
+   * done. */
   q->slot = self->next;
   q->in_flight = self->depth > 1 && (out->cl_memory != NULL ||
       (out->cuda != NULL && self->hold_cuda)) &&
-      (!gst_cl_context_is_host_unified (self->context) || in->cl_memory) &&
-      (!in->cuda || (out->cuda != NULL && self->hold_cuda));
+      (!gst_cl_context_is_host_unified (self->context) || in->cl_memory);
   q->events = &slot->events;
   q->n_pending = 0;
   q->n_acquired = 0;

@@ -271,13 +271,18 @@ gboolean
 gst_cl_placement_open (GstClPlacement * self, guint slot, GstBuffer * inbuf,
     GstBuffer * outbuf, GstClFrame * in, GstClFrame * out, GError ** error)
 {
-  if (!gst_cl_frame_open_full (in, self->context, &self->info, inbuf,
-          GST_MAP_READ, self->cuda_in, slot, error))
+  /* A CUDA input's copy is left to complete before the frame's commands
+   * run only into CUDA output: it is held until its commands are done
+   * (gstclinflight.c), and whether the copy went well is known before it
+   * is handed on; into other memory, handed on with the event of its last
+   * command, the copy is waited for here. */
+  if (!gst_cl_frame_open_full (out, self->context, &self->info, outbuf,
+          GST_MAP_WRITE, self->cuda_out, slot, TRUE, error))
     return FALSE;
-  if (gst_cl_frame_open_full (out, self->context, &self->info, outbuf,
-          GST_MAP_WRITE, self->cuda_out, slot, error))
+  if (gst_cl_frame_open_full (in, self->context, &self->info, inbuf,
+          GST_MAP_READ, self->cuda_in, slot, out->cuda == NULL, error))
     return TRUE;
-  gst_cl_frame_close (in);
+  gst_cl_frame_close (out);
   return FALSE;
 }
 

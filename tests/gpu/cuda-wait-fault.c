@@ -20,11 +20,13 @@
 
 /* A CUDA driver for $GST_CL_CUDA_LIBRARY on the GPU machine: the real one
  * (libcuda.so.1 is this library's dependency, so every other entry point
- * the element looks up in it is the driver's), but cuEventSynchronize
- * fails on its $CUDA_WAIT_FAULT_NTH-th call (1 by default) with
- * CUDA_ERROR_LAUNCH_FAILED: the wait for a frame's copy into the element's
- * buffer (gst/gstclcuda.c) failed, which must stop the stream with an
- * ERROR, neither hang nor hand the frame on (tests/gpu/gpu-cuda-checks.sh). */
+ * the element looks up in it is the driver's), but the
+ * $CUDA_WAIT_FAULT_NTH-th wait (1 by default) of cuEventSynchronize and
+ * cuStreamSynchronize, counted together, fails with
+ * CUDA_ERROR_LAUNCH_FAILED: the wait for a frame's copy into or out of the
+ * element's buffer (gst/gstclcuda.c) failed, which must stop the stream
+ * with an ERROR, neither hang nor hand the frame on
+ * (tests/gpu/gpu-cuda-checks.sh). */
 
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -33,23 +35,36 @@
 
 #define CUDA_ERROR_LAUNCH_FAILED 719
 
-typedef int (*EventSynchronize) (gpointer event);
+typedef int (*Synchronize) (gpointer object);
 
 G_MODULE_EXPORT int cuEventSynchronize (gpointer event);
+G_MODULE_EXPORT int cuStreamSynchronize (gpointer stream);
 
-int
-cuEventSynchronize (gpointer event)
+/* The driver's @name on @object, but the N-th wait fails. */
+static int
+wait_or_fail (const gchar * name, gpointer object)
 {
   static gint calls;
   const gchar *nth = g_getenv ("CUDA_WAIT_FAULT_NTH");
-  EventSynchronize real;
+  Synchronize real;
   gpointer driver;
 
   if (g_atomic_int_add (&calls, 1) + 1 == (nth ? atoi (nth) : 1))
     return CUDA_ERROR_LAUNCH_FAILED;
   /* loaded already, as this library's dependency */
   driver = dlopen ("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  real = driver ? (EventSynchronize) dlsym (driver, "cuEventSynchronize") :
-      NULL;
-  return real ? real (event) : CUDA_ERROR_LAUNCH_FAILED;
+  real = driver ? (Synchronize) dlsym (driver, name) : NULL;
+  return real ? real (object) : CUDA_ERROR_LAUNCH_FAILED;
+}
+
+int
+cuEventSynchronize (gpointer event)
+{
+  return wait_or_fail ("cuEventSynchronize", event);
+}
+
+int
+cuStreamSynchronize (gpointer stream)
+{
+  return wait_or_fail ("cuStreamSynchronize", stream);
 }
