@@ -308,6 +308,9 @@ gst_cl_cuda_import_open (GstClCudaImport * self, GstBuffer * buffer,
     GstMapFlags flags, guint slot, GstVideoFrame * vframe, cl_mem * mem,
     cl_event * ready, guint64 * bytes, GError ** error)
 {
+  /* an input whose copy is not waited for here is held mapped until it is
+   * done: in a frame of its own */
+  const gboolean held = !(flags & GST_MAP_WRITE) && ready;
   GstClCudaPlaneCopy planes[GST_VIDEO_MAX_PLANES];
   gboolean ok;
   guint n;
@@ -316,24 +319,22 @@ gst_cl_cuda_import_open (GstClCudaImport * self, GstBuffer * buffer,
     *ready = NULL;
   if (self->other_gpu || slot >= self->n_slots)
     return GST_CL_CUDA_IMPORT_NOT;
-  /* an input whose copy is not waited for here is held mapped until it is
-   * done */
-  if (!(flags & GST_MAP_WRITE) && ready)
+  if (held)
     vframe = g_new0 (GstVideoFrame, 1);
   if (!gst_video_frame_map (vframe, &self->info, buffer,
           flags | GST_CL_MAP_CUDA)) {
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
         "Cannot map a frame of CUDA memory for CUDA");
-    if (!(flags & GST_MAP_WRITE) && ready)
+    if (held)
       g_free (vframe);
     return GST_CL_CUDA_IMPORT_FAILED;
   }
   if (!ensure_pool (self, (CUdeviceptr) (guintptr)
           GST_VIDEO_FRAME_PLANE_DATA (vframe, 0), error)) {
-    if ((flags & GST_MAP_WRITE) || !ready)
-      gst_video_frame_unmap (vframe);
-    else
+    if (held)
       let_input_go (vframe);
+    else
+      gst_video_frame_unmap (vframe);
     return self->other_gpu ? GST_CL_CUDA_IMPORT_NOT : GST_CL_CUDA_IMPORT_FAILED;
   }
   *mem = gst_cl_cuda_pool_get_buffer (self->pool, slot);
@@ -347,7 +348,7 @@ gst_cl_cuda_import_open (GstClCudaImport * self, GstBuffer * buffer,
   gst_cl_cuda_sync_wait_producers (buffer, self->cuda_context,
       gst_cl_cuda_pool_get_stream (self->pool));
   n = plane_copies (&self->info, vframe, planes, bytes);
-  if (!ready) {
+  if (!held) {
     ok = gst_cl_cuda_pool_copy_in (self->pool, slot, planes, n, error);
     gst_video_frame_unmap (vframe);
     return ok ? GST_CL_CUDA_IMPORT_DONE : GST_CL_CUDA_IMPORT_FAILED;
