@@ -9,7 +9,8 @@
 #   bash tests/gpu/gpu-streams.sh
 # Settings (environment): CLIPS (1080 4k), NS (1 2 4 8 16), MODES (procs
 # chains), ROUNDS (3; the median is kept), FILTERS (medium auto), PATHS
-# (cuda sys), BUILDS (build; "build old" adds the columns of the plugin in
+# (cuda sys; cudasys: CUDA memory in, system memory out, against the
+# decoders alone into CUDA memory), BUILDS (build; "build old" adds the columns of the plugin in
 # the runtime folder's old/, of gpu-bundle.sh's OLD=, run alternately),
 # MPS=1 to run under NVIDIA MPS (its control daemon started and stopped
 # here), GPUS (1): stream K decoded on GPU (K-1) mod GPUS, by that GPU's
@@ -44,7 +45,10 @@ START_S=${START_S:-3} N_START_S=${N_START_S:-1}
 declare -A source=(
   [1080]="filesrc location=$rt/clips/broadcast-1080.m2v ! mpegvideoparse ! nvmpeg2video"
   [4k]="filesrc location=$rt/clips/pan-4k.mp4 ! qtdemux ! h264parse ! nvh264")
-declare -A caps=([cuda]="video/x-raw(memory:CUDAMemory)" [sys]="video/x-raw")
+# each path's caps before the element, and after it where they differ
+declare -A caps=([cuda]="video/x-raw(memory:CUDAMemory)" [sys]="video/x-raw"
+  [cudasys]="video/x-raw(memory:CUDAMemory)")
+declare -A out_caps=([cuda]="" [sys]="" [cudasys]=" ! video/x-raw")
 
 decoder () { # CLIP K: the source and decoder of stream K (1, 2, ...)
   local gpu=$((($2 + GPUS - 1) % GPUS))
@@ -54,7 +58,7 @@ decoder () { # CLIP K: the source and decoder of stream K (1, 2, ...)
 chain () { # CLIP PATH FILTER K: stream K's decode chain, its sink sinkK
   local f="" q=""
   [ "${QUEUE:-0}" = 1 ] && q=" ! queue"
-  [ "$3" = dec ] || f="! clepsilon device=nvidia strength=$3"
+  [ "$3" = dec ] || f="! clepsilon device=nvidia strength=$3${out_caps[$2]}"
   echo "$(decoder "$1" "$4")$q ! ${caps[$2]} $f ! fakesink name=sink$4 sync=false"
 }
 
@@ -98,11 +102,11 @@ check_row () { # CLIP PATH FILTER N
     md5sum < "$out/pipe-$k" | cut -c1-32 > "$out/md5-$k" &
   done
   for k in $(seq "$4"); do
-    p="$p $(decoder "$1" "$k") ! ${caps[$2]} ! clepsilon device=nvidia strength=$3 ! filesink location=$out/pipe-$k"
+    p="$p $(decoder "$1" "$k") ! ${caps[$2]} ! clepsilon device=nvidia strength=$3${out_caps[$2]} ! filesink location=$out/pipe-$k"
   done
   timeout 600 gst-launch-1.0 -q $p > /dev/null 2>&1
   timeout 300 gst-launch-1.0 -q $(decoder "$1" 1) ! ${caps[$2]} ! clepsilon \
-    device=nvidia strength=$3 ! filesink location=$out/pipe-0 > /dev/null 2>&1
+    device=nvidia strength=$3${out_caps[$2]} ! filesink location=$out/pipe-0 > /dev/null 2>&1
   wait
   for k in $(seq "$4"); do
     [ -s "$out/md5-0" ] && cmp -s "$out/md5-0" "$out/md5-$k" && same=$((same + 1))
