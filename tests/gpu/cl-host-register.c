@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "median.h"
+#include "nvidia-device.h"
 
 #define CU_MEMHOSTREGISTER_PORTABLE 0x01
 
@@ -78,25 +79,6 @@ time_writes (const Bench * b, gpointer host, gconstpointer copy_from)
   m = median (ms, b->iterations);
   g_free (ms);
   return m;
-}
-
-static cl_device_id
-nvidia_device (void)
-{
-  cl_platform_id platforms[8];
-  cl_device_id device = NULL;
-  cl_uint n = 0, i;
-
-  clGetPlatformIDs (G_N_ELEMENTS (platforms), platforms, &n);
-  for (i = 0; i < MIN (n, G_N_ELEMENTS (platforms)) && !device; i++) {
-    gchar name[256] = "";
-
-    clGetPlatformInfo (platforms[i], CL_PLATFORM_NAME, sizeof (name), name,
-        NULL);
-    if (strstr (name, "NVIDIA"))
-      clGetDeviceIDs (platforms[i], CL_DEVICE_TYPE_GPU, 1, &device, NULL);
-  }
-  return device;
 }
 
 /* Registers @ptr (@size bytes) with CUDA, printing what it took. */
