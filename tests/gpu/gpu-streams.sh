@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Many streams on one GPU host (docs/benchmarks.md): the aggregate frame rate
 # of N decode chains at once, the decoders alone and with clepsilon, as N
-# separate processes ("procs") and as N chains of one process ("chains"),
+# separate processes ("procs"), as N chains of one process ("chains"), and
+# as a process a GPU with that GPU's chains ("gpuprocs", with GPUS),
 # through CUDA memory and through system memory. Run on the GPU machine from
 # the tree's root, with the runtime folder $CLEPSILON_GPU_RUNTIME
 # (README.md; its clips/ from gpu-cuda-clips.sh):
@@ -81,6 +82,18 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
     done
     wait
     unset CL_CUDA_SEEK_START_AT
+  elif [ "$2" = gpuprocs ]; then
+    # a process a GPU, each with the chains of its GPU's streams
+    export CL_CUDA_SEEK_START_AT=$(($(date +%s%6N) + (START_S + N_START_S * GPUS) * 1000000))
+    for g in $(seq 0 $((GPUS - 1))); do
+      p=""
+      for k in $(seq "$3"); do
+        [ $(((k - 1) % GPUS)) = "$g" ] && p="$p $(chain "$1" "$4" "$5" "$k")"
+      done
+      [ -z "$p" ] || timeout 300 "$seek" "$p" 0 > "$6.$((g + 1))" 2>&1 &
+    done
+    wait
+    unset CL_CUDA_SEEK_START_AT
   else
     for k in $(seq "$3"); do p="$p $(chain "$1" "$4" "$5" "$k")"; done
     timeout 300 "$seek" "$p" 0 > "$6.1" 2>&1
@@ -131,12 +144,12 @@ for b in $BUILDS; do  # warms the registries and the kernel caches
   GST_PLUGIN_PATH=$rt/$b/gst GST_REGISTRY=/tmp/gst-registry-$b.bin \
     "$seek" "$(chain 1080 cuda auto 1)" 0 > /dev/null 2>&1
 done
-printf "%-5s %-6s %3s" clip mode N
+printf "%-5s %-8s %3s" clip mode N
 for c in "${configs[@]}"; do c=${c% build}; printf " %12s" "${c// /:}"; done; echo
 for clip in $CLIPS; do
   for mode in $MODES; do
     for n in $NS; do
-      printf "%-5s %-6s %3d" "$clip" "$mode" "$n"
+      printf "%-5s %-8s %3d" "$clip" "$mode" "$n"
       declare -A fps=()
       # the rounds alternate over the configurations, so that a slow spell
       # of the machine falls on all of them
