@@ -52,32 +52,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cuda-probe.h"
 #include "median.h"
 #include "nvidia-device.h"
-
-typedef int CUresult;
-typedef gpointer CUcontext, CUmodule, CUfunction, CUstream;
-typedef guint64 CUdeviceptr;
-
-/* The driver's entry points this probe calls. */
-typedef struct
-{
-  CUresult (*init) (guint flags);
-  CUresult (*device_get) (gint * device, gint ordinal);
-  CUresult (*ctx_create) (CUcontext * context, guint flags, gint device);
-  CUresult (*ctx_set_current) (CUcontext context);
-  CUresult (*module_load_data) (CUmodule * module, gconstpointer image);
-  CUresult (*module_get_function) (CUfunction * function, CUmodule module,
-      const gchar * name);
-  CUresult (*launch_kernel) (CUfunction f, guint gx, guint gy, guint gz,
-      guint bx, guint by, guint bz, guint shared, CUstream stream,
-      gpointer * params, gpointer * extra);
-  CUresult (*stream_create) (CUstream * stream, guint flags);
-  CUresult (*stream_synchronize) (CUstream stream);
-  CUresult (*mem_alloc) (CUdeviceptr * ptr, gsize size);
-  CUresult (*memcpy_dtod_async) (CUdeviceptr dst, CUdeviceptr src,
-      gsize size, CUstream stream);
-} Cuda;
 
 /* A context's kernels: an empty one, and one whose every work-item counts
  * to its argument (the store that never happens keeps the loop). */
@@ -119,7 +96,7 @@ typedef enum
 
 typedef struct
 {
-  const Cuda *cu;
+  const CudaProbe *cu;
   Load load;
   Side *side;                   /* the CUDA load's context */
   CUstream stream;              /* and its stream */
@@ -131,47 +108,18 @@ typedef struct
   gdouble seconds;
 } Loader;
 
-static gboolean
-load_cuda (Cuda * cu)
-{
-  GModule *m = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY);
-  struct
-  {
-    const gchar *name;
-    gpointer *slot;
-  } symbols[] = {
-    {"cuInit", (gpointer *) & cu->init},
-    {"cuDeviceGet", (gpointer *) & cu->device_get},
-    {"cuCtxCreate_v2", (gpointer *) & cu->ctx_create},
-    {"cuCtxSetCurrent", (gpointer *) & cu->ctx_set_current},
-    {"cuModuleLoadData", (gpointer *) & cu->module_load_data},
-    {"cuModuleGetFunction", (gpointer *) & cu->module_get_function},
-    {"cuLaunchKernel", (gpointer *) & cu->launch_kernel},
-    {"cuStreamCreate", (gpointer *) & cu->stream_create},
-    {"cuStreamSynchronize", (gpointer *) & cu->stream_synchronize},
-    {"cuMemAlloc_v2", (gpointer *) & cu->mem_alloc},
-    {"cuMemcpyDtoDAsync_v2", (gpointer *) & cu->memcpy_dtod_async},
-  };
-  guint i;
-
-  for (i = 0; m && i < G_N_ELEMENTS (symbols); i++)
-    if (!g_module_symbol (m, symbols[i].name, symbols[i].slot))
-      return FALSE;
-  return m != NULL && cu->init (0) == 0;
-}
-
 /* A new context on CUDA device 0 with the kernels and a stream; FALSE with
  * a message where the driver refuses. */
 static gboolean
-side_new (const Cuda * cu, Side * side)
+side_new (const CudaProbe * cu, Side * side)
 {
   CUmodule module;
   gint device;
-  CUresult r;
+  CUresult r = 0;
 
   if ((r = cu->device_get (&device, 0)) != 0 ||
       (r = cu->ctx_create (&side->context, 0, device)) != 0 ||
-      (r = cu->module_load_data (&module, ptx)) != 0 ||
+      !(module = cuda_probe_load_module (cu, ptx)) ||
       (r = cu->module_get_function (&side->nothing, module, "nothing")) != 0
       || (r = cu->module_get_function (&side->spin, module, "spin")) != 0 ||
       (r = cu->stream_create (&side->stream, 1)) != 0) {
@@ -222,7 +170,7 @@ print_round_trips (const gchar * what, gdouble * us, gint n)
 
 /* @main's round trips, @iterations of each kind, under @l's load. */
 static void
-measure (const Cuda * cu, const Side * main_side, CUdeviceptr a,
+measure (const CudaProbe * cu, const Side * main_side, CUdeviceptr a,
     CUdeviceptr b, gint iterations, Loader * l, const gchar * name)
 {
   gdouble *kernel_us = g_new (gdouble, iterations);
@@ -269,7 +217,7 @@ main (int argc, char **argv)
   const gint iterations = argc > 1 ? MAX (atoi (argv[1]), 10) : 2000;
   const cl_device_id device = nvidia_device ();
   const gchar *source = cl_source;
-  Cuda cu = { 0 };
+  CudaProbe cu = { 0 };
   Side main_side, other_side;
   Loader l = { &cu };
   CUdeviceptr a, b;
@@ -279,7 +227,7 @@ main (int argc, char **argv)
   cl_int status;
   guint n = LOAD_COUNT;
 
-  if (!device || !load_cuda (&cu)) {
+  if (!device || !cuda_probe_load (&cu)) {
     g_printerr ("no NVIDIA OpenCL device or no CUDA driver\n");
     return 1;
   }

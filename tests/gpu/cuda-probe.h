@@ -1,0 +1,115 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The CUDA driver's entry points that the GPU machine's probes
+ * (cl-cuda-slices, cl-ptx-in-cuda) call, loaded at run time as the plugin
+ * loads them (gst/gstclcudaapi-private.h keeps the plugin's own), so that
+ * the probes build without CUDA. */
+
+#ifndef __GPU_CUDA_PROBE_H__
+#define __GPU_CUDA_PROBE_H__
+
+#include <gmodule.h>
+
+typedef int CUresult;
+typedef gpointer CUcontext, CUmodule, CUfunction, CUstream;
+typedef guint64 CUdeviceptr;
+
+typedef struct
+{
+  CUresult (*init) (guint flags);
+  CUresult (*device_get) (gint * device, gint ordinal);
+  CUresult (*ctx_create) (CUcontext * context, guint flags, gint device);
+  CUresult (*ctx_set_current) (CUcontext context);
+  CUresult (*module_load_data_ex) (CUmodule * module, gconstpointer image,
+      guint n_options, gint * options, gpointer * values);
+  CUresult (*module_get_function) (CUfunction * function, CUmodule module,
+      const gchar * name);
+  CUresult (*launch_kernel) (CUfunction f, guint gx, guint gy, guint gz,
+      guint bx, guint by, guint bz, guint shared, CUstream stream,
+      gpointer * params, gpointer * extra);
+  CUresult (*stream_create) (CUstream * stream, guint flags);
+  CUresult (*stream_synchronize) (CUstream stream);
+  CUresult (*mem_alloc) (CUdeviceptr * ptr, gsize size);
+  CUresult (*memcpy_htod) (CUdeviceptr dst, gconstpointer src, gsize size);
+  CUresult (*memcpy_dtoh) (gpointer dst, CUdeviceptr src, gsize size);
+  CUresult (*memcpy_dtod_async) (CUdeviceptr dst, CUdeviceptr src,
+      gsize size, CUstream stream);
+} CudaProbe;
+
+/* cuModuleLoadDataEx's options for the JIT's error log */
+#define CU_JIT_ERROR_LOG_BUFFER 5
+#define CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES 6
+
+/* Fills @cu from libcuda.so.1 and initialises the driver; FALSE where
+ * there is no driver or it lacks an entry point. */
+static inline gboolean
+cuda_probe_load (CudaProbe * cu)
+{
+  GModule *m = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY);
+  const struct
+  {
+    const gchar *name;
+    gpointer *slot;
+  } symbols[] = {
+    {"cuInit", (gpointer *) & cu->init},
+    {"cuDeviceGet", (gpointer *) & cu->device_get},
+    {"cuCtxCreate_v2", (gpointer *) & cu->ctx_create},
+    {"cuCtxSetCurrent", (gpointer *) & cu->ctx_set_current},
+    {"cuModuleLoadDataEx", (gpointer *) & cu->module_load_data_ex},
+    {"cuModuleGetFunction", (gpointer *) & cu->module_get_function},
+    {"cuLaunchKernel", (gpointer *) & cu->launch_kernel},
+    {"cuStreamCreate", (gpointer *) & cu->stream_create},
+    {"cuStreamSynchronize", (gpointer *) & cu->stream_synchronize},
+    {"cuMemAlloc_v2", (gpointer *) & cu->mem_alloc},
+    {"cuMemcpyHtoD_v2", (gpointer *) & cu->memcpy_htod},
+    {"cuMemcpyDtoH_v2", (gpointer *) & cu->memcpy_dtoh},
+    {"cuMemcpyDtoDAsync_v2", (gpointer *) & cu->memcpy_dtod_async},
+  };
+  guint i;
+
+  for (i = 0; m && i < G_N_ELEMENTS (symbols); i++)
+    if (!g_module_symbol (m, symbols[i].name, symbols[i].slot))
+      return FALSE;
+  return m != NULL && cu->init (0) == 0;
+}
+
+/* @image (PTX) into a module of the current context; NULL with the JIT's
+ * log printed where the driver refuses it. */
+static inline CUmodule
+cuda_probe_load_module (const CudaProbe * cu, gconstpointer image)
+{
+  gchar log[8192] = "";
+  gint options[] = { CU_JIT_ERROR_LOG_BUFFER,
+    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
+  };
+  gpointer values[] = { log, GSIZE_TO_POINTER (sizeof (log)) };
+  CUmodule module = NULL;
+  const CUresult r = cu->module_load_data_ex (&module, image,
+      G_N_ELEMENTS (options), options, values);
+
+  if (r != 0) {
+    g_printerr ("cuModuleLoadDataEx: %d\n%s\n", r, log);
+    return NULL;
+  }
+  return module;
+}
+
+#endif /* __GPU_CUDA_PROBE_H__ */
