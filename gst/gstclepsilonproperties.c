@@ -324,7 +324,7 @@ install_device_properties (GObjectClass * gobject_class)
    * on the frames in place. Where their frames are shared virtual memory
    * (PoCL), a value above 1 leaves frames from the element's pool in
    * flight, so that one frame's launch overlaps the previous one's kernel:
-   * that paid on 2 cores and not on 16 (docs/benchmarks.md). Frames are
+   * that paid on 2 cores and not on 16 (commit cbd214f). Frames are
    * not held back, so the element adds no latency.
    * Applies from the next caps.
    */

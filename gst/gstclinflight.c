@@ -99,8 +99,8 @@ gst_cl_in_flight_new (GstClContext * context, guint depth, GError ** error)
   /* Frames in flight overlap transfers on a discrete GPU. Where kernels
    * work on the frames in place, one frame at a time by default; with SVM
    * frames a depth asked for overlaps a frame's launch and wait with the
-   * next one's kernel, which paid on 2 cores and not on 16 (PoCL,
-   * docs/benchmarks.md); without SVM the CPU's maps would wait anyway. */
+   * next one's kernel, which paid on 2 cores and not on 16 (PoCL, commit
+   * cbd214f); without SVM the CPU's maps would wait anyway. */
   self->depth = gst_cl_context_is_host_unified (context) &&
       (depth == 0 || !gst_cl_context_has_fine_svm (context)) ? 1 :
       depth == 0 ? GST_CL_IN_FLIGHT_AUTO_DEPTH :
