@@ -20,28 +20,33 @@
 
 /* cl-cuda-slices [ITERATIONS]
  *
- * Whether the GPU time-slices between a CUDA context and an OpenCL context
- * of the same process, as between a decoder's GstCudaContext and the
+ * Whether the GPU makes a CUDA context wait for its turn behind an OpenCL
+ * context of the same process, as a decoder's GstCudaContext beside the
  * element's OpenCL context (docs/benchmarks.md, many streams on one GPU).
- * A CUDA context of its own (cuCtxCreate, as GStreamer's) launches an
- * empty kernel and waits for it, ITERATIONS times (default 2000), and
- * copies 3 MB (a 1080p NV12 frame) device to device and waits for that:
- * the median, 90th percentile and largest round trip in microseconds,
- * while the GPU
- *   - is idle;
- *   - runs kernels back to back from a thread on an OpenCL queue of the
- *     same GPU (each filling the GPU for milliseconds);
- *   - runs the same load as a CUDA kernel from another stream of the same
- *     CUDA context (which the GPU may run beside the empty kernel);
- *   - runs it from a second CUDA context.
- * Each load also prints how many of its kernels a second completed. Round
- * trips of about a time slice (milliseconds) under the OpenCL load and the
- * second context, against tens of microseconds beside the same context's
- * stream, say that the contexts take turns on the whole GPU: the
- * decoders' work waits behind the element's, and the way out is to run
- * the element's kernels in the decoder's context. The CUDA kernels are
- * PTX written here, compiled by the driver. Exits 1 where there is no
- * NVIDIA OpenCL device or no CUDA driver. */
+ * A CUDA context of its own (cuCtxCreate, as GStreamer's), on the GPU of
+ * the first NVIDIA OpenCL device, launches an empty kernel on a stream of
+ * the highest priority and waits for it, ITERATIONS times (default 2000),
+ * and copies 3 MB (a 1080p NV12 frame) device to device and waits: the
+ * median, 90th percentile and largest round trip in microseconds, while
+ *   - the GPU is idle;
+ *   - OpenCL keeps long kernels queued (two at a time, each milliseconds
+ *     long, in work-groups of about a tenth of a millisecond);
+ *   - OpenCL keeps short kernels queued (four at a time, each a few
+ *     tenths of a millisecond, as several elements' stages);
+ *   - another stream of the same CUDA context keeps the long kernels
+ *     queued, at the default priority;
+ *   - a second CUDA context keeps them queued.
+ * Each load prints its kernels' length. How to read it: beside the same
+ * context's load the empty kernel waits for a free place, about one
+ * work-group's time; if it waits about as long under OpenCL's load and
+ * the second context's (a time slice, or the load kernel's end), the GPU
+ * gives the contexts turns, and a decoder's kernels wait behind the
+ * element's: the way out is to run the element's kernels in the decoder's
+ * context (cl-ptx-in-cuda asks whether they can). If the kernels wait but
+ * the copies do not, the decoder's copies (copy engines) are not held up,
+ * only its kernels. The CUDA kernels are PTX written here, compiled by the
+ * driver. Exits 1 where there is no NVIDIA OpenCL device or no CUDA
+ * driver, or a call fails (named). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -76,14 +81,36 @@ static const gchar cl_source[] =
     "  for (uint i = 0; i < n; i++) x = x * 1664525u + 1013904223u;\n"
     "  if (x == 12345u) out[0] = x;\n}\n";
 
-/* Work-groups of 256 a load kernel takes, and each work-item's count:
- * milliseconds of the whole GPU a kernel, in work-groups short enough
- * (about a tenth of a millisecond) that a kernel of the same context
- * finds a free place soon. */
-#define LOAD_GROUPS 32768
+/* Each work-item's count: a work-group of 256 lasts about a tenth of a
+ * millisecond. A long load kernel's work-groups (milliseconds of the whole
+ * GPU) and a short one's (a few waves of work-groups). */
 #define LOAD_COUNT 2000
+#define LONG_GROUPS (16 * 32768)
+#define SHORT_GROUPS 3072
+#define MAX_DEPTH 4
 
-/* A context with the two kernels. */
+#define CU_OK(call) cu_ok ((call), #call)
+#define CL_OK(call) cl_ok ((call), #call)
+
+static void
+cu_ok (CUresult r, const gchar * what)
+{
+  if (r != 0) {
+    g_printerr ("%s failed: %d\n", what, r);
+    exit (1);
+  }
+}
+
+static void
+cl_ok (cl_int s, const gchar * what)
+{
+  if (s != CL_SUCCESS) {
+    g_printerr ("%s failed: %d\n", what, s);
+    exit (1);
+  }
+}
+
+/* A context with the two kernels and a stream. */
 typedef struct
 {
   CUcontext context;
@@ -92,69 +119,90 @@ typedef struct
 } Side;
 
 typedef enum
-{ LOAD_NONE, LOAD_OPENCL, LOAD_SAME_CONTEXT, LOAD_OTHER_CONTEXT } Load;
+{ LOAD_NONE, LOAD_OPENCL, LOAD_CUDA } LoadKind;
 
 typedef struct
 {
   const CudaProbe *cu;
-  Load load;
-  Side *side;                   /* the CUDA load's context */
+  LoadKind kind;
+  guint groups, depth;          /* a kernel's work-groups, kernels queued */
+  Side *side;                   /* LOAD_CUDA: the context */
   CUstream stream;              /* and its stream */
   CUdeviceptr out;
-  cl_command_queue queue;
+  cl_command_queue queue;       /* LOAD_OPENCL */
   cl_kernel kernel;
   gint stop;                    /* atomic */
-  gint kernels;                 /* how many it completed */
+  guint kernels;                /* how many it completed */
   gdouble seconds;
-} Loader;
+} Load;
 
-/* A new context on CUDA device 0 with the kernels and a stream; FALSE with
- * a message where the driver refuses. */
-static gboolean
-side_new (const CudaProbe * cu, Side * side)
+/* A new context on CUDA device @ordinal with the kernels and a stream of
+ * the highest priority (the one measured). */
+static void
+side_new (const CudaProbe * cu, gint ordinal, Side * side)
 {
   CUmodule module;
-  gint device;
-  CUresult r = 0;
+  gint device, least, greatest;
 
-  if ((r = cu->device_get (&device, 0)) != 0 ||
-      (r = cu->ctx_create (&side->context, 0, device)) != 0 ||
-      !(module = cuda_probe_load_module (cu, ptx)) ||
-      (r = cu->module_get_function (&side->nothing, module, "nothing")) != 0
-      || (r = cu->module_get_function (&side->spin, module, "spin")) != 0 ||
-      (r = cu->stream_create (&side->stream, 1)) != 0) {
-    g_printerr ("CUDA set-up failed: %d\n", r);
-    return FALSE;
-  }
-  return TRUE;
+  CU_OK (cu->device_get (&device, ordinal));
+  CU_OK (cu->ctx_create (&side->context, 0, device));
+  if (!(module = cuda_probe_load_module (cu, ptx)))
+    exit (1);
+  CU_OK (cu->module_get_function (&side->nothing, module, "nothing"));
+  CU_OK (cu->module_get_function (&side->spin, module, "spin"));
+  CU_OK (cu->ctx_get_stream_priority_range (&least, &greatest));
+  CU_OK (cu->stream_create_with_priority (&side->stream, 1, greatest));
 }
 
+/* Keeps l->depth kernels queued until told to stop, waiting for the oldest
+ * before the next. */
 static gpointer
 run_load (gpointer data)
 {
-  Loader *l = data;
+  Load *l = data;
   const gint64 t0 = g_get_monotonic_time ();
-  guint n = LOAD_COUNT;
+  const size_t global = (size_t) l->groups * 256, local = 256;
+  cl_event cl_done[MAX_DEPTH] = { NULL };
+  CUevent cu_done[MAX_DEPTH];
+  guint n = LOAD_COUNT, i, queued = 0;
 
-  if (l->load == LOAD_SAME_CONTEXT || l->load == LOAD_OTHER_CONTEXT)
-    l->cu->ctx_set_current (l->side->context);
-  while (!g_atomic_int_get (&l->stop)) {
-    if (l->load == LOAD_OPENCL) {
-      const size_t global = LOAD_GROUPS * 256, local = 256;
-
-      clEnqueueNDRangeKernel (l->queue, l->kernel, 1, NULL, &global, &local,
-          0, NULL, NULL);
-      clFinish (l->queue);
+  if (l->kind == LOAD_CUDA) {
+    CU_OK (l->cu->ctx_set_current (l->side->context));
+    for (i = 0; i < l->depth; i++)
+      CU_OK (l->cu->event_create (&cu_done[i], 0));
+  }
+  for (i = 0; !g_atomic_int_get (&l->stop); i = (i + 1) % l->depth) {
+    if (queued == l->depth) {   /* the oldest, in slot i */
+      if (l->kind == LOAD_OPENCL) {
+        CL_OK (clWaitForEvents (1, &cl_done[i]));
+        clReleaseEvent (cl_done[i]);
+      } else {
+        CU_OK (l->cu->event_synchronize (cu_done[i]));
+      }
+      l->kernels++;
+      queued--;
+    }
+    if (l->kind == LOAD_OPENCL) {
+      CL_OK (clEnqueueNDRangeKernel (l->queue, l->kernel, 1, NULL, &global,
+              &local, 0, NULL, &cl_done[i]));
+      CL_OK (clFlush (l->queue));
     } else {
       gpointer params[] = { &l->out, &n };
 
-      l->cu->launch_kernel (l->side->spin, LOAD_GROUPS, 1, 1, 256, 1, 1, 0,
-          l->stream, params, NULL);
-      l->cu->stream_synchronize (l->stream);
+      CU_OK (l->cu->launch_kernel (l->side->spin, l->groups, 1, 1, 256, 1, 1,
+              0, l->stream, params, NULL));
+      CU_OK (l->cu->event_record (cu_done[i], l->stream));
     }
-    l->kernels++;
+    queued++;
   }
+  if (l->kind == LOAD_OPENCL)
+    CL_OK (clFinish (l->queue));
+  else
+    CU_OK (l->cu->stream_synchronize (l->stream));
   l->seconds = (g_get_monotonic_time () - t0) / 1e6;
+  for (i = 0; l->kind == LOAD_OPENCL && i < l->depth; i++)
+    if (cl_done[i])
+      clReleaseEvent (cl_done[i]);
   return NULL;
 }
 
@@ -164,46 +212,59 @@ print_round_trips (const gchar * what, gdouble * us, gint n)
 {
   const gdouble mid = median (us, n);   /* sorts */
 
-  g_print ("  %-36s median %8.1f  p90 %8.1f  max %8.1f us\n", what, mid,
+  g_print ("  %-34s median %8.1f  p90 %8.1f  max %8.1f us\n", what, mid,
       us[n * 9 / 10], us[n - 1]);
 }
 
-/* @main's round trips, @iterations of each kind, under @l's load. */
+/* @iterations round trips of @s's empty kernel and of a copy between @a
+ * and @b, into @kernel_us and @copy_us (NULL: not kept). */
 static void
-measure (const CudaProbe * cu, const Side * main_side, CUdeviceptr a,
-    CUdeviceptr b, gint iterations, Loader * l, const gchar * name)
+round_trips (const CudaProbe * cu, const Side * s, CUdeviceptr a,
+    CUdeviceptr b, gint iterations, gdouble * kernel_us, gdouble * copy_us)
+{
+  gint i;
+
+  CU_OK (cu->ctx_set_current (s->context));
+  for (i = 0; i < iterations; i++) {
+    gint64 t0 = g_get_monotonic_time ();
+
+    CU_OK (cu->launch_kernel (s->nothing, 1, 1, 1, 32, 1, 1, 0, s->stream,
+            NULL, NULL));
+    CU_OK (cu->stream_synchronize (s->stream));
+    if (kernel_us)
+      kernel_us[i] = g_get_monotonic_time () - t0;
+    t0 = g_get_monotonic_time ();
+    CU_OK (cu->memcpy_dtod_async (b, a, 1920 * 1080 * 3 / 2, s->stream));
+    CU_OK (cu->stream_synchronize (s->stream));
+    if (copy_us)
+      copy_us[i] = g_get_monotonic_time () - t0;
+  }
+}
+
+/* The round trips of @s under @l's load, printed under @name. */
+static void
+measure (const CudaProbe * cu, const Side * s, CUdeviceptr a, CUdeviceptr b,
+    gint iterations, Load * l, const gchar * name)
 {
   gdouble *kernel_us = g_new (gdouble, iterations);
   gdouble *copy_us = g_new (gdouble, iterations);
   GThread *thread = NULL;
-  gint i;
 
   l->stop = 0;
   l->kernels = 0;
-  if (l->load != LOAD_NONE) {
+  if (l->kind != LOAD_NONE) {
     thread = g_thread_new ("load", run_load, l);
-    g_usleep (200000);          /* the load under way */
+    g_usleep (300000);          /* the load under way */
   }
-  cu->ctx_set_current (main_side->context);
-  for (i = 0; i < iterations; i++) {
-    gint64 t0 = g_get_monotonic_time ();
-
-    cu->launch_kernel (main_side->nothing, 1, 1, 1, 32, 1, 1, 0,
-        main_side->stream, NULL, NULL);
-    cu->stream_synchronize (main_side->stream);
-    kernel_us[i] = g_get_monotonic_time () - t0;
-    t0 = g_get_monotonic_time ();
-    cu->memcpy_dtod_async (b, a, 1920 * 1080 * 3 / 2, main_side->stream);
-    cu->stream_synchronize (main_side->stream);
-    copy_us[i] = g_get_monotonic_time () - t0;
-  }
+  round_trips (cu, s, a, b, iterations, kernel_us, copy_us);
   if (thread) {
     g_atomic_int_set (&l->stop, 1);
     g_thread_join (thread);
   }
   g_print ("%s", name);
-  if (l->load != LOAD_NONE)
-    g_print (" (the load: %.0f kernels a second)", l->kernels / l->seconds);
+  if (l->kind != LOAD_NONE && l->kernels > 0)
+    g_print (" (the load: %u kernels, %.3f ms each)", l->kernels,
+        l->seconds * 1000 / l->kernels);
   g_print ("\n");
   print_round_trips ("empty kernel, launch and wait:", kernel_us, iterations);
   print_round_trips ("3 MB copy on the GPU, and wait:", copy_us, iterations);
@@ -211,63 +272,87 @@ measure (const CudaProbe * cu, const Side * main_side, CUdeviceptr a,
   g_free (copy_us);
 }
 
+/* The OpenCL load's kernel on @device; exits where it does not build. */
+static cl_kernel
+opencl_load_kernel (cl_device_id device, cl_command_queue * queue)
+{
+  const gchar *source = cl_source;
+  const cl_uint n = LOAD_COUNT;
+  cl_int s = CL_SUCCESS;
+  cl_context cl = clCreateContext (NULL, 1, &device, NULL, NULL, &s);
+  cl_program program;
+  cl_kernel kernel;
+  cl_mem out;
+
+  CL_OK (s);
+  *queue = clCreateCommandQueue (cl, device, 0, &s);
+  CL_OK (s);
+  program = clCreateProgramWithSource (cl, 1, &source, NULL, &s);
+  CL_OK (s);
+  CL_OK (clBuildProgram (program, 1, &device, NULL, NULL, NULL));
+  kernel = clCreateKernel (program, "spin", &s);
+  CL_OK (s);
+  out = clCreateBuffer (cl, CL_MEM_READ_WRITE, 4, NULL, &s);
+  CL_OK (s);
+  CL_OK (clSetKernelArg (kernel, 0, sizeof (out), &out));
+  CL_OK (clSetKernelArg (kernel, 1, sizeof (n), &n));
+  return kernel;
+}
+
 int
 main (int argc, char **argv)
 {
   const gint iterations = argc > 1 ? MAX (atoi (argv[1]), 10) : 2000;
   const cl_device_id device = nvidia_device ();
-  const gchar *source = cl_source;
   CudaProbe cu = { 0 };
-  Side main_side, other_side;
-  Loader l = { &cu };
-  CUdeviceptr a, b;
-  cl_context cl;
-  cl_program program;
-  cl_mem out;
-  cl_int status;
-  guint n = LOAD_COUNT;
+  Side measured, other;
+  Load l = { &cu };
+  CUdeviceptr a, b, other_out;
+  gint ordinal;
 
   if (!device || !cuda_probe_load (&cu)) {
     g_printerr ("no NVIDIA OpenCL device or no CUDA driver\n");
     return 1;
   }
-  if (!side_new (&cu, &main_side) || !side_new (&cu, &other_side))
-    return 1;
-  cu.ctx_set_current (main_side.context);
-  cu.mem_alloc (&a, 1920 * 1080 * 3 / 2);
-  cu.mem_alloc (&b, 1920 * 1080 * 3 / 2);
-  cu.mem_alloc (&l.out, 4);
-  cu.stream_create (&l.stream, 1);      /* main_side's second stream */
-
-  cl = clCreateContext (NULL, 1, &device, NULL, NULL, &status);
-  l.queue = clCreateCommandQueue (cl, device, 0, &status);
-  program = clCreateProgramWithSource (cl, 1, &source, NULL, &status);
-  status = clBuildProgram (program, 1, &device, NULL, NULL, NULL);
-  l.kernel = clCreateKernel (program, "spin", &status);
-  out = clCreateBuffer (cl, CL_MEM_READ_WRITE, 4, NULL, &status);
-  clSetKernelArg (l.kernel, 0, sizeof (out), &out);
-  clSetKernelArg (l.kernel, 1, sizeof (n), &n);
-  if (status != CL_SUCCESS) {
-    g_printerr ("OpenCL set-up failed: %d\n", status);
+  if ((ordinal = cuda_probe_device_of (&cu, device)) < 0) {
+    g_printerr ("no CUDA device is the OpenCL device\n");
     return 1;
   }
+  side_new (&cu, ordinal, &measured);
+  side_new (&cu, ordinal, &other);
+  CU_OK (cu.ctx_set_current (other.context));
+  CU_OK (cu.mem_alloc (&other_out, 4));
+  CU_OK (cu.ctx_set_current (measured.context));
+  CU_OK (cu.mem_alloc (&a, 1920 * 1080 * 3 / 2));
+  CU_OK (cu.mem_alloc (&b, 1920 * 1080 * 3 / 2));
+  CU_OK (cu.mem_alloc (&l.out, 4));
+  CU_OK (cu.stream_create (&l.stream, 1));      /* default priority */
+  l.kernel = opencl_load_kernel (device, &l.queue);
+  g_print ("CUDA device %d, its OpenCL device's GPU; %d round trips a row\n",
+      ordinal, iterations);
 
-  l.load = LOAD_NONE;
-  measure (&cu, &main_side, a, b, iterations, &l, "idle GPU");
-  l.load = LOAD_OPENCL;
-  measure (&cu, &main_side, a, b, iterations, &l,
-      "OpenCL kernels back to back, same process");
-  l.load = LOAD_SAME_CONTEXT;
-  l.side = &main_side;
-  measure (&cu, &main_side, a, b, iterations, &l,
-      "CUDA kernels, another stream of the same context");
-  /* the other context's own stream and buffer */
-  cu.ctx_set_current (other_side.context);
-  cu.mem_alloc (&l.out, 4);
-  l.stream = other_side.stream;
-  l.load = LOAD_OTHER_CONTEXT;
-  l.side = &other_side;
-  measure (&cu, &main_side, a, b, iterations, &l,
-      "CUDA kernels, a second CUDA context");
+  round_trips (&cu, &measured, a, b, 50, NULL, NULL);   /* warm-up */
+  l.kind = LOAD_NONE;
+  measure (&cu, &measured, a, b, iterations, &l, "idle GPU");
+  l.kind = LOAD_OPENCL;
+  l.groups = LONG_GROUPS;
+  l.depth = 2;
+  measure (&cu, &measured, a, b, iterations, &l,
+      "OpenCL, long kernels, same process");
+  l.groups = SHORT_GROUPS;
+  l.depth = 4;
+  measure (&cu, &measured, a, b, iterations, &l,
+      "OpenCL, short kernels, same process");
+  l.kind = LOAD_CUDA;
+  l.groups = LONG_GROUPS;
+  l.depth = 2;
+  l.side = &measured;
+  measure (&cu, &measured, a, b, iterations, &l,
+      "CUDA, long kernels, same context");
+  l.side = &other;
+  l.stream = other.stream;
+  l.out = other_out;
+  measure (&cu, &measured, a, b, iterations, &l,
+      "CUDA, long kernels, a second context");
   return 0;
 }

@@ -26,8 +26,8 @@
  * program (kernels/dct-tiles.cl: 64-sample tiles, work-groups of 256) with
  * NVIDIA's OpenCL and runs dct_tile, 16 passes at threshold 39, on a
  * random 8-bit plane (default 1920x1080); then loads the program's binary,
- * which NVIDIA's OpenCL writes as PTX, into a CUDA context of its own
- * (cuModuleLoadDataEx), launches the same kernel there with the same
+ * which NVIDIA's OpenCL writes as PTX, into a CUDA context of its own on
+ * the same GPU (cuModuleLoadDataEx), launches the same kernel there with the same
  * arguments and geometry, and compares the two outputs byte for byte.
  * Prints the median wall ms of each launch and its wait over ITERATIONS
  * (default 200). Exits 0 where the outputs are equal, 1 where they differ
@@ -159,10 +159,10 @@ run_opencl (cl_device_id device, const guint8 * in, guint8 * out, gint width,
 }
 
 /* The CUDA side: @ptx's dct_tile on @in into @out, in a context of its
- * own, the median ms into @ms. */
+ * own on the GPU of OpenCL's @cl_device, the median ms into @ms. */
 static gboolean
-run_cuda (const gchar * ptx, const guint8 * in, guint8 * out, gint width,
-    gint height, gint iterations, gdouble * ms)
+run_cuda (cl_device_id cl_device, const gchar * ptx, const guint8 * in,
+    guint8 * out, gint width, gint height, gint iterations, gdouble * ms)
 {
   StageArgs a = stage_args (width, height);
   const gsize size = (gsize) width * height;
@@ -175,9 +175,11 @@ run_cuda (const gchar * ptx, const guint8 * in, guint8 * out, gint width,
   CUmodule module;
   CUstream stream;
   CUresult r = 0;
-  gint device, i;
+  gint ordinal = -1, device, i;
 
-  if (!cuda_probe_load (&cu) || cu.device_get (&device, 0) != 0 ||
+  if (!cuda_probe_load (&cu) ||
+      (ordinal = cuda_probe_device_of (&cu, cl_device)) < 0 ||
+      cu.device_get (&device, ordinal) != 0 ||
       cu.ctx_create (&context, 0, device) != 0) {
     g_printerr ("CUDA: no driver or no context\n");
     return FALSE;
@@ -251,7 +253,7 @@ main (int argc, char **argv)
       "the binary: %zu bytes, %s\n", width, height, PASSES, THRESHOLD, cl_ms,
       iterations, strlen (ptx), strstr (ptx, ".entry dct_tile") ?
       "PTX with dct_tile" : "no PTX entry dct_tile in it");
-  if (!run_cuda (ptx, in, cu_out, width, height, iterations, &cu_ms))
+  if (!run_cuda (device, ptx, in, cu_out, width, height, iterations, &cu_ms))
     return 1;
   for (i = 0; i < size; i++)
     differ += cl_out[i] != cu_out[i];

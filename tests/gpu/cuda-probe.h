@@ -26,16 +26,21 @@
 #ifndef __GPU_CUDA_PROBE_H__
 #define __GPU_CUDA_PROBE_H__
 
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
 #include <gmodule.h>
+#include <string.h>
 
 typedef int CUresult;
-typedef gpointer CUcontext, CUmodule, CUfunction, CUstream;
+typedef gpointer CUcontext, CUmodule, CUfunction, CUstream, CUevent;
 typedef guint64 CUdeviceptr;
 
 typedef struct
 {
   CUresult (*init) (guint flags);
   CUresult (*device_get) (gint * device, gint ordinal);
+  CUresult (*device_get_count) (gint * count);
+  CUresult (*device_get_uuid) (guint8 uuid[16], gint device);
   CUresult (*ctx_create) (CUcontext * context, guint flags, gint device);
   CUresult (*ctx_set_current) (CUcontext context);
   CUresult (*module_load_data_ex) (CUmodule * module, gconstpointer image,
@@ -46,6 +51,12 @@ typedef struct
       guint bx, guint by, guint bz, guint shared, CUstream stream,
       gpointer * params, gpointer * extra);
   CUresult (*stream_create) (CUstream * stream, guint flags);
+  CUresult (*stream_create_with_priority) (CUstream * stream, guint flags,
+      gint priority);
+  CUresult (*ctx_get_stream_priority_range) (gint * least, gint * greatest);
+  CUresult (*event_create) (CUevent * event, guint flags);
+  CUresult (*event_record) (CUevent event, CUstream stream);
+  CUresult (*event_synchronize) (CUevent event);
   CUresult (*stream_synchronize) (CUstream stream);
   CUresult (*mem_alloc) (CUdeviceptr * ptr, gsize size);
   CUresult (*memcpy_htod) (CUdeviceptr dst, gconstpointer src, gsize size);
@@ -71,12 +82,21 @@ cuda_probe_load (CudaProbe * cu)
   } symbols[] = {
     {"cuInit", (gpointer *) & cu->init},
     {"cuDeviceGet", (gpointer *) & cu->device_get},
+    {"cuDeviceGetCount", (gpointer *) & cu->device_get_count},
+    {"cuDeviceGetUuid", (gpointer *) & cu->device_get_uuid},
     {"cuCtxCreate_v2", (gpointer *) & cu->ctx_create},
     {"cuCtxSetCurrent", (gpointer *) & cu->ctx_set_current},
     {"cuModuleLoadDataEx", (gpointer *) & cu->module_load_data_ex},
     {"cuModuleGetFunction", (gpointer *) & cu->module_get_function},
     {"cuLaunchKernel", (gpointer *) & cu->launch_kernel},
     {"cuStreamCreate", (gpointer *) & cu->stream_create},
+    {"cuStreamCreateWithPriority",
+        (gpointer *) & cu->stream_create_with_priority},
+    {"cuCtxGetStreamPriorityRange",
+        (gpointer *) & cu->ctx_get_stream_priority_range},
+    {"cuEventCreate", (gpointer *) & cu->event_create},
+    {"cuEventRecord", (gpointer *) & cu->event_record},
+    {"cuEventSynchronize", (gpointer *) & cu->event_synchronize},
     {"cuStreamSynchronize", (gpointer *) & cu->stream_synchronize},
     {"cuMemAlloc_v2", (gpointer *) & cu->mem_alloc},
     {"cuMemcpyHtoD_v2", (gpointer *) & cu->memcpy_htod},
@@ -89,6 +109,25 @@ cuda_probe_load (CudaProbe * cu)
     if (!g_module_symbol (m, symbols[i].name, symbols[i].slot))
       return FALSE;
   return m != NULL && cu->init (0) == 0;
+}
+
+/* The CUDA device that is OpenCL's @device (the same UUID,
+ * cl_khr_device_uuid), so that both APIs work on one GPU of several; -1
+ * where none is. */
+static inline gint
+cuda_probe_device_of (const CudaProbe * cu, cl_device_id device)
+{
+  guint8 cl_uuid[CL_UUID_SIZE_KHR], uuid[16];
+  gint n = 0, i, d;
+
+  if (clGetDeviceInfo (device, CL_DEVICE_UUID_KHR, sizeof (cl_uuid), cl_uuid,
+          NULL) != CL_SUCCESS || cu->device_get_count (&n) != 0)
+    return -1;
+  for (i = 0; i < n; i++)
+    if (cu->device_get (&d, i) == 0 && cu->device_get_uuid (uuid, d) == 0 &&
+        memcmp (uuid, cl_uuid, sizeof (uuid)) == 0)
+      return i;
+  return -1;
 }
 
 /* @image (PTX) into a module of the current context; NULL with the JIT's

@@ -24,10 +24,14 @@
 # Prints one row per clip, mode and N: frames a second of the decoders
 # alone, then with each filter as a share of that, on each memory path; then
 # the element's host waits (ms a frame, by cause, mean over the chains of
-# the last round). Separate processes preroll, then play together at a
-# time set START_S (3) + N_START_S (1) x N seconds after they start; a
-# process late for it says so in its log ("ready ... after the start
-# time"). Logs in $OUT (default /tmp/out/streams).
+# the last round). Separate processes (procs, gpuprocs) preroll, then play
+# together at a time set START_S (3) + N_START_S (1) x N seconds after they
+# start; SYNC_START=1 starts the chains of one process so too (otherwise
+# their time runs from the first frame of any chain, set-up included), for
+# comparisons with gpuprocs, which with GPUS=1 is one process as chains. A
+# process late for the start, or one without EOS, is named on stderr (its
+# log says "ready ... after the start time"). Logs in $OUT (default
+# /tmp/out/streams).
 set -uo pipefail
 rt=${CLEPSILON_GPU_RUNTIME:?"set it to the GPU machine's runtime folder (tests/gpu/README.md)"}
 [ -f "$rt/gst-env.sh" ] || { echo "$0: no gst-env.sh in $rt (tests/gpu/README.md)" >&2; exit 2; }
@@ -70,13 +74,29 @@ aggregate () {
     END {printf "%.0f\n", (mx > mn ? f * 1e6 / (mx - mn) : 0)}' "$@"
 }
 
+# Every process prerolls, then all play at once (cl-cuda-seek.c), START_S +
+# N_START_S x N seconds from now (N: the chains, whose set-up takes seconds).
+start_at () { # N
+  export CL_CUDA_SEEK_START_AT=$(($(date +%s%6N) + (START_S + N_START_S * $1) * 1000000))
+}
+
+# Says on stderr which of the logs given came late to the start or did not
+# reach EOS: their frames, or the lack of them, are in that cell.
+check_logs () {
+  local f
+  for f in "$@"; do
+    grep -q "after the start time" "$f" && echo "$0: late to the start: $f" >&2
+    grep -q "EOS yes" "$f" || echo "$0: no EOS: $f" >&2
+  done
+  return 0
+}
+
 measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
-  local k p=""
+  local g k p=""
   export GST_PLUGIN_PATH=$rt/$6/gst GST_REGISTRY=/tmp/gst-registry-$6.bin
   set -- "$1" "$2" "$3" "$4" "$5" "$7"
   if [ "$2" = procs ]; then
-    # every process prerolls, then all play at once (cl-cuda-seek.c)
-    export CL_CUDA_SEEK_START_AT=$(($(date +%s%6N) + (START_S + N_START_S * $3) * 1000000))
+    start_at "$3"
     for k in $(seq "$3"); do
       timeout 300 "$seek" "$(chain "$1" "$4" "$5" "$k")" 0 > "$6.$k" 2>&1 &
     done
@@ -84,7 +104,7 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
     unset CL_CUDA_SEEK_START_AT
   elif [ "$2" = gpuprocs ]; then
     # a process a GPU, each with the chains of its GPU's streams
-    export CL_CUDA_SEEK_START_AT=$(($(date +%s%6N) + (START_S + N_START_S * GPUS) * 1000000))
+    start_at "$3"
     for g in $(seq 0 $((GPUS - 1))); do
       p=""
       for k in $(seq "$3"); do
@@ -95,9 +115,12 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
     wait
     unset CL_CUDA_SEEK_START_AT
   else
+    [ "${SYNC_START:-0}" = 1 ] && start_at "$3"
     for k in $(seq "$3"); do p="$p $(chain "$1" "$4" "$5" "$k")"; done
     timeout 300 "$seek" "$p" 0 > "$6.1" 2>&1
+    unset CL_CUDA_SEEK_START_AT
   fi
+  check_logs "$6".*
   aggregate "$6".*
 }
 
@@ -145,7 +168,7 @@ for b in $BUILDS; do  # warms the registries and the kernel caches
     "$seek" "$(chain 1080 cuda auto 1)" 0 > /dev/null 2>&1
 done
 printf "%-5s %-8s %3s" clip mode N
-for c in "${configs[@]}"; do c=${c% build}; printf " %12s" "${c// /:}"; done; echo
+for c in "${configs[@]}"; do c=${c% build}; printf " %14s" "${c// /:}"; done; echo
 for clip in $CLIPS; do
   for mode in $MODES; do
     for n in $NS; do
@@ -165,9 +188,9 @@ for clip in $CLIPS; do
         set -- $c
         fps[$c]=$(printf "%s\n" ${fps[$c]} | median)
         if [ "$2" = dec ]; then
-          printf " %12s" "${fps[$c]}"
+          printf " %14s" "${fps[$c]}"
         else
-          printf " %7s %3d%%" "${fps[$c]}" $((100 * fps[$c] / (fps[$1 dec build] > 0 ? fps[$1 dec build] : 1)))
+          printf " %9s %3d%%" "${fps[$c]}" $((100 * fps[$c] / (fps[$1 dec build] > 0 ? fps[$1 dec build] : 1)))
         fi
       done
       echo

@@ -18,9 +18,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 
-/* The GPU machine's probes (cl-host-register, cl-cuda-slices) take the first
- * GPU of NVIDIA's OpenCL platform, which is CUDA device 0 on a machine of
- * one GPU. */
+/* The GPU machine's probes (cl-host-register, cl-cuda-slices,
+ * cl-ptx-in-cuda) take the first GPU of NVIDIA's OpenCL platform; those
+ * that use CUDA too find its CUDA device by UUID (cuda-probe.h). */
 
 #ifndef __GPU_NVIDIA_DEVICE_H__
 #define __GPU_NVIDIA_DEVICE_H__
