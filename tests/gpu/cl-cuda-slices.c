@@ -30,15 +30,16 @@
  * median, 90th percentile and largest round trip in microseconds, while
  *   - the GPU is idle;
  *   - OpenCL keeps long kernels queued (two at a time, each milliseconds
- *     long, in work-groups of about a tenth of a millisecond);
- *   - OpenCL keeps short kernels queued (four at a time, each a few
- *     tenths of a millisecond, as several elements' stages);
+ *     long, in work-groups of some tens of microseconds);
+ *   - OpenCL keeps short kernels queued (four at a time, each about a
+ *     tenth of a millisecond, as several elements' stages);
  *   - another stream of the same CUDA context keeps the long kernels
  *     queued, at the default priority;
- *   - a second CUDA context keeps them queued.
+ *   - a second CUDA context keeps them queued, at the default priority.
+ * A row stops after 10 s, saying how many round trips it made.
  * Each load prints its kernels' length. How to read it: beside the same
  * context's load the empty kernel waits for a free place, about one
- * work-group's time; if it waits about as long under OpenCL's load and
+ * work-group's time (tens of microseconds); if it waits about as long under OpenCL's load and
  * the second context's (a time slice, or the load kernel's end), the GPU
  * gives the contexts turns, and a decoder's kernels wait behind the
  * element's: the way out is to run the element's kernels in the decoder's
@@ -81,13 +82,15 @@ static const gchar cl_source[] =
     "  for (uint i = 0; i < n; i++) x = x * 1664525u + 1013904223u;\n"
     "  if (x == 12345u) out[0] = x;\n}\n";
 
-/* Each work-item's count: a work-group of 256 lasts about a tenth of a
- * millisecond. A long load kernel's work-groups (milliseconds of the whole
- * GPU) and a short one's (a few waves of work-groups). */
+/* Each work-item's count: a work-group of 256 lasts some tens of
+ * microseconds. A long load kernel's work-groups (milliseconds of the
+ * whole GPU) and a short one's (a few waves of work-groups). */
 #define LOAD_COUNT 2000
 #define LONG_GROUPS (16 * 32768)
 #define SHORT_GROUPS 3072
 #define MAX_DEPTH 4
+/* The longest a row measures. */
+#define ROW_SECONDS 10
 
 #define CU_OK(call) cu_ok ((call), #call)
 #define CL_OK(call) cl_ok ((call), #call)
@@ -199,6 +202,7 @@ run_load (gpointer data)
     CL_OK (clFinish (l->queue));
   else
     CU_OK (l->cu->stream_synchronize (l->stream));
+  l->kernels += queued;         /* the time below drained them too */
   l->seconds = (g_get_monotonic_time () - t0) / 1e6;
   for (i = 0; l->kind == LOAD_OPENCL && i < l->depth; i++)
     if (cl_done[i])
@@ -216,16 +220,19 @@ print_round_trips (const gchar * what, gdouble * us, gint n)
       us[n * 9 / 10], us[n - 1]);
 }
 
-/* @iterations round trips of @s's empty kernel and of a copy between @a
- * and @b, into @kernel_us and @copy_us (NULL: not kept). */
-static void
+/* Round trips of @s's empty kernel and of a copy between @a and @b, into
+ * @kernel_us and @copy_us (NULL: not kept): @iterations of them, or as
+ * many as ROW_SECONDS allow (a loaded GPU may make each wait long);
+ * returns how many. */
+static gint
 round_trips (const CudaProbe * cu, const Side * s, CUdeviceptr a,
     CUdeviceptr b, gint iterations, gdouble * kernel_us, gdouble * copy_us)
 {
+  const gint64 end = g_get_monotonic_time () + ROW_SECONDS * G_USEC_PER_SEC;
   gint i;
 
   CU_OK (cu->ctx_set_current (s->context));
-  for (i = 0; i < iterations; i++) {
+  for (i = 0; i < iterations && g_get_monotonic_time () < end; i++) {
     gint64 t0 = g_get_monotonic_time ();
 
     CU_OK (cu->launch_kernel (s->nothing, 1, 1, 1, 32, 1, 1, 0, s->stream,
@@ -239,6 +246,7 @@ round_trips (const CudaProbe * cu, const Side * s, CUdeviceptr a,
     if (copy_us)
       copy_us[i] = g_get_monotonic_time () - t0;
   }
+  return i;
 }
 
 /* The round trips of @s under @l's load, printed under @name. */
@@ -249,6 +257,7 @@ measure (const CudaProbe * cu, const Side * s, CUdeviceptr a, CUdeviceptr b,
   gdouble *kernel_us = g_new (gdouble, iterations);
   gdouble *copy_us = g_new (gdouble, iterations);
   GThread *thread = NULL;
+  gint n;
 
   l->stop = 0;
   l->kernels = 0;
@@ -256,18 +265,18 @@ measure (const CudaProbe * cu, const Side * s, CUdeviceptr a, CUdeviceptr b,
     thread = g_thread_new ("load", run_load, l);
     g_usleep (300000);          /* the load under way */
   }
-  round_trips (cu, s, a, b, iterations, kernel_us, copy_us);
+  n = round_trips (cu, s, a, b, iterations, kernel_us, copy_us);
   if (thread) {
     g_atomic_int_set (&l->stop, 1);
     g_thread_join (thread);
   }
-  g_print ("%s", name);
+  g_print ("%s, %d round trips", name, n);
   if (l->kind != LOAD_NONE && l->kernels > 0)
     g_print (" (the load: %u kernels, %.3f ms each)", l->kernels,
         l->seconds * 1000 / l->kernels);
   g_print ("\n");
-  print_round_trips ("empty kernel, launch and wait:", kernel_us, iterations);
-  print_round_trips ("3 MB copy on the GPU, and wait:", copy_us, iterations);
+  print_round_trips ("empty kernel, launch and wait:", kernel_us, n);
+  print_round_trips ("3 MB copy on the GPU, and wait:", copy_us, n);
   g_free (kernel_us);
   g_free (copy_us);
 }
@@ -308,6 +317,7 @@ main (int argc, char **argv)
   Side measured, other;
   Load l = { &cu };
   CUdeviceptr a, b, other_out;
+  CUstream other_stream;
   gint ordinal;
 
   if (!device || !cuda_probe_load (&cu)) {
@@ -322,6 +332,7 @@ main (int argc, char **argv)
   side_new (&cu, ordinal, &other);
   CU_OK (cu.ctx_set_current (other.context));
   CU_OK (cu.mem_alloc (&other_out, 4));
+  CU_OK (cu.stream_create (&other_stream, 1));  /* default priority */
   CU_OK (cu.ctx_set_current (measured.context));
   CU_OK (cu.mem_alloc (&a, 1920 * 1080 * 3 / 2));
   CU_OK (cu.mem_alloc (&b, 1920 * 1080 * 3 / 2));
@@ -350,7 +361,7 @@ main (int argc, char **argv)
   measure (&cu, &measured, a, b, iterations, &l,
       "CUDA, long kernels, same context");
   l.side = &other;
-  l.stream = other.stream;
+  l.stream = other_stream;
   l.out = other_out;
   measure (&cu, &measured, a, b, iterations, &l,
       "CUDA, long kernels, a second context");

@@ -29,8 +29,13 @@
  * which NVIDIA's OpenCL writes as PTX, into a CUDA context of its own on
  * the same GPU (cuModuleLoadDataEx), launches the same kernel there with the same
  * arguments and geometry, and compares the two outputs byte for byte.
- * Prints the median wall ms of each launch and its wait over ITERATIONS
- * (default 200). Exits 0 where the outputs are equal, 1 where they differ
+ * NVIDIA's OpenCL PTX reads the group offsets and counts from %envreg
+ * registers that only its runtime sets: the probe prints those it reads,
+ * and launches a copy with their values written in (the offsets 0, the
+ * counts %nctaid) first, then the PTX as it is. Prints the median wall ms
+ * of each launch and its wait over ITERATIONS (default 200), and where
+ * the first byte that differs is. CL_PTX_FILE=PATH writes the PTX there.
+ * Exits 0 where one of the CUDA outputs equals OpenCL's, 1 where none does
  * or a step fails (named). */
 
 #ifdef HAVE_CONFIG_H
@@ -112,7 +117,11 @@ run_opencl (cl_device_id device, const guint8 * in, guint8 * out, gint width,
   if (s != CL_SUCCESS || clBuildProgram (program, 1, &device, options, NULL,
           NULL) != CL_SUCCESS || !(k = clCreateKernel (program, "dct_tile",
               &s))) {
-    g_printerr ("OpenCL: the program does not build (%d)\n", s);
+    gchar log[16384] = "";
+
+    clGetProgramBuildInfo (program, device, CL_PROGRAM_BUILD_LOG,
+        sizeof (log) - 1, log, NULL);
+    g_printerr ("OpenCL: the program does not build (%d)\n%s\n", s, log);
     return FALSE;
   }
   src = clCreateBuffer (context, CL_MEM_COPY_HOST_PTR, size, (gpointer) in, &s);
@@ -158,41 +167,124 @@ run_opencl (cl_device_id device, const guint8 * in, guint8 * out, gint width,
       NULL) == CL_SUCCESS && ptx_size > 0;
 }
 
-/* The CUDA side: @ptx's dct_tile on @in into @out, in a context of its
- * own on the GPU of OpenCL's @cl_device, the median ms into @ms. */
+/* NVIDIA's OpenCL PTX reads values its runtime sets at each launch from
+ * %envreg registers: the group offsets (0 to 2) and the global work
+ * offset (3 to 5), 0 for the element's launches, and the groups in each
+ * dimension (6 to 8). A CUDA launch sets none of them. @ptx with each
+ * `mov.b32 R, %envregN;` made those values; NULL where another %envreg
+ * or another use of one is left. */
 static gboolean
-run_cuda (cl_device_id cl_device, const gchar * ptx, const guint8 * in,
+patch_envreg (const GMatchInfo * match, GString * out, gpointer data)
+{
+  static const gchar *values[] = { "0", "0", "0", "0", "0", "0",
+    "%nctaid.x", "%nctaid.y", "%nctaid.z"
+  };
+  gchar *reg = g_match_info_fetch (match, 1), *n = g_match_info_fetch (match,
+      2);
+  const guint i = (guint) atoi (n);
+
+  if (i < G_N_ELEMENTS (values))
+    g_string_append_printf (out, "mov.u32 %s, %s;", reg, values[i]);
+  else
+    *(gboolean *) data = FALSE;
+  g_free (reg);
+  g_free (n);
+  return FALSE;
+}
+
+static gchar *
+ptx_without_envreg (const gchar * ptx)
+{
+  GRegex *mov = g_regex_new ("mov\\.b32\\s+(%\\w+),\\s*%envreg(\\d+);", 0, 0,
+      NULL);
+  gboolean known = TRUE;
+  gchar *patched = g_regex_replace_eval (mov, ptx, -1, 0, 0, patch_envreg,
+      &known, NULL);
+
+  g_regex_unref (mov);
+  if (!known || strstr (patched, "%envreg")) {
+    g_free (patched);
+    return NULL;
+  }
+  return patched;
+}
+
+/* Prints the %envreg registers @ptx reads. */
+static void
+print_envregs (const gchar * ptx)
+{
+  GRegex *reg = g_regex_new ("%envreg\\d+", 0, 0, NULL);
+  GHashTable *seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      NULL);
+  GMatchInfo *match;
+  GList *names, *l;
+
+  g_regex_match (reg, ptx, 0, &match);
+  while (g_match_info_matches (match)) {
+    g_hash_table_add (seen, g_match_info_fetch (match, 0));
+    g_match_info_next (match, NULL);
+  }
+  names = g_list_sort (g_hash_table_get_keys (seen), (GCompareFunc) strcmp);
+  g_print ("the PTX reads:");
+  for (l = names; l; l = l->next)
+    g_print (" %s", (const gchar *) l->data);
+  g_print ("%s\n", names ? "" : " no %envreg");
+  g_list_free (names);
+  g_hash_table_unref (seen);
+  g_match_info_free (match);
+  g_regex_unref (reg);
+}
+
+/* @image as a module of the current context; where the driver refuses it,
+ * once more without the OpenCL qualifiers of pointer parameters (`.ptr
+ * .global .align N`). */
+static CUmodule
+load_module (const CudaProbe * cu, const gchar * image)
+{
+  CUmodule module = cuda_probe_load_module (cu, image);
+  GRegex *ptr;
+  gchar *plain;
+
+  if (module)
+    return module;
+  ptr = g_regex_new ("\\.ptr(\\s+\\.\\w+)?\\s+\\.align\\s+\\d+", 0, 0, NULL);
+  plain = g_regex_replace_literal (ptr, image, -1, 0, "", 0, NULL);
+  g_print ("CUDA: refused; again without the pointers' .ptr qualifiers\n");
+  module = cuda_probe_load_module (cu, plain);
+  g_free (plain);
+  g_regex_unref (ptr);
+  return module;
+}
+
+/* The CUDA side, in the current context: @image's dct_tile on @in into
+ * @out (new buffers, the output filled with 0xaa first), the median ms
+ * into @ms. */
+static gboolean
+run_cuda (const CudaProbe * cu, const gchar * image, const guint8 * in,
     guint8 * out, gint width, gint height, gint iterations, gdouble * ms)
 {
   StageArgs a = stage_args (width, height);
   const gsize size = (gsize) width * height;
   const guint threshold = THRESHOLD;
   gdouble *times = g_new (gdouble, iterations);
-  CudaProbe cu = { 0 };
   CUdeviceptr src, dst, thr;
-  CUcontext context;
   CUfunction f;
   CUmodule module;
   CUstream stream;
   CUresult r = 0;
-  gint ordinal = -1, device, i;
+  gint i;
 
-  if (!cuda_probe_load (&cu) ||
-      (ordinal = cuda_probe_device_of (&cu, cl_device)) < 0 ||
-      cu.device_get (&device, ordinal) != 0 ||
-      cu.ctx_create (&context, 0, device) != 0) {
-    g_printerr ("CUDA: no driver or no context\n");
+  memset (out, 0xaa, size);
+  if (!(module = load_module (cu, image)))
     return FALSE;
-  }
-  if (!(module = cuda_probe_load_module (&cu, ptx)))
-    return FALSE;
-  if ((r = cu.module_get_function (&f, module, "dct_tile")) != 0 ||
-      (r = cu.stream_create (&stream, 1)) != 0 ||
-      (r = cu.mem_alloc (&src, size)) != 0 ||
-      (r = cu.mem_alloc (&dst, size)) != 0 ||
-      (r = cu.mem_alloc (&thr, sizeof (threshold))) != 0 ||
-      (r = cu.memcpy_htod (src, in, size)) != 0 ||
-      (r = cu.memcpy_htod (thr, &threshold, sizeof (threshold))) != 0) {
+  if ((r = cu->module_get_function (&f, module, "dct_tile")) != 0 ||
+      (r = cu->stream_create (&stream, 1)) != 0 ||
+      (r = cu->mem_alloc (&src, size)) != 0 ||
+      (r = cu->mem_alloc (&dst, size)) != 0 ||
+      (r = cu->mem_alloc (&thr, sizeof (threshold))) != 0 ||
+      (r = cu->memcpy_htod (src, in, size)) != 0 ||
+      (r = cu->memcpy_htod (dst, out, size)) != 0 ||
+      (r = cu->memcpy_htod (thr, &threshold, sizeof (threshold))) != 0) {
     g_printerr ("CUDA: set-up failed (%d)\n", r);
     return FALSE;
   }
@@ -206,14 +298,14 @@ run_cuda (cl_device_id cl_device, const gchar * ptx, const guint8 * in,
     for (i = 0; i < iterations && r == 0; i++) {
       const gint64 t0 = g_get_monotonic_time ();
 
-      r = cu.launch_kernel (f, (width + TILE - 1) / TILE,
+      r = cu->launch_kernel (f, (width + TILE - 1) / TILE,
           (height + TILE - 1) / TILE, 1, GROUP, 1, 1, 0, stream, params, NULL);
       if (r == 0)
-        r = cu.stream_synchronize (stream);
+        r = cu->stream_synchronize (stream);
       times[i] = (g_get_monotonic_time () - t0) / 1000.0;
     }
   }
-  if (r != 0 || (r = cu.memcpy_dtoh (out, dst, size)) != 0) {
+  if (r != 0 || (r = cu->memcpy_dtoh (out, dst, size)) != 0) {
     g_printerr ("CUDA: dct_tile failed (%d)\n", r);
     return FALSE;
   }
@@ -222,18 +314,45 @@ run_cuda (cl_device_id cl_device, const gchar * ptx, const guint8 * in,
   return TRUE;
 }
 
+/* Prints how many bytes of @out differ from @want, and where the first
+ * is; TRUE where none does. */
+static gboolean
+compare (const gchar * what, const guint8 * want, const guint8 * out,
+    gint width, gint height, gdouble ms, gint iterations)
+{
+  const gsize size = (gsize) width * height;
+  gsize i, differ = 0, first = size;
+
+  for (i = 0; i < size; i++)
+    if (want[i] != out[i] && differ++ == 0)
+      first = i;
+  g_print ("CUDA, %s: %.3f ms (median of %d); %zu of %zu bytes differ from "
+      "OpenCL's", what, ms, iterations, differ, size);
+  if (differ)
+    g_print (", the first at x %zu y %zu (tile %zu, %zu): %u against %u",
+        first % width, first / width, first % width / TILE,
+        first / width / TILE, out[first], want[first]);
+  g_print ("\n");
+  return differ == 0;
+}
+
 int
 main (int argc, char **argv)
 {
   const gint width = argc > 2 ? atoi (argv[1]) : 1920;
   const gint height = argc > 2 ? atoi (argv[2]) : 1080;
   const gint iterations = argc > 3 ? MAX (atoi (argv[3]), 1) : 200;
+  const gchar *ptx_file = g_getenv ("CL_PTX_FILE");
   const cl_device_id device = nvidia_device ();
   GRand *rand = g_rand_new_with_seed (1);
   guint8 *in, *cl_out, *cu_out;
-  gchar *ptx = NULL;
+  gchar *ptx = NULL, *patched;
   gdouble cl_ms, cu_ms;
-  gsize i, size, differ = 0;
+  gboolean same = FALSE;
+  CudaProbe cu = { 0 };
+  CUcontext context;
+  gint ordinal, cu_device;
+  gsize i, size;
 
   if (!device || width < 8 || height < 8) {
     g_printerr ("no NVIDIA OpenCL device, or a plane under 8x8\n");
@@ -253,11 +372,28 @@ main (int argc, char **argv)
       "the binary: %zu bytes, %s\n", width, height, PASSES, THRESHOLD, cl_ms,
       iterations, strlen (ptx), strstr (ptx, ".entry dct_tile") ?
       "PTX with dct_tile" : "no PTX entry dct_tile in it");
-  if (!run_cuda (device, ptx, in, cu_out, width, height, iterations, &cu_ms))
+  if (ptx_file)
+    g_file_set_contents (ptx_file, ptx, -1, NULL);
+  print_envregs (ptx);
+  if (!cuda_probe_load (&cu) ||
+      (ordinal = cuda_probe_device_of (&cu, device)) < 0 ||
+      cu.device_get (&cu_device, ordinal) != 0 ||
+      cu.ctx_create (&context, 0, cu_device) != 0) {
+    g_printerr ("CUDA: no driver, no device of the OpenCL device's UUID, or "
+        "no context\n");
     return 1;
-  for (i = 0; i < size; i++)
-    differ += cl_out[i] != cu_out[i];
-  g_print ("CUDA: the same PTX, %.3f ms (median of %d); %zu of %zu bytes "
-      "differ from OpenCL's\n", cu_ms, iterations, differ, size);
-  return differ == 0 ? 0 : 1;
+  }
+  /* the PTX with the runtime's values first: a wrong address in the PTX
+   * as it is would spoil the context (error 700) */
+  patched = ptx_without_envreg (ptx);
+  if (!patched)
+    g_print ("CUDA: an %%envreg this probe does not know; not patched\n");
+  else if (strcmp (patched, ptx) != 0 &&
+      run_cuda (&cu, patched, in, cu_out, width, height, iterations, &cu_ms))
+    same |= compare ("the PTX with the %envreg values", cl_out, cu_out, width,
+        height, cu_ms, iterations);
+  if (run_cuda (&cu, ptx, in, cu_out, width, height, iterations, &cu_ms))
+    same |= compare ("the PTX as it is", cl_out, cu_out, width, height, cu_ms,
+        iterations);
+  return same ? 0 : 1;
 }
