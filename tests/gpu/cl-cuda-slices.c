@@ -35,7 +35,10 @@
  *     tenth of a millisecond, as several elements' stages);
  *   - another stream of the same CUDA context keeps the long kernels
  *     queued, at the default priority;
- *   - a second CUDA context keeps them queued, at the default priority.
+ *   - a second CUDA context keeps them queued, at the default priority;
+ * and then the two OpenCL rows with the measured context the one NVIDIA's
+ * OpenCL itself runs in, where CUDA can find it (the ways tried are said:
+ * a decoder given that context would take no turns with the element).
  * A row stops after 10 s, saying how many round trips it made.
  * Each load prints its kernels' length. How to read it: beside the same
  * context's load the empty kernel waits for a free place, about one
@@ -139,22 +142,34 @@ typedef struct
   gdouble seconds;
 } Load;
 
-/* A new context on CUDA device @ordinal with the kernels and a stream of
- * the highest priority (the one measured). */
+/* @context, made current, with the kernels and a stream of the highest
+ * priority (the one measured). */
 static void
-side_new (const CudaProbe * cu, gint ordinal, Side * side)
+side_init (const CudaProbe * cu, CUcontext context, Side * side)
 {
   CUmodule module;
-  gint device, least, greatest;
+  gint least, greatest;
 
-  CU_OK (cu->device_get (&device, ordinal));
-  CU_OK (cu->ctx_create (&side->context, 0, device));
+  side->context = context;
+  CU_OK (cu->ctx_set_current (context));
   if (!(module = cuda_probe_load_module (cu, ptx)))
     exit (1);
   CU_OK (cu->module_get_function (&side->nothing, module, "nothing"));
   CU_OK (cu->module_get_function (&side->spin, module, "spin"));
   CU_OK (cu->ctx_get_stream_priority_range (&least, &greatest));
   CU_OK (cu->stream_create_with_priority (&side->stream, 1, greatest));
+}
+
+/* A new context on CUDA device @ordinal (cuCtxCreate, as GStreamer's). */
+static void
+side_new (const CudaProbe * cu, gint ordinal, Side * side)
+{
+  CUcontext context;
+  gint device;
+
+  CU_OK (cu->device_get (&device, ordinal));
+  CU_OK (cu->ctx_create (&context, 0, device));
+  side_init (cu, context, side);
 }
 
 /* Keeps l->depth kernels queued until told to stop, waiting for the oldest
@@ -281,9 +296,29 @@ measure (const CudaProbe * cu, const Side * s, CUdeviceptr a, CUdeviceptr b,
   g_free (copy_us);
 }
 
+/* The rows under OpenCL's long kernels, then its short ones. */
+static void
+measure_under_opencl (const CudaProbe * cu, const Side * s, CUdeviceptr a,
+    CUdeviceptr b, gint iterations, Load * l, const gchar * where)
+{
+  gchar *name = g_strdup_printf ("OpenCL, long kernels, %s", where);
+
+  l->kind = LOAD_OPENCL;
+  l->groups = LONG_GROUPS;
+  l->depth = 2;
+  measure (cu, s, a, b, iterations, l, name);
+  g_free (name);
+  name = g_strdup_printf ("OpenCL, short kernels, %s", where);
+  l->groups = SHORT_GROUPS;
+  l->depth = 4;
+  measure (cu, s, a, b, iterations, l, name);
+  g_free (name);
+}
+
 /* The OpenCL load's kernel on @device; exits where it does not build. */
 static cl_kernel
-opencl_load_kernel (cl_device_id device, cl_command_queue * queue)
+opencl_load_kernel (cl_device_id device, cl_command_queue * queue,
+    cl_context * context)
 {
   const gchar *source = cl_source;
   const cl_uint n = LOAD_COUNT;
@@ -305,7 +340,86 @@ opencl_load_kernel (cl_device_id device, cl_command_queue * queue)
   CL_OK (s);
   CL_OK (clSetKernelArg (kernel, 0, sizeof (out), &out));
   CL_OK (clSetKernelArg (kernel, 1, sizeof (n), &n));
+  *context = cl;
   return kernel;
+}
+
+/* What the calling thread has current in an OpenCL event's callback. */
+static void CL_CALLBACK
+current_in_callback (cl_event event, cl_int status, void *data)
+{
+  gpointer *slot = data;
+  const CudaProbe *cu = slot[0];
+  CUcontext current = NULL;
+
+  cu->ctx_get_current (&current);
+  g_atomic_pointer_set (&slot[1], current ? current : GINT_TO_POINTER (1));
+}
+
+/* The CUDA context of @cl (on @device, CUDA device @cu_device), found by
+ * the first way that works, each said on stderr: the context that owns
+ * an OpenCL buffer's address; the device's primary context, where OpenCL
+ * made it active; the one current on this thread after OpenCL's calls; the
+ * one current in an OpenCL event's callback. NULL where none works. */
+static CUcontext
+opencl_cuda_context (const CudaProbe * cu, cl_context cl, cl_device_id device,
+    gint cu_device)
+{
+  const gchar *source = "__kernel void address_of (__global ulong *out) {\n"
+      "  out[0] = (ulong) out;\n}\n";
+  const size_t one = 1;
+  cl_int s = CL_SUCCESS;
+  cl_command_queue queue = clCreateCommandQueue (cl, device, 0, &s);
+  cl_program program = clCreateProgramWithSource (cl, 1, &source, NULL, &s);
+  cl_kernel kernel = NULL;
+  cl_mem out = clCreateBuffer (cl, CL_MEM_READ_WRITE, 8, NULL, &s);
+  cl_event done = NULL;
+  guint64 address = 0;
+  CUcontext context = NULL;
+  static gpointer slot[2];      /* the callback may come late */
+  guint flags = 0;
+  gint active = 0, i;
+  CUresult r;
+
+  slot[0] = (gpointer) cu;
+  if (s == CL_SUCCESS)
+    s = clBuildProgram (program, 1, &device, NULL, NULL, NULL);
+  if (s == CL_SUCCESS)
+    kernel = clCreateKernel (program, "address_of", &s);
+  if (s == CL_SUCCESS)
+    s = clSetKernelArg (kernel, 0, sizeof (out), &out);
+  if (s == CL_SUCCESS)
+    s = clEnqueueNDRangeKernel (queue, kernel, 1, NULL, &one, &one, 0, NULL,
+        &done);
+  if (s == CL_SUCCESS)
+    s = clSetEventCallback (done, CL_COMPLETE, current_in_callback, slot);
+  if (s == CL_SUCCESS)
+    s = clEnqueueReadBuffer (queue, out, CL_TRUE, 0, 8, &address, 0, NULL,
+        NULL);
+  if (s != CL_SUCCESS) {
+    g_printerr ("OpenCL: a buffer's address: error %d\n", s);
+    return NULL;
+  }
+  for (i = 0; i < 1000 && !g_atomic_pointer_get (&slot[1]); i++)
+    g_usleep (1000);
+  r = cu->pointer_get_attribute (&context, CU_POINTER_ATTRIBUTE_CONTEXT,
+      address);
+  g_printerr ("OpenCL's buffer at 0x%" G_GINT64_MODIFIER "x: "
+      "cuPointerGetAttribute (CONTEXT) %d, %p\n", address, r, context);
+  if (r == 0 && context)
+    return context;
+  r = cu->primary_ctx_get_state (cu_device, &flags, &active);
+  g_printerr ("the primary context: %s (%d)\n", active ? "active" : "inactive",
+      r);
+  if (r == 0 && active && cu->primary_ctx_retain (&context, cu_device) == 0)
+    return context;
+  r = cu->ctx_get_current (&context);
+  g_printerr ("current after OpenCL's calls: %p (%d)\n", context, r);
+  if (r == 0 && context)
+    return context;
+  context = g_atomic_pointer_get (&slot[1]);
+  g_printerr ("current in OpenCL's callback: %p\n", context);
+  return context == GINT_TO_POINTER (1) ? NULL : context;
 }
 
 int
@@ -314,8 +428,11 @@ main (int argc, char **argv)
   const gint iterations = argc > 1 ? MAX (atoi (argv[1]), 10) : 2000;
   const cl_device_id device = nvidia_device ();
   CudaProbe cu = { 0 };
-  Side measured, other;
+  Side measured, other, opencls;
   Load l = { &cu };
+  CUcontext own;
+  cl_context cl;
+  gint device_handle;
   CUdeviceptr a, b, other_out;
   CUstream other_stream;
   gint ordinal;
@@ -328,6 +445,11 @@ main (int argc, char **argv)
     g_printerr ("no CUDA device is the OpenCL device\n");
     return 1;
   }
+  /* before any context of this probe's: what is current after OpenCL's
+   * calls is then OpenCL's */
+  CU_OK (cu.device_get (&device_handle, ordinal));
+  l.kernel = opencl_load_kernel (device, &l.queue, &cl);
+  own = opencl_cuda_context (&cu, cl, device, device_handle);
   side_new (&cu, ordinal, &measured);
   side_new (&cu, ordinal, &other);
   CU_OK (cu.ctx_set_current (other.context));
@@ -338,22 +460,13 @@ main (int argc, char **argv)
   CU_OK (cu.mem_alloc (&b, 1920 * 1080 * 3 / 2));
   CU_OK (cu.mem_alloc (&l.out, 4));
   CU_OK (cu.stream_create (&l.stream, 1));      /* default priority */
-  l.kernel = opencl_load_kernel (device, &l.queue);
   g_print ("CUDA device %d, its OpenCL device's GPU; %d round trips a row\n",
       ordinal, iterations);
 
   round_trips (&cu, &measured, a, b, 50, NULL, NULL);   /* warm-up */
   l.kind = LOAD_NONE;
   measure (&cu, &measured, a, b, iterations, &l, "idle GPU");
-  l.kind = LOAD_OPENCL;
-  l.groups = LONG_GROUPS;
-  l.depth = 2;
-  measure (&cu, &measured, a, b, iterations, &l,
-      "OpenCL, long kernels, same process");
-  l.groups = SHORT_GROUPS;
-  l.depth = 4;
-  measure (&cu, &measured, a, b, iterations, &l,
-      "OpenCL, short kernels, same process");
+  measure_under_opencl (&cu, &measured, a, b, iterations, &l, "same process");
   l.kind = LOAD_CUDA;
   l.groups = LONG_GROUPS;
   l.depth = 2;
@@ -365,5 +478,18 @@ main (int argc, char **argv)
   l.out = other_out;
   measure (&cu, &measured, a, b, iterations, &l,
       "CUDA, long kernels, a second context");
+
+  /* The OpenCL rows again with the measured context OpenCL's own. */
+  if (!own) {
+    g_print ("OpenCL's own CUDA context: not found\n");
+    return 0;
+  }
+  g_print ("OpenCL's own CUDA context: %p\n", own);
+  side_init (&cu, own, &opencls);
+  CU_OK (cu.mem_alloc (&a, 1920 * 1080 * 3 / 2));
+  CU_OK (cu.mem_alloc (&b, 1920 * 1080 * 3 / 2));
+  round_trips (&cu, &opencls, a, b, 50, NULL, NULL);    /* warm-up */
+  measure_under_opencl (&cu, &opencls, a, b, iterations, &l,
+      "measured in OpenCL's own context");
   return 0;
 }

@@ -63,7 +63,14 @@ typedef struct
   CUresult (*memcpy_dtoh) (gpointer dst, CUdeviceptr src, gsize size);
   CUresult (*memcpy_dtod_async) (CUdeviceptr dst, CUdeviceptr src,
       gsize size, CUstream stream);
+  CUresult (*pointer_get_attribute) (gpointer value, gint attribute,
+      CUdeviceptr ptr);
+  CUresult (*primary_ctx_retain) (CUcontext * context, gint device);
+  CUresult (*primary_ctx_get_state) (gint device, guint * flags, gint * active);
+  CUresult (*ctx_get_current) (CUcontext * context);
 } CudaProbe;
+
+#define CU_POINTER_ATTRIBUTE_CONTEXT 1
 
 /* cuModuleLoadDataEx's options for the JIT's error log */
 #define CU_JIT_ERROR_LOG_BUFFER 5
@@ -102,6 +109,10 @@ cuda_probe_load (CudaProbe * cu)
     {"cuMemcpyHtoD_v2", (gpointer *) & cu->memcpy_htod},
     {"cuMemcpyDtoH_v2", (gpointer *) & cu->memcpy_dtoh},
     {"cuMemcpyDtoDAsync_v2", (gpointer *) & cu->memcpy_dtod_async},
+    {"cuPointerGetAttribute", (gpointer *) & cu->pointer_get_attribute},
+    {"cuDevicePrimaryCtxRetain", (gpointer *) & cu->primary_ctx_retain},
+    {"cuDevicePrimaryCtxGetState", (gpointer *) & cu->primary_ctx_get_state},
+    {"cuCtxGetCurrent", (gpointer *) & cu->ctx_get_current},
   };
   guint i;
 
