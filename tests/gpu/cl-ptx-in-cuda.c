@@ -19,6 +19,7 @@
  */
 
 /* cl-ptx-in-cuda [WIDTH HEIGHT [ITERATIONS]]
+ * cl-ptx-in-cuda --programs DIR
  *
  * Whether the element's kernels could run in a CUDA context (a decoder's)
  * instead of an OpenCL context of their own, which the GPU time-slices
@@ -36,7 +37,15 @@
  * of each launch and its wait over ITERATIONS (default 200), and where
  * the first byte that differs is. CL_PTX_FILE=PATH writes the PTX there.
  * Exits 0 where one of the CUDA outputs equals OpenCL's, 1 where none does
- * or a step fails (named). */
+ * or a step fails (named).
+ *
+ * With --programs: every program in DIR, a cache folder the element wrote
+ * on NVIDIA's OpenCL (GST_CL_CACHE_DIR; its program-* entries hold the
+ * binaries, PTX), rewritten by gst_cl_ptx_for_cuda() and loaded as a CUDA
+ * module with each of its kernels: prints, a program a line, its kernels,
+ * the %envreg registers it reads, its __local pointer parameters with the
+ * lines that read them, and whether the rewrite, the module and each
+ * kernel were taken (the JIT's log where not). Exits 0 where all were. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -50,6 +59,7 @@
 #include "cuda-probe.h"
 #include "gstcldct-private.h"
 #include "gstclkernels.h"
+#include "gstclptx-private.h"
 #include "median.h"
 #include "nvidia-device.h"
 
@@ -110,7 +120,7 @@ run_opencl (cl_device_id device, const guint8 * in, guint8 * out, gint width,
       G_N_ELEMENTS (sources), sources, NULL, &s);
   cl_mem src, dst, thr;
   cl_kernel k = NULL;
-  gsize ptx_size = 0;
+  GError *error = NULL;
   cl_uint n = 0;
   gint i;
 
@@ -160,53 +170,12 @@ run_opencl (cl_device_id device, const guint8 * in, guint8 * out, gint width,
   }
   *ms = median (times, iterations);
   g_free (times);
-  clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES, sizeof (ptx_size),
-      &ptx_size, NULL);
-  *ptx = g_malloc0 (ptx_size + 1);
-  return clGetProgramInfo (program, CL_PROGRAM_BINARIES, sizeof (*ptx), ptx,
-      NULL) == CL_SUCCESS && ptx_size > 0;
-}
-
-/* NVIDIA's OpenCL PTX reads values its runtime sets at each launch from
- * %envreg registers: the group offsets (0 to 2) and the global work
- * offset (3 to 5), 0 for the element's launches, and the groups in each
- * dimension (6 to 8). A CUDA launch sets none of them. @ptx with each
- * `mov.b32 R, %envregN;` made those values; NULL where another %envreg
- * or another use of one is left. */
-static gboolean
-patch_envreg (const GMatchInfo * match, GString * out, gpointer data)
-{
-  static const gchar *values[] = { "0", "0", "0", "0", "0", "0",
-    "%nctaid.x", "%nctaid.y", "%nctaid.z"
-  };
-  gchar *reg = g_match_info_fetch (match, 1), *n = g_match_info_fetch (match,
-      2);
-  const guint i = (guint) atoi (n);
-
-  if (i < G_N_ELEMENTS (values))
-    g_string_append_printf (out, "mov.u32 %s, %s;", reg, values[i]);
-  else
-    *(gboolean *) data = FALSE;
-  g_free (reg);
-  g_free (n);
-  return FALSE;
-}
-
-static gchar *
-ptx_without_envreg (const gchar * ptx)
-{
-  GRegex *mov = g_regex_new ("mov\\.b32\\s+(%\\w+),\\s*%envreg(\\d+);", 0, 0,
-      NULL);
-  gboolean known = TRUE;
-  gchar *patched = g_regex_replace_eval (mov, ptx, -1, 0, 0, patch_envreg,
-      &known, NULL);
-
-  g_regex_unref (mov);
-  if (!known || strstr (patched, "%envreg")) {
-    g_free (patched);
-    return NULL;
+  if (!(*ptx = gst_cl_ptx_of_program (program, device, &error))) {
+    g_printerr ("%s\n", error->message);
+    g_clear_error (&error);
+    return FALSE;
   }
-  return patched;
+  return TRUE;
 }
 
 /* Prints the %envreg registers @ptx reads. */
@@ -336,6 +305,101 @@ compare (const gchar * what, const guint8 * want, const guint8 * out,
   return differ == 0;
 }
 
+/* Prints @ptx's parameters of pointers into the .shared space (__local),
+ * each with the lines that name it. */
+static void
+print_local_params (const gchar * ptx)
+{
+  GRegex *decl = g_regex_new ("\\.param\\s+\\.\\w+\\s+\\.ptr\\s+\\.shared"
+      "[^,\\n]*?(\\w+)\\s*[,\\n)]", 0, 0, NULL);
+  GMatchInfo *match;
+  gchar **lines = g_strsplit (ptx, "\n", -1);
+  guint i;
+
+  g_regex_match (decl, ptx, 0, &match);
+  while (g_match_info_matches (match)) {
+    gchar *name = g_match_info_fetch (match, 1);
+
+    g_print ("  __local parameter %s:\n", name);
+    for (i = 0; lines[i]; i++)
+      if (strstr (lines[i], name))
+        g_print ("    %s\n", g_strstrip (lines[i]));
+    g_free (name);
+    g_match_info_next (match, NULL);
+  }
+  g_match_info_free (match);
+  g_regex_unref (decl);
+  g_strfreev (lines);
+}
+
+/* @ptx's kernels, rewritten, as a module of the current context; prints
+ * what was taken. TRUE where everything was. */
+static gboolean
+load_program (const CudaProbe * cu, const gchar * ptx)
+{
+  GRegex *entry = g_regex_new ("\\.entry\\s+(\\w+)", 0, 0, NULL);
+  GError *error = NULL;
+  gchar *patched = gst_cl_ptx_for_cuda (ptx, &error);
+  CUmodule module = NULL;
+  GMatchInfo *match;
+  gboolean ok;
+
+  print_envregs (ptx);
+  print_local_params (ptx);
+  if (!patched)
+    g_print ("  rewrite refused: %s\n", error->message);
+  else if (!(module = cuda_probe_load_module (cu, patched)))
+    g_print ("  module refused (the JIT's log above)\n");
+  ok = module != NULL;
+  g_regex_match (entry, ptx, 0, &match);
+  while (g_match_info_matches (match)) {
+    gchar *name = g_match_info_fetch (match, 1);
+    CUfunction f;
+    CUresult r = module ? cu->module_get_function (&f, module, name) : -1;
+
+    g_print ("  kernel %s: %s (%d)\n", name, r == 0 ? "taken" : "not taken", r);
+    ok &= r == 0;
+    g_free (name);
+    g_match_info_next (match, NULL);
+  }
+  g_match_info_free (match);
+  g_regex_unref (entry);
+  g_clear_error (&error);
+  g_free (patched);
+  return ok;
+}
+
+/* --programs DIR, in the current context. */
+static gint
+load_programs (const CudaProbe * cu, const gchar * path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const gchar *name;
+  guint n = 0, taken = 0;
+
+  while (dir && (name = g_dir_read_name (dir))) {
+    gchar *file = g_build_filename (path, name, NULL), *contents = NULL;
+    const gchar *ptx;
+
+    if (g_str_has_prefix (name, "program-") &&
+        g_file_get_contents (file, &contents, NULL, NULL)) {
+      n++;
+      if (!(ptx = strstr (contents, ".version"))) {
+        g_print ("%s: no PTX\n", name);
+      } else {
+        g_print ("%s:\n", name);
+        taken += load_program (cu, ptx);
+      }
+    }
+    g_free (contents);
+    g_free (file);
+  }
+  if (dir)
+    g_dir_close (dir);
+  g_print ("%u programs, %u taken whole\n", n, taken);
+  return n > 0 && taken == n ? 0 : 1;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -354,6 +418,16 @@ main (int argc, char **argv)
   gint ordinal, cu_device;
   gsize i, size;
 
+  if (argc == 3 && strcmp (argv[1], "--programs") == 0) {
+    if (!device || !cuda_probe_load (&cu) ||
+        (ordinal = cuda_probe_device_of (&cu, device)) < 0 ||
+        cu.device_get (&cu_device, ordinal) != 0 ||
+        cu.ctx_create (&context, 0, cu_device) != 0) {
+      g_printerr ("no NVIDIA OpenCL device, CUDA driver or context\n");
+      return 1;
+    }
+    return load_programs (&cu, argv[2]);
+  }
   if (!device || width < 8 || height < 8) {
     g_printerr ("no NVIDIA OpenCL device, or a plane under 8x8\n");
     return 1;
@@ -385,9 +459,9 @@ main (int argc, char **argv)
   }
   /* the PTX with the runtime's values first: a wrong address in the PTX
    * as it is would spoil the context (error 700) */
-  patched = ptx_without_envreg (ptx);
+  patched = gst_cl_ptx_for_cuda (ptx, NULL);
   if (!patched)
-    g_print ("CUDA: an %%envreg this probe does not know; not patched\n");
+    g_print ("CUDA: the PTX reads what gst_cl_ptx_for_cuda() does not know\n");
   else if (strcmp (patched, ptx) != 0 &&
       run_cuda (&cu, patched, in, cu_out, width, height, iterations, &cu_ms))
     same |= compare ("the PTX with the %envreg values", cl_out, cu_out, width,
