@@ -21,23 +21,25 @@
 /* cl-ptx-in-cuda [WIDTH HEIGHT [ITERATIONS]]
  * cl-ptx-in-cuda --programs DIR
  *
- * Whether the element's kernels could run in a CUDA context (a decoder's)
+ * Whether the element's kernels run in a CUDA context (a decoder's)
  * instead of an OpenCL context of their own, which the GPU time-slices
- * with the decoder's (cl-cuda-slices): builds the DCT stage's tiles
- * program (kernels/dct-tiles.cl: 64-sample tiles, work-groups of 256) with
- * NVIDIA's OpenCL and runs dct_tile, 16 passes at threshold 39, on a
- * random 8-bit plane (default 1920x1080); then loads the program's binary,
- * which NVIDIA's OpenCL writes as PTX, into a CUDA context of its own on
- * the same GPU (cuModuleLoadDataEx), launches the same kernel there with the same
- * arguments and geometry, and compares the two outputs byte for byte.
- * NVIDIA's OpenCL PTX reads the group offsets and counts from %envreg
- * registers that only its runtime sets: the probe prints those it reads,
- * and launches a copy with their values written in (the offsets 0, the
- * counts %nctaid) first, then the PTX as it is. Prints the median wall ms
- * of each launch and its wait over ITERATIONS (default 200), and where
- * the first byte that differs is. CL_PTX_FILE=PATH writes the PTX there.
- * Exits 0 where one of the CUDA outputs equals OpenCL's, 1 where none does
- * or a step fails (named).
+ * with the decoder's (cl-cuda-slices): kernels of two kinds, each built
+ * with NVIDIA's OpenCL and run on a random 8-bit plane (default
+ * 1920x1080), then the program's binary, PTX, made a CUDA module's by
+ * gst_cl_ptx_for_cuda() (gst/gstclptx-private.h), loaded into a CUDA
+ * context of its own on the same GPU and launched with the same arguments
+ * and geometry; the outputs compared byte for byte:
+ *   - dct_tile, the DCT stage's (kernels/dct-tiles.cl: 64-sample tiles,
+ *     work-groups of 256, local memory of its own), 16 passes at
+ *     threshold 39;
+ *   - epsilon_tiled_planar, the 3x3 epsilon filter at threshold 10 in
+ *     work-groups of 32x8, whose tile is a __local pointer parameter
+ *     (clSetKernelArg with a size: CUDA's dynamic shared memory).
+ * Prints for each the median wall ms of a launch and its wait over
+ * ITERATIONS (default 200) both ways, how many bytes differ and where the
+ * first is. CL_PTX_FILE=PATH writes dct_tile's PTX there. Exits 0 where
+ * every CUDA output equals OpenCL's, 1 where one does not or a step fails
+ * (named).
  *
  * With --programs: every program in DIR, a cache folder the element wrote
  * on NVIDIA's OpenCL (GST_CL_CACHE_DIR; its program-* entries hold the
@@ -63,99 +65,145 @@
 #include "median.h"
 #include "nvidia-device.h"
 
-#define TILE 64
-#define GROUP 256
-#define PASSES 16
-#define THRESHOLD 39
+/* What a kernel of a case takes, in order: the source plane, the
+ * destination plane, a buffer holding the threshold, 32- and 64-bit
+ * values, local memory of @value bytes. */
+typedef enum
+{ ARG_SRC, ARG_DST, ARG_THRESHOLD, ARG_U32, ARG_U64, ARG_LOCAL } ArgKind;
 
-/* dct_tile's arguments after its buffers' (gst/gstcldct.c, threshold_tiles),
- * for one 8-bit plane of @width x @height, pitch @width */
 typedef struct
 {
-  cl_uint src_offset;
-  cl_int src_pitch;
-  cl_uint dst_offset;
-  cl_int dst_pitch, width, height;
-  cl_ulong sxs, sys;
-  cl_int passes, passes_log2, shift, xstep, component_step, fields;
-} StageArgs;
+  ArgKind kind;
+  guint64 value;
+} Arg;
 
-static StageArgs
-stage_args (gint width, gint height)
+/* A kernel, its program and its launch over one 8-bit plane: work-groups
+ * of @local items, each covering @covers samples. */
+typedef struct
 {
-  StageArgs a = { 0, width, 0, width, width, height, 0, 0, PASSES, 4, 0, 1,
-    0, 0
+  const gchar *kernel;
+  const gchar *sources[5];
+  const gchar *options;
+  guint local[2], covers[2];
+  guint threshold;
+  Arg args[20];
+  guint n_args;
+} Case;
+
+#define DCT_TILE_SIDE 64
+#define EPS_LOCAL_W 32
+#define EPS_LOCAL_H 8
+
+/* dct_tile as gst/gstcldct.c launches it (threshold_tiles) on a plane of
+ * @width x @height, pitch @width: 16 passes at 39. */
+static Case
+dct_case (gint width, gint height)
+{
+  Case c = { "dct_tile", {gst_cl_kernel_common, gst_cl_kernel_dct_shared,
+      gst_cl_kernel_dct, gst_cl_kernel_dct_tiles},
+  "-DDCT_TILE=64 -DDCT_WG=256", {256, 1}, {DCT_TILE_SIDE, DCT_TILE_SIDE},
+  39
   };
+  guint64 sxs = 0, sys = 0;
   gint i, sx, sy;
 
-  for (i = 0; i < PASSES; i++) {
-    gst_cl_dct_pass_offset (PASSES, i, &sx, &sy);
-    a.sxs |= (cl_ulong) sx << (4 * i);
-    a.sys |= (cl_ulong) sy << (4 * i);
+  for (i = 0; i < 16; i++) {
+    gst_cl_dct_pass_offset (16, i, &sx, &sy);
+    sxs |= (guint64) sx << (4 * i);
+    sys |= (guint64) sy << (4 * i);
   }
-  return a;
+  {
+    const Arg args[] = { {ARG_SRC}, {ARG_U32, 0}, {ARG_U32, width},
+    {ARG_DST}, {ARG_U32, 0}, {ARG_U32, width}, {ARG_U32, width},
+    {ARG_U32, height}, {ARG_U64, sxs}, {ARG_U64, sys}, {ARG_U32, 16},
+    {ARG_THRESHOLD}, {ARG_U32, 4}, {ARG_U32, 0}, {ARG_U32, 1}, {ARG_U32, 0},
+    {ARG_U32, 0}
+    };
+
+    memcpy (c.args, args, sizeof (args));
+    c.n_args = G_N_ELEMENTS (args);
+  }
+  return c;
 }
 
-/* The OpenCL side: @in through dct_tile into @out, the program's binary
- * (PTX) into @ptx, the median ms into @ms. */
-static gboolean
-run_opencl (cl_device_id device, const guint8 * in, guint8 * out, gint width,
-    gint height, gint iterations, gchar ** ptx, gdouble * ms)
+/* epsilon_tiled_planar as gst/gstclstage.c launches it (run_epsilon): 3x3
+ * at threshold 10, its tile's bytes as tile_bytes() says. */
+static Case
+epsilon_case (gint width, gint height)
 {
-  const gchar *sources[] = { gst_cl_kernel_common, gst_cl_kernel_dct_shared,
-    gst_cl_kernel_dct, gst_cl_kernel_dct_tiles
+  Case c = { "epsilon_tiled_planar", {gst_cl_kernel_filters_shared,
+          gst_cl_kernel_common, gst_cl_kernel_epsilon,
+      gst_cl_kernel_convolve}, "-DRADIUS=1", {EPS_LOCAL_W, EPS_LOCAL_H},
+  {EPS_LOCAL_W, EPS_LOCAL_H}, 10
   };
-  const gchar *options = "-DDCT_TILE=64 -DDCT_WG=256";
-  const StageArgs a = stage_args (width, height);
+  const Arg args[] = { {ARG_SRC}, {ARG_U32, 0}, {ARG_U32, width}, {ARG_DST},
+  {ARG_U32, 0}, {ARG_U32, width}, {ARG_U32, width}, {ARG_U32, height},
+  {ARG_U32, 1}, {ARG_U32, 10}, {ARG_U32, 0},
+  {ARG_LOCAL, (EPS_LOCAL_W + 4) * (EPS_LOCAL_H + 2) * 4}
+  };
+
+  memcpy (c.args, args, sizeof (args));
+  c.n_args = G_N_ELEMENTS (args);
+  return c;
+}
+
+static gsize
+arg_size (const Arg * a)
+{
+  return a->kind == ARG_U64 ? 8 : a->kind == ARG_LOCAL ? a->value : 4;
+}
+
+/* The OpenCL side: @in through @c's kernel into @out, its program's PTX
+ * into @ptx, the median ms into @ms. */
+static gboolean
+run_opencl (cl_device_id device, const Case * c, const guint8 * in,
+    guint8 * out, gint width, gint height, gint iterations, gchar ** ptx,
+    gdouble * ms)
+{
   const gsize size = (gsize) width * height;
-  const size_t global[2] = { (width + TILE - 1) / TILE * GROUP,
-    (height + TILE - 1) / TILE
-  }, local[2] = { GROUP, 1 };
-  const cl_uint threshold = THRESHOLD;
+  const size_t local[2] = { c->local[0], c->local[1] };
+  const size_t global[2] = {
+    (width + c->covers[0] - 1) / c->covers[0] * c->local[0],
+    (height + c->covers[1] - 1) / c->covers[1] * c->local[1]
+  };
   gdouble *times = g_new (gdouble, iterations);
   cl_int s = CL_SUCCESS;
   cl_context context = clCreateContext (NULL, 1, &device, NULL, NULL, &s);
   cl_command_queue queue = clCreateCommandQueue (context, device, 0, &s);
   cl_program program = clCreateProgramWithSource (context,
-      G_N_ELEMENTS (sources), sources, NULL, &s);
+      g_strv_length ((gchar **) c->sources), (const gchar **) c->sources,
+      NULL, &s);
   cl_mem src, dst, thr;
   cl_kernel k = NULL;
   GError *error = NULL;
-  cl_uint n = 0;
-  gint i;
+  guint i;
 
-  if (s != CL_SUCCESS || clBuildProgram (program, 1, &device, options, NULL,
-          NULL) != CL_SUCCESS || !(k = clCreateKernel (program, "dct_tile",
-              &s))) {
+  if (s != CL_SUCCESS || clBuildProgram (program, 1, &device, c->options,
+          NULL, NULL) != CL_SUCCESS || !(k = clCreateKernel (program,
+              c->kernel, &s))) {
     gchar log[16384] = "";
 
     clGetProgramBuildInfo (program, device, CL_PROGRAM_BUILD_LOG,
         sizeof (log) - 1, log, NULL);
-    g_printerr ("OpenCL: the program does not build (%d)\n%s\n", s, log);
+    g_printerr ("OpenCL: %s does not build (%d)\n%s\n", c->kernel, s, log);
     return FALSE;
   }
   src = clCreateBuffer (context, CL_MEM_COPY_HOST_PTR, size, (gpointer) in, &s);
   dst = clCreateBuffer (context, CL_MEM_READ_WRITE, size, NULL, &s);
-  thr = clCreateBuffer (context, CL_MEM_COPY_HOST_PTR, sizeof (threshold),
-      (gpointer) & threshold, &s);
-  clSetKernelArg (k, n++, sizeof (src), &src);
-  clSetKernelArg (k, n++, sizeof (cl_uint), &a.src_offset);
-  clSetKernelArg (k, n++, sizeof (cl_int), &a.src_pitch);
-  clSetKernelArg (k, n++, sizeof (dst), &dst);
-  clSetKernelArg (k, n++, sizeof (cl_uint), &a.dst_offset);
-  clSetKernelArg (k, n++, sizeof (cl_int), &a.dst_pitch);
-  clSetKernelArg (k, n++, sizeof (cl_int), &a.width);
-  clSetKernelArg (k, n++, sizeof (cl_int), &a.height);
-  clSetKernelArg (k, n++, sizeof (cl_ulong), &a.sxs);
-  clSetKernelArg (k, n++, sizeof (cl_ulong), &a.sys);
-  clSetKernelArg (k, n++, sizeof (cl_int), &a.passes);
-  clSetKernelArg (k, n++, sizeof (thr), &thr);
-  clSetKernelArg (k, n++, sizeof (cl_int), &a.passes_log2);
-  clSetKernelArg (k, n++, sizeof (cl_int), &a.shift);
-  clSetKernelArg (k, n++, sizeof (cl_int), &a.xstep);
-  clSetKernelArg (k, n++, sizeof (cl_int), &a.component_step);
-  s = clSetKernelArg (k, n++, sizeof (cl_int), &a.fields);
-  for (i = 0; i < iterations && s == CL_SUCCESS; i++) {
+  thr = clCreateBuffer (context, CL_MEM_COPY_HOST_PTR, sizeof (guint),
+      (gpointer) & c->threshold, &s);
+  for (i = 0; i < c->n_args && s == CL_SUCCESS; i++) {
+    const Arg *a = &c->args[i];
+    const cl_mem *mem = a->kind == ARG_SRC ? &src : a->kind == ARG_DST ? &dst
+        : &thr;
+
+    if (a->kind <= ARG_THRESHOLD)
+      s = clSetKernelArg (k, i, sizeof (cl_mem), mem);
+    else                        /* little-endian: the low bytes first */
+      s = clSetKernelArg (k, i, arg_size (a), a->kind == ARG_LOCAL ? NULL :
+          &a->value);
+  }
+  for (i = 0; i < (guint) iterations && s == CL_SUCCESS; i++) {
     const gint64 t0 = g_get_monotonic_time ();
 
     s = clEnqueueNDRangeKernel (queue, k, 2, NULL, global, local, 0, NULL,
@@ -165,7 +213,7 @@ run_opencl (cl_device_id device, const guint8 * in, guint8 * out, gint width,
   }
   if (s != CL_SUCCESS || clEnqueueReadBuffer (queue, dst, CL_TRUE, 0, size,
           out, 0, NULL, NULL) != CL_SUCCESS) {
-    g_printerr ("OpenCL: dct_tile failed (%d)\n", s);
+    g_printerr ("OpenCL: %s failed (%d)\n", c->kernel, s);
     return FALSE;
   }
   *ms = median (times, iterations);
@@ -204,78 +252,61 @@ print_envregs (const gchar * ptx)
   g_regex_unref (reg);
 }
 
-/* @image as a module of the current context; where the driver refuses it,
- * once more without the OpenCL qualifiers of pointer parameters (`.ptr
- * .global .align N`). */
-static CUmodule
-load_module (const CudaProbe * cu, const gchar * image)
-{
-  CUmodule module = cuda_probe_load_module (cu, image);
-  GRegex *ptr;
-  gchar *plain;
-
-  if (module)
-    return module;
-  ptr = g_regex_new ("\\.ptr(\\s+\\.\\w+)?\\s+\\.align\\s+\\d+", 0, 0, NULL);
-  plain = g_regex_replace_literal (ptr, image, -1, 0, "", 0, NULL);
-  g_print ("CUDA: refused; again without the pointers' .ptr qualifiers\n");
-  module = cuda_probe_load_module (cu, plain);
-  g_free (plain);
-  g_regex_unref (ptr);
-  return module;
-}
-
-/* The CUDA side, in the current context: @image's dct_tile on @in into
- * @out (new buffers, the output filled with 0xaa first), the median ms
- * into @ms. */
+/* The CUDA side, in the current context: @image's kernel of @c on @in
+ * into @out (new buffers, the output filled with 0xaa first), the median
+ * ms into @ms. */
 static gboolean
-run_cuda (const CudaProbe * cu, const gchar * image, const guint8 * in,
-    guint8 * out, gint width, gint height, gint iterations, gdouble * ms)
+run_cuda (const CudaProbe * cu, const Case * c, const gchar * image,
+    const guint8 * in, guint8 * out, gint width, gint height,
+    gint iterations, gdouble * ms)
 {
-  StageArgs a = stage_args (width, height);
   const gsize size = (gsize) width * height;
-  const guint threshold = THRESHOLD;
   gdouble *times = g_new (gdouble, iterations);
-  CUdeviceptr src, dst, thr;
+  gpointer params[G_N_ELEMENTS (c->args)];
+  CUdeviceptr src, dst, thr, unused = 0;
+  guint shared = 0;
   CUfunction f;
   CUmodule module;
   CUstream stream;
   CUresult r = 0;
-  gint i;
+  guint i;
 
   memset (out, 0xaa, size);
-  if (!(module = load_module (cu, image)))
+  if (!(module = cuda_probe_load_module (cu, image)))
     return FALSE;
-  if ((r = cu->module_get_function (&f, module, "dct_tile")) != 0 ||
+  if ((r = cu->module_get_function (&f, module, c->kernel)) != 0 ||
       (r = cu->stream_create (&stream, 1)) != 0 ||
       (r = cu->mem_alloc (&src, size)) != 0 ||
       (r = cu->mem_alloc (&dst, size)) != 0 ||
-      (r = cu->mem_alloc (&thr, sizeof (threshold))) != 0 ||
+      (r = cu->mem_alloc (&thr, sizeof (guint))) != 0 ||
       (r = cu->memcpy_htod (src, in, size)) != 0 ||
       (r = cu->memcpy_htod (dst, out, size)) != 0 ||
-      (r = cu->memcpy_htod (thr, &threshold, sizeof (threshold))) != 0) {
+      (r = cu->memcpy_htod (thr, &c->threshold, sizeof (guint))) != 0) {
     g_printerr ("CUDA: set-up failed (%d)\n", r);
     return FALSE;
   }
-  {
-    gpointer params[] = { &src, &a.src_offset, &a.src_pitch, &dst,
-      &a.dst_offset, &a.dst_pitch, &a.width, &a.height, &a.sxs, &a.sys,
-      &a.passes, &thr, &a.passes_log2, &a.shift, &a.xstep, &a.component_step,
-      &a.fields
-    };
+  for (i = 0; i < c->n_args; i++) {
+    const Arg *a = &c->args[i];
 
-    for (i = 0; i < iterations && r == 0; i++) {
-      const gint64 t0 = g_get_monotonic_time ();
+    /* a __local pointer's parameter stays, unread: any value */
+    params[i] = a->kind == ARG_SRC ? (gpointer) & src : a->kind == ARG_DST ?
+        (gpointer) & dst : a->kind == ARG_THRESHOLD ? (gpointer) & thr :
+        a->kind == ARG_LOCAL ? (gpointer) & unused : (gpointer) & a->value;
+    if (a->kind == ARG_LOCAL)
+      shared += a->value;
+  }
+  for (i = 0; i < (guint) iterations && r == 0; i++) {
+    const gint64 t0 = g_get_monotonic_time ();
 
-      r = cu->launch_kernel (f, (width + TILE - 1) / TILE,
-          (height + TILE - 1) / TILE, 1, GROUP, 1, 1, 0, stream, params, NULL);
-      if (r == 0)
-        r = cu->stream_synchronize (stream);
-      times[i] = (g_get_monotonic_time () - t0) / 1000.0;
-    }
+    r = cu->launch_kernel (f, (width + c->covers[0] - 1) / c->covers[0],
+        (height + c->covers[1] - 1) / c->covers[1], 1, c->local[0],
+        c->local[1], 1, shared, stream, params, NULL);
+    if (r == 0)
+      r = cu->stream_synchronize (stream);
+    times[i] = (g_get_monotonic_time () - t0) / 1000.0;
   }
   if (r != 0 || (r = cu->memcpy_dtoh (out, dst, size)) != 0) {
-    g_printerr ("CUDA: dct_tile failed (%d)\n", r);
+    g_printerr ("CUDA: %s failed (%d)\n", c->kernel, r);
     return FALSE;
   }
   *ms = median (times, iterations);
@@ -286,8 +317,8 @@ run_cuda (const CudaProbe * cu, const gchar * image, const guint8 * in,
 /* Prints how many bytes of @out differ from @want, and where the first
  * is; TRUE where none does. */
 static gboolean
-compare (const gchar * what, const guint8 * want, const guint8 * out,
-    gint width, gint height, gdouble ms, gint iterations)
+compare (const Case * c, const guint8 * want, const guint8 * out,
+    gint width, gint height, gdouble cl_ms, gdouble cu_ms)
 {
   const gsize size = (gsize) width * height;
   gsize i, differ = 0, first = size;
@@ -295,14 +326,46 @@ compare (const gchar * what, const guint8 * want, const guint8 * out,
   for (i = 0; i < size; i++)
     if (want[i] != out[i] && differ++ == 0)
       first = i;
-  g_print ("CUDA, %s: %.3f ms (median of %d); %zu of %zu bytes differ from "
-      "OpenCL's", what, ms, iterations, differ, size);
+  g_print ("%s %dx%d: OpenCL %.3f ms, CUDA %.3f ms (medians); %zu of %zu "
+      "bytes differ", c->kernel, width, height, cl_ms, cu_ms, differ, size);
   if (differ)
-    g_print (", the first at x %zu y %zu (tile %zu, %zu): %u against %u",
-        first % width, first / width, first % width / TILE,
-        first / width / TILE, out[first], want[first]);
+    g_print (", the first at x %zu y %zu: %u against %u", first % width,
+        first / width, out[first], want[first]);
   g_print ("\n");
   return differ == 0;
+}
+
+/* @c both ways on @in; TRUE where the outputs are equal. */
+static gboolean
+run_case (const CudaProbe * cu, cl_device_id device, const Case * c,
+    const guint8 * in, gint width, gint height, gint iterations)
+{
+  const gsize size = (gsize) width * height;
+  guint8 *cl_out = g_malloc (size), *cu_out = g_malloc (size);
+  const gchar *ptx_file = g_getenv ("CL_PTX_FILE");
+  gchar *ptx = NULL, *patched = NULL;
+  GError *error = NULL;
+  gdouble cl_ms, cu_ms;
+  gboolean same = FALSE;
+
+  if (!run_opencl (device, c, in, cl_out, width, height, iterations, &ptx,
+          &cl_ms))
+    goto done;
+  if (ptx_file && strcmp (c->kernel, "dct_tile") == 0)
+    g_file_set_contents (ptx_file, ptx, -1, NULL);
+  print_envregs (ptx);
+  if (!(patched = gst_cl_ptx_for_cuda (ptx, &error)))
+    g_printerr ("%s: %s\n", c->kernel, error->message);
+  else if (run_cuda (cu, c, patched, in, cu_out, width, height, iterations,
+          &cu_ms))
+    same = compare (c, cl_out, cu_out, width, height, cl_ms, cu_ms);
+done:
+  g_clear_error (&error);
+  g_free (patched);
+  g_free (ptx);
+  g_free (cl_out);
+  g_free (cu_out);
+  return same;
 }
 
 /* Prints @ptx's parameters of pointers into the .shared space (__local),
@@ -403,52 +466,24 @@ load_programs (const CudaProbe * cu, const gchar * path)
 int
 main (int argc, char **argv)
 {
-  const gint width = argc > 2 ? atoi (argv[1]) : 1920;
-  const gint height = argc > 2 ? atoi (argv[2]) : 1080;
+  const gboolean programs = argc == 3 && strcmp (argv[1], "--programs") == 0;
+  const gint width = !programs && argc > 2 ? atoi (argv[1]) : 1920;
+  const gint height = !programs && argc > 2 ? atoi (argv[2]) : 1080;
   const gint iterations = argc > 3 ? MAX (atoi (argv[3]), 1) : 200;
-  const gchar *ptx_file = g_getenv ("CL_PTX_FILE");
   const cl_device_id device = nvidia_device ();
   GRand *rand = g_rand_new_with_seed (1);
-  guint8 *in, *cl_out, *cu_out;
-  gchar *ptx = NULL, *patched;
-  gdouble cl_ms, cu_ms;
-  gboolean same = FALSE;
   CudaProbe cu = { 0 };
   CUcontext context;
   gint ordinal, cu_device;
+  gboolean same;
+  Case dct, epsilon;
+  guint8 *in;
   gsize i, size;
 
-  if (argc == 3 && strcmp (argv[1], "--programs") == 0) {
-    if (!device || !cuda_probe_load (&cu) ||
-        (ordinal = cuda_probe_device_of (&cu, device)) < 0 ||
-        cu.device_get (&cu_device, ordinal) != 0 ||
-        cu.ctx_create (&context, 0, cu_device) != 0) {
-      g_printerr ("no NVIDIA OpenCL device, CUDA driver or context\n");
-      return 1;
-    }
-    return load_programs (&cu, argv[2]);
-  }
   if (!device || width < 8 || height < 8) {
     g_printerr ("no NVIDIA OpenCL device, or a plane under 8x8\n");
     return 1;
   }
-  size = (gsize) width *height;
-  in = g_malloc (size);
-  cl_out = g_malloc (size);
-  cu_out = g_malloc (size);
-  /* smooth areas with noise and edges, as decoded pictures have */
-  for (i = 0; i < size; i++)
-    in[i] = (guint8) CLAMP ((gint) (i % width / 8 + (i / width % 64 < 32 ?
-                40 : 0)) + g_rand_int_range (rand, -6, 7), 0, 255);
-  if (!run_opencl (device, in, cl_out, width, height, iterations, &ptx, &cl_ms))
-    return 1;
-  g_print ("OpenCL: dct_tile %dx%d, %d passes at %d: %.3f ms (median of %d); "
-      "the binary: %zu bytes, %s\n", width, height, PASSES, THRESHOLD, cl_ms,
-      iterations, strlen (ptx), strstr (ptx, ".entry dct_tile") ?
-      "PTX with dct_tile" : "no PTX entry dct_tile in it");
-  if (ptx_file)
-    g_file_set_contents (ptx_file, ptx, -1, NULL);
-  print_envregs (ptx);
   if (!cuda_probe_load (&cu) ||
       (ordinal = cuda_probe_device_of (&cu, device)) < 0 ||
       cu.device_get (&cu_device, ordinal) != 0 ||
@@ -457,17 +492,19 @@ main (int argc, char **argv)
         "no context\n");
     return 1;
   }
-  /* the PTX with the runtime's values first: a wrong address in the PTX
-   * as it is would spoil the context (error 700) */
-  patched = gst_cl_ptx_for_cuda (ptx, NULL);
-  if (!patched)
-    g_print ("CUDA: the PTX reads what gst_cl_ptx_for_cuda() does not know\n");
-  else if (strcmp (patched, ptx) != 0 &&
-      run_cuda (&cu, patched, in, cu_out, width, height, iterations, &cu_ms))
-    same |= compare ("the PTX with the %envreg values", cl_out, cu_out, width,
-        height, cu_ms, iterations);
-  if (run_cuda (&cu, ptx, in, cu_out, width, height, iterations, &cu_ms))
-    same |= compare ("the PTX as it is", cl_out, cu_out, width, height, cu_ms,
-        iterations);
+  if (programs)
+    return load_programs (&cu, argv[2]);
+  size = (gsize) width *height;
+  in = g_malloc (size);
+  /* smooth areas with noise and edges, as decoded pictures have */
+  for (i = 0; i < size; i++)
+    in[i] = (guint8) CLAMP ((gint) (i % width / 8 + (i / width % 64 < 32 ?
+                40 : 0)) + g_rand_int_range (rand, -6, 7), 0, 255);
+  dct = dct_case (width, height);
+  epsilon = epsilon_case (width, height);
+  same = run_case (&cu, device, &dct, in, width, height, iterations);
+  same &= run_case (&cu, device, &epsilon, in, width, height, iterations);
+  g_free (in);
+  g_rand_free (rand);
   return same ? 0 : 1;
 }
