@@ -47,7 +47,16 @@
  *     (gst_cl_dct_frame_threshold).
  *   cl-dct bench10 DEVICE WIDTH HEIGHT PASSES ITERATIONS [IN]
  *     the same on 10-bit samples, 16-bit words as I420_10LE's luma holds
- *     them: the same plane times 4 (whose estimate is the 8-bit plane's). */
+ *     them: the same plane times 4 (whose estimate is the 8-bit plane's).
+ *   cl-dct bench-auto DEVICE WIDTH HEIGHT PASSES ITERATIONS [IN]
+ *     strength=auto decided on the device (gst_cl_dct_auto()) as the
+ *     element runs it on an NV12 frame, luma then both chroma components
+ *     (the synthetic plane for each, or IN's first NV12 frame): for each
+ *     command that reports its events, in order, its type and median
+ *     device time (profiling), then the median of their sum and of the
+ *     frame's whole device span (between markers), over ITERATIONS frames
+ *     after two warm-up ones, each waited for. Only where the device
+ *     decides (gst_cl_dct_decides()). */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -253,6 +262,156 @@ bench (GstClContext * ctx, GstClDct * dct, gint bytes, gint w, gint h,
   return 0;
 }
 
+/* The device ms @event's command ran, or 0. */
+static gdouble
+event_ms (cl_event event)
+{
+  cl_ulong a = 0, b = 0;
+
+  if (clGetEventProfilingInfo (event, CL_PROFILING_COMMAND_START, sizeof (a),
+          &a, NULL) != CL_SUCCESS || clGetEventProfilingInfo (event,
+          CL_PROFILING_COMMAND_END, sizeof (b), &b, NULL) != CL_SUCCESS
+      || b < a)
+    return 0;
+  return (b - a) / 1e6;
+}
+
+/* The device ms from @begin's end to @end's (markers), or 0. */
+static gdouble
+span_ms (cl_event begin, cl_event end)
+{
+  cl_ulong a = 0, b = 0;
+
+  if (clGetEventProfilingInfo (begin, CL_PROFILING_COMMAND_END, sizeof (a),
+          &a, NULL) != CL_SUCCESS || clGetEventProfilingInfo (end,
+          CL_PROFILING_COMMAND_END, sizeof (b), &b, NULL) != CL_SUCCESS)
+    return 0;
+  return b > a ? (b - a) / 1e6 : 0;
+}
+
+#define AUTO_MAX_EVENTS 64
+
+static int
+bench_auto (GstClContext * ctx, GstClDct * dct, gint w, gint h,
+    guint passes, gint iterations, const gchar * in)
+{
+  const gint cw = (w + 1) / 2, ch = (h + 1) / 2;
+  const gsize ysize = (gsize) w * h, csize = (gsize) cw *2 * ch;
+  cl_command_queue q = gst_cl_context_get_queue (ctx);
+  guint8 *p = g_malloc (ysize + csize);
+  GRand *rand = g_rand_new_with_seed (15);
+  gdouble *times = g_new0 (gdouble, (gsize) AUTO_MAX_EVENTS * iterations);
+  gdouble *sums = g_new (gdouble, iterations);
+  gdouble *spans = g_new (gdouble, iterations);
+  cl_command_type types[AUTO_MAX_EVENTS] = { 0 };
+  GstClDctAutoParams luma_params, chroma_params;
+  GError *err = NULL;
+  cl_mem ysrc, ydst, csrc, cdst;
+  GstClPlaneRef ys, yd, cs, cd;
+  const GstClDctPlane luma = { &ys, &yd, w, h };
+  const GstClDctPlane chroma = { &cs, &cd, cw, ch, FALSE, 2, 2, 1 };
+  guint n_events = 0, k;
+  gsize i;
+  gint it;
+
+  if (!gst_cl_dct_decides (dct) || !gst_cl_dct_reads_interleaved (dct))
+    die ("bench-auto: the device does not decide, or does not read NV12's "
+        "chroma in place", NULL);
+  for (i = 0; i < ysize + csize; i++)
+    p[i] = CLAMP (60 + (gint) (i % w) * 100 / w + (i % 97 > 50 ? 60 : 0) +
+        g_rand_int_range (rand, -6, 7), 0, 255);
+  if (in) {
+    FILE *f = fopen (in, "rb");
+    if (!f || fread (p, 1, ysize + csize, f) != ysize + csize)
+      die ("read", NULL);
+    fclose (f);
+  }
+  ysrc = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, ysize, "y",
+      &err);
+  ydst = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, ysize, "y'",
+      &err);
+  csrc = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, csize, "uv",
+      &err);
+  cdst = gst_cl_context_create_buffer (ctx, CL_MEM_READ_WRITE, csize, "uv'",
+      &err);
+  if (!ysrc || !ydst || !csrc || !cdst)
+    die ("buffers", err);
+  ys = gst_cl_plane_ref_device (ysrc, w);
+  yd = gst_cl_plane_ref_device (ydst, w);
+  cs = gst_cl_plane_ref_device (csrc, cw * 2);
+  cd = gst_cl_plane_ref_device (cdst, cw * 2);
+  clEnqueueWriteBuffer (q, ysrc, CL_TRUE, 0, ysize, p, 0, NULL, NULL);
+  clEnqueueWriteBuffer (q, csrc, CL_TRUE, 0, csize, p + ysize, 0, NULL, NULL);
+  gst_cl_dct_auto_params_init (&luma_params);
+  gst_cl_dct_auto_chroma_params_init (&chroma_params, FALSE);
+  for (it = -2; it < iterations; it++) {
+    GstClEvents events = { {0,}, 0 };
+    const GstClAfter after = { 0, NULL, &events };
+    cl_event begin, end, e;
+    gdouble sum = 0;
+
+    clEnqueueMarkerWithWaitList (q, 0, NULL, &begin);
+    if (!gst_cl_dct_auto (dct, &luma, 0, &luma_params, NULL, passes, &after,
+            &err) || !gst_cl_dct_auto (dct, &chroma, 1, &chroma_params, NULL,
+            passes, &after, &err))
+      die ("auto", err);
+    clEnqueueMarkerWithWaitList (q, 0, NULL, &end);
+    clFinish (q);
+    n_events = MIN (events.n_events, AUTO_MAX_EVENTS);
+    for (k = 0; k < events.n_events; k++) {
+      e = k < GST_CL_EVENTS_INLINE ? events.events[k] :
+          g_array_index (events.more, cl_event, k - GST_CL_EVENTS_INLINE);
+      if (k < AUTO_MAX_EVENTS && it >= 0) {
+        times[(gsize) k * iterations + it] = event_ms (e);
+        clGetEventInfo (e, CL_EVENT_COMMAND_TYPE, sizeof (types[k]),
+            &types[k], NULL);
+        sum += times[(gsize) k * iterations + it];
+      }
+    }
+    gst_cl_events_take_ms (&events);    /* releases them */
+    if (it >= 0) {
+      sums[it] = sum;
+      spans[it] = span_ms (begin, end);
+    }
+    clReleaseEvent (begin);
+    clReleaseEvent (end);
+  }
+  printf ("%dx%d NV12, %s, %u passes: the commands of strength=auto decided "
+      "on the device, luma then chroma, median device ms of %d frames:\n",
+      w, h, gst_cl_context_get_device_name (ctx), passes, iterations);
+  for (k = 0; k < n_events; k++) {
+    gdouble *t = times + (gsize) k * iterations;
+
+    qsort (t, iterations, sizeof (gdouble), cmp_double);
+    printf ("  %2u %s %.4f\n", k + 1, types[k] == CL_COMMAND_NDRANGE_KERNEL ?
+        "kernel" : "other ", t[iterations / 2]);
+  }
+  qsort (sums, iterations, sizeof (gdouble), cmp_double);
+  qsort (spans, iterations, sizeof (gdouble), cmp_double);
+  printf ("  sum %.4f, the frame's span %.4f\n", sums[iterations / 2],
+      spans[iterations / 2]);
+  /* at threshold 0 the stage is a copy: say what the frames got */
+  for (k = 0; k < 3; k++) {
+    GstClDctAuto state;
+
+    if (!gst_cl_dct_read_state (dct, k, &err))
+      die ("state", err);
+    gst_cl_dct_last_state (dct, TRUE, &state);
+    printf ("  %s: threshold %u\n", k == 0 ? "luma" : k == 1 ? "U" : "V",
+        state.threshold);
+  }
+  clReleaseMemObject (ysrc);
+  clReleaseMemObject (ydst);
+  clReleaseMemObject (csrc);
+  clReleaseMemObject (cdst);
+  g_free (p);
+  g_free (times);
+  g_free (sums);
+  g_free (spans);
+  g_rand_free (rand);
+  return 0;
+}
+
 static int
 dump_hist (GstClContext * ctx, GstClDct * dct, gint w, gint h,
     const gchar * in, const gchar * out)
@@ -381,13 +540,14 @@ main (int argc, char **argv)
   if (argc >= 3 && !strcmp (argv[1], "decide"))
     return decide (argv[2], argc > 3 ? argv[3] : NULL);
   if (argc < 7 || (strcmp (argv[1], "filter") && strcmp (argv[1], "bench")
-          && strcmp (argv[1], "bench10")
+          && strcmp (argv[1], "bench10") && strcmp (argv[1], "bench-auto")
           && strcmp (argv[1], "auto") && strcmp (argv[1], "hist"))) {
     g_printerr ("usage: cl-dct filter DEVICE W H IN OUT PASSES THRESHOLD\n"
         "       cl-dct auto DEVICE W H IN OUT PASSES "
         "[SEGMENTS]\n       cl-dct hist DEVICE W H IN OUT\n"
         "       cl-dct decide HIST [SEGMENTS]\n       cl-dct bench DEVICE W H PASSES ITERATIONS "
-        "[IN]\n       cl-dct bench10 DEVICE W H PASSES ITERATIONS [IN]\n");
+        "[IN]\n       cl-dct bench10 DEVICE W H PASSES ITERATIONS [IN]\n"
+        "       cl-dct bench-auto DEVICE W H PASSES ITERATIONS [IN]\n");
     return 2;
   }
   w = atoi (argv[3]);
@@ -404,6 +564,9 @@ main (int argc, char **argv)
         argc > 8 ? argv[8] : NULL);
   else if (!strcmp (argv[1], "hist"))
     r = dump_hist (ctx, dct, w, h, argv[5], argv[6]);
+  else if (!strcmp (argv[1], "bench-auto"))
+    r = bench_auto (ctx, dct, w, h, atoi (argv[5]), atoi (argv[6]),
+        argc > 7 ? argv[7] : NULL);
   else if (!strcmp (argv[1], "filter"))
     r = filter (ctx, dct, w, h, argv[5], argv[6], FALSE,
         argc > 7 ? atoi (argv[7]) : 8, argc > 8 ? atoi (argv[8]) : 0, NULL);
