@@ -44,13 +44,17 @@ G_BEGIN_DECLS
  *    global work offset), %nctaid.x, .y, .z for 6 to 8 (the groups in each
  *    dimension);
  *  - a __local pointer parameter (one a kernel at most: clSetKernelArg
- *    with a size and no value) is no longer read: its loads become the
- *    address of the launch's dynamic shared memory, an extern .shared
- *    array added to the module, whose size the CUDA launch gives; the
- *    parameter stays, so that the arguments keep their places.
- * NULL with @error set where the PTX reads %envreg otherwise, or has a
- * kernel with two __local pointer parameters or one read otherwise: a
- * runtime this does not know. Free with g_free(). */
+ *    with a size and no value) is no longer read: its one ld.param
+ *    becomes the address of the launch's dynamic shared memory, an extern
+ *    .shared array added to the module (aligned as the most any such
+ *    parameter asked, 16 bytes at least), whose size the CUDA launch
+ *    gives; the parameter stays, so that the arguments keep their places.
+ * So a launch must cover the NDRange in one grid (CUDA's limits: 65535
+ * groups in y and z), and more than 48 KB of dynamic shared memory needs
+ * cuFuncSetAttribute. NULL with @error set (saying which) where the PTX
+ * reads %envreg otherwise, where a kernel has two __local pointer
+ * parameters or reads one otherwise, or where there is no .address_size
+ * line: a runtime this does not know. Free with g_free(). */
 gchar *gst_cl_ptx_for_cuda (const gchar * ptx, GError ** error);
 
 G_END_DECLS

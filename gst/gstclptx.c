@@ -121,13 +121,15 @@ static gchar *
 without_envreg (const gchar * ptx, GError ** error)
 {
   GRegex *mov = g_regex_new ("mov\\.[bu]32\\s+(%\\w+)\\s*,\\s*%envreg(\\d+)"
-      "\\s*;", 0, 0, NULL);
+      "\\s*;", G_REGEX_RAW, 0, NULL);
   gboolean known = TRUE;
   gchar *out = g_regex_replace_eval (mov, ptx, -1, 0, 0, rewrite_envreg,
-      &known, NULL);
+      &known, error);
 
   g_regex_unref (mov);
-  if (known && out && !strstr (out, "%envreg"))
+  if (!out)
+    return NULL;
+  if (known && !strstr (out, "%envreg"))
     return out;
   g_free (out);
   ptx_error (error, "%s", "the PTX reads a value of NVIDIA's OpenCL runtime "
@@ -155,46 +157,63 @@ count_word (const gchar * text, const gchar * word)
   return n;
 }
 
-/* One kernel's text (from its .entry to the next) with its __local pointer
- * parameter, if any, made the dynamic shared memory's address; FALSE
- * where it has two, or one read otherwise than by ld.param. */
+/* What the rewrite of one module found: the names of the __local pointer
+ * parameters made unread, and the largest alignment they asked for. */
+typedef struct
+{
+  GPtrArray *names;
+  guint align;
+} LocalParams;
+
+/* @kernel (its text from its .entry line to the next kernel's) with its
+ * __local pointer parameter, if any, no longer read: its loads the
+ * address of the dynamic shared memory. FALSE where it has two, or where
+ * a load is not the one ld.param NVIDIA's OpenCL writes. */
 static gboolean
-rewrite_local_param (GString * entry, gboolean * used, GError ** error)
+rewrite_local_param (GString * kernel, LocalParams * found, GError ** error)
 {
   GRegex *decl = g_regex_new ("\\.param\\s+\\.(u32|u64)\\s+\\.ptr\\s+"
-      "\\.shared(?:\\s+\\.align\\s+\\d+)?\\s+(\\w+)", 0, 0, NULL);
+      "\\.shared(?:\\s+\\.align\\s+(\\d+))?\\s+(\\w+)", G_REGEX_RAW, 0, NULL);
   GMatchInfo *m;
-  gchar *type, *name, *load, *by, *text, *plain, *pattern;
+  gchar *type, *align, *name, *load = NULL, *by, *text = NULL, *plain, *pattern;
   GRegex *ld;
-  gboolean ok;
+  gboolean two;
 
-  if (!g_regex_match (decl, entry->str, 0, &m)) {
+  if (!g_regex_match (decl, kernel->str, 0, &m)) {
     g_match_info_free (m);
     g_regex_unref (decl);
     return TRUE;
   }
   type = g_match_info_fetch (m, 1);
-  name = g_match_info_fetch (m, 2);
+  align = g_match_info_fetch (m, 2);
+  name = g_match_info_fetch (m, 3);
   g_match_info_next (m, NULL);
-  ok = !g_match_info_matches (m);
+  two = g_match_info_matches (m);
   g_match_info_free (m);
   plain = g_strdup_printf (".param .%s %s", type, name);
-  text = g_regex_replace_literal (decl, entry->str, -1, 0, plain, 0, NULL);
+  if (!two)
+    text = g_regex_replace_literal (decl, kernel->str, -1, 0, plain, 0, error);
   g_regex_unref (decl);
   pattern = g_strdup_printf ("ld\\.param\\.%s\\s+(%%\\w+)\\s*,\\s*\\[%s"
       "(?:\\+0)?\\]\\s*;", type, name);
-  ld = g_regex_new (pattern, 0, 0, NULL);
+  ld = g_regex_new (pattern, G_REGEX_RAW, 0, NULL);
   by = strcmp (type, "u64") == 0 ? g_strdup ("mov.u64 \\1, " LOCAL_ARRAY ";")
       : g_strdup ("{ .reg .u64 %gst_cl_a; mov.u64 %gst_cl_a, " LOCAL_ARRAY
       "; cvt.u32.u64 \\1, %gst_cl_a; }");
-  load = g_regex_replace (ld, text, -1, 0, by, 0, NULL);
-  ok = ok && load && count_word (load, name) == 1;
-  if (ok) {
-    g_string_assign (entry, load);
-    *used = TRUE;
-  } else {
+  if (text)
+    load = g_regex_replace (ld, text, -1, 0, by, 0, error);
+  if (two) {
     ptx_error (error, "the PTX's kernel of parameter %s has two __local "
-        "pointers, or reads one otherwise than NVIDIA's OpenCL does", name);
+        "pointer parameters", name);
+  } else if (load && count_word (load, name) != 1) {
+    ptx_error (error, "the PTX reads __local pointer parameter %s otherwise "
+        "than by the one ld.param NVIDIA's OpenCL writes", name);
+    g_clear_pointer (&load, g_free);
+  }
+  if (load) {
+    g_string_assign (kernel, load);
+    g_ptr_array_add (found->names, g_strdup (name));
+    found->align = MAX (found->align, align ? (guint) atoi (align) : 0);
   }
   g_regex_unref (ld);
   g_free (pattern);
@@ -203,48 +222,88 @@ rewrite_local_param (GString * entry, gboolean * used, GError ** error)
   g_free (text);
   g_free (plain);
   g_free (type);
+  g_free (align);
   g_free (name);
-  return ok;
+  return !two && load != NULL;
 }
 
 /* The extern .shared array, declared after the module's header. */
 static gboolean
-declare_local_array (GString * ptx, GError ** error)
+declare_local_array (GString * ptx, guint align, GError ** error)
 {
   const gchar *line = strstr (ptx->str, ".address_size");
   const gchar *end = line ? strchr (line, '\n') : NULL;
+  gchar *declaration;
 
   if (!end)
     return ptx_error (error, "%s", "the PTX has no .address_size line");
-  g_string_insert (ptx, end + 1 - ptx->str,
-      ".extern .shared .align 16 .b8 " LOCAL_ARRAY "[];\n");
+  declaration = g_strdup_printf (".extern .shared .align %u .b8 "
+      LOCAL_ARRAY "[];\n", MAX (align, 16));
+  g_string_insert (ptx, end + 1 - ptx->str, declaration);
+  g_free (declaration);
+  return TRUE;
+}
+
+/* Each parameter made unread is named once in the whole module, by its
+ * declaration: no load of it is left (nor one in a piece cut wrongly). */
+static gboolean
+check_unread (const gchar * ptx, const LocalParams * found, GError ** error)
+{
+  guint i;
+
+  for (i = 0; i < found->names->len; i++) {
+    const gchar *name = g_ptr_array_index (found->names, i);
+
+    if (count_word (ptx, name) != 1)
+      return ptx_error (error, "the PTX reads __local pointer parameter %s "
+          "otherwise than by the one ld.param NVIDIA's OpenCL writes", name);
+  }
   return TRUE;
 }
 
 gchar *
 gst_cl_ptx_for_cuda (const gchar * ptx, GError ** error)
 {
+  /* a kernel starts at a line of its .entry directive */
+  GRegex *entry = g_regex_new ("^[ \\t]*(?:\\.visible[ \\t]+|\\.weak[ \\t]+)?"
+      "\\.entry\\s", G_REGEX_RAW | G_REGEX_MULTILINE, 0, NULL);
+  LocalParams found = { g_ptr_array_new_with_free_func (g_free), 0 };
   gchar *plain = without_envreg (ptx, error);
-  gchar **parts;
-  GString *out, *entry;
-  gboolean ok = TRUE, used = FALSE;
-  guint i;
+  GMatchInfo *m = NULL;
+  GString *out, *kernel;
+  gboolean ok = plain != NULL;
+  gint from = -1, start, end;
 
-  if (!plain)
-    return NULL;
-  /* parts[0] is the header; each further one a kernel and what follows */
-  parts = g_strsplit (plain, ".entry", -1);
-  out = g_string_new (parts[0]);
-  for (i = 1; parts[i] && ok; i++) {
-    entry = g_string_new (parts[i]);
-    ok = rewrite_local_param (entry, &used, error);
-    g_string_append (out, ".entry");
-    g_string_append (out, entry->str);
-    g_string_free (entry, TRUE);
+  out = g_string_new (NULL);
+  if (ok)
+    g_regex_match (entry, plain, 0, &m);
+  /* the header, then each kernel with what follows it */
+  while (ok) {
+    const gboolean more = g_match_info_matches (m);
+
+    if (more)
+      g_match_info_fetch_pos (m, 0, &start, &end);
+    else
+      start = strlen (plain);
+    if (from < 0) {
+      g_string_append_len (out, plain, start);
+    } else {
+      kernel = g_string_new_len (plain + from, start - from);
+      ok = rewrite_local_param (kernel, &found, error);
+      g_string_append (out, kernel->str);
+      g_string_free (kernel, TRUE);
+    }
+    if (!more)
+      break;
+    from = start;
+    g_match_info_next (m, NULL);
   }
-  g_strfreev (parts);
+  if (ok && found.names->len > 0)
+    ok = declare_local_array (out, found.align, error) &&
+        check_unread (out->str, &found, error);
+  g_match_info_free (m);
+  g_regex_unref (entry);
+  g_ptr_array_unref (found.names);
   g_free (plain);
-  if (ok && used)
-    ok = declare_local_array (out, error);
   return g_string_free (out, !ok);
 }

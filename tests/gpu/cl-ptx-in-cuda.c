@@ -24,8 +24,8 @@
  * Whether the element's kernels run in a CUDA context (a decoder's)
  * instead of an OpenCL context of their own, which the GPU time-slices
  * with the decoder's (cl-cuda-slices): kernels of two kinds, each built
- * with NVIDIA's OpenCL and run on a random 8-bit plane (default
- * 1920x1080), then the program's binary, PTX, made a CUDA module's by
+ * with NVIDIA's OpenCL and run on an 8-bit plane of bands, ramps and
+ * noise (default 1920x1080), then the program's binary, PTX, made a CUDA module's by
  * gst_cl_ptx_for_cuda() (gst/gstclptx-private.h), loaded into a CUDA
  * context of its own on the same GPU and launched with the same arguments
  * and geometry; the outputs compared byte for byte:
@@ -95,7 +95,9 @@ typedef struct
 #define EPS_LOCAL_H 8
 
 /* dct_tile as gst/gstcldct.c launches it (threshold_tiles) on a plane of
- * @width x @height, pitch @width: 16 passes at 39. */
+ * @width x @height, pitch @width: 16 passes at 39 (the passes' offsets
+ * packed in pass order, not sorted by x as the element packs them: the
+ * mean is the same). */
 static Case
 dct_case (gint width, gint height)
 {
@@ -178,9 +180,9 @@ run_opencl (cl_device_id device, const Case * c, const guint8 * in,
   GError *error = NULL;
   guint i;
 
-  if (s != CL_SUCCESS || clBuildProgram (program, 1, &device, c->options,
-          NULL, NULL) != CL_SUCCESS || !(k = clCreateKernel (program,
-              c->kernel, &s))) {
+  if (s == CL_SUCCESS)
+    s = clBuildProgram (program, 1, &device, c->options, NULL, NULL);
+  if (s != CL_SUCCESS || !(k = clCreateKernel (program, c->kernel, &s))) {
     gchar log[16384] = "";
 
     clGetProgramBuildInfo (program, device, CL_PROGRAM_BUILD_LOG,
@@ -466,7 +468,7 @@ load_programs (const CudaProbe * cu, const gchar * path)
 int
 main (int argc, char **argv)
 {
-  const gboolean programs = argc == 3 && strcmp (argv[1], "--programs") == 0;
+  const gboolean programs = argc > 1 && strcmp (argv[1], "--programs") == 0;
   const gint width = !programs && argc > 2 ? atoi (argv[1]) : 1920;
   const gint height = !programs && argc > 2 ? atoi (argv[2]) : 1080;
   const gint iterations = argc > 3 ? MAX (atoi (argv[3]), 1) : 200;
@@ -480,6 +482,10 @@ main (int argc, char **argv)
   guint8 *in;
   gsize i, size;
 
+  if (programs && argc != 3) {
+    g_printerr ("usage: cl-ptx-in-cuda --programs DIR\n");
+    return 2;
+  }
   if (!device || width < 8 || height < 8) {
     g_printerr ("no NVIDIA OpenCL device, or a plane under 8x8\n");
     return 1;

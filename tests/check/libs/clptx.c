@@ -21,9 +21,10 @@
 /* An OpenCL program's PTX made a CUDA module's (gst/gstclptx.c): the
  * values of NVIDIA's OpenCL runtime written in, __local pointer
  * parameters made the dynamic shared memory's address, and what it does
- * not know refused; on PoCL, whose binary is not PTX, refused. The PTX
- * here is written as NVIDIA's OpenCL writes it (tests/gpu/cl-ptx-in-cuda
- * prints that of the element's programs on the GPU machine). */
+ * not know refused; a program's binary taken where it is PTX (NVIDIA's
+ * OpenCL), refused where not (PoCL's). The PTX here is written as NVIDIA's
+ * OpenCL writes it (tests/gpu/cl-ptx-in-cuda prints that of the element's
+ * programs on the GPU machine). */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -56,14 +57,16 @@ rewrite_ok (const gchar * ptx)
   return out;
 }
 
+/* Refused, with @why in the message. */
 static void
-assert_refused (const gchar * ptx)
+assert_refused (const gchar * ptx, const gchar * why)
 {
   GError *error = NULL;
   gchar *out = gst_cl_ptx_for_cuda (ptx, &error);
 
-  fail_unless (out == NULL);
-  fail_unless (error != NULL && error->message[0] != '\0');
+  fail_unless (out == NULL, "taken: %s", out);
+  fail_unless (error != NULL && strstr (error->message, why), "%s",
+      error ? error->message : "no error");
   g_clear_error (&error);
 }
 
@@ -88,9 +91,12 @@ GST_END_TEST;
 GST_START_TEST (test_envreg_unknown_refused)
 {
   /* a register past the group counts, and a use other than a move */
-  assert_refused (HEADER ".entry k()\n{\n\tmov.b32 %r1, %envreg9;\n}\n");
-  assert_refused (HEADER ".entry k()\n{\n\tadd.s32 %r1, %envreg3, 1;\n}\n");
-  assert_refused (HEADER ".entry k()\n{\n\tmov.b32 %r1, %envreg12;\n}\n");
+  assert_refused (HEADER ".entry k()\n{\n\tmov.b32 %r1, %envreg9;\n}\n",
+      "%envreg");
+  assert_refused (HEADER ".entry k()\n{\n\tadd.s32 %r1, %envreg3, 1;\n}\n",
+      "%envreg");
+  assert_refused (HEADER ".entry k()\n{\n\tmov.b32 %r1, %envreg12;\n}\n",
+      "%envreg");
 }
 
 GST_END_TEST;
@@ -152,23 +158,84 @@ GST_START_TEST (test_local_param_unknown_refused)
 
   /* read at an offset, and moved rather than loaded */
   ptx = local_ptx ("u64", "ld.param.u64 \t%rd3, [tiled_param_1+8];");
-  assert_refused (ptx);
+  assert_refused (ptx, "otherwise than by the one ld.param");
   g_free (ptx);
   ptx = local_ptx ("u64", "mov.u64 \t%rd3, tiled_param_1;");
-  assert_refused (ptx);
+  assert_refused (ptx, "otherwise than by the one ld.param");
   g_free (ptx);
   /* two in one kernel */
   assert_refused (HEADER ".entry k(\n"
       "\t.param .u64 .ptr .shared .align 4 k_param_0,\n"
       "\t.param .u64 .ptr .shared .align 4 k_param_1\n)\n{\n"
       "\tld.param.u64 %rd1, [k_param_0];\n"
-      "\tld.param.u64 %rd2, [k_param_1];\n}\n");
+      "\tld.param.u64 %rd2, [k_param_1];\n}\n", "two __local");
+  /* no header to declare the shared array after */
+  assert_refused (".entry k(\n\t.param .u64 .ptr .shared .align 4 k_param_0\n"
+      ")\n{\n\tld.param.u64 %rd1, [k_param_0];\n}\n", ".address_size");
 }
 
 GST_END_TEST;
 
-/* PoCL's program binary is its own format, not PTX: refused, said. */
-GST_START_TEST (test_pocl_binary_is_not_ptx)
+/* Parameter names that begin alike (the kernels' _param_1 and _param_11):
+ * only the __local one changes, whichever comes first. */
+GST_START_TEST (test_local_param_prefix_names)
+{
+  const gchar *orders[] = { "1", "11" };
+  guint i;
+
+  for (i = 0; i < 2; i++) {
+    const gchar *local = orders[i], *other = orders[1 - i];
+    gchar *ptx = g_strdup_printf (HEADER ".entry k(\n"
+        "\t.param .u32 k_param_%s,\n"
+        "\t.param .u64 .ptr .shared .align 4 k_param_%s\n)\n{\n"
+        "\tld.param.u32 \t%%r1, [k_param_%s];\n"
+        "\tld.param.u64 \t%%rd1, [k_param_%s];\n\tret;\n}\n", other, local,
+        other, local);
+    gchar *out = rewrite_ok (ptx);
+    gchar *other_load = g_strdup_printf ("\tld.param.u32 \t%%r1, "
+        "[k_param_%s];\n", other);
+
+    fail_unless (strstr (out, "\tmov.u64 %rd1, gst_cl_local;\n"), "%s", out);
+    fail_unless (strstr (out, other_load), "%s", out);
+    g_free (other_load);
+    g_free (out);
+    g_free (ptx);
+  }
+}
+
+GST_END_TEST;
+
+/* Two kernels with a __local pointer each: one shared array, at the
+ * largest alignment asked (16 at least); a comment naming .entry inside a
+ * kernel, and a byte that is not UTF-8 in another, change nothing. */
+GST_START_TEST (test_local_params_two_kernels)
+{
+  const gchar *ptx = HEADER "// \xff built\n"
+      ".visible .entry a(\n\t.param .u64 .ptr .shared .align 32 a_param_0\n)"
+      "\n{\n\t// the tile .entry a reads\n\tld.param.u64 \t%rd1, [a_param_0];\n"
+      "\tret;\n}\n\n"
+      ".visible .entry b(\n\t.param .u64 .ptr .shared .align 4 b_param_0\n)"
+      "\n{\n\tld.param.u64 \t%rd2, [b_param_0];\n\tret;\n}\n";
+  gchar *out = rewrite_ok (ptx);
+  const gchar *first = strstr (out, ".extern");
+
+  fail_unless (first && !strstr (first + 1, ".extern"), "%s", out);
+  fail_unless (strstr (out, ".address_size 64\n"
+          ".extern .shared .align 32 .b8 gst_cl_local[];\n"), "%s", out);
+  fail_unless (strstr (out, "\tmov.u64 %rd1, gst_cl_local;\n"), "%s", out);
+  fail_unless (strstr (out, "\tmov.u64 %rd2, gst_cl_local;\n"), "%s", out);
+  fail_unless (strstr (out, "\t// the tile .entry a reads\n"), "%s", out);
+  fail_unless (strstr (out, "// \xff built\n"), "%s", out);
+  fail_if (strstr (out, "[a_param_0]") || strstr (out, "[b_param_0]"), "%s",
+      out);
+  g_free (out);
+}
+
+GST_END_TEST;
+
+/* A program's binary: PTX where the device is NVIDIA's (the GPU machine),
+ * taken and made a CUDA module's; PoCL's own format elsewhere, refused. */
+GST_START_TEST (test_program_binary)
 {
   const gchar *source = "__kernel void k (__global int *p) { p[0] = 1; }";
   cl_device_id device = gst_cl_context_get_device (fixture_context);
@@ -178,13 +245,27 @@ GST_START_TEST (test_pocl_binary_is_not_ptx)
       1, &source, NULL, &status);
   GError *error = NULL;
 
+  const gboolean nvidia = strstr (gst_cl_context_get_device_name
+      (fixture_context), "NVIDIA") != NULL;
+  gchar *ptx, *cuda;
+
   fail_unless_equals_int (status, CL_SUCCESS);
   fail_unless_equals_int (clBuildProgram (program, 1, &device, NULL, NULL,
           NULL), CL_SUCCESS);
-  fail_unless (gst_cl_ptx_of_program (program, device, &error) == NULL);
-  fail_unless (error && strstr (error->message, "not PTX"), "%s",
-      error ? error->message : "no error");
+  ptx = gst_cl_ptx_of_program (program, device, &error);
+  if (nvidia) {
+    fail_unless (ptx && strstr (ptx, ".entry k"), "%s",
+        error ? error->message : ptx);
+    cuda = rewrite_ok (ptx);
+    fail_unless (strstr (cuda, ".entry k"), "%s", cuda);
+    g_free (cuda);
+  } else {
+    fail_unless (ptx == NULL);
+    fail_unless (error && strstr (error->message, "not PTX"), "%s",
+        error ? error->message : "no error");
+  }
   g_clear_error (&error);
+  g_free (ptx);
   clReleaseProgram (program);
 }
 
@@ -203,9 +284,11 @@ clptx_suite (void)
   tcase_add_test (tc, test_local_param_u64);
   tcase_add_test (tc, test_local_param_u32);
   tcase_add_test (tc, test_local_param_unknown_refused);
+  tcase_add_test (tc, test_local_param_prefix_names);
+  tcase_add_test (tc, test_local_params_two_kernels);
   suite_add_tcase (s, device);
   tcase_add_checked_fixture (device, fixture_setup, fixture_teardown);
-  tcase_add_test (device, test_pocl_binary_is_not_ptx);
+  tcase_add_test (device, test_program_binary);
   return s;
 }
 
