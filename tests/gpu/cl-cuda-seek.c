@@ -25,11 +25,14 @@
  * epoch) of the first and the last at the sinks (every element whose name
  * starts with "sink": one process may run several chains), so that the
  * aggregate frame rate of several processes at once can be computed; and
- * the "stats" of each clepsilon. With CL_CUDA_SEEK_START_AT set (a real
- * time, microseconds since the epoch), the pipeline prerolls first, then
- * waits for that time before it plays, and counts only the frames after:
- * processes started together (their CUDA and OpenCL set-ups take seconds,
- * and not the same) then decode at once from that time on.
+ * the "stats" of each clepsilon. With CL_CUDA_SEEK_BARRIER=DIR:N set, the
+ * pipeline prerolls first, says so in folder DIR (a file ready-PID), and
+ * plays once N processes have (the last to be ready writes DIR/start, a
+ * real time 0.3 s ahead that all wait for), counting only the frames
+ * after: processes started together (their CUDA and OpenCL set-ups take
+ * seconds, and not the same) then decode at once, and none waits longer
+ * than the slowest set-up. Where the N are not ready within 300 s, it
+ * plays anyway and says "barrier: late" on stderr.
  *
  * Runs PIPELINE (gst-launch-1.0 syntax, ending in an element named "sink"
  * whose buffers are in system memory), and after SEEK_AFTER frames a
@@ -41,7 +44,10 @@
  *     ! clepsilon device=nvidia ! video/x-raw ! fakesink name=sink" 10 */
 
 #include <gst/gst.h>
+#include <glib/gstdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 static GHashTable *sums;        /* PTS -> checksum */
 static gint frames, again, differ, seek_after;
@@ -116,20 +122,92 @@ print_stats (const GValue * value, gpointer user_data)
   gst_structure_free (stats);
 }
 
-/* Prerolls, waits for @start_us (real time), and forgets the frames seen
- * so far (the preroll's). */
-static void
-start_together (gint64 start_us)
+#define BARRIER_SECONDS 300
+#define BARRIER_LEAD_US 300000
+
+/* How many files of @dir start with "ready-". */
+static guint
+count_ready (const gchar * dir)
 {
-  gint64 now;
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const gchar *name;
+  guint n = 0;
+
+  while (d && (name = g_dir_read_name (d)))
+    n += g_str_has_prefix (name, "ready-");
+  if (d)
+    g_dir_close (d);
+  return n;
+}
+
+/* The start time in @dir's file "start", once there; the last party to be
+ * ready writes it (a link made once: whoever comes second keeps the
+ * first's). */
+static gboolean
+read_or_write_start (const gchar * dir, guint parties, gint64 * start_us)
+{
+  gchar *start = g_build_filename (dir, "start", NULL), *text = NULL;
+  gboolean found = g_file_get_contents (start, &text, NULL, NULL) &&
+      *text != '\0';
+
+  if (found) {
+    *start_us = g_ascii_strtoll (text, NULL, 10);
+  } else if (count_ready (dir) >= parties) {
+    gchar *tmp = g_strdup_printf ("%s/start-%d", dir, (gint) getpid ());
+    gchar *when = g_strdup_printf ("%" G_GINT64_FORMAT,
+        g_get_real_time () + BARRIER_LEAD_US);
+
+    if (g_file_set_contents (tmp, when, -1, NULL))
+      (void) link (tmp, start);
+    g_unlink (tmp);
+    g_free (tmp);
+    g_free (when);
+  }
+  g_free (text);
+  g_free (start);
+  return found;
+}
+
+/* The real time at which the parties of @spec (DIR:N) play together. */
+static gint64
+barrier_start (const gchar * spec)
+{
+  const gchar *colon = strrchr (spec, ':');
+  gchar *dir = g_strndup (spec, colon ? (gsize) (colon - spec) : strlen (spec));
+  const guint parties = colon ? (guint) atoi (colon + 1) : 1;
+  gchar *ready = g_strdup_printf ("%s/ready-%d", dir, (gint) getpid ());
+  const gint64 deadline = g_get_monotonic_time () +
+      BARRIER_SECONDS * G_USEC_PER_SEC;
+  gint64 start_us = 0;
+
+  g_file_set_contents (ready, "", 0, NULL);
+  while (!read_or_write_start (dir, parties, &start_us)) {
+    if (g_get_monotonic_time () > deadline) {
+      g_printerr ("barrier: late: %u of %u ready after %d s\n",
+          count_ready (dir), parties, BARRIER_SECONDS);
+      start_us = g_get_real_time ();
+      break;
+    }
+    g_usleep (5000);
+  }
+  g_free (ready);
+  g_free (dir);
+  return start_us;
+}
+
+/* Prerolls, waits for the other parties of @spec (barrier_start()), and
+ * forgets the frames seen so far (the preroll's). */
+static void
+start_together (const gchar * spec)
+{
+  gint64 start_us, now;
 
   gst_element_set_state (pipeline, GST_STATE_PAUSED);
   gst_element_get_state (pipeline, NULL, NULL, 120 * GST_SECOND);
+  start_us = barrier_start (spec);
   now = g_get_real_time ();
   if (start_us > now)
     g_usleep (start_us - now);
-  else
-    g_printerr ("ready %.1f s after the start time\n", (now - start_us) / 1e6);
   g_mutex_lock (&lock);
   frames = 0;
   first_us = last_us = 0;
@@ -168,9 +246,8 @@ main (int argc, char **argv)
     return 2;
   }
   bus = gst_element_get_bus (pipeline);
-  if (seek_after == 0 && g_getenv ("CL_CUDA_SEEK_START_AT"))
-    start_together (g_ascii_strtoll (g_getenv ("CL_CUDA_SEEK_START_AT"), NULL,
-            10));
+  if (seek_after == 0 && g_getenv ("CL_CUDA_SEEK_BARRIER"))
+    start_together (g_getenv ("CL_CUDA_SEEK_BARRIER"));
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   while (!done) {
     msg = gst_bus_timed_pop (bus, 20 * GST_MSECOND);

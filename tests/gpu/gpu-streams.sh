@@ -25,12 +25,12 @@
 # alone, then with each filter as a share of that, on each memory path; then
 # the element's host waits (ms a frame, by cause, mean over the chains of
 # the last round). Separate processes (procs, gpuprocs) preroll, then play
-# together at a time set START_S (3) + N_START_S (1) x N seconds after they
-# start; SYNC_START=1 starts the chains of one process so too (otherwise
-# their time runs from the first frame of any chain, set-up included), for
-# comparisons with gpuprocs, which with GPUS=1 is one process as chains. A
-# process late for the start, or one without EOS, is named on stderr (its
-# log says "ready ... after the start time"). Logs in $OUT (default
+# together once all have (cl-cuda-seek.c's barrier); SYNC_START=1 starts
+# the chains of one process so too, after its preroll (otherwise their time
+# runs from the first frame of any chain, set-up included), for comparisons
+# with gpuprocs, which with GPUS=1 is one process as chains. A process that
+# gave up waiting for the others (300 s), or one without EOS, is named on
+# stderr (its log says "barrier: late"). Logs in $OUT (default
 # /tmp/out/streams).
 set -uo pipefail
 rt=${CLEPSILON_GPU_RUNTIME:?"set it to the GPU machine's runtime folder (tests/gpu/README.md)"}
@@ -44,9 +44,6 @@ mkdir -p "$out"
 CLIPS=${CLIPS:-1080 4k} NS=${NS:-1 2 4 8 16} MODES=${MODES:-procs chains}
 ROUNDS=${ROUNDS:-3} FILTERS=${FILTERS:-medium auto} PATHS=${PATHS:-cuda sys}
 BUILDS=${BUILDS:-build} GPUS=${GPUS:-1}
-# procs: the processes play together this many seconds after they start,
-# plus so many a process (their set-up, CUDA and OpenCL, takes seconds)
-START_S=${START_S:-3} N_START_S=${N_START_S:-1}
 declare -A source=(
   [1080]="filesrc location=$rt/clips/broadcast-1080.m2v ! mpegvideoparse ! nvmpeg2video"
   [4k]="filesrc location=$rt/clips/pan-4k.mp4 ! qtdemux ! h264parse ! nvh264")
@@ -74,10 +71,15 @@ aggregate () {
     END {printf "%.0f\n", (mx > mn ? f * 1e6 / (mx - mn) : 0)}' "$@"
 }
 
-# Every process prerolls, then all play at once (cl-cuda-seek.c), START_S +
-# N_START_S x N seconds from now (N: the chains, whose set-up takes seconds).
-start_at () { # N
-  export CL_CUDA_SEEK_START_AT=$(($(date +%s%6N) + (START_S + N_START_S * $1) * 1000000))
+# Every process prerolls, then all play at once when the last is ready
+# (cl-cuda-seek.c): a new barrier folder for that many processes.
+barrier () { # PROCESSES
+  export CL_CUDA_SEEK_BARRIER=$(mktemp -d "$out/barrier.XXXXXX"):$1
+}
+
+barrier_done () {
+  rm -rf "${CL_CUDA_SEEK_BARRIER%:*}"
+  unset CL_CUDA_SEEK_BARRIER
 }
 
 # Says on stderr which of the logs given came late to the start or did not
@@ -85,7 +87,7 @@ start_at () { # N
 check_logs () {
   local f
   for f in "$@"; do
-    grep -q "after the start time" "$f" && echo "$0: late to the start: $f" >&2
+    grep -q "barrier: late" "$f" && echo "$0: late to the start: $f" >&2
     grep -q "EOS yes" "$f" || echo "$0: no EOS: $f" >&2
   done
   return 0
@@ -96,15 +98,15 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
   export GST_PLUGIN_PATH=$rt/$6/gst GST_REGISTRY=/tmp/gst-registry-$6.bin
   set -- "$1" "$2" "$3" "$4" "$5" "$7"
   if [ "$2" = procs ]; then
-    start_at "$3"
+    barrier "$3"
     for k in $(seq "$3"); do
       timeout 300 "$seek" "$(chain "$1" "$4" "$5" "$k")" 0 > "$6.$k" 2>&1 &
     done
     wait
-    unset CL_CUDA_SEEK_START_AT
+    barrier_done
   elif [ "$2" = gpuprocs ]; then
     # a process a GPU, each with the chains of its GPU's streams
-    start_at "$3"
+    barrier $(($3 < GPUS ? $3 : GPUS))
     for g in $(seq 0 $((GPUS - 1))); do
       p=""
       for k in $(seq "$3"); do
@@ -113,12 +115,12 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
       [ -z "$p" ] || timeout 300 "$seek" "$p" 0 > "$6.$((g + 1))" 2>&1 &
     done
     wait
-    unset CL_CUDA_SEEK_START_AT
+    barrier_done
   else
-    [ "${SYNC_START:-0}" = 1 ] && start_at "$3"
+    [ "${SYNC_START:-0}" = 1 ] && barrier 1
     for k in $(seq "$3"); do p="$p $(chain "$1" "$4" "$5" "$k")"; done
     timeout 300 "$seek" "$p" 0 > "$6.1" 2>&1
-    unset CL_CUDA_SEEK_START_AT
+    [ "${SYNC_START:-0}" = 1 ] && barrier_done
   fi
   check_logs "$6".*
   aggregate "$6".*
