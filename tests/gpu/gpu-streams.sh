@@ -3,8 +3,12 @@
 # Many streams on one GPU host (docs/benchmarks.md): the aggregate frame rate
 # of N decode chains at once, the decoders alone and with clepsilon, as N
 # separate processes ("procs"), as N chains of one process ("chains"), and
-# as a process a GPU with that GPU's chains ("gpuprocs", with GPUS),
-# through CUDA memory and through system memory. Run on the GPU machine from
+# as a process a GPU with that GPU's chains ("gpuprocs", with GPUS), and
+# as one process whose chains of each GPU are in a bin of their own
+# ("gpubins": a decoder that needs a CUDA context is answered from its
+# bin's, which then holds its GPU's; in one bin, a decoder of the other GPU
+# than the last one's makes a context of its own), through CUDA memory and
+# through system memory. Run on the GPU machine from
 # the tree's root, with the runtime folder $CLEPSILON_GPU_RUNTIME
 # (README.md; its clips/ from gpu-cuda-clips.sh):
 #   bash tests/gpu/gpu-streams.sh
@@ -94,7 +98,7 @@ check_logs () {
 }
 
 measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
-  local g k p=""
+  local b g k p=""
   export GST_PLUGIN_PATH=$rt/$6/gst GST_REGISTRY=/tmp/gst-registry-$6.bin
   set -- "$1" "$2" "$3" "$4" "$5" "$7"
   if [ "$2" = procs ]; then
@@ -118,7 +122,17 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
     barrier_done
   else
     [ "${SYNC_START:-0}" = 1 ] && barrier 1
-    for k in $(seq "$3"); do p="$p $(chain "$1" "$4" "$5" "$k")"; done
+    if [ "$2" = gpubins ]; then
+      for g in $(seq 0 $((GPUS - 1))); do
+        b=""
+        for k in $(seq "$3"); do
+          [ $(((k - 1) % GPUS)) = "$g" ] && b="$b $(chain "$1" "$4" "$5" "$k")"
+        done
+        [ -z "$b" ] || p="$p ( $b )"
+      done
+    else
+      for k in $(seq "$3"); do p="$p $(chain "$1" "$4" "$5" "$k")"; done
+    fi
     timeout 300 "$seek" "$p" 0 > "$6.1" 2>&1
     [ "${SYNC_START:-0}" = 1 ] && barrier_done
   fi
