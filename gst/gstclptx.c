@@ -73,8 +73,8 @@ gst_cl_ptx_of_program (cl_program program, cl_device_id device, GError ** error)
   cl_int status;
 
   if (i < 0) {
-    ptx_error (error, "%s", "OpenCL: the program was not built for the "
-        "device");
+    ptx_error (error, "%s", "OpenCL: the program's devices could not be read, "
+        "or it was not built for the device");
     return NULL;
   }
   status = clGetProgramInfo (program, CL_PROGRAM_BINARY_SIZES,
