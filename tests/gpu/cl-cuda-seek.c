@@ -31,8 +31,12 @@
  * real time 0.3 s ahead that all wait for), counting only the frames
  * after: processes started together (their CUDA and OpenCL set-ups take
  * seconds, and not the same) then decode at once, and none waits longer
- * than the slowest set-up. Where the N are not ready within 300 s, it
- * plays anyway and says "barrier: late" on stderr.
+ * than the slowest set-up. A process that stops before it is ready (a
+ * pipeline that does not parse) counts as ready, so that none waits for
+ * it. Where the N are not ready 60 s after this one is, where the folder
+ * cannot be written, or where this one starts more than 20 ms late, it
+ * says "barrier: late" on stderr (and plays at once). A PIPELINE that is
+ * one bin, "( ... )", is put in a pipeline, as gst-launch-1.0 does.
  *
  * Runs PIPELINE (gst-launch-1.0 syntax, ending in an element named "sink"
  * whose buffers are in system memory), and after SEEK_AFTER frames a
@@ -45,6 +49,8 @@
 
 #include <gst/gst.h>
 #include <glib/gstdio.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -122,10 +128,46 @@ print_stats (const GValue * value, gpointer user_data)
   gst_structure_free (stats);
 }
 
-#define BARRIER_SECONDS 300
+/* How long a party waits for the others once it is ready (within the
+ * 300 s that gpu-streams.sh gives a process, preroll included), and how
+ * far ahead the last one sets the start. */
+#define BARRIER_SECONDS 60
 #define BARRIER_LEAD_US 300000
+/* A start later than this is said ("barrier: late"). */
+#define BARRIER_LATE_US 20000
 
-/* How many files of @dir start with "ready-". */
+/* The barrier's folder and parties of @spec (DIR:N); FALSE where it is
+ * malformed (an empty folder, no parties). */
+static gboolean
+barrier_parse (const gchar * spec, gchar ** dir, guint * parties)
+{
+  const gchar *colon = strrchr (spec, ':');
+
+  if (!colon || colon == spec || atoi (colon + 1) < 1)
+    return FALSE;
+  *dir = g_strndup (spec, colon - spec);
+  *parties = (guint) atoi (colon + 1);
+  return TRUE;
+}
+
+/* Says in @dir that this process is ready (or gives up: it will not
+ * come): an empty file ready-PID, made at once (no temporary name that
+ * count_ready() could see). FALSE where it cannot be written. */
+static gboolean
+barrier_arrive (const gchar * dir)
+{
+  gchar *ready = g_strdup_printf ("%s/ready-%d", dir, (gint) getpid ());
+  const gint fd = g_open (ready, O_WRONLY | O_CREAT, 0644);
+
+  if (fd >= 0)
+    close (fd);
+  else
+    g_printerr ("barrier: cannot write %s\n", ready);
+  g_free (ready);
+  return fd >= 0;
+}
+
+/* How many parties of @dir are ready: its files ready-PID. */
 static guint
 count_ready (const gchar * dir)
 {
@@ -134,15 +176,15 @@ count_ready (const gchar * dir)
   guint n = 0;
 
   while (d && (name = g_dir_read_name (d)))
-    n += g_str_has_prefix (name, "ready-");
+    n += g_str_has_prefix (name, "ready-") && strchr (name, '.') == NULL;
   if (d)
     g_dir_close (d);
   return n;
 }
 
 /* The start time in @dir's file "start", once there; the last party to be
- * ready writes it (a link made once: whoever comes second keeps the
- * first's). */
+ * ready writes it, whole (a link made once: whoever comes second keeps the
+ * first's; a rename where the folder takes no links). */
 static gboolean
 read_or_write_start (const gchar * dir, guint parties, gint64 * start_us)
 {
@@ -153,12 +195,13 @@ read_or_write_start (const gchar * dir, guint parties, gint64 * start_us)
   if (found) {
     *start_us = g_ascii_strtoll (text, NULL, 10);
   } else if (count_ready (dir) >= parties) {
-    gchar *tmp = g_strdup_printf ("%s/start-%d", dir, (gint) getpid ());
+    gchar *tmp = g_strdup_printf ("%s/start.%d", dir, (gint) getpid ());
     gchar *when = g_strdup_printf ("%" G_GINT64_FORMAT,
         g_get_real_time () + BARRIER_LEAD_US);
 
-    if (g_file_set_contents (tmp, when, -1, NULL))
-      (void) link (tmp, start);
+    if (g_file_set_contents (tmp, when, -1, NULL) && link (tmp, start) != 0
+        && errno != EEXIST)
+      g_rename (tmp, start);
     g_unlink (tmp);
     g_free (tmp);
     g_free (when);
@@ -168,20 +211,26 @@ read_or_write_start (const gchar * dir, guint parties, gint64 * start_us)
   return found;
 }
 
-/* The real time at which the parties of @spec (DIR:N) play together. */
+/* The real time at which the parties of @spec (DIR:N) play together: now
+ * where the barrier cannot be used, said on stderr. */
 static gint64
 barrier_start (const gchar * spec)
 {
-  const gchar *colon = strrchr (spec, ':');
-  gchar *dir = g_strndup (spec, colon ? (gsize) (colon - spec) : strlen (spec));
-  const guint parties = colon ? (guint) atoi (colon + 1) : 1;
-  gchar *ready = g_strdup_printf ("%s/ready-%d", dir, (gint) getpid ());
   const gint64 deadline = g_get_monotonic_time () +
       BARRIER_SECONDS * G_USEC_PER_SEC;
   gint64 start_us = 0;
+  guint parties;
+  gchar *dir;
 
-  g_file_set_contents (ready, "", 0, NULL);
-  while (!read_or_write_start (dir, parties, &start_us)) {
+  if (!barrier_parse (spec, &dir, &parties)) {
+    g_printerr ("barrier: late: %s is not DIR:N\n", spec);
+    return g_get_real_time ();
+  }
+  if (!barrier_arrive (dir)) {
+    g_printerr ("barrier: late: starting alone\n");
+    start_us = g_get_real_time ();
+  }
+  while (!start_us && !read_or_write_start (dir, parties, &start_us)) {
     if (g_get_monotonic_time () > deadline) {
       g_printerr ("barrier: late: %u of %u ready after %d s\n",
           count_ready (dir), parties, BARRIER_SECONDS);
@@ -190,9 +239,23 @@ barrier_start (const gchar * spec)
     }
     g_usleep (5000);
   }
-  g_free (ready);
   g_free (dir);
   return start_us;
+}
+
+/* Where this process will not reach the barrier (it stops early): ready
+ * all the same, so that the others do not wait for it. */
+static void
+barrier_leave (void)
+{
+  const gchar *spec = g_getenv ("CL_CUDA_SEEK_BARRIER");
+  guint parties;
+  gchar *dir;
+
+  if (spec && barrier_parse (spec, &dir, &parties)) {
+    barrier_arrive (dir);
+    g_free (dir);
+  }
 }
 
 /* Prerolls, waits for the other parties of @spec (barrier_start()), and
@@ -208,10 +271,34 @@ start_together (const gchar * spec)
   now = g_get_real_time ();
   if (start_us > now)
     g_usleep (start_us - now);
+  else if (now - start_us > BARRIER_LATE_US)
+    g_printerr ("barrier: late by %.1f ms\n", (now - start_us) / 1000.0);
   g_mutex_lock (&lock);
   frames = 0;
   first_us = last_us = 0;
   g_mutex_unlock (&lock);
+}
+
+/* @description as a pipeline: one bin alone, "( ... )", is put in one as
+ * gst-launch-1.0 does (a bin has no bus); NULL, said, where it does not
+ * parse whole (a missing element too). */
+static GstElement *
+parse_pipeline (const gchar * description)
+{
+  GError *error = NULL;
+  GstElement *parsed = gst_parse_launch (description, &error), *top;
+
+  if (error) {                  /* even where a part was made, as gst-launch */
+    g_printerr ("erroneous pipeline: %s\n", error->message);
+    g_clear_error (&error);
+    gst_clear_object (&parsed);
+    return NULL;
+  }
+  if (GST_IS_PIPELINE (parsed))
+    return parsed;
+  top = gst_pipeline_new (NULL);
+  gst_bin_add (GST_BIN (top), parsed);
+  return top;
 }
 
 int
@@ -228,13 +315,13 @@ main (int argc, char **argv)
   gst_init (&argc, &argv);
   if (argc != 3) {
     g_printerr ("usage: cl-cuda-seek PIPELINE SEEK_AFTER\n");
+    barrier_leave ();
     return 2;
   }
   seek_after = atoi (argv[2]);
   sums = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  pipeline = gst_parse_launch (argv[1], &error);
-  if (!pipeline) {
-    g_printerr ("%s\n", error->message);
+  if (!(pipeline = parse_pipeline (argv[1]))) {
+    barrier_leave ();
     return 2;
   }
   it = gst_bin_iterate_recurse (GST_BIN (pipeline));
@@ -243,6 +330,7 @@ main (int argc, char **argv)
   if (sinks == 0 || (seek_after > 0 && sinks > 1)) {
     g_printerr ("the pipeline needs one sink named \"sink\"%s\n",
         seek_after > 0 ? "" : " (or several, sink0, sink1...)");
+    barrier_leave ();
     return 2;
   }
   bus = gst_element_get_bus (pipeline);

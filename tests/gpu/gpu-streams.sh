@@ -6,14 +6,14 @@
 # as a process a GPU with that GPU's chains ("gpuprocs", with GPUS), and
 # as one process whose chains of each GPU are in a bin of their own
 # ("gpubins": a decoder that needs a CUDA context is answered from its
-# bin's, which then holds its GPU's; in one bin, a decoder of the other GPU
-# than the last one's makes a context of its own), through CUDA memory and
-# through system memory. Run on the GPU machine from
+# bin's, which then holds its GPU's; in one bin, a decoder of another GPU
+# than the last one's likely makes a context of its own, to be measured),
+# through CUDA memory and through system memory. Run on the GPU machine from
 # the tree's root, with the runtime folder $CLEPSILON_GPU_RUNTIME
 # (README.md; its clips/ from gpu-cuda-clips.sh):
 #   bash tests/gpu/gpu-streams.sh
 # Settings (environment): CLIPS (1080 4k), NS (1 2 4 8 16), MODES (procs
-# chains), ROUNDS (3; the median is kept), FILTERS (medium auto), PATHS
+# chains; also gpuprocs, gpubins), ROUNDS (3; the median is kept), FILTERS (medium auto), PATHS
 # (cuda sys; cudasys: CUDA memory in, system memory out, against the
 # decoders alone into CUDA memory), BUILDS (build; "build old" adds the columns of the plugin in
 # the runtime folder's old/, of gpu-bundle.sh's OLD=, run alternately),
@@ -33,8 +33,8 @@
 # the chains of one process so too, after its preroll (otherwise their time
 # runs from the first frame of any chain, set-up included), for comparisons
 # with gpuprocs, which with GPUS=1 is one process as chains. A process that
-# gave up waiting for the others (300 s), or one without EOS, is named on
-# stderr (its log says "barrier: late"). Logs in $OUT (default
+# started late or alone, or one without EOS, is named on stderr (its log
+# says "barrier: late"). Logs in $OUT (default
 # /tmp/out/streams).
 set -uo pipefail
 rt=${CLEPSILON_GPU_RUNTIME:?"set it to the GPU machine's runtime folder (tests/gpu/README.md)"}
@@ -45,6 +45,8 @@ export GST_CL_CACHE_DIR=/tmp/clcache
 seek=$rt/build/tests/gpu/cl-cuda-seek
 out=${OUT:-/tmp/out}/streams
 mkdir -p "$out"
+rm -rf "$out"/barrier.*    # an interrupted run's
+unset CL_CUDA_SEEK_BARRIER
 CLIPS=${CLIPS:-1080 4k} NS=${NS:-1 2 4 8 16} MODES=${MODES:-procs chains}
 ROUNDS=${ROUNDS:-3} FILTERS=${FILTERS:-medium auto} PATHS=${PATHS:-cuda sys}
 BUILDS=${BUILDS:-build} GPUS=${GPUS:-1}
@@ -78,7 +80,9 @@ aggregate () {
 # Every process prerolls, then all play at once when the last is ready
 # (cl-cuda-seek.c): a new barrier folder for that many processes.
 barrier () { # PROCESSES
-  export CL_CUDA_SEEK_BARRIER=$(mktemp -d "$out/barrier.XXXXXX"):$1
+  local d
+  d=$(mktemp -d "$out/barrier.XXXXXX") || return 1
+  export CL_CUDA_SEEK_BARRIER=$d:$1
 }
 
 barrier_done () {
