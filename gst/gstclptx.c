@@ -165,66 +165,68 @@ typedef struct
   guint align;
 } LocalParams;
 
+/* @text with parameter @name's loads (ld.param.@type, the whole of it)
+ * made the dynamic shared memory's address; NULL with @error set where a
+ * replacement fails. */
+static gchar *
+load_local_array (const gchar * text, const gchar * type, const gchar * name,
+    GError ** error)
+{
+  gchar *pattern = g_strdup_printf ("ld\\.param\\.%s\\s+(%%\\w+)\\s*,\\s*"
+      "\\[%s(?:\\+0)?\\]\\s*;", type, name);
+  GRegex *ld = g_regex_new (pattern, G_REGEX_RAW, 0, NULL);
+  const gchar *by = strcmp (type, "u64") == 0 ?
+      "mov.u64 \\1, " LOCAL_ARRAY ";" :
+      "{ .reg .u64 %gst_cl_a; mov.u64 %gst_cl_a, " LOCAL_ARRAY
+      "; cvt.u32.u64 \\1, %gst_cl_a; }";
+  gchar *out = g_regex_replace (ld, text, -1, 0, by, 0, error);
+
+  g_regex_unref (ld);
+  g_free (pattern);
+  return out;
+}
+
 /* @kernel (its text from its .entry line to the next kernel's) with its
- * __local pointer parameter, if any, no longer read: its loads the
- * address of the dynamic shared memory. FALSE where it has two, or where
- * a load is not the one ld.param NVIDIA's OpenCL writes. */
+ * __local pointer parameter, if any, declared plain and its loads the
+ * address of the dynamic shared memory (a read of another kind is left
+ * for check_unread() to find). FALSE where it has two. */
 static gboolean
 rewrite_local_param (GString * kernel, LocalParams * found, GError ** error)
 {
   GRegex *decl = g_regex_new ("\\.param\\s+\\.(u32|u64)\\s+\\.ptr\\s+"
       "\\.shared(?:\\s+\\.align\\s+(\\d+))?\\s+(\\w+)", G_REGEX_RAW, 0, NULL);
+  gchar *type = NULL, *align = NULL, *name = NULL, *plain, *text = NULL,
+      *out = NULL;
   GMatchInfo *m;
-  gchar *type, *align, *name, *load = NULL, *by, *text = NULL, *plain, *pattern;
-  GRegex *ld;
-  gboolean two;
 
-  if (!g_regex_match (decl, kernel->str, 0, &m)) {
-    g_match_info_free (m);
-    g_regex_unref (decl);
-    return TRUE;
+  if (g_regex_match (decl, kernel->str, 0, &m)) {
+    type = g_match_info_fetch (m, 1);
+    align = g_match_info_fetch (m, 2);
+    name = g_match_info_fetch (m, 3);
+    g_match_info_next (m, NULL);
   }
-  type = g_match_info_fetch (m, 1);
-  align = g_match_info_fetch (m, 2);
-  name = g_match_info_fetch (m, 3);
-  g_match_info_next (m, NULL);
-  two = g_match_info_matches (m);
-  g_match_info_free (m);
-  plain = g_strdup_printf (".param .%s %s", type, name);
-  if (!two)
-    text = g_regex_replace_literal (decl, kernel->str, -1, 0, plain, 0, error);
-  g_regex_unref (decl);
-  pattern = g_strdup_printf ("ld\\.param\\.%s\\s+(%%\\w+)\\s*,\\s*\\[%s"
-      "(?:\\+0)?\\]\\s*;", type, name);
-  ld = g_regex_new (pattern, G_REGEX_RAW, 0, NULL);
-  by = strcmp (type, "u64") == 0 ? g_strdup ("mov.u64 \\1, " LOCAL_ARRAY ";")
-      : g_strdup ("{ .reg .u64 %gst_cl_a; mov.u64 %gst_cl_a, " LOCAL_ARRAY
-      "; cvt.u32.u64 \\1, %gst_cl_a; }");
-  if (text)
-    load = g_regex_replace (ld, text, -1, 0, by, 0, error);
-  if (two) {
+  if (name && g_match_info_matches (m)) {
     ptx_error (error, "the PTX's kernel of parameter %s has two __local "
         "pointer parameters", name);
-  } else if (load && count_word (load, name) != 1) {
-    ptx_error (error, "the PTX reads __local pointer parameter %s otherwise "
-        "than by the one ld.param NVIDIA's OpenCL writes", name);
-    g_clear_pointer (&load, g_free);
+  } else if (name) {
+    plain = g_strdup_printf (".param .%s %s", type, name);
+    text = g_regex_replace_literal (decl, kernel->str, -1, 0, plain, 0, error);
+    out = text ? load_local_array (text, type, name, error) : NULL;
+    g_free (plain);
   }
-  if (load) {
-    g_string_assign (kernel, load);
+  if (out) {
+    g_string_assign (kernel, out);
     g_ptr_array_add (found->names, g_strdup (name));
     found->align = MAX (found->align, align ? (guint) atoi (align) : 0);
   }
-  g_regex_unref (ld);
-  g_free (pattern);
-  g_free (by);
-  g_free (load);
+  g_match_info_free (m);
+  g_regex_unref (decl);
+  g_free (out);
   g_free (text);
-  g_free (plain);
   g_free (type);
   g_free (align);
   g_free (name);
-  return !two && load != NULL;
+  return name == NULL || out != NULL;
 }
 
 /* The extern .shared array, declared after the module's header. */
