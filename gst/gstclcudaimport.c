@@ -34,8 +34,7 @@
 #include "gstclplane-private.h"
 #include "gstclerror-private.h"
 #include "gstclsharing-private.h"
-
-#include <gmodule.h>
+#include "gstclcudashare-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_cuda_import_debug
 
@@ -190,20 +189,11 @@ typedef gpointer (*CudaBufferPoolNew) (gpointer cuda_context);
 GstBufferPool *
 gst_cl_cuda_buffer_pool_new (GstContext * cuda_context)
 {
-  static GModule *module;
-  static CudaBufferPoolNew pool_new;
-  static gsize loaded;
+  CudaBufferPoolNew pool_new =
+      (CudaBufferPoolNew) gst_cl_gstcuda_symbol ("gst_cuda_buffer_pool_new");
   const GValue *value;
   GObject *object;
 
-  if (g_once_init_enter (&loaded)) {
-    /* nvcodec has loaded it already: this finds that copy */
-    module = g_module_open ("libgstcuda-1.0.so.0", G_MODULE_BIND_LAZY);
-    if (!module || !g_module_symbol (module, "gst_cuda_buffer_pool_new",
-            (gpointer *) & pool_new))
-      pool_new = NULL;
-    g_once_init_leave (&loaded, 1);
-  }
   if (!pool_new || !cuda_context)
     return NULL;
   value = gst_structure_get_value (gst_context_get_structure (cuda_context),

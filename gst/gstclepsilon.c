@@ -101,6 +101,7 @@
 #include "gstclnegotiation-private.h"
 #include "gstclsharing-private.h"
 #include "gstclcudaimport-private.h"
+#include "gstclcudashare-private.h"
 
 #include <string.h>
 
@@ -427,9 +428,12 @@ gst_cl_epsilon_query (GstBaseTransform * trans, GstPadDirection direction,
     if (self->context)
       context = gst_object_ref (self->context);
     GST_OBJECT_UNLOCK (self);
+    /* a decoder upstream that asks is given its GPU's shared context */
     answered = gst_cl_context_handle_context_query (GST_ELEMENT (self),
-        query, context) || gst_cl_cuda_handle_context_query (GST_ELEMENT
-        (self), query, &self->cuda_context);
+        query, context) || (direction == GST_PAD_SINK &&
+        gst_cl_cuda_share_answer (GST_ELEMENT (self), query)) ||
+        gst_cl_cuda_handle_context_query (GST_ELEMENT (self), query,
+        &self->cuda_context);
     gst_clear_object (&context);
     if (answered)
       return TRUE;

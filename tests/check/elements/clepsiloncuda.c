@@ -27,6 +27,7 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
+#include <gmodule.h>
 #include <string.h>
 
 #define CUDA_FEATURE "memory:CUDAMemory"
@@ -154,6 +155,108 @@ GST_START_TEST (test_cuda_caps_refused)
 
 GST_END_TEST;
 
+/* A stand-in for a CUDA decoder: a source pad and the read-only
+ * "cuda-device-id" of nvcodec's decoders. */
+typedef GstElement FakeDecoder;
+typedef GstElementClass FakeDecoderClass;
+static GType fake_decoder_get_type (void);
+G_DEFINE_TYPE (FakeDecoder, fake_decoder, GST_TYPE_ELEMENT);
+
+static GstStaticPadTemplate fake_src = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS_ANY);
+
+static void
+fake_decoder_get_property (GObject * object, guint id, GValue * value,
+    GParamSpec * spec)
+{
+  g_value_set_uint (value, GPOINTER_TO_UINT (g_object_get_data (object,
+              "device")));
+}
+
+static void
+fake_decoder_class_init (FakeDecoderClass * klass)
+{
+  G_OBJECT_CLASS (klass)->get_property = fake_decoder_get_property;
+  g_object_class_install_property (G_OBJECT_CLASS (klass), 1,
+      g_param_spec_uint ("cuda-device-id", "id", "id", 0, G_MAXUINT, 0,
+          G_PARAM_READABLE));
+  gst_element_class_add_static_pad_template (klass, &fake_src);
+  gst_element_class_set_static_metadata (klass, "fake", "Codec/Decoder",
+      "fake", "tests");
+}
+
+static void
+fake_decoder_init (FakeDecoder * self)
+{
+  gst_element_add_pad (self, gst_pad_new_from_static_template (&fake_src,
+          "src"));
+}
+
+/* What a decoder of GPU @device that has no context finds downstream
+ * (gst_cuda_ensure_element_context): its src pad's context query, through
+ * a queue into a clepsilon of its own. NULL where none answers; else the
+ * context's GstCudaContext, with the ordinal checked. */
+static GObject *
+cuda_context_found (guint device)
+{
+  GstElement *bin = gst_bin_new (NULL);
+  GstElement *dec = g_object_new (fake_decoder_get_type (), NULL);
+  GstElement *queue = gst_element_factory_make ("queue", NULL);
+  GstElement *e = gst_element_factory_make ("clepsilon", NULL);
+  GstQuery *query = gst_query_new_context ("gst.cuda.context");
+  GstContext *context = NULL;
+  GObject *found = NULL;
+  GstPad *src;
+  guint id = G_MAXUINT;
+
+  g_object_set_data (G_OBJECT (dec), "device", GUINT_TO_POINTER (device));
+  gst_bin_add_many (GST_BIN (bin), dec, queue, e, NULL);
+  fail_unless (gst_element_link_many (dec, queue, e, NULL));
+  src = gst_element_get_static_pad (dec, "src");
+  if (gst_pad_peer_query (src, query))
+    gst_query_parse_context (query, &context);
+  if (context) {
+    const GstStructure *s = gst_context_get_structure (context);
+
+    const GValue *value = gst_structure_get_value (s, "gst.cuda.context");
+
+    fail_unless (value && G_VALUE_HOLDS_OBJECT (value));
+    found = g_value_dup_object (value);
+    fail_unless (gst_structure_get_uint (s, "cuda-device-id", &id));
+    fail_unless_equals_int (id, device);
+    g_object_get (found, "cuda-device-id", &id, NULL);
+    fail_unless_equals_int (id, device);
+  }
+  gst_query_unref (query);
+  gst_object_unref (src);
+  gst_object_unref (bin);
+  return found;
+}
+
+/* A CUDA decoder upstream that asks for a context is given its GPU's, one
+ * for every element of the process while it is held. Where CUDA is not
+ * there (this machine's PoCL) nothing answers; with CUDA
+ * (CLEPSILON_TEST_DEVICE=nvidia, the GPU machine) two decoders of GPU 0
+ * get one context, and a GPU that is not there gets none. */
+GST_START_TEST (test_cuda_context_shared)
+{
+  GModule *cuda = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY);
+  GObject *first = cuda_context_found (0), *second = cuda_context_found (0);
+
+  if (g_str_has_prefix (test_device (), "nvidia")) {
+    fail_unless (first != NULL && first == second);
+    fail_unless (cuda_context_found (1000) == NULL);
+  } else if (!cuda) {
+    fail_unless (first == NULL && second == NULL);
+  }
+  if (cuda)
+    g_module_close (cuda);
+  g_clear_object (&first);
+  g_clear_object (&second);
+}
+
+GST_END_TEST;
+
 static Suite *
 clepsiloncuda_suite (void)
 {
@@ -163,6 +266,7 @@ clepsiloncuda_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_cuda_not_offered);
   tcase_add_test (tc, test_cuda_caps_refused);
+  tcase_add_test (tc, test_cuda_context_shared);
   return s;
 }
 
