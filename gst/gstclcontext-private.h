@@ -27,7 +27,6 @@
 #include "gstcldevice-private.h"
 
 G_BEGIN_DECLS
-
 #define GST_TYPE_CL_CONTEXT (gst_cl_context_get_type ())
 G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject);
 
@@ -68,6 +67,11 @@ gboolean gst_cl_context_is_sibling (GstClContext * a, GstClContext * b);
  * always for NULL, "" and "auto", which accept whatever device is shared. */
 gboolean gst_cl_context_matches (GstClContext * self,
     const gchar * device_spec);
+
+/* Whether @device_spec chooses @self's device, "auto" as
+ * gst_cl_context_new() resolves it (strictly: unlike
+ * gst_cl_context_matches()). */
+gboolean gst_cl_context_is_on (GstClContext * self, const gchar * device_spec);
 
 /* The device, as a "device" string of its index, that @device_spec could
  * choose and @filter accepts (gst_cl_device_find_index()); NULL where none
@@ -164,5 +168,4 @@ cl_mem gst_cl_context_create_buffer (GstClContext * self, cl_mem_flags flags,
 void gst_cl_queue_release (cl_command_queue queue);
 
 G_END_DECLS
-
 #endif /* __GST_CL_CONTEXT_PRIVATE_H__ */

@@ -280,6 +280,19 @@ gst_cl_context_matches (GstClContext * self, const gchar * device_spec)
   return device != NULL && device == self->device;
 }
 
+gboolean
+gst_cl_context_is_on (GstClContext * self, const gchar * device_spec)
+{
+  cl_device_id device;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), FALSE);
+
+  G_LOCK (opencl_setup);
+  device = gst_cl_device_find (device_spec, NULL, NULL);
+  G_UNLOCK (opencl_setup);
+  return device != NULL && device == self->device;
+}
+
 gchar *
 gst_cl_context_narrow_spec (const gchar * device_spec,
     GstClDeviceFilter filter, gpointer user_data)

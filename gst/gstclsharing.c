@@ -24,8 +24,9 @@
  *  2. else a context query goes downstream, then upstream;
  *  3. else a "need-context" message is posted: a bin that has the context
  *     from an earlier "have-context", or the application, sets it then;
- *  4. else the element makes one and posts "have-context", so that the
- *     bins hand it to the other elements.
+ *  4. else the element takes the context of its device that another
+ *     element of the process made, if one is still held, or makes one;
+ *     it posts "have-context", so that the bins hand it to the others.
  * Contexts set on an element stay in its list (GstElement keeps them), so a
  * shared context lives as long as the pipeline holds it. */
 
@@ -221,6 +222,61 @@ drop_foreign_context (GstElement * element, const gchar * device_spec,
   gst_object_unref (held);
 }
 
+/* The contexts that elements of this process made (step 4), held weakly:
+ * a bin hands an element only the context posted last, of whichever
+ * device, so elements of another device in one bin, and those of other
+ * pipelines, take the process's context of their device here instead of
+ * making one more, which on a GPU would be one more context for it to
+ * turn between. */
+static GMutex made_lock;
+static GSList *made_contexts;   /* GWeakRef *, of GstClContext */
+
+static gboolean
+forget_dead (GWeakRef * ref)
+{
+  GstClContext *alive = g_weak_ref_get (ref);
+
+  if (alive) {
+    gst_object_unref (alive);
+    return FALSE;
+  }
+  g_weak_ref_clear (ref);
+  g_free (ref);
+  return TRUE;
+}
+
+/* The process's context of @device_spec's device (a new reference), made
+ * now where no element holds one. */
+static GstClContext *
+process_context (const gchar * device_spec, GError ** error)
+{
+  GstClContext *found = NULL;
+  GSList *l, *next;
+  GWeakRef *ref;
+
+  g_mutex_lock (&made_lock);
+  for (l = made_contexts; l; l = next) {
+    next = l->next;
+    if (forget_dead (l->data))
+      made_contexts = g_slist_delete_link (made_contexts, l);
+  }
+  for (l = made_contexts; l && !found; l = l->next) {
+    found = g_weak_ref_get (l->data);
+    if (found && !gst_cl_context_is_on (found, device_spec))
+      gst_clear_object (&found);
+  }
+  if (!found && (found = gst_cl_context_new (device_spec, error))) {
+    ref = g_new0 (GWeakRef, 1);
+    g_weak_ref_init (ref, found);
+    made_contexts = g_slist_prepend (made_contexts, ref);
+  } else if (found) {
+    GST_DEBUG ("sharing the process's context on %s",
+        gst_cl_context_get_device_name (found));
+  }
+  g_mutex_unlock (&made_lock);
+  return found;
+}
+
 gboolean
 gst_cl_context_ensure_for_element (GstElement * element,
     const gchar * device_spec, GstClContext ** cl_context, GError ** error)
@@ -253,7 +309,7 @@ gst_cl_context_ensure_for_element (GstElement * element,
   if (have_context (element, cl_context))
     return TRUE;
 
-  if (!(made = gst_cl_context_new (device_spec, error)))
+  if (!(made = process_context (device_spec, error)))
     return FALSE;
   GST_OBJECT_LOCK (element);
   if (*cl_context) {

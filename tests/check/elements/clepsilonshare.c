@@ -219,6 +219,35 @@ GST_START_TEST (test_restart_reuses)
 
 GST_END_TEST;
 
+/* Two pipelines of one process, each with an element that makes the
+ * OpenCL context: the second takes the first's, while the first's
+ * pipeline holds it (a GPU turns between contexts; GstContext alone
+ * shares only within a pipeline). */
+GST_START_TEST (test_pipelines_share)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=NV12,width=32,height=16 ! clepsilon name=a "
+      "device=%s ! fakesink", rt_device ());
+  BusLog one_log = { 0, }, other_log = { 0, };
+  GstElement *one = run_pipeline (desc, &one_log);
+  GstElement *other = run_pipeline (desc, &other_log);
+
+  fail_unless_equals_int (one_log.have_context, 1);
+  fail_unless_equals_int (other_log.have_context, 1);
+  fail_unless (element_cl_context (one, "a") ==
+      element_cl_context (other, "a"));
+
+  fail_unless_equals_int (gst_element_set_state (one, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless_equals_int (gst_element_set_state (other, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (one);
+  gst_object_unref (other);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 /* The first OpenCL device whose platform name, platform vendor or device
  * name contains the test device's name (lower case, as the element's
  * "device" property matches). */
@@ -650,6 +679,7 @@ clepsilonshare_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_two_elements_share);
   tcase_add_test (tc, test_restart_reuses);
+  tcase_add_test (tc, test_pipelines_share);
   tcase_add_test (tc, test_application_context);
   tcase_add_test (tc, test_mismatched_device_not_shared);
   tcase_add_test (tc, test_chain_stays_on_device);
