@@ -5,9 +5,9 @@
 # separate processes ("procs"), as N chains of one process ("chains"), and
 # as a process a GPU with that GPU's chains ("gpuprocs", with GPUS), and
 # as one process whose chains of each GPU are in a bin of their own
-# ("gpubins": a decoder that needs a CUDA context is answered from its
-# bin's, which then holds its GPU's; in one bin, a decoder of another GPU
-# than the last one's likely makes a context of its own, to be measured),
+# ("gpubins": each bin keeps its GPU's contexts; for the decoders alone,
+# which in one bin are handed another GPU's CUDA context and make their
+# own, where the element's answer, gstclcudashare.c, spares that),
 # through CUDA memory and through system memory. Run on the GPU machine from
 # the tree's root, with the runtime folder $CLEPSILON_GPU_RUNTIME
 # (README.md; its clips/ from gpu-cuda-clips.sh):
