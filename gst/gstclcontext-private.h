@@ -27,6 +27,7 @@
 #include "gstcldevice-private.h"
 
 G_BEGIN_DECLS
+
 #define GST_TYPE_CL_CONTEXT (gst_cl_context_get_type ())
 G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject);
 
@@ -168,4 +169,5 @@ cl_mem gst_cl_context_create_buffer (GstClContext * self, cl_mem_flags flags,
 void gst_cl_queue_release (cl_command_queue queue);
 
 G_END_DECLS
+
 #endif /* __GST_CL_CONTEXT_PRIVATE_H__ */

@@ -90,6 +90,11 @@ gboolean gst_cl_cuda_probe_library (const gchar * name, gchar ** reason);
  * For tools that need calls the library does not wrap. */
 gpointer gst_cl_cuda_symbol (const gchar * name);
 
+/* A symbol of GStreamer's CUDA library (libgstcuda-1.0 of 1.22 on, which
+ * the plugin does not link; where CUDA memory or a CUDA element is about,
+ * its plugin has loaded it), or NULL. */
+gpointer gst_cl_gstcuda_symbol (const gchar * name);
+
 /* Fills @error (GST_RESOURCE_ERROR_FAILED) with "CUDA <step> failed:
  * <CUDA_ERROR_NAME> (<code>)" and returns FALSE. */
 gboolean gst_cl_cuda_set_error (GError ** error, CUresult status,

@@ -171,6 +171,24 @@ gst_cl_cuda_load (const gchar ** reason)
 }
 
 gpointer
+gst_cl_gstcuda_symbol (const gchar * name)
+{
+  static GModule *module;
+  static gsize loaded;
+  gpointer symbol = NULL;
+
+  if (g_once_init_enter (&loaded)) {
+    /* a CUDA element's plugin has loaded it already: this finds that copy,
+     * and keeps it open */
+    module = g_module_open ("libgstcuda-1.0.so.0", G_MODULE_BIND_LAZY);
+    g_once_init_leave (&loaded, 1);
+  }
+  if (!module || !g_module_symbol (module, name, &symbol))
+    return NULL;
+  return symbol;
+}
+
+gpointer
 gst_cl_cuda_symbol (const gchar * name)
 {
   gpointer symbol = NULL;

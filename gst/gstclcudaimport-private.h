@@ -62,6 +62,12 @@ gboolean gst_cl_cuda_offer (GstElement * element, GstClContext * context);
 gchar *gst_cl_cuda_follow_upstream (GstElement * element,
     const gchar * device_spec, GstContext ** cuda_context);
 
+/* The ordinal of the CUDA device of the GstCudaContext in @cuda_context:
+ * the structure's "cuda-device-id", else the object's property of that
+ * name; FALSE where neither is there. */
+gboolean gst_cl_cuda_context_ordinal (GstContext * cuda_context,
+    guint * ordinal);
+
 /* A GstCudaBufferPool of libgstcuda for the GstCudaContext that
  * @cuda_context (of GST_CL_CUDA_CONTEXT_TYPE) holds, or NULL where either
  * is missing. */

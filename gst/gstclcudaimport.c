@@ -110,11 +110,8 @@ gst_cl_cuda_usable (GstClContext * context, gchar ** reason)
   return FALSE;
 }
 
-/* The ordinal of the CUDA device of the GstCudaContext in @cuda_context:
- * the structure's "cuda-device-id", else the object's property of that
- * name; FALSE where neither is there. */
-static gboolean
-context_device_ordinal (GstContext * cuda_context, guint * ordinal)
+gboolean
+gst_cl_cuda_context_ordinal (GstContext * cuda_context, guint * ordinal)
 {
   const GstStructure *s = gst_context_get_structure (cuda_context);
   const GValue *value = gst_structure_get_value (s, GST_CL_CUDA_CONTEXT_TYPE);
@@ -158,7 +155,7 @@ gst_cl_cuda_follow_upstream (GstElement * element, const gchar * device_spec,
   if (!gst_cl_cuda_load (&reason) ||
       !(context = gst_cl_cuda_query_upstream (element, cuda_context)))
     return NULL;
-  if (context_device_ordinal (context, &ordinal) &&
+  if (gst_cl_cuda_context_ordinal (context, &ordinal) &&
       cuda_device_uuid (ordinal, uuid))
     followed = gst_cl_context_narrow_spec (device_spec, device_has_uuid, uuid);
   gst_context_unref (context);

@@ -24,28 +24,39 @@
 #include <gst/gst.h>
 
 G_BEGIN_DECLS
+
 /* One CUDA context a GPU for the whole process, offered to the CUDA
- * element upstream that asks for one.
+ * decoder upstream that asks for one.
  *
  * GStreamer's CUDA elements (gst_cuda_ensure_element_context) ask
- * downstream for a context, then upstream, then their bin, which keeps
- * the last one posted, of whichever GPU; a decoder of another GPU refuses
- * that one and makes a context of its own. With the streams of two GPUs
- * in one bin, every decoder then has its own, and a GPU turns between
- * them. The element answers its decoder's query instead, with the context
- * of the decoder's GPU ("cuda-device-id"), made at the first query and
- * shared while any element holds it. */
-/* Answers @query, a GST_QUERY_CONTEXT for "gst.cuda.context" that reached
- * @element's sink pad, with the process's context of the GPU of the
- * nearest element upstream that has a "cuda-device-id" property: TRUE
- * where it did. FALSE for other queries, where there is no such element,
- * or where CUDA or GStreamer's CUDA library does not load. */
-    gboolean gst_cl_cuda_share_answer (GstElement * element, GstQuery * query);
+ * downstream for a context, then upstream, then their bin, which keeps the
+ * last one posted, of whichever GPU; a decoder of another GPU refuses that
+ * one and makes a context of its own. With the streams of two GPUs in one
+ * bin, every decoder then has its own, and a GPU turns between them. The
+ * element answers its decoder's query instead, when nothing downstream
+ * has: with a context of the decoder's GPU ("cuda-device-id") that a bin
+ * above it keeps, else with the process's, made at the first such query
+ * and shared while anything holds it.
+ *
+ * Where the decoder starts before it is linked (decodebin, playbin), the
+ * query does not reach the element. An application's own CUDA context is
+ * taken when it is set on the pipeline before the start; one given only
+ * on "need-context" is not asked for, as the decoder has one by then. */
 
-/* A symbol of GStreamer's CUDA library (libgstcuda-1.0, which the plugin
- * does not link; where a CUDA element is upstream its plugin has loaded
- * it), or NULL. */
-gpointer gst_cl_gstcuda_symbol (const gchar * name);
+/* Whether @query is a GST_QUERY_CONTEXT for "gst.cuda.context". */
+gboolean gst_cl_cuda_share_asks (GstQuery * query);
+
+/* Answers @query (gst_cl_cuda_share_asks()), which reached @element's sink
+ * pad: with the context kept in @cuda_context (under @element's object
+ * lock) where it is of the GPU of the asking decoder, else with what the
+ * peer of @element's "src" pad answers, else as above. The decoder is the
+ * nearest element upstream with a "cuda-device-id" (through the pads named
+ * "sink", queues and ghost pads) if that is read-only and 0 or more: a
+ * decoder of one GPU; where there is none, the kept context answers
+ * whatever its GPU, and no other is made. FALSE where none answers. */
+gboolean gst_cl_cuda_share_handle_context_query (GstElement * element,
+    GstQuery * query, GstContext ** cuda_context);
 
 G_END_DECLS
+
 #endif /* __GST_CL_CUDA_SHARE_PRIVATE_H__ */

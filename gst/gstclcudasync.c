@@ -30,8 +30,8 @@
 #include "gstclcudasync-private.h"
 #include "gstclcudaimport-private.h"
 #include "gstclerror-private.h"
+#include "gstclcuda-private.h"
 
-#include <gmodule.h>
 
 #define GST_CAT_DEFAULT gst_cl_cuda_sync_debug
 
@@ -51,19 +51,11 @@ stream_calls (void)
   static gsize done = 0;
 
   if (g_once_init_enter (&done)) {
-    /* nvcodec has loaded it already (the memory is its): this finds that
-     * copy, and keeps it open */
-    GModule *module = g_module_open ("libgstcuda-1.0.so.0",
-        G_MODULE_BIND_LAZY);
-
-    if (module) {
-      g_module_symbol (module, "gst_cuda_memory_get_stream",
-          (gpointer *) & calls.memory_get_stream);
-      g_module_symbol (module, "gst_cuda_stream_get_handle",
-          (gpointer *) & calls.stream_get_handle);
-      g_module_symbol (module, "gst_cuda_memory_sync",
-          (gpointer *) & calls.memory_sync);
-    }
+    calls.memory_get_stream =
+        gst_cl_gstcuda_symbol ("gst_cuda_memory_get_stream");
+    calls.stream_get_handle =
+        gst_cl_gstcuda_symbol ("gst_cuda_stream_get_handle");
+    calls.memory_sync = gst_cl_gstcuda_symbol ("gst_cuda_memory_sync");
     GST_INFO ("libgstcuda-1.0 %s stream-ordered memory's calls",
         calls.memory_get_stream && calls.stream_get_handle ? "has" : "lacks");
     g_once_init_leave (&done, 1);

@@ -424,16 +424,17 @@ gst_cl_epsilon_query (GstBaseTransform * trans, GstPadDirection direction,
   gboolean answered;
 
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT) {
+    /* a CUDA decoder upstream that asks is given its GPU's context */
+    if (direction == GST_PAD_SINK && gst_cl_cuda_share_asks (query))
+      return gst_cl_cuda_share_handle_context_query (GST_ELEMENT (self),
+          query, &self->cuda_context);
     GST_OBJECT_LOCK (self);
     if (self->context)
       context = gst_object_ref (self->context);
     GST_OBJECT_UNLOCK (self);
-    /* a decoder upstream that asks is given its GPU's shared context */
     answered = gst_cl_context_handle_context_query (GST_ELEMENT (self),
-        query, context) || (direction == GST_PAD_SINK &&
-        gst_cl_cuda_share_answer (GST_ELEMENT (self), query)) ||
-        gst_cl_cuda_handle_context_query (GST_ELEMENT (self), query,
-        &self->cuda_context);
+        query, context) || gst_cl_cuda_handle_context_query (GST_ELEMENT
+        (self), query, &self->cuda_context);
     gst_clear_object (&context);
     if (answered)
       return TRUE;

@@ -58,8 +58,8 @@ gboolean gst_cl_context_handle_context_query (GstElement * element,
  * libgstcuda) is passed on as the decoders made it: an element that takes
  * CUDA memory keeps the GstContext it is given and answers queries for it
  * (a later cudadownload or encoder then shares the decoder's). The one
- * context it makes is its GPU's, for a decoder upstream that has none
- * (gstclcudashare-private.h). */
+ * context it makes is of the decoder's GPU, for a decoder upstream that
+ * has none (gstclcudashare-private.h). */
 
 /* For GstElement::set_context: where @context is a CUDA context, keeps a
  * reference in @cuda_context (replacing one kept before; under @element's

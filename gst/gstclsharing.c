@@ -231,8 +231,9 @@ drop_foreign_context (GstElement * element, const gchar * device_spec,
 static GMutex made_lock;
 static GSList *made_contexts;   /* GWeakRef *, of GstClContext */
 
+/* Frees @ref if its context is gone: TRUE then. */
 static gboolean
-forget_dead (GWeakRef * ref)
+free_if_dead (GWeakRef * ref)
 {
   GstClContext *alive = g_weak_ref_get (ref);
 
@@ -250,20 +251,23 @@ forget_dead (GWeakRef * ref)
 static GstClContext *
 process_context (const gchar * device_spec, GError ** error)
 {
-  GstClContext *found = NULL;
-  GSList *l, *next;
+  GstClContext *found = NULL, *alive;
+  GSList *l, *next, *others = NULL;
   GWeakRef *ref;
 
   g_mutex_lock (&made_lock);
   for (l = made_contexts; l; l = next) {
     next = l->next;
-    if (forget_dead (l->data))
+    if (free_if_dead (l->data))
       made_contexts = g_slist_delete_link (made_contexts, l);
   }
   for (l = made_contexts; l && !found; l = l->next) {
-    found = g_weak_ref_get (l->data);
-    if (found && !gst_cl_context_is_on (found, device_spec))
-      gst_clear_object (&found);
+    if (!(alive = g_weak_ref_get (l->data)))
+      continue;
+    if (gst_cl_context_is_on (alive, device_spec))
+      found = alive;
+    else                        /* released after the lock: see below */
+      others = g_slist_prepend (others, alive);
   }
   if (!found && (found = gst_cl_context_new (device_spec, error))) {
     ref = g_new0 (GWeakRef, 1);
@@ -274,6 +278,8 @@ process_context (const gchar * device_spec, GError ** error)
         gst_cl_context_get_device_name (found));
   }
   g_mutex_unlock (&made_lock);
+  /* the last reference to a context frees its queues, which may wait */
+  g_slist_free_full (others, gst_object_unref);
   return found;
 }
 

@@ -192,67 +192,245 @@ fake_decoder_init (FakeDecoder * self)
           "src"));
 }
 
-/* What a decoder of GPU @device that has no context finds downstream
- * (gst_cuda_ensure_element_context): its src pad's context query, through
- * a queue into a clepsilon of its own. NULL where none answers; else the
+/* An element told its GPU, as cudaconvert is: a writable
+ * "cuda-device-id" (0 here), which it may not use until it starts. */
+typedef GstElement FakeConverter;
+typedef GstElementClass FakeConverterClass;
+static GType fake_converter_get_type (void);
+G_DEFINE_TYPE (FakeConverter, fake_converter, GST_TYPE_ELEMENT);
+
+static void
+fake_converter_get_property (GObject * object, guint id, GValue * value,
+    GParamSpec * spec)
+{
+  g_value_set_int (value, 0);
+}
+
+static void
+fake_converter_set_property (GObject * object, guint id,
+    const GValue * value, GParamSpec * spec)
+{
+}
+
+static void
+fake_converter_class_init (FakeConverterClass * klass)
+{
+  G_OBJECT_CLASS (klass)->get_property = fake_converter_get_property;
+  G_OBJECT_CLASS (klass)->set_property = fake_converter_set_property;
+  g_object_class_install_property (G_OBJECT_CLASS (klass), 1,
+      g_param_spec_int ("cuda-device-id", "id", "id", -1, G_MAXINT, 0,
+          G_PARAM_READWRITE));
+  gst_element_class_add_static_pad_template (klass, &fake_src);
+  gst_element_class_set_static_metadata (klass, "fake", "Filter/Converter",
+      "fake", "tests");
+}
+
+static void
+fake_converter_init (FakeConverter * self)
+{
+  gst_element_add_pad (self, gst_pad_new_from_static_template (&fake_src,
+          "src"));
+}
+
+/* Where the asking decoder and the element are. */
+typedef enum
+{
+  DECODER_QUEUE_ELEMENT,        /* decoder ! queue ! clepsilon */
+  ELEMENT_IN_BIN,               /* decoder ! bin (a ghost pad to clepsilon) */
+  HOLDER_DOWNSTREAM,            /* decoder ! clepsilon ! (has a context) */
+  PIPELINE_HOLDS,               /* another posted a context of GPU 0 */
+  CONVERTER_UPSTREAM,           /* converter ! clepsilon */
+} Layout;
+
+/* The context of GPU 0 that another CUDA element has (HOLDER_DOWNSTREAM),
+ * or posted (PIPELINE_HOLDS); a stand-in object. */
+static GObject *held_cuda_context;
+
+static GstContext *
+held_context (void)
+{
+  GstContext *context = gst_context_new ("gst.cuda.context", TRUE);
+
+  gst_structure_set (gst_context_writable_structure (context),
+      "gst.cuda.context", G_TYPE_OBJECT, held_cuda_context,
+      "cuda-device-id", G_TYPE_UINT, 0, NULL);
+  return context;
+}
+
+static gboolean
+holder_query (GstPad * pad, GstObject * parent, GstQuery * query)
+{
+  const gchar *type;
+  GstContext *context;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT ||
+      !gst_query_parse_context_type (query, &type) ||
+      !g_str_equal (type, "gst.cuda.context"))
+    return gst_pad_query_default (pad, parent, query);
+  context = held_context ();
+  gst_query_set_context (query, context);
+  gst_context_unref (context);
+  return TRUE;
+}
+
+/* The elements of @layout in a new pipeline, the one that asks (a decoder
+ * of GPU @device, or the converter) in @asks. */
+static GstElement *
+pipeline_of (Layout layout, guint device, GstElement ** asks)
+{
+  GstElement *pipeline = gst_pipeline_new (NULL);
+  GstElement *e = gst_element_factory_make ("clepsilon", NULL);
+  GstElement *next = NULL, *bin;
+  GstPad *pad;
+
+  *asks = g_object_new (layout == CONVERTER_UPSTREAM ?
+      fake_converter_get_type () : fake_decoder_get_type (), NULL);
+  g_object_set_data (G_OBJECT (*asks), "device", GUINT_TO_POINTER (device));
+  gst_bin_add (GST_BIN (pipeline), *asks);
+  if (layout == DECODER_QUEUE_ELEMENT)
+    next = gst_element_factory_make ("queue", NULL);
+  else if (layout == HOLDER_DOWNSTREAM)
+    next = gst_element_factory_make ("identity", NULL);
+  if (layout == ELEMENT_IN_BIN) {
+    bin = gst_bin_new (NULL);
+    gst_bin_add (GST_BIN (bin), e);
+    pad = gst_element_get_static_pad (e, "sink");
+    gst_element_add_pad (bin, gst_ghost_pad_new ("sink", pad));
+    gst_object_unref (pad);
+    gst_bin_add (GST_BIN (pipeline), bin);
+    fail_unless (gst_element_link (*asks, bin));
+  } else if (layout == DECODER_QUEUE_ELEMENT) {
+    gst_bin_add_many (GST_BIN (pipeline), next, e, NULL);
+    fail_unless (gst_element_link_many (*asks, next, e, NULL));
+  } else {
+    gst_bin_add (GST_BIN (pipeline), e);
+    fail_unless (gst_element_link (*asks, e));
+  }
+  if (layout == HOLDER_DOWNSTREAM) {
+    gst_bin_add (GST_BIN (pipeline), next);
+    fail_unless (gst_element_link (e, next));
+    pad = gst_element_get_static_pad (next, "sink");
+    gst_pad_set_query_function (pad, holder_query);
+    gst_object_unref (pad);
+  }
+  if (layout == PIPELINE_HOLDS) /* kept by the pipeline alone */
+    gst_element_post_message (*asks, gst_message_new_have_context
+        (GST_OBJECT (*asks), held_context ()));
+  return pipeline;
+}
+
+/* What the element that asks in @layout finds downstream, as a CUDA
+ * element that has no context yet asks (gst_cuda_ensure_element_context):
+ * its src pad's context query. NULL where none answers; else the
  * context's GstCudaContext, with the ordinal checked. */
 static GObject *
-cuda_context_found (guint device)
+cuda_context_found (Layout layout, guint device)
 {
-  GstElement *bin = gst_bin_new (NULL);
-  GstElement *dec = g_object_new (fake_decoder_get_type (), NULL);
-  GstElement *queue = gst_element_factory_make ("queue", NULL);
-  GstElement *e = gst_element_factory_make ("clepsilon", NULL);
+  GstElement *asks, *pipeline = pipeline_of (layout, device, &asks);
   GstQuery *query = gst_query_new_context ("gst.cuda.context");
   GstContext *context = NULL;
   GObject *found = NULL;
-  GstPad *src;
+  const GValue *value;
+  GstPad *src = gst_element_get_static_pad (asks, "src");
   guint id = G_MAXUINT;
 
-  g_object_set_data (G_OBJECT (dec), "device", GUINT_TO_POINTER (device));
-  gst_bin_add_many (GST_BIN (bin), dec, queue, e, NULL);
-  fail_unless (gst_element_link_many (dec, queue, e, NULL));
-  src = gst_element_get_static_pad (dec, "src");
   if (gst_pad_peer_query (src, query))
     gst_query_parse_context (query, &context);
   if (context) {
-    const GstStructure *s = gst_context_get_structure (context);
-
-    const GValue *value = gst_structure_get_value (s, "gst.cuda.context");
-
+    value = gst_structure_get_value (gst_context_get_structure (context),
+        "gst.cuda.context");
     fail_unless (value && G_VALUE_HOLDS_OBJECT (value));
     found = g_value_dup_object (value);
-    fail_unless (gst_structure_get_uint (s, "cuda-device-id", &id));
+    fail_unless (gst_structure_get_uint (gst_context_get_structure
+            (context), "cuda-device-id", &id));
     fail_unless_equals_int (id, device);
     g_object_get (found, "cuda-device-id", &id, NULL);
     fail_unless_equals_int (id, device);
   }
   gst_query_unref (query);
   gst_object_unref (src);
-  gst_object_unref (bin);
+  gst_object_unref (pipeline);
   return found;
 }
 
-/* A CUDA decoder upstream that asks for a context is given its GPU's, one
- * for every element of the process while it is held. Where CUDA is not
- * there (this machine's PoCL) nothing answers; with CUDA
- * (CLEPSILON_TEST_DEVICE=nvidia, the GPU machine) two decoders of GPU 0
- * get one context, and a GPU that is not there gets none. */
-GST_START_TEST (test_cuda_context_shared)
+/* Without CUDA (this machine's PoCL, and CI) nothing answers a decoder
+ * that asks for a CUDA context. */
+GST_START_TEST (test_cuda_context_not_made)
 {
   GModule *cuda = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY);
-  GObject *first = cuda_context_found (0), *second = cuda_context_found (0);
+  GObject *found;
 
-  if (g_str_has_prefix (test_device (), "nvidia")) {
-    fail_unless (first != NULL && first == second);
-    fail_unless (cuda_context_found (1000) == NULL);
-  } else if (!cuda) {
-    fail_unless (first == NULL && second == NULL);
-  }
-  if (cuda)
+  if (cuda) {
     g_module_close (cuda);
-  g_clear_object (&first);
+    return;                     /* the GPU machine: the test below */
+  }
+  found = cuda_context_found (DECODER_QUEUE_ELEMENT, 0);
+  fail_unless (found == NULL);
+}
+
+GST_END_TEST;
+
+/* A CUDA decoder upstream that asks for a context is given its GPU's, one
+ * for every element of the process while it is held: with the real CUDA
+ * (CLEPSILON_TEST_DEVICE=nvidia, the GPU machine), or libgstcuda and the
+ * driver faked (CLCUDA_FAKE_GSTCUDA, GST_CL_CUDA_LIBRARY; every case). */
+GST_START_TEST (test_cuda_context_shared)
+{
+  gboolean fake = g_getenv ("CLCUDA_FAKE_GSTCUDA") != NULL;
+  GObject *first, *second, *other;
+  guint (*made) (void) = NULL;
+  guint before = 0;
+  GModule *module;
+
+  if (!fake && !g_str_has_prefix (test_device (), "nvidia"))
+    return;
+  first = cuda_context_found (DECODER_QUEUE_ELEMENT, 0);
+  second = cuda_context_found (DECODER_QUEUE_ELEMENT, 0);
+  fail_unless (first != NULL && first == second);
   g_clear_object (&second);
+  if (!fake) {
+    /* a GPU that is not there */
+    fail_unless (cuda_context_found (DECODER_QUEUE_ELEMENT, 63) == NULL);
+    g_clear_object (&first);
+    return;
+  }
+
+  /* another GPU's is another; inside a bin, the same as outside */
+  other = cuda_context_found (DECODER_QUEUE_ELEMENT, 1);
+  fail_unless (other != NULL && other != first);
+  g_clear_object (&other);
+  other = cuda_context_found (ELEMENT_IN_BIN, 0);
+  fail_unless (other == first);
+  g_clear_object (&other);
+
+  /* a context downstream, or the pipeline's, goes first; a converter told
+   * its GPU is not answered */
+  /* any object with a GPU 0 "cuda-device-id" stands for it */
+  held_cuda_context = gst_object_ref_sink (g_object_new
+      (fake_decoder_get_type (), NULL));
+  other = cuda_context_found (HOLDER_DOWNSTREAM, 0);
+  fail_unless (other == held_cuda_context);
+  g_clear_object (&other);
+  other = cuda_context_found (PIPELINE_HOLDS, 0);
+  fail_unless (other == held_cuda_context);
+  g_clear_object (&other);
+  other = cuda_context_found (PIPELINE_HOLDS, 1);
+  fail_unless (other != NULL && other != held_cuda_context);
+  g_clear_object (&other);
+  fail_unless (cuda_context_found (CONVERTER_UPSTREAM, 0) == NULL);
+  gst_clear_object (&held_cuda_context);
+
+  /* released with the last holder: a new one then */
+  module = g_module_open (g_getenv ("CLCUDA_FAKE_GSTCUDA"), 0);
+  fail_unless (module && g_module_symbol (module, "fakegstcuda_contexts_made",
+          (gpointer *) & made));
+  before = made ();
+  g_clear_object (&first);
+  other = cuda_context_found (DECODER_QUEUE_ELEMENT, 0);
+  fail_unless (other != NULL);
+  fail_unless_equals_int (made (), before + 1);
+  g_clear_object (&other);
+  g_module_close (module);
 }
 
 GST_END_TEST;
@@ -260,12 +438,18 @@ GST_END_TEST;
 static Suite *
 clepsiloncuda_suite (void)
 {
+  const gchar *fake = g_getenv ("CLCUDA_FAKE_GSTCUDA");
   Suite *s = suite_create ("clepsiloncuda");
   TCase *tc = tcase_create ("general");
+
+  /* loaded first, it is the "libgstcuda-1.0.so.0" the plugin finds */
+  if (fake && !g_module_open (fake, G_MODULE_BIND_LAZY))
+    g_error ("cannot load %s: %s", fake, g_module_error ());
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_cuda_not_offered);
   tcase_add_test (tc, test_cuda_caps_refused);
+  tcase_add_test (tc, test_cuda_context_not_made);
   tcase_add_test (tc, test_cuda_context_shared);
   return s;
 }

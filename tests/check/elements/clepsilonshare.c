@@ -219,16 +219,17 @@ GST_START_TEST (test_restart_reuses)
 
 GST_END_TEST;
 
-/* Two pipelines of one process, each with an element that makes the
+/* Two pipelines of one process, each with an element that would make the
  * OpenCL context: the second takes the first's, while the first's
  * pipeline holds it (a GPU turns between contexts; GstContext alone
- * shares only within a pipeline). */
+ * shares only within a pipeline), and nothing keeps it after both. */
 GST_START_TEST (test_pipelines_share)
 {
   gchar *desc = g_strdup_printf ("videotestsrc num-buffers=2 ! "
       "video/x-raw,format=NV12,width=32,height=16 ! clepsilon name=a "
       "device=%s ! fakesink", rt_device ());
   BusLog one_log = { 0, }, other_log = { 0, };
+  gpointer shared;
   GstElement *one = run_pipeline (desc, &one_log);
   GstElement *other = run_pipeline (desc, &other_log);
 
@@ -237,12 +238,17 @@ GST_START_TEST (test_pipelines_share)
   fail_unless (element_cl_context (one, "a") ==
       element_cl_context (other, "a"));
 
+  /* and is freed with the last pipeline that holds it */
+  shared = element_cl_context (one, "a");
+  g_object_add_weak_pointer (shared, &shared);
   fail_unless_equals_int (gst_element_set_state (one, GST_STATE_NULL),
       GST_STATE_CHANGE_SUCCESS);
   fail_unless_equals_int (gst_element_set_state (other, GST_STATE_NULL),
       GST_STATE_CHANGE_SUCCESS);
   gst_object_unref (one);
+  fail_unless (shared != NULL);
   gst_object_unref (other);
+  fail_unless (shared == NULL);
   g_free (desc);
 }
 

@@ -19,13 +19,15 @@
  */
 
 
-/* GStreamer 1.24's libgstcuda-1.0, as far as gst/gstclcudasync.c calls it:
+/* GStreamer 1.24's libgstcuda-1.0, as far as gst/gstclcudasync.c and
+ * gst/gstclcudashare.c call it:
  * built with that library's soname, so that once a test has loaded it, the
  * plugin's look-up of "libgstcuda-1.0.so.0" finds this copy as it finds the
  * one nvcodec loaded. A memory's stream is the pointer given to
  * fakegstcuda_memory_new(), and that stream's handle is the same pointer;
  * gst_cuda_memory_sync counts its calls and clears the flag, as the real one
- * does after its host wait. */
+ * does after its host wait. gst_cuda_context_new makes an object with the
+ * read-only "cuda-device-id" of a GstCudaContext, and counts them. */
 
 #include <gmodule.h>
 #include <gst/gst.h>
@@ -38,6 +40,9 @@ G_MODULE_EXPORT void gst_cuda_memory_sync (GstMemory * mem);
 G_MODULE_EXPORT GstMemory *fakegstcuda_memory_new (gpointer stream,
     gboolean need_sync);
 G_MODULE_EXPORT guint fakegstcuda_sync_count (void);
+G_MODULE_EXPORT gboolean gst_cuda_load_library (void);
+G_MODULE_EXPORT GstObject *gst_cuda_context_new (guint device_id);
+G_MODULE_EXPORT guint fakegstcuda_contexts_made (void);
 
 static GQuark stream_quark;
 static guint n_syncs;
@@ -109,4 +114,59 @@ guint
 fakegstcuda_sync_count (void)
 {
   return n_syncs;
+}
+
+/* A GstCudaContext as far as its "cuda-device-id". */
+typedef GstObject FakeCudaContext;
+typedef GstObjectClass FakeCudaContextClass;
+
+GType fake_cuda_context_get_type (void);
+G_DEFINE_TYPE (FakeCudaContext, fake_cuda_context, GST_TYPE_OBJECT);
+
+static guint n_contexts;
+
+static void
+fake_cuda_context_get_property (GObject * object, guint id, GValue * value,
+    GParamSpec * spec)
+{
+  g_value_set_uint (value, GPOINTER_TO_UINT (g_object_get_data (object,
+              "device")));
+}
+
+static void
+fake_cuda_context_class_init (FakeCudaContextClass * klass)
+{
+  G_OBJECT_CLASS (klass)->get_property = fake_cuda_context_get_property;
+  g_object_class_install_property (G_OBJECT_CLASS (klass), 1,
+      g_param_spec_uint ("cuda-device-id", "id", "id", 0, G_MAXUINT, 0,
+          G_PARAM_READABLE));
+}
+
+static void
+fake_cuda_context_init (FakeCudaContext * self)
+{
+}
+
+gboolean
+gst_cuda_load_library (void)
+{
+  return TRUE;
+}
+
+GstObject *
+gst_cuda_context_new (guint device_id)
+{
+  GstObject *context = g_object_new (fake_cuda_context_get_type (), NULL);
+
+  gst_object_ref_sink (context);
+  g_object_set_data (G_OBJECT (context), "device",
+      GUINT_TO_POINTER (device_id));
+  n_contexts++;
+  return context;
+}
+
+guint
+fakegstcuda_contexts_made (void)
+{
+  return n_contexts;
 }
