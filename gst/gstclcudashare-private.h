@@ -49,7 +49,8 @@ gboolean gst_cl_cuda_share_asks (GstQuery * query);
 /* Answers @query (gst_cl_cuda_share_asks()), which reached @element's sink
  * pad: with the context kept in @cuda_context (under @element's object
  * lock) where it is of the GPU of the asking decoder, else with what the
- * peer of @element's "src" pad answers, else as above. The decoder is the
+ * peer of @element's "src" pad answers where that is of the decoder's GPU,
+ * else as above. The decoder is the
  * nearest element upstream with a "cuda-device-id" (through the pads named
  * "sink", queues and ghost pads) if that is read-only and 0 or more: a
  * decoder of one GPU; where there is none, the kept context answers

@@ -236,19 +236,27 @@ gboolean
 gst_cl_cuda_share_handle_context_query (GstElement * element,
     GstQuery * query, GstContext ** cuda_context)
 {
-  GstContext *context;
+  GstContext *context = NULL;
+  gboolean downstream;
   const gchar *reason;
-  guint ordinal;
+  guint ordinal, held;
 
   g_return_val_if_fail (gst_cl_cuda_share_asks (query), FALSE);
 
   if (!upstream_cuda_device (element, &ordinal))
     ordinal = G_MAXUINT;
-  if (answer_if_on (element, query, cuda_context, ordinal) ||
-      downstream_answers (element, query))
+  if (answer_if_on (element, query, cuda_context, ordinal))
     return TRUE;
+  /* what downstream has, unless it is another GPU's, which the decoder
+   * would refuse */
+  if ((downstream = downstream_answers (element, query))) {
+    gst_query_parse_context (query, &context);
+    if (ordinal == G_MAXUINT || !context ||
+        (gst_cl_cuda_context_ordinal (context, &held) && held == ordinal))
+      return TRUE;
+  }
   if (ordinal == G_MAXUINT || !gst_cl_cuda_load (&reason))
-    return FALSE;
+    return downstream;
   if ((context = bin_cuda_context (element, ordinal)))
     GST_DEBUG_OBJECT (element, "answering with the bin's CUDA context of "
         "GPU %u", ordinal);
@@ -256,7 +264,7 @@ gst_cl_cuda_share_handle_context_query (GstElement * element,
     GST_DEBUG_OBJECT (element, "answering with the process's CUDA context "
         "of GPU %u", ordinal);
   else
-    return FALSE;
+    return downstream;
   gst_query_set_context (query, context);
   gst_context_unref (context);
   return TRUE;

@@ -231,43 +231,27 @@ drop_foreign_context (GstElement * element, const gchar * device_spec,
 static GMutex made_lock;
 static GSList *made_contexts;   /* GWeakRef *, of GstClContext */
 
-/* Frees @ref if its context is gone: TRUE then. */
-static gboolean
-free_if_dead (GWeakRef * ref)
-{
-  GstClContext *alive = g_weak_ref_get (ref);
-
-  if (alive) {
-    gst_object_unref (alive);
-    return FALSE;
-  }
-  g_weak_ref_clear (ref);
-  g_free (ref);
-  return TRUE;
-}
-
 /* The process's context of @device_spec's device (a new reference), made
  * now where no element holds one. */
 static GstClContext *
 process_context (const gchar * device_spec, GError ** error)
 {
   GstClContext *found = NULL, *alive;
-  GSList *l, *next, *others = NULL;
+  GSList *l, *next, *looked_at = NULL;
   GWeakRef *ref;
 
   g_mutex_lock (&made_lock);
   for (l = made_contexts; l; l = next) {
     next = l->next;
-    if (free_if_dead (l->data))
+    if (!(alive = g_weak_ref_get (l->data))) {
+      g_weak_ref_clear (l->data);
+      g_free (l->data);
       made_contexts = g_slist_delete_link (made_contexts, l);
-  }
-  for (l = made_contexts; l && !found; l = l->next) {
-    if (!(alive = g_weak_ref_get (l->data)))
-      continue;
-    if (gst_cl_context_is_on (alive, device_spec))
+    } else if (!found && gst_cl_context_is_on (alive, device_spec)) {
       found = alive;
-    else                        /* released after the lock: see below */
-      others = g_slist_prepend (others, alive);
+    } else {
+      looked_at = g_slist_prepend (looked_at, alive);
+    }
   }
   if (!found && (found = gst_cl_context_new (device_spec, error))) {
     ref = g_new0 (GWeakRef, 1);
@@ -278,8 +262,9 @@ process_context (const gchar * device_spec, GError ** error)
         gst_cl_context_get_device_name (found));
   }
   g_mutex_unlock (&made_lock);
-  /* the last reference to a context frees its queues, which may wait */
-  g_slist_free_full (others, gst_object_unref);
+  /* after the lock: a last reference frees its context's queues, which
+   * may wait */
+  g_slist_free_full (looked_at, gst_object_unref);
   return found;
 }
 

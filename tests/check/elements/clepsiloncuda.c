@@ -232,28 +232,32 @@ fake_converter_init (FakeConverter * self)
           "src"));
 }
 
-/* Where the asking decoder and the element are. */
+/* Where the one that asks and the element are, and what others hold. */
 typedef enum
 {
-  DECODER_QUEUE_ELEMENT,        /* decoder ! queue ! clepsilon */
-  ELEMENT_IN_BIN,               /* decoder ! bin (a ghost pad to clepsilon) */
-  HOLDER_DOWNSTREAM,            /* decoder ! clepsilon ! (has a context) */
-  PIPELINE_HOLDS,               /* another posted a context of GPU 0 */
-  CONVERTER_UPSTREAM,           /* converter ! clepsilon */
+  QUEUE_BETWEEN = 1 << 0,       /* decoder ! queue ! clepsilon */
+  ELEMENT_IN_BIN = 1 << 1,      /* decoder ! bin (a ghost pad to clepsilon) */
+  DECODER_IN_BIN = 1 << 2,      /* bin (a ghost pad from the decoder) ! ... */
+  HOLDER_DOWNSTREAM = 1 << 3,   /* clepsilon ! (has holder_context) */
+  ELEMENT_KEPT = 1 << 4,        /* clepsilon was set kept_context */
+  PIPELINE_HOLDS = 1 << 5,      /* another posted posted_context */
+  CONVERTER_ASKS = 1 << 6,      /* converter ! clepsilon */
 } Layout;
 
-/* The context of GPU 0 that another CUDA element has (HOLDER_DOWNSTREAM),
- * or posted (PIPELINE_HOLDS); a stand-in object. */
-static GObject *held_cuda_context;
+static GstContext *holder_context, *kept_context, *posted_context;
 
+/* A CUDA context of GPU @device, the stand-in @object for its
+ * GstCudaContext (any object with that "cuda-device-id"). */
 static GstContext *
-held_context (void)
+cuda_context_new (guint device, GObject ** object)
 {
   GstContext *context = gst_context_new ("gst.cuda.context", TRUE);
 
+  *object = gst_object_ref_sink (g_object_new (fake_decoder_get_type (), NULL));
+  g_object_set_data (*object, "device", GUINT_TO_POINTER (device));
   gst_structure_set (gst_context_writable_structure (context),
-      "gst.cuda.context", G_TYPE_OBJECT, held_cuda_context,
-      "cuda-device-id", G_TYPE_UINT, 0, NULL);
+      "gst.cuda.context", G_TYPE_OBJECT, *object,
+      "cuda-device-id", G_TYPE_UINT, device, NULL);
   return context;
 }
 
@@ -261,16 +265,26 @@ static gboolean
 holder_query (GstPad * pad, GstObject * parent, GstQuery * query)
 {
   const gchar *type;
-  GstContext *context;
 
   if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT ||
       !gst_query_parse_context_type (query, &type) ||
       !g_str_equal (type, "gst.cuda.context"))
     return gst_pad_query_default (pad, parent, query);
-  context = held_context ();
-  gst_query_set_context (query, context);
-  gst_context_unref (context);
+  gst_query_set_context (query, holder_context);
   return TRUE;
+}
+
+/* @element in a new bin, its pad @name a ghost pad of the bin. */
+static GstElement *
+in_bin (GstElement * element, const gchar * name)
+{
+  GstElement *bin = gst_bin_new (NULL);
+  GstPad *pad = gst_element_get_static_pad (element, name);
+
+  gst_bin_add (GST_BIN (bin), element);
+  gst_element_add_pad (bin, gst_ghost_pad_new (name, pad));
+  gst_object_unref (pad);
+  return bin;
 }
 
 /* The elements of @layout in a new pipeline, the one that asks (a decoder
@@ -280,42 +294,35 @@ pipeline_of (Layout layout, guint device, GstElement ** asks)
 {
   GstElement *pipeline = gst_pipeline_new (NULL);
   GstElement *e = gst_element_factory_make ("clepsilon", NULL);
-  GstElement *next = NULL, *bin;
+  GstElement *first, *last, *next;
   GstPad *pad;
 
-  *asks = g_object_new (layout == CONVERTER_UPSTREAM ?
+  *asks = g_object_new (layout & CONVERTER_ASKS ?
       fake_converter_get_type () : fake_decoder_get_type (), NULL);
   g_object_set_data (G_OBJECT (*asks), "device", GUINT_TO_POINTER (device));
-  gst_bin_add (GST_BIN (pipeline), *asks);
-  if (layout == DECODER_QUEUE_ELEMENT)
+  first = layout & DECODER_IN_BIN ? in_bin (*asks, "src") : *asks;
+  last = layout & ELEMENT_IN_BIN ? in_bin (e, "sink") : e;
+  gst_bin_add_many (GST_BIN (pipeline), first, last, NULL);
+  if (layout & QUEUE_BETWEEN) {
     next = gst_element_factory_make ("queue", NULL);
-  else if (layout == HOLDER_DOWNSTREAM)
-    next = gst_element_factory_make ("identity", NULL);
-  if (layout == ELEMENT_IN_BIN) {
-    bin = gst_bin_new (NULL);
-    gst_bin_add (GST_BIN (bin), e);
-    pad = gst_element_get_static_pad (e, "sink");
-    gst_element_add_pad (bin, gst_ghost_pad_new ("sink", pad));
-    gst_object_unref (pad);
-    gst_bin_add (GST_BIN (pipeline), bin);
-    fail_unless (gst_element_link (*asks, bin));
-  } else if (layout == DECODER_QUEUE_ELEMENT) {
-    gst_bin_add_many (GST_BIN (pipeline), next, e, NULL);
-    fail_unless (gst_element_link_many (*asks, next, e, NULL));
+    gst_bin_add (GST_BIN (pipeline), next);
+    fail_unless (gst_element_link_many (first, next, last, NULL));
   } else {
-    gst_bin_add (GST_BIN (pipeline), e);
-    fail_unless (gst_element_link (*asks, e));
+    fail_unless (gst_element_link (first, last));
   }
-  if (layout == HOLDER_DOWNSTREAM) {
+  if (layout & HOLDER_DOWNSTREAM) {
+    next = gst_element_factory_make ("identity", NULL);
     gst_bin_add (GST_BIN (pipeline), next);
     fail_unless (gst_element_link (e, next));
     pad = gst_element_get_static_pad (next, "sink");
     gst_pad_set_query_function (pad, holder_query);
     gst_object_unref (pad);
   }
-  if (layout == PIPELINE_HOLDS) /* kept by the pipeline alone */
+  if (layout & ELEMENT_KEPT)
+    gst_element_set_context (e, kept_context);
+  if (layout & PIPELINE_HOLDS)  /* kept by the pipeline alone */
     gst_element_post_message (*asks, gst_message_new_have_context
-        (GST_OBJECT (*asks), held_context ()));
+        (GST_OBJECT (*asks), gst_context_ref (posted_context)));
   return pipeline;
 }
 
@@ -353,6 +360,18 @@ cuda_context_found (Layout layout, guint device)
   return found;
 }
 
+/* Whether what the decoder of GPU @device in @layout finds is @expected
+ * (NULL: nothing); drops it. */
+static gboolean
+finds (Layout layout, guint device, GObject * expected)
+{
+  GObject *found = cuda_context_found (layout, device);
+  gboolean same = found == expected;
+
+  g_clear_object (&found);
+  return same;
+}
+
 /* Without CUDA (this machine's PoCL, and CI) nothing answers a decoder
  * that asks for a CUDA context. */
 GST_START_TEST (test_cuda_context_not_made)
@@ -364,7 +383,7 @@ GST_START_TEST (test_cuda_context_not_made)
     g_module_close (cuda);
     return;                     /* the GPU machine: the test below */
   }
-  found = cuda_context_found (DECODER_QUEUE_ELEMENT, 0);
+  found = cuda_context_found (QUEUE_BETWEEN, 0);
   fail_unless (found == NULL);
 }
 
@@ -377,48 +396,53 @@ GST_END_TEST;
 GST_START_TEST (test_cuda_context_shared)
 {
   gboolean fake = g_getenv ("CLCUDA_FAKE_GSTCUDA") != NULL;
-  GObject *first, *second, *other;
+  GObject *first, *second, *other, *holder, *kept, *posted;
   guint (*made) (void) = NULL;
   guint before = 0;
   GModule *module;
 
   if (!fake && !g_str_has_prefix (test_device (), "nvidia"))
     return;
-  first = cuda_context_found (DECODER_QUEUE_ELEMENT, 0);
-  second = cuda_context_found (DECODER_QUEUE_ELEMENT, 0);
+  first = cuda_context_found (QUEUE_BETWEEN, 0);
+  second = cuda_context_found (QUEUE_BETWEEN, 0);
   fail_unless (first != NULL && first == second);
   g_clear_object (&second);
   if (!fake) {
     /* a GPU that is not there */
-    fail_unless (cuda_context_found (DECODER_QUEUE_ELEMENT, 63) == NULL);
+    fail_unless (finds (QUEUE_BETWEEN, 63, NULL));
     g_clear_object (&first);
     return;
   }
 
-  /* another GPU's is another; inside a bin, the same as outside */
-  other = cuda_context_found (DECODER_QUEUE_ELEMENT, 1);
+  /* another GPU's is another; through bins, the same */
+  other = cuda_context_found (QUEUE_BETWEEN, 1);
   fail_unless (other != NULL && other != first);
   g_clear_object (&other);
-  other = cuda_context_found (ELEMENT_IN_BIN, 0);
-  fail_unless (other == first);
-  g_clear_object (&other);
+  fail_unless (finds (ELEMENT_IN_BIN, 0, first));
+  fail_unless (finds (DECODER_IN_BIN | ELEMENT_IN_BIN, 0, first));
 
-  /* a context downstream, or the pipeline's, goes first; a converter told
-   * its GPU is not answered */
-  /* any object with a GPU 0 "cuda-device-id" stands for it */
-  held_cuda_context = gst_object_ref_sink (g_object_new
-      (fake_decoder_get_type (), NULL));
-  other = cuda_context_found (HOLDER_DOWNSTREAM, 0);
-  fail_unless (other == held_cuda_context);
+  /* what the element keeps, what downstream has, what the pipeline was
+   * posted, in that order, each where it is of the decoder's GPU; a
+   * converter told its GPU is not answered */
+  holder_context = cuda_context_new (0, &holder);
+  kept_context = cuda_context_new (0, &kept);
+  posted_context = cuda_context_new (0, &posted);
+  fail_unless (finds (ELEMENT_KEPT | HOLDER_DOWNSTREAM | PIPELINE_HOLDS, 0,
+          kept));
+  fail_unless (finds (HOLDER_DOWNSTREAM | PIPELINE_HOLDS, 0, holder));
+  fail_unless (finds (PIPELINE_HOLDS, 0, posted));
+  other = cuda_context_found (ELEMENT_KEPT | HOLDER_DOWNSTREAM |
+      PIPELINE_HOLDS, 1);
+  fail_unless (other != NULL && other != kept && other != holder &&
+      other != posted && other != first);
   g_clear_object (&other);
-  other = cuda_context_found (PIPELINE_HOLDS, 0);
-  fail_unless (other == held_cuda_context);
-  g_clear_object (&other);
-  other = cuda_context_found (PIPELINE_HOLDS, 1);
-  fail_unless (other != NULL && other != held_cuda_context);
-  g_clear_object (&other);
-  fail_unless (cuda_context_found (CONVERTER_UPSTREAM, 0) == NULL);
-  gst_clear_object (&held_cuda_context);
+  fail_unless (finds (CONVERTER_ASKS, 0, NULL));
+  g_clear_pointer (&holder_context, gst_context_unref);
+  g_clear_pointer (&kept_context, gst_context_unref);
+  g_clear_pointer (&posted_context, gst_context_unref);
+  g_clear_object (&holder);
+  g_clear_object (&kept);
+  g_clear_object (&posted);
 
   /* released with the last holder: a new one then */
   module = g_module_open (g_getenv ("CLCUDA_FAKE_GSTCUDA"), 0);
@@ -426,7 +450,7 @@ GST_START_TEST (test_cuda_context_shared)
           (gpointer *) & made));
   before = made ();
   g_clear_object (&first);
-  other = cuda_context_found (DECODER_QUEUE_ELEMENT, 0);
+  other = cuda_context_found (QUEUE_BETWEEN, 0);
   fail_unless (other != NULL);
   fail_unless_equals_int (made (), before + 1);
   g_clear_object (&other);
