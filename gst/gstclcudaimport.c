@@ -34,7 +34,6 @@
 #include "gstclplane-private.h"
 #include "gstclerror-private.h"
 #include "gstclsharing-private.h"
-#include "gstclcudashare-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_cuda_import_debug
 

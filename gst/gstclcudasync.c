@@ -32,7 +32,6 @@
 #include "gstclerror-private.h"
 #include "gstclcuda-private.h"
 
-
 #define GST_CAT_DEFAULT gst_cl_cuda_sync_debug
 
 /* libgstcuda 1.24's calls, with its types as pointers. */
