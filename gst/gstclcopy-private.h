@@ -39,6 +39,8 @@ typedef struct
   guint64 cuda_copy_bytes;      /* CUDA copies device to device, between
                                  * CUDA memory and our imported buffers */
   gboolean pageable;            /* a transfer used pageable host memory */
+  gboolean in_cuda;             /* the commands ran in the frames' CUDA
+                                 * context (gstclcudaexec.c) */
 } GstClTransferStats;
 
 

@@ -161,10 +161,11 @@ gboolean gst_cl_dct_auto (GstClDct * self, const GstClDctPlane * plane,
 gboolean gst_cl_dct_auto_reset_states (GstClDct * self, GError ** error);
 
 /* Enqueues the read of plane @index's state on the device, after the
- * commands enqueued before: gst_cl_dct_last_state() gives it once done.
- * Only where gst_cl_dct_decides(). */
+ * commands enqueued before (in CUDA where @after, which may be NULL, says
+ * so): gst_cl_dct_last_state() gives it once done. Only where
+ * gst_cl_dct_decides(). */
 gboolean gst_cl_dct_read_state (GstClDct * self, guint index,
-    GError ** error);
+    const GstClAfter * after, GError ** error);
 
 /* Copies to @state (may be NULL) the latest state read back that has
  * completed, after waiting for every read in flight where @wait (zeroed:

@@ -449,24 +449,23 @@ gst_cl_dct_free (GstClDct * self)
 }
 
 /* Sets @kernel's arguments, a histogram's of @plane into @hist
- * (kernels/dct.cl, dct-tiles.cl, dct-strips.cl: one signature). */
-static gboolean
-set_histogram_args (GstClDct * self, cl_kernel kernel, const gchar * name,
-    const GstClDctPlane * plane, cl_mem hist, GError ** error)
+ * (kernels/dct.cl, dct-tiles.cl, dct-strips.cl: one signature), in @args
+ * (checked by the caller). */
+static void
+set_histogram_args (GstClDct * self, cl_kernel kernel,
+    const GstClDctPlane * plane, cl_mem hist, GstClArgs * args)
 {
   const cl_uint off = (cl_uint) plane->src->offset;
   const gint width = plane->width, height = plane->height;
-  GstClArgs args = GST_CL_ARGS_INIT;
   guint a = 0;
 
-  GST_CL_ARG (kernel, a++, plane->src->mem, &args);
-  GST_CL_ARG (kernel, a++, off, &args);
-  GST_CL_ARG (kernel, a++, plane->src->pitch, &args);
-  GST_CL_ARG (kernel, a++, width, &args);
-  GST_CL_ARG (kernel, a++, height, &args);
-  GST_CL_ARG (kernel, a++, hist, &args);
-  GST_CL_ARG (kernel, a++, self->shift, &args);
-  return gst_cl_args_check (&args, name, error);
+  GST_CL_ARG (kernel, a++, plane->src->mem, args);
+  GST_CL_ARG (kernel, a++, off, args);
+  GST_CL_ARG (kernel, a++, plane->src->pitch, args);
+  GST_CL_ARG (kernel, a++, width, args);
+  GST_CL_ARG (kernel, a++, height, args);
+  GST_CL_ARG (kernel, a++, hist, args);
+  GST_CL_ARG (kernel, a++, self->shift, args);
 }
 
 /* Enqueues the histogram of @plane's grid into self->hist, after @after's
@@ -477,23 +476,21 @@ launch_histogram (GstClDct * self, const GstClDctPlane * plane,
 {
   const gint width = plane->width, height = plane->height;
   size_t global[2], local[2];
-  const GstClEnqueue how = { local, *after, "dct_histogram" };
+  GstClArgs args = GST_CL_ARGS_INIT;
+  const GstClEnqueue how = { local, *after, "dct_histogram", &args };
 
   if (width < 8 || height < 8)
     return TRUE;
-  if (!set_histogram_args (self, self->histogram, "dct_histogram", plane,
-          self->hist, error))
-    return FALSE;
+  set_histogram_args (self, self->histogram, plane, self->hist, &args);
   if (!self->strips) {
     const cl_int xstep = plane_xstep (plane);
     const cl_int component_step = plane->component_step;
-    GstClArgs args = GST_CL_ARGS_INIT;
 
     GST_CL_ARG (self->histogram, 7, xstep, &args);
     GST_CL_ARG (self->histogram, 8, component_step, &args);
-    if (!gst_cl_args_check (&args, "dct_histogram", error))
-      return FALSE;
   }
+  if (!gst_cl_args_check (&args, "dct_histogram", error))
+    return FALSE;
   if (self->strips) {
     /* a work-item a strip of DCT_LANES blocks, the block rows split where
      * that gives fewer than STRIPS_PER_CU a compute unit */
@@ -526,12 +523,13 @@ launch_histogram_mb (GstClDct * self, const GstClDctPlane * plane,
 {
   const gsize mbs = (gsize) (plane->width / 16) * (plane->height / 16);
   static const size_t local[2] = { DCT_HIST_WG, 1 };
-  const GstClEnqueue how = { local, *after, "dct_histogram_mb" };
+  GstClArgs args = GST_CL_ARGS_INIT;
+  const GstClEnqueue how = { local, *after, "dct_histogram_mb", &args };
 
   if (mbs == 0)
     return TRUE;
-  if (!set_histogram_args (self, self->histogram_mb, "dct_histogram_mb",
-          plane, self->mb_hist, error))
+  set_histogram_args (self, self->histogram_mb, plane, self->mb_hist, &args);
+  if (!gst_cl_args_check (&args, "dct_histogram_mb", error))
     return FALSE;
   return gst_cl_enqueue_kernel (self->context, self->histogram_mb,
       MIN (mbs / DCT_HIST_WG + 1, DCT_HIST_GROUPS) * DCT_HIST_WG, 1, &how,
@@ -545,21 +543,49 @@ enqueue_histogram (GstClDct * self, const GstClDctPlane * plane,
     const GstClAfter * after, GError ** error)
 {
   cl_command_queue queue = gst_cl_context_get_queue (self->context);
+  const gsize size = GST_CL_DCT_HIST_SIZE * sizeof (cl_uint);
   const cl_uint zero = 0;
   cl_int err;
 
+  if (after->cuda) {
+    if (!gst_cl_cuda_exec_fill (after->cuda, self->hist, &zero,
+            sizeof (zero), 0, plane_components (plane) * size, error) ||
+        (plane->interlaced && !gst_cl_cuda_exec_fill (after->cuda,
+                self->mb_hist, &zero, sizeof (zero), 0, size, error)))
+      return FALSE;
+    return launch_histogram (self, plane, after, error) &&
+        (!plane->interlaced || launch_histogram_mb (self, plane, after, error));
+  }
   /* the fills write only our buffers: the wait list is the kernels'; on
    * the in-order queue, after what read the last histograms */
   err = clEnqueueFillBuffer (queue, self->hist, &zero, sizeof (zero), 0,
-      plane_components (plane) * GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0,
-      NULL, NULL);
+      plane_components (plane) * size, 0, NULL, NULL);
   if (err == CL_SUCCESS && plane->interlaced)
     err = clEnqueueFillBuffer (queue, self->mb_hist, &zero, sizeof (zero), 0,
-        GST_CL_DCT_HIST_SIZE * sizeof (cl_uint), 0, NULL, NULL);
+        size, 0, NULL, NULL);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clEnqueueFillBuffer (histogram)");
   return launch_histogram (self, plane, after, error) &&
       (!plane->interlaced || launch_histogram_mb (self, plane, after, error));
+}
+
+/* gst_cl_dct_histogram()'s reads back where its commands run in CUDA:
+ * waited for there. */
+static gboolean
+read_histogram_on_cuda (GstClDct * self, const GstClDctPlane * plane,
+    GstClCudaExec * cuda, guint32 * hist, guint32 * mb_hist, GError ** error)
+{
+  const gsize size = GST_CL_DCT_HIST_SIZE * sizeof (cl_uint);
+  cl_event done[2] = { NULL, NULL };
+  gboolean ok;
+
+  ok = gst_cl_cuda_exec_read (cuda, self->hist, 0, size, hist, &done[0],
+      error) && (!plane->interlaced || gst_cl_cuda_exec_read (cuda,
+          self->mb_hist, 0, size, mb_hist, &done[1], error));
+  ok = gst_cl_cuda_exec_sync (cuda, ok ? error : NULL) && ok;
+  g_clear_pointer (&done[0], clReleaseEvent);
+  g_clear_pointer (&done[1], clReleaseEvent);
+  return ok;
 }
 
 gboolean
@@ -575,6 +601,9 @@ gst_cl_dct_histogram (GstClDct * self, const GstClDctPlane * plane,
   g_return_val_if_fail (!plane->interlaced || mb_hist != NULL, FALSE);
   if (!enqueue_histogram (self, plane, after, error))
     return FALSE;
+  if (after->cuda)
+    return read_histogram_on_cuda (self, plane, after->cuda, hist, mb_hist,
+        error);
   /* after the kernels on the in-order queue */
   began = gst_cl_wait_begin ();
   err = clEnqueueReadBuffer (queue, self->hist, CL_TRUE, 0,
@@ -637,6 +666,7 @@ launch_pad (GstClDct * self, const GstClDctPlane * plane, cl_int phase,
 {
   const cl_uint soff = (cl_uint) plane->src->offset;
   GstClArgs args = GST_CL_ARGS_INIT;
+  GstClEnqueue with_args = *how;
   guint a = 0;
 
   GST_CL_ARG (self->pad, a++, plane->src->mem, &args);
@@ -651,8 +681,9 @@ launch_pad (GstClDct * self, const GstClDctPlane * plane, cl_int phase,
   GST_CL_ARG (self->pad, a++, fields, &args);
   if (!gst_cl_args_check (&args, "dct_pad", error))
     return FALSE;
+  with_args.args = &args;
   return gst_cl_enqueue_kernel (self->context, self->pad, phase / 16,
-      pad_rows, how, error);
+      pad_rows, &with_args, error);
 }
 
 /* dct_pad then dct_strips (kernels/dct-strips.cl) at the threshold in
@@ -713,6 +744,7 @@ threshold_strips (GstClDct * self, const GstClDctPlane * plane,
   stage.after.n_wait = 0;
   stage.after.wait = NULL;
   stage.what = "dct_strips";
+  stage.args = &args;
   return gst_cl_enqueue_kernel (self->context, self->stage, strips, segments,
       &stage, error);
 }
@@ -759,6 +791,7 @@ threshold_tiles (GstClDct * self, const GstClDctPlane * plane,
   /* a work-group a tile (kernels/dct-tiles.cl) */
   tiles.local = local;
   tiles.what = "dct_tile";
+  tiles.args = &args;
   return gst_cl_enqueue_kernel (self->context, self->stage,
       (gsize) (plane->width + self->tile - 1) / self->tile * self->tile_wg,
       tiles_y * plane_components (plane), &tiles, error);
@@ -788,6 +821,7 @@ copy_if_zero (GstClDct * self, const GstClDctPlane * plane,
   if (!gst_cl_args_check (&args, "dct_copy", error))
     return FALSE;
   copy.what = "dct_copy";
+  copy.args = &args;
   /* whole rows of 32 work-items: the device picks the work-groups */
   return gst_cl_enqueue_kernel (self->context, self->copy,
       (gsize) (plane->width + 31) / 32 * 32, plane->height, &copy, error);
@@ -878,8 +912,15 @@ gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
       plane->interlaced, FALSE);
   /* the value is taken when enqueued; the in-order queue runs it after
    * the commands of the last frame that read the buffer */
-  err = clEnqueueFillBuffer (queue, self->threshold, &thr, sizeof (thr), 0,
-      sizeof (thr), 0, NULL, NULL);
+  if (after->cuda) {
+    if (!gst_cl_cuda_exec_fill (after->cuda, self->threshold, &thr,
+            sizeof (thr), 0, sizeof (thr), error))
+      return FALSE;
+    err = CL_SUCCESS;
+  } else {
+    err = clEnqueueFillBuffer (queue, self->threshold, &thr, sizeof (thr), 0,
+        sizeof (thr), 0, NULL, NULL);
+  }
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clEnqueueFillBuffer (threshold)");
   return run_stage (self, plane, passes, (thr & GST_CL_DCT_IN_FIELDS) ?
@@ -909,7 +950,6 @@ launch_decide (GstClDct * self, guint index, guint components,
     const GstClAfter * after, GError ** error)
 {
   static const size_t local[2] = { DCT_DECIDE_WG, 1 };
-  const GstClEnqueue how = { local, *after, "dct_decide" };
   const cl_uint plane = index;
   const cl_int mb = interlaced ? 1 : 0;
   const cl_int picture = coding ? (cl_int) coding->picture :
@@ -917,6 +957,7 @@ launch_decide (GstClDct * self, guint index, guint components,
   const cl_double quantiser = coding ? coding->quantiser : 0;
   cl_uint16 packed = { {0,} };
   GstClArgs args = GST_CL_ARGS_INIT;
+  const GstClEnqueue how = { local, *after, "dct_decide", &args };
   guint a = 0;
   cl_int c;
 
@@ -947,7 +988,7 @@ gst_cl_dct_auto (GstClDct * self, const GstClDctPlane * plane, guint index,
     const GstClDctAutoParams * params, const GstClDctCoding * coding,
     guint passes, const GstClAfter * after, GError ** error)
 {
-  const GstClAfter next = { 0, NULL, after->events };
+  const GstClAfter next = { 0, NULL, after->events, after->cuda };
 
   g_return_val_if_fail (self->decide != NULL, FALSE);
   g_return_val_if_fail (index + plane_components (plane) <=
@@ -1015,7 +1056,8 @@ take_reads (GstClDct * self, guint wait)
 }
 
 gboolean
-gst_cl_dct_read_state (GstClDct * self, guint index, GError ** error)
+gst_cl_dct_read_state (GstClDct * self, guint index, const GstClAfter * after,
+    GError ** error)
 {
   guint entry;
   cl_int err;
@@ -1025,6 +1067,14 @@ gst_cl_dct_read_state (GstClDct * self, guint index, GError ** error)
   if (self->n_reads == STATE_READS)
     take_reads (self, 1);
   entry = (self->first_read + self->n_reads) % STATE_READS;
+  if (after && after->cuda) {
+    if (!gst_cl_cuda_exec_read (after->cuda, self->states,
+            index * sizeof (GstClDctAuto), sizeof (GstClDctAuto),
+            &self->reads_host[entry], &self->read_done[entry], error))
+      return FALSE;
+    self->n_reads++;
+    return TRUE;
+  }
   err = clEnqueueReadBuffer (gst_cl_context_get_queue (self->context),
       self->states, CL_FALSE, index * sizeof (GstClDctAuto),
       sizeof (GstClDctAuto), &self->reads_host[entry], 0, NULL,

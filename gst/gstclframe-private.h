@@ -23,6 +23,7 @@
 
 #include <gst/video/video.h>
 #include "gstclcontext-private.h"
+#include "gstclcudaexec-private.h"
 #include "gstclcudaimport-private.h"
 
 G_BEGIN_DECLS
@@ -112,6 +113,9 @@ typedef struct
   guint64 cuda_bytes;
   gboolean commit_started;      /* its copy back is enqueued */
   gboolean commit_failed;       /* ... or failed to be */
+  /* A CUDA frame whose planes the executor's commands take where they are
+   * (gst_cl_frame_open_on_cuda(); not owned), or NULL */
+  GstClCudaExec *exec;
 } GstClFrame;
 
 /* Opens @buffer as described above, for @flags (GST_MAP_READ or
@@ -130,6 +134,17 @@ gboolean gst_cl_frame_open (GstClFrame * frame, GstClContext * context,
 gboolean gst_cl_frame_open_full (GstClFrame * frame, GstClContext * context,
     const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
     GstClCudaImport * cuda, guint slot, gboolean wait_copy, GError ** error);
+
+/* Opens @buffer, one CUDA memory of @exec's CUDA context, for @exec's
+ * commands (gstclcudaexec-private.h): its planes are DEVICE planes where
+ * they are, of @exec's stand-in @which (gst_cl_cuda_exec_bind()), mapped
+ * for CUDA until closed; for GST_MAP_READ after what its producer's stream
+ * still writes (gst_cl_cuda_sync_wait_producers()). FALSE with @error
+ * unset where @buffer is not such memory (open it as usual then), or set
+ * where it cannot be mapped. */
+gboolean gst_cl_frame_open_on_cuda (GstClFrame * frame,
+    GstClContext * context, const GstVideoInfo * info, GstBuffer * buffer,
+    GstMapFlags flags, GstClCudaExec * exec, guint which, GError ** error);
 
 /* After every command that writes @frame has completed: an imported CUDA
  * output is copied back into its CUDA memory (nothing to do otherwise).

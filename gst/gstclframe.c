@@ -26,6 +26,7 @@
 #include "gstclplane-private.h"
 #include "gstclerror-private.h"
 #include "gstclmemory-private.h"
+#include "gstclcudasync-private.h"
 
 #include <string.h>
 
@@ -418,6 +419,52 @@ gst_cl_frame_open_full (GstClFrame * frame, GstClContext * context,
   if (!ok)
     gst_cl_frame_close (frame);
   return ok;
+}
+
+gboolean
+gst_cl_frame_open_on_cuda (GstClFrame * frame, GstClContext * context,
+    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
+    GstClCudaExec * exec, guint which, GError ** error)
+{
+  CUcontext cuda_context = gst_cl_cuda_exec_get_context (exec);
+  CUdeviceptr base = G_MAXUINT64, ptr;
+  cl_mem mem;
+  guint i, n = GST_VIDEO_INFO_N_PLANES (info);
+
+  memset (frame, 0, sizeof (*frame));
+  frame->context = context;
+  frame->buffer = buffer;
+  frame->flags = flags;
+  if (gst_buffer_n_memory (buffer) != 1 ||
+      !gst_cl_is_cuda_memory (gst_buffer_peek_memory (buffer, 0)))
+    return FALSE;
+  if (!gst_video_frame_map (&frame->frame, info, buffer,
+          flags | GST_CL_MAP_CUDA)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "Cannot map a frame of CUDA memory for CUDA");
+    return FALSE;
+  }
+  frame->frame_mapped = TRUE;
+  for (i = 0; i < n; i++)
+    base = MIN (base, (CUdeviceptr) (guintptr)
+        GST_VIDEO_FRAME_PLANE_DATA (&frame->frame, i));
+  if (gst_cl_cuda_pointer_get_context (base, NULL) != cuda_context) {
+    gst_cl_frame_close (frame);
+    return FALSE;
+  }
+  mem = gst_cl_cuda_exec_bind (exec, which, base);
+  for (i = 0; i < n; i++) {
+    ptr = (CUdeviceptr) (guintptr) GST_VIDEO_FRAME_PLANE_DATA (&frame->frame,
+        i);
+    frame->planes[i] = (GstClPlaneRef) {
+    .kind = GST_CL_PLANE_DEVICE,.mem = mem,.offset = ptr - base,.pitch =
+          GST_VIDEO_FRAME_PLANE_STRIDE (&frame->frame, i)};
+  }
+  if (!(flags & GST_MAP_WRITE))
+    gst_cl_cuda_sync_wait_producers (buffer, cuda_context,
+        gst_cl_cuda_exec_get_stream (exec));
+  frame->exec = exec;
+  return TRUE;
 }
 
 /* Whether @frame is an imported CUDA output still to be copied back. */

@@ -62,6 +62,9 @@ typedef struct
   cl_event acquired[2];
   guint n_acquired;
   guint n_released;             /* of those, released again */
+  /* where the frame's commands run instead (both frames the executor's:
+   * GstClFrame's exec), in order; not left in flight */
+  GstClCudaExec *cuda;
 } GstClFrameQueues;
 
 /* Frames in flight on @context: up to @depth on a device that does not

@@ -31,6 +31,7 @@
 #include "gstclwaits-private.h"
 #include "gstclerror-private.h"
 #include "gstclmemory-private.h"
+#include "gstclcudasync-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_in_flight_debug
 
@@ -319,7 +320,8 @@ gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
    * the kernels read a system-memory input in place, until they are
    * done. */
   q->slot = self->next;
-  q->in_flight = self->depth > 1 && (out->cl_memory != NULL ||
+  q->cuda = in->exec && in->exec == out->exec ? in->exec : NULL;
+  q->in_flight = !q->cuda && self->depth > 1 && (out->cl_memory != NULL ||
       (out->cuda != NULL && self->hold_cuda)) &&
       (!gst_cl_context_is_host_unified (self->context) || in->cl_memory);
   q->events = &slot->events;
@@ -335,6 +337,7 @@ gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
   gst_cl_stream_init (&q->compute, self->compute, q->pending, q->n_pending);
   gst_cl_stream_init (&q->down, q->in_flight ? self->async_down :
       self->compute, q->pending, q->n_pending);
+  q->up.cuda = q->compute.cuda = q->down.cuda = q->cuda;
 }
 
 /* FALSE with @error set where work that @f's memories still wait for
@@ -592,7 +595,12 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
   left = ok && q->in_flight && leave_in_flight (self, q, out, error);
   ok = ok && (left || !q->in_flight);
   /* The frames stay open until every command on them has completed. */
-  if (!left) {
+  if (!left && q->cuda) {
+    /* everything of the frame ran on the executor's stream */
+    ok = gst_cl_cuda_exec_sync (q->cuda, ok ? error : NULL) && ok;
+    if (ok)
+      gst_cl_cuda_sync_mark_finished (out->buffer);
+  } else if (!left) {
     ok = finish_queues (self, ok ? error : NULL) && ok;
     ok = ok && streams_ok (q, error) && cuda_copied_in (in->cuda,
         in->cuda_slot, error);

@@ -125,8 +125,8 @@ gboolean
 gst_cl_packed_unpack (GstClPacked * self, const GstClPackedRegion * region,
     const GstClAfter * after, GError ** error)
 {
-  const GstClEnqueue how = { self->local, *after, "luma_unpack" };
   GstClArgs args = GST_CL_ARGS_INIT;
+  const GstClEnqueue how = { self->local, *after, "luma_unpack", &args };
 
   set_planes (self->unpack, 0, region->packed, region->luma, region, &args);
   GST_CL_ARG (self->unpack, 8, region->component, &args);
@@ -141,10 +141,10 @@ gst_cl_packed_pack (GstClPacked * self, const GstClPackedRegion * region,
     const GstClPlaneRef * dst, gsize span, const GstClAfter * after,
     GError ** error)
 {
-  const GstClEnqueue how = { self->local, *after, "luma_pack" };
   const cl_uint luma_offset = region->luma->offset;
   const cl_int span_samples = span / self->bytes;
   GstClArgs args = GST_CL_ARGS_INIT;
+  const GstClEnqueue how = { self->local, *after, "luma_pack", &args };
 
   GST_CL_ARG (self->pack, 0, region->luma->mem, &args);
   GST_CL_ARG (self->pack, 1, luma_offset, &args);

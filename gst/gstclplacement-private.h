@@ -79,12 +79,19 @@ const GstClPlane *gst_cl_placement_get_planes (GstClPlacement * self,
  * (gst_cl_frame_open()) as frames of the format; a frame in CUDA memory is
  * imported into the pool buffer of @slot (the frame's slot of frames in
  * flight: gst_cl_in_flight_begin()), the pool the placement's, made at the
- * first such frame. FALSE with @error set, and neither open, when one
- * cannot be. Close both with gst_cl_frame_close(), or hand them to
- * gst_cl_in_flight_end(). */
+ * first such frame; or, where kernels are asked to run in CUDA
+ * (gst_cl_cuda_exec_wanted()) and both frames are CUDA memory of NVIDIA's
+ * OpenCL device, both are opened where they are for the placement's
+ * executor (GstClFrame's exec). FALSE with @error set, and neither open,
+ * when one cannot be. Close both with gst_cl_frame_close(), or hand them
+ * to gst_cl_in_flight_end(). */
 gboolean gst_cl_placement_open (GstClPlacement * self, guint slot,
     GstBuffer * inbuf, GstBuffer * outbuf, GstClFrame * in, GstClFrame * out,
     GError ** error);
+
+/* The executor's twins let go of (gst_cl_cuda_exec_forget()):
+ * settings were applied, or the states of strength=auto reset. */
+void gst_cl_placement_forget_cuda (GstClPlacement * self);
 
 /* Makes the device buffers of every plane, once (the first frame that is
  * filtered): caps alone hold no device memory. */

@@ -68,6 +68,10 @@ struct _GstClPlacement
   gint share_forced;            /* GST_CL_SHARE_UNTOUCHED: 1 always, -1 never */
   /* frames in CUDA memory: imported into a pool buffer a slot */
   GstClCudaImport *cuda_in, *cuda_out;
+  /* or where they are, the commands run in their CUDA context (made at the
+   * first such frame), where asked for (gst_cl_cuda_exec_wanted()) */
+  GstClCudaExec *cuda_exec;
+  gboolean cuda_exec_tried;
 };
 
 /* ---- Device buffers ------------------------------------------------------ */
@@ -248,6 +252,7 @@ gst_cl_placement_free (GstClPlacement * self)
     g_clear_pointer (&b->tmp, clReleaseMemObject);
     g_clear_pointer (&b->unpacked, clReleaseMemObject);
   }
+  g_clear_pointer (&self->cuda_exec, gst_cl_cuda_exec_free);
   g_clear_pointer (&self->cuda_in, gst_cl_cuda_import_free);
   g_clear_pointer (&self->cuda_out, gst_cl_cuda_import_free);
   gst_object_unref (self->context);
@@ -267,10 +272,121 @@ gst_cl_placement_get_planes (GstClPlacement * self, guint * n_planes)
   return self->planes;
 }
 
+/* The CUDA context of @buffer's one CUDA memory, or NULL. */
+static CUcontext
+cuda_context_of (GstBuffer * buffer)
+{
+  GstMemory *mem;
+  GstMapInfo map;
+  CUcontext context;
+
+  if (gst_buffer_n_memory (buffer) != 1 ||
+      !gst_cl_is_cuda_memory (mem = gst_buffer_peek_memory (buffer, 0)) ||
+      !gst_memory_map (mem, &map, GST_MAP_READ | GST_CL_MAP_CUDA))
+    return NULL;
+  context = gst_cl_cuda_pointer_get_context ((CUdeviceptr) (guintptr)
+      map.data, NULL);
+  gst_memory_unmap (mem, &map);
+  return context;
+}
+
+/* Whether the device is NVIDIA's OpenCL (whose program binaries are PTX)
+ * on the GPU of @context. */
+static gboolean
+runs_in_cuda (GstClPlacement * self, CUcontext context)
+{
+  cl_device_id device = gst_cl_context_get_device (self->context);
+  cl_platform_id platform;
+  gchar name[64] = "", *reason = NULL;
+  guint8 uuid[16];
+  gboolean ok;
+
+  if (clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform),
+          &platform, NULL) != CL_SUCCESS ||
+      clGetPlatformInfo (platform, CL_PLATFORM_NAME, sizeof (name) - 1, name,
+          NULL) != CL_SUCCESS || !g_str_has_prefix (name, "NVIDIA"))
+    return FALSE;
+  ok = gst_cl_cuda_context_get_uuid (context, uuid, NULL) &&
+      gst_cl_cuda_device_matches (device, uuid, &reason);
+  g_free (reason);
+  return ok;
+}
+
+/* The executor for frames of @inbuf's CUDA context, made at the first
+ * (once: where it cannot be, frames are imported as before, said in the
+ * log), or NULL. */
+static GstClCudaExec *
+cuda_exec_for (GstClPlacement * self, GstBuffer * inbuf)
+{
+  CUcontext context;
+  GError *error = NULL;
+
+  if (self->cuda_exec || self->cuda_exec_tried)
+    return self->cuda_exec;
+  if (!gst_cl_cuda_exec_wanted () || !(context = cuda_context_of (inbuf)))
+    return NULL;
+  self->cuda_exec_tried = TRUE;
+  if (!runs_in_cuda (self, context)) {
+    GST_INFO ("kernels stay in OpenCL: not NVIDIA's OpenCL on the frames' "
+        "GPU");
+    return NULL;
+  }
+  self->cuda_exec = gst_cl_cuda_exec_new (context, self->context, &error);
+  if (!self->cuda_exec) {
+    GST_WARNING ("kernels stay in OpenCL: %s", error->message);
+    g_clear_error (&error);
+  } else {
+    GST_INFO ("kernels run in the frames' CUDA context");
+  }
+  return self->cuda_exec;
+}
+
+/* Opens both frames for the executor where both are CUDA memory of its
+ * context: TRUE, or FALSE with @error set where that failed; FALSE with
+ * @error unset where they are not (opened as usual then). */
+static gboolean
+open_on_cuda (GstClPlacement * self, GstBuffer * inbuf, GstBuffer * outbuf,
+    GstClFrame * in, GstClFrame * out, GError ** error)
+{
+  GstClCudaExec *exec = cuda_exec_for (self, inbuf);
+  GError *failed = NULL;
+
+  if (!exec)
+    return FALSE;
+  if (!gst_cl_frame_open_on_cuda (out, self->context, &self->info, outbuf,
+          GST_MAP_WRITE, exec, 1, &failed)) {
+    if (failed)
+      g_propagate_error (error, failed);
+    return FALSE;
+  }
+  if (gst_cl_frame_open_on_cuda (in, self->context, &self->info, inbuf,
+          GST_MAP_READ, exec, 0, &failed))
+    return TRUE;
+  gst_cl_frame_close (out);
+  if (failed)
+    g_propagate_error (error, failed);
+  return FALSE;
+}
+
+void
+gst_cl_placement_forget_cuda (GstClPlacement * self)
+{
+  if (self->cuda_exec)
+    gst_cl_cuda_exec_forget (self->cuda_exec);
+}
+
 gboolean
 gst_cl_placement_open (GstClPlacement * self, guint slot, GstBuffer * inbuf,
     GstBuffer * outbuf, GstClFrame * in, GstClFrame * out, GError ** error)
 {
+  GError *failed = NULL;
+
+  if (open_on_cuda (self, inbuf, outbuf, in, out, &failed))
+    return TRUE;
+  if (failed) {
+    g_propagate_error (error, failed);
+    return FALSE;
+  }
   /* A CUDA input's copy is left to complete before the frame's commands
    * run only into CUDA output: it is held until its commands are done
    * (gstclinflight.c), and whether the copy went well is known before it
@@ -667,7 +783,7 @@ gst_cl_placement_select (GstClPlacement * self, const GstClFrame * in,
    * CUDA frame is a pool buffer of ours, not the input's memory: there is
    * nothing to share. */
   planes->shared = share_allowed && untouched != 0 && !(untouched & 1) &&
-      !in->cuda && sharing_pays (self, in) &&
+      !in->cuda && !in->exec && sharing_pays (self, in) &&
       gst_cl_buffer_pool_can_share_planes (outbuf, in->buffer, &self->info,
       untouched) ? untouched : 0;
 }
@@ -729,6 +845,6 @@ gst_cl_placement_memory_path (GstClPlacement * self,
     const GstClTransferStats * stats)
 {
   return stats->host_copy_bytes > 0 || stats->pageable ? "copy" :
-      stats->cuda_copy_bytes > 0 ? "cuda" :
+      stats->cuda_copy_bytes > 0 || stats->in_cuda ? "cuda" :
       gst_cl_context_is_host_unified (self->context) ? "host-ptr" : "pinned";
 }

@@ -406,6 +406,8 @@ gst_cl_plan_drain (GstClPlan * self, gdouble * device_ms, GError ** error)
   self->told = FALSE;
   ok = (!self->dct || gst_cl_dct_auto_reset_states (self->dct,
           ok ? error : NULL)) && ok;
+  /* the states' CUDA twins taken anew from the zeroed ones */
+  gst_cl_placement_forget_cuda (self->placement);
   return gst_cl_placement_release_staging (self->placement, ok ? error : NULL)
       && ok;
 }
@@ -571,6 +573,8 @@ apply_settings (GstClPlan * self, GError ** error)
   }
   self->pending = FALSE;
   self->applied = TRUE;
+  /* buffers written or made anew: their CUDA twins follow */
+  gst_cl_placement_forget_cuda (self->placement);
   return TRUE;
 }
 
@@ -614,7 +618,7 @@ run_stage (GstClFrameQueues * q, const GstClStage * stage,
   GstClStream *s = &q->compute;
   GstClEvents *events = q->events;
   const guint before = events->n_events;
-  const GstClAfter after = { s->n_wait, s->wait, events };
+  const GstClAfter after = { s->n_wait, s->wait, events, s->cuda };
 
   if (!gst_cl_stage_run (stage, launch, &after, error))
     return FALSE;
@@ -644,7 +648,7 @@ run_auto_on_device (GstClPlan * self, GstClFrameQueues * q,
   GstClStream *s = &q->compute;
   GstClEvents *events = q->events;
   const guint before = events->n_events;
-  const GstClAfter after = { s->n_wait, s->wait, events };
+  const GstClAfter after = { s->n_wait, s->wait, events, s->cuda };
   GstClDctAutoParams params;
 
   auto_params (self, self->planes[index].is_luma, &params);
@@ -653,7 +657,7 @@ run_auto_on_device (GstClPlan * self, GstClFrameQueues * q,
     return FALSE;
   stream_took (s, events, before);
   return !self->planes[index].is_luma ||
-      gst_cl_dct_read_state (self->dct, state, error);
+      gst_cl_dct_read_state (self->dct, state, &after, error);
 }
 
 /* The DCT stage on @on, a region of plane @index, at @word (a threshold,
@@ -667,7 +671,7 @@ run_threshold (GstClPlan * self, GstClFrameQueues * q,
   GstClStream *s = &q->compute;
   GstClEvents *events = q->events;
   const guint before = events->n_events;
-  const GstClAfter after = { s->n_wait, s->wait, events };
+  const GstClAfter after = { s->n_wait, s->wait, events, s->cuda };
   GstClTransferStats ignored = { 0, };
   const GstClPlaneCopy copy = { on->src, on->dst,
     (gsize) on->width * self->planes[index].bytes, on->height
@@ -703,7 +707,7 @@ run_auto (GstClPlan * self, GstClFrameQueues * q, const GstClDctPlane * on,
   guint32 hist[GST_CL_DCT_HIST_SIZE], mb_hist[GST_CL_DCT_HIST_SIZE];
   guint32 *mb = on->interlaced ? mb_hist : NULL;
   guint threshold, word, before = events->n_events;
-  const GstClAfter after = { s->n_wait, s->wait, events };
+  const GstClAfter after = { s->n_wait, s->wait, events, s->cuda };
 
   if (plane->is_luma && self->told) {
     GST_LOG ("strength=auto: DCT threshold %u on plane %u from the stream's "
@@ -763,7 +767,7 @@ run_packed (GstClPlan * self, GstClFrameQueues * q,
 {
   GstClStream *s = &q->compute;
   const guint before = q->events->n_events;
-  const GstClAfter after = { s->n_wait, s->wait, q->events };
+  const GstClAfter after = { s->n_wait, s->wait, q->events, s->cuda };
 
   if (!(dst ? gst_cl_packed_pack (self->packed, region, dst, span, &after,
               error) : gst_cl_packed_unpack (self->packed, region, &after,
@@ -1030,6 +1034,7 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
    * retired) */
   frame->transfers.cuda_copy_bytes += in.cuda_bytes + out.cuda_bytes +
       gst_cl_in_flight_take_cuda_bytes (self->in_flight);
+  frame->transfers.in_cuda = q.cuda != NULL;
   /* The untouched planes to share were skipped: share them, or copy them
    * now. */
   ok = ok && gst_cl_placement_share (self->placement, &q, inbuf, outbuf,

@@ -42,28 +42,51 @@ cl_program gst_cl_program_build (GstClContext * context,
 cl_kernel gst_cl_program_create_kernel (cl_program program,
     const gchar * name, GError ** error);
 
+/* The most arguments a kernel of the library takes, and the most bytes of
+ * one (a cl_uint16). */
+#define GST_CL_ARGS_MAX 24
+#define GST_CL_ARG_MAX_BYTES 64
+
+/* One argument as it was set: what a launch outside OpenCL passes
+ * (gstclcudaexec.c). */
+typedef struct
+{
+  guint32 size;                 /* bytes of @bytes, or of local memory */
+  gboolean mem;                 /* @bytes hold a cl_mem */
+  gboolean local;               /* local memory of @size bytes, no value */
+  union
+  {
+    guint8 bytes[GST_CL_ARG_MAX_BYTES];
+    guint64 align;
+  } value;
+} GstClArgValue;
+
 /* A run of kernel arguments, checked once at its end
- * (gst_cl_args_check()): the first failure, and which argument it was.
- * GST_CL_ARGS_INIT: none yet. */
+ * (gst_cl_args_check()): the first failure, and which argument it was;
+ * and the values set (@set: a bit an index), which a launch of the same
+ * kernel takes along (GstClEnqueue's args). GST_CL_ARGS_INIT: none yet. */
 typedef struct
 {
   cl_int status;                /* CL_SUCCESS, or the first failure */
   cl_uint index;                /* of the argument that failed */
   const gchar *name;            /* its expression, as GST_CL_ARG() got it */
+  guint32 set;
+  GstClArgValue values[GST_CL_ARGS_MAX];
 } GstClArgs;
 
-#define GST_CL_ARGS_INIT { CL_SUCCESS, 0, NULL }
+#define GST_CL_ARGS_INIT { CL_SUCCESS, 0, NULL, 0 }
 
 /* Sets argument @index of @kernel to the @size bytes at @value (NULL:
  * @size bytes of local memory), named @name, unless @args holds a failure
  * already, which it then keeps: a run of calls is checked once, at its
- * end. The only call of clSetKernelArg() in the plugin; GST_CL_ARG()
- * passes a variable with its size and its expression as the name. */
+ * end; @mem says that @value is a cl_mem. The only call of
+ * clSetKernelArg() in the plugin; GST_CL_ARG() passes a variable with its
+ * size, its expression as the name, and whether it is a cl_mem. */
 void gst_cl_kernel_arg (cl_kernel kernel, cl_uint index, gsize size,
-    const void *value, const gchar * name, GstClArgs * args);
+    const void *value, gboolean mem, const gchar * name, GstClArgs * args);
 #define GST_CL_ARG(kernel, index, value, args) \
-  gst_cl_kernel_arg ((kernel), (index), sizeof (value), &(value), #value, \
-      (args))
+  gst_cl_kernel_arg ((kernel), (index), sizeof (value), &(value), \
+      _Generic ((value), cl_mem: TRUE, default: FALSE), #value, (args))
 
 /* TRUE where every argument of @args was set; FALSE otherwise, with @error
  * set to "OpenCL clSetKernelArg (@what: argument INDEX, NAME) failed: ..." */

@@ -184,13 +184,29 @@ gst_cl_program_create_kernel (cl_program program, const gchar * name,
 
 void
 gst_cl_kernel_arg (cl_kernel kernel, cl_uint index, gsize size,
-    const void *value, const gchar * name, GstClArgs * args)
+    const void *value, gboolean mem, const gchar * name, GstClArgs * args)
 {
+  GstClArgValue *v;
+
   if (args->status != CL_SUCCESS)
     return;
   args->status = clSetKernelArg (kernel, index, size, value);
   args->index = index;
   args->name = name;
+  if (args->status != CL_SUCCESS)
+    return;
+  if (index >= GST_CL_ARGS_MAX || (value && size > GST_CL_ARG_MAX_BYTES)) {
+    /* set for OpenCL; a launch elsewhere finds it missing */
+    args->set &= ~(index < GST_CL_ARGS_MAX ? 1u << index : 0);
+    return;
+  }
+  v = &args->values[index];
+  v->size = size;
+  v->mem = mem;
+  v->local = value == NULL;
+  if (value)
+    memcpy (v->value.bytes, value, size);
+  args->set |= 1u << index;
 }
 
 gboolean

@@ -56,22 +56,26 @@ typedef struct
 
 /* Where a command stands in the order of the device's work: it runs after
  * the @n_wait events of @wait (not owned; say a frame's upload on another
- * queue), and its events are added to @events (may be NULL). */
+ * queue), and its events are added to @events (may be NULL); or, where
+ * @cuda is set, it runs there instead, in order (gstclcudaexec.c). */
 typedef struct
 {
   cl_uint n_wait;
   const cl_event *wait;
   GstClEvents *events;
+  GstClCudaExec *cuda;
 } GstClAfter;
 
-/* What one kernel enqueued needs besides its arguments and its global
- * size: its work-group size (@local; NULL: the implementation's), what it
- * waits for and where its event goes (@after), and its name for errors. */
+/* What one kernel enqueued needs besides its global size: its work-group
+ * size (@local; NULL: the implementation's), what it waits for and where
+ * its event goes (@after), its name for errors, and the arguments set
+ * (@args: what a launch through @after's cuda passes). */
 typedef struct
 {
   const size_t *local;
   GstClAfter after;
   const gchar *what;
+  const GstClArgs *args;
 } GstClEnqueue;
 
 /* Enqueues @kernel, its arguments set, on @context's queue over @width x

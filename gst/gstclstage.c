@@ -358,6 +358,9 @@ gst_cl_enqueue_kernel (GstClContext * context, cl_kernel kernel, gsize width,
   cl_event event = NULL;
   cl_int status;
 
+  if (how->after.cuda)
+    return gst_cl_cuda_exec_launch (how->after.cuda, kernel, how->args,
+        global, local, how->what, error);
   status = clEnqueueNDRangeKernel (gst_cl_context_get_queue (context),
       kernel, 2, NULL, global, how->local, how->after.n_wait,
       how->after.n_wait ? how->after.wait : NULL,
@@ -385,10 +388,11 @@ enqueue (GstClKernels * self, cl_kernel kernel, gsize width, gsize height,
 static gboolean
 enqueue_variant (GstClKernels * self, cl_kernel kernel,
     const GstClLaunch * launch, gsize items, gsize height,
-    const GstClEnqueue * how, GError ** error)
+    const GstClEnqueue * how, const GstClArgs * args, GError ** error)
 {
   GstClEnqueue named = *how;
 
+  named.args = args;
   if (launch->variant == GST_CL_VARIANT_VECTOR)
     items = (items + FILTER_VW - 1) / FILTER_VW;
   else if (launch->variant == GST_CL_VARIANT_WIDE)
@@ -421,12 +425,12 @@ run_epsilon (GstClKernels * self, const GstClLaunch * launch,
   GST_CL_ARG (kernel, 10, plane->shift, &args);
   if (v == GST_CL_VARIANT_TILED)
     gst_cl_kernel_arg (kernel, 11, tile_bytes (self, FALSE, launch->local),
-        NULL, "local tile", &args);
+        NULL, FALSE, "local tile", &args);
   if (!gst_cl_args_check (&args, "epsilon", error))
     return FALSE;
 
   return enqueue_variant (self, kernel, launch, items, plane->height, how,
-      error);
+      &args, error);
 }
 
 /* The row pass then the column pass; only the first waits for @how's
@@ -465,6 +469,8 @@ run_separable (GstClKernels * self, const GstClLaunch * launch,
     return FALSE;
 
   rows.local = columns.local = launch->local;
+  rows.args = &row_args;
+  columns.args = &column_args;
   rows.what = "convolve rows";
   columns.what = "convolve columns";
   columns.after.n_wait = 0;
@@ -505,12 +511,12 @@ run_convolve (GstClKernels * self, const GstClLaunch * launch,
   GST_CL_ARG (kernel, 13, plane->shift, &args);
   if (v == GST_CL_VARIANT_TILED)
     gst_cl_kernel_arg (kernel, 14, tile_bytes (self, TRUE, launch->local),
-        NULL, "local tile", &args);
+        NULL, FALSE, "local tile", &args);
   if (!gst_cl_args_check (&args, "convolve", error))
     return FALSE;
 
   return enqueue_variant (self, kernel, launch, items, plane->height, how,
-      error);
+      &args, error);
 }
 
 gboolean

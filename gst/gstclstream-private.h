@@ -22,6 +22,7 @@
 #define __GST_CL_STREAM_PRIVATE_H__
 
 #include "gstclcopy-private.h"
+#include "gstclcudaexec-private.h"
 
 G_BEGIN_DECLS
 
@@ -66,6 +67,8 @@ typedef struct
   cl_event wait[GST_CL_STREAM_MAX_WAIT];        /* not owned */
   cl_uint n_wait;
   cl_event last;                /* its latest command's, owned */
+  /* where its commands run instead, in order, or NULL (not owned) */
+  GstClCudaExec *cuda;
 } GstClStream;
 
 /* @s on @queue, its first command after the @n events of @pending. */

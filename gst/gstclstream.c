@@ -53,6 +53,7 @@ gst_cl_stream_init (GstClStream * s, cl_command_queue queue, cl_event * pending,
   s->queue = queue;
   s->n_wait = 0;
   s->last = NULL;
+  s->cuda = NULL;
   for (i = 0; i < n; i++)
     gst_cl_stream_wait_for (s, pending[i]);
 }
@@ -78,12 +79,35 @@ gst_cl_stream_enqueued (GstClStream * s, cl_event event)
   s->n_wait = 0;
 }
 
+/* gst_cl_stream_copy() in the executor's CUDA context: between buffers
+ * there (frames bound, or twins) only. */
+static gboolean
+copy_on_cuda (GstClCudaExec * cuda, const GstClPlaneCopy * copy,
+    GstClTransferStats * stats, GError ** error)
+{
+  const GstClPlaneRef *src = copy->src, *dst = copy->dst;
+
+  if (!src->mem || !dst->mem) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "A copy with host memory among CUDA commands");
+    return FALSE;
+  }
+  if (!gst_cl_cuda_exec_copy (cuda, src->mem, src->offset, src->pitch,
+          dst->mem, dst->offset, dst->pitch, copy->row_bytes, copy->height,
+          error))
+    return FALSE;
+  stats->cuda_copy_bytes += (guint64) copy->row_bytes * copy->height;
+  return TRUE;
+}
+
 gboolean
 gst_cl_stream_copy (GstClStream * s, const GstClPlaneCopy * copy,
     GstClTransferStats * stats, GError ** error)
 {
   cl_event event = NULL;
 
+  if (s->cuda)
+    return copy_on_cuda (s->cuda, copy, stats, error);
   if (!gst_cl_copy_plane_on (s->queue, copy, s->n_wait,
           s->n_wait ? s->wait : NULL, &event, stats, error))
     return FALSE;

@@ -18,7 +18,10 @@
 # injected into a CUDA-memory pipeline (libclfault), each run classed as
 # right, clean error, silent, hang or crash. Logs go to $OUT.
 # FAULTS_ONLY=1 runs the faults alone, FAULTS_FROM=N from call N on,
-# FAULTS=0 the checks without the faults.
+# FAULTS=0 the checks without the faults. With GST_CL_CUDA_KERNELS=1 in the
+# environment, the cases from CUDA memory into CUDA memory run the element's
+# kernels in the decoder's CUDA context (docs/memory.md), against the same
+# PoCL references.
 rt=${CLEPSILON_GPU_RUNTIME:?"set it to the GPU machine's runtime folder (tests/gpu/README.md)"}
 [ -f "$rt/gst-env.sh" ] || { echo "$0: no gst-env.sh in $rt (tests/gpu/README.md)" >&2; exit 2; }
 rt=$(cd "$rt" && pwd)

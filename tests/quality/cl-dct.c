@@ -394,7 +394,7 @@ bench_auto (GstClContext * ctx, GstClDct * dct, gint w, gint h,
   for (k = 0; k < 3; k++) {
     GstClDctAuto state;
 
-    if (!gst_cl_dct_read_state (dct, k, &err))
+    if (!gst_cl_dct_read_state (dct, k, NULL, &err))
       die ("state", err);
     gst_cl_dct_last_state (dct, TRUE, &state);
     printf ("  %s: threshold %u\n", k == 0 ? "luma" : k == 1 ? "U" : "V",

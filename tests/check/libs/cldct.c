@@ -636,7 +636,8 @@ auto_frame_enqueue_as (AutoFrame * f, GstClDct * dct, guint index,
   dref = ref_at (f->dst, AUTO_DOFF, dpitch);
   fail_unless (gst_cl_dct_auto (dct, &plane, index, params, coding,
           GST_CL_DCT_MAX_PASSES, after, &err) &&
-      gst_cl_dct_read_state (dct, index, &err), "%s", err ? err->message : "");
+      gst_cl_dct_read_state (dct, index, NULL, &err), "%s",
+      err ? err->message : "");
 }
 
 static void
@@ -974,7 +975,7 @@ GST_START_TEST (test_auto_pair_on_device)
     fail_unless (memcmp (got, want, dsize) == 0, "frame %u: the components "
         "differ from the reference", frame);
     for (c = 0; c < 2; c++) {
-      fail_unless (gst_cl_dct_read_state (dct, 1 + c, &err), "%s",
+      fail_unless (gst_cl_dct_read_state (dct, 1 + c, NULL, &err), "%s",
           err ? err->message : "");
       check_auto_state (dct, &host[c], frame, 1 + c);
     }

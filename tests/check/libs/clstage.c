@@ -36,6 +36,7 @@
 
 #include "gstclconvkernel-private.h"
 #include "gstclstage-private.h"
+#include "gstclprogram-private.h"
 #include "reference.h"
 #include "fixture.h"
 
@@ -473,6 +474,74 @@ GST_START_TEST (test_convolution)
 
 GST_END_TEST;
 
+/* The arguments a launch outside OpenCL passes (gstclcudaexec.c) are those
+ * set: each value's bytes, cl_mem told apart from a 64-bit scalar, local
+ * memory by its size, and none recorded where clSetKernelArg refused it. */
+GST_START_TEST (test_args_recorded)
+{
+  static const gchar *source =
+      "kernel void k (global uchar * a, ulong b, local uchar * c,\n"
+      "    uint16 d, float e)\n"
+      "{ if (get_global_id (0) > 1000000) a[0] = (uchar) (b + c[0] + d.s0 + e); }\n";
+  const gchar *sources[] = { source, NULL };
+  GError *error = NULL;
+  cl_program program = gst_cl_program_build (fixture_context, sources, "",
+      NULL, &error);
+  cl_kernel kernel;
+  cl_mem mem;
+  cl_ulong scalar = G_GUINT64_CONSTANT (0x0123456789abcdef);
+  cl_uint16 packed;
+  cl_float f = 2.5f;
+  gint wrong = 7;
+  GstClArgs args = GST_CL_ARGS_INIT, refused = GST_CL_ARGS_INIT;
+  guint i;
+
+  fail_unless (program != NULL, "%s", error ? error->message : "");
+  kernel = gst_cl_program_create_kernel (program, "k", &error);
+  fail_unless (kernel != NULL, "%s", error ? error->message : "");
+  mem = gst_cl_context_create_buffer (fixture_context, CL_MEM_READ_WRITE, 64,
+      "test", &error);
+  fail_unless (mem != NULL, "%s", error ? error->message : "");
+  for (i = 0; i < 16; i++)
+    packed.s[i] = 1000 + i;
+
+  GST_CL_ARG (kernel, 0, mem, &args);
+  GST_CL_ARG (kernel, 1, scalar, &args);
+  gst_cl_kernel_arg (kernel, 2, 48, NULL, FALSE, "local", &args);
+  GST_CL_ARG (kernel, 3, packed, &args);
+  GST_CL_ARG (kernel, 4, f, &args);
+  fail_unless (gst_cl_args_check (&args, "k", &error), "%s",
+      error ? error->message : "");
+  fail_unless_equals_int (args.set, 0x1f);
+
+  fail_unless (args.values[0].mem && !args.values[0].local);
+  fail_unless_equals_int (args.values[0].size, sizeof (cl_mem));
+  fail_unless (memcmp (args.values[0].value.bytes, &mem, sizeof (mem)) == 0);
+  fail_if (args.values[1].mem);
+  fail_unless_equals_int (args.values[1].size, 8);
+  fail_unless (memcmp (args.values[1].value.bytes, &scalar, 8) == 0);
+  fail_unless (args.values[2].local && !args.values[2].mem);
+  fail_unless_equals_int (args.values[2].size, 48);
+  fail_unless_equals_int (args.values[3].size, sizeof (packed));
+  fail_unless (memcmp (args.values[3].value.bytes, &packed,
+          sizeof (packed)) == 0);
+  fail_if (args.values[4].mem);
+  fail_unless (memcmp (args.values[4].value.bytes, &f, sizeof (f)) == 0);
+
+  /* an int where a ulong is: refused by OpenCL, so neither recorded nor
+   * any argument after the failure */
+  GST_CL_ARG (kernel, 1, wrong, &refused);
+  GST_CL_ARG (kernel, 4, f, &refused);
+  fail_if (gst_cl_args_check (&refused, "k", NULL));
+  fail_unless_equals_int (refused.set, 0);
+
+  clReleaseMemObject (mem);
+  clReleaseKernel (kernel);
+  clReleaseProgram (program);
+}
+
+GST_END_TEST;
+
 static Suite *
 clstage_suite (void)
 {
@@ -484,6 +553,7 @@ clstage_suite (void)
   tcase_add_test (tc, test_variants_present);
   tcase_add_test (tc, test_epsilon);
   tcase_add_test (tc, test_convolution);
+  tcase_add_test (tc, test_args_recorded);
   return s;
 }
 

@@ -1,0 +1,114 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#ifndef __GST_CL_CUDA_EXEC_PRIVATE_H__
+#define __GST_CL_CUDA_EXEC_PRIVATE_H__
+
+#include <gst/gst.h>
+#include <CL/cl.h>
+#include "gstclcontext-private.h"
+#include "gstclcuda-private.h"
+#include "gstclprogram-private.h"
+
+G_BEGIN_DECLS
+
+/* The element's OpenCL commands run in a CUDA context instead: NVIDIA's
+ * OpenCL runs in a CUDA context of its own, which the GPU gives turns with
+ * the decoders' (tests/gpu/cl-cuda-slices); frames in CUDA memory filtered
+ * in the decoders' context run beside their work, and the kernels read and
+ * write the frames where they are, with no copy. The kernels are the
+ * OpenCL programs' own, their PTX loaded as CUDA modules (gstclptx.c);
+ * each command of a frame (a launch, a fill, a copy, a read back) comes
+ * here where its ordering carries an executor (GstClAfter, GstClStream),
+ * and they run in order on one CUDA stream. OpenCL buffers that a kernel
+ * names get a CUDA twin at first use, which their contents are copied to
+ * (the DCT stage's histograms, states and threshold): from then on only
+ * the twin is used, until gst_cl_cuda_exec_forget(). Streaming thread
+ * only. Frames are not left in flight: each is waited for at its end
+ * (gst_cl_cuda_exec_sync()). */
+typedef struct _GstClCudaExec GstClCudaExec;
+
+/* Whether the element's kernels should run in the frames' CUDA context
+ * ($GST_CL_CUDA_KERNELS=1: not yet by default). */
+gboolean gst_cl_cuda_exec_wanted (void);
+
+/* An executor in @cuda_context for the programs of @context, whose device
+ * must be that context's GPU and NVIDIA's (its program binaries are PTX).
+ * NULL with @error set where the driver lacks a call, or the stream cannot
+ * be made. */
+GstClCudaExec *gst_cl_cuda_exec_new (CUcontext cuda_context,
+    GstClContext * context, GError ** error);
+
+/* Waits for what was enqueued, and frees the modules, twins and stream.
+ * NULL is ignored. */
+void gst_cl_cuda_exec_free (GstClCudaExec * self);
+
+CUcontext gst_cl_cuda_exec_get_context (GstClCudaExec * self);
+CUstream gst_cl_cuda_exec_get_stream (GstClCudaExec * self);
+
+/* A stand-in cl_mem for the CUDA memory at @ptr, which commands here take
+ * as a buffer: an OpenCL buffer of a few bytes, so that clSetKernelArg
+ * takes it, which only this executor may be given in a command. @which (0
+ * or 1) names the stand-in: an input frame and an output frame at once. */
+cl_mem gst_cl_cuda_exec_bind (GstClCudaExec * self, guint which,
+    CUdeviceptr ptr);
+
+/* Lets go of the twins: their OpenCL buffers may have been written
+ * through OpenCL since (settings applied, states reset) or freed; the next
+ * use takes them anew. Waits for what was enqueued first. The modules stay
+ * (the kernels they were taken from live as long as the plan, and the
+ * executor no longer). */
+void gst_cl_cuda_exec_forget (GstClCudaExec * self);
+
+/* Launches @kernel with the arguments of @args over @global work-items in
+ * groups of @local (2-D; @global a multiple of @local), as
+ * clEnqueueNDRangeKernel would. FALSE with @error set (naming @what) where
+ * an argument was not recorded or a call fails. */
+gboolean gst_cl_cuda_exec_launch (GstClCudaExec * self, cl_kernel kernel,
+    const GstClArgs * args, const size_t global[2], const size_t local[2],
+    const gchar * what, GError ** error);
+
+/* clEnqueueFillBuffer of @mem: @size bytes from @offset with @pattern of
+ * 1 or 4 bytes. */
+gboolean gst_cl_cuda_exec_fill (GstClCudaExec * self, cl_mem mem,
+    const void *pattern, gsize pattern_size, gsize offset, gsize size,
+    GError ** error);
+
+/* @height rows of @row_bytes from @src (at @src_offset, @src_pitch bytes a
+ * row) to @dst. */
+gboolean gst_cl_cuda_exec_copy (GstClCudaExec * self, cl_mem src,
+    gsize src_offset, gsize src_pitch, cl_mem dst, gsize dst_offset,
+    gsize dst_pitch, gsize row_bytes, gsize height, GError ** error);
+
+/* A read back of @size bytes of @mem from @offset into @host (any host
+ * memory): written when gst_cl_cuda_exec_sync() returns, and @done (a new
+ * user event of the OpenCL context, the caller's) completes then. */
+gboolean gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem,
+    gsize offset, gsize size, gpointer host, cl_event * done,
+    GError ** error);
+
+/* Waits on the host for everything enqueued, then completes the reads
+ * back. FALSE with @error set where a command failed (the reads back are
+ * then completed as failed). */
+gboolean gst_cl_cuda_exec_sync (GstClCudaExec * self, GError ** error);
+
+G_END_DECLS
+
+#endif /* __GST_CL_CUDA_EXEC_PRIVATE_H__ */

@@ -1,0 +1,601 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* OpenCL commands of a frame run in a CUDA context
+ * (gstclcudaexec-private.h). */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcldebug-private.h"
+#include "gstclcudaexec-private.h"
+#include "gstclerror-private.h"
+#include "gstclptx-private.h"
+#include "gstclwaits-private.h"
+
+#include <string.h>
+
+#define GST_CAT_DEFAULT gst_cl_cuda_debug
+
+typedef gpointer CUmodule;
+typedef gpointer CUfunction;
+
+#define CU_STREAM_NON_BLOCKING 0x1
+#define CUDA_ERROR_INVALID_VALUE 1
+/* Dynamic shared memory beyond this needs cuFuncSetAttribute; the tiles'
+ * is a few KB. */
+#define MAX_SHARED_BYTES (48 * 1024)
+/* Pinned host memory for one frame's reads back. */
+#define BOUNCE_BYTES 4096
+
+/* The driver's entry points used here, beyond what gstclcuda.c loads:
+ * field, exported name, parameters. */
+#define EXEC_CALLS(X) \
+  X (CtxPushCurrent, "cuCtxPushCurrent_v2", (CUcontext ctx)) \
+  X (CtxPopCurrent, "cuCtxPopCurrent_v2", (CUcontext * ctx)) \
+  X (ModuleLoadData, "cuModuleLoadData", (CUmodule * module, \
+          gconstpointer image)) \
+  X (ModuleUnload, "cuModuleUnload", (CUmodule module)) \
+  X (ModuleGetFunction, "cuModuleGetFunction", (CUfunction * function, \
+          CUmodule module, const gchar * name)) \
+  X (LaunchKernel, "cuLaunchKernel", (CUfunction function, guint gx, \
+          guint gy, guint gz, guint bx, guint by, guint bz, guint shared, \
+          CUstream stream, gpointer * params, gpointer * extra)) \
+  X (MemAlloc, "cuMemAlloc_v2", (CUdeviceptr * ptr, gsize size)) \
+  X (MemFree, "cuMemFree_v2", (CUdeviceptr ptr)) \
+  X (MemAllocHost, "cuMemAllocHost_v2", (gpointer * ptr, gsize size)) \
+  X (MemFreeHost, "cuMemFreeHost", (gpointer ptr)) \
+  X (MemsetD8Async, "cuMemsetD8Async", (CUdeviceptr ptr, guint8 value, \
+          gsize n, CUstream stream)) \
+  X (MemsetD32Async, "cuMemsetD32Async", (CUdeviceptr ptr, guint32 value, \
+          gsize n, CUstream stream)) \
+  X (MemcpyHtoD, "cuMemcpyHtoD_v2", (CUdeviceptr dst, gconstpointer src, \
+          gsize size)) \
+  X (MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", (gpointer dst, \
+          CUdeviceptr src, gsize size, CUstream stream)) \
+  X (Memcpy2DAsync, "cuMemcpy2DAsync_v2", (const CUDA_MEMCPY2D * copy, \
+          CUstream stream)) \
+  X (StreamCreate, "cuStreamCreate", (CUstream * stream, guint flags)) \
+  X (StreamDestroy, "cuStreamDestroy_v2", (CUstream stream)) \
+  X (StreamSynchronize, "cuStreamSynchronize", (CUstream stream))
+
+#define DECLARE_CALL(field, symbol, params) CUresult (*field) params;
+typedef struct
+{
+EXEC_CALLS (DECLARE_CALL)} ExecCalls;
+
+/* An OpenCL buffer's CUDA twin. */
+typedef struct
+{
+  cl_mem mem;
+  CUdeviceptr ptr;
+  gsize size;
+} Twin;
+
+typedef struct
+{
+  cl_program program;
+  CUmodule module;
+} Module;
+
+typedef struct
+{
+  cl_kernel kernel;
+  CUfunction function;
+  cl_uint n_args;
+} Function;
+
+/* A read back, in the bounce buffer until the sync. */
+typedef struct
+{
+  gpointer host;
+  gsize offset;                 /* in the bounce buffer */
+  gsize size;
+  cl_event done;                /* our reference */
+} Read;
+
+struct _GstClCudaExec
+{
+  ExecCalls cu;
+  CUcontext cuda_context;
+  GstClContext *context;
+  CUstream stream;
+  /* the stand-ins (OpenCL buffers of a few bytes, which kernel arguments
+   * accept), and the memory each stands for */
+  cl_mem stand_in[2];
+  CUdeviceptr bound[2];
+  GArray *twins;                /* Twin */
+  GArray *modules;              /* Module */
+  GArray *functions;            /* Function */
+  GArray *reads;                /* Read */
+  guint8 *bounce;               /* BOUNCE_BYTES, pinned */
+  gsize bounce_used;
+};
+
+gboolean
+gst_cl_cuda_exec_wanted (void)
+{
+  return g_strcmp0 (g_getenv ("GST_CL_CUDA_KERNELS"), "1") == 0;
+}
+
+static gboolean
+load_calls (ExecCalls * cu, GError ** error)
+{
+#define LOAD_CALL(field, symbol, params) \
+  if (!(cu->field = (gpointer) gst_cl_cuda_symbol (symbol))) { \
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NOT_FOUND, \
+        "The CUDA driver has no %s", symbol); \
+    return FALSE; \
+  }
+  EXEC_CALLS (LOAD_CALL);
+#undef LOAD_CALL
+  return TRUE;
+}
+
+static gboolean
+push (GstClCudaExec * self, GError ** error)
+{
+  CUresult status = self->cu.CtxPushCurrent (self->cuda_context);
+
+  return status == CUDA_SUCCESS ||
+      gst_cl_cuda_set_error (error, status, "cuCtxPushCurrent");
+}
+
+static void
+pop (GstClCudaExec * self)
+{
+  self->cu.CtxPopCurrent (NULL);
+}
+
+GstClCudaExec *
+gst_cl_cuda_exec_new (CUcontext cuda_context, GstClContext * context,
+    GError ** error)
+{
+  GstClCudaExec *self = g_new0 (GstClCudaExec, 1);
+  CUresult status;
+
+  self->cuda_context = cuda_context;
+  self->context = gst_object_ref (context);
+  self->twins = g_array_new (FALSE, FALSE, sizeof (Twin));
+  self->modules = g_array_new (FALSE, FALSE, sizeof (Module));
+  self->functions = g_array_new (FALSE, FALSE, sizeof (Function));
+  self->reads = g_array_new (FALSE, FALSE, sizeof (Read));
+  if (!load_calls (&self->cu, error) ||
+      !(self->stand_in[0] = gst_cl_context_create_buffer (context,
+              CL_MEM_READ_WRITE, 16, "stand-in", error)) ||
+      !(self->stand_in[1] = gst_cl_context_create_buffer (context,
+              CL_MEM_READ_WRITE, 16, "stand-in", error)) || !push (self, error))
+    goto failed;
+  status = self->cu.StreamCreate (&self->stream, CU_STREAM_NON_BLOCKING);
+  if (status == CUDA_SUCCESS)
+    status = self->cu.MemAllocHost ((gpointer *) & self->bounce, BOUNCE_BYTES);
+  pop (self);
+  if (status == CUDA_SUCCESS)
+    return self;
+  gst_cl_cuda_set_error (error, status, "stream or pinned memory for kernels");
+failed:
+  gst_cl_cuda_exec_free (self);
+  return NULL;
+}
+
+/* Completes the reads back, with their data where @ok. */
+static void
+complete_reads (GstClCudaExec * self, gboolean ok)
+{
+  guint i;
+
+  for (i = 0; i < self->reads->len; i++) {
+    Read *r = &g_array_index (self->reads, Read, i);
+
+    if (ok)
+      memcpy (r->host, self->bounce + r->offset, r->size);
+    clSetUserEventStatus (r->done, ok ? CL_COMPLETE : CL_OUT_OF_RESOURCES);
+    clReleaseEvent (r->done);
+  }
+  g_array_set_size (self->reads, 0);
+  self->bounce_used = 0;
+}
+
+gboolean
+gst_cl_cuda_exec_sync (GstClCudaExec * self, GError ** error)
+{
+  gint64 began = gst_cl_wait_begin ();
+  CUresult status = CUDA_ERROR_INVALID_VALUE;
+  gboolean ok = push (self, error);
+
+  if (ok) {
+    status = self->cu.StreamSynchronize (self->stream);
+    pop (self);
+    ok = status == CUDA_SUCCESS ||
+        gst_cl_cuda_set_error (error, status, "cuStreamSynchronize (frame)");
+  }
+  gst_cl_wait_end (GST_CL_WAIT_FRAME, began);
+  complete_reads (self, ok);
+  return ok;
+}
+
+/* Frees the twins, in the pushed context. */
+static void
+drop_twins (GstClCudaExec * self)
+{
+  guint i;
+
+  for (i = 0; i < self->twins->len; i++)
+    self->cu.MemFree (g_array_index (self->twins, Twin, i).ptr);
+  g_array_set_size (self->twins, 0);
+}
+
+void
+gst_cl_cuda_exec_forget (GstClCudaExec * self)
+{
+  gst_cl_cuda_exec_sync (self, NULL);
+  if (!push (self, NULL))
+    return;
+  drop_twins (self);
+  pop (self);
+}
+
+void
+gst_cl_cuda_exec_free (GstClCudaExec * self)
+{
+  guint i;
+
+  if (!self)
+    return;
+  if (self->stream)
+    gst_cl_cuda_exec_sync (self, NULL);
+  if (self->cu.CtxPushCurrent && push (self, NULL)) {
+    drop_twins (self);
+    for (i = 0; i < self->modules->len; i++)
+      self->cu.ModuleUnload (g_array_index (self->modules, Module, i).module);
+    if (self->bounce)
+      self->cu.MemFreeHost (self->bounce);
+    if (self->stream)
+      self->cu.StreamDestroy (self->stream);
+    pop (self);
+  }
+  g_array_free (self->twins, TRUE);
+  g_array_free (self->modules, TRUE);
+  g_array_free (self->functions, TRUE);
+  g_array_free (self->reads, TRUE);
+  g_clear_pointer (&self->stand_in[0], clReleaseMemObject);
+  g_clear_pointer (&self->stand_in[1], clReleaseMemObject);
+  gst_object_unref (self->context);
+  g_free (self);
+}
+
+CUcontext
+gst_cl_cuda_exec_get_context (GstClCudaExec * self)
+{
+  return self->cuda_context;
+}
+
+CUstream
+gst_cl_cuda_exec_get_stream (GstClCudaExec * self)
+{
+  return self->stream;
+}
+
+cl_mem
+gst_cl_cuda_exec_bind (GstClCudaExec * self, guint which, CUdeviceptr ptr)
+{
+  g_return_val_if_fail (which < G_N_ELEMENTS (self->stand_in), NULL);
+  self->bound[which] = ptr;
+  return self->stand_in[which];
+}
+
+/* ---- Memory -------------------------------------------------------------- */
+
+/* A twin of @mem in the pushed context, with its contents. */
+static gboolean
+make_twin (GstClCudaExec * self, cl_mem mem, Twin * twin, GError ** error)
+{
+  gpointer contents;
+  CUresult status;
+  cl_int err;
+
+  twin->mem = mem;
+  err = clGetMemObjectInfo (mem, CL_MEM_SIZE, sizeof (twin->size),
+      &twin->size, NULL);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clGetMemObjectInfo (twin)");
+  contents = g_malloc (twin->size);
+  err = clEnqueueReadBuffer (gst_cl_context_get_queue (self->context), mem,
+      CL_TRUE, 0, twin->size, contents, 0, NULL, NULL);
+  if (err != CL_SUCCESS) {
+    g_free (contents);
+    return gst_cl_set_error (error, err, "clEnqueueReadBuffer (twin)");
+  }
+  status = self->cu.MemAlloc (&twin->ptr, twin->size);
+  if (status == CUDA_SUCCESS) {
+    status = self->cu.MemcpyHtoD (twin->ptr, contents, twin->size);
+    if (status != CUDA_SUCCESS)
+      self->cu.MemFree (twin->ptr);
+  }
+  g_free (contents);
+  return status == CUDA_SUCCESS ||
+      gst_cl_cuda_set_error (error, status, "cuMemAlloc (twin)");
+}
+
+/* The device address of @mem (a stand-in, or an OpenCL buffer's twin, made
+ * at first use), in the pushed context; 0 for NULL. */
+static gboolean
+resolve (GstClCudaExec * self, cl_mem mem, CUdeviceptr * ptr, GError ** error)
+{
+  Twin twin;
+  guint i;
+
+  *ptr = 0;
+  if (!mem)
+    return TRUE;
+  for (i = 0; i < G_N_ELEMENTS (self->stand_in); i++) {
+    if (mem == self->stand_in[i]) {
+      *ptr = self->bound[i];
+      return TRUE;
+    }
+  }
+  for (i = 0; i < self->twins->len; i++) {
+    if (g_array_index (self->twins, Twin, i).mem == mem) {
+      *ptr = g_array_index (self->twins, Twin, i).ptr;
+      return TRUE;
+    }
+  }
+  if (!make_twin (self, mem, &twin, error))
+    return FALSE;
+  g_array_append_val (self->twins, twin);
+  *ptr = twin.ptr;
+  return TRUE;
+}
+
+/* ---- Kernels ------------------------------------------------------------- */
+
+/* The module of @program, loaded at first use, in the pushed context. */
+static gboolean
+module_of (GstClCudaExec * self, cl_program program, CUmodule * module,
+    GError ** error)
+{
+  Module m = { program, NULL };
+  gchar *ptx, *cuda_ptx = NULL;
+  CUresult status;
+  guint i;
+
+  for (i = 0; i < self->modules->len; i++) {
+    if (g_array_index (self->modules, Module, i).program == program) {
+      *module = g_array_index (self->modules, Module, i).module;
+      return TRUE;
+    }
+  }
+  ptx = gst_cl_ptx_of_program (program,
+      gst_cl_context_get_device (self->context), error);
+  if (ptx)
+    cuda_ptx = gst_cl_ptx_for_cuda (ptx, error);
+  g_free (ptx);
+  if (!cuda_ptx)
+    return FALSE;
+  status = self->cu.ModuleLoadData (&m.module, cuda_ptx);
+  g_free (cuda_ptx);
+  if (status != CUDA_SUCCESS)
+    return gst_cl_cuda_set_error (error, status, "cuModuleLoadData");
+  g_array_append_val (self->modules, m);
+  *module = m.module;
+  return TRUE;
+}
+
+/* The function of @kernel, found at first use, in the pushed context. */
+static Function *
+function_of (GstClCudaExec * self, cl_kernel kernel, GError ** error)
+{
+  Function f = { kernel, NULL, 0 };
+  cl_program program;
+  CUmodule module = NULL;
+  gchar name[128];
+  CUresult status;
+  cl_int err;
+  guint i;
+
+  for (i = 0; i < self->functions->len; i++) {
+    if (g_array_index (self->functions, Function, i).kernel == kernel)
+      return &g_array_index (self->functions, Function, i);
+  }
+  err = clGetKernelInfo (kernel, CL_KERNEL_PROGRAM, sizeof (program),
+      &program, NULL);
+  if (err == CL_SUCCESS)
+    err = clGetKernelInfo (kernel, CL_KERNEL_FUNCTION_NAME, sizeof (name),
+        name, NULL);
+  if (err == CL_SUCCESS)
+    err = clGetKernelInfo (kernel, CL_KERNEL_NUM_ARGS, sizeof (f.n_args),
+        &f.n_args, NULL);
+  if (err != CL_SUCCESS) {
+    gst_cl_set_error (error, err, "clGetKernelInfo");
+    return NULL;
+  }
+  if (!module_of (self, program, &module, error))
+    return NULL;
+  status = self->cu.ModuleGetFunction (&f.function, module, name);
+  if (status != CUDA_SUCCESS) {
+    gst_cl_cuda_set_error (error, status, "cuModuleGetFunction (%s)", name);
+    return NULL;
+  }
+  g_array_append_val (self->functions, f);
+  return &g_array_index (self->functions, Function, self->functions->len - 1);
+}
+
+/* The parameters of a launch of @f from @args: values in place, buffers
+ * as device addresses in @ptrs, local memory as the dynamic shared bytes
+ * (@shared). In the pushed context. */
+static gboolean
+launch_params (GstClCudaExec * self, const Function * f,
+    const GstClArgs * args, gpointer * params, CUdeviceptr * ptrs,
+    guint * shared, const gchar * what, GError ** error)
+{
+  guint i;
+
+  *shared = 0;
+  for (i = 0; i < f->n_args; i++) {
+    const GstClArgValue *v = &args->values[i];
+    cl_mem mem;
+
+    if (i >= GST_CL_ARGS_MAX || !(args->set & (1u << i))) {
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+          "Kernel %s: argument %u was not recorded for CUDA", what, i);
+      return FALSE;
+    }
+    ptrs[i] = 0;
+    params[i] = &ptrs[i];
+    if (v->local) {
+      *shared = v->size;
+    } else if (v->mem) {
+      memcpy (&mem, v->value.bytes, sizeof (mem));
+      if (!resolve (self, mem, &ptrs[i], error))
+        return FALSE;
+    } else {
+      params[i] = (gpointer) v->value.bytes;
+    }
+  }
+  if (*shared > MAX_SHARED_BYTES) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "Kernel %s: %u bytes of local memory", what, *shared);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_cl_cuda_exec_launch (GstClCudaExec * self, cl_kernel kernel,
+    const GstClArgs * args, const size_t global[2], const size_t local[2],
+    const gchar * what, GError ** error)
+{
+  gpointer params[GST_CL_ARGS_MAX];
+  CUdeviceptr ptrs[GST_CL_ARGS_MAX];
+  CUresult status;
+  Function *f;
+  guint shared;
+
+  what = what ? what : "kernel";
+  if (!args) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "Kernel %s: no arguments recorded for CUDA", what);
+    return FALSE;
+  }
+  if (!push (self, error))
+    return FALSE;
+  if (!(f = function_of (self, kernel, error)) ||
+      !launch_params (self, f, args, params, ptrs, &shared, what, error)) {
+    pop (self);
+    return FALSE;
+  }
+  status = self->cu.LaunchKernel (f->function, global[0] / local[0],
+      global[1] / local[1], 1, local[0], local[1], 1, shared, self->stream,
+      params, NULL);
+  pop (self);
+  return status == CUDA_SUCCESS ||
+      gst_cl_cuda_set_error (error, status, "cuLaunchKernel (%s)", what);
+}
+
+/* ---- Fills, copies, reads ------------------------------------------------ */
+
+gboolean
+gst_cl_cuda_exec_fill (GstClCudaExec * self, cl_mem mem, const void *pattern,
+    gsize pattern_size, gsize offset, gsize size, GError ** error)
+{
+  CUresult status = CUDA_ERROR_INVALID_VALUE;
+  CUdeviceptr ptr;
+  guint32 word;
+
+  if (!push (self, error))
+    return FALSE;
+  if (!resolve (self, mem, &ptr, error)) {
+    pop (self);
+    return FALSE;
+  }
+  if (pattern_size == 1) {
+    status = self->cu.MemsetD8Async (ptr + offset, *(const guint8 *) pattern,
+        size, self->stream);
+  } else if (pattern_size == 4 && (offset | size) % 4 == 0) {
+    memcpy (&word, pattern, 4);
+    status = self->cu.MemsetD32Async (ptr + offset, word, size / 4,
+        self->stream);
+  }
+  pop (self);
+  return status == CUDA_SUCCESS ||
+      gst_cl_cuda_set_error (error, status, "cuMemsetAsync");
+}
+
+gboolean
+gst_cl_cuda_exec_copy (GstClCudaExec * self, cl_mem src, gsize src_offset,
+    gsize src_pitch, cl_mem dst, gsize dst_offset, gsize dst_pitch,
+    gsize row_bytes, gsize height, GError ** error)
+{
+  CUDA_MEMCPY2D copy = {
+    .srcMemoryType = CU_MEMORYTYPE_DEVICE,.srcPitch = src_pitch,
+    .dstMemoryType = CU_MEMORYTYPE_DEVICE,.dstPitch = dst_pitch,
+    .WidthInBytes = row_bytes,.Height = height
+  };
+  CUresult status;
+
+  if (!push (self, error))
+    return FALSE;
+  if (!resolve (self, src, &copy.srcDevice, error) ||
+      !resolve (self, dst, &copy.dstDevice, error)) {
+    pop (self);
+    return FALSE;
+  }
+  copy.srcDevice += src_offset;
+  copy.dstDevice += dst_offset;
+  status = self->cu.Memcpy2DAsync (&copy, self->stream);
+  pop (self);
+  return status == CUDA_SUCCESS ||
+      gst_cl_cuda_set_error (error, status, "cuMemcpy2DAsync (plane)");
+}
+
+gboolean
+gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
+    gsize size, gpointer host, cl_event * done, GError ** error)
+{
+  Read r = { host, self->bounce_used, size, NULL };
+  CUresult status;
+  CUdeviceptr ptr;
+  cl_int err;
+
+  if (size > BOUNCE_BYTES - self->bounce_used) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "More than %u bytes read back in one frame", BOUNCE_BYTES);
+    return FALSE;
+  }
+  if (!push (self, error))
+    return FALSE;
+  if (!resolve (self, mem, &ptr, error)) {
+    pop (self);
+    return FALSE;
+  }
+  status = self->cu.MemcpyDtoHAsync (self->bounce + r.offset, ptr + offset,
+      size, self->stream);
+  pop (self);
+  if (status != CUDA_SUCCESS)
+    return gst_cl_cuda_set_error (error, status, "cuMemcpyDtoHAsync");
+  r.done = clCreateUserEvent (gst_cl_context_get_handle (self->context), &err);
+  if (err != CL_SUCCESS)
+    return gst_cl_set_error (error, err, "clCreateUserEvent (read back)");
+  clRetainEvent (*done = r.done);
+  self->bounce_used += GST_ROUND_UP_8 (size);
+  g_array_append_val (self->reads, r);
+  return TRUE;
+}
