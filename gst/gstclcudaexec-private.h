@@ -77,6 +77,13 @@ cl_mem gst_cl_cuda_exec_bind (GstClCudaExec * self, guint which,
  * executor no longer). */
 void gst_cl_cuda_exec_forget (GstClCudaExec * self);
 
+/* Writes the twins' contents back into their OpenCL buffers (waiting for
+ * what was enqueued first), and lets go of them: before a frame of the
+ * same plan goes through OpenCL (another CUDA context's frame), so that
+ * the DCT stage's states go on from where they are. FALSE with @error set
+ * where that fails (the twins are let go of all the same). */
+gboolean gst_cl_cuda_exec_hand_back (GstClCudaExec * self, GError ** error);
+
 /* Launches @kernel with the arguments of @args over @global work-items in
  * groups of @local (2-D; @global a multiple of @local), as
  * clEnqueueNDRangeKernel would. FALSE with @error set (naming @what) where

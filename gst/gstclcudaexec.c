@@ -43,8 +43,9 @@ typedef gpointer CUfunction;
 /* Dynamic shared memory beyond this needs cuFuncSetAttribute; the tiles'
  * is a few KB. */
 #define MAX_SHARED_BYTES (48 * 1024)
-/* Pinned host memory for one frame's reads back. */
-#define BOUNCE_BYTES 4096
+/* Pinned host memory for one frame's reads back: the DCT stage's two
+ * histograms where the host decides (2 x 12 KB), its states otherwise. */
+#define BOUNCE_BYTES (32 * 1024)
 
 /* The driver's entry points used here, beyond what gstclcuda.c loads:
  * field, exported name, parameters. */
@@ -68,6 +69,8 @@ typedef gpointer CUfunction;
   X (MemsetD32Async, "cuMemsetD32Async", (CUdeviceptr ptr, guint32 value, \
           gsize n, CUstream stream)) \
   X (MemcpyHtoD, "cuMemcpyHtoD_v2", (CUdeviceptr dst, gconstpointer src, \
+          gsize size)) \
+  X (MemcpyDtoH, "cuMemcpyDtoH_v2", (gpointer dst, CUdeviceptr src, \
           gsize size)) \
   X (MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", (gpointer dst, \
           CUdeviceptr src, gsize size, CUstream stream)) \
@@ -253,6 +256,42 @@ gst_cl_cuda_exec_forget (GstClCudaExec * self)
   pop (self);
 }
 
+/* Writes @twin's contents back into its OpenCL buffer, in the pushed
+ * context, after the stream's work. */
+static gboolean
+write_back (GstClCudaExec * self, const Twin * twin)
+{
+  gpointer contents = g_malloc (twin->size);
+  gboolean ok = self->cu.MemcpyDtoH (contents, twin->ptr,
+      twin->size) == CUDA_SUCCESS &&
+      clEnqueueWriteBuffer (gst_cl_context_get_queue (self->context),
+      twin->mem, CL_TRUE, 0, twin->size, contents, 0, NULL,
+      NULL) == CL_SUCCESS;
+
+  g_free (contents);
+  return ok;
+}
+
+gboolean
+gst_cl_cuda_exec_hand_back (GstClCudaExec * self, GError ** error)
+{
+  gboolean ok = gst_cl_cuda_exec_sync (self, error);
+  guint i;
+
+  if (!push (self, ok ? error : NULL))
+    return FALSE;
+  for (i = 0; i < self->twins->len; i++) {
+    if (ok && !write_back (self, &g_array_index (self->twins, Twin, i))) {
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+          "The DCT stage's state could not be handed back to OpenCL");
+      ok = FALSE;
+    }
+  }
+  drop_twins (self);
+  pop (self);
+  return ok;
+}
+
 void
 gst_cl_cuda_exec_free (GstClCudaExec * self)
 {
@@ -353,10 +392,21 @@ resolve (GstClCudaExec * self, cl_mem mem, CUdeviceptr * ptr, GError ** error)
     }
   }
   for (i = 0; i < self->twins->len; i++) {
-    if (g_array_index (self->twins, Twin, i).mem == mem) {
-      *ptr = g_array_index (self->twins, Twin, i).ptr;
+    Twin *t = &g_array_index (self->twins, Twin, i);
+    gsize size = 0;
+
+    if (t->mem != mem)
+      continue;
+    /* a buffer freed and made anew (a larger scratch) may come back at the
+     * same address: its twin is taken anew where its size differs */
+    if (clGetMemObjectInfo (mem, CL_MEM_SIZE, sizeof (size), &size,
+            NULL) == CL_SUCCESS && size == t->size) {
+      *ptr = t->ptr;
       return TRUE;
     }
+    self->cu.MemFree (t->ptr);
+    g_array_remove_index_fast (self->twins, i);
+    break;
   }
   if (!make_twin (self, mem, &twin, error))
     return FALSE;

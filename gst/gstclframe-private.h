@@ -138,10 +138,10 @@ gboolean gst_cl_frame_open_full (GstClFrame * frame, GstClContext * context,
 /* Opens @buffer, one CUDA memory of @exec's CUDA context, for @exec's
  * commands (gstclcudaexec-private.h): its planes are DEVICE planes where
  * they are, of @exec's stand-in @which (gst_cl_cuda_exec_bind()), mapped
- * for CUDA until closed; for GST_MAP_READ after what its producer's stream
- * still writes (gst_cl_cuda_sync_wait_producers()). FALSE with @error
- * unset where @buffer is not such memory (open it as usual then), or set
- * where it cannot be mapped. */
+ * for CUDA until closed; the commands come after what the memory's stream
+ * still does with it (gst_cl_cuda_sync_wait_producers()). FALSE with
+ * @error unset where @buffer is not such memory (open it as usual then),
+ * or set where it cannot be mapped. */
 gboolean gst_cl_frame_open_on_cuda (GstClFrame * frame,
     GstClContext * context, const GstVideoInfo * info, GstBuffer * buffer,
     GstMapFlags flags, GstClCudaExec * exec, guint which, GError ** error);

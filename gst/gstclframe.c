@@ -460,9 +460,10 @@ gst_cl_frame_open_on_cuda (GstClFrame * frame, GstClContext * context,
     .kind = GST_CL_PLANE_DEVICE,.mem = mem,.offset = ptr - base,.pitch =
           GST_VIDEO_FRAME_PLANE_STRIDE (&frame->frame, i)};
   }
-  if (!(flags & GST_MAP_WRITE))
-    gst_cl_cuda_sync_wait_producers (buffer, cuda_context,
-        gst_cl_cuda_exec_get_stream (exec));
+  /* after what the memory's stream still does with it: an input's writes,
+   * an output's last readers */
+  gst_cl_cuda_sync_wait_producers (buffer, cuda_context,
+      gst_cl_cuda_exec_get_stream (exec));
   frame->exec = exec;
   return TRUE;
 }

@@ -72,6 +72,7 @@ struct _GstClPlacement
    * first such frame), where asked for (gst_cl_cuda_exec_wanted()) */
   GstClCudaExec *cuda_exec;
   gboolean cuda_exec_tried;
+  gboolean last_on_cuda;        /* the last frame was the executor's */
 };
 
 /* ---- Device buffers ------------------------------------------------------ */
@@ -381,12 +382,20 @@ gst_cl_placement_open (GstClPlacement * self, guint slot, GstBuffer * inbuf,
 {
   GError *failed = NULL;
 
-  if (open_on_cuda (self, inbuf, outbuf, in, out, &failed))
+  if (open_on_cuda (self, inbuf, outbuf, in, out, &failed)) {
+    self->last_on_cuda = TRUE;
     return TRUE;
+  }
   if (failed) {
     g_propagate_error (error, failed);
     return FALSE;
   }
+  /* a frame through OpenCL after the executor's: the DCT stage's state
+   * goes on from the executor's */
+  if (self->last_on_cuda &&
+      !gst_cl_cuda_exec_hand_back (self->cuda_exec, error))
+    return FALSE;
+  self->last_on_cuda = FALSE;
   /* A CUDA input's copy is left to complete before the frame's commands
    * run only into CUDA output: it is held until its commands are done
    * (gstclinflight.c), and whether the copy went well is known before it
