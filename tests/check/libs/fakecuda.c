@@ -32,6 +32,8 @@
 
 #include <gmodule.h>
 
+#include "fakecuda.h"
+
 #define CUDA_ERROR_INVALID_HANDLE 400
 #define CUDA_ERROR_NO_DEVICE 100
 #define CUDA_ERROR_NOT_SUPPORTED 801
@@ -162,18 +164,7 @@ UNSUPPORTED (cuEventDestroy_v2)
 #endif
 
 /* *INDENT-OFF* */
-UNSUPPORTED (cuCtxGetDevice)
-UNSUPPORTED (cuDeviceGetUuid)
-UNSUPPORTED (cuPointerGetAttribute)
-UNSUPPORTED (cuMemGetAllocationGranularity)
-UNSUPPORTED (cuMemCreate)
-UNSUPPORTED (cuMemRelease)
-UNSUPPORTED (cuMemAddressReserve)
-UNSUPPORTED (cuMemAddressFree)
-UNSUPPORTED (cuMemMap)
-UNSUPPORTED (cuMemUnmap)
-UNSUPPORTED (cuMemSetAccess)
-UNSUPPORTED (cuMemExportToShareableHandle)
+FAKECUDA_POOL_CALLS (UNSUPPORTED)
 UNSUPPORTED (cuMemcpy2DAsync_v2)
 UNSUPPORTED (cuStreamCreate)
 UNSUPPORTED (cuStreamDestroy_v2)

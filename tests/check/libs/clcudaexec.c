@@ -1,0 +1,253 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* The commands of gst/gstclcudaexec.c that move memory, on a CUDA driver
+ * whose device is the host (check/libs/fakecudahost.c): plane copies
+ * between frames bound to stand-ins, an OpenCL buffer's twin taken with its
+ * contents, filled and read back, the read complete only once waited for,
+ * the twin handed back to OpenCL. Launches cannot run there: a PoCL
+ * program's is refused with a message, not a crash. The launches
+ * themselves run on the GPU machine (tests/gpu/gpu-cuda-checks.sh). */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/check/gstcheck.h>
+#include <string.h>
+
+#include "gstclcudaexec-private.h"
+#include "gstclstage-private.h"
+#include "fixture.h"
+
+#define POISON 0xa5
+
+/* The fake driver's context: any pointer. */
+#define CUDA_CONTEXT ((CUcontext) 0x1)
+
+static GstClCudaExec *
+new_exec (void)
+{
+  GError *error = NULL;
+  GstClCudaExec *exec;
+
+  fail_unless (gst_cl_cuda_load (NULL), "the fake driver does not load");
+  exec = gst_cl_cuda_exec_new (CUDA_CONTEXT, fixture_context, &error);
+  fail_unless (exec != NULL, "%s", error ? error->message : "");
+  return exec;
+}
+
+/* A buffer of @size bytes on the fixture's device holding @bytes. */
+static cl_mem
+cl_buffer_with (const guint8 * bytes, gsize size)
+{
+  GError *error = NULL;
+  cl_mem mem = gst_cl_context_create_buffer (fixture_context,
+      CL_MEM_READ_WRITE, size, "test", &error);
+
+  fail_unless (mem != NULL, "%s", error ? error->message : "");
+  fail_unless_equals_int (clEnqueueWriteBuffer (gst_cl_context_get_queue
+          (fixture_context), mem, CL_TRUE, 0, size, bytes, 0, NULL, NULL),
+      CL_SUCCESS);
+  return mem;
+}
+
+static void
+cl_buffer_read (cl_mem mem, guint8 * bytes, gsize size)
+{
+  fail_unless_equals_int (clEnqueueReadBuffer (gst_cl_context_get_queue
+          (fixture_context), mem, CL_TRUE, 0, size, bytes, 0, NULL, NULL),
+      CL_SUCCESS);
+}
+
+static cl_int
+event_status (cl_event event)
+{
+  cl_int status = CL_QUEUED;
+
+  fail_unless_equals_int (clGetEventInfo (event,
+          CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof (status), &status, NULL),
+      CL_SUCCESS);
+  return status;
+}
+
+/* A plane copy between the stand-ins of two frames: the rows of the region
+ * only, from each frame's offset and pitch. */
+GST_START_TEST (test_plane_copy)
+{
+  GstClCudaExec *exec = new_exec ();
+  const gsize src_pitch = 40, dst_pitch = 56, rows = 7, row_bytes = 29;
+  guint8 *src = g_malloc (src_pitch * 10), *dst = g_malloc (dst_pitch * 10);
+  GError *error = NULL;
+  cl_mem in, out;
+  gsize x, y;
+
+  for (x = 0; x < src_pitch * 10; x++)
+    src[x] = (guint8) (x * 7 + 3);
+  memset (dst, POISON, dst_pitch * 10);
+  in = gst_cl_cuda_exec_bind (exec, 0, (CUdeviceptr) (guintptr) src);
+  out = gst_cl_cuda_exec_bind (exec, 1, (CUdeviceptr) (guintptr) dst);
+  fail_unless (in != NULL && out != NULL && in != out);
+  fail_unless (gst_cl_cuda_exec_copy (exec, in, 2 * src_pitch + 3, src_pitch,
+          out, dst_pitch + 5, dst_pitch, row_bytes, rows, &error), "%s",
+      error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
+      error ? error->message : "");
+  for (y = 0; y < 10; y++)
+    for (x = 0; x < dst_pitch; x++) {
+      const gboolean inside = y >= 1 && y < 1 + rows && x >= 5 &&
+          x < 5 + row_bytes;
+      const guint8 want = inside ? src[(y + 1) * src_pitch + x - 2] : POISON;
+
+      fail_unless_equals_int (dst[y * dst_pitch + x], want);
+    }
+  gst_cl_cuda_exec_free (exec);
+  g_free (src);
+  g_free (dst);
+}
+
+GST_END_TEST;
+
+/* An OpenCL buffer named in a command gets a twin with its contents; a
+ * fill changes the twin alone; its read back completes at the wait; handed
+ * back, the OpenCL buffer holds the twin's contents. */
+GST_START_TEST (test_twin)
+{
+  GstClCudaExec *exec = new_exec ();
+  guint8 bytes[64], got[64], read[64];
+  const guint32 word = 0x11223344;
+  GError *error = NULL;
+  cl_event done = NULL;
+  cl_mem mem;
+  guint i;
+
+  for (i = 0; i < sizeof (bytes); i++)
+    bytes[i] = (guint8) (200 - i);
+  mem = cl_buffer_with (bytes, sizeof (bytes));
+  memset (read, POISON, sizeof (read));
+
+  fail_unless (gst_cl_cuda_exec_fill (exec, mem, &word, sizeof (word), 8, 16,
+          &error), "%s", error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_read (exec, mem, 4, 32, read, &done,
+          &error), "%s", error ? error->message : "");
+  /* not before the wait: the host's copy is made there */
+  fail_unless (event_status (done) > CL_COMPLETE);
+  fail_unless_equals_int (read[0], POISON);
+  fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
+      error ? error->message : "");
+  fail_unless_equals_int (event_status (done), CL_COMPLETE);
+  for (i = 0; i < 32; i++) {
+    const guint at = 4 + i;
+    const guint8 want = at >= 8 && at < 24 ?
+        ((const guint8 *) &word)[(at - 8) % 4] : bytes[at];
+
+    fail_unless_equals_int (read[i], want);
+  }
+  clReleaseEvent (done);
+
+  /* OpenCL's copy is untouched until handed back */
+  cl_buffer_read (mem, got, sizeof (got));
+  fail_unless (memcmp (got, bytes, sizeof (bytes)) == 0);
+  fail_unless (gst_cl_cuda_exec_hand_back (exec, &error), "%s",
+      error ? error->message : "");
+  cl_buffer_read (mem, got, sizeof (got));
+  for (i = 0; i < sizeof (got); i++) {
+    const guint8 want = i >= 8 && i < 24 ?
+        ((const guint8 *) &word)[(i - 8) % 4] : bytes[i];
+
+    fail_unless_equals_int (got[i], want);
+  }
+
+  /* a twin let go of is taken anew from OpenCL: written there since */
+  fail_unless (gst_cl_cuda_exec_read (exec, mem, 0, sizeof (read), read,
+          &done, &error), "%s", error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_sync (exec, &error));
+  fail_unless (memcmp (read, got, sizeof (got)) == 0);
+  clReleaseEvent (done);
+  memset (bytes, 9, sizeof (bytes));
+  fail_unless_equals_int (clEnqueueWriteBuffer (gst_cl_context_get_queue
+          (fixture_context), mem, CL_TRUE, 0, sizeof (bytes), bytes, 0, NULL,
+          NULL), CL_SUCCESS);
+  gst_cl_cuda_exec_forget (exec);
+  fail_unless (gst_cl_cuda_exec_read (exec, mem, 0, sizeof (read), read,
+          &done, &error), "%s", error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_sync (exec, &error));
+  fail_unless (memcmp (read, bytes, sizeof (bytes)) == 0);
+  clReleaseEvent (done);
+
+  clReleaseMemObject (mem);
+  gst_cl_cuda_exec_free (exec);
+}
+
+GST_END_TEST;
+
+/* A launch of a kernel whose program is not PTX (PoCL's) fails with a
+ * message; one with no recorded arguments too. */
+GST_START_TEST (test_launch_refused)
+{
+  static const gchar *source = "kernel void k (global uchar * a) { }\n";
+  const gchar *sources[] = { source, NULL };
+  static const size_t global[2] = { 64, 1 }, local[2] = { 64, 1 };
+  GstClCudaExec *exec = new_exec ();
+  GError *error = NULL;
+  cl_program program = gst_cl_program_build (fixture_context, sources, "",
+      NULL, &error);
+  GstClArgs args = GST_CL_ARGS_INIT;
+  cl_kernel kernel;
+  cl_mem mem;
+
+  fail_unless (program != NULL, "%s", error ? error->message : "");
+  kernel = gst_cl_program_create_kernel (program, "k", &error);
+  fail_unless (kernel != NULL, "%s", error ? error->message : "");
+  mem = gst_cl_cuda_exec_bind (exec, 0, 0x1000);
+  fail_if (gst_cl_cuda_exec_launch (exec, kernel, NULL, global, local, "k",
+          &error));
+  fail_unless (error && strstr (error->message, "no arguments recorded"),
+      "%s", error ? error->message : "(no error)");
+  g_clear_error (&error);
+  GST_CL_ARG (kernel, 0, mem, &args);
+  fail_if (gst_cl_cuda_exec_launch (exec, kernel, &args, global, local, "k",
+          &error));
+  fail_unless (error && strstr (error->message, "PTX"), "%s",
+      error ? error->message : "(no error)");
+  g_clear_error (&error);
+
+  clReleaseKernel (kernel);
+  clReleaseProgram (program);
+  gst_cl_cuda_exec_free (exec);
+}
+
+GST_END_TEST;
+
+static Suite *
+clcudaexec_suite (void)
+{
+  Suite *s = suite_create ("clcudaexec");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_checked_fixture (tc, fixture_setup, fixture_teardown);
+  tcase_add_test (tc, test_plane_copy);
+  tcase_add_test (tc, test_twin);
+  tcase_add_test (tc, test_launch_refused);
+  return s;
+}
+
+GST_CHECK_MAIN (clcudaexec);
