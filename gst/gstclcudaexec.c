@@ -415,6 +415,20 @@ resolve (GstClCudaExec * self, cl_mem mem, CUdeviceptr * ptr, GError ** error)
   return TRUE;
 }
 
+/* Pushes the context and resolves @mem (resolve()): TRUE with the context
+ * pushed, else FALSE with @error set and nothing pushed. */
+static gboolean
+push_resolved (GstClCudaExec * self, cl_mem mem, CUdeviceptr * ptr,
+    GError ** error)
+{
+  if (!push (self, error))
+    return FALSE;
+  if (resolve (self, mem, ptr, error))
+    return TRUE;
+  pop (self);
+  return FALSE;
+}
+
 /* ---- Kernels ------------------------------------------------------------- */
 
 /* The module of @program, loaded at first use, in the pushed context. */
@@ -570,12 +584,8 @@ gst_cl_cuda_exec_fill (GstClCudaExec * self, cl_mem mem, const void *pattern,
   CUdeviceptr ptr;
   guint32 word;
 
-  if (!push (self, error))
+  if (!push_resolved (self, mem, &ptr, error))
     return FALSE;
-  if (!resolve (self, mem, &ptr, error)) {
-    pop (self);
-    return FALSE;
-  }
   if (pattern_size == 1) {
     status = self->cu.MemsetD8Async (ptr + offset, *(const guint8 *) pattern,
         size, self->stream);
@@ -601,10 +611,9 @@ gst_cl_cuda_exec_copy (GstClCudaExec * self, cl_mem src, gsize src_offset,
   };
   CUresult status;
 
-  if (!push (self, error))
+  if (!push_resolved (self, src, &copy.srcDevice, error))
     return FALSE;
-  if (!resolve (self, src, &copy.srcDevice, error) ||
-      !resolve (self, dst, &copy.dstDevice, error)) {
+  if (!resolve (self, dst, &copy.dstDevice, error)) {
     pop (self);
     return FALSE;
   }
@@ -630,12 +639,8 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
         "More than %u bytes read back in one frame", BOUNCE_BYTES);
     return FALSE;
   }
-  if (!push (self, error))
+  if (!push_resolved (self, mem, &ptr, error))
     return FALSE;
-  if (!resolve (self, mem, &ptr, error)) {
-    pop (self);
-    return FALSE;
-  }
   status = self->cu.MemcpyDtoHAsync (self->bounce + r.offset, ptr + offset,
       size, self->stream);
   pop (self);

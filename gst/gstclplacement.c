@@ -324,7 +324,9 @@ cuda_exec_for (GstClPlacement * self, GstBuffer * inbuf)
 
   if (self->cuda_exec || self->cuda_exec_tried)
     return self->cuda_exec;
-  if (!gst_cl_cuda_exec_wanted () || !(context = cuda_context_of (inbuf)))
+  /* not asked for: never again for this format */
+  self->cuda_exec_tried = !gst_cl_cuda_exec_wanted ();
+  if (self->cuda_exec_tried || !(context = cuda_context_of (inbuf)))
     return NULL;
   self->cuda_exec_tried = TRUE;
   if (!runs_in_cuda (self, context)) {
