@@ -41,9 +41,14 @@ G_BEGIN_DECLS
  * names get a CUDA twin at first use, which their contents are copied to
  * (the DCT stage's histograms, states and threshold): from then on only
  * the twin is used, until gst_cl_cuda_exec_forget(). Streaming thread
- * only. Frames are not left in flight: each is waited for at its end
- * (gst_cl_cuda_exec_sync()). */
+ * only. A frame is waited for at its end (gst_cl_cuda_exec_sync()), or
+ * left in flight in a slot (gst_cl_cuda_exec_begin(), _mark(),
+ * _wait_mark()). */
 typedef struct _GstClCudaExec GstClCudaExec;
+
+/* The most frames left in flight on one executor (the slots of
+ * gstclinflight-private.h). */
+#define GST_CL_CUDA_EXEC_SLOTS 8
 
 /* Whether the element's kernels should run in the frames' CUDA context
  * ($GST_CL_CUDA_KERNELS=1: not yet by default). */
@@ -115,6 +120,18 @@ gboolean gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem,
  * back. FALSE with @error set where a command failed (the reads back are
  * then completed as failed). */
 gboolean gst_cl_cuda_exec_sync (GstClCudaExec * self, GError ** error);
+
+/* Frames left in flight: the commands that follow are of the frame of
+ * @slot (< GST_CL_CUDA_EXEC_SLOTS: its reads back go to the slot's own
+ * pinned memory); _mark() records where its commands end, _marked_done()
+ * tells without waiting whether they are done (FALSE where never marked),
+ * and _wait_mark() waits for them and completes the slot's reads back
+ * (FALSE with @error set where a command failed or nothing was marked). */
+void gst_cl_cuda_exec_begin (GstClCudaExec * self, guint slot);
+gboolean gst_cl_cuda_exec_mark (GstClCudaExec * self, GError ** error);
+gboolean gst_cl_cuda_exec_marked_done (GstClCudaExec * self, guint slot);
+gboolean gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
+    GError ** error);
 
 G_END_DECLS
 

@@ -37,9 +37,12 @@
 
 typedef gpointer CUmodule;
 typedef gpointer CUfunction;
+typedef gpointer CUevent;
 
 #define CU_STREAM_NON_BLOCKING 0x1
 #define CUDA_ERROR_INVALID_VALUE 1
+#define CUDA_ERROR_NOT_READY 600
+#define CU_EVENT_DISABLE_TIMING 0x2
 /* Dynamic shared memory beyond this needs cuFuncSetAttribute; the tiles'
  * is a few KB. */
 #define MAX_SHARED_BYTES (48 * 1024)
@@ -78,7 +81,12 @@ typedef gpointer CUfunction;
           CUstream stream)) \
   X (StreamCreate, "cuStreamCreate", (CUstream * stream, guint flags)) \
   X (StreamDestroy, "cuStreamDestroy_v2", (CUstream stream)) \
-  X (StreamSynchronize, "cuStreamSynchronize", (CUstream stream))
+  X (StreamSynchronize, "cuStreamSynchronize", (CUstream stream)) \
+  X (EventCreate, "cuEventCreate", (CUevent * event, guint flags)) \
+  X (EventRecord, "cuEventRecord", (CUevent event, CUstream stream)) \
+  X (EventQuery, "cuEventQuery", (CUevent event)) \
+  X (EventSynchronize, "cuEventSynchronize", (CUevent event)) \
+  X (EventDestroy, "cuEventDestroy_v2", (CUevent event))
 
 #define DECLARE_CALL(field, symbol, params) CUresult (*field) params;
 typedef struct
@@ -106,10 +114,12 @@ typedef struct
   cl_uint n_args;
 } Function;
 
-/* A read back, in the bounce buffer until the sync. */
+/* A read back, in the bounce buffer of its frame's slot until that frame
+ * is waited for. */
 typedef struct
 {
   gpointer host;
+  guint slot;
   gsize offset;                 /* in the bounce buffer */
   gsize size;
   cl_event done;                /* our reference */
@@ -129,8 +139,11 @@ struct _GstClCudaExec
   GArray *modules;              /* Module */
   GArray *functions;            /* Function */
   GArray *reads;                /* Read */
-  guint8 *bounce;               /* BOUNCE_BYTES, pinned */
-  gsize bounce_used;
+  /* BOUNCE_BYTES a slot, pinned, and what the slot's frame uses */
+  guint8 *bounce;
+  gsize bounce_used[GST_CL_CUDA_EXEC_SLOTS];
+  guint slot;                   /* the frame's (gst_cl_cuda_exec_begin()) */
+  CUevent marks[GST_CL_CUDA_EXEC_SLOTS];        /* made at first use */
 };
 
 gboolean
@@ -189,7 +202,8 @@ gst_cl_cuda_exec_new (CUcontext cuda_context, GstClContext * context,
     goto failed;
   status = self->cu.StreamCreate (&self->stream, CU_STREAM_NON_BLOCKING);
   if (status == CUDA_SUCCESS)
-    status = self->cu.MemAllocHost ((gpointer *) & self->bounce, BOUNCE_BYTES);
+    status = self->cu.MemAllocHost ((gpointer *) & self->bounce,
+        BOUNCE_BYTES * GST_CL_CUDA_EXEC_SLOTS);
   pop (self);
   if (status == CUDA_SUCCESS)
     return self;
@@ -199,22 +213,86 @@ failed:
   return NULL;
 }
 
-/* Completes the reads back, with their data where @ok. */
+/* Completes the reads back of the frame in @slot (G_MAXUINT: of every
+ * slot), with their data where @ok. */
 static void
-complete_reads (GstClCudaExec * self, gboolean ok)
+complete_reads (GstClCudaExec * self, guint slot, gboolean ok)
 {
-  guint i;
+  guint i = 0, k;
 
-  for (i = 0; i < self->reads->len; i++) {
+  while (i < self->reads->len) {
     Read *r = &g_array_index (self->reads, Read, i);
 
+    if (slot != G_MAXUINT && r->slot != slot) {
+      i++;
+      continue;
+    }
     if (ok)
-      memcpy (r->host, self->bounce + r->offset, r->size);
+      memcpy (r->host, self->bounce + r->slot * BOUNCE_BYTES + r->offset,
+          r->size);
     clSetUserEventStatus (r->done, ok ? CL_COMPLETE : CL_OUT_OF_RESOURCES);
     clReleaseEvent (r->done);
+    g_array_remove_index (self->reads, i);
   }
-  g_array_set_size (self->reads, 0);
-  self->bounce_used = 0;
+  for (k = 0; k < GST_CL_CUDA_EXEC_SLOTS; k++)
+    if (slot == G_MAXUINT || slot == k)
+      self->bounce_used[k] = 0;
+}
+
+void
+gst_cl_cuda_exec_begin (GstClCudaExec * self, guint slot)
+{
+  g_return_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS);
+  self->slot = slot;
+}
+
+gboolean
+gst_cl_cuda_exec_mark (GstClCudaExec * self, GError ** error)
+{
+  CUevent *mark = &self->marks[self->slot];
+  CUresult status;
+
+  if (!push (self, error))
+    return FALSE;
+  status = *mark ? CUDA_SUCCESS :
+      self->cu.EventCreate (mark, CU_EVENT_DISABLE_TIMING);
+  if (status == CUDA_SUCCESS)
+    status = self->cu.EventRecord (*mark, self->stream);
+  pop (self);
+  return status == CUDA_SUCCESS ||
+      gst_cl_cuda_set_error (error, status, "cuEventRecord (frame)");
+}
+
+gboolean
+gst_cl_cuda_exec_marked_done (GstClCudaExec * self, guint slot)
+{
+  CUresult status;
+
+  if (!self->marks[slot] || !push (self, NULL))
+    return FALSE;
+  status = self->cu.EventQuery (self->marks[slot]);
+  pop (self);
+  return status != CUDA_ERROR_NOT_READY;
+}
+
+gboolean
+gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot, GError ** error)
+{
+  gint64 began = gst_cl_wait_begin ();
+  CUresult status = CUDA_ERROR_INVALID_VALUE;
+  gboolean ok;
+
+  g_return_val_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS, FALSE);
+  ok = self->marks[slot] && push (self, error);
+  if (ok) {
+    status = self->cu.EventSynchronize (self->marks[slot]);
+    pop (self);
+    ok = status == CUDA_SUCCESS ||
+        gst_cl_cuda_set_error (error, status, "cuEventSynchronize (frame)");
+  }
+  gst_cl_wait_end (GST_CL_WAIT_SLOT, began);
+  complete_reads (self, slot, ok);
+  return ok;
 }
 
 gboolean
@@ -231,7 +309,7 @@ gst_cl_cuda_exec_sync (GstClCudaExec * self, GError ** error)
         gst_cl_cuda_set_error (error, status, "cuStreamSynchronize (frame)");
   }
   gst_cl_wait_end (GST_CL_WAIT_FRAME, began);
-  complete_reads (self, ok);
+  complete_reads (self, G_MAXUINT, ok);
   return ok;
 }
 
@@ -307,6 +385,9 @@ gst_cl_cuda_exec_free (GstClCudaExec * self)
       self->cu.ModuleUnload (g_array_index (self->modules, Module, i).module);
     if (self->bounce)
       self->cu.MemFreeHost (self->bounce);
+    for (i = 0; i < GST_CL_CUDA_EXEC_SLOTS; i++)
+      if (self->marks[i])
+        self->cu.EventDestroy (self->marks[i]);
     if (self->stream)
       self->cu.StreamDestroy (self->stream);
     pop (self);
@@ -629,20 +710,20 @@ gboolean
 gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
     gsize size, gpointer host, cl_event * done, GError ** error)
 {
-  Read r = { host, self->bounce_used, size, NULL };
+  Read r = { host, self->slot, self->bounce_used[self->slot], size, NULL };
   CUresult status;
   CUdeviceptr ptr;
   cl_int err;
 
-  if (size > BOUNCE_BYTES - self->bounce_used) {
+  if (size > BOUNCE_BYTES - r.offset) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
         "More than %u bytes read back in one frame", BOUNCE_BYTES);
     return FALSE;
   }
   if (!push_resolved (self, mem, &ptr, error))
     return FALSE;
-  status = self->cu.MemcpyDtoHAsync (self->bounce + r.offset, ptr + offset,
-      size, self->stream);
+  status = self->cu.MemcpyDtoHAsync (self->bounce + r.slot * BOUNCE_BYTES +
+      r.offset, ptr + offset, size, self->stream);
   pop (self);
   if (status != CUDA_SUCCESS)
     return gst_cl_cuda_set_error (error, status, "cuMemcpyDtoHAsync");
@@ -650,7 +731,7 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clCreateUserEvent (read back)");
   clRetainEvent (*done = r.done);
-  self->bounce_used += GST_ROUND_UP_8 (size);
+  self->bounce_used[r.slot] += GST_ROUND_UP_8 (size);
   g_array_append_val (self->reads, r);
   return TRUE;
 }

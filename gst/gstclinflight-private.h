@@ -63,7 +63,8 @@ typedef struct
   guint n_acquired;
   guint n_released;             /* of those, released again */
   /* where the frame's commands run instead (both frames the executor's:
-   * GstClFrame's exec), in order; not left in flight */
+   * GstClFrame's exec), in order; left in flight as an imported CUDA
+   * output is, its end marked there */
   GstClCudaExec *cuda;
 } GstClFrameQueues;
 

@@ -51,7 +51,12 @@ typedef struct
   /* the pool and buffer of a CUDA input's copy in, checked once done */
   GstClCudaImport *copied_in;
   guint copied_in_slot;
+  /* where its commands ran in CUDA instead: their end marked there (not
+   * owned; @done is then NULL) */
+  GstClCudaExec *cuda;
 } GstClSlot;
+
+G_STATIC_ASSERT (GST_CL_IN_FLIGHT_MAX_DEPTH <= GST_CL_CUDA_EXEC_SLOTS);
 
 struct _GstClInFlight
 {
@@ -172,6 +177,19 @@ commit_output (GstClInFlight * self, GstClSlot * slot, GError ** error)
   return ok;
 }
 
+/* Closes the input that @slot held open, if any. */
+static void
+let_input_go (GstClSlot * slot)
+{
+  GstBuffer *buffer = slot->in.buffer;
+
+  if (!slot->in_open)
+    return;
+  gst_cl_frame_close (&slot->in);
+  gst_buffer_unref (buffer);
+  slot->in_open = FALSE;
+}
+
 /* Waits for the frame in @slot, if any, and lets go of what it held (an
  * imported CUDA output is copied back first); adds its kernels' time to
  * @device_ms. FALSE with @error set (if not NULL) where one of its
@@ -184,6 +202,15 @@ retire_slot (GstClInFlight * self, GstClSlot * slot, gdouble * device_ms,
   const gchar *step = "clWaitForEvents (frame in flight)";
   gboolean ok;
 
+  if (slot->cuda) {
+    /* its output, written, need not be waited for downstream */
+    ok = gst_cl_cuda_exec_wait_mark (slot->cuda, slot - self->slots, error);
+    slot->cuda = NULL;
+    if (ok && slot->out_open)
+      gst_cl_cuda_sync_mark_finished (slot->out.buffer);
+    let_input_go (slot);
+    return commit_output (self, slot, ok ? error : NULL) && ok;
+  }
   if (slot->done) {
     gint64 began = gst_cl_wait_begin ();
 
@@ -201,13 +228,7 @@ retire_slot (GstClInFlight * self, GstClSlot * slot, gdouble * device_ms,
     slot->done = NULL;
   }
   *device_ms += gst_cl_events_take_ms (&slot->events);
-  if (slot->in_open) {
-    GstBuffer *buffer = slot->in.buffer;
-
-    gst_cl_frame_close (&slot->in);
-    gst_buffer_unref (buffer);
-  }
-  slot->in_open = FALSE;
+  let_input_go (slot);
   if (status != CL_SUCCESS)
     gst_cl_set_error (error, status, "%s", step);
   ok = status == CL_SUCCESS && cuda_copied_in (slot->copied_in,
@@ -249,7 +270,7 @@ wait_in_flight (GstClInFlight * self, gdouble * device_ms, GError ** error)
   guint k;
 
   for (k = 0; k < self->depth; k++)
-    busy |= self->slots[k].done != NULL;
+    busy |= self->slots[k].done != NULL || self->slots[k].cuda != NULL;
   /* Every command of a frame that was waited for is done. */
   if (!busy)
     return TRUE;
@@ -321,9 +342,14 @@ gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
    * done. */
   q->slot = self->next;
   q->cuda = in->exec && in->exec == out->exec ? in->exec : NULL;
-  q->in_flight = !q->cuda && self->depth > 1 && (out->cl_memory != NULL ||
+  /* in CUDA, a frame into CUDA memory that may be held, as an imported
+   * one */
+  q->in_flight = q->cuda ? self->depth > 1 && self->hold_cuda :
+      self->depth > 1 && (out->cl_memory != NULL ||
       (out->cuda != NULL && self->hold_cuda)) &&
       (!gst_cl_context_is_host_unified (self->context) || in->cl_memory);
+  if (q->cuda)
+    gst_cl_cuda_exec_begin (q->cuda, q->slot);
   q->events = &slot->events;
   q->n_pending = 0;
   q->n_acquired = 0;
@@ -512,6 +538,12 @@ leave_in_flight (GstClInFlight * self, GstClFrameQueues * q,
 {
   GstClSlot *slot = &self->slots[q->slot];
 
+  if (q->cuda) {
+    if (!gst_cl_cuda_exec_mark (q->cuda, error))
+      return FALSE;
+    slot->cuda = q->cuda;
+    return TRUE;
+  }
   if (!gst_cl_stream_join (&q->down, &slot->done, error))
     return FALSE;
   if (out->cl_memory)
@@ -529,7 +561,7 @@ hold_output (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * out)
 {
   GstClSlot *slot = &self->slots[q->slot];
 
-  if (!out->cuda && !self->hold_all) {
+  if (!out->cuda && !out->exec && !self->hold_all) {
     gst_cl_frame_close (out);
     return;
   }
@@ -550,7 +582,9 @@ hold_input (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * in)
     slot->copied_in = in->cuda;
     slot->copied_in_slot = in->cuda_slot;
   }
-  if (!in->all_cl_memory) {
+  /* a CUDA frame that the kernels read where it is: its memory not
+   * handed back to the decoder before they are done */
+  if (!in->all_cl_memory && !in->exec) {
     gst_cl_frame_close (in);
     return;
   }

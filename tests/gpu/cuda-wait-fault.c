@@ -20,51 +20,95 @@
 
 /* A CUDA driver for $GST_CL_CUDA_LIBRARY on the GPU machine: the real one
  * (libcuda.so.1 is this library's dependency, so every other entry point
- * the element looks up in it is the driver's), but the
- * $CUDA_WAIT_FAULT_NTH-th wait (1 by default) of cuEventSynchronize and
- * cuStreamSynchronize, counted together, fails with
- * CUDA_ERROR_LAUNCH_FAILED: the wait for a frame's copy into or out of the
- * element's buffer (gst/gstclcuda.c) failed, which must stop the stream
- * with an ERROR, neither hang nor hand the frame on
- * (tests/gpu/gpu-cuda-checks.sh). */
+ * the element looks up in it is the driver's), but one call fails with
+ * CUDA_ERROR_LAUNCH_FAILED, which must stop the stream with an ERROR,
+ * neither hang nor hand a wrong frame on (tests/gpu/gpu-cuda-checks.sh):
+ *  - the $CUDA_WAIT_FAULT_NTH-th wait of cuEventSynchronize and
+ *    cuStreamSynchronize, counted together: the wait for a frame's copy
+ *    into or out of the element's buffer (gst/gstclcuda.c), or for a
+ *    frame whose kernels run in CUDA (gst/gstclcudaexec.c);
+ *  - or the $CUDA_CALL_FAULT_NTH-th of every call below, counted together:
+ *    the commands of frames whose kernels run in CUDA, and the copies and
+ *    waits of imported frames. $CUDA_CALL_FAULT_REPORT=1 prints at exit how
+ *    many were made ("N CUDA calls counted"). */
 
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <glib.h>
 #include <gmodule.h>
 
 #define CUDA_ERROR_LAUNCH_FAILED 719
 
-typedef int (*Synchronize) (gpointer object);
+static gint waits, calls;
 
-G_MODULE_EXPORT int cuEventSynchronize (gpointer event);
-G_MODULE_EXPORT int cuStreamSynchronize (gpointer stream);
-
-/* The driver's @name on @object, but the N-th wait fails. */
-static int
-wait_or_fail (const gchar * name, gpointer object)
+static void
+report (void)
 {
-  static gint calls;
-  const gchar *nth = g_getenv ("CUDA_WAIT_FAULT_NTH");
-  Synchronize real;
-  gpointer driver;
-
-  if (g_atomic_int_add (&calls, 1) + 1 == (nth ? atoi (nth) : 1))
-    return CUDA_ERROR_LAUNCH_FAILED;
-  /* loaded already, as this library's dependency */
-  driver = dlopen ("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  real = driver ? (Synchronize) dlsym (driver, name) : NULL;
-  return real ? real (object) : CUDA_ERROR_LAUNCH_FAILED;
+  fprintf (stderr, "%d CUDA calls counted\n", g_atomic_int_get (&calls));
 }
 
-int
-cuEventSynchronize (gpointer event)
+/* Whether this call (a wait where @wait) is the one to fail. */
+static gboolean
+fails (gboolean wait)
 {
-  return wait_or_fail ("cuEventSynchronize", event);
+  const gchar *wait_nth = g_getenv ("CUDA_WAIT_FAULT_NTH");
+  const gchar *call_nth = g_getenv ("CUDA_CALL_FAULT_NTH");
+  static gsize reported;
+  gint call;
+
+  if (g_once_init_enter (&reported)) {
+    if (g_strcmp0 (g_getenv ("CUDA_CALL_FAULT_REPORT"), "1") == 0)
+      atexit (report);
+    g_once_init_leave (&reported, 1);
+  }
+  call = g_atomic_int_add (&calls, 1) + 1;
+  if (call_nth)
+    return call == atoi (call_nth);
+  return wait && g_atomic_int_add (&waits, 1) + 1 ==
+      (wait_nth ? atoi (wait_nth) : 1);
 }
 
-int
-cuStreamSynchronize (gpointer stream)
+/* The driver's @name (loaded already, as this library's dependency). */
+static gpointer
+driver_symbol (const gchar * name)
 {
-  return wait_or_fail ("cuStreamSynchronize", stream);
+  gpointer driver = dlopen ("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+
+  return driver ? dlsym (driver, name) : NULL;
 }
+
+/* @name with @params, passing @args on to the driver's, unless it fails. */
+#define FORWARD(name, wait, params, args) \
+  G_MODULE_EXPORT int name params; \
+  int name params \
+  { \
+    int (*real) params; \
+    if (fails (wait) || !(real = driver_symbol (#name))) \
+      return CUDA_ERROR_LAUNCH_FAILED; \
+    return real args; \
+  }
+
+FORWARD (cuEventSynchronize, TRUE, (gpointer event), (event));
+FORWARD (cuStreamSynchronize, TRUE, (gpointer stream), (stream));
+FORWARD (cuLaunchKernel, FALSE, (gpointer f, guint gx, guint gy, guint gz,
+        guint bx, guint by, guint bz, guint shared, gpointer stream,
+        gpointer * params, gpointer * extra), (f, gx, gy, gz, bx, by, bz,
+        shared, stream, params, extra));
+FORWARD (cuMemsetD8Async, FALSE, (guint64 ptr, guint8 value, gsize n,
+        gpointer stream), (ptr, value, n, stream));
+FORWARD (cuMemsetD32Async, FALSE, (guint64 ptr, guint32 value, gsize n,
+        gpointer stream), (ptr, value, n, stream));
+FORWARD (cuMemcpy2DAsync_v2, FALSE, (gconstpointer copy, gpointer stream),
+    (copy, stream));
+FORWARD (cuMemcpyDtoHAsync_v2, FALSE, (gpointer dst, guint64 src, gsize size,
+        gpointer stream), (dst, src, size, stream));
+FORWARD (cuMemcpyHtoD_v2, FALSE, (guint64 dst, gconstpointer src,
+        gsize size), (dst, src, size));
+FORWARD (cuMemAlloc_v2, FALSE, (guint64 * ptr, gsize size), (ptr, size));
+FORWARD (cuModuleLoadData, FALSE, (gpointer * module, gconstpointer image),
+    (module, image));
+FORWARD (cuModuleGetFunction, FALSE, (gpointer * function, gpointer module,
+        const gchar * name), (function, module, name));
+FORWARD (cuEventRecord, FALSE, (gpointer event, gpointer stream), (event,
+        stream));

@@ -18,7 +18,9 @@
 # injected into a CUDA-memory pipeline (libclfault), each run classed as
 # right, clean error, silent, hang or crash. Logs go to $OUT.
 # FAULTS_ONLY=1 runs the faults alone, FAULTS_FROM=N from call N on,
-# FAULTS=0 the checks without the faults. With GST_CL_CUDA_KERNELS=1 in the
+# FAULTS=0 the checks without the faults; CUDA_FAULTS_ONLY=1 (CUDA_FAULTS_FROM=N)
+# the sweep of CUDA faults with the element's kernels in CUDA alone, which
+# CUDA_FAULTS=1 adds to the end of a whole run. With GST_CL_CUDA_KERNELS=1 in the
 # environment, the cases from CUDA memory into CUDA memory run the element's
 # kernels in the decoder's CUDA context (docs/memory.md), against the same
 # PoCL references.
@@ -168,6 +170,67 @@ for out in video/x-raw "$CUDA"; do
 done
 
 }
+# class_of RC LOG OUT REF NAMED: how a run with a fault ended (its exit
+# status, log and output, the run without a fault's output, and the pattern
+# of a named error): right, clean-error, SILENT, HANG, CRASH or UNNAMED.
+class_of () {
+  if [ "$1" = 0 ] && cmp -s "$3" "$4"; then echo right
+  elif [ "$1" = 1 ] && grep -q "ERROR" "$2" && grep -qE "$5" "$2"; then echo clean-error
+  elif [ "$1" = 0 ]; then echo SILENT
+  elif [ "$1" = 124 ]; then echo HANG
+  elif [ "$1" -gt 128 ]; then echo CRASH
+  else echo UNNAMED; fi
+}
+export -f class_of
+
+# sweep RUN FROM CALLS RESULTS: "RUN N" for call N failed, from FROM to
+# CALLS (every one of the first 150, then every 5th), four at a time, its
+# lines "N class rc" into RESULTS; prints the count of each class and the
+# wrong runs, which add to the failures.
+sweep () {
+  local k
+  for ((n = $2; n <= $3; n += (n < 150 ? 1 : 5))); do echo $n; done |
+    xargs -P 4 -I{} bash -c "$1 {}" > "$4"
+  for k in $(cut -d' ' -f2 "$4" | sort | uniq); do
+    echo "  $k: $(grep -c " $k " "$4")"
+  done
+  grep -vE " (right|clean-error) " "$4" | sort -n | sed 's/^/  call /'
+  fails=$((fails + $(grep -cvE " (right|clean-error) " "$4")))
+}
+
+# The element's kernels in CUDA (GST_CL_CUDA_KERNELS=1), MPEG-2 with
+# strength=auto from CUDA memory into CUDA memory: the N-th CUDA call of the
+# element (cuda-wait-fault.c's list: launches, fills, copies, reads back,
+# events, waits, module loads) failed, each N in turn (the first 150, then
+# every 5th, four at a time), each run classed as right, clean error (an
+# ERROR naming the CUDA call), silent, hang or crash.
+cuda_faults () {
+echo "== CUDA faults, the element's kernels in CUDA (cuda-wait-fault.c, CUDA_CALL_FAULT_NTH)"
+CP="$M2V ! $CUDA ! clepsilon device=nvidia strength=auto ! $CUDA ! cudadownload ! video/x-raw ! filesink location=/tmp/cfault.yuv"
+GST_CL_CUDA_KERNELS=1 GST_CL_CUDA_LIBRARY=$B/tests/gpu/libcudawaitfault.so CUDA_CALL_FAULT_REPORT=1 \
+  timeout 120 gst-launch-1.0 $CP > "$OUT/cfault-count.log" 2>&1
+cp /tmp/cfault.yuv /tmp/cfault-ref.yuv
+cmp -s /tmp/cfault-ref.yuv /tmp/mpeg2_pocl.yuv 2>/dev/null && echo "without a fault: = mpeg2_pocl"
+local ccalls
+ccalls=$(grep -oE '^[0-9]+ CUDA calls counted' "$OUT/cfault-count.log" | grep -oE '^[0-9]+' | tail -1)
+echo "CUDA calls without a fault: ${ccalls:-?}"
+cfault () {
+  local n=$1 log=$OUT/cfault-$1.log k
+  GST_CL_CUDA_KERNELS=1 GST_CL_CUDA_LIBRARY=$B/tests/gpu/libcudawaitfault.so CUDA_CALL_FAULT_NTH=$n \
+    timeout 20 gst-launch-1.0 ${CP/cfault.yuv/cfault-$n.yuv} > "$log" 2>&1
+  local rc=$?
+  k=$(class_of $rc "$log" /tmp/cfault-$n.yuv /tmp/cfault-ref.yuv "CUDA [A-Za-z_]+.* failed")
+  rm -f /tmp/cfault-$n.yuv
+  case $k in right | clean-error) rm -f "$log" ;; esac
+  echo "$n $k $rc"
+}
+export -f cfault
+export B OUT CP
+sweep cfault ${CUDA_FAULTS_FROM:-1} ${ccalls:-0} "$OUT/cfaults.txt"
+}
+
+# CUDA_FAULTS_ONLY=1: the sweep of CUDA faults alone (cuda_faults below)
+if [ -n "${CUDA_FAULTS_ONLY:-}" ]; then cuda_faults; echo "checks failed: $fails"; exit $((fails > 0)); fi
 [ -n "${FAULTS_ONLY:-}" ] || checks
 if [ "${FAULTS:-1}" = 0 ]; then echo "checks failed: $fails"; exit $((fails > 0)); fi
 
@@ -185,23 +248,13 @@ fault () {
   CLFAULT_NTH=$n CLFAULT_ERROR=-5 LD_PRELOAD=$B/tests/libclfault.so \
     timeout 20 "$B/tests/clfault-launch" ${FP/fault.yuv/fault-$n.yuv} > "$log" 2>&1
   local rc=$?
-  if [ $rc = 0 ] && cmp -s /tmp/fault-$n.yuv /tmp/fault-ref.yuv; then k=right
-  elif [ $rc = 1 ] && grep -q "ERROR" "$log" && grep -qE "cl[A-Z][A-Za-z]+|OpenCL" "$log"; then k=clean-error
-  elif [ $rc = 0 ]; then k=SILENT
-  elif [ $rc = 124 ]; then k=HANG
-  elif [ $rc -gt 128 ]; then k=CRASH
-  else k=UNNAMED; fi
+  k=$(class_of $rc "$log" /tmp/fault-$n.yuv /tmp/fault-ref.yuv "cl[A-Z][A-Za-z]+|OpenCL")
   rm -f /tmp/fault-$n.yuv
   case $k in right | clean-error) rm -f "$log" ;; esac
   echo "$n $k $rc"
 }
 export -f fault
 export B OUT FP
-for ((n = ${FAULTS_FROM:-1}; n <= ${calls:-0}; n += (n < 150 ? 1 : 5))); do echo $n; done |
-  xargs -P 4 -I{} bash -c 'fault {}' > "$OUT/faults.txt"
-for k in $(cut -d' ' -f2 "$OUT/faults.txt" | sort | uniq); do
-  echo "  $k: $(grep -c " $k " "$OUT/faults.txt")"
-done
-grep -vE " (right|clean-error) " "$OUT/faults.txt" | sort -n | sed 's/^/  call /'
-fails=$((fails + $(grep -cvE " (right|clean-error) " "$OUT/faults.txt")))
+sweep fault ${FAULTS_FROM:-1} ${calls:-0} "$OUT/faults.txt"
+[ "${CUDA_FAULTS:-0}" = 1 ] && cuda_faults
 echo "checks failed: $fails"
