@@ -123,13 +123,12 @@ gboolean gst_cl_cuda_exec_sync (GstClCudaExec * self, GError ** error);
 
 /* Frames left in flight: the commands that follow are of the frame of
  * @slot (< GST_CL_CUDA_EXEC_SLOTS: its reads back go to the slot's own
- * pinned memory); _mark() records where its commands end, _marked_done()
- * tells without waiting whether they are done (FALSE where never marked),
- * and _wait_mark() waits for them and completes the slot's reads back
- * (FALSE with @error set where a command failed or nothing was marked). */
+ * pinned memory); _mark() records where its commands end, and
+ * _wait_mark() waits for them and completes the slot's reads back (FALSE
+ * with @error set where a command failed or nothing was marked). The
+ * reads back complete only so (or at gst_cl_cuda_exec_sync()). */
 void gst_cl_cuda_exec_begin (GstClCudaExec * self, guint slot);
 gboolean gst_cl_cuda_exec_mark (GstClCudaExec * self, GError ** error);
-gboolean gst_cl_cuda_exec_marked_done (GstClCudaExec * self, guint slot);
 gboolean gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
     GError ** error);
 

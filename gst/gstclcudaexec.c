@@ -41,7 +41,6 @@ typedef gpointer CUevent;
 
 #define CU_STREAM_NON_BLOCKING 0x1
 #define CUDA_ERROR_INVALID_VALUE 1
-#define CUDA_ERROR_NOT_READY 600
 #define CU_EVENT_DISABLE_TIMING 0x2
 /* Dynamic shared memory beyond this needs cuFuncSetAttribute; the tiles'
  * is a few KB. */
@@ -84,7 +83,6 @@ typedef gpointer CUevent;
   X (StreamSynchronize, "cuStreamSynchronize", (CUstream stream)) \
   X (EventCreate, "cuEventCreate", (CUevent * event, guint flags)) \
   X (EventRecord, "cuEventRecord", (CUevent event, CUstream stream)) \
-  X (EventQuery, "cuEventQuery", (CUevent event)) \
   X (EventSynchronize, "cuEventSynchronize", (CUevent event)) \
   X (EventDestroy, "cuEventDestroy_v2", (CUevent event))
 
@@ -264,18 +262,6 @@ gst_cl_cuda_exec_mark (GstClCudaExec * self, GError ** error)
 }
 
 gboolean
-gst_cl_cuda_exec_marked_done (GstClCudaExec * self, guint slot)
-{
-  CUresult status;
-
-  if (!self->marks[slot] || !push (self, NULL))
-    return FALSE;
-  status = self->cu.EventQuery (self->marks[slot]);
-  pop (self);
-  return status != CUDA_ERROR_NOT_READY;
-}
-
-gboolean
 gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot, GError ** error)
 {
   gint64 began = gst_cl_wait_begin ();
@@ -283,7 +269,13 @@ gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot, GError ** error)
   gboolean ok;
 
   g_return_val_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS, FALSE);
-  ok = self->marks[slot] && push (self, error);
+  if (!self->marks[slot]) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "No frame in flight in CUDA in slot %u", slot);
+    complete_reads (self, slot, FALSE);
+    return FALSE;
+  }
+  ok = push (self, error);
   if (ok) {
     status = self->cu.EventSynchronize (self->marks[slot]);
     pop (self);

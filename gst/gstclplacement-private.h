@@ -89,6 +89,10 @@ gboolean gst_cl_placement_open (GstClPlacement * self, guint slot,
     GstBuffer * inbuf, GstBuffer * outbuf, GstClFrame * in, GstClFrame * out,
     GError ** error);
 
+/* Waits for the executor's commands, if any (gst_cl_cuda_exec_sync()),
+ * whatever their outcome: every read back of theirs is then complete. */
+void gst_cl_placement_sync_cuda (GstClPlacement * self);
+
 /* The executor's twins let go of (gst_cl_cuda_exec_forget()):
  * settings were applied, or the states of strength=auto reset. */
 void gst_cl_placement_forget_cuda (GstClPlacement * self);

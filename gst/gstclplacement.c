@@ -372,6 +372,13 @@ open_on_cuda (GstClPlacement * self, GstBuffer * inbuf, GstBuffer * outbuf,
 }
 
 void
+gst_cl_placement_sync_cuda (GstClPlacement * self)
+{
+  if (self->cuda_exec)
+    gst_cl_cuda_exec_sync (self->cuda_exec, NULL);
+}
+
+void
 gst_cl_placement_forget_cuda (GstClPlacement * self)
 {
   if (self->cuda_exec)

@@ -390,6 +390,9 @@ gst_cl_plan_auto_at_end (GstClPlan * self, guint * threshold)
     *threshold = self->told_threshold;
     return GST_CL_DCT_IDLE_NO;
   }
+  /* the reads back of frames left in flight in CUDA complete only once
+   * waited for there, which a failure may have left undone */
+  gst_cl_placement_sync_cuda (self->placement);
   luma_state (self, TRUE, &luma);
   *threshold = luma.threshold;
   return gst_cl_dct_auto_idle (&luma, TRUE);

@@ -83,10 +83,12 @@ driver_symbol (const gchar * name)
   G_MODULE_EXPORT int name params; \
   int name params \
   { \
-    int (*real) params; \
-    if (fails (wait) || !(real = driver_symbol (#name))) \
+    static int (*real) params; \
+    if (fails (wait)) \
       return CUDA_ERROR_LAUNCH_FAILED; \
-    return real args; \
+    if (!real) \
+      real = driver_symbol (#name); \
+    return real ? real args : CUDA_ERROR_LAUNCH_FAILED; \
   }
 
 FORWARD (cuEventSynchronize, TRUE, (gpointer event), (event));
