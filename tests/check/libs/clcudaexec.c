@@ -236,6 +236,53 @@ GST_START_TEST (test_launch_refused)
 
 GST_END_TEST;
 
+/* Frames left in flight: the reads back of the frame of each slot land in
+ * the slot's own memory and complete at that slot's wait alone; a wait
+ * on a slot never marked fails with a message. */
+GST_START_TEST (test_slots)
+{
+  GstClCudaExec *exec = new_exec ();
+  guint8 bytes[2][16], read[2][16];
+  cl_event done[2] = { NULL, NULL };
+  GError *error = NULL;
+  cl_mem mem[2];
+  guint k;
+
+  for (k = 0; k < 2; k++) {
+    memset (bytes[k], 10 + k, sizeof (bytes[k]));
+    mem[k] = cl_buffer_with (bytes[k], sizeof (bytes[k]));
+    memset (read[k], POISON, sizeof (read[k]));
+    gst_cl_cuda_exec_begin (exec, 3 + k);
+    fail_unless (gst_cl_cuda_exec_read (exec, mem[k], 0, sizeof (read[k]),
+            read[k], &done[k], &error), "%s", error ? error->message : "");
+    fail_unless (gst_cl_cuda_exec_mark (exec, &error), "%s",
+        error ? error->message : "");
+  }
+  /* the later frame first */
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 4, &error), "%s",
+      error ? error->message : "");
+  fail_unless_equals_int (event_status (done[1]), CL_COMPLETE);
+  fail_unless (memcmp (read[1], bytes[1], sizeof (bytes[1])) == 0);
+  fail_unless (event_status (done[0]) > CL_COMPLETE);
+  fail_unless_equals_int (read[0][0], POISON);
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 3, &error), "%s",
+      error ? error->message : "");
+  fail_unless_equals_int (event_status (done[0]), CL_COMPLETE);
+  fail_unless (memcmp (read[0], bytes[0], sizeof (bytes[0])) == 0);
+
+  fail_if (gst_cl_cuda_exec_wait_mark (exec, 5, &error));
+  fail_unless (error != NULL);
+  g_clear_error (&error);
+
+  for (k = 0; k < 2; k++) {
+    clReleaseEvent (done[k]);
+    clReleaseMemObject (mem[k]);
+  }
+  gst_cl_cuda_exec_free (exec);
+}
+
+GST_END_TEST;
+
 static Suite *
 clcudaexec_suite (void)
 {
@@ -247,6 +294,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_plane_copy);
   tcase_add_test (tc, test_twin);
   tcase_add_test (tc, test_launch_refused);
+  tcase_add_test (tc, test_slots);
   return s;
 }
 
