@@ -50,8 +50,9 @@ typedef struct _GstClCudaExec GstClCudaExec;
  * gstclinflight-private.h). */
 #define GST_CL_CUDA_EXEC_SLOTS 8
 
-/* Whether the element's kernels should run in the frames' CUDA context
- * ($GST_CL_CUDA_KERNELS=1: not yet by default). */
+/* Whether the element's kernels should run in the frames' CUDA context:
+ * yes unless $GST_CL_CUDA_KERNELS=0 (the way back to OpenCL's own queue and
+ * the imported pools, for a driver where the executor misbehaves). */
 gboolean gst_cl_cuda_exec_wanted (void);
 
 /* An executor in @cuda_context for the programs of @context, whose device

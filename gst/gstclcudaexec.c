@@ -147,7 +147,7 @@ struct _GstClCudaExec
 gboolean
 gst_cl_cuda_exec_wanted (void)
 {
-  return g_strcmp0 (g_getenv ("GST_CL_CUDA_KERNELS"), "1") == 0;
+  return g_strcmp0 (g_getenv ("GST_CL_CUDA_KERNELS"), "0") != 0;
 }
 
 static gboolean

@@ -20,10 +20,11 @@
 # FAULTS_ONLY=1 runs the faults alone, FAULTS_FROM=N from call N on,
 # FAULTS=0 the checks without the faults; CUDA_FAULTS_ONLY=1 (CUDA_FAULTS_FROM=N)
 # the sweep of CUDA faults with the element's kernels in CUDA alone, which
-# CUDA_FAULTS=1 adds to the end of a whole run. With GST_CL_CUDA_KERNELS=1 in the
-# environment, the cases from CUDA memory into CUDA memory run the element's
-# kernels in the decoder's CUDA context (docs/memory.md), against the same
-# PoCL references.
+# CUDA_FAULTS=1 adds to the end of a whole run. The cases from CUDA memory
+# into CUDA memory run the element's kernels in the decoder's CUDA context
+# (docs/memory.md), and the *_import ones (GST_CL_CUDA_KERNELS=0) the same
+# in OpenCL, through imported pools, against the same PoCL references.
+# SWEEP_JOBS=N runs N faulted pipelines at a time (default 4).
 rt=${CLEPSILON_GPU_RUNTIME:?"set it to the GPU machine's runtime folder (tests/gpu/README.md)"}
 [ -f "$rt/gst-env.sh" ] || { echo "$0: no gst-env.sh in $rt (tests/gpu/README.md)" >&2; exit 2; }
 rt=$(cd "$rt" && pwd)
@@ -95,6 +96,7 @@ echo "== HEVC Main 10 P010 (clip-4k-p010.mp4, 20 frames)"
 case_ h265_pocl "" $H265 ! video/x-raw,format=P010_10LE ! clepsilon device=pocl $F ! video/x-raw
 case_ h265_cuda h265_pocl $H265 ! "$CUDA,format=P010_10LE" ! clepsilon device=nvidia $F ! video/x-raw
 case_ h265_cudaout h265_pocl $H265 ! "$CUDA,format=P010_10LE" ! clepsilon device=nvidia $F ! "$CUDA" ! cudadownload ! video/x-raw
+GST_CL_CUDA_KERNELS=0 case_ h265_import h265_pocl $H265 ! "$CUDA,format=P010_10LE" ! clepsilon device=nvidia $F ! "$CUDA" ! cudadownload ! video/x-raw
 echo "== MPEG-2 (clip-1080.*, 30 frames, -q:v 12 -g 12 -bf 2): the decoder alone, then through clepsilon"
 for src in M2V MPG MTS; do
   timeout 60 gst-launch-1.0 ${!src} ! fakesink > "$OUT/nvmpeg2-$src.log" 2>&1
@@ -103,6 +105,7 @@ done
 case_ mpeg2_pocl "" $M2V ! video/x-raw ! clepsilon device=pocl strength=auto ! video/x-raw
 case_ mpeg2_cuda mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
 case_ mpeg2_cudaout mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=auto ! "$CUDA" ! cudadownload ! video/x-raw
+GST_CL_CUDA_KERNELS=0 case_ mpeg2_import mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=auto ! "$CUDA" ! cudadownload ! video/x-raw
 case_ mpeg2_ps mpeg2_pocl $MPG ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
 case_ mpeg2_ts mpeg2_pocl $MTS ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
 echo "== MPEG-2 made 10-bit P010 by videoconvert: strength=auto on P010's interleaved chroma"
@@ -190,7 +193,7 @@ export -f class_of
 sweep () {
   local k
   for ((n = $2; n <= $3; n += (n < 150 ? 1 : 5))); do echo $n; done |
-    xargs -P 4 -I{} bash -c "$1 {}" > "$4"
+    xargs -P "${SWEEP_JOBS:-4}" -I{} bash -c "$1 {}" > "$4"
   for k in $(cut -d' ' -f2 "$4" | sort | uniq); do
     echo "  $k: $(grep -c " $k " "$4")"
   done
