@@ -55,6 +55,12 @@ typedef struct _GstClCudaExec GstClCudaExec;
  * the imported pools, for a driver where the executor misbehaves). */
 gboolean gst_cl_cuda_exec_wanted (void);
 
+/* Whether frames from CUDA memory may have their kernels run in their
+ * CUDA context on @context's device: asked for (above), and NVIDIA's
+ * OpenCL (whose program binaries are PTX). Whether they do is known at
+ * the first frame (its GPU must be the device's). */
+gboolean gst_cl_cuda_exec_may_run (GstClContext * context);
+
 /* An executor in @cuda_context for the programs of @context, whose device
  * must be that context's GPU and NVIDIA's (its program binaries are PTX).
  * NULL with @error set where the driver lacks a call, or the stream cannot
@@ -132,6 +138,22 @@ void gst_cl_cuda_exec_begin (GstClCudaExec * self, guint slot);
 gboolean gst_cl_cuda_exec_mark (GstClCudaExec * self, GError ** error);
 gboolean gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
     GError ** error);
+
+/* Frames into system memory: a stand-in (@which, as gst_cl_cuda_exec_bind())
+ * for @size bytes of device memory of @slot's own, which the frame's
+ * commands write; gst_cl_cuda_exec_download() then reads it back into the
+ * frame's host memory. Made at the slot's first such frame (or a larger
+ * one), which must come after the slot's last frame was waited for. NULL
+ * with @error set where the memory cannot be had. */
+cl_mem gst_cl_cuda_exec_bind_host_frame (GstClCudaExec * self, guint which,
+    guint slot, gsize size, GError ** error);
+
+/* The read back of the current frame's slot's memory (of
+ * gst_cl_cuda_exec_bind_host_frame()) into @size bytes at @host, written
+ * when the frame is waited for (_wait_mark(), _sync()): through the slot's
+ * pinned memory, so that nothing waits now. */
+gboolean gst_cl_cuda_exec_download (GstClCudaExec * self, gpointer host,
+    gsize size, GError ** error);
 
 G_END_DECLS
 

@@ -112,16 +112,25 @@ typedef struct
   cl_uint n_args;
 } Function;
 
-/* A read back, in the bounce buffer of its frame's slot until that frame
- * is waited for. */
+/* A read back, in pinned memory of its frame's slot until that frame is
+ * waited for. */
 typedef struct
 {
   gpointer host;
   guint slot;
-  gsize offset;                 /* in the bounce buffer */
+  const guint8 *pinned;         /* the slot's bounce buffer, or host frame */
   gsize size;
-  cl_event done;                /* our reference */
+  cl_event done;                /* our reference, or NULL */
 } Read;
+
+/* A slot's output frame in system memory: the device memory the commands
+ * write, and the pinned memory it is read back into. */
+typedef struct
+{
+  CUdeviceptr device;
+  guint8 *pinned;
+  gsize size;
+} HostFrame;
 
 struct _GstClCudaExec
 {
@@ -142,12 +151,27 @@ struct _GstClCudaExec
   gsize bounce_used[GST_CL_CUDA_EXEC_SLOTS];
   guint slot;                   /* the frame's (gst_cl_cuda_exec_begin()) */
   CUevent marks[GST_CL_CUDA_EXEC_SLOTS];        /* made at first use */
+  HostFrame host_frames[GST_CL_CUDA_EXEC_SLOTS];        /* made at first use */
 };
 
 gboolean
 gst_cl_cuda_exec_wanted (void)
 {
   return g_strcmp0 (g_getenv ("GST_CL_CUDA_KERNELS"), "0") != 0;
+}
+
+gboolean
+gst_cl_cuda_exec_may_run (GstClContext * context)
+{
+  cl_device_id device = gst_cl_context_get_device (context);
+  cl_platform_id platform;
+  gchar name[64] = "";
+
+  return gst_cl_cuda_exec_wanted () &&
+      clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform),
+      &platform, NULL) == CL_SUCCESS &&
+      clGetPlatformInfo (platform, CL_PLATFORM_NAME, sizeof (name) - 1, name,
+      NULL) == CL_SUCCESS && g_str_has_prefix (name, "NVIDIA");
 }
 
 static gboolean
@@ -226,10 +250,11 @@ complete_reads (GstClCudaExec * self, guint slot, gboolean ok)
       continue;
     }
     if (ok)
-      memcpy (r->host, self->bounce + r->slot * BOUNCE_BYTES + r->offset,
-          r->size);
-    clSetUserEventStatus (r->done, ok ? CL_COMPLETE : CL_OUT_OF_RESOURCES);
-    clReleaseEvent (r->done);
+      memcpy (r->host, r->pinned, r->size);
+    if (r->done) {
+      clSetUserEventStatus (r->done, ok ? CL_COMPLETE : CL_OUT_OF_RESOURCES);
+      clReleaseEvent (r->done);
+    }
     g_array_remove_index (self->reads, i);
   }
   for (k = 0; k < GST_CL_CUDA_EXEC_SLOTS; k++)
@@ -305,6 +330,17 @@ gst_cl_cuda_exec_sync (GstClCudaExec * self, GError ** error)
   return ok;
 }
 
+/* Frees @frame's memory, in the pushed context. */
+static void
+drop_host_frame (GstClCudaExec * self, HostFrame * frame)
+{
+  if (frame->device)
+    self->cu.MemFree (frame->device);
+  if (frame->pinned)
+    self->cu.MemFreeHost (frame->pinned);
+  memset (frame, 0, sizeof (*frame));
+}
+
 /* Frees the twins, in the pushed context. */
 static void
 drop_twins (GstClCudaExec * self)
@@ -377,6 +413,8 @@ gst_cl_cuda_exec_free (GstClCudaExec * self)
       self->cu.ModuleUnload (g_array_index (self->modules, Module, i).module);
     if (self->bounce)
       self->cu.MemFreeHost (self->bounce);
+    for (i = 0; i < GST_CL_CUDA_EXEC_SLOTS; i++)
+      drop_host_frame (self, &self->host_frames[i]);
     for (i = 0; i < GST_CL_CUDA_EXEC_SLOTS; i++)
       if (self->marks[i])
         self->cu.EventDestroy (self->marks[i]);
@@ -702,20 +740,23 @@ gboolean
 gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
     gsize size, gpointer host, cl_event * done, GError ** error)
 {
-  Read r = { host, self->slot, self->bounce_used[self->slot], size, NULL };
+  gsize used = self->bounce_used[self->slot];
+  Read r = { host, self->slot,
+    self->bounce + self->slot * BOUNCE_BYTES + used, size, NULL
+  };
   CUresult status;
   CUdeviceptr ptr;
   cl_int err;
 
-  if (size > BOUNCE_BYTES - r.offset) {
+  if (size > BOUNCE_BYTES - used) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
         "More than %u bytes read back in one frame", BOUNCE_BYTES);
     return FALSE;
   }
   if (!push_resolved (self, mem, &ptr, error))
     return FALSE;
-  status = self->cu.MemcpyDtoHAsync (self->bounce + r.slot * BOUNCE_BYTES +
-      r.offset, ptr + offset, size, self->stream);
+  status = self->cu.MemcpyDtoHAsync ((gpointer) r.pinned, ptr + offset, size,
+      self->stream);
   pop (self);
   if (status != CUDA_SUCCESS)
     return gst_cl_cuda_set_error (error, status, "cuMemcpyDtoHAsync");
@@ -724,6 +765,64 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
     return gst_cl_set_error (error, err, "clCreateUserEvent (read back)");
   clRetainEvent (*done = r.done);
   self->bounce_used[r.slot] += GST_ROUND_UP_8 (size);
+  g_array_append_val (self->reads, r);
+  return TRUE;
+}
+
+/* ---- Frames into system memory ------------------------------------------ */
+
+cl_mem
+gst_cl_cuda_exec_bind_host_frame (GstClCudaExec * self, guint which,
+    guint slot, gsize size, GError ** error)
+{
+  HostFrame *frame;
+  CUresult status;
+
+  g_return_val_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS, NULL);
+  frame = &self->host_frames[slot];
+  if (frame->size < size) {
+    /* the slot's last frame has retired: nothing uses its memory */
+    if (!push (self, error))
+      return NULL;
+    drop_host_frame (self, frame);
+    status = self->cu.MemAlloc (&frame->device, size);
+    if (status == CUDA_SUCCESS)
+      status = self->cu.MemAllocHost ((gpointer *) & frame->pinned, size);
+    if (status == CUDA_SUCCESS)
+      frame->size = size;
+    else
+      drop_host_frame (self, frame);
+    pop (self);
+    if (status != CUDA_SUCCESS) {
+      gst_cl_cuda_set_error (error, status, "cuMemAlloc (frame for system "
+          "memory)");
+      return NULL;
+    }
+  }
+  return gst_cl_cuda_exec_bind (self, which, frame->device);
+}
+
+gboolean
+gst_cl_cuda_exec_download (GstClCudaExec * self, gpointer host, gsize size,
+    GError ** error)
+{
+  HostFrame *frame = &self->host_frames[self->slot];
+  Read r = { host, self->slot, frame->pinned, size, NULL };
+  CUresult status;
+
+  if (size > frame->size) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "No frame of %" G_GSIZE_FORMAT " bytes in slot %u to read back", size,
+        self->slot);
+    return FALSE;
+  }
+  if (!push (self, error))
+    return FALSE;
+  status = self->cu.MemcpyDtoHAsync (frame->pinned, frame->device, size,
+      self->stream);
+  pop (self);
+  if (status != CUDA_SUCCESS)
+    return gst_cl_cuda_set_error (error, status, "cuMemcpyDtoHAsync (frame)");
   g_array_append_val (self->reads, r);
   return TRUE;
 }

@@ -148,11 +148,12 @@ gboolean gst_cl_epsilon_preset_unescape (GstClEpsilon * self,
     const GValue * value, GValue * unescaped);
 
 /* Frames held in flight (gstclepsilonheld.c): where the output is CUDA
- * memory (@cuda_out) and the plan keeps frames in flight, its outputs are
- * held until written; the latency that adds (self->held_latency), from
+ * memory, or written from CUDA memory in the decoder's CUDA context
+ * (@cuda_written, gstclcudaexec-private.h), and the plan keeps frames in
+ * flight, its outputs are held until written; the latency that adds (self->held_latency), from
  * @out_info's frame rate, is posted where it changes. */
 void gst_cl_epsilon_set_hold (GstClEpsilon * self,
-    const GstVideoInfo * out_info, gboolean cuda_out);
+    const GstVideoInfo * out_info, gboolean cuda_written);
 
 /* What holding adds to the latency now (none in passthrough); any thread. */
 GstClockTime gst_cl_epsilon_get_held_latency (GstClEpsilon * self);

@@ -38,7 +38,7 @@
 
 void
 gst_cl_epsilon_set_hold (GstClEpsilon * self, const GstVideoInfo * out_info,
-    gboolean cuda_out)
+    gboolean cuda_written)
 {
   const guint depth = gst_cl_plan_get_depth (self->plan);
   /* buffers a second: fields of alternate interlacing come two a frame */
@@ -48,7 +48,7 @@ gst_cl_epsilon_set_hold (GstClEpsilon * self, const GstVideoInfo * out_info,
   /* the added latency needs a buffer's duration; in pull mode nothing
    * would push the held ones at the end; GST_CL_HOLD_FRAMES=1 holds any
    * output left in flight (gstclinflight.c), for the tests */
-  const gboolean hold = (cuda_out ||
+  const gboolean hold = (cuda_written ||
       g_strcmp0 (g_getenv ("GST_CL_HOLD_FRAMES"), "1") == 0) && depth > 1 &&
       per_s > 0 && GST_VIDEO_INFO_FPS_D (out_info) > 0 &&
       GST_PAD_MODE (GST_BASE_TRANSFORM_SINK_PAD (self)) != GST_PAD_MODE_PULL;

@@ -114,8 +114,13 @@ typedef struct
   gboolean commit_started;      /* its copy back is enqueued */
   gboolean commit_failed;       /* ... or failed to be */
   /* A CUDA frame whose planes the executor's commands take where they are
-   * (gst_cl_frame_open_on_cuda(); not owned), or NULL */
+   * (gst_cl_frame_open_on_cuda(); not owned), or an output in system
+   * memory that they write in device memory of theirs first
+   * (gst_cl_frame_open_host_on_cuda()), or NULL */
   GstClCudaExec *exec;
+  /* that output's host memory, from its first plane's start, and size */
+  guint8 *exec_host;
+  gsize exec_host_size;
 } GstClFrame;
 
 /* Opens @buffer as described above, for @flags (GST_MAP_READ or
@@ -145,6 +150,24 @@ gboolean gst_cl_frame_open_full (GstClFrame * frame, GstClContext * context,
 gboolean gst_cl_frame_open_on_cuda (GstClFrame * frame,
     GstClContext * context, const GstVideoInfo * info, GstBuffer * buffer,
     GstMapFlags flags, GstClCudaExec * exec, guint which, GError ** error);
+
+/* Opens @buffer, an output frame in one memory of system memory (no CUDA
+ * memory, nor an OpenCL buffer in device memory), for @exec's commands:
+ * its planes are DEVICE planes of @exec's stand-in 1 bound to the device
+ * memory of @slot (gst_cl_cuda_exec_bind_host_frame()), laid out as in
+ * @buffer, which is mapped for writing until closed;
+ * gst_cl_frame_download_on_cuda() reads them back into it. FALSE with
+ * @error unset where @buffer is not such memory (open it as usual then),
+ * or set where it cannot be mapped or the device memory be had. */
+gboolean gst_cl_frame_open_host_on_cuda (GstClFrame * frame,
+    GstClContext * context, const GstVideoInfo * info, GstBuffer * buffer,
+    GstClCudaExec * exec, guint slot, GError ** error);
+
+/* After the frame's last command that writes @frame, opened by
+ * gst_cl_frame_open_host_on_cuda(): its read back into its host memory
+ * (gst_cl_cuda_exec_download()), which is written once the frame is waited
+ * for. TRUE where there is nothing to read back. */
+gboolean gst_cl_frame_download_on_cuda (GstClFrame * frame, GError ** error);
 
 /* After every command that writes @frame has completed: an imported CUDA
  * output is copied back into its CUDA memory (nothing to do otherwise).

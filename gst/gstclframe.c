@@ -468,6 +468,77 @@ gst_cl_frame_open_on_cuda (GstClFrame * frame, GstClContext * context,
   return TRUE;
 }
 
+/* Whether @buffer is one memory of system memory (an OpenCL buffer only
+ * where it is host memory). */
+static gboolean
+in_one_host_memory (GstBuffer * buffer)
+{
+  GstMemory *mem;
+
+  if (gst_buffer_n_memory (buffer) != 1)
+    return FALSE;
+  mem = gst_buffer_peek_memory (buffer, 0);
+  if (gst_cl_is_cuda_memory (mem))
+    return FALSE;
+  return !gst_is_cl_memory (mem, NULL) ||
+      !gst_cl_memory_is_device_resident (mem);
+}
+
+gboolean
+gst_cl_frame_open_host_on_cuda (GstClFrame * frame, GstClContext * context,
+    const GstVideoInfo * info, GstBuffer * buffer, GstClCudaExec * exec,
+    guint slot, GError ** error)
+{
+  guint8 *base = NULL, *ptr, *end;
+  guint i, n = GST_VIDEO_INFO_N_PLANES (info);
+  cl_mem mem;
+
+  memset (frame, 0, sizeof (*frame));
+  frame->context = context;
+  frame->buffer = buffer;
+  frame->flags = GST_MAP_WRITE;
+  if (!in_one_host_memory (buffer))
+    return FALSE;
+  if (!gst_video_frame_map (&frame->frame, info, buffer, GST_MAP_WRITE)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "Cannot map an output frame for writing");
+    return FALSE;
+  }
+  frame->frame_mapped = TRUE;
+  for (i = 0; i < n; i++) {
+    ptr = GST_VIDEO_FRAME_PLANE_DATA (&frame->frame, i);
+    base = base ? MIN (base, ptr) : ptr;
+  }
+  /* from the first plane to the memory's end: the planes and what lies
+   * between them, as they are laid out */
+  end = frame->frame.map[0].data + frame->frame.map[0].size;
+  frame->exec_host = base;
+  frame->exec_host_size = end - base;
+  mem = gst_cl_cuda_exec_bind_host_frame (exec, 1, slot,
+      frame->exec_host_size, error);
+  if (!mem) {
+    gst_cl_frame_close (frame);
+    return FALSE;
+  }
+  for (i = 0; i < n; i++) {
+    ptr = GST_VIDEO_FRAME_PLANE_DATA (&frame->frame, i);
+    frame->planes[i] = (GstClPlaneRef) {
+    .kind = GST_CL_PLANE_DEVICE,.mem = mem,.offset = ptr - base,.pitch =
+          GST_VIDEO_FRAME_PLANE_STRIDE (&frame->frame, i)};
+  }
+  frame->exec = exec;
+  return TRUE;
+}
+
+gboolean
+gst_cl_frame_download_on_cuda (GstClFrame * frame, GError ** error)
+{
+  if (!frame->exec || !frame->exec_host)
+    return TRUE;
+  return gst_cl_cuda_exec_download (frame->exec, frame->exec_host,
+      frame->exec_host_size, error);
+}
+
 /* Whether @frame is an imported CUDA output still to be copied back. */
 static gboolean
 commits (const GstClFrame * frame)

@@ -626,6 +626,8 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
   ok = ok && (q->n_acquired == 0 || release_imports (q, in, out, error));
   if (!ok && q->n_acquired > 0)
     release_imports_after_failure (q, in, out);
+  /* an output in system memory, from the executor's device memory */
+  ok = ok && (!q->cuda || gst_cl_frame_download_on_cuda (out, error));
   left = ok && q->in_flight && leave_in_flight (self, q, out, error);
   ok = ok && (left || !q->in_flight);
   /* The frames stay open until every command on them has completed. */

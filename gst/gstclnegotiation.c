@@ -300,13 +300,13 @@ gst_cl_allocation_decide (GstClContext * context, GstClFaults * faults,
    * (gst_cl_placement_select()). */
   *share_untouched = video_meta && !gst_cl_caps_in_device_memory (caps) &&
       !(sinkcaps && gst_cl_caps_in_device_memory (sinkcaps));
+  /* the frames the element holds, beside those downstream keeps */
+  min += held;
+  if (max != 0 && max < min)
+    max = min;
   if (gst_cl_caps_in_cuda_memory (caps)) {
     *share_untouched = FALSE;
     gst_cl_debug_init ();
-    /* the frames the element holds, beside those downstream keeps */
-    min += held;
-    if (max != 0 && max < min)
-      max = min;
     return decide_cuda_pool (query, caps, size, min, max, cuda_context);
   }
 

@@ -291,24 +291,17 @@ cuda_context_of (GstBuffer * buffer)
   return context;
 }
 
-/* Whether the device is NVIDIA's OpenCL (whose program binaries are PTX)
- * on the GPU of @context. */
+/* Whether the device is the GPU of @context. */
 static gboolean
-runs_in_cuda (GstClPlacement * self, CUcontext context)
+on_gpu_of (GstClPlacement * self, CUcontext context)
 {
-  cl_device_id device = gst_cl_context_get_device (self->context);
-  cl_platform_id platform;
-  gchar name[64] = "", *reason = NULL;
+  gchar *reason = NULL;
   guint8 uuid[16];
   gboolean ok;
 
-  if (clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform),
-          &platform, NULL) != CL_SUCCESS ||
-      clGetPlatformInfo (platform, CL_PLATFORM_NAME, sizeof (name) - 1, name,
-          NULL) != CL_SUCCESS || !g_str_has_prefix (name, "NVIDIA"))
-    return FALSE;
   ok = gst_cl_cuda_context_get_uuid (context, uuid, NULL) &&
-      gst_cl_cuda_device_matches (device, uuid, &reason);
+      gst_cl_cuda_device_matches (gst_cl_context_get_device (self->context),
+      uuid, &reason);
   g_free (reason);
   return ok;
 }
@@ -324,12 +317,12 @@ cuda_exec_for (GstClPlacement * self, GstBuffer * inbuf)
 
   if (self->cuda_exec || self->cuda_exec_tried)
     return self->cuda_exec;
-  /* not asked for: never again for this format */
-  self->cuda_exec_tried = !gst_cl_cuda_exec_wanted ();
+  /* not asked for, or not NVIDIA's OpenCL: never again for this format */
+  self->cuda_exec_tried = !gst_cl_cuda_exec_may_run (self->context);
   if (self->cuda_exec_tried || !(context = cuda_context_of (inbuf)))
     return NULL;
   self->cuda_exec_tried = TRUE;
-  if (!runs_in_cuda (self, context)) {
+  if (!on_gpu_of (self, context)) {
     GST_INFO ("kernels stay in OpenCL: not NVIDIA's OpenCL on the frames' "
         "GPU");
     return NULL;
@@ -344,12 +337,14 @@ cuda_exec_for (GstClPlacement * self, GstBuffer * inbuf)
   return self->cuda_exec;
 }
 
-/* Opens both frames for the executor where both are CUDA memory of its
- * context: TRUE, or FALSE with @error set where that failed; FALSE with
- * @error unset where they are not (opened as usual then). */
+/* Opens both frames for the executor where the input is CUDA memory of its
+ * context, and the output that too or system memory (written in device
+ * memory of @slot first): TRUE, or FALSE with @error set where that
+ * failed; FALSE with @error unset where they are not (opened as usual
+ * then). */
 static gboolean
-open_on_cuda (GstClPlacement * self, GstBuffer * inbuf, GstBuffer * outbuf,
-    GstClFrame * in, GstClFrame * out, GError ** error)
+open_on_cuda (GstClPlacement * self, guint slot, GstBuffer * inbuf,
+    GstBuffer * outbuf, GstClFrame * in, GstClFrame * out, GError ** error)
 {
   GstClCudaExec *exec = cuda_exec_for (self, inbuf);
   GError *failed = NULL;
@@ -357,7 +352,9 @@ open_on_cuda (GstClPlacement * self, GstBuffer * inbuf, GstBuffer * outbuf,
   if (!exec)
     return FALSE;
   if (!gst_cl_frame_open_on_cuda (out, self->context, &self->info, outbuf,
-          GST_MAP_WRITE, exec, 1, &failed)) {
+          GST_MAP_WRITE, exec, 1, &failed) && (failed ||
+          !gst_cl_frame_open_host_on_cuda (out, self->context, &self->info,
+              outbuf, exec, slot, &failed))) {
     if (failed)
       g_propagate_error (error, failed);
     return FALSE;
@@ -391,7 +388,7 @@ gst_cl_placement_open (GstClPlacement * self, guint slot, GstBuffer * inbuf,
 {
   GError *failed = NULL;
 
-  if (open_on_cuda (self, inbuf, outbuf, in, out, &failed)) {
+  if (open_on_cuda (self, slot, inbuf, outbuf, in, out, &failed)) {
     self->last_on_cuda = TRUE;
     return TRUE;
   }

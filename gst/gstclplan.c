@@ -1028,6 +1028,9 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
   gst_cl_placement_select (self->placement, &in, outbuf, touched_planes (self),
       dct_planes (self), ok && share_untouched, &planes);
   gst_cl_in_flight_queues (self->in_flight, &in, &out, &q);
+  /* an output in system memory read back from the executor's memory */
+  if (q.cuda)
+    frame->transfers.download_bytes += out.exec_host_size;
   ok = ok && gst_cl_in_flight_acquire (&q, &in, &out, error) &&
       enqueue_frame (self, &q, &in, &out, &planes, &frame->transfers, error);
   ok = gst_cl_in_flight_end (self->in_flight, &q, ok, &in, &out,

@@ -283,6 +283,83 @@ GST_START_TEST (test_slots)
 
 GST_END_TEST;
 
+/* Commands of @slot's frame into system memory: written in the slot's own
+ * memory, in @host once that frame is waited for. */
+static void
+host_frame (GstClCudaExec * exec, guint slot, const guint8 * src, gsize size,
+    guint8 * host)
+{
+  const guint8 eleven = 11;
+  GError *error = NULL;
+  cl_mem in, out;
+
+  in = gst_cl_cuda_exec_bind (exec, 0, (CUdeviceptr) (guintptr) src);
+  out = gst_cl_cuda_exec_bind_host_frame (exec, 1, slot, size, &error);
+  fail_unless (out != NULL, "%s", error ? error->message : "");
+  fail_unless (out != in);
+  memset (host, POISON, size);
+  gst_cl_cuda_exec_begin (exec, slot);
+  fail_unless (gst_cl_cuda_exec_copy (exec, in, 0, size, out, 0, size, size,
+          1, &error), "%s", error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_fill (exec, out, &eleven, 1, 4, 3, &error),
+      "%s", error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_download (exec, host, size, &error), "%s",
+      error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_mark (exec, &error), "%s",
+      error ? error->message : "");
+}
+
+/* What host_frame() wrote into @host from @src. */
+static void
+check_host_frame (const guint8 * src, gsize size, const guint8 * host)
+{
+  gsize x;
+
+  for (x = 0; x < size; x++)
+    fail_unless_equals_int (host[x], x >= 4 && x < 7 ? 11 : src[x]);
+}
+
+/* Frames into system memory: each slot's output is written in device
+ * memory of its own (the first frame's still unread when the second is
+ * written), read back into the host memory only at its slot's wait; a
+ * larger frame later in a slot gets larger memory; a read back larger
+ * than the slot's memory is refused. */
+GST_START_TEST (test_host_frame)
+{
+  GstClCudaExec *exec = new_exec ();
+  guint8 src[2][96], host[2][96];
+  GError *error = NULL;
+  gsize x;
+
+  for (x = 0; x < sizeof (src[0]); x++) {
+    src[0][x] = (guint8) (x * 5 + 1);
+    src[1][x] = (guint8) (x * 3 + 2);
+  }
+  host_frame (exec, 2, src[0], 64, host[0]);
+  host_frame (exec, 5, src[1], 64, host[1]);
+  fail_unless_equals_int (host[0][0], POISON);
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 2, &error), "%s",
+      error ? error->message : "");
+  check_host_frame (src[0], 64, host[0]);
+  fail_unless_equals_int (host[1][0], POISON);
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 5, &error), "%s",
+      error ? error->message : "");
+  check_host_frame (src[1], 64, host[1]);
+
+  host_frame (exec, 2, src[1], 96, host[1]);
+  fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
+      error ? error->message : "");
+  check_host_frame (src[1], 96, host[1]);
+
+  gst_cl_cuda_exec_begin (exec, 5);
+  fail_if (gst_cl_cuda_exec_download (exec, host[0], 96, &error));
+  fail_unless (error != NULL);
+  g_clear_error (&error);
+  gst_cl_cuda_exec_free (exec);
+}
+
+GST_END_TEST;
+
 static Suite *
 clcudaexec_suite (void)
 {
@@ -295,6 +372,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_twin);
   tcase_add_test (tc, test_launch_refused);
   tcase_add_test (tc, test_slots);
+  tcase_add_test (tc, test_host_frame);
   return s;
 }
 
