@@ -140,11 +140,11 @@ gboolean gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
     GError ** error);
 
 /* Frames into system memory: a stand-in (@which, as gst_cl_cuda_exec_bind())
- * for @size bytes of device memory of @slot's own, which the frame's
- * commands write; gst_cl_cuda_exec_download() then reads it back into the
- * frame's host memory. Made at the slot's first such frame (or a larger
- * one), which must come after the slot's last frame was waited for. NULL
- * with @error set where the memory cannot be had. */
+ * for @size bytes of device memory, which the frame's commands write;
+ * gst_cl_cuda_exec_download() then reads it back into the frame's host
+ * memory through pinned memory of @slot's. Made at the first such frame
+ * (or a larger one), which must come after the slot's last frame was
+ * waited for. NULL with @error set where the memory cannot be had. */
 cl_mem gst_cl_cuda_exec_bind_host_frame (GstClCudaExec * self, guint which,
     guint slot, gsize size, GError ** error);
 

@@ -123,14 +123,17 @@ typedef struct
   cl_event done;                /* our reference, or NULL */
 } Read;
 
-/* A slot's output frame in system memory: the device memory the commands
- * write, and the pinned memory it is read back into. */
+/* Memory of frames into system memory, made at first use: the device
+ * memory the commands write (one for every slot: the commands run in
+ * order on one stream, each frame's read back before the next frame's
+ * writes), and the pinned memory of a slot that it is read back into. */
 typedef struct
 {
-  CUdeviceptr device;
-  guint8 *pinned;
   gsize size;
-} HostFrame;
+  CUdeviceptr device;
+  guint8 *pinned[GST_CL_CUDA_EXEC_SLOTS];
+  gsize pinned_size[GST_CL_CUDA_EXEC_SLOTS];
+} HostFrames;
 
 struct _GstClCudaExec
 {
@@ -151,7 +154,7 @@ struct _GstClCudaExec
   gsize bounce_used[GST_CL_CUDA_EXEC_SLOTS];
   guint slot;                   /* the frame's (gst_cl_cuda_exec_begin()) */
   CUevent marks[GST_CL_CUDA_EXEC_SLOTS];        /* made at first use */
-  HostFrame host_frames[GST_CL_CUDA_EXEC_SLOTS];        /* made at first use */
+  HostFrames host;
 };
 
 gboolean
@@ -330,15 +333,18 @@ gst_cl_cuda_exec_sync (GstClCudaExec * self, GError ** error)
   return ok;
 }
 
-/* Frees @frame's memory, in the pushed context. */
+/* Frees the memory of frames into system memory, in the pushed context. */
 static void
-drop_host_frame (GstClCudaExec * self, HostFrame * frame)
+drop_host_frames (GstClCudaExec * self)
 {
-  if (frame->device)
-    self->cu.MemFree (frame->device);
-  if (frame->pinned)
-    self->cu.MemFreeHost (frame->pinned);
-  memset (frame, 0, sizeof (*frame));
+  guint i;
+
+  if (self->host.device)
+    self->cu.MemFree (self->host.device);
+  for (i = 0; i < GST_CL_CUDA_EXEC_SLOTS; i++)
+    if (self->host.pinned[i])
+      self->cu.MemFreeHost (self->host.pinned[i]);
+  memset (&self->host, 0, sizeof (self->host));
 }
 
 /* Frees the twins, in the pushed context. */
@@ -413,8 +419,7 @@ gst_cl_cuda_exec_free (GstClCudaExec * self)
       self->cu.ModuleUnload (g_array_index (self->modules, Module, i).module);
     if (self->bounce)
       self->cu.MemFreeHost (self->bounce);
-    for (i = 0; i < GST_CL_CUDA_EXEC_SLOTS; i++)
-      drop_host_frame (self, &self->host_frames[i]);
+    drop_host_frames (self);
     for (i = 0; i < GST_CL_CUDA_EXEC_SLOTS; i++)
       if (self->marks[i])
         self->cu.EventDestroy (self->marks[i]);
@@ -771,46 +776,77 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
 
 /* ---- Frames into system memory ------------------------------------------ */
 
+/* The device memory for frames into system memory, of @size bytes at least,
+ * in the pushed context. Made larger only once the stream is idle: frames
+ * in flight in other slots still read it back. */
+static CUresult
+host_device_memory (GstClCudaExec * self, gsize size)
+{
+  CUresult status;
+
+  if (self->host.size >= size)
+    return CUDA_SUCCESS;
+  status = self->cu.StreamSynchronize (self->stream);
+  if (status != CUDA_SUCCESS)
+    return status;
+  if (self->host.device)
+    self->cu.MemFree (self->host.device);
+  self->host.device = 0;
+  self->host.size = 0;
+  status = self->cu.MemAlloc (&self->host.device, size);
+  if (status == CUDA_SUCCESS)
+    self->host.size = size;
+  return status;
+}
+
+/* @slot's pinned memory, of @size bytes at least, in the pushed context;
+ * the slot's last frame has been waited for. */
+static CUresult
+host_pinned_memory (GstClCudaExec * self, guint slot, gsize size)
+{
+  CUresult status;
+
+  if (self->host.pinned_size[slot] >= size)
+    return CUDA_SUCCESS;
+  if (self->host.pinned[slot])
+    self->cu.MemFreeHost (self->host.pinned[slot]);
+  self->host.pinned[slot] = NULL;
+  self->host.pinned_size[slot] = 0;
+  status = self->cu.MemAllocHost ((gpointer *) & self->host.pinned[slot], size);
+  if (status == CUDA_SUCCESS)
+    self->host.pinned_size[slot] = size;
+  return status;
+}
+
 cl_mem
 gst_cl_cuda_exec_bind_host_frame (GstClCudaExec * self, guint which,
     guint slot, gsize size, GError ** error)
 {
-  HostFrame *frame;
   CUresult status;
 
   g_return_val_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS, NULL);
-  frame = &self->host_frames[slot];
-  if (frame->size < size) {
-    /* the slot's last frame has retired: nothing uses its memory */
-    if (!push (self, error))
-      return NULL;
-    drop_host_frame (self, frame);
-    status = self->cu.MemAlloc (&frame->device, size);
-    if (status == CUDA_SUCCESS)
-      status = self->cu.MemAllocHost ((gpointer *) & frame->pinned, size);
-    if (status == CUDA_SUCCESS)
-      frame->size = size;
-    else
-      drop_host_frame (self, frame);
-    pop (self);
-    if (status != CUDA_SUCCESS) {
-      gst_cl_cuda_set_error (error, status, "cuMemAlloc (frame for system "
-          "memory)");
-      return NULL;
-    }
+  if (!push (self, error))
+    return NULL;
+  status = host_device_memory (self, size);
+  if (status == CUDA_SUCCESS)
+    status = host_pinned_memory (self, slot, size);
+  pop (self);
+  if (status != CUDA_SUCCESS) {
+    gst_cl_cuda_set_error (error, status, "cuMemAlloc (frame for system "
+        "memory)");
+    return NULL;
   }
-  return gst_cl_cuda_exec_bind (self, which, frame->device);
+  return gst_cl_cuda_exec_bind (self, which, self->host.device);
 }
 
 gboolean
 gst_cl_cuda_exec_download (GstClCudaExec * self, gpointer host, gsize size,
     GError ** error)
 {
-  HostFrame *frame = &self->host_frames[self->slot];
-  Read r = { host, self->slot, frame->pinned, size, NULL };
+  Read r = { host, self->slot, self->host.pinned[self->slot], size, NULL };
   CUresult status;
 
-  if (size > frame->size) {
+  if (size > self->host.size || size > self->host.pinned_size[self->slot]) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
         "No frame of %" G_GSIZE_FORMAT " bytes in slot %u to read back", size,
         self->slot);
@@ -818,7 +854,8 @@ gst_cl_cuda_exec_download (GstClCudaExec * self, gpointer host, gsize size,
   }
   if (!push (self, error))
     return FALSE;
-  status = self->cu.MemcpyDtoHAsync (frame->pinned, frame->device, size,
+  status =
+      self->cu.MemcpyDtoHAsync ((gpointer) r.pinned, self->host.device, size,
       self->stream);
   pop (self);
   if (status != CUDA_SUCCESS)

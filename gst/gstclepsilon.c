@@ -518,11 +518,12 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   g_clear_pointer (&self->plan, gst_cl_plan_free);
   self->plan = plan;
   gst_cl_plan_set_faults (plan, self->faults);
-  /* CUDA output, or CUDA input whose kernels may run in its context (into
-   * system memory too) */
+  /* CUDA output, or CUDA input whose kernels may run in its context into
+   * system memory (not into a second element's OpenCL memory) */
   gst_cl_epsilon_set_hold (self, out_info,
       gst_cl_caps_in_cuda_memory (outcaps) ||
       (gst_cl_caps_in_cuda_memory (incaps) &&
+          !gst_cl_caps_in_device_memory (outcaps) &&
           gst_cl_cuda_exec_may_run (self->own_queues)));
   self->same_memory = gst_cl_caps_same_memory (incaps, outcaps);
   gst_cl_epsilon_update_settings (self, TRUE);

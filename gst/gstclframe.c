@@ -23,6 +23,7 @@
 #endif
 
 #include "gstclframe-private.h"
+#include "gstcldebug-private.h"
 #include "gstclplane-private.h"
 #include "gstclerror-private.h"
 #include "gstclmemory-private.h"
@@ -489,45 +490,49 @@ gst_cl_frame_open_host_on_cuda (GstClFrame * frame, GstClContext * context,
     const GstVideoInfo * info, GstBuffer * buffer, GstClCudaExec * exec,
     guint slot, GError ** error)
 {
-  guint8 *base = NULL, *ptr, *end;
+  guint8 *base = NULL, *end = NULL, *last;
   guint i, n = GST_VIDEO_INFO_N_PLANES (info);
+  GError *failed = NULL;
+  gsize row_bytes, rows;
   cl_mem mem;
 
   memset (frame, 0, sizeof (*frame));
   frame->context = context;
   frame->buffer = buffer;
   frame->flags = GST_MAP_WRITE;
-  if (!in_one_host_memory (buffer))
-    return FALSE;
-  if (!gst_video_frame_map (&frame->frame, info, buffer, GST_MAP_WRITE)) {
-    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-        "Cannot map an output frame for writing");
-    return FALSE;
-  }
-  frame->frame_mapped = TRUE;
+  /* mapped as any output: every row of every plane within the memory */
+  if (!in_one_host_memory (buffer) || !map_video_frame (frame, info, error))
+    goto not_opened;
+  /* the planes and what lies between them, as they are laid out */
   for (i = 0; i < n; i++) {
-    ptr = GST_VIDEO_FRAME_PLANE_DATA (&frame->frame, i);
-    base = base ? MIN (base, ptr) : ptr;
+    plane_extent (info, i, &row_bytes, &rows);
+    last = frame->planes[i].host + (rows - 1) * frame->planes[i].pitch +
+        row_bytes;
+    base = base ? MIN (base, frame->planes[i].host) : frame->planes[i].host;
+    end = MAX (end, last);
   }
-  /* from the first plane to the memory's end: the planes and what lies
-   * between them, as they are laid out */
-  end = frame->frame.map[0].data + frame->frame.map[0].size;
   frame->exec_host = base;
   frame->exec_host_size = end - base;
   mem = gst_cl_cuda_exec_bind_host_frame (exec, 1, slot,
-      frame->exec_host_size, error);
+      frame->exec_host_size, &failed);
   if (!mem) {
-    gst_cl_frame_close (frame);
-    return FALSE;
+    /* the frame goes through OpenCL instead */
+    GST_CAT_WARNING (gst_cl_placement_debug, "%s", failed->message);
+    g_clear_error (&failed);
+    goto not_opened;
   }
   for (i = 0; i < n; i++) {
-    ptr = GST_VIDEO_FRAME_PLANE_DATA (&frame->frame, i);
-    frame->planes[i] = (GstClPlaneRef) {
-    .kind = GST_CL_PLANE_DEVICE,.mem = mem,.offset = ptr - base,.pitch =
-          GST_VIDEO_FRAME_PLANE_STRIDE (&frame->frame, i)};
+    frame->planes[i].kind = GST_CL_PLANE_DEVICE;
+    frame->planes[i].mem = mem;
+    frame->planes[i].offset = frame->planes[i].host - base;
+    frame->planes[i].host = NULL;
   }
   frame->exec = exec;
   return TRUE;
+
+not_opened:
+  gst_cl_frame_close (frame);
+  return FALSE;
 }
 
 gboolean

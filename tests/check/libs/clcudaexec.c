@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "gstclcudaexec-private.h"
+#include "gstclframe-private.h"
 #include "gstclstage-private.h"
 #include "fixture.h"
 
@@ -283,11 +284,11 @@ GST_START_TEST (test_slots)
 
 GST_END_TEST;
 
-/* Commands of @slot's frame into system memory: written in the slot's own
- * memory, in @host once that frame is waited for. */
+/* Commands of @slot's frame into system memory (a copy of @src, 3 bytes
+ * filled), read back towards @host. */
 static void
-host_frame (GstClCudaExec * exec, guint slot, const guint8 * src, gsize size,
-    guint8 * host)
+host_frame_unmarked (GstClCudaExec * exec, guint slot, const guint8 * src,
+    gsize size, guint8 * host)
 {
   const guint8 eleven = 11;
   GError *error = NULL;
@@ -296,7 +297,6 @@ host_frame (GstClCudaExec * exec, guint slot, const guint8 * src, gsize size,
   in = gst_cl_cuda_exec_bind (exec, 0, (CUdeviceptr) (guintptr) src);
   out = gst_cl_cuda_exec_bind_host_frame (exec, 1, slot, size, &error);
   fail_unless (out != NULL, "%s", error ? error->message : "");
-  fail_unless (out != in);
   memset (host, POISON, size);
   gst_cl_cuda_exec_begin (exec, slot);
   fail_unless (gst_cl_cuda_exec_copy (exec, in, 0, size, out, 0, size, size,
@@ -305,6 +305,15 @@ host_frame (GstClCudaExec * exec, guint slot, const guint8 * src, gsize size,
       "%s", error ? error->message : "");
   fail_unless (gst_cl_cuda_exec_download (exec, host, size, &error), "%s",
       error ? error->message : "");
+}
+
+static void
+host_frame (GstClCudaExec * exec, guint slot, const guint8 * src, gsize size,
+    guint8 * host)
+{
+  GError *error = NULL;
+
+  host_frame_unmarked (exec, slot, src, size, host);
   fail_unless (gst_cl_cuda_exec_mark (exec, &error), "%s",
       error ? error->message : "");
 }
@@ -319,11 +328,12 @@ check_host_frame (const guint8 * src, gsize size, const guint8 * host)
     fail_unless_equals_int (host[x], x >= 4 && x < 7 ? 11 : src[x]);
 }
 
-/* Frames into system memory: each slot's output is written in device
- * memory of its own (the first frame's still unread when the second is
- * written), read back into the host memory only at its slot's wait; a
- * larger frame later in a slot gets larger memory; a read back larger
- * than the slot's memory is refused. */
+/* Frames into system memory: each frame's output is read back into its
+ * host memory only at its slot's wait, from pinned memory of its slot's (the
+ * first frame's still unread when the second is written), and not at a
+ * wait that fails; a larger frame later gets larger memory, and a smaller
+ * one after it writes no more than its own bytes; a read back larger than
+ * the memory is refused. */
 GST_START_TEST (test_host_frame)
 {
   GstClCudaExec *exec = new_exec ();
@@ -350,11 +360,113 @@ GST_START_TEST (test_host_frame)
   fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
       error ? error->message : "");
   check_host_frame (src[1], 96, host[1]);
+  memset (host[0], POISON, sizeof (host[0]));
+  host_frame (exec, 2, src[0], 64, host[0]);
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 2, &error), "%s",
+      error ? error->message : "");
+  check_host_frame (src[0], 64, host[0]);
+  for (x = 64; x < 96; x++)
+    fail_unless_equals_int (host[0][x], POISON);
+
+  /* nothing marked: the wait fails, the host memory is left alone */
+  host_frame_unmarked (exec, 3, src[0], 64, host[0]);
+  fail_if (gst_cl_cuda_exec_wait_mark (exec, 3, &error));
+  fail_unless (error != NULL);
+  g_clear_error (&error);
+  for (x = 0; x < 64; x++)
+    fail_unless_equals_int (host[0][x], POISON);
 
   gst_cl_cuda_exec_begin (exec, 5);
   fail_if (gst_cl_cuda_exec_download (exec, host[0], 96, &error));
   fail_unless (error != NULL);
   g_clear_error (&error);
+  gst_cl_cuda_exec_free (exec);
+}
+
+GST_END_TEST;
+
+/* An NV12 output buffer of 33x17 with a video meta: padded strides and a
+ * gap before the chroma plane; @luma_stride 0 for a meta that does not
+ * fit the memory. */
+static GstBuffer *
+nv12_with_meta (GstVideoInfo * info, gint luma_stride)
+{
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 16, 16 + 48 * 17 + 40 };
+  gint stride[GST_VIDEO_MAX_PLANES] = { luma_stride, 40 };
+  GstBuffer *buffer = gst_buffer_new_allocate (NULL,
+      offset[1] + 40 * 9 + 24, NULL);
+
+  gst_video_info_set_format (info, GST_VIDEO_FORMAT_NV12, 33, 17);
+  if (luma_stride == 0)
+    stride[0] = 48 * 4;
+  gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_NV12, 33, 17, 2, offset, stride);
+  gst_buffer_memset (buffer, 0, POISON, gst_buffer_get_size (buffer));
+  return buffer;
+}
+
+/* An output in system memory opened for the executor: its planes are the
+ * executor's device memory laid out as the buffer's meta says, from its
+ * first plane to its last plane's last row; what the commands write there
+ * lands in each plane's rows of the buffer at the wait. A meta whose rows
+ * do not fit the memory is refused with an error. */
+GST_START_TEST (test_host_frame_layout)
+{
+  GstClCudaExec *exec = new_exec ();
+  const gsize row_bytes[2] = { 33, 34 }, rows[2] = { 17, 9 };
+  guint8 src[2][40 * 17];
+  GstBuffer *buffer;
+  GstVideoInfo info;
+  GstClFrame out;
+  GstMapInfo map;
+  GError *error = NULL;
+  cl_mem in;
+  gsize x, y, i;
+
+  buffer = nv12_with_meta (&info, 48);
+  fail_unless (gst_cl_frame_open_host_on_cuda (&out, fixture_context, &info,
+          buffer, exec, 1, &error), "%s", error ? error->message : "");
+  fail_unless_equals_int (out.exec_host_size, 48 * 17 + 40 + 40 * 8 + 34);
+  fail_unless_equals_int (out.planes[0].offset, 0);
+  fail_unless_equals_int (out.planes[1].offset, 48 * 17 + 40);
+  fail_unless_equals_int (out.planes[0].pitch, 48);
+  fail_unless_equals_int (out.planes[1].pitch, 40);
+  gst_cl_cuda_exec_begin (exec, 1);
+  for (i = 0; i < 2; i++) {
+    for (x = 0; x < sizeof (src[i]); x++)
+      src[i][x] = (guint8) (x * 13 + i * 7 + 1);
+    in = gst_cl_cuda_exec_bind (exec, 0, (CUdeviceptr) (guintptr) src[i]);
+    fail_unless (gst_cl_cuda_exec_copy (exec, in, 0, 40, out.planes[i].mem,
+            out.planes[i].offset, out.planes[i].pitch, row_bytes[i], rows[i],
+            &error), "%s", error ? error->message : "");
+  }
+  fail_unless (gst_cl_frame_download_on_cuda (&out, &error), "%s",
+      error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
+      error ? error->message : "");
+  gst_cl_frame_close (&out);
+  fail_unless (gst_buffer_map (buffer, &map, GST_MAP_READ));
+  for (i = 0; i < 2; i++) {
+    const gsize offset = i == 0 ? 16 : 16 + 48 * 17 + 40;
+    const gsize pitch = i == 0 ? 48 : 40;
+
+    for (y = 0; y < rows[i]; y++)
+      for (x = 0; x < row_bytes[i]; x++)
+        fail_unless_equals_int (map.data[offset + y * pitch + x],
+            src[i][y * 40 + x]);
+  }
+  /* before the first plane, and after the last plane's last row */
+  fail_unless_equals_int (map.data[15], POISON);
+  fail_unless_equals_int (map.data[16 + 48 * 17 + 40 + 40 * 8 + 34], POISON);
+  gst_buffer_unmap (buffer, &map);
+  gst_buffer_unref (buffer);
+
+  buffer = nv12_with_meta (&info, 0);
+  fail_if (gst_cl_frame_open_host_on_cuda (&out, fixture_context, &info,
+          buffer, exec, 1, &error));
+  fail_unless (error != NULL);
+  g_clear_error (&error);
+  gst_buffer_unref (buffer);
   gst_cl_cuda_exec_free (exec);
 }
 
@@ -373,6 +485,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_launch_refused);
   tcase_add_test (tc, test_slots);
   tcase_add_test (tc, test_host_frame);
+  tcase_add_test (tc, test_host_frame_layout);
   return s;
 }
 
