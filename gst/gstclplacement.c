@@ -226,6 +226,8 @@ gst_cl_placement_new (GstClContext * context, const GstVideoInfo * info,
   }
   self->cuda_in = gst_cl_cuda_import_new (context, info, depth);
   self->cuda_out = gst_cl_cuda_import_new (context, info, depth);
+  /* not asked for, or not NVIDIA's OpenCL: never for this format */
+  self->cuda_exec_tried = !gst_cl_cuda_exec_may_run (context);
   if (device_holds_planes (self, error))
     return self;
 failed:
@@ -317,9 +319,7 @@ cuda_exec_for (GstClPlacement * self, GstBuffer * inbuf)
 
   if (self->cuda_exec || self->cuda_exec_tried)
     return self->cuda_exec;
-  /* not asked for, or not NVIDIA's OpenCL: never again for this format */
-  self->cuda_exec_tried = !gst_cl_cuda_exec_may_run (self->context);
-  if (self->cuda_exec_tried || !(context = cuda_context_of (inbuf)))
+  if (!(context = cuda_context_of (inbuf)))
     return NULL;
   self->cuda_exec_tried = TRUE;
   if (!on_gpu_of (self, context)) {
