@@ -155,6 +155,16 @@ cl_mem gst_cl_cuda_exec_bind_host_frame (GstClCudaExec * self, guint which,
 gboolean gst_cl_cuda_exec_download (GstClCudaExec * self, gpointer host,
     gsize size, GError ** error);
 
+/* Frames from system memory: a stand-in (@which, as gst_cl_cuda_exec_bind())
+ * for a copy in device memory of @size bytes at @host, which the frame's
+ * commands read: copied now into pinned memory of @slot's (the slot's last
+ * frame must have been waited for), then to the device on the stream,
+ * before the commands that follow. NULL with @error set where the memory
+ * cannot be had or the copy be enqueued. */
+cl_mem gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self,
+    guint which, guint slot, gconstpointer host, gsize size,
+    GError ** error);
+
 G_END_DECLS
 
 #endif /* __GST_CL_CUDA_EXEC_PRIVATE_H__ */

@@ -72,6 +72,8 @@ typedef gpointer CUevent;
           gsize n, CUstream stream)) \
   X (MemcpyHtoD, "cuMemcpyHtoD_v2", (CUdeviceptr dst, gconstpointer src, \
           gsize size)) \
+  X (MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", (CUdeviceptr dst, \
+          gconstpointer src, gsize size, CUstream stream)) \
   X (MemcpyDtoH, "cuMemcpyDtoH_v2", (gpointer dst, CUdeviceptr src, \
           gsize size)) \
   X (MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", (gpointer dst, \
@@ -123,10 +125,11 @@ typedef struct
   cl_event done;                /* our reference, or NULL */
 } Read;
 
-/* Memory of frames into system memory, made at first use: the device
- * memory the commands write (one for every slot: the commands run in
- * order on one stream, each frame's read back before the next frame's
- * writes), and the pinned memory of a slot that it is read back into. */
+/* Memory of frames in system memory, made at first use: the device memory
+ * the commands write or read (one for every slot: the commands run in
+ * order on one stream, each frame's copy to or from the host before or
+ * after the next frame's commands), and the pinned memory of a slot that
+ * it is copied through. */
 typedef struct
 {
   gsize size;
@@ -154,7 +157,8 @@ struct _GstClCudaExec
   gsize bounce_used[GST_CL_CUDA_EXEC_SLOTS];
   guint slot;                   /* the frame's (gst_cl_cuda_exec_begin()) */
   CUevent marks[GST_CL_CUDA_EXEC_SLOTS];        /* made at first use */
-  HostFrames host;
+  HostFrames host;              /* outputs */
+  HostFrames host_in;           /* inputs */
 };
 
 gboolean
@@ -333,18 +337,18 @@ gst_cl_cuda_exec_sync (GstClCudaExec * self, GError ** error)
   return ok;
 }
 
-/* Frees the memory of frames into system memory, in the pushed context. */
+/* Frees the memory of @frames, in the pushed context. */
 static void
-drop_host_frames (GstClCudaExec * self)
+drop_host_frames (GstClCudaExec * self, HostFrames * frames)
 {
   guint i;
 
-  if (self->host.device)
-    self->cu.MemFree (self->host.device);
+  if (frames->device)
+    self->cu.MemFree (frames->device);
   for (i = 0; i < GST_CL_CUDA_EXEC_SLOTS; i++)
-    if (self->host.pinned[i])
-      self->cu.MemFreeHost (self->host.pinned[i]);
-  memset (&self->host, 0, sizeof (self->host));
+    if (frames->pinned[i])
+      self->cu.MemFreeHost (frames->pinned[i]);
+  memset (frames, 0, sizeof (*frames));
 }
 
 /* Frees the twins, in the pushed context. */
@@ -419,7 +423,8 @@ gst_cl_cuda_exec_free (GstClCudaExec * self)
       self->cu.ModuleUnload (g_array_index (self->modules, Module, i).module);
     if (self->bounce)
       self->cu.MemFreeHost (self->bounce);
-    drop_host_frames (self);
+    drop_host_frames (self, &self->host);
+    drop_host_frames (self, &self->host_in);
     for (i = 0; i < GST_CL_CUDA_EXEC_SLOTS; i++)
       if (self->marks[i])
         self->cu.EventDestroy (self->marks[i]);
@@ -776,45 +781,37 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
 
 /* ---- Frames into system memory ------------------------------------------ */
 
-/* The device memory for frames into system memory, of @size bytes at least,
- * in the pushed context. Made larger only once the stream is idle: frames
- * in flight in other slots still read it back. */
+/* The device memory of @frames, of @size bytes at least, and @slot's pinned
+ * memory (the slot's last frame has been waited for), in the pushed
+ * context. The device memory is made larger only once the stream is idle:
+ * frames in flight in other slots may still use it. */
 static CUresult
-host_device_memory (GstClCudaExec * self, gsize size)
+host_memory (GstClCudaExec * self, HostFrames * frames, guint slot, gsize size)
 {
-  CUresult status;
+  CUresult status = CUDA_SUCCESS;
 
-  if (self->host.size >= size)
+  if (frames->size < size) {
+    status = self->cu.StreamSynchronize (self->stream);
+    if (status != CUDA_SUCCESS)
+      return status;
+    if (frames->device)
+      self->cu.MemFree (frames->device);
+    frames->device = 0;
+    frames->size = 0;
+    status = self->cu.MemAlloc (&frames->device, size);
+    if (status != CUDA_SUCCESS)
+      return status;
+    frames->size = size;
+  }
+  if (frames->pinned_size[slot] >= size)
     return CUDA_SUCCESS;
-  status = self->cu.StreamSynchronize (self->stream);
-  if (status != CUDA_SUCCESS)
-    return status;
-  if (self->host.device)
-    self->cu.MemFree (self->host.device);
-  self->host.device = 0;
-  self->host.size = 0;
-  status = self->cu.MemAlloc (&self->host.device, size);
+  if (frames->pinned[slot])
+    self->cu.MemFreeHost (frames->pinned[slot]);
+  frames->pinned[slot] = NULL;
+  frames->pinned_size[slot] = 0;
+  status = self->cu.MemAllocHost ((gpointer *) & frames->pinned[slot], size);
   if (status == CUDA_SUCCESS)
-    self->host.size = size;
-  return status;
-}
-
-/* @slot's pinned memory, of @size bytes at least, in the pushed context;
- * the slot's last frame has been waited for. */
-static CUresult
-host_pinned_memory (GstClCudaExec * self, guint slot, gsize size)
-{
-  CUresult status;
-
-  if (self->host.pinned_size[slot] >= size)
-    return CUDA_SUCCESS;
-  if (self->host.pinned[slot])
-    self->cu.MemFreeHost (self->host.pinned[slot]);
-  self->host.pinned[slot] = NULL;
-  self->host.pinned_size[slot] = 0;
-  status = self->cu.MemAllocHost ((gpointer *) & self->host.pinned[slot], size);
-  if (status == CUDA_SUCCESS)
-    self->host.pinned_size[slot] = size;
+    frames->pinned_size[slot] = size;
   return status;
 }
 
@@ -827,9 +824,7 @@ gst_cl_cuda_exec_bind_host_frame (GstClCudaExec * self, guint which,
   g_return_val_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS, NULL);
   if (!push (self, error))
     return NULL;
-  status = host_device_memory (self, size);
-  if (status == CUDA_SUCCESS)
-    status = host_pinned_memory (self, slot, size);
+  status = host_memory (self, &self->host, slot, size);
   pop (self);
   if (status != CUDA_SUCCESS) {
     gst_cl_cuda_set_error (error, status, "cuMemAlloc (frame for system "
@@ -862,4 +857,30 @@ gst_cl_cuda_exec_download (GstClCudaExec * self, gpointer host, gsize size,
     return gst_cl_cuda_set_error (error, status, "cuMemcpyDtoHAsync (frame)");
   g_array_append_val (self->reads, r);
   return TRUE;
+}
+
+cl_mem
+gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self, guint which,
+    guint slot, gconstpointer host, gsize size, GError ** error)
+{
+  HostFrames *frames = &self->host_in;
+  CUresult status;
+
+  g_return_val_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS, NULL);
+  if (!push (self, error))
+    return NULL;
+  status = host_memory (self, frames, slot, size);
+  if (status == CUDA_SUCCESS) {
+    /* the slot's last frame has been waited for: its copy is done */
+    memcpy (frames->pinned[slot], host, size);
+    status = self->cu.MemcpyHtoDAsync (frames->device, frames->pinned[slot],
+        size, self->stream);
+  }
+  pop (self);
+  if (status != CUDA_SUCCESS) {
+    gst_cl_cuda_set_error (error, status, "cuMemcpyHtoDAsync (frame from "
+        "system memory)");
+    return NULL;
+  }
+  return gst_cl_cuda_exec_bind (self, which, frames->device);
 }

@@ -68,6 +68,11 @@ gchar *gst_cl_cuda_follow_upstream (GstElement * element,
 gboolean gst_cl_cuda_context_ordinal (GstContext * cuda_context,
     guint * ordinal);
 
+/* The CUcontext of the GstCudaContext in @cuda_context
+ * (gst_cuda_context_get_handle() of libgstcuda), or NULL. It lives as long
+ * as that GstCudaContext. */
+CUcontext gst_cl_cuda_context_handle (GstContext * cuda_context);
+
 /* A GstCudaBufferPool of libgstcuda for the GstCudaContext that
  * @cuda_context (of GST_CL_CUDA_CONTEXT_TYPE) holds, or NULL where either
  * is missing. */

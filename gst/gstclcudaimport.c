@@ -130,6 +130,21 @@ gst_cl_cuda_context_ordinal (GstContext * cuda_context, guint * ordinal)
   return TRUE;
 }
 
+CUcontext
+gst_cl_cuda_context_handle (GstContext * cuda_context)
+{
+  const GstStructure *s = gst_context_get_structure (cuda_context);
+  const GValue *value = gst_structure_get_value (s, GST_CL_CUDA_CONTEXT_TYPE);
+  CUcontext (*get_handle) (gpointer context) =
+      gst_cl_gstcuda_symbol ("gst_cuda_context_get_handle");
+  GObject *object;
+
+  if (!get_handle || !value || !G_VALUE_HOLDS_OBJECT (value) ||
+      !(object = g_value_get_object (value)))
+    return NULL;
+  return get_handle (object);
+}
+
 static gboolean
 device_has_uuid (cl_device_id device, gpointer uuid)
 {

@@ -480,6 +480,26 @@ gst_cl_epsilon_fixate_caps (GstBaseTransform * trans,
       direction, caps, othercaps);
 }
 
+/* For frames in system memory (@incaps) on NVIDIA's OpenCL, the CUDA
+ * context of the decoder upstream, found at start, where there is one: the
+ * frames' kernels may run in it (gst_cl_placement_set_cuda_context()). */
+static CUcontext
+upstream_cuda_context (GstClEpsilon * self, GstCaps * incaps)
+{
+  GstContext *found;
+  CUcontext handle;
+
+  if (gst_cl_caps_in_cuda_memory (incaps) ||
+      gst_cl_caps_in_device_memory (incaps) ||
+      !gst_cl_cuda_exec_may_run (self->own_queues) ||
+      !(found = gst_cl_cuda_get_context (GST_ELEMENT (self),
+              &self->cuda_context, FALSE)))
+    return NULL;
+  handle = gst_cl_cuda_context_handle (found);
+  gst_context_unref (found);
+  return handle;
+}
+
 /* Builds the plan for the new format, beside the old one, which stays if
  * these caps fail: GstBaseTransform then keeps the previous caps, and does
  * not call set_info again when they come back. */
@@ -489,6 +509,7 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
 {
   GstClEpsilon *self = GST_CL_EPSILON (vfilter);
   GError *error = NULL;
+  CUcontext upstream;
   GstClPlan *plan;
   guint depth;
 
@@ -518,11 +539,14 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   g_clear_pointer (&self->plan, gst_cl_plan_free);
   self->plan = plan;
   gst_cl_plan_set_faults (plan, self->faults);
-  /* CUDA output, or CUDA input whose kernels may run in its context into
-   * system memory (not into a second element's OpenCL memory) */
+  upstream = upstream_cuda_context (self, incaps);
+  gst_cl_plan_set_cuda_context (plan, upstream);
+  /* CUDA output, or input whose kernels may run in a CUDA context (CUDA
+   * memory, or system memory from a CUDA decoder) into system memory (not
+   * into a second element's OpenCL memory) */
   gst_cl_epsilon_set_hold (self, out_info,
       gst_cl_caps_in_cuda_memory (outcaps) ||
-      (gst_cl_caps_in_cuda_memory (incaps) &&
+      ((upstream || gst_cl_caps_in_cuda_memory (incaps)) &&
           !gst_cl_caps_in_device_memory (outcaps) &&
           gst_cl_cuda_exec_may_run (self->own_queues)));
   self->same_memory = gst_cl_caps_same_memory (incaps, outcaps);

@@ -114,11 +114,11 @@ typedef struct
   gboolean commit_started;      /* its copy back is enqueued */
   gboolean commit_failed;       /* ... or failed to be */
   /* A CUDA frame whose planes the executor's commands take where they are
-   * (gst_cl_frame_open_on_cuda(); not owned), or an output in system
-   * memory that they write in device memory of theirs first
+   * (gst_cl_frame_open_on_cuda(); not owned), or a frame in system
+   * memory that they read or write in device memory of theirs
    * (gst_cl_frame_open_host_on_cuda()), or NULL */
   GstClCudaExec *exec;
-  /* that output's host memory, from its first plane's start, and size */
+  /* that frame's host memory, from its first plane's start, and size */
   guint8 *exec_host;
   gsize exec_host_size;
 } GstClFrame;
@@ -151,17 +151,20 @@ gboolean gst_cl_frame_open_on_cuda (GstClFrame * frame,
     GstClContext * context, const GstVideoInfo * info, GstBuffer * buffer,
     GstMapFlags flags, GstClCudaExec * exec, guint which, GError ** error);
 
-/* Opens @buffer, an output frame in one memory of system memory (no CUDA
- * memory, nor an OpenCL buffer in device memory), for @exec's commands:
- * its planes are DEVICE planes of @exec's stand-in 1 bound to the device
- * memory of @slot (gst_cl_cuda_exec_bind_host_frame()), laid out as in
- * @buffer, which is mapped for writing until closed;
+/* Opens @buffer, a frame in one memory of system memory (no CUDA memory,
+ * nor an OpenCL buffer in device memory), for @exec's commands: its planes
+ * are DEVICE planes of the executor's device memory, laid out as in
+ * @buffer, which is mapped for @flags until closed. For GST_MAP_READ (an
+ * input, stand-in 0) its contents are copied there now (through @slot's
+ * pinned memory, gst_cl_cuda_exec_upload_host_frame()); for GST_MAP_WRITE
+ * (an output, stand-in 1, gst_cl_cuda_exec_bind_host_frame())
  * gst_cl_frame_download_on_cuda() reads them back into it. FALSE with
- * @error unset where @buffer is not such memory (open it as usual then),
- * or set where it cannot be mapped or the device memory be had. */
+ * @error unset where @buffer is not such memory, or the executor's memory
+ * cannot be had (open it as usual then), or set where it cannot be
+ * mapped. */
 gboolean gst_cl_frame_open_host_on_cuda (GstClFrame * frame,
     GstClContext * context, const GstVideoInfo * info, GstBuffer * buffer,
-    GstClCudaExec * exec, guint slot, GError ** error);
+    GstMapFlags flags, GstClCudaExec * exec, guint slot, GError ** error);
 
 /* After the frame's last command that writes @frame, opened by
  * gst_cl_frame_open_host_on_cuda(): its read back into its host memory

@@ -487,8 +487,8 @@ in_one_host_memory (GstBuffer * buffer)
 
 gboolean
 gst_cl_frame_open_host_on_cuda (GstClFrame * frame, GstClContext * context,
-    const GstVideoInfo * info, GstBuffer * buffer, GstClCudaExec * exec,
-    guint slot, GError ** error)
+    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags,
+    GstClCudaExec * exec, guint slot, GError ** error)
 {
   guint8 *base = NULL, *end = NULL, *last;
   guint i, n = GST_VIDEO_INFO_N_PLANES (info);
@@ -499,8 +499,8 @@ gst_cl_frame_open_host_on_cuda (GstClFrame * frame, GstClContext * context,
   memset (frame, 0, sizeof (*frame));
   frame->context = context;
   frame->buffer = buffer;
-  frame->flags = GST_MAP_WRITE;
-  /* mapped as any output: every row of every plane within the memory */
+  frame->flags = flags;
+  /* mapped as any frame: every row of every plane within the memory */
   if (!in_one_host_memory (buffer) || !map_video_frame (frame, info, error))
     goto not_opened;
   /* the planes and what lies between them, as they are laid out */
@@ -513,7 +513,9 @@ gst_cl_frame_open_host_on_cuda (GstClFrame * frame, GstClContext * context,
   }
   frame->exec_host = base;
   frame->exec_host_size = end - base;
-  mem = gst_cl_cuda_exec_bind_host_frame (exec, 1, slot,
+  mem = (flags & GST_MAP_WRITE) ? gst_cl_cuda_exec_bind_host_frame (exec, 1,
+      slot, frame->exec_host_size, &failed) :
+      gst_cl_cuda_exec_upload_host_frame (exec, 0, slot, frame->exec_host,
       frame->exec_host_size, &failed);
   if (!mem) {
     /* the frame goes through OpenCL instead */
@@ -538,7 +540,7 @@ not_opened:
 gboolean
 gst_cl_frame_download_on_cuda (GstClFrame * frame, GError ** error)
 {
-  if (!frame->exec || !frame->exec_host)
+  if (!frame->exec || !frame->exec_host || !(frame->flags & GST_MAP_WRITE))
     return TRUE;
   return gst_cl_cuda_exec_download (frame->exec, frame->exec_host,
       frame->exec_host_size, error);

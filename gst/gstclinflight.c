@@ -583,8 +583,9 @@ hold_input (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * in)
     slot->copied_in_slot = in->cuda_slot;
   }
   /* a CUDA frame that the kernels read where it is: its memory not
-   * handed back to the decoder before they are done */
-  if (!in->all_cl_memory && !in->exec) {
+   * handed back to the decoder before they are done (a frame in system
+   * memory was copied for them) */
+  if (!in->all_cl_memory && (!in->exec || in->exec_host)) {
     gst_cl_frame_close (in);
     return;
   }

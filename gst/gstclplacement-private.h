@@ -89,6 +89,14 @@ gboolean gst_cl_placement_open (GstClPlacement * self, guint slot,
     GstBuffer * inbuf, GstBuffer * outbuf, GstClFrame * in, GstClFrame * out,
     GError ** error);
 
+/* @context (may be NULL): the CUDA context of the decoder upstream, where
+ * frames come in system memory from one; on NVIDIA's OpenCL device of its
+ * GPU, their commands then run in it too (gstclcudaexec-private.h), so that
+ * the GPU does not give that context and OpenCL's turns. Before the first
+ * frame. */
+void gst_cl_placement_set_cuda_context (GstClPlacement * self,
+    CUcontext context);
+
 /* Waits for the executor's commands, if any (gst_cl_cuda_exec_sync()),
  * whatever their outcome: every read back of theirs is then complete. */
 void gst_cl_placement_sync_cuda (GstClPlacement * self);

@@ -72,6 +72,9 @@ struct _GstClPlacement
    * first such frame), where asked for (gst_cl_cuda_exec_wanted()) */
   GstClCudaExec *cuda_exec;
   gboolean cuda_exec_tried;
+  /* the CUDA context upstream, where frames in system memory come from
+   * one (gst_cl_placement_set_cuda_context()), or NULL */
+  CUcontext upstream_cuda;
   gboolean last_on_cuda;        /* the last frame was the executor's */
 };
 
@@ -319,7 +322,10 @@ cuda_exec_for (GstClPlacement * self, GstBuffer * inbuf)
 
   if (self->cuda_exec || self->cuda_exec_tried)
     return self->cuda_exec;
+  /* a CUDA frame's own context, or for system memory the one upstream */
   if (!(context = cuda_context_of (inbuf)))
+    context = self->upstream_cuda;
+  if (!context)
     return NULL;
   self->cuda_exec_tried = TRUE;
   if (!on_gpu_of (self, context)) {
@@ -354,18 +360,26 @@ open_on_cuda (GstClPlacement * self, guint slot, GstBuffer * inbuf,
   if (!gst_cl_frame_open_on_cuda (out, self->context, &self->info, outbuf,
           GST_MAP_WRITE, exec, 1, &failed) && (failed ||
           !gst_cl_frame_open_host_on_cuda (out, self->context, &self->info,
-              outbuf, exec, slot, &failed))) {
+              outbuf, GST_MAP_WRITE, exec, slot, &failed))) {
     if (failed)
       g_propagate_error (error, failed);
     return FALSE;
   }
   if (gst_cl_frame_open_on_cuda (in, self->context, &self->info, inbuf,
-          GST_MAP_READ, exec, 0, &failed))
+          GST_MAP_READ, exec, 0, &failed) || (!failed &&
+          gst_cl_frame_open_host_on_cuda (in, self->context, &self->info,
+              inbuf, GST_MAP_READ, exec, slot, &failed)))
     return TRUE;
   gst_cl_frame_close (out);
   if (failed)
     g_propagate_error (error, failed);
   return FALSE;
+}
+
+void
+gst_cl_placement_set_cuda_context (GstClPlacement * self, CUcontext context)
+{
+  self->upstream_cuda = context;
 }
 
 void

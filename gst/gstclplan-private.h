@@ -134,6 +134,10 @@ void gst_cl_plan_set_settings (GstClPlan * plan,
  * slot. */
 void gst_cl_plan_set_hold_cuda (GstClPlan * plan, gboolean hold);
 
+/* The CUDA context upstream for frames in system memory
+ * (gst_cl_placement_set_cuda_context()). */
+void gst_cl_plan_set_cuda_context (GstClPlan * plan, CUcontext context);
+
 /* Whether @outbuf, the output of a frame, is not written yet: it may go
  * downstream only after gst_cl_plan_complete(). */
 gboolean gst_cl_plan_holds (GstClPlan * plan, GstBuffer * outbuf);

@@ -324,6 +324,12 @@ gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
 }
 
 void
+gst_cl_plan_set_cuda_context (GstClPlan * self, CUcontext context)
+{
+  gst_cl_placement_set_cuda_context (self->placement, context);
+}
+
+void
 gst_cl_plan_set_hold_cuda (GstClPlan * self, gboolean hold)
 {
   gst_cl_in_flight_set_hold_cuda (self->in_flight, hold);
@@ -1029,8 +1035,10 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
       dct_planes (self), ok && share_untouched, &planes);
   gst_cl_in_flight_queues (self->in_flight, &in, &out, &q);
   /* an output in system memory read back from the executor's memory */
-  if (q.cuda)
+  if (q.cuda) {
+    frame->transfers.upload_bytes += in.exec_host_size;
     frame->transfers.download_bytes += out.exec_host_size;
+  }
   ok = ok && gst_cl_in_flight_acquire (&q, &in, &out, error) &&
       enqueue_frame (self, &q, &in, &out, &planes, &frame->transfers, error);
   ok = gst_cl_in_flight_end (self->in_flight, &q, ok, &in, &out,

@@ -107,6 +107,8 @@ FORWARD (cuMemcpyDtoHAsync_v2, FALSE, (gpointer dst, guint64 src, gsize size,
         gpointer stream), (dst, src, size, stream));
 FORWARD (cuMemcpyHtoD_v2, FALSE, (guint64 dst, gconstpointer src,
         gsize size), (dst, src, size));
+FORWARD (cuMemcpyHtoDAsync_v2, FALSE, (guint64 dst, gconstpointer src,
+        gsize size, gpointer stream), (dst, src, size, stream));
 FORWARD (cuMemAlloc_v2, FALSE, (guint64 * ptr, gsize size), (ptr, size));
 FORWARD (cuModuleLoadData, FALSE, (gpointer * module, gconstpointer image),
     (module, image));

@@ -385,20 +385,26 @@ GST_START_TEST (test_host_frame)
 
 GST_END_TEST;
 
-/* An NV12 output buffer of 33x17 with a video meta: padded strides and a
- * gap before the chroma plane; @luma_stride 0 for a meta that does not
- * fit the memory. */
+/* The NV12 33x17 frame of nv12_with_meta(): each plane's bytes a row, rows,
+ * offset and stride (padded, with a gap before the chroma plane), and the
+ * bytes from its first plane to its last plane's last row. */
+static const gsize nv12_row_bytes[2] = { 33, 34 }, nv12_rows[2] = { 17, 9 };
+static const gsize nv12_offset[2] = { 16, 16 + 48 * 17 + 40 };
+static const gsize nv12_pitch[2] = { 48, 40 };
+
+#define NV12_SPAN (48 * 17 + 40 + 40 * 8 + 34)
+
+/* A buffer of that frame with its video meta, filled with POISON; with
+ * @fits FALSE, a meta whose luma rows do not fit the memory. */
 static GstBuffer *
-nv12_with_meta (GstVideoInfo * info, gint luma_stride)
+nv12_with_meta (GstVideoInfo * info, gboolean fits)
 {
-  gsize offset[GST_VIDEO_MAX_PLANES] = { 16, 16 + 48 * 17 + 40 };
-  gint stride[GST_VIDEO_MAX_PLANES] = { luma_stride, 40 };
+  gsize offset[GST_VIDEO_MAX_PLANES] = { nv12_offset[0], nv12_offset[1] };
+  gint stride[GST_VIDEO_MAX_PLANES] = { fits ? 48 : 48 * 4, 40 };
   GstBuffer *buffer = gst_buffer_new_allocate (NULL,
-      offset[1] + 40 * 9 + 24, NULL);
+      nv12_offset[1] + 40 * 9 + 24, NULL);
 
   gst_video_info_set_format (info, GST_VIDEO_FORMAT_NV12, 33, 17);
-  if (luma_stride == 0)
-    stride[0] = 48 * 4;
   gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
       GST_VIDEO_FORMAT_NV12, 33, 17, 2, offset, stride);
   gst_buffer_memset (buffer, 0, POISON, gst_buffer_get_size (buffer));
@@ -413,7 +419,6 @@ nv12_with_meta (GstVideoInfo * info, gint luma_stride)
 GST_START_TEST (test_host_frame_layout)
 {
   GstClCudaExec *exec = new_exec ();
-  const gsize row_bytes[2] = { 33, 34 }, rows[2] = { 17, 9 };
   guint8 src[2][40 * 17];
   GstBuffer *buffer;
   GstVideoInfo info;
@@ -423,22 +428,22 @@ GST_START_TEST (test_host_frame_layout)
   cl_mem in;
   gsize x, y, i;
 
-  buffer = nv12_with_meta (&info, 48);
+  buffer = nv12_with_meta (&info, TRUE);
   fail_unless (gst_cl_frame_open_host_on_cuda (&out, fixture_context, &info,
-          buffer, exec, 1, &error), "%s", error ? error->message : "");
-  fail_unless_equals_int (out.exec_host_size, 48 * 17 + 40 + 40 * 8 + 34);
-  fail_unless_equals_int (out.planes[0].offset, 0);
-  fail_unless_equals_int (out.planes[1].offset, 48 * 17 + 40);
-  fail_unless_equals_int (out.planes[0].pitch, 48);
-  fail_unless_equals_int (out.planes[1].pitch, 40);
+          buffer, GST_MAP_WRITE, exec, 1, &error), "%s",
+      error ? error->message : "");
+  fail_unless_equals_int (out.exec_host_size, NV12_SPAN);
   gst_cl_cuda_exec_begin (exec, 1);
   for (i = 0; i < 2; i++) {
+    fail_unless_equals_int (out.planes[i].offset,
+        nv12_offset[i] - nv12_offset[0]);
+    fail_unless_equals_int (out.planes[i].pitch, nv12_pitch[i]);
     for (x = 0; x < sizeof (src[i]); x++)
       src[i][x] = (guint8) (x * 13 + i * 7 + 1);
     in = gst_cl_cuda_exec_bind (exec, 0, (CUdeviceptr) (guintptr) src[i]);
     fail_unless (gst_cl_cuda_exec_copy (exec, in, 0, 40, out.planes[i].mem,
-            out.planes[i].offset, out.planes[i].pitch, row_bytes[i], rows[i],
-            &error), "%s", error ? error->message : "");
+            out.planes[i].offset, out.planes[i].pitch, nv12_row_bytes[i],
+            nv12_rows[i], &error), "%s", error ? error->message : "");
   }
   fail_unless (gst_cl_frame_download_on_cuda (&out, &error), "%s",
       error ? error->message : "");
@@ -446,26 +451,72 @@ GST_START_TEST (test_host_frame_layout)
       error ? error->message : "");
   gst_cl_frame_close (&out);
   fail_unless (gst_buffer_map (buffer, &map, GST_MAP_READ));
-  for (i = 0; i < 2; i++) {
-    const gsize offset = i == 0 ? 16 : 16 + 48 * 17 + 40;
-    const gsize pitch = i == 0 ? 48 : 40;
-
-    for (y = 0; y < rows[i]; y++)
-      for (x = 0; x < row_bytes[i]; x++)
-        fail_unless_equals_int (map.data[offset + y * pitch + x],
-            src[i][y * 40 + x]);
-  }
+  for (i = 0; i < 2; i++)
+    for (y = 0; y < nv12_rows[i]; y++)
+      for (x = 0; x < nv12_row_bytes[i]; x++)
+        fail_unless_equals_int (map.data[nv12_offset[i] + y * nv12_pitch[i] +
+                x], src[i][y * 40 + x]);
   /* before the first plane, and after the last plane's last row */
-  fail_unless_equals_int (map.data[15], POISON);
-  fail_unless_equals_int (map.data[16 + 48 * 17 + 40 + 40 * 8 + 34], POISON);
+  fail_unless_equals_int (map.data[nv12_offset[0] - 1], POISON);
+  fail_unless_equals_int (map.data[nv12_offset[0] + NV12_SPAN], POISON);
   gst_buffer_unmap (buffer, &map);
   gst_buffer_unref (buffer);
 
-  buffer = nv12_with_meta (&info, 0);
+  buffer = nv12_with_meta (&info, FALSE);
   fail_if (gst_cl_frame_open_host_on_cuda (&out, fixture_context, &info,
-          buffer, exec, 1, &error));
+          buffer, GST_MAP_WRITE, exec, 1, &error));
   fail_unless (error != NULL);
   g_clear_error (&error);
+  gst_buffer_unref (buffer);
+  gst_cl_cuda_exec_free (exec);
+}
+
+GST_END_TEST;
+
+/* An input in system memory opened for the executor: its planes are a copy
+ * in the executor's device memory, laid out as the buffer's meta says, which
+ * the commands read: each plane's rows, copied out of it, are the buffer's;
+ * nothing is read back. */
+GST_START_TEST (test_host_frame_input)
+{
+  GstClCudaExec *exec = new_exec ();
+  guint8 dst[2][34 * 17];
+  GstBuffer *buffer;
+  GstVideoInfo info;
+  GstClFrame in;
+  GstMapInfo map;
+  GError *error = NULL;
+  cl_mem out;
+  gsize x, y, i;
+
+  buffer = nv12_with_meta (&info, TRUE);
+  fail_unless (gst_buffer_map (buffer, &map, GST_MAP_WRITE));
+  for (x = 0; x < map.size; x++)
+    map.data[x] = (guint8) (x * 11 + 5);
+  gst_buffer_unmap (buffer, &map);
+  gst_cl_cuda_exec_begin (exec, 4);
+  fail_unless (gst_cl_frame_open_host_on_cuda (&in, fixture_context, &info,
+          buffer, GST_MAP_READ, exec, 4, &error), "%s",
+      error ? error->message : "");
+  fail_unless_equals_int (in.exec_host_size, NV12_SPAN);
+  for (i = 0; i < 2; i++) {
+    out = gst_cl_cuda_exec_bind (exec, 1, (CUdeviceptr) (guintptr) dst[i]);
+    fail_unless (gst_cl_cuda_exec_copy (exec, in.planes[i].mem,
+            in.planes[i].offset, in.planes[i].pitch, out, 0,
+            nv12_row_bytes[i], nv12_row_bytes[i], nv12_rows[i], &error),
+        "%s", error ? error->message : "");
+  }
+  fail_unless (gst_cl_frame_download_on_cuda (&in, &error));
+  fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
+      error ? error->message : "");
+  gst_cl_frame_close (&in);
+  fail_unless (gst_buffer_map (buffer, &map, GST_MAP_READ));
+  for (i = 0; i < 2; i++)
+    for (y = 0; y < nv12_rows[i]; y++)
+      for (x = 0; x < nv12_row_bytes[i]; x++)
+        fail_unless_equals_int (dst[i][y * nv12_row_bytes[i] + x],
+            map.data[nv12_offset[i] + y * nv12_pitch[i] + x]);
+  gst_buffer_unmap (buffer, &map);
   gst_buffer_unref (buffer);
   gst_cl_cuda_exec_free (exec);
 }
@@ -486,6 +537,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_slots);
   tcase_add_test (tc, test_host_frame);
   tcase_add_test (tc, test_host_frame_layout);
+  tcase_add_test (tc, test_host_frame_input);
   return s;
 }
 

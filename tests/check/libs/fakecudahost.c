@@ -73,6 +73,8 @@ G_MODULE_EXPORT int cuMemsetD32Async (guint64 ptr, guint32 value, gsize n,
 G_MODULE_EXPORT int cuMemcpyHtoD_v2 (guint64 dst, gconstpointer src,
     gsize size);
 G_MODULE_EXPORT int cuMemcpyDtoH_v2 (gpointer dst, guint64 src, gsize size);
+G_MODULE_EXPORT int cuMemcpyHtoDAsync_v2 (guint64 dst, gconstpointer src,
+    gsize size, gpointer stream);
 G_MODULE_EXPORT int cuMemcpyDtoHAsync_v2 (gpointer dst, guint64 src,
     gsize size, gpointer stream);
 G_MODULE_EXPORT int cuMemcpy2DAsync_v2 (const Copy2D * copy, gpointer stream);
@@ -157,6 +159,13 @@ cuMemcpyDtoH_v2 (gpointer dst, guint64 src, gsize size)
 {
   memcpy (dst, (gconstpointer) (guintptr) src, size);
   return 0;
+}
+
+int
+cuMemcpyHtoDAsync_v2 (guint64 dst, gconstpointer src, gsize size,
+    gpointer stream)
+{
+  return cuMemcpyHtoD_v2 (dst, src, size);
 }
 
 int
