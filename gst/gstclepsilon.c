@@ -605,7 +605,7 @@ gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
     return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
         decide_query, query);
   return gst_cl_allocation_propose (self->own_queues, decide_query, query,
-      self->faults);
+      self->faults, self->held_frames);
 }
 
 static gboolean

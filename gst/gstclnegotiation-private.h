@@ -75,10 +75,12 @@ GstCaps *gst_cl_caps_keep_peer_memory (GstPad * srcpad, GstCaps * incaps,
 
 /* Rule 3: answers an ALLOCATION query from upstream with our pool and the
  * video meta, and the crop meta where @decide_query (downstream's answer)
- * has it; failures of the pool's frames upstream go to @faults. FALSE for
- * caps the element cannot filter. */
+ * has it; failures of the pool's frames upstream go to @faults. For CUDA
+ * caps, no pool but the @held input frames the element keeps
+ * (gstclepsilonheld.c). FALSE for caps the element cannot filter. */
 gboolean gst_cl_allocation_propose (GstClContext * context,
-    GstQuery * decide_query, GstQuery * query, GstClFaults * faults);
+    GstQuery * decide_query, GstQuery * query, GstClFaults * faults,
+    guint held);
 
 /* Rule 4: puts our pool for the caps of @query (downstream's answer) first
  * in it, its frames' failures going to @faults; for CUDA caps, downstream's

@@ -198,7 +198,7 @@ create_pool (GstClContext * context, GstCaps * caps, guint size, guint min,
 
 gboolean
 gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
-    GstQuery * query, GstClFaults * faults)
+    GstQuery * query, GstClFaults * faults, guint held)
 {
   GstBufferPool *pool;
   GstVideoInfo info;
@@ -213,8 +213,11 @@ gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
     return FALSE;
   /* NVIDIA's decoders use a pool from downstream only if it is a
    * GstCudaBufferPool, which the element cannot make without libgstcuda:
-   * they allocate their own. */
+   * they allocate their own, with room for the frames the element holds
+   * where they read it (no pool, a minimum). */
   if (gst_cl_caps_in_cuda_memory (caps)) {
+    if (held > 0)
+      gst_query_add_allocation_pool (query, NULL, info.size, held, 0);
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
     return TRUE;
   }

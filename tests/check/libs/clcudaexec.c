@@ -35,6 +35,7 @@
 
 #include "gstclcudaexec-private.h"
 #include "gstclframe-private.h"
+#include "gstclnegotiation-private.h"
 #include "gstclstage-private.h"
 #include "fixture.h"
 
@@ -523,6 +524,40 @@ GST_START_TEST (test_host_frame_input)
 
 GST_END_TEST;
 
+/* The answer to a decoder's ALLOCATION query for CUDA caps: no pool (the
+ * decoders take only their own kind), the video meta, and where the
+ * element holds frames in flight (their memory read where it is), that
+ * many as the minimum. */
+GST_START_TEST (test_propose_held)
+{
+  GstCaps *caps = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),"
+      "format=NV12,width=64,height=32,framerate=25/1");
+  guint held, size, min, max;
+  GstBufferPool *pool;
+  GstQuery *query;
+
+  for (held = 0; held <= 3; held += 3) {
+    query = gst_query_new_allocation (caps, TRUE);
+    fail_unless (gst_cl_allocation_propose (fixture_context, NULL, query,
+            NULL, held));
+    fail_unless (gst_query_find_allocation_meta (query,
+            GST_VIDEO_META_API_TYPE, NULL));
+    fail_unless_equals_int (gst_query_get_n_allocation_pools (query),
+        held > 0 ? 1 : 0);
+    if (held > 0) {
+      gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+      fail_unless (pool == NULL);
+      fail_unless_equals_int (size, 64 * 32 * 3 / 2);
+      fail_unless_equals_int (min, held);
+      fail_unless_equals_int (max, 0);
+    }
+    gst_query_unref (query);
+  }
+  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
 static Suite *
 clcudaexec_suite (void)
 {
@@ -538,6 +573,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_host_frame);
   tcase_add_test (tc, test_host_frame_layout);
   tcase_add_test (tc, test_host_frame_input);
+  tcase_add_test (tc, test_propose_held);
   return s;
 }
 
