@@ -20,8 +20,8 @@
 # FAULTS_ONLY=1 runs the faults alone, FAULTS_FROM=N from call N on,
 # FAULTS=0 the checks without the faults; CUDA_FAULTS_ONLY=1 (CUDA_FAULTS_FROM=N)
 # the sweep of CUDA faults with the element's kernels in CUDA alone, which
-# CUDA_FAULTS=1 adds to the end of a whole run (CUDA_FAULTS_OUT=sys: the
-# element's output in system memory). The cases from CUDA memory
+# CUDA_FAULTS=1 adds to the end of a whole run (CUDA_FAULTS_OUT=sys,
+# CUDA_FAULTS_IN=sys: the element's output, input in system memory). The cases from CUDA memory
 # into CUDA memory run the element's kernels in the decoder's CUDA context
 # (docs/memory.md), and the *_import ones (GST_CL_CUDA_KERNELS=0) the same
 # in OpenCL, through imported pools, against the same PoCL references.
@@ -204,17 +204,19 @@ sweep () {
 
 # The element's kernels in CUDA (GST_CL_CUDA_KERNELS=1), MPEG-2 with
 # strength=auto from CUDA memory into CUDA memory (CUDA_FAULTS_OUT=sys: into
-# system memory): the N-th CUDA call of the
+# system memory; CUDA_FAULTS_IN=sys: from the decoder in system memory): the
+# N-th CUDA call of the
 # element (cuda-wait-fault.c's list: launches, fills, copies, reads back,
 # events, waits, module loads) failed, each N in turn (the first 150, then
 # every 5th, four at a time), each run classed as right, clean error (an
 # ERROR naming the CUDA call), silent, hang or crash.
 cuda_faults () {
 echo "== CUDA faults, the element's kernels in CUDA (cuda-wait-fault.c, CUDA_CALL_FAULT_NTH)"
-local to="$CUDA ! cudadownload ! video/x-raw"
+local to="$CUDA ! cudadownload ! video/x-raw" from=$CUDA
 [ "${CUDA_FAULTS_OUT:-}" = sys ] && to=video/x-raw
-CP="$M2V ! $CUDA ! clepsilon device=nvidia strength=auto ! $to ! filesink location=/tmp/cfault.yuv"
-echo "   the element's output: $to"
+[ "${CUDA_FAULTS_IN:-}" = sys ] && from=video/x-raw
+CP="$M2V ! $from ! clepsilon device=nvidia strength=auto ! $to ! filesink location=/tmp/cfault.yuv"
+echo "   the element's input: $from, output: $to"
 # counted without a fault (no wait fails: the 0th)
 GST_CL_CUDA_KERNELS=1 GST_CL_CUDA_LIBRARY=$B/tests/gpu/libcudawaitfault.so CUDA_CALL_FAULT_REPORT=1 \
   CUDA_WAIT_FAULT_NTH=0 timeout 120 gst-launch-1.0 $CP > "$OUT/cfault-count.log" 2>&1
