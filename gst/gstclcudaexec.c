@@ -132,6 +132,8 @@ typedef struct
  * it is copied through. */
 typedef struct
 {
+  CUresult failed;              /* the first allocation that failed: not
+                                 * tried again */
   gsize size;
   CUdeviceptr device;
   guint8 *pinned[GST_CL_CUDA_EXEC_SLOTS];
@@ -786,7 +788,8 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
  * context. The device memory is made larger only once the stream is idle:
  * frames in flight in other slots may still use it. */
 static CUresult
-host_memory (GstClCudaExec * self, HostFrames * frames, guint slot, gsize size)
+host_memory_alloc (GstClCudaExec * self, HostFrames * frames, guint slot,
+    gsize size)
 {
   CUresult status = CUDA_SUCCESS;
 
@@ -813,6 +816,21 @@ host_memory (GstClCudaExec * self, HostFrames * frames, guint slot, gsize size)
   if (status == CUDA_SUCCESS)
     frames->pinned_size[slot] = size;
   return status;
+}
+
+/* host_memory_alloc(), which is not tried again once it failed: every
+ * later frame would wait for those in flight first (the frames go through
+ * OpenCL instead, gst_cl_frame_open_host_on_cuda()). */
+static CUresult
+host_memory (GstClCudaExec * self, HostFrames * frames, guint slot, gsize size)
+{
+  if (frames->failed != CUDA_SUCCESS)
+    return frames->failed;
+  frames->failed = host_memory_alloc (self, frames, slot, size);
+  if (frames->failed != CUDA_SUCCESS)
+    GST_WARNING ("no memory for frames in system memory (CUDA error %d): "
+        "they go through OpenCL", frames->failed);
+  return frames->failed;
 }
 
 cl_mem

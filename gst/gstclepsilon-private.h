@@ -79,6 +79,8 @@ struct _GstClEpsilon
   gboolean cuda_checked;        /* start decided cuda_usable for the device */
   gboolean cuda_usable;         /* memory:CUDAMemory offered (start) */
   GstContext *cuda_context;     /* the pipeline's CUDA context, passed on */
+  /* the decoder's CUDA context upstream, whose GPU start took, or NULL */
+  GstContext *upstream_cuda;
   GstClStats *stats;            /* has its own lock */
   /* reads the coded pictures where the pipeline's decoders take them, for
    * strength=auto (gstclcodingprobe-private.h); NULL: in no pipeline */

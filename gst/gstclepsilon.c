@@ -171,6 +171,7 @@ gst_cl_epsilon_finalize (GObject * object)
   gst_clear_object (&self->context);
   if (self->cuda_context)
     gst_context_unref (self->cuda_context);
+  g_clear_pointer (&self->upstream_cuda, gst_context_unref);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -271,6 +272,7 @@ gst_cl_epsilon_free_resources (GstClEpsilon * self)
   self->held_latency = 0;
   GST_OBJECT_UNLOCK (self);
   g_clear_pointer (&self->plan, gst_cl_plan_free);
+  g_clear_pointer (&self->upstream_cuda, gst_context_unref);
   if (self->faults)
     gst_cl_faults_detach (self->faults);
   g_clear_pointer (&self->faults, gst_cl_faults_unref);
@@ -301,6 +303,10 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   if (followed) {
     g_free (device);
     device = followed;
+    /* what answered upstream now, not what downstream may answer later */
+    g_clear_pointer (&self->upstream_cuda, gst_context_unref);
+    self->upstream_cuda = gst_cl_cuda_get_context (GST_ELEMENT (self),
+        &self->cuda_context, FALSE);
   }
   /* what a context set on the element now must match (set_context) */
   GST_OBJECT_LOCK (self);
@@ -480,26 +486,6 @@ gst_cl_epsilon_fixate_caps (GstBaseTransform * trans,
       direction, caps, othercaps);
 }
 
-/* For frames in system memory (@incaps) on NVIDIA's OpenCL, the CUDA
- * context of the decoder upstream, found at start, where there is one: the
- * frames' kernels may run in it (gst_cl_placement_set_cuda_context()). */
-static CUcontext
-upstream_cuda_context (GstClEpsilon * self, GstCaps * incaps)
-{
-  GstContext *found;
-  CUcontext handle;
-
-  if (gst_cl_caps_in_cuda_memory (incaps) ||
-      gst_cl_caps_in_device_memory (incaps) ||
-      !gst_cl_cuda_exec_may_run (self->own_queues) ||
-      !(found = gst_cl_cuda_get_context (GST_ELEMENT (self),
-              &self->cuda_context, FALSE)))
-    return NULL;
-  handle = gst_cl_cuda_context_handle (found);
-  gst_context_unref (found);
-  return handle;
-}
-
 /* Builds the plan for the new format, beside the old one, which stays if
  * these caps fail: GstBaseTransform then keeps the previous caps, and does
  * not call set_info again when they come back. */
@@ -509,7 +495,7 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
 {
   GstClEpsilon *self = GST_CL_EPSILON (vfilter);
   GError *error = NULL;
-  CUcontext upstream;
+  gboolean upstream_runs;
   GstClPlan *plan;
   guint depth;
 
@@ -539,16 +525,19 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   g_clear_pointer (&self->plan, gst_cl_plan_free);
   self->plan = plan;
   gst_cl_plan_set_faults (plan, self->faults);
-  upstream = upstream_cuda_context (self, incaps);
-  gst_cl_plan_set_cuda_context (plan, upstream);
+  /* frames in system memory from the decoder whose GPU start took: their
+   * kernels in its CUDA context, where the device is NVIDIA's OpenCL */
+  upstream_runs = !gst_cl_caps_in_cuda_memory (incaps) &&
+      !gst_cl_caps_in_device_memory (incaps) &&
+      gst_cl_plan_set_cuda_context (plan, self->upstream_cuda);
   /* CUDA output, or input whose kernels may run in a CUDA context (CUDA
-   * memory, or system memory from a CUDA decoder) into system memory (not
+   * memory, or system memory from that decoder) into system memory (not
    * into a second element's OpenCL memory) */
   gst_cl_epsilon_set_hold (self, out_info,
       gst_cl_caps_in_cuda_memory (outcaps) ||
-      ((upstream || gst_cl_caps_in_cuda_memory (incaps)) &&
-          !gst_cl_caps_in_device_memory (outcaps) &&
-          gst_cl_cuda_exec_may_run (self->own_queues)));
+      (!gst_cl_caps_in_device_memory (outcaps) && (upstream_runs ||
+              (gst_cl_caps_in_cuda_memory (incaps) &&
+                  gst_cl_cuda_exec_may_run (self->own_queues)))));
   self->same_memory = gst_cl_caps_same_memory (incaps, outcaps);
   gst_cl_epsilon_update_settings (self, TRUE);
   GST_DEBUG_OBJECT (self, "planned %" GST_PTR_FORMAT, incaps);

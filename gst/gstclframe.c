@@ -518,8 +518,8 @@ gst_cl_frame_open_host_on_cuda (GstClFrame * frame, GstClContext * context,
       gst_cl_cuda_exec_upload_host_frame (exec, 0, slot, frame->exec_host,
       frame->exec_host_size, &failed);
   if (!mem) {
-    /* the frame goes through OpenCL instead */
-    GST_CAT_WARNING (gst_cl_placement_debug, "%s", failed->message);
+    /* the frame goes through OpenCL instead (said once, gstclcudaexec.c) */
+    GST_CAT_DEBUG (gst_cl_placement_debug, "%s", failed->message);
     g_clear_error (&failed);
     goto not_opened;
   }

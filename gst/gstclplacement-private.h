@@ -89,13 +89,15 @@ gboolean gst_cl_placement_open (GstClPlacement * self, guint slot,
     GstBuffer * inbuf, GstBuffer * outbuf, GstClFrame * in, GstClFrame * out,
     GError ** error);
 
-/* @context (may be NULL): the CUDA context of the decoder upstream, where
- * frames come in system memory from one; on NVIDIA's OpenCL device of its
- * GPU, their commands then run in it too (gstclcudaexec-private.h), so that
- * the GPU does not give that context and OpenCL's turns. Before the first
- * frame. */
-void gst_cl_placement_set_cuda_context (GstClPlacement * self,
-    CUcontext context);
+/* @context (a GstContext of a GstCudaContext; may be NULL): the CUDA
+ * context of the decoder upstream, where frames come in system memory from
+ * one. Where the device is NVIDIA's OpenCL on its GPU (and the executor is
+ * not turned off), such frames' commands run in it too
+ * (gstclcudaexec-private.h), so that the GPU does not give that context
+ * and OpenCL's turns: TRUE then (a reference is kept), else FALSE. Once,
+ * before the first frame. */
+gboolean gst_cl_placement_set_cuda_context (GstClPlacement * self,
+    GstContext * context);
 
 /* Waits for the executor's commands, if any (gst_cl_cuda_exec_sync()),
  * whatever their outcome: every read back of theirs is then complete. */

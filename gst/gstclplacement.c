@@ -73,7 +73,9 @@ struct _GstClPlacement
   GstClCudaExec *cuda_exec;
   gboolean cuda_exec_tried;
   /* the CUDA context upstream, where frames in system memory come from
-   * one (gst_cl_placement_set_cuda_context()), or NULL */
+   * one (gst_cl_placement_set_cuda_context()), or NULL; ours, for as long
+   * as the executor may use it */
+  GstContext *upstream_context;
   CUcontext upstream_cuda;
   gboolean last_on_cuda;        /* the last frame was the executor's */
 };
@@ -259,6 +261,8 @@ gst_cl_placement_free (GstClPlacement * self)
     g_clear_pointer (&b->unpacked, clReleaseMemObject);
   }
   g_clear_pointer (&self->cuda_exec, gst_cl_cuda_exec_free);
+  if (self->upstream_context)
+    gst_context_unref (self->upstream_context);
   g_clear_pointer (&self->cuda_in, gst_cl_cuda_import_free);
   g_clear_pointer (&self->cuda_out, gst_cl_cuda_import_free);
   gst_object_unref (self->context);
@@ -376,10 +380,19 @@ open_on_cuda (GstClPlacement * self, guint slot, GstBuffer * inbuf,
   return FALSE;
 }
 
-void
-gst_cl_placement_set_cuda_context (GstClPlacement * self, CUcontext context)
+gboolean
+gst_cl_placement_set_cuda_context (GstClPlacement * self, GstContext * context)
 {
-  self->upstream_cuda = context;
+  CUcontext handle;
+
+  g_return_val_if_fail (self->upstream_context == NULL, FALSE);
+  if (!context || !gst_cl_cuda_exec_may_run (self->context) ||
+      !(handle = gst_cl_cuda_context_handle (context)) ||
+      !on_gpu_of (self, handle))
+    return FALSE;
+  self->upstream_context = gst_context_ref (context);
+  self->upstream_cuda = handle;
+  return TRUE;
 }
 
 void

@@ -135,8 +135,10 @@ void gst_cl_plan_set_settings (GstClPlan * plan,
 void gst_cl_plan_set_hold_cuda (GstClPlan * plan, gboolean hold);
 
 /* The CUDA context upstream for frames in system memory
- * (gst_cl_placement_set_cuda_context()). */
-void gst_cl_plan_set_cuda_context (GstClPlan * plan, CUcontext context);
+ * (gst_cl_placement_set_cuda_context()): TRUE where their commands will
+ * run in it. */
+gboolean gst_cl_plan_set_cuda_context (GstClPlan * plan,
+    GstContext * context);
 
 /* Whether @outbuf, the output of a frame, is not written yet: it may go
  * downstream only after gst_cl_plan_complete(). */

@@ -323,10 +323,10 @@ gst_cl_plan_new (GstClContext * context, GstClTuner * tuner,
   return self;
 }
 
-void
-gst_cl_plan_set_cuda_context (GstClPlan * self, CUcontext context)
+gboolean
+gst_cl_plan_set_cuda_context (GstClPlan * self, GstContext * context)
 {
-  gst_cl_placement_set_cuda_context (self->placement, context);
+  return gst_cl_placement_set_cuda_context (self->placement, context);
 }
 
 void
@@ -1035,9 +1035,12 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
       dct_planes (self), ok && share_untouched, &planes);
   gst_cl_in_flight_queues (self->in_flight, &in, &out, &q);
   /* an output in system memory read back from the executor's memory */
+  /* frames in system memory copied by the CPU through the executor's
+   * pinned memory, and to or from the device */
   if (q.cuda) {
     frame->transfers.upload_bytes += in.exec_host_size;
     frame->transfers.download_bytes += out.exec_host_size;
+    frame->transfers.host_copy_bytes += in.exec_host_size + out.exec_host_size;
   }
   ok = ok && gst_cl_in_flight_acquire (&q, &in, &out, error) &&
       enqueue_frame (self, &q, &in, &out, &planes, &frame->transfers, error);
@@ -1048,7 +1051,7 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
    * retired) */
   frame->transfers.cuda_copy_bytes += in.cuda_bytes + out.cuda_bytes +
       gst_cl_in_flight_take_cuda_bytes (self->in_flight);
-  frame->transfers.in_cuda = q.cuda != NULL;
+  frame->transfers.in_cuda = q.cuda != NULL && !in.exec_host;
   /* The untouched planes to share were skipped: share them, or copy them
    * now. */
   ok = ok && gst_cl_placement_share (self->placement, &q, inbuf, outbuf,
