@@ -150,20 +150,23 @@ cl_mem gst_cl_cuda_exec_bind_host_frame (GstClCudaExec * self, guint which,
 
 /* The read back of the current frame's slot's memory (of
  * gst_cl_cuda_exec_bind_host_frame()) into @size bytes at @host, written
- * when the frame is waited for (_wait_mark(), _sync()): through the slot's
+ * when the frame is waited for (_wait_mark(), _sync()): by DMA where @host
+ * is pinned for CUDA (gstclcudahost-private.h), else through the slot's
  * pinned memory, so that nothing waits now. */
 gboolean gst_cl_cuda_exec_download (GstClCudaExec * self, gpointer host,
-    gsize size, GError ** error);
+    gsize size, gboolean pinned, GError ** error);
 
 /* Frames from system memory: a stand-in (@which, as gst_cl_cuda_exec_bind())
  * for a copy in device memory of @size bytes at @host, which the frame's
- * commands read: copied now into pinned memory of @slot's (the slot's last
- * frame must have been waited for), then to the device on the stream,
- * before the commands that follow. NULL with @error set where the memory
- * cannot be had or the copy be enqueued. */
+ * commands read, copied to the device on the stream before the commands
+ * that follow: by DMA from @host where it is pinned for CUDA
+ * (gstclcudahost-private.h; the caller keeps it unchanged until the frame
+ * is waited for), else copied now into pinned memory of @slot's first (the
+ * slot's last frame must have been waited for). NULL with @error set where
+ * the memory cannot be had or the copy be enqueued. */
 cl_mem gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self,
     guint which, guint slot, gconstpointer host, gsize size,
-    GError ** error);
+    gboolean pinned, GError ** error);
 
 G_END_DECLS
 

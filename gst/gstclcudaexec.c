@@ -854,7 +854,7 @@ gst_cl_cuda_exec_bind_host_frame (GstClCudaExec * self, guint which,
 
 gboolean
 gst_cl_cuda_exec_download (GstClCudaExec * self, gpointer host, gsize size,
-    GError ** error)
+    gboolean pinned, GError ** error)
 {
   Read r = { host, self->slot, self->host.pinned[self->slot], size, NULL };
   CUresult status;
@@ -867,19 +867,21 @@ gst_cl_cuda_exec_download (GstClCudaExec * self, gpointer host, gsize size,
   }
   if (!push (self, error))
     return FALSE;
-  status =
-      self->cu.MemcpyDtoHAsync ((gpointer) r.pinned, self->host.device, size,
-      self->stream);
+  /* into pinned host memory at once, by DMA; else through the slot's */
+  status = self->cu.MemcpyDtoHAsync (pinned ? host : (gpointer) r.pinned,
+      self->host.device, size, self->stream);
   pop (self);
   if (status != CUDA_SUCCESS)
     return gst_cl_cuda_set_error (error, status, "cuMemcpyDtoHAsync (frame)");
-  g_array_append_val (self->reads, r);
+  if (!pinned)
+    g_array_append_val (self->reads, r);
   return TRUE;
 }
 
 cl_mem
 gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self, guint which,
-    guint slot, gconstpointer host, gsize size, GError ** error)
+    guint slot, gconstpointer host, gsize size, gboolean pinned,
+    GError ** error)
 {
   HostFrames *frames = &self->host_in;
   CUresult status;
@@ -888,7 +890,12 @@ gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self, guint which,
   if (!push (self, error))
     return NULL;
   status = host_memory (self, frames, slot, size);
-  if (status == CUDA_SUCCESS) {
+  if (status == CUDA_SUCCESS && pinned) {
+    /* by DMA from where it is: the caller keeps it until the frame is
+     * done */
+    status = self->cu.MemcpyHtoDAsync (frames->device, host, size,
+        self->stream);
+  } else if (status == CUDA_SUCCESS) {
     /* the slot's last frame has been waited for: its copy is done */
     memcpy (frames->pinned[slot], host, size);
     status = self->cu.MemcpyHtoDAsync (frames->device, frames->pinned[slot],

@@ -81,6 +81,9 @@ struct _GstClEpsilon
   GstContext *cuda_context;     /* the pipeline's CUDA context, passed on */
   /* the decoder's CUDA context upstream, whose GPU start took, or NULL */
   GstContext *upstream_cuda;
+  /* frames' kernels run in it from or into system memory (set_info): the
+   * pools for system memory are then of memory CUDA holds pinned */
+  gboolean host_pools_in_cuda;
   GstClStats *stats;            /* has its own lock */
   /* reads the coded pictures where the pipeline's decoders take them, for
    * strength=auto (gstclcodingprobe-private.h); NULL: in no pipeline */

@@ -538,6 +538,11 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
       (!gst_cl_caps_in_device_memory (outcaps) && (upstream_runs ||
               (gst_cl_caps_in_cuda_memory (incaps) &&
                   gst_cl_cuda_exec_may_run (self->own_queues)))));
+  /* system memory on either side of such frames: pinned by CUDA, which
+   * copies it by DMA (gstclcudahost-private.h) */
+  self->host_pools_in_cuda = self->upstream_cuda && (upstream_runs ||
+      (gst_cl_caps_in_cuda_memory (incaps) &&
+          gst_cl_cuda_exec_may_run (self->own_queues)));
   self->same_memory = gst_cl_caps_same_memory (incaps, outcaps);
   gst_cl_epsilon_update_settings (self, TRUE);
   GST_DEBUG_OBJECT (self, "planned %" GST_PTR_FORMAT, incaps);
@@ -594,7 +599,8 @@ gst_cl_epsilon_propose_allocation (GstBaseTransform * trans,
     return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
         decide_query, query);
   return gst_cl_allocation_propose (self->own_queues, decide_query, query,
-      self->faults, self->held_frames);
+      self->faults, self->held_frames,
+      self->host_pools_in_cuda ? self->upstream_cuda : NULL);
 }
 
 static gboolean
@@ -608,7 +614,8 @@ gst_cl_epsilon_decide_allocation (GstBaseTransform * trans, GstQuery * query)
   GstContext *cuda_context = gst_cl_cuda_get_context (GST_ELEMENT (self),
       &self->cuda_context, self->cuda_usable);
   gboolean ok = gst_cl_allocation_decide (self->own_queues, self->faults, query,
-      sinkcaps, cuda_context, self->held_frames, &self->share_untouched);
+      sinkcaps, cuda_context, self->held_frames, &self->share_untouched,
+      self->host_pools_in_cuda ? self->upstream_cuda : NULL);
 
   gst_clear_caps (&sinkcaps);
   if (cuda_context)

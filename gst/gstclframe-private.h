@@ -118,9 +118,11 @@ typedef struct
    * memory that they read or write in device memory of theirs
    * (gst_cl_frame_open_host_on_cuda()), or NULL */
   GstClCudaExec *exec;
-  /* that frame's host memory, from its first plane's start, and size */
+  /* that frame's host memory, from its first plane's start, and size;
+   * whether CUDA holds it pinned (copied by DMA where it is) */
   guint8 *exec_host;
   gsize exec_host_size;
+  gboolean exec_host_pinned;
 } GstClFrame;
 
 /* Opens @buffer as described above, for @flags (GST_MAP_READ or

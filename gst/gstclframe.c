@@ -24,6 +24,7 @@
 
 #include "gstclframe-private.h"
 #include "gstcldebug-private.h"
+#include "gstclcudahost-private.h"
 #include "gstclplane-private.h"
 #include "gstclerror-private.h"
 #include "gstclmemory-private.h"
@@ -513,10 +514,12 @@ gst_cl_frame_open_host_on_cuda (GstClFrame * frame, GstClContext * context,
   }
   frame->exec_host = base;
   frame->exec_host_size = end - base;
+  frame->exec_host_pinned =
+      gst_cl_is_cuda_host_memory (gst_buffer_peek_memory (buffer, 0));
   mem = (flags & GST_MAP_WRITE) ? gst_cl_cuda_exec_bind_host_frame (exec, 1,
       slot, frame->exec_host_size, &failed) :
       gst_cl_cuda_exec_upload_host_frame (exec, 0, slot, frame->exec_host,
-      frame->exec_host_size, &failed);
+      frame->exec_host_size, frame->exec_host_pinned, &failed);
   if (!mem) {
     /* the frame goes through OpenCL instead (said once, gstclcudaexec.c) */
     GST_CAT_DEBUG (gst_cl_placement_debug, "%s", failed->message);
@@ -543,7 +546,7 @@ gst_cl_frame_download_on_cuda (GstClFrame * frame, GError ** error)
   if (!frame->exec || !frame->exec_host || !(frame->flags & GST_MAP_WRITE))
     return TRUE;
   return gst_cl_cuda_exec_download (frame->exec, frame->exec_host,
-      frame->exec_host_size, error);
+      frame->exec_host_size, frame->exec_host_pinned, error);
 }
 
 /* Whether @frame is an imported CUDA output still to be copied back. */

@@ -582,10 +582,12 @@ hold_input (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * in)
     slot->copied_in = in->cuda;
     slot->copied_in_slot = in->cuda_slot;
   }
-  /* a CUDA frame that the kernels read where it is: its memory not
-   * handed back to the decoder before they are done (a frame in system
-   * memory was copied for them) */
-  if (!in->all_cl_memory && (!in->exec || in->exec_host)) {
+  /* a frame that the kernels' stream reads where it is (CUDA memory, or
+   * system memory that CUDA holds pinned): its memory not handed back to
+   * the decoder before they are done (other system memory was copied for
+   * them) */
+  if (!in->all_cl_memory && (!in->exec || (in->exec_host &&
+              !in->exec_host_pinned))) {
     gst_cl_frame_close (in);
     return;
   }

@@ -77,20 +77,25 @@ GstCaps *gst_cl_caps_keep_peer_memory (GstPad * srcpad, GstCaps * incaps,
  * video meta, and the crop meta where @decide_query (downstream's answer)
  * has it; failures of the pool's frames upstream go to @faults. For CUDA
  * caps, no pool but the @held input frames the element keeps
- * (gstclepsilonheld.c). FALSE for caps the element cannot filter. */
+ * (gstclepsilonheld.c). Where @host_cuda is given (the CUDA context the
+ * frames' kernels run in), system memory that CUDA holds pinned
+ * (gstclcudahost-private.h). FALSE for caps the element cannot filter. */
 gboolean gst_cl_allocation_propose (GstClContext * context,
     GstQuery * decide_query, GstQuery * query, GstClFaults * faults,
-    guint held);
+    guint held, GstContext * host_cuda);
 
 /* Rule 4: puts our pool for the caps of @query (downstream's answer) first
  * in it, its frames' failures going to @faults; for CUDA caps, downstream's
  * CUDA pool or one for @cuda_context (FALSE where there is neither), with
- * room for the @held frames the element holds (gstclepsilonheld.c).
+ * room for the @held frames the element holds (gstclepsilonheld.c); for
+ * system memory where @host_cuda is given, a pool of memory that CUDA
+ * holds pinned (as gst_cl_allocation_propose()).
  * @share_untouched: whether the planes no stage touches may go out as a
  * share of the input's memory, for input of @sinkcaps. */
 gboolean gst_cl_allocation_decide (GstClContext * context,
     GstClFaults * faults, GstQuery * query, GstCaps * sinkcaps,
-    GstContext * cuda_context, guint held, gboolean * share_untouched);
+    GstContext * cuda_context, guint held, gboolean * share_untouched,
+    GstContext * host_cuda);
 
 G_END_DECLS
 

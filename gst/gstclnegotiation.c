@@ -24,6 +24,7 @@
 
 #include "gstcldebug-private.h"
 #include "gstclnegotiation-private.h"
+#include "gstclcudahost-private.h"
 #include "gstclerror-private.h"
 #include "gstclbufferpool-private.h"
 #include "gstclmemory-private.h"
@@ -198,7 +199,7 @@ create_pool (GstClContext * context, GstCaps * caps, guint size, guint min,
 
 gboolean
 gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
-    GstQuery * query, GstClFaults * faults, guint held)
+    GstQuery * query, GstClFaults * faults, guint held, GstContext * host_cuda)
 {
   GstBufferPool *pool;
   GstVideoInfo info;
@@ -222,11 +223,13 @@ gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
     return TRUE;
   }
 
-  pool = create_pool (context, caps, info.size, 0, 0, TRUE, faults);
+  pool = host_cuda && !gst_cl_caps_in_device_memory (caps) ?
+      gst_cl_cuda_host_pool_new (host_cuda, caps, info.size, 0, 0, TRUE) : NULL;
+  if (!pool && (pool = create_pool (context, caps, info.size, 0, 0, TRUE,
+              faults)) && !gst_cl_caps_in_device_memory (caps))
+    gst_cl_buffer_pool_set_system_fallback (pool);
   if (!pool)
     return FALSE;
-  if (!gst_cl_caps_in_device_memory (caps))
-    gst_cl_buffer_pool_set_system_fallback (pool);
   gst_query_add_allocation_pool (query, pool, info.size, 0, 0);
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   /* Frames with a crop meta are filtered on the crop rectangle and keep the
@@ -281,7 +284,7 @@ decide_cuda_pool (GstQuery * query, GstCaps * caps, guint size, guint min,
 gboolean
 gst_cl_allocation_decide (GstClContext * context, GstClFaults * faults,
     GstQuery * query, GstCaps * sinkcaps, GstContext * cuda_context,
-    guint held, gboolean * share_untouched)
+    guint held, gboolean * share_untouched, GstContext * host_cuda)
 {
   guint size, min = 0, max = 0;
   GstBufferPool *pool;
@@ -313,7 +316,11 @@ gst_cl_allocation_decide (GstClContext * context, GstClFaults * faults,
     return decide_cuda_pool (query, caps, size, min, max, cuda_context);
   }
 
-  pool = create_pool (context, caps, size, min, max, video_meta, faults);
+  pool = host_cuda && !gst_cl_caps_in_device_memory (caps) ?
+      gst_cl_cuda_host_pool_new (host_cuda, caps, size, min, max,
+      video_meta) : NULL;
+  if (!pool)
+    pool = create_pool (context, caps, size, min, max, video_meta, faults);
   if (!pool)
     return FALSE;
   put_pool_first (query, pool, size, min, max);

@@ -1034,13 +1034,15 @@ gst_cl_plan_process (GstClPlan * self, GstBuffer * inbuf, GstBuffer * outbuf,
   gst_cl_placement_select (self->placement, &in, outbuf, touched_planes (self),
       dct_planes (self), ok && share_untouched, &planes);
   gst_cl_in_flight_queues (self->in_flight, &in, &out, &q);
-  /* an output in system memory read back from the executor's memory */
-  /* frames in system memory copied by the CPU through the executor's
-   * pinned memory, and to or from the device */
+  /* frames in system memory copied to or from the device, by the CPU
+   * through the executor's pinned memory where CUDA does not hold theirs
+   * pinned */
   if (q.cuda) {
     frame->transfers.upload_bytes += in.exec_host_size;
     frame->transfers.download_bytes += out.exec_host_size;
-    frame->transfers.host_copy_bytes += in.exec_host_size + out.exec_host_size;
+    frame->transfers.host_copy_bytes +=
+        (in.exec_host_pinned ? 0 : in.exec_host_size) +
+        (out.exec_host_pinned ? 0 : out.exec_host_size);
   }
   ok = ok && gst_cl_in_flight_acquire (&q, &in, &out, error) &&
       enqueue_frame (self, &q, &in, &out, &planes, &frame->transfers, error);

@@ -31,11 +31,14 @@
 #endif
 
 #include <gst/check/gstcheck.h>
+#include <gmodule.h>
 #include <string.h>
 
 #include "gstclcudaexec-private.h"
 #include "gstclframe-private.h"
 #include "gstclnegotiation-private.h"
+#include "gstclcudahost-private.h"
+#include "gstclcudaimport-private.h"
 #include "gstclstage-private.h"
 #include "fixture.h"
 
@@ -304,8 +307,8 @@ host_frame_unmarked (GstClCudaExec * exec, guint slot, const guint8 * src,
           1, &error), "%s", error ? error->message : "");
   fail_unless (gst_cl_cuda_exec_fill (exec, out, &eleven, 1, 4, 3, &error),
       "%s", error ? error->message : "");
-  fail_unless (gst_cl_cuda_exec_download (exec, host, size, &error), "%s",
-      error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_download (exec, host, size, FALSE, &error),
+      "%s", error ? error->message : "");
 }
 
 static void
@@ -378,7 +381,7 @@ GST_START_TEST (test_host_frame)
     fail_unless_equals_int (host[0][x], POISON);
 
   gst_cl_cuda_exec_begin (exec, 5);
-  fail_if (gst_cl_cuda_exec_download (exec, host[0], 96, &error));
+  fail_if (gst_cl_cuda_exec_download (exec, host[0], 96, FALSE, &error));
   fail_unless (error != NULL);
   g_clear_error (&error);
   gst_cl_cuda_exec_free (exec);
@@ -541,7 +544,7 @@ GST_START_TEST (test_propose_held)
   for (held = 0; held <= 3; held += 3) {
     query = gst_query_new_allocation (caps, TRUE);
     fail_unless (gst_cl_allocation_propose (fixture_context, NULL, query,
-            NULL, held));
+            NULL, held, NULL));
     fail_unless (gst_query_find_allocation_meta (query,
             GST_VIDEO_META_API_TYPE, NULL));
     fail_unless_equals_int (gst_query_get_n_allocation_pools (query),
@@ -556,6 +559,141 @@ GST_START_TEST (test_propose_held)
     gst_query_unref (query);
   }
   gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
+/* A GstContext of the fake libgstcuda's GstCudaContext (CLCUDA_FAKE_GSTCUDA),
+ * whose handle the fake drivers take; the module stays open. */
+static GstContext *
+fake_cuda_context (void)
+{
+  GModule *module = g_module_open (g_getenv ("CLCUDA_FAKE_GSTCUDA"), 0);
+  GstObject *(*context_new) (guint device_id) = NULL;
+  GstContext *context;
+  GstObject *object;
+
+  fail_unless (module && g_module_symbol (module, "gst_cuda_context_new",
+          (gpointer *) & context_new), "the fake libgstcuda does not load");
+  g_module_make_resident (module);
+  object = context_new (0);
+  context = gst_context_new (GST_CL_CUDA_CONTEXT_TYPE, TRUE);
+  gst_structure_set (gst_context_writable_structure (context),
+      GST_CL_CUDA_CONTEXT_TYPE, G_OBJECT_TYPE (object), object, NULL);
+  gst_object_unref (object);
+  return context;
+}
+
+/* Memory that CUDA holds pinned, from a pool of video frames: the pool's
+ * buffers are such memory (with the video meta), mapped for reading and
+ * writing where it is, a copy is plain system memory with the same bytes,
+ * and the allocator outlives the pool while memory of it lives. */
+GST_START_TEST (test_host_pool)
+{
+  GstCaps *caps = gst_caps_from_string ("video/x-raw,format=NV12,width=64,"
+      "height=32,framerate=25/1");
+  GstContext *context = fake_cuda_context ();
+  GstBufferPool *pool;
+  GstBuffer *buffer = NULL;
+  GstMemory *mem, *copy;
+  GstMapInfo map;
+  gsize x;
+
+  pool = gst_cl_cuda_host_pool_new (context, caps, 64 * 32 * 3 / 2, 2, 0, TRUE);
+  fail_unless (pool != NULL);
+  gst_context_unref (context);
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buffer,
+          NULL), GST_FLOW_OK);
+  fail_unless (gst_buffer_get_video_meta (buffer) != NULL);
+  mem = gst_buffer_peek_memory (buffer, 0);
+  fail_unless (gst_cl_is_cuda_host_memory (mem));
+  fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
+  for (x = 0; x < map.size; x++)
+    map.data[x] = (guint8) (x * 3 + 1);
+  gst_memory_unmap (mem, &map);
+  copy = gst_memory_copy (mem, 8, 100);
+  fail_unless (copy != NULL && !gst_cl_is_cuda_host_memory (copy));
+  fail_unless (gst_memory_map (copy, &map, GST_MAP_READ));
+  fail_unless_equals_int (map.size, 100);
+  for (x = 0; x < map.size; x++)
+    fail_unless_equals_int (map.data[x], (guint8) ((x + 8) * 3 + 1));
+  gst_memory_unmap (copy, &map);
+  gst_memory_unref (copy);
+  gst_buffer_ref (buffer);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  /* the pool is gone; its buffer's memory is still readable */
+  fail_unless (gst_buffer_map (buffer, &map, GST_MAP_READ));
+  fail_unless_equals_int (map.data[5], 16);
+  gst_buffer_unmap (buffer, &map);
+  gst_buffer_unref (buffer);
+  gst_buffer_unref (buffer);
+  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
+/* Frames in memory CUDA holds pinned are known as such, and go to and from
+ * the device where they are: the output, read back into its memory by the
+ * stream, holds the input's rows after its slot's wait (nothing copied
+ * over it from the slot's own pinned memory then). */
+GST_START_TEST (test_host_frame_pinned)
+{
+  GstClCudaExec *exec = new_exec ();
+  GstContext *context = fake_cuda_context ();
+  GstBufferPool *pool;
+  GstBuffer *inbuf = NULL, *outbuf = NULL;
+  GstVideoInfo info;
+  GstClFrame in, out;
+  GstCaps *caps;
+  GstMapInfo map;
+  GError *error = NULL;
+  gsize x;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 64, 32);
+  caps = gst_video_info_to_caps (&info);
+  pool = gst_cl_cuda_host_pool_new (context, caps, info.size, 2, 0, TRUE);
+  gst_context_unref (context);
+  fail_unless (pool && gst_buffer_pool_set_active (pool, TRUE));
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &inbuf,
+          NULL), GST_FLOW_OK);
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &outbuf,
+          NULL), GST_FLOW_OK);
+  gst_buffer_memset (outbuf, 0, POISON, info.size);
+  fail_unless (gst_buffer_map (inbuf, &map, GST_MAP_WRITE));
+  for (x = 0; x < map.size; x++)
+    map.data[x] = (guint8) (x * 7 + 2);
+  gst_buffer_unmap (inbuf, &map);
+  gst_cl_cuda_exec_begin (exec, 2);
+  fail_unless (gst_cl_frame_open_host_on_cuda (&out, fixture_context, &info,
+          outbuf, GST_MAP_WRITE, exec, 2, &error), "%s",
+      error ? error->message : "");
+  fail_unless (gst_cl_frame_open_host_on_cuda (&in, fixture_context, &info,
+          inbuf, GST_MAP_READ, exec, 2, &error), "%s",
+      error ? error->message : "");
+  fail_unless (in.exec_host_pinned && out.exec_host_pinned);
+  fail_unless (gst_cl_cuda_exec_copy (exec, in.planes[0].mem, 0, 64,
+          out.planes[0].mem, 0, 64, 64, 32, &error), "%s",
+      error ? error->message : "");
+  fail_unless (gst_cl_frame_download_on_cuda (&out, &error), "%s",
+      error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_mark (exec, &error));
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 2, &error));
+  gst_cl_frame_close (&in);
+  gst_cl_frame_close (&out);
+  fail_unless (gst_buffer_map (outbuf, &map, GST_MAP_READ));
+  fail_unless (gst_buffer_map (inbuf, &in.map, GST_MAP_READ));
+  for (x = 0; x < 64 * 32; x++)
+    fail_unless_equals_int (map.data[x], in.map.data[x]);
+  gst_buffer_unmap (inbuf, &in.map);
+  gst_buffer_unmap (outbuf, &map);
+  gst_buffer_unref (inbuf);
+  gst_buffer_unref (outbuf);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  gst_caps_unref (caps);
+  gst_cl_cuda_exec_free (exec);
 }
 
 GST_END_TEST;
@@ -576,6 +714,8 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_host_frame_layout);
   tcase_add_test (tc, test_host_frame_input);
   tcase_add_test (tc, test_propose_held);
+  tcase_add_test (tc, test_host_pool);
+  tcase_add_test (tc, test_host_frame_pinned);
   return s;
 }
 

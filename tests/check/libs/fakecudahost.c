@@ -65,6 +65,7 @@ G_MODULE_EXPORT int cuEventCreate (gpointer * event, unsigned flags);
 G_MODULE_EXPORT int cuMemAlloc_v2 (guint64 * ptr, gsize size);
 G_MODULE_EXPORT int cuMemFree_v2 (guint64 ptr);
 G_MODULE_EXPORT int cuMemAllocHost_v2 (gpointer * ptr, gsize size);
+G_MODULE_EXPORT int cuMemHostAlloc (gpointer * ptr, gsize size, unsigned flags);
 G_MODULE_EXPORT int cuMemFreeHost (gpointer ptr);
 G_MODULE_EXPORT int cuMemsetD8Async (guint64 ptr, guint8 value, gsize n,
     gpointer stream);
@@ -120,6 +121,12 @@ cuMemAllocHost_v2 (gpointer * ptr, gsize size)
 {
   *ptr = g_malloc (size);
   return 0;
+}
+
+int
+cuMemHostAlloc (gpointer * ptr, gsize size, unsigned flags)
+{
+  return cuMemAllocHost_v2 (ptr, size);
 }
 
 int

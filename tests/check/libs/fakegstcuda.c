@@ -42,6 +42,7 @@ G_MODULE_EXPORT GstMemory *fakegstcuda_memory_new (gpointer stream,
 G_MODULE_EXPORT guint fakegstcuda_sync_count (void);
 G_MODULE_EXPORT gboolean gst_cuda_load_library (void);
 G_MODULE_EXPORT GstObject *gst_cuda_context_new (guint device_id);
+G_MODULE_EXPORT gpointer gst_cuda_context_get_handle (GstObject * context);
 G_MODULE_EXPORT guint fakegstcuda_contexts_made (void);
 
 static GQuark stream_quark;
@@ -162,6 +163,13 @@ gst_cuda_context_new (guint device_id)
   g_object_set_data (G_OBJECT (context), "device",
       GUINT_TO_POINTER (device_id));
   n_contexts++;
+  return context;
+}
+
+/* The fake's CUcontext: the object itself (the fake drivers take any). */
+gpointer
+gst_cuda_context_get_handle (GstObject * context)
+{
   return context;
 }
 
