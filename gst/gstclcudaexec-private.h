@@ -142,11 +142,13 @@ gboolean gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
 /* Frames into system memory: a stand-in (@which, as gst_cl_cuda_exec_bind())
  * for @size bytes of device memory, which the frame's commands write;
  * gst_cl_cuda_exec_download() then reads it back into the frame's host
- * memory through pinned memory of @slot's. Made at the first such frame
- * (or a larger one), which must come after the slot's last frame was
- * waited for. NULL with @error set where the memory cannot be had. */
+ * memory, through pinned memory of @slot's unless @pinned (the frame's
+ * memory is pinned for CUDA, gstclcudahost-private.h). Made at the first
+ * such frame (or a larger one), which must come after the slot's last
+ * frame was waited for. NULL with @error set where the memory cannot be
+ * had. */
 cl_mem gst_cl_cuda_exec_bind_host_frame (GstClCudaExec * self, guint which,
-    guint slot, gsize size, GError ** error);
+    guint slot, gsize size, gboolean pinned, GError ** error);
 
 /* The read back of the current frame's slot's memory (of
  * gst_cl_cuda_exec_bind_host_frame()) into @size bytes at @host, written

@@ -783,13 +783,13 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
 
 /* ---- Frames into system memory ------------------------------------------ */
 
-/* The device memory of @frames, of @size bytes at least, and @slot's pinned
- * memory (the slot's last frame has been waited for), in the pushed
- * context. The device memory is made larger only once the stream is idle:
- * frames in flight in other slots may still use it. */
+/* The device memory of @frames, of @size bytes at least, and where @bounce
+ * @slot's pinned memory (the slot's last frame has been waited for), in the
+ * pushed context. The device memory is made larger only once the stream is
+ * idle: frames in flight in other slots may still use it. */
 static CUresult
 host_memory_alloc (GstClCudaExec * self, HostFrames * frames, guint slot,
-    gsize size)
+    gsize size, gboolean bounce)
 {
   CUresult status = CUDA_SUCCESS;
 
@@ -806,7 +806,7 @@ host_memory_alloc (GstClCudaExec * self, HostFrames * frames, guint slot,
       return status;
     frames->size = size;
   }
-  if (frames->pinned_size[slot] >= size)
+  if (!bounce || frames->pinned_size[slot] >= size)
     return CUDA_SUCCESS;
   if (frames->pinned[slot])
     self->cu.MemFreeHost (frames->pinned[slot]);
@@ -822,11 +822,12 @@ host_memory_alloc (GstClCudaExec * self, HostFrames * frames, guint slot,
  * later frame would wait for those in flight first (the frames go through
  * OpenCL instead, gst_cl_frame_open_host_on_cuda()). */
 static CUresult
-host_memory (GstClCudaExec * self, HostFrames * frames, guint slot, gsize size)
+host_memory (GstClCudaExec * self, HostFrames * frames, guint slot,
+    gsize size, gboolean bounce)
 {
   if (frames->failed != CUDA_SUCCESS)
     return frames->failed;
-  frames->failed = host_memory_alloc (self, frames, slot, size);
+  frames->failed = host_memory_alloc (self, frames, slot, size, bounce);
   if (frames->failed != CUDA_SUCCESS)
     GST_WARNING ("no memory for frames in system memory (CUDA error %d): "
         "they go through OpenCL", frames->failed);
@@ -835,14 +836,14 @@ host_memory (GstClCudaExec * self, HostFrames * frames, guint slot, gsize size)
 
 cl_mem
 gst_cl_cuda_exec_bind_host_frame (GstClCudaExec * self, guint which,
-    guint slot, gsize size, GError ** error)
+    guint slot, gsize size, gboolean pinned, GError ** error)
 {
   CUresult status;
 
   g_return_val_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS, NULL);
   if (!push (self, error))
     return NULL;
-  status = host_memory (self, &self->host, slot, size);
+  status = host_memory (self, &self->host, slot, size, !pinned);
   pop (self);
   if (status != CUDA_SUCCESS) {
     gst_cl_cuda_set_error (error, status, "cuMemAlloc (frame for system "
@@ -859,7 +860,8 @@ gst_cl_cuda_exec_download (GstClCudaExec * self, gpointer host, gsize size,
   Read r = { host, self->slot, self->host.pinned[self->slot], size, NULL };
   CUresult status;
 
-  if (size > self->host.size || size > self->host.pinned_size[self->slot]) {
+  if (size > self->host.size || (!pinned &&
+          size > self->host.pinned_size[self->slot])) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
         "No frame of %" G_GSIZE_FORMAT " bytes in slot %u to read back", size,
         self->slot);
@@ -889,7 +891,7 @@ gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self, guint which,
   g_return_val_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS, NULL);
   if (!push (self, error))
     return NULL;
-  status = host_memory (self, frames, slot, size);
+  status = host_memory (self, frames, slot, size, !pinned);
   if (status == CUDA_SUCCESS && pinned) {
     /* by DMA from where it is: the caller keeps it until the frame is
      * done */

@@ -55,6 +55,20 @@ struct _GstClCudaHostAllocator
 G_DEFINE_TYPE (GstClCudaHostAllocator, gst_cl_cuda_host_allocator,
     GST_TYPE_ALLOCATOR);
 
+/* A GstVideoBufferPool that keeps its allocator: the base classes' default
+ * decide_allocation sets the query's (or none) on the config. */
+G_DECLARE_FINAL_TYPE (GstClCudaHostPool, gst_cl_cuda_host_pool, GST,
+    CL_CUDA_HOST_POOL, GstVideoBufferPool);
+
+struct _GstClCudaHostPool
+{
+  GstVideoBufferPool parent;
+  GstAllocator *allocator;
+};
+
+G_DEFINE_TYPE (GstClCudaHostPool, gst_cl_cuda_host_pool,
+    GST_TYPE_VIDEO_BUFFER_POOL);
+
 static GstMemory *
 host_alloc (GstAllocator * allocator, gsize size, GstAllocationParams * params)
 {
@@ -70,15 +84,15 @@ host_alloc (GstAllocator * allocator, gsize size, GstAllocationParams * params)
   status = self->host_alloc (&data, maxsize, CU_MEMHOSTALLOC_PORTABLE);
   self->pop (NULL);
   if (status != CUDA_SUCCESS) {
-    GST_WARNING ("cuMemHostAlloc of %" G_GSIZE_FORMAT " bytes: CUDA error %d",
-        maxsize, status);
-    return NULL;
+    /* plain system memory will do: it goes through the executor's own
+     * pinned memory */
+    GST_WARNING ("cuMemHostAlloc of %" G_GSIZE_FORMAT " bytes: CUDA error %d;"
+        " system memory instead", maxsize, status);
+    return gst_allocator_alloc (NULL, size, params);
   }
   mem = g_new0 (GstClCudaHostMemory, 1);
-  /* not shared: a share would outlive nothing, but keep one owner */
-  gst_memory_init (GST_MEMORY_CAST (mem),
-      params->flags | GST_MEMORY_FLAG_NO_SHARE, allocator, NULL, maxsize,
-      params->align, params->prefix, size);
+  gst_memory_init (GST_MEMORY_CAST (mem), params->flags, allocator, NULL,
+      maxsize, params->align, params->prefix, size);
   mem->data = data;
   if (params->flags & GST_MEMORY_FLAG_ZERO_PREFIXED)
     memset (data, 0, params->prefix);
@@ -93,6 +107,11 @@ host_free (GstAllocator * allocator, GstMemory * memory)
   GstClCudaHostAllocator *self = GST_CL_CUDA_HOST_ALLOCATOR (allocator);
   GstClCudaHostMemory *mem = (GstClCudaHostMemory *) memory;
 
+  /* a share: its parent owns the data */
+  if (memory->parent) {
+    g_free (mem);
+    return;
+  }
   if (self->push (self->cuda) == CUDA_SUCCESS) {
     self->free_host (mem->data);
     self->pop (NULL);
@@ -100,6 +119,23 @@ host_free (GstAllocator * allocator, GstMemory * memory)
     GST_WARNING ("pinned frame memory leaked: its CUDA context is gone");
   }
   g_free (mem);
+}
+
+/* A share of @memory's bytes (read-only, as shares are), which keeps it. */
+static GstMemory *
+host_share (GstMemory * memory, gssize offset, gssize size)
+{
+  GstMemory *parent = memory->parent ? memory->parent : memory;
+  GstClCudaHostMemory *share = g_new0 (GstClCudaHostMemory, 1);
+
+  if (size == -1)
+    size = memory->size - offset;
+  gst_memory_init (GST_MEMORY_CAST (share),
+      GST_MINI_OBJECT_FLAGS (parent) | GST_MINI_OBJECT_FLAG_LOCK_READONLY,
+      memory->allocator, parent, memory->maxsize, memory->align,
+      memory->offset + offset, size);
+  share->data = ((GstClCudaHostMemory *) parent)->data;
+  return GST_MEMORY_CAST (share);
 }
 
 static gpointer
@@ -139,7 +175,7 @@ gst_cl_cuda_host_allocator_finalize (GObject * object)
 {
   GstClCudaHostAllocator *self = GST_CL_CUDA_HOST_ALLOCATOR (object);
 
-  gst_context_unref (self->cuda_context);
+  g_clear_pointer (&self->cuda_context, gst_context_unref);
   G_OBJECT_CLASS (gst_cl_cuda_host_allocator_parent_class)->finalize (object);
 }
 
@@ -160,6 +196,7 @@ gst_cl_cuda_host_allocator_init (GstClCudaHostAllocator * self)
   allocator->mem_map = host_map;
   allocator->mem_unmap = host_unmap;
   allocator->mem_copy = host_copy;
+  allocator->mem_share = host_share;
 }
 
 GstAllocator *
@@ -192,27 +229,61 @@ gst_cl_is_cuda_host_memory (GstMemory * mem)
   return mem && GST_IS_CL_CUDA_HOST_ALLOCATOR (mem->allocator);
 }
 
+static gboolean
+gst_cl_cuda_host_pool_set_config (GstBufferPool * pool, GstStructure * config)
+{
+  GstClCudaHostPool *self = GST_CL_CUDA_HOST_POOL (pool);
+  GstAllocationParams params;
+
+  if (!gst_buffer_pool_config_get_allocator (config, NULL, &params))
+    gst_allocation_params_init (&params);
+  gst_buffer_pool_config_set_allocator (config, self->allocator, &params);
+  return GST_BUFFER_POOL_CLASS (gst_cl_cuda_host_pool_parent_class)->set_config
+      (pool, config);
+}
+
+static void
+gst_cl_cuda_host_pool_finalize (GObject * object)
+{
+  GstClCudaHostPool *self = GST_CL_CUDA_HOST_POOL (object);
+
+  gst_clear_object (&self->allocator);
+  G_OBJECT_CLASS (gst_cl_cuda_host_pool_parent_class)->finalize (object);
+}
+
+static void
+gst_cl_cuda_host_pool_class_init (GstClCudaHostPoolClass * klass)
+{
+  GST_BUFFER_POOL_CLASS (klass)->set_config = gst_cl_cuda_host_pool_set_config;
+  G_OBJECT_CLASS (klass)->finalize = gst_cl_cuda_host_pool_finalize;
+}
+
+static void
+gst_cl_cuda_host_pool_init (GstClCudaHostPool * self)
+{
+}
+
 GstBufferPool *
 gst_cl_cuda_host_pool_new (GstContext * cuda_context, GstCaps * caps,
     guint size, guint min, guint max, gboolean video_meta)
 {
   GstAllocator *allocator = gst_cl_cuda_host_allocator_new (cuda_context);
-  GstBufferPool *pool;
+  GstClCudaHostPool *pool;
   GstStructure *config;
 
   if (!allocator)
     return NULL;
-  pool = gst_video_buffer_pool_new ();
-  config = gst_buffer_pool_get_config (pool);
+  pool = g_object_new (gst_cl_cuda_host_pool_get_type (), NULL);
+  gst_object_ref_sink (pool);
+  pool->allocator = allocator;
+  config = gst_buffer_pool_get_config (GST_BUFFER_POOL (pool));
   gst_buffer_pool_config_set_params (config, caps, size, min, max);
-  gst_buffer_pool_config_set_allocator (config, allocator, NULL);
   if (video_meta)
     gst_buffer_pool_config_add_option (config,
         GST_BUFFER_POOL_OPTION_VIDEO_META);
-  gst_object_unref (allocator);
-  if (!gst_buffer_pool_set_config (pool, config)) {
+  if (!gst_buffer_pool_set_config (GST_BUFFER_POOL (pool), config)) {
     gst_object_unref (pool);
     return NULL;
   }
-  return pool;
+  return GST_BUFFER_POOL (pool);
 }

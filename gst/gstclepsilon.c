@@ -540,7 +540,8 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
                   gst_cl_cuda_exec_may_run (self->own_queues)))));
   /* system memory on either side of such frames: pinned by CUDA, which
    * copies it by DMA (gstclcudahost-private.h) */
-  self->host_pools_in_cuda = self->upstream_cuda && (upstream_runs ||
+  self->host_pools_in_cuda = self->upstream_cuda &&
+      !gst_cl_caps_in_device_memory (outcaps) && (upstream_runs ||
       (gst_cl_caps_in_cuda_memory (incaps) &&
           gst_cl_cuda_exec_may_run (self->own_queues)));
   self->same_memory = gst_cl_caps_same_memory (incaps, outcaps);

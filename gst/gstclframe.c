@@ -517,7 +517,7 @@ gst_cl_frame_open_host_on_cuda (GstClFrame * frame, GstClContext * context,
   frame->exec_host_pinned =
       gst_cl_is_cuda_host_memory (gst_buffer_peek_memory (buffer, 0));
   mem = (flags & GST_MAP_WRITE) ? gst_cl_cuda_exec_bind_host_frame (exec, 1,
-      slot, frame->exec_host_size, &failed) :
+      slot, frame->exec_host_size, frame->exec_host_pinned, &failed) :
       gst_cl_cuda_exec_upload_host_frame (exec, 0, slot, frame->exec_host,
       frame->exec_host_size, frame->exec_host_pinned, &failed);
   if (!mem) {

@@ -202,6 +202,7 @@ gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
     GstQuery * query, GstClFaults * faults, guint held, GstContext * host_cuda)
 {
   GstBufferPool *pool;
+  guint min = 0;
   GstVideoInfo info;
   GstCaps *caps;
 
@@ -223,14 +224,19 @@ gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
     return TRUE;
   }
 
+  /* memory CUDA holds pinned: its frames the element holds until their
+   * copy to the GPU is done (gstclinflight.c), beside the decoder's */
   pool = host_cuda && !gst_cl_caps_in_device_memory (caps) ?
-      gst_cl_cuda_host_pool_new (host_cuda, caps, info.size, 0, 0, TRUE) : NULL;
+      gst_cl_cuda_host_pool_new (host_cuda, caps, info.size, held, 0,
+      TRUE) : NULL;
+  if (pool)
+    min = held;
   if (!pool && (pool = create_pool (context, caps, info.size, 0, 0, TRUE,
               faults)) && !gst_cl_caps_in_device_memory (caps))
     gst_cl_buffer_pool_set_system_fallback (pool);
   if (!pool)
     return FALSE;
-  gst_query_add_allocation_pool (query, pool, info.size, 0, 0);
+  gst_query_add_allocation_pool (query, pool, info.size, min, 0);
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
   /* Frames with a crop meta are filtered on the crop rectangle and keep the
    * meta (the element's transform_meta); only where downstream crops them

@@ -299,7 +299,7 @@ host_frame_unmarked (GstClCudaExec * exec, guint slot, const guint8 * src,
   cl_mem in, out;
 
   in = gst_cl_cuda_exec_bind (exec, 0, (CUdeviceptr) (guintptr) src);
-  out = gst_cl_cuda_exec_bind_host_frame (exec, 1, slot, size, &error);
+  out = gst_cl_cuda_exec_bind_host_frame (exec, 1, slot, size, FALSE, &error);
   fail_unless (out != NULL, "%s", error ? error->message : "");
   memset (host, POISON, size);
   gst_cl_cuda_exec_begin (exec, slot);
@@ -584,10 +584,11 @@ fake_cuda_context (void)
   return context;
 }
 
-/* Memory that CUDA holds pinned, from a pool of video frames: the pool's
- * buffers are such memory (with the video meta), mapped for reading and
- * writing where it is, a copy is plain system memory with the same bytes,
- * and the allocator outlives the pool while memory of it lives. */
+/* Memory that CUDA holds pinned, from a pool of video frames: the pool keeps
+ * its allocator where a base class's decide_allocation sets none on its
+ * config; its buffers are such memory (with the video meta), mapped for
+ * reading and writing where it is; a share reads the same bytes, a copy is
+ * plain system memory with them; the memory outlives the pool. */
 GST_START_TEST (test_host_pool)
 {
   GstCaps *caps = gst_caps_from_string ("video/x-raw,format=NV12,width=64,"
@@ -595,13 +596,20 @@ GST_START_TEST (test_host_pool)
   GstContext *context = fake_cuda_context ();
   GstBufferPool *pool;
   GstBuffer *buffer = NULL;
-  GstMemory *mem, *copy;
+  GstMemory *mem, *copy, *share;
+  GstAllocationParams params;
+  GstStructure *config;
   GstMapInfo map;
   gsize x;
 
   pool = gst_cl_cuda_host_pool_new (context, caps, 64 * 32 * 3 / 2, 2, 0, TRUE);
   fail_unless (pool != NULL);
   gst_context_unref (context);
+  /* as GstBaseTransform's and GstVideoDecoder's decide_allocation do */
+  config = gst_buffer_pool_get_config (pool);
+  gst_allocation_params_init (&params);
+  gst_buffer_pool_config_set_allocator (config, NULL, &params);
+  fail_unless (gst_buffer_pool_set_config (pool, config));
   fail_unless (gst_buffer_pool_set_active (pool, TRUE));
   fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buffer,
           NULL), GST_FLOW_OK);
@@ -612,6 +620,12 @@ GST_START_TEST (test_host_pool)
   for (x = 0; x < map.size; x++)
     map.data[x] = (guint8) (x * 3 + 1);
   gst_memory_unmap (mem, &map);
+  share = gst_memory_share (mem, 8, 100);
+  fail_unless (gst_memory_map (share, &map, GST_MAP_READ));
+  fail_unless_equals_int (map.size, 100);
+  fail_unless_equals_int (map.data[0], (guint8) (8 * 3 + 1));
+  gst_memory_unmap (share, &map);
+  gst_memory_unref (share);
   copy = gst_memory_copy (mem, 8, 100);
   fail_unless (copy != NULL && !gst_cl_is_cuda_host_memory (copy));
   fail_unless (gst_memory_map (copy, &map, GST_MAP_READ));
