@@ -39,6 +39,7 @@
 #include "gstclnegotiation-private.h"
 #include "gstclcudahost-private.h"
 #include "gstclcudaimport-private.h"
+#include "gstclinflight-private.h"
 #include "gstclstage-private.h"
 #include "fixture.h"
 
@@ -712,6 +713,83 @@ GST_START_TEST (test_host_frame_pinned)
 
 GST_END_TEST;
 
+/* A frame of pinned memory left in flight: the input, which the stream
+ * reads where it is, and the output are held by the slot until it retires
+ * (then the output holds the input's rows); a frame of other memory lets
+ * its input go at once (it was copied). */
+GST_START_TEST (test_host_frame_held)
+{
+  GstClCudaExec *exec = new_exec ();
+  GstContext *context = fake_cuda_context ();
+  GstBuffer *inbuf[2] = { NULL, NULL }, *outbuf = NULL;
+  GError *error = NULL;
+  GstClInFlight *in_flight;
+  GstClFrameQueues q;
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GstClFrame in, out;
+  gdouble device_ms = 0;
+  GstMapInfo map[2];
+  GstCaps *caps;
+  guint slot, k;
+  gsize x;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 64, 32);
+  caps = gst_video_info_to_caps (&info);
+  pool = gst_cl_cuda_host_pool_new (context, caps, info.size, 2, 0, TRUE);
+  gst_context_unref (context);
+  fail_unless (pool && gst_buffer_pool_set_active (pool, TRUE));
+  /* pinned, then plain system memory */
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &inbuf[0],
+          NULL), GST_FLOW_OK);
+  inbuf[1] = gst_buffer_new_allocate (NULL, info.size, NULL);
+  in_flight = gst_cl_in_flight_new (fixture_context, 3, &error);
+  fail_unless (in_flight != NULL, "%s", error ? error->message : "");
+  gst_cl_in_flight_set_hold_cuda (in_flight, TRUE);
+  for (k = 0; k < 2; k++) {
+    fail_unless (gst_buffer_map (inbuf[k], &map[0], GST_MAP_WRITE));
+    for (x = 0; x < map[0].size; x++)
+      map[0].data[x] = (guint8) (x * 5 + k);
+    gst_buffer_unmap (inbuf[k], &map[0]);
+    fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &outbuf,
+            NULL), GST_FLOW_OK);
+    fail_unless (gst_cl_in_flight_begin (in_flight, &slot, &device_ms,
+            &error), "%s", error ? error->message : "");
+    fail_unless (gst_cl_frame_open_host_on_cuda (&out, fixture_context,
+            &info, outbuf, GST_MAP_WRITE, exec, slot, &error));
+    fail_unless (gst_cl_frame_open_host_on_cuda (&in, fixture_context, &info,
+            inbuf[k], GST_MAP_READ, exec, slot, &error));
+    gst_cl_in_flight_queues (in_flight, &in, &out, &q);
+    fail_unless (q.cuda == exec && q.in_flight);
+    fail_unless (gst_cl_cuda_exec_copy (exec, in.planes[0].mem, 0, 64,
+            out.planes[0].mem, 0, 64, 64, 32, &error));
+    fail_unless (gst_cl_in_flight_end (in_flight, &q, TRUE, &in, &out,
+            &device_ms, &error), "%s", error ? error->message : "");
+    /* the test's, the slot's and its open frame's map's */
+    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (outbuf), 3);
+    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (inbuf[k]),
+        k == 0 ? 3 : 1);
+    fail_unless (gst_cl_in_flight_complete (in_flight, outbuf, &error));
+    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (outbuf), 1);
+    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (inbuf[k]), 1);
+    fail_unless (gst_buffer_map (outbuf, &map[0], GST_MAP_READ));
+    fail_unless (gst_buffer_map (inbuf[k], &map[1], GST_MAP_READ));
+    for (x = 0; x < 64 * 32; x++)
+      fail_unless_equals_int (map[0].data[x], map[1].data[x]);
+    gst_buffer_unmap (inbuf[k], &map[1]);
+    gst_buffer_unmap (outbuf, &map[0]);
+    gst_buffer_unref (outbuf);
+    gst_buffer_unref (inbuf[k]);
+  }
+  gst_cl_in_flight_free (in_flight);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  gst_caps_unref (caps);
+  gst_cl_cuda_exec_free (exec);
+}
+
+GST_END_TEST;
+
 static Suite *
 clcudaexec_suite (void)
 {
@@ -730,6 +808,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_propose_held);
   tcase_add_test (tc, test_host_pool);
   tcase_add_test (tc, test_host_frame_pinned);
+  tcase_add_test (tc, test_host_frame_held);
   return s;
 }
 
