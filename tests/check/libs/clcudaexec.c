@@ -649,6 +649,24 @@ GST_START_TEST (test_host_pool)
 
 GST_END_TEST;
 
+/* An active pool of NV12 64x32 frames (@info) in memory CUDA holds
+ * pinned, of the fake context. */
+static GstBufferPool *
+nv12_host_pool (GstVideoInfo * info)
+{
+  GstContext *context = fake_cuda_context ();
+  GstBufferPool *pool;
+  GstCaps *caps;
+
+  gst_video_info_set_format (info, GST_VIDEO_FORMAT_NV12, 64, 32);
+  caps = gst_video_info_to_caps (info);
+  pool = gst_cl_cuda_host_pool_new (context, caps, info->size, 2, 0, TRUE);
+  gst_context_unref (context);
+  gst_caps_unref (caps);
+  fail_unless (pool && gst_buffer_pool_set_active (pool, TRUE));
+  return pool;
+}
+
 /* Frames in memory CUDA holds pinned are known as such, and go to and from
  * the device where they are: the output, read back into its memory by the
  * stream, holds the input's rows after its slot's wait (nothing copied
@@ -656,21 +674,15 @@ GST_END_TEST;
 GST_START_TEST (test_host_frame_pinned)
 {
   GstClCudaExec *exec = new_exec ();
-  GstContext *context = fake_cuda_context ();
   GstBufferPool *pool;
   GstBuffer *inbuf = NULL, *outbuf = NULL;
   GstVideoInfo info;
   GstClFrame in, out;
-  GstCaps *caps;
   GstMapInfo map;
   GError *error = NULL;
   gsize x;
 
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 64, 32);
-  caps = gst_video_info_to_caps (&info);
-  pool = gst_cl_cuda_host_pool_new (context, caps, info.size, 2, 0, TRUE);
-  gst_context_unref (context);
-  fail_unless (pool && gst_buffer_pool_set_active (pool, TRUE));
+  pool = nv12_host_pool (&info);
   fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &inbuf,
           NULL), GST_FLOW_OK);
   fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &outbuf,
@@ -707,7 +719,6 @@ GST_START_TEST (test_host_frame_pinned)
   gst_buffer_unref (outbuf);
   gst_buffer_pool_set_active (pool, FALSE);
   gst_object_unref (pool);
-  gst_caps_unref (caps);
   gst_cl_cuda_exec_free (exec);
 }
 
@@ -720,7 +731,6 @@ GST_END_TEST;
 GST_START_TEST (test_host_frame_held)
 {
   GstClCudaExec *exec = new_exec ();
-  GstContext *context = fake_cuda_context ();
   GstBuffer *inbuf[2] = { NULL, NULL }, *outbuf = NULL;
   GError *error = NULL;
   GstClInFlight *in_flight;
@@ -730,15 +740,10 @@ GST_START_TEST (test_host_frame_held)
   GstClFrame in, out;
   gdouble device_ms = 0;
   GstMapInfo map[2];
-  GstCaps *caps;
   guint slot, k;
   gsize x;
 
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 64, 32);
-  caps = gst_video_info_to_caps (&info);
-  pool = gst_cl_cuda_host_pool_new (context, caps, info.size, 2, 0, TRUE);
-  gst_context_unref (context);
-  fail_unless (pool && gst_buffer_pool_set_active (pool, TRUE));
+  pool = nv12_host_pool (&info);
   /* pinned, then plain system memory */
   fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &inbuf[0],
           NULL), GST_FLOW_OK);
@@ -784,7 +789,6 @@ GST_START_TEST (test_host_frame_held)
   gst_cl_in_flight_free (in_flight);
   gst_buffer_pool_set_active (pool, FALSE);
   gst_object_unref (pool);
-  gst_caps_unref (caps);
   gst_cl_cuda_exec_free (exec);
 }
 
