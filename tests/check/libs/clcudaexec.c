@@ -794,6 +794,63 @@ GST_START_TEST (test_host_frame_held)
 
 GST_END_TEST;
 
+/* With the fake's stream holding its commands until a wait
+ * (FAKECUDA_QUEUE=1), as a device's does: an input of memory CUDA holds
+ * pinned is read by the copy where it is, when the stream runs it (a
+ * change after open is seen); an input of other memory was copied at open
+ * (a change after it is not). */
+GST_START_TEST (test_host_frame_order)
+{
+  GstClCudaExec *exec = new_exec ();
+  GstVideoInfo info;
+  GstBufferPool *pool = nv12_host_pool (&info);
+  GstBuffer *inbuf[2] = { NULL, NULL };
+  guint8 dst[64 * 32];
+  GError *error = NULL;
+  GstClFrame in;
+  GstMapInfo map;
+  guint8 *bytes;
+  cl_mem out;
+  guint k;
+  gsize x;
+
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &inbuf[0],
+          NULL), GST_FLOW_OK);
+  inbuf[1] = gst_buffer_new_allocate (NULL, info.size, NULL);
+  g_setenv ("FAKECUDA_QUEUE", "1", TRUE);
+  for (k = 0; k < 2; k++) {
+    /* the bytes, to change while the frame holds the buffer mapped */
+    fail_unless (gst_buffer_map (inbuf[k], &map, GST_MAP_WRITE));
+    bytes = map.data;
+    memset (bytes, 1, info.size);
+    gst_buffer_unmap (inbuf[k], &map);
+    memset (dst, POISON, sizeof (dst));
+    gst_cl_cuda_exec_begin (exec, k);
+    fail_unless (gst_cl_frame_open_host_on_cuda (&in, fixture_context, &info,
+            inbuf[k], GST_MAP_READ, exec, k, &error), "%s",
+        error ? error->message : "");
+    fail_unless_equals_int (in.exec_host_pinned, k == 0);
+    out = gst_cl_cuda_exec_bind (exec, 1, (CUdeviceptr) (guintptr) dst);
+    fail_unless (gst_cl_cuda_exec_copy (exec, in.planes[0].mem, 0, 64, out,
+            0, 64, 64, 32, &error), "%s", error ? error->message : "");
+    memset (bytes, 2, info.size);
+    /* nothing ran yet */
+    fail_unless_equals_int (dst[0], POISON);
+    fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
+        error ? error->message : "");
+    gst_cl_frame_close (&in);
+    for (x = 0; x < sizeof (dst); x++)
+      fail_unless_equals_int (dst[x], k == 0 ? 2 : 1);
+    gst_buffer_unref (inbuf[k]);
+  }
+  g_unsetenv ("FAKECUDA_QUEUE");
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  gst_cl_cuda_exec_free (exec);
+}
+
+GST_END_TEST;
+
 static Suite *
 clcudaexec_suite (void)
 {
@@ -813,6 +870,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_host_pool);
   tcase_add_test (tc, test_host_frame_pinned);
   tcase_add_test (tc, test_host_frame_held);
+  tcase_add_test (tc, test_host_frame_order);
   return s;
 }
 

@@ -136,22 +136,102 @@ cuMemFreeHost (gpointer ptr)
   return 0;
 }
 
+/* With FAKECUDA_QUEUE=1 (read at each call), the stream's commands wait
+ * for its next synchronisation, and run then in order, as a device's
+ * would; else at once. */
+typedef enum
+{
+  COPY,
+  SET8,
+  SET32,
+  COPY2D
+} Kind;
+
+typedef struct
+{
+  Kind kind;
+  guint8 *dst;
+  const guint8 *src;
+  gsize size;
+  guint32 value;
+  Copy2D copy;
+} Command;
+
+static GArray *queue;           /* Command */
+
+static void
+run (const Command * c)
+{
+  const guint8 *src;
+  guint8 *dst;
+  gsize i;
+
+  switch (c->kind) {
+    case COPY:
+      memcpy (c->dst, c->src, c->size);
+      break;
+    case SET8:
+      memset (c->dst, c->value, c->size);
+      break;
+    case SET32:
+      for (i = 0; i < c->size; i++)
+        ((guint32 *) c->dst)[i] = c->value;
+      break;
+    case COPY2D:
+      src = c->copy.srcMemoryType == HOST_MEMORY ? c->copy.srcHost :
+          (gconstpointer) (guintptr) c->copy.srcDevice;
+      dst = c->copy.dstMemoryType == HOST_MEMORY ? c->copy.dstHost :
+          (gpointer) (guintptr) c->copy.dstDevice;
+      for (i = 0; i < c->copy.Height; i++)
+        memcpy (dst + (c->copy.dstY + i) * c->copy.dstPitch +
+            c->copy.dstXInBytes, src + (c->copy.srcY + i) * c->copy.srcPitch +
+            c->copy.srcXInBytes, c->copy.WidthInBytes);
+      break;
+  }
+}
+
+static int
+enqueue (const Command * c)
+{
+  if (g_strcmp0 (g_getenv ("FAKECUDA_QUEUE"), "1") != 0) {
+    run (c);
+    return 0;
+  }
+  if (!queue)
+    queue = g_array_new (FALSE, FALSE, sizeof (Command));
+  g_array_append_vals (queue, c, 1);
+  return 0;
+}
+
+/* Runs what the stream holds, in order. */
+static int
+drain (void)
+{
+  guint i;
+
+  for (i = 0; queue && i < queue->len; i++)
+    run (&g_array_index (queue, Command, i));
+  if (queue)
+    g_array_set_size (queue, 0);
+  return 0;
+}
+
 int
 cuMemsetD8Async (guint64 ptr, guint8 value, gsize n, gpointer stream)
 {
-  memset ((gpointer) (guintptr) ptr, value, n);
-  return 0;
+  Command c = { SET8,.dst = (guint8 *) (guintptr) ptr,.size = n,.value = value
+  };
+
+  return enqueue (&c);
 }
 
 int
 cuMemsetD32Async (guint64 ptr, guint32 value, gsize n, gpointer stream)
 {
-  guint32 *words = (guint32 *) (guintptr) ptr;
-  gsize i;
+  Command c = { SET32,.dst = (guint8 *) (guintptr) ptr,.size = n,.value = value
+  };
 
-  for (i = 0; i < n; i++)
-    words[i] = value;
-  return 0;
+  return enqueue (&c);
 }
 
 int
@@ -172,29 +252,44 @@ int
 cuMemcpyHtoDAsync_v2 (guint64 dst, gconstpointer src, gsize size,
     gpointer stream)
 {
-  return cuMemcpyHtoD_v2 (dst, src, size);
+  Command c = { COPY,.dst = (guint8 *) (guintptr) dst,.src = src,.size = size
+  };
+
+  return enqueue (&c);
 }
 
 int
 cuMemcpyDtoHAsync_v2 (gpointer dst, guint64 src, gsize size, gpointer stream)
 {
-  return cuMemcpyDtoH_v2 (dst, src, size);
+  Command c = { COPY,.dst = dst,.src = (const guint8 *) (guintptr) src,.size =
+        size
+  };
+
+  return enqueue (&c);
 }
 
 int
 cuMemcpy2DAsync_v2 (const Copy2D * copy, gpointer stream)
 {
-  const guint8 *src = copy->srcMemoryType == HOST_MEMORY ? copy->srcHost :
-      (gconstpointer) (guintptr) copy->srcDevice;
-  guint8 *dst = copy->dstMemoryType == HOST_MEMORY ? copy->dstHost :
-      (gpointer) (guintptr) copy->dstDevice;
-  gsize y;
+  Command c = { COPY2D,.copy = *copy };
 
-  for (y = 0; y < copy->Height; y++)
-    memcpy (dst + (copy->dstY + y) * copy->dstPitch + copy->dstXInBytes,
-        src + (copy->srcY + y) * copy->srcPitch + copy->srcXInBytes,
-        copy->WidthInBytes);
-  return 0;
+  return enqueue (&c);
+}
+
+G_MODULE_EXPORT int cuStreamSynchronize (gpointer stream);
+G_MODULE_EXPORT int cuEventSynchronize (gpointer event);
+
+int
+cuStreamSynchronize (gpointer stream)
+{
+  return drain ();
+}
+
+/* every command so far: at least those before the event */
+int
+cuEventSynchronize (gpointer event)
+{
+  return drain ();
 }
 
 /* *INDENT-OFF* */
@@ -203,10 +298,8 @@ OK (cuInit, (unsigned flags))
 OK (cuCtxPushCurrent_v2, (gpointer context))
 OK (cuCtxPopCurrent_v2, (gpointer * context))
 OK (cuStreamDestroy_v2, (gpointer stream))
-OK (cuStreamSynchronize, (gpointer stream))
 OK (cuStreamWaitEvent, (gpointer stream, gpointer event, unsigned flags))
 OK (cuEventRecord, (gpointer event, gpointer stream))
-OK (cuEventSynchronize, (gpointer event))
 OK (cuEventDestroy_v2, (gpointer event))
 UNSUPPORTED (cuModuleLoadData)
 UNSUPPORTED (cuModuleUnload)
