@@ -299,7 +299,7 @@ gboolean
 gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot, GError ** error)
 {
   gint64 began = gst_cl_wait_begin ();
-  CUresult status = CUDA_ERROR_INVALID_VALUE;
+  CUresult status;
   gboolean ok;
 
   g_return_val_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS, FALSE);
@@ -309,13 +309,15 @@ gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot, GError ** error)
     complete_reads (self, slot, FALSE);
     return FALSE;
   }
+  /* waited for even where the context could not be made current (an
+   * event needs none): the frame's memory, pinned memory the copies read
+   * or write by DMA, is let go after this */
   ok = push (self, error);
-  if (ok) {
-    status = self->cu.EventSynchronize (self->marks[slot]);
+  status = self->cu.EventSynchronize (self->marks[slot]);
+  if (ok)
     pop (self);
-    ok = status == CUDA_SUCCESS ||
-        gst_cl_cuda_set_error (error, status, "cuEventSynchronize (frame)");
-  }
+  ok = ok && (status == CUDA_SUCCESS ||
+      gst_cl_cuda_set_error (error, status, "cuEventSynchronize (frame)"));
   gst_cl_wait_end (GST_CL_WAIT_SLOT, began);
   complete_reads (self, slot, ok);
   return ok;
@@ -325,15 +327,15 @@ gboolean
 gst_cl_cuda_exec_sync (GstClCudaExec * self, GError ** error)
 {
   gint64 began = gst_cl_wait_begin ();
-  CUresult status = CUDA_ERROR_INVALID_VALUE;
+  CUresult status;
   gboolean ok = push (self, error);
 
-  if (ok) {
-    status = self->cu.StreamSynchronize (self->stream);
+  /* as gst_cl_cuda_exec_wait_mark(): waited for even without the context */
+  status = self->cu.StreamSynchronize (self->stream);
+  if (ok)
     pop (self);
-    ok = status == CUDA_SUCCESS ||
-        gst_cl_cuda_set_error (error, status, "cuStreamSynchronize (frame)");
-  }
+  ok = ok && (status == CUDA_SUCCESS ||
+      gst_cl_cuda_set_error (error, status, "cuStreamSynchronize (frame)"));
   gst_cl_wait_end (GST_CL_WAIT_FRAME, began);
   complete_reads (self, G_MAXUINT, ok);
   return ok;

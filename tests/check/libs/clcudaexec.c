@@ -851,6 +851,51 @@ GST_START_TEST (test_host_frame_order)
 
 GST_END_TEST;
 
+/* A frame's wait where its context can no longer be made current still
+ * waits for the stream's commands (the event needs no context): its pinned
+ * memory, which the copies read and write, is let go only then. Mutant
+ * killed: no wait where the push failed. */
+GST_START_TEST (test_wait_without_context)
+{
+  GstClCudaExec *exec = new_exec ();
+  guint8 src[64 * 32], dst[64 * 32];
+  GError *error = NULL;
+  cl_mem in, out;
+  gsize x;
+
+  memset (src, 7, sizeof (src));
+  memset (dst, POISON, sizeof (dst));
+  g_setenv ("FAKECUDA_QUEUE", "1", TRUE);
+  gst_cl_cuda_exec_begin (exec, 0);
+  in = gst_cl_cuda_exec_bind (exec, 0, (CUdeviceptr) (guintptr) src);
+  out = gst_cl_cuda_exec_bind (exec, 1, (CUdeviceptr) (guintptr) dst);
+  fail_unless (gst_cl_cuda_exec_copy (exec, in, 0, 64, out, 0, 64, 64, 32,
+          &error), "%s", error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_mark (exec, &error), "%s",
+      error ? error->message : "");
+  fail_unless_equals_int (dst[0], POISON);
+  g_setenv ("FAKECUDA_PUSH_FAILS", "1", TRUE);
+  fail_if (gst_cl_cuda_exec_wait_mark (exec, 0, &error));
+  fail_unless (error && strstr (error->message, "cuCtxPushCurrent"));
+  g_clear_error (&error);
+  for (x = 0; x < sizeof (dst); x++)
+    fail_unless_equals_int (dst[x], 7);
+  /* and the stream's wait */
+  memset (dst, POISON, sizeof (dst));
+  g_unsetenv ("FAKECUDA_PUSH_FAILS");
+  fail_unless (gst_cl_cuda_exec_copy (exec, in, 0, 64, out, 0, 64, 64, 32,
+          &error), "%s", error ? error->message : "");
+  g_setenv ("FAKECUDA_PUSH_FAILS", "1", TRUE);
+  fail_if (gst_cl_cuda_exec_sync (exec, &error));
+  g_clear_error (&error);
+  fail_unless_equals_int (dst[0], 7);
+  g_unsetenv ("FAKECUDA_PUSH_FAILS");
+  g_unsetenv ("FAKECUDA_QUEUE");
+  gst_cl_cuda_exec_free (exec);
+}
+
+GST_END_TEST;
+
 static Suite *
 clcudaexec_suite (void)
 {
@@ -871,6 +916,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_host_frame_pinned);
   tcase_add_test (tc, test_host_frame_held);
   tcase_add_test (tc, test_host_frame_order);
+  tcase_add_test (tc, test_wait_without_context);
   return s;
 }
 

@@ -31,6 +31,7 @@
 #include "fakecuda.h"
 #include <string.h>
 
+#define CUDA_ERROR_INVALID_CONTEXT 201
 #define CUDA_ERROR_NOT_SUPPORTED 801
 
 typedef struct
@@ -285,6 +286,17 @@ cuStreamSynchronize (gpointer stream)
   return drain ();
 }
 
+G_MODULE_EXPORT int cuCtxPushCurrent_v2 (gpointer context);
+
+/* fails with FAKECUDA_PUSH_FAILS=1 (read at each call), as for a context
+ * gone bad */
+int
+cuCtxPushCurrent_v2 (gpointer context)
+{
+  return g_strcmp0 (g_getenv ("FAKECUDA_PUSH_FAILS"), "1") == 0 ?
+      CUDA_ERROR_INVALID_CONTEXT : 0;
+}
+
 /* every command so far: at least those before the event */
 int
 cuEventSynchronize (gpointer event)
@@ -295,7 +307,6 @@ cuEventSynchronize (gpointer event)
 /* *INDENT-OFF* */
 FAKECUDA_POOL_CALLS (UNSUPPORTED)
 OK (cuInit, (unsigned flags))
-OK (cuCtxPushCurrent_v2, (gpointer context))
 OK (cuCtxPopCurrent_v2, (gpointer * context))
 OK (cuStreamDestroy_v2, (gpointer stream))
 OK (cuStreamWaitEvent, (gpointer stream, gpointer event, unsigned flags))
