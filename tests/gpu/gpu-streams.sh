@@ -22,7 +22,8 @@
 # decoder (nvmpeg2videodec, nvmpeg2videodevice1dec, ...), with clepsilon
 # device=nvidia, which takes the decoder's GPU; CHECK=1 adds, per clip, filter and path, the md5 of each of
 # CHECK_N (4) chains of one process against the same chain run alone
-# (NS=" " runs that check alone); QUEUE=1 puts a queue after each decoder
+# (NS=" " runs that check alone); PROPS, more properties of each clepsilon
+# (e.g. PROPS=frames-in-flight=8); QUEUE=1 puts a queue after each decoder
 # (the decoders alone too), so that the element's waits on the device run
 # in a thread of their own.
 # Prints one row per clip, mode and N: frames a second of the decoders
@@ -66,7 +67,7 @@ decoder () { # CLIP K: the source and decoder of stream K (1, 2, ...)
 chain () { # CLIP PATH FILTER K: stream K's decode chain, its sink sinkK
   local f="" q=""
   [ "${QUEUE:-0}" = 1 ] && q=" ! queue"
-  [ "$3" = dec ] || f="! clepsilon device=nvidia strength=$3${out_caps[$2]}"
+  [ "$3" = dec ] || f="! clepsilon device=nvidia strength=$3${PROPS:+ $PROPS}${out_caps[$2]}"
   echo "$(decoder "$1" "$4")$q ! ${caps[$2]} $f ! fakesink name=sink$4 sync=false"
 }
 
