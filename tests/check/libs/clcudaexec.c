@@ -794,10 +794,10 @@ GST_START_TEST (test_host_frame_held)
 
 GST_END_TEST;
 
-/* With the fake's stream holding its commands until a wait
- * (FAKECUDA_QUEUE=1), as a device's does: an input of memory CUDA holds
- * pinned is read by the copy where it is, when the stream runs it (a
- * change after open is seen); an input of other memory was copied at open
+/* With the fake's stream holding its commands until a wait, as a device's
+ * does: an input of memory CUDA holds pinned is read by the copy where it
+ * is, when the stream runs it (a change after open is seen); an input of
+ * other memory was copied at open
  * (a change after it is not). */
 GST_START_TEST (test_host_frame_order)
 {
@@ -817,7 +817,6 @@ GST_START_TEST (test_host_frame_order)
   fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &inbuf[0],
           NULL), GST_FLOW_OK);
   inbuf[1] = gst_buffer_new_allocate (NULL, info.size, NULL);
-  g_setenv ("FAKECUDA_QUEUE", "1", TRUE);
   for (k = 0; k < 2; k++) {
     /* the bytes, to change while the frame holds the buffer mapped */
     fail_unless (gst_buffer_map (inbuf[k], &map, GST_MAP_WRITE));
@@ -843,7 +842,6 @@ GST_START_TEST (test_host_frame_order)
       fail_unless_equals_int (dst[x], k == 0 ? 2 : 1);
     gst_buffer_unref (inbuf[k]);
   }
-  g_unsetenv ("FAKECUDA_QUEUE");
   gst_buffer_pool_set_active (pool, FALSE);
   gst_object_unref (pool);
   gst_cl_cuda_exec_free (exec);
@@ -865,7 +863,6 @@ GST_START_TEST (test_wait_without_context)
 
   memset (src, 7, sizeof (src));
   memset (dst, POISON, sizeof (dst));
-  g_setenv ("FAKECUDA_QUEUE", "1", TRUE);
   gst_cl_cuda_exec_begin (exec, 0);
   in = gst_cl_cuda_exec_bind (exec, 0, (CUdeviceptr) (guintptr) src);
   out = gst_cl_cuda_exec_bind (exec, 1, (CUdeviceptr) (guintptr) dst);
@@ -890,7 +887,6 @@ GST_START_TEST (test_wait_without_context)
   g_clear_error (&error);
   fail_unless_equals_int (dst[0], 7);
   g_unsetenv ("FAKECUDA_PUSH_FAILS");
-  g_unsetenv ("FAKECUDA_QUEUE");
   gst_cl_cuda_exec_free (exec);
 }
 

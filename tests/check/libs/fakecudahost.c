@@ -19,8 +19,9 @@
  */
 
 /* A CUDA driver whose device is the host, for libs/clcudaexec: device
- * pointers are host addresses (cuMemAlloc is g_malloc), every command runs
- * at once on the calling thread (streams and events are names), and the
+ * pointers are host addresses (cuMemAlloc is g_malloc), the asynchronous
+ * commands run on the calling thread at the next synchronisation, all of
+ * them, in order (streams and events are names), and the
  * memory commands of gst/gstclcudaexec.c do what the driver's do: fills,
  * plane copies, copies to and from the host. Modules and launches fail
  * (nothing here runs PTX), as do the calls of the imported pools; cuInit
@@ -137,9 +138,9 @@ cuMemFreeHost (gpointer ptr)
   return 0;
 }
 
-/* With FAKECUDA_QUEUE=1 (read at each call), the stream's commands wait
- * for its next synchronisation, and run then in order, as a device's
- * would; else at once. */
+/* The stream's commands wait for its next synchronisation, and run then
+ * in order, as a device's would (so that a test sees a wait missing); with
+ * FAKECUDA_QUEUE=0 (read at each call) at once. */
 typedef enum
 {
   COPY,
@@ -194,7 +195,7 @@ run (const Command * c)
 static int
 enqueue (const Command * c)
 {
-  if (g_strcmp0 (g_getenv ("FAKECUDA_QUEUE"), "1") != 0) {
+  if (g_strcmp0 (g_getenv ("FAKECUDA_QUEUE"), "0") == 0) {
     run (c);
     return 0;
   }
