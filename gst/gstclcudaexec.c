@@ -41,6 +41,8 @@ typedef gpointer CUevent;
 
 #define CU_STREAM_NON_BLOCKING 0x1
 #define CUDA_ERROR_INVALID_VALUE 1
+#define CUDA_ERROR_INVALID_CONTEXT 201
+#define CUDA_ERROR_CONTEXT_IS_DESTROYED 709
 #define CU_EVENT_DISABLE_TIMING 0x2
 /* Dynamic shared memory beyond this needs cuFuncSetAttribute; the tiles'
  * is a few KB. */
@@ -197,13 +199,36 @@ load_calls (ExecCalls * cu, GError ** error)
   return TRUE;
 }
 
-static gboolean
-push (GstClCudaExec * self, GError ** error)
+/* Makes the executor's context current: CUDA_SUCCESS, or the failure
+ * (@error set). */
+static CUresult
+push_status (GstClCudaExec * self, GError ** error)
 {
   CUresult status = self->cu.CtxPushCurrent (self->cuda_context);
 
-  return status == CUDA_SUCCESS ||
-      gst_cl_cuda_set_error (error, status, "cuCtxPushCurrent");
+  if (status != CUDA_SUCCESS)
+    gst_cl_cuda_set_error (error, status, "cuCtxPushCurrent");
+  return status;
+}
+
+static gboolean
+push (GstClCudaExec * self, GError ** error)
+{
+  return push_status (self, error) == CUDA_SUCCESS;
+}
+
+/* Whether a wait may still be made after the push failed with @status:
+ * the stream and its events need no current context, but where the
+ * context itself is gone so are they (and its work with it). */
+static gboolean
+may_wait_after (CUresult status)
+{
+  if (status == CUDA_ERROR_INVALID_CONTEXT ||
+      status == CUDA_ERROR_CONTEXT_IS_DESTROYED)
+    return FALSE;
+  if (status != CUDA_SUCCESS)
+    GST_WARNING ("waiting for the frames' CUDA stream without its context");
+  return TRUE;
 }
 
 static void
@@ -299,7 +324,7 @@ gboolean
 gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot, GError ** error)
 {
   gint64 began = gst_cl_wait_begin ();
-  CUresult status;
+  CUresult pushed, status = CUDA_SUCCESS;
   gboolean ok;
 
   g_return_val_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS, FALSE);
@@ -310,13 +335,14 @@ gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot, GError ** error)
     return FALSE;
   }
   /* waited for even where the context could not be made current (an
-   * event needs none): the frame's memory, pinned memory the copies read
-   * or write by DMA, is let go after this */
-  ok = push (self, error);
-  status = self->cu.EventSynchronize (self->marks[slot]);
-  if (ok)
+   * event needs none; may_wait_after()): the frame's memory, pinned memory
+   * the copies read or write by DMA, is let go after this */
+  pushed = push_status (self, error);
+  if (may_wait_after (pushed))
+    status = self->cu.EventSynchronize (self->marks[slot]);
+  if (pushed == CUDA_SUCCESS)
     pop (self);
-  ok = ok && (status == CUDA_SUCCESS ||
+  ok = pushed == CUDA_SUCCESS && (status == CUDA_SUCCESS ||
       gst_cl_cuda_set_error (error, status, "cuEventSynchronize (frame)"));
   gst_cl_wait_end (GST_CL_WAIT_SLOT, began);
   complete_reads (self, slot, ok);
@@ -327,14 +353,16 @@ gboolean
 gst_cl_cuda_exec_sync (GstClCudaExec * self, GError ** error)
 {
   gint64 began = gst_cl_wait_begin ();
-  CUresult status;
-  gboolean ok = push (self, error);
+  CUresult status = CUDA_SUCCESS;
+  CUresult pushed = push_status (self, error);
+  gboolean ok;
 
   /* as gst_cl_cuda_exec_wait_mark(): waited for even without the context */
-  status = self->cu.StreamSynchronize (self->stream);
-  if (ok)
+  if (may_wait_after (pushed))
+    status = self->cu.StreamSynchronize (self->stream);
+  if (pushed == CUDA_SUCCESS)
     pop (self);
-  ok = ok && (status == CUDA_SUCCESS ||
+  ok = pushed == CUDA_SUCCESS && (status == CUDA_SUCCESS ||
       gst_cl_cuda_set_error (error, status, "cuStreamSynchronize (frame)"));
   gst_cl_wait_end (GST_CL_WAIT_FRAME, began);
   complete_reads (self, G_MAXUINT, ok);

@@ -849,10 +849,11 @@ GST_START_TEST (test_host_frame_order)
 
 GST_END_TEST;
 
-/* A frame's wait where its context can no longer be made current still
- * waits for the stream's commands (the event needs no context): its pinned
- * memory, which the copies read and write, is let go only then. Mutant
- * killed: no wait where the push failed. */
+/* A frame's wait where its context could not be made current still waits
+ * for the stream's commands (the event needs no context): its pinned
+ * memory, which the copies read and write, is let go only then; where the
+ * context is gone, nothing is waited for. Mutants killed: no wait where the
+ * push failed; a wait on a context gone. */
 GST_START_TEST (test_wait_without_context)
 {
   GstClCudaExec *exec = new_exec ();
@@ -884,9 +885,27 @@ GST_START_TEST (test_wait_without_context)
           &error), "%s", error ? error->message : "");
   g_setenv ("FAKECUDA_PUSH_FAILS", "1", TRUE);
   fail_if (gst_cl_cuda_exec_sync (exec, &error));
+  fail_unless (error && strstr (error->message, "cuCtxPushCurrent"));
   g_clear_error (&error);
   fail_unless_equals_int (dst[0], 7);
+  /* where the context is gone, so is its work: nothing to wait for (the
+   * fake's queue still holds the copy, run by the wait after) */
+  memset (dst, POISON, sizeof (dst));
   g_unsetenv ("FAKECUDA_PUSH_FAILS");
+  fail_unless (gst_cl_cuda_exec_copy (exec, in, 0, 64, out, 0, 64, 64, 32,
+          &error), "%s", error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_mark (exec, &error), "%s",
+      error ? error->message : "");
+  g_setenv ("FAKECUDA_PUSH_FAILS", "gone", TRUE);
+  fail_if (gst_cl_cuda_exec_wait_mark (exec, 0, &error));
+  g_clear_error (&error);
+  fail_if (gst_cl_cuda_exec_sync (exec, &error));
+  g_clear_error (&error);
+  fail_unless_equals_int (dst[0], POISON);
+  g_unsetenv ("FAKECUDA_PUSH_FAILS");
+  fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
+      error ? error->message : "");
+  fail_unless_equals_int (dst[0], 7);
   gst_cl_cuda_exec_free (exec);
 }
 

@@ -32,7 +32,8 @@
 #include "fakecuda.h"
 #include <string.h>
 
-#define CUDA_ERROR_INVALID_CONTEXT 201
+#define CUDA_ERROR_CONTEXT_IS_DESTROYED 709
+#define CUDA_ERROR_UNKNOWN 999
 #define CUDA_ERROR_NOT_SUPPORTED 801
 
 typedef struct
@@ -60,6 +61,19 @@ typedef struct
 #define UNSUPPORTED(symbol) \
   G_MODULE_EXPORT int symbol (void); \
   int symbol (void) { return CUDA_ERROR_NOT_SUPPORTED; }
+
+static GHashTable *blocks;      /* what the allocations gave: address, size */
+
+static gpointer
+alloc_block (gsize size)
+{
+  gpointer block = g_malloc (size);
+
+  if (!blocks)
+    blocks = g_hash_table_new (NULL, NULL);
+  g_hash_table_insert (blocks, block, GSIZE_TO_POINTER (size));
+  return block;
+}
 
 G_MODULE_EXPORT int cuGetErrorName (int status, const char **name);
 G_MODULE_EXPORT int cuStreamCreate (gpointer * stream, unsigned flags);
@@ -107,21 +121,14 @@ cuEventCreate (gpointer * event, unsigned flags)
 int
 cuMemAlloc_v2 (guint64 * ptr, gsize size)
 {
-  *ptr = (guint64) (guintptr) g_malloc (size);
-  return 0;
-}
-
-int
-cuMemFree_v2 (guint64 ptr)
-{
-  g_free ((gpointer) (guintptr) ptr);
+  *ptr = (guint64) (guintptr) alloc_block (size);
   return 0;
 }
 
 int
 cuMemAllocHost_v2 (gpointer * ptr, gsize size)
 {
-  *ptr = g_malloc (size);
+  *ptr = alloc_block (size);
   return 0;
 }
 
@@ -131,12 +138,6 @@ cuMemHostAlloc (gpointer * ptr, gsize size, unsigned flags)
   return cuMemAllocHost_v2 (ptr, size);
 }
 
-int
-cuMemFreeHost (gpointer ptr)
-{
-  g_free (ptr);
-  return 0;
-}
 
 /* The stream's commands wait for its next synchronisation, and run then
  * in order, as a device's would (so that a test sees a wait missing); with
@@ -218,6 +219,76 @@ drain (void)
   return 0;
 }
 
+/* Whether [@start, @start + @size) meets [@lo, @hi). */
+static gboolean
+meets (const guint8 * start, gsize size, const guint8 * lo, const guint8 * hi)
+{
+  return size > 0 && start < hi && lo < start + size;
+}
+
+/* The bytes a 2D copy's side at @base spans. */
+static gsize
+span_2d (const Copy2D * c, gsize pitch)
+{
+  return c->Height ? (c->Height - 1) * pitch + c->WidthInBytes : 0;
+}
+
+static gboolean
+touches (const Command * c, const guint8 * lo, const guint8 * hi)
+{
+  const guint8 *src, *dst;
+
+  switch (c->kind) {
+    case COPY:
+      return meets (c->dst, c->size, lo, hi) || meets (c->src, c->size, lo, hi);
+    case SET8:
+      return meets (c->dst, c->size, lo, hi);
+    case SET32:
+      return meets (c->dst, c->size * 4, lo, hi);
+    case COPY2D:
+      src = c->copy.srcMemoryType == HOST_MEMORY ? c->copy.srcHost :
+          (gconstpointer) (guintptr) c->copy.srcDevice;
+      dst = c->copy.dstMemoryType == HOST_MEMORY ? c->copy.dstHost :
+          (gpointer) (guintptr) c->copy.dstDevice;
+      return meets (src + c->copy.srcY * c->copy.srcPitch +
+          c->copy.srcXInBytes, span_2d (&c->copy, c->copy.srcPitch), lo, hi)
+          || meets (dst + c->copy.dstY * c->copy.dstPitch +
+          c->copy.dstXInBytes, span_2d (&c->copy, c->copy.dstPitch), lo, hi);
+  }
+  return FALSE;
+}
+
+/* A driver's free does not race the stream's work on that memory; here
+ * freeing memory that a queued command still reads or writes is the
+ * caller's error (a wait missing): the test stops there. */
+static void
+free_block (gpointer block)
+{
+  gsize size = GPOINTER_TO_SIZE (g_hash_table_lookup (blocks, block));
+  guint i;
+
+  for (i = 0; queue && i < queue->len; i++)
+    if (touches (&g_array_index (queue, Command, i), block,
+            (guint8 *) block + size))
+      g_error ("fakecudahost: memory freed while a queued command uses it");
+  g_hash_table_remove (blocks, block);
+  g_free (block);
+}
+
+int
+cuMemFree_v2 (guint64 ptr)
+{
+  free_block ((gpointer) (guintptr) ptr);
+  return 0;
+}
+
+int
+cuMemFreeHost (gpointer ptr)
+{
+  free_block (ptr);
+  return 0;
+}
+
 int
 cuMemsetD8Async (guint64 ptr, guint8 value, gsize n, gpointer stream)
 {
@@ -288,14 +359,33 @@ cuStreamSynchronize (gpointer stream)
 }
 
 G_MODULE_EXPORT int cuCtxPushCurrent_v2 (gpointer context);
+G_MODULE_EXPORT int cuCtxPopCurrent_v2 (gpointer * context);
 
-/* fails with FAKECUDA_PUSH_FAILS=1 (read at each call), as for a context
- * gone bad */
+static gint pushed;             /* contexts made current, not yet popped */
+
+/* fails with FAKECUDA_PUSH_FAILS (read at each call): "1" as a driver's
+ * call may (CUDA_ERROR_UNKNOWN), "gone" as for a context destroyed */
 int
 cuCtxPushCurrent_v2 (gpointer context)
 {
-  return g_strcmp0 (g_getenv ("FAKECUDA_PUSH_FAILS"), "1") == 0 ?
-      CUDA_ERROR_INVALID_CONTEXT : 0;
+  const gchar *fails = g_getenv ("FAKECUDA_PUSH_FAILS");
+
+  if (g_strcmp0 (fails, "1") == 0)
+    return CUDA_ERROR_UNKNOWN;
+  if (g_strcmp0 (fails, "gone") == 0)
+    return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+  pushed++;
+  return 0;
+}
+
+/* a pop without its push is the caller's error: the test stops there */
+int
+cuCtxPopCurrent_v2 (gpointer * context)
+{
+  if (pushed <= 0)
+    g_error ("fakecudahost: cuCtxPopCurrent without a context pushed");
+  pushed--;
+  return 0;
 }
 
 /* every command so far: at least those before the event */
@@ -308,7 +398,6 @@ cuEventSynchronize (gpointer event)
 /* *INDENT-OFF* */
 FAKECUDA_POOL_CALLS (UNSUPPORTED)
 OK (cuInit, (unsigned flags))
-OK (cuCtxPopCurrent_v2, (gpointer * context))
 OK (cuStreamDestroy_v2, (gpointer stream))
 OK (cuStreamWaitEvent, (gpointer stream, gpointer event, unsigned flags))
 OK (cuEventRecord, (gpointer event, gpointer stream))
