@@ -495,7 +495,7 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
 {
   GstClEpsilon *self = GST_CL_EPSILON (vfilter);
   GError *error = NULL;
-  gboolean upstream_runs;
+  gboolean upstream_runs, runs_in_cuda;
   GstClPlan *plan;
   guint depth;
 
@@ -530,20 +530,17 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   upstream_runs = !gst_cl_caps_in_cuda_memory (incaps) &&
       !gst_cl_caps_in_device_memory (incaps) &&
       gst_cl_plan_set_cuda_context (plan, self->upstream_cuda);
-  /* CUDA output, or input whose kernels may run in a CUDA context (CUDA
-   * memory, or system memory from that decoder) into system memory (not
-   * into a second element's OpenCL memory) */
-  gst_cl_epsilon_set_hold (self, out_info,
-      gst_cl_caps_in_cuda_memory (outcaps) ||
-      (!gst_cl_caps_in_device_memory (outcaps) && (upstream_runs ||
-              (gst_cl_caps_in_cuda_memory (incaps) &&
-                  gst_cl_cuda_exec_may_run (self->own_queues)))));
-  /* system memory on either side of such frames: pinned by CUDA, which
-   * copies it by DMA (gstclcudahost-private.h) */
-  self->host_pools_in_cuda = self->upstream_cuda &&
-      !gst_cl_caps_in_device_memory (outcaps) && (upstream_runs ||
+  /* input whose kernels may run in a CUDA context (CUDA memory, or system
+   * memory from that decoder), into system memory (not into a second
+   * element's OpenCL memory) */
+  runs_in_cuda = !gst_cl_caps_in_device_memory (outcaps) && (upstream_runs ||
       (gst_cl_caps_in_cuda_memory (incaps) &&
           gst_cl_cuda_exec_may_run (self->own_queues)));
+  gst_cl_epsilon_set_hold (self, out_info,
+      gst_cl_caps_in_cuda_memory (outcaps) || runs_in_cuda);
+  /* system memory on either side of such frames: pinned by CUDA, which
+   * copies it by DMA (gstclcudahost-private.h) */
+  self->host_pools_in_cuda = self->upstream_cuda && runs_in_cuda;
   self->same_memory = gst_cl_caps_same_memory (incaps, outcaps);
   gst_cl_epsilon_update_settings (self, TRUE);
   GST_DEBUG_OBJECT (self, "planned %" GST_PTR_FORMAT, incaps);
