@@ -62,6 +62,13 @@ typedef struct
 void gst_cl_copy_host_plane (const GstClPlaneCopy * copy,
     GstClTransferStats * stats);
 
+/* Copies @size bytes from @src to @dst by the CPU as
+ * gst_cl_copy_host_plane() does, with non-temporal stores where
+ * @to_device (pinned memory the device reads next) and the run is large;
+ * counts nothing. The regions must not overlap. */
+void gst_cl_copy_host_run (gpointer dst, gconstpointer src, gsize size,
+    gboolean to_device);
+
 /* Enqueues @copy on @queue (of the frames' context) with the OpenCL
  * command that fits, after the @n_wait events of @wait; its event goes to
  * @event where not NULL. Between two host pointers the CPU copies at once

@@ -278,6 +278,26 @@ gst_cl_copy_host_plane (const GstClPlaneCopy * copy, GstClTransferStats * stats)
   stats->host_copy_bytes += (guint64) copy->row_bytes * copy->height;
 }
 
+/* The rows a run of bytes is cut into for cpu_copy_rows(): small beside a
+ * thread's part, so that the parts come out even. */
+#define RUN_ROW_BYTES (64 * 1024)
+
+void
+gst_cl_copy_host_run (gpointer dst, gconstpointer src, gsize size,
+    gboolean to_device)
+{
+  const GstClCopyStores stores = to_device && size >= COPY_SPLIT_BYTES ?
+      COPY_STREAMED : COPY_CACHED;
+  const gsize rows = size / RUN_ROW_BYTES, whole = rows * RUN_ROW_BYTES;
+
+  if (rows > 0)
+    cpu_copy_rows (dst, RUN_ROW_BYTES, src, RUN_ROW_BYTES, RUN_ROW_BYTES,
+        rows, stores);
+  if (size > whole)
+    copy_rows ((guint8 *) dst + whole, size - whole,
+        (const guint8 *) src + whole, size - whole, size - whole, 1, stores);
+}
+
 /* Whether a plane of @height rows of @row_bytes lies in one run of bytes
  * at both ends, so that a plain transfer (not a rectangle one) moves it. */
 static gboolean

@@ -27,6 +27,7 @@
 
 #include "gstcldebug-private.h"
 #include "gstclcudaexec-private.h"
+#include "gstclcopy-private.h"
 #include "gstclerror-private.h"
 #include "gstclptx-private.h"
 #include "gstclwaits-private.h"
@@ -284,7 +285,7 @@ complete_reads (GstClCudaExec * self, guint slot, gboolean ok)
       continue;
     }
     if (ok)
-      memcpy (r->host, r->pinned, r->size);
+      gst_cl_copy_host_run (r->host, r->pinned, r->size, FALSE);
     if (r->done) {
       clSetUserEventStatus (r->done, ok ? CL_COMPLETE : CL_OUT_OF_RESOURCES);
       clReleaseEvent (r->done);
@@ -929,7 +930,7 @@ gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self, guint which,
         self->stream);
   } else if (status == CUDA_SUCCESS) {
     /* the slot's last frame has been waited for: its copy is done */
-    memcpy (frames->pinned[slot], host, size);
+    gst_cl_copy_host_run (frames->pinned[slot], host, size, TRUE);
     status = self->cu.MemcpyHtoDAsync (frames->device, frames->pinned[slot],
         size, self->stream);
   }

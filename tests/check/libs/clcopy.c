@@ -166,6 +166,42 @@ GST_START_TEST (test_host_copy_pinned)
 
 GST_END_TEST;
 
+/* A run of bytes (a frame's span, gst_cl_copy_host_run()): every byte
+ * copied, the bytes after it untouched, for runs below one cut row, of
+ * whole cut rows and with a remainder, past the split into threads, each
+ * to the device (non-temporal stores, any alignment) and from it. */
+GST_START_TEST (test_host_copy_run)
+{
+  static const gsize sizes[] = { 0, 1, 65535, 65536, 65537,
+    3 * 1048576 + 17, 12441600
+  };
+  guint i, k;
+  gsize x;
+
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    for (k = 0; k < 2; k++) {
+      const gsize size = sizes[i], shift = k ? 7 : 0;
+      guint8 *src = g_malloc (size + 1);
+      guint8 *block = g_malloc (size + shift + 64), *dst = block + shift;
+
+      for (x = 0; x < size; x++)
+        src[x] = (guint8) (x * 31 + x / 65536 + i);
+      memset (block, POISON, size + shift + 64);
+      gst_cl_copy_host_run (dst, src, size, k == 1);
+      fail_unless (memcmp (dst, src, size) == 0, "%" G_GSIZE_FORMAT
+          " bytes differ", size);
+      for (x = 0; x < 64; x++)
+        fail_unless_equals_int (dst[size + x], POISON);
+      for (x = 0; x < shift; x++)
+        fail_unless_equals_int (block[x], POISON);
+      g_free (src);
+      g_free (block);
+    }
+  }
+}
+
+GST_END_TEST;
+
 /* Between two host pointers gst_cl_copy_plane_on() copies at once, by the
  * CPU, whatever queue it is given. */
 GST_START_TEST (test_copy_plane_on_host)
@@ -186,6 +222,7 @@ clcopy_suite (void)
   tcase_add_test (tc, test_host_copy_small);
   tcase_add_test (tc, test_host_copy_split);
   tcase_add_test (tc, test_host_copy_pinned);
+  tcase_add_test (tc, test_host_copy_run);
   tcase_add_test (tc, test_copy_plane_on_host);
   return s;
 }
