@@ -468,7 +468,27 @@ typedef struct
 {
   const GstStructure *before;
   GstStructure *delta;
+  /* the frames counted in the two readings, for the means a frame */
+  gdouble frames_before, frames_after;
+  gboolean all_means;           /* every double is a mean a frame */
 } DeltaData;
+
+static GstStructure *stats_delta_frames (const GstStructure * before,
+    const GstStructure * after, gdouble frames_before, gdouble frames_after,
+    gboolean all_means);
+
+/* A mean a frame over the frames between the two readings: its total
+ * (mean times frames) gained, over the frames gained. Subtracting the two
+ * means gives nothing meaningful (and negative figures). */
+static gdouble
+delta_mean (const DeltaData * d, gdouble before, gdouble after)
+{
+  gdouble frames = d->frames_after - d->frames_before;
+
+  if (frames <= 0)
+    return 0;
+  return (after * d->frames_after - before * d->frames_before) / frames;
+}
 
 static gboolean
 delta_field (GQuark field, const GValue * value, gpointer user_data)
@@ -476,6 +496,9 @@ delta_field (GQuark field, const GValue * value, gpointer user_data)
   DeltaData *d = user_data;
   const GValue *old = gst_structure_id_get_value (d->before, field);
 
+  /* a figure in force, not a count: as it is in @after */
+  if (field == g_quark_from_static_string ("auto-threshold"))
+    old = NULL;
   if (old && G_VALUE_TYPE (old) == G_VALUE_TYPE (value)) {
     if (G_VALUE_HOLDS_UINT64 (value)) {
       gst_structure_id_set (d->delta, field, G_TYPE_UINT64,
@@ -483,8 +506,11 @@ delta_field (GQuark field, const GValue * value, gpointer user_data)
       return TRUE;
     }
     if (G_VALUE_HOLDS_DOUBLE (value)) {
+      gdouble a = g_value_get_double (value), b = g_value_get_double (old);
+
       gst_structure_id_set (d->delta, field, G_TYPE_DOUBLE,
-          g_value_get_double (value) - g_value_get_double (old), NULL);
+          d->all_means || g_str_has_suffix (g_quark_to_string (field),
+              "-per-frame") ? delta_mean (d, b, a) : a - b, NULL);
       return TRUE;
     }
     if (G_VALUE_HOLDS_UINT (value)) {
@@ -497,22 +523,47 @@ delta_field (GQuark field, const GValue * value, gpointer user_data)
           g_value_get_int (value) - g_value_get_int (old), NULL);
       return TRUE;
     }
+    if (GST_VALUE_HOLDS_STRUCTURE (value)) {
+      /* "host-waits": every cause's ms a frame, a mean each */
+      GstStructure *sub = stats_delta_frames (gst_value_get_structure (old),
+          gst_value_get_structure (value), d->frames_before,
+          d->frames_after, TRUE);
+
+      gst_structure_id_set (d->delta, field, GST_TYPE_STRUCTURE, sub, NULL);
+      gst_structure_free (sub);
+      return TRUE;
+    }
   }
   gst_structure_id_set_value (d->delta, field, value);
   return TRUE;
 }
 
-/* What the counters of a stats structure gained between two readings;
- * fields that are not numbers (memory-path) as they are in @after. */
+/* stats_delta(), with the frames of each reading given; @all_means: every
+ * double of the structures is a mean a frame. */
 static GstStructure *
-stats_delta (const GstStructure * before, const GstStructure * after)
+stats_delta_frames (const GstStructure * before, const GstStructure * after,
+    gdouble frames_before, gdouble frames_after, gboolean all_means)
 {
   DeltaData d = { before, gst_structure_new_empty (gst_structure_get_name
-        (after))
+        (after)), frames_before, frames_after, all_means
   };
 
   gst_structure_foreach (after, delta_field, &d);
   return d.delta;
+}
+
+/* What the counters of a stats structure gained between two readings, and
+ * its means a frame ("...-per-frame", "host-waits") over the frames
+ * between them; fields that are not counts (memory-path, auto-threshold)
+ * as they are in @after. */
+static GstStructure *
+stats_delta (const GstStructure * before, const GstStructure * after)
+{
+  guint64 frames_before = 0, frames_after = 0;
+
+  gst_structure_get_uint64 (before, "frames", &frames_before);
+  gst_structure_get_uint64 (after, "frames", &frames_after);
+  return stats_delta_frames (before, after, frames_before, frames_after, FALSE);
 }
 
 /* A numeric field of @s as a double, or NAN when it has none. */
