@@ -23,7 +23,10 @@
 # device=nvidia, which takes the decoder's GPU; CHECK=1 adds, per clip, filter and path, the md5 of each of
 # CHECK_N (4) chains of one process against the same chain run alone
 # (NS=" " runs that check alone); PROPS, more properties of each clepsilon
-# (e.g. PROPS=frames-in-flight=8); QUEUE=1 puts a queue after each decoder
+# (e.g. PROPS=frames-in-flight=8); UTIL=1 adds, per clip, mode, N and
+# setting, how busy the GPU's kernels and its decoders were (nvidia-smi's
+# utilization.gpu and utilization.decoder while decoding, all rounds);
+# QUEUE=1 puts a queue after each decoder
 # (the decoders alone too), so that the element's waits on the device run
 # in a thread of their own.
 # Prints one row per clip, mode and N: frames a second of the decoders
@@ -106,6 +109,7 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
   local b g k p=""
   export GST_PLUGIN_PATH=$rt/$6/gst GST_REGISTRY=/tmp/gst-registry-$6.bin
   set -- "$1" "$2" "$3" "$4" "$5" "$7"
+  [ "${UTIL:-0}" = 1 ] && sample_start "$6-util"
   if [ "$2" = procs ]; then
     barrier "$3"
     for k in $(seq "$3"); do
@@ -141,8 +145,24 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
     timeout 300 "$seek" "$p" 0 > "$6.1" 2>&1
     [ "${SYNC_START:-0}" = 1 ] && barrier_done
   fi
+  [ "${UTIL:-0}" = 1 ] && sample_stop "$6-util"
   check_logs "$6".*
   aggregate "$6".*
+}
+
+# UTIL=1: nvidia-smi's utilization.gpu (the share of time some kernel ran)
+# and utilization.decoder of every GPU, every 0.1 s, into FILE while a
+# measure runs; started from a subshell, so that measure's `wait` is not
+# for it.
+sample_start () { # FILE
+  (nvidia-smi --query-gpu=utilization.gpu,utilization.decoder \
+    --format=csv,noheader,nounits -lms 100 > "$1" 2> /dev/null &
+    echo $! > "$1.pid")
+}
+
+sample_stop () { # FILE
+  kill "$(cat "$1.pid")" 2> /dev/null
+  rm -f "$1.pid"
 }
 
 median () { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
@@ -238,6 +258,14 @@ for name, v in sorted(rows.items()):
     print("%-28s %6.3f  %s" % (name, mean([t for t, _ in v]),
           " ".join("%s %.3f" % (k, x) for k, x in causes.items() if x >= 0.0005)))
 ' 2>&1
+if [ "${UTIL:-0}" = 1 ] && [ -n "${NS// /}" ]; then
+  echo "GPU busy and decoders busy, % (nvidia-smi, 0.1 s samples while any decoder works, all rounds)"
+  for f in "$out"/*-r*-util; do
+    [ -e "$f" ] && awk -F', *' -v name="$(basename "${f%-r*}")" \
+      '$2 > 0 {print name, $1, $2}' "$f"
+  done | awk '{g[$1] += $2; d[$1] += $3; n[$1]++}
+    END {for (k in n) printf "%-30s gpu %3.0f  decoders %3.0f  (%d samples)\n", k, g[k] / n[k], d[k] / n[k], n[k]}' | sort
+fi
 if [ "${CHECK:-0}" = 1 ]; then
   for clip in $CLIPS; do
     for path in $PATHS; do
