@@ -523,8 +523,9 @@ delta_field (GQuark field, const GValue * value, gpointer user_data)
           g_value_get_int (value) - g_value_get_int (old), NULL);
       return TRUE;
     }
-    if (GST_VALUE_HOLDS_STRUCTURE (value)) {
-      /* "host-waits": every cause's ms a frame, a mean each */
+    if (GST_VALUE_HOLDS_STRUCTURE (value) &&
+        field == g_quark_from_static_string ("host-waits")) {
+      /* every cause's ms a frame, a mean each */
       GstStructure *sub = stats_delta_frames (gst_value_get_structure (old),
           gst_value_get_structure (value), d->frames_before,
           d->frames_after, TRUE);

@@ -49,7 +49,9 @@ export GST_CL_CACHE_DIR=/tmp/clcache
 seek=$rt/build/tests/gpu/cl-cuda-seek
 out=${OUT:-/tmp/out}/streams
 mkdir -p "$out"
-rm -rf "$out"/barrier.*    # an interrupted run's
+rm -rf "$out"/barrier.* "$out"/*-util "$out"/*-util.pid   # an earlier run's
+# UTIL=1's samplers end with the script, however it ends
+trap 'for p in "$out"/*-util.pid; do [ -e "$p" ] && kill "$(cat "$p")" 2> /dev/null; rm -f "$p"; done' EXIT
 unset CL_CUDA_SEEK_BARRIER
 CLIPS=${CLIPS:-1080 4k} NS=${NS:-1 2 4 8 16} MODES=${MODES:-procs chains}
 ROUNDS=${ROUNDS:-3} FILTERS=${FILTERS:-medium auto} PATHS=${PATHS:-cuda sys}
@@ -151,11 +153,12 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
 }
 
 # UTIL=1: nvidia-smi's utilization.gpu (the share of time some kernel ran)
-# and utilization.decoder of every GPU, every 0.1 s, into FILE while a
-# measure runs; started from a subshell, so that measure's `wait` is not
-# for it.
+# and utilization.decoder of each GPU the streams are on, a line per GPU
+# every 0.1 s, into FILE while a measure runs; started from a subshell, so
+# that measure's `wait` is not for it.
 sample_start () { # FILE
-  (nvidia-smi --query-gpu=utilization.gpu,utilization.decoder \
+  (nvidia-smi -i "$(seq -s, 0 $((GPUS - 1)))" \
+    --query-gpu=utilization.gpu,utilization.decoder \
     --format=csv,noheader,nounits -lms 100 > "$1" 2> /dev/null &
     echo $! > "$1.pid")
 }
@@ -259,10 +262,10 @@ for name, v in sorted(rows.items()):
           " ".join("%s %.3f" % (k, x) for k, x in causes.items() if x >= 0.0005)))
 ' 2>&1
 if [ "${UTIL:-0}" = 1 ] && [ -n "${NS// /}" ]; then
-  echo "GPU busy and decoders busy, % (nvidia-smi, 0.1 s samples while any decoder works, all rounds)"
+  echo "GPU busy and decoders busy, % (nvidia-smi; each GPU's 0.1 s samples while its decoders work, all rounds)"
   for f in "$out"/*-r*-util; do
     [ -e "$f" ] && awk -F', *' -v name="$(basename "${f%-r*}")" \
-      '$2 > 0 {print name, $1, $2}' "$f"
+      '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $2 + 0 > 0 {print name, $1, $2}' "$f"
   done | awk '{g[$1] += $2; d[$1] += $3; n[$1]++}
     END {for (k in n) printf "%-30s gpu %3.0f  decoders %3.0f  (%d samples)\n", k, g[k] / n[k], d[k] / n[k], n[k]}' | sort
 fi
