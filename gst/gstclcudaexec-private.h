@@ -125,19 +125,27 @@ gboolean gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem,
 
 /* Waits on the host for everything enqueued, then completes the reads
  * back. FALSE with @error set where a command failed (the reads back are
- * then completed as failed). */
-gboolean gst_cl_cuda_exec_sync (GstClCudaExec * self, GError ** error);
+ * then completed as failed). With @device_ms (the frame's end; NULL for a
+ * wait within a frame), adds the current frame's GPU time to it (below). */
+gboolean gst_cl_cuda_exec_sync (GstClCudaExec * self, gdouble * device_ms,
+    GError ** error);
 
 /* Frames left in flight: the commands that follow are of the frame of
  * @slot (< GST_CL_CUDA_EXEC_SLOTS: its reads back go to the slot's own
  * pinned memory); _mark() records where its commands end, and
  * _wait_mark() waits for them and completes the slot's reads back (FALSE
  * with @error set where a command failed or nothing was marked). The
- * reads back complete only so (or at gst_cl_cuda_exec_sync()). */
+ * reads back complete only so (or at gst_cl_cuda_exec_sync()).
+ * _begin() also records where the frame starts on the stream, so that
+ * _wait_mark() adds to @device_ms (where not NULL) the frame's GPU time:
+ * from its start to its end, its kernels, fills and copies and any time
+ * the stream waited for the host between them (the frame's share of the
+ * GPU, which OpenCL's profiling gives kernel by kernel on its own
+ * queues). */
 void gst_cl_cuda_exec_begin (GstClCudaExec * self, guint slot);
 gboolean gst_cl_cuda_exec_mark (GstClCudaExec * self, GError ** error);
 gboolean gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
-    GError ** error);
+    gdouble * device_ms, GError ** error);
 
 /* Frames into system memory: a stand-in (@which, as gst_cl_cuda_exec_bind())
  * for @size bytes of device memory, which the frame's commands write;

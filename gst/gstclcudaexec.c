@@ -89,6 +89,8 @@ typedef gpointer CUevent;
   X (EventCreate, "cuEventCreate", (CUevent * event, guint flags)) \
   X (EventRecord, "cuEventRecord", (CUevent event, CUstream stream)) \
   X (EventSynchronize, "cuEventSynchronize", (CUevent event)) \
+  X (EventElapsedTime, "cuEventElapsedTime", (gfloat * ms, CUevent start, \
+          CUevent end)) \
   X (EventDestroy, "cuEventDestroy_v2", (CUevent event))
 
 #define DECLARE_CALL(field, symbol, params) CUresult (*field) params;
@@ -162,6 +164,10 @@ struct _GstClCudaExec
   gsize bounce_used[GST_CL_CUDA_EXEC_SLOTS];
   guint slot;                   /* the frame's (gst_cl_cuda_exec_begin()) */
   CUevent marks[GST_CL_CUDA_EXEC_SLOTS];        /* made at first use */
+  /* where each slot's frame began on the stream, if recorded (the frame's
+   * GPU time, from there to its mark) */
+  CUevent starts[GST_CL_CUDA_EXEC_SLOTS];
+  gboolean started[GST_CL_CUDA_EXEC_SLOTS];
   HostFrames host;              /* outputs */
   HostFrames host_in;           /* inputs */
 };
@@ -297,32 +303,60 @@ complete_reads (GstClCudaExec * self, guint slot, gboolean ok)
       self->bounce_used[k] = 0;
 }
 
+/* Records @event (made here at first use, with timing) on the stream, in
+ * the pushed context. */
+static CUresult
+record (GstClCudaExec * self, CUevent * event)
+{
+  CUresult status = *event ? CUDA_SUCCESS : self->cu.EventCreate (event, 0);
+
+  return status == CUDA_SUCCESS ? self->cu.EventRecord (*event, self->stream) :
+      status;
+}
+
 void
 gst_cl_cuda_exec_begin (GstClCudaExec * self, guint slot)
 {
   g_return_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS);
   self->slot = slot;
+  /* the frame's start, for its time alone: where it cannot be recorded the
+   * frame goes without (its commands fail on their own if the driver does) */
+  self->started[slot] = FALSE;
+  if (push_status (self, NULL) == CUDA_SUCCESS) {
+    self->started[slot] = record (self, &self->starts[slot]) == CUDA_SUCCESS;
+    pop (self);
+  }
+}
+
+/* Adds to @device_ms (where not NULL) the GPU time of the frame of @slot,
+ * which @end (recorded after its commands) has completed. */
+static void
+take_ms (GstClCudaExec * self, guint slot, CUevent end, gdouble * device_ms)
+{
+  gfloat ms = 0;
+
+  if (device_ms && self->started[slot] &&
+      self->cu.EventElapsedTime (&ms, self->starts[slot], end) == CUDA_SUCCESS)
+    *device_ms += ms;
+  self->started[slot] = FALSE;
 }
 
 gboolean
 gst_cl_cuda_exec_mark (GstClCudaExec * self, GError ** error)
 {
-  CUevent *mark = &self->marks[self->slot];
   CUresult status;
 
   if (!push (self, error))
     return FALSE;
-  status = *mark ? CUDA_SUCCESS :
-      self->cu.EventCreate (mark, CU_EVENT_DISABLE_TIMING);
-  if (status == CUDA_SUCCESS)
-    status = self->cu.EventRecord (*mark, self->stream);
+  status = record (self, &self->marks[self->slot]);
   pop (self);
   return status == CUDA_SUCCESS ||
       gst_cl_cuda_set_error (error, status, "cuEventRecord (frame)");
 }
 
 gboolean
-gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot, GError ** error)
+gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
+    gdouble * device_ms, GError ** error)
 {
   gint64 began = gst_cl_wait_begin ();
   CUresult pushed, status = CUDA_SUCCESS;
@@ -346,18 +380,24 @@ gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot, GError ** error)
   ok = pushed == CUDA_SUCCESS && (status == CUDA_SUCCESS ||
       gst_cl_cuda_set_error (error, status, "cuEventSynchronize (frame)"));
   gst_cl_wait_end (GST_CL_WAIT_SLOT, began);
+  take_ms (self, slot, self->marks[slot], ok ? device_ms : NULL);
   complete_reads (self, slot, ok);
   return ok;
 }
 
 gboolean
-gst_cl_cuda_exec_sync (GstClCudaExec * self, GError ** error)
+gst_cl_cuda_exec_sync (GstClCudaExec * self, gdouble * device_ms,
+    GError ** error)
 {
   gint64 began = gst_cl_wait_begin ();
   CUresult status = CUDA_SUCCESS;
   CUresult pushed = push_status (self, error);
-  gboolean ok;
+  const guint slot = self->slot;
+  gboolean timed = FALSE, ok;
 
+  /* the frame's end, where its time is asked for */
+  if (pushed == CUDA_SUCCESS && device_ms && self->started[slot])
+    timed = record (self, &self->marks[slot]) == CUDA_SUCCESS;
   /* as gst_cl_cuda_exec_wait_mark(): waited for even without the context */
   if (may_wait_after (pushed))
     status = self->cu.StreamSynchronize (self->stream);
@@ -366,6 +406,8 @@ gst_cl_cuda_exec_sync (GstClCudaExec * self, GError ** error)
   ok = pushed == CUDA_SUCCESS && (status == CUDA_SUCCESS ||
       gst_cl_cuda_set_error (error, status, "cuStreamSynchronize (frame)"));
   gst_cl_wait_end (GST_CL_WAIT_FRAME, began);
+  if (device_ms)
+    take_ms (self, slot, self->marks[slot], ok && timed ? device_ms : NULL);
   complete_reads (self, G_MAXUINT, ok);
   return ok;
 }
@@ -398,7 +440,7 @@ drop_twins (GstClCudaExec * self)
 void
 gst_cl_cuda_exec_forget (GstClCudaExec * self)
 {
-  gst_cl_cuda_exec_sync (self, NULL);
+  gst_cl_cuda_exec_sync (self, NULL, NULL);
   if (!push (self, NULL))
     return;
   drop_twins (self);
@@ -424,7 +466,7 @@ write_back (GstClCudaExec * self, const Twin * twin)
 gboolean
 gst_cl_cuda_exec_hand_back (GstClCudaExec * self, GError ** error)
 {
-  gboolean ok = gst_cl_cuda_exec_sync (self, error);
+  gboolean ok = gst_cl_cuda_exec_sync (self, NULL, error);
   guint i;
 
   if (!push (self, ok ? error : NULL))
@@ -449,7 +491,7 @@ gst_cl_cuda_exec_free (GstClCudaExec * self)
   if (!self)
     return;
   if (self->stream)
-    gst_cl_cuda_exec_sync (self, NULL);
+    gst_cl_cuda_exec_sync (self, NULL, NULL);
   if (self->cu.CtxPushCurrent && push (self, NULL)) {
     drop_twins (self);
     for (i = 0; i < self->modules->len; i++)
@@ -458,9 +500,12 @@ gst_cl_cuda_exec_free (GstClCudaExec * self)
       self->cu.MemFreeHost (self->bounce);
     drop_host_frames (self, &self->host);
     drop_host_frames (self, &self->host_in);
-    for (i = 0; i < GST_CL_CUDA_EXEC_SLOTS; i++)
+    for (i = 0; i < GST_CL_CUDA_EXEC_SLOTS; i++) {
       if (self->marks[i])
         self->cu.EventDestroy (self->marks[i]);
+      if (self->starts[i])
+        self->cu.EventDestroy (self->starts[i]);
+    }
     if (self->stream)
       self->cu.StreamDestroy (self->stream);
     pop (self);

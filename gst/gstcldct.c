@@ -582,7 +582,7 @@ read_histogram_on_cuda (GstClDct * self, const GstClDctPlane * plane,
   ok = gst_cl_cuda_exec_read (cuda, self->hist, 0, size, hist, &done[0],
       error) && (!plane->interlaced || gst_cl_cuda_exec_read (cuda,
           self->mb_hist, 0, size, mb_hist, &done[1], error));
-  ok = gst_cl_cuda_exec_sync (cuda, ok ? error : NULL) && ok;
+  ok = gst_cl_cuda_exec_sync (cuda, NULL, ok ? error : NULL) && ok;
   g_clear_pointer (&done[0], clReleaseEvent);
   g_clear_pointer (&done[1], clReleaseEvent);
   return ok;

@@ -204,7 +204,8 @@ retire_slot (GstClInFlight * self, GstClSlot * slot, gdouble * device_ms,
 
   if (slot->cuda) {
     /* its output, written, need not be waited for downstream */
-    ok = gst_cl_cuda_exec_wait_mark (slot->cuda, slot - self->slots, error);
+    ok = gst_cl_cuda_exec_wait_mark (slot->cuda, slot - self->slots,
+        device_ms, error);
     slot->cuda = NULL;
     if (ok && slot->out_open)
       gst_cl_cuda_sync_mark_finished (slot->out.buffer);
@@ -636,7 +637,7 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
   /* The frames stay open until every command on them has completed. */
   if (!left && q->cuda) {
     /* everything of the frame ran on the executor's stream */
-    ok = gst_cl_cuda_exec_sync (q->cuda, ok ? error : NULL) && ok;
+    ok = gst_cl_cuda_exec_sync (q->cuda, device_ms, ok ? error : NULL) && ok;
     if (ok)
       gst_cl_cuda_sync_mark_finished (out->buffer);
   } else if (!left) {

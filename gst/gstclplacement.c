@@ -399,7 +399,7 @@ void
 gst_cl_placement_sync_cuda (GstClPlacement * self)
 {
   if (self->cuda_exec)
-    gst_cl_cuda_exec_sync (self->cuda_exec, NULL);
+    gst_cl_cuda_exec_sync (self->cuda_exec, NULL, NULL);
 }
 
 void

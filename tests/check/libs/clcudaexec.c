@@ -114,7 +114,7 @@ GST_START_TEST (test_plane_copy)
   fail_unless (gst_cl_cuda_exec_copy (exec, in, 2 * src_pitch + 3, src_pitch,
           out, dst_pitch + 5, dst_pitch, row_bytes, rows, &error), "%s",
       error ? error->message : "");
-  fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
+  fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error), "%s",
       error ? error->message : "");
   for (y = 0; y < 10; y++)
     for (x = 0; x < dst_pitch; x++) {
@@ -156,7 +156,7 @@ GST_START_TEST (test_twin)
   /* not before the wait: the host's copy is made there */
   fail_unless (event_status (done) > CL_COMPLETE);
   fail_unless_equals_int (read[0], POISON);
-  fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
+  fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error), "%s",
       error ? error->message : "");
   fail_unless_equals_int (event_status (done), CL_COMPLETE);
   for (i = 0; i < 32; i++) {
@@ -184,7 +184,7 @@ GST_START_TEST (test_twin)
   /* a twin let go of is taken anew from OpenCL: written there since */
   fail_unless (gst_cl_cuda_exec_read (exec, mem, 0, sizeof (read), read,
           &done, &error), "%s", error ? error->message : "");
-  fail_unless (gst_cl_cuda_exec_sync (exec, &error));
+  fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error));
   fail_unless (memcmp (read, got, sizeof (got)) == 0);
   clReleaseEvent (done);
   memset (bytes, 9, sizeof (bytes));
@@ -194,7 +194,7 @@ GST_START_TEST (test_twin)
   gst_cl_cuda_exec_forget (exec);
   fail_unless (gst_cl_cuda_exec_read (exec, mem, 0, sizeof (read), read,
           &done, &error), "%s", error ? error->message : "");
-  fail_unless (gst_cl_cuda_exec_sync (exec, &error));
+  fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error));
   fail_unless (memcmp (read, bytes, sizeof (bytes)) == 0);
   clReleaseEvent (done);
 
@@ -242,6 +242,52 @@ GST_START_TEST (test_launch_refused)
 
 GST_END_TEST;
 
+/* A frame's GPU time is from its begin to its end: its own commands
+ * (the fake's clock: 0.25 ms a command), taken once, at the wait for its
+ * slot or at the wait that ends it (not at one within it). */
+GST_START_TEST (test_frame_time)
+{
+  GstClCudaExec *exec = new_exec ();
+  guint8 *src = g_malloc0 (64), *dst = g_malloc0 (64);
+  GError *error = NULL;
+  gdouble ms = 0;
+  cl_mem in, out;
+
+  in = gst_cl_cuda_exec_bind (exec, 0, (CUdeviceptr) (guintptr) src);
+  out = gst_cl_cuda_exec_bind (exec, 1, (CUdeviceptr) (guintptr) dst);
+#define COPY() fail_unless (gst_cl_cuda_exec_copy (exec, in, 0, 8, out, 0, 8, \
+        8, 8, &error), "%s", error ? error->message : "")
+  gst_cl_cuda_exec_begin (exec, 2);
+  COPY ();
+  COPY ();
+  fail_unless (gst_cl_cuda_exec_mark (exec, &error));
+  gst_cl_cuda_exec_begin (exec, 5);
+  COPY ();
+  fail_unless (gst_cl_cuda_exec_mark (exec, &error));
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 5, &ms, &error));
+  fail_unless_equals_float (ms, 0.25);
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 2, &ms, &error));
+  fail_unless_equals_float (ms, 0.75);
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 2, &ms, &error));
+  fail_unless_equals_float (ms, 0.75);
+
+  /* a frame waited for whole, with a wait within it */
+  gst_cl_cuda_exec_begin (exec, 0);
+  COPY ();
+  fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error));
+  COPY ();
+  fail_unless (gst_cl_cuda_exec_sync (exec, &ms, &error));
+  fail_unless_equals_float (ms, 1.25);
+  fail_unless (gst_cl_cuda_exec_sync (exec, &ms, &error));
+  fail_unless_equals_float (ms, 1.25);
+#undef COPY
+  gst_cl_cuda_exec_free (exec);
+  g_free (src);
+  g_free (dst);
+}
+
+GST_END_TEST;
+
 /* Frames left in flight: the reads back of the frame of each slot land in
  * the slot's own memory and complete at that slot's wait alone; a wait
  * on a slot never marked fails with a message. */
@@ -265,18 +311,18 @@ GST_START_TEST (test_slots)
         error ? error->message : "");
   }
   /* the later frame first */
-  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 4, &error), "%s",
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 4, NULL, &error), "%s",
       error ? error->message : "");
   fail_unless_equals_int (event_status (done[1]), CL_COMPLETE);
   fail_unless (memcmp (read[1], bytes[1], sizeof (bytes[1])) == 0);
   fail_unless (event_status (done[0]) > CL_COMPLETE);
   fail_unless_equals_int (read[0][0], POISON);
-  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 3, &error), "%s",
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 3, NULL, &error), "%s",
       error ? error->message : "");
   fail_unless_equals_int (event_status (done[0]), CL_COMPLETE);
   fail_unless (memcmp (read[0], bytes[0], sizeof (bytes[0])) == 0);
 
-  fail_if (gst_cl_cuda_exec_wait_mark (exec, 5, &error));
+  fail_if (gst_cl_cuda_exec_wait_mark (exec, 5, NULL, &error));
   fail_unless (error != NULL);
   g_clear_error (&error);
 
@@ -353,21 +399,21 @@ GST_START_TEST (test_host_frame)
   host_frame (exec, 2, src[0], 64, host[0]);
   host_frame (exec, 5, src[1], 64, host[1]);
   fail_unless_equals_int (host[0][0], POISON);
-  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 2, &error), "%s",
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 2, NULL, &error), "%s",
       error ? error->message : "");
   check_host_frame (src[0], 64, host[0]);
   fail_unless_equals_int (host[1][0], POISON);
-  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 5, &error), "%s",
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 5, NULL, &error), "%s",
       error ? error->message : "");
   check_host_frame (src[1], 64, host[1]);
 
   host_frame (exec, 2, src[1], 96, host[1]);
-  fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
+  fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error), "%s",
       error ? error->message : "");
   check_host_frame (src[1], 96, host[1]);
   memset (host[0], POISON, sizeof (host[0]));
   host_frame (exec, 2, src[0], 64, host[0]);
-  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 2, &error), "%s",
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 2, NULL, &error), "%s",
       error ? error->message : "");
   check_host_frame (src[0], 64, host[0]);
   for (x = 64; x < 96; x++)
@@ -375,7 +421,7 @@ GST_START_TEST (test_host_frame)
 
   /* nothing marked: the wait fails, the host memory is left alone */
   host_frame_unmarked (exec, 3, src[0], 64, host[0]);
-  fail_if (gst_cl_cuda_exec_wait_mark (exec, 3, &error));
+  fail_if (gst_cl_cuda_exec_wait_mark (exec, 3, NULL, &error));
   fail_unless (error != NULL);
   g_clear_error (&error);
   for (x = 0; x < 64; x++)
@@ -452,7 +498,7 @@ GST_START_TEST (test_host_frame_layout)
   }
   fail_unless (gst_cl_frame_download_on_cuda (&out, &error), "%s",
       error ? error->message : "");
-  fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
+  fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error), "%s",
       error ? error->message : "");
   gst_cl_frame_close (&out);
   fail_unless (gst_buffer_map (buffer, &map, GST_MAP_READ));
@@ -516,7 +562,7 @@ GST_START_TEST (test_host_frame_input)
         "%s", error ? error->message : "");
   }
   fail_unless (gst_cl_frame_download_on_cuda (&in, &error));
-  fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
+  fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error), "%s",
       error ? error->message : "");
   for (i = 0; i < 2; i++)
     for (y = 0; y < nv12_rows[i]; y++)
@@ -706,7 +752,7 @@ GST_START_TEST (test_host_frame_pinned)
   fail_unless (gst_cl_frame_download_on_cuda (&out, &error), "%s",
       error ? error->message : "");
   fail_unless (gst_cl_cuda_exec_mark (exec, &error));
-  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 2, &error));
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 2, NULL, &error));
   gst_cl_frame_close (&in);
   gst_cl_frame_close (&out);
   fail_unless (gst_buffer_map (outbuf, &map, GST_MAP_READ));
@@ -835,7 +881,7 @@ GST_START_TEST (test_host_frame_order)
     memset (bytes, 2, info.size);
     /* nothing ran yet */
     fail_unless_equals_int (dst[0], POISON);
-    fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
+    fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error), "%s",
         error ? error->message : "");
     gst_cl_frame_close (&in);
     for (x = 0; x < sizeof (dst); x++)
@@ -873,7 +919,7 @@ GST_START_TEST (test_wait_without_context)
       error ? error->message : "");
   fail_unless_equals_int (dst[0], POISON);
   g_setenv ("FAKECUDA_PUSH_FAILS", "1", TRUE);
-  fail_if (gst_cl_cuda_exec_wait_mark (exec, 0, &error));
+  fail_if (gst_cl_cuda_exec_wait_mark (exec, 0, NULL, &error));
   fail_unless (error && strstr (error->message, "cuCtxPushCurrent"));
   g_clear_error (&error);
   for (x = 0; x < sizeof (dst); x++)
@@ -884,7 +930,7 @@ GST_START_TEST (test_wait_without_context)
   fail_unless (gst_cl_cuda_exec_copy (exec, in, 0, 64, out, 0, 64, 64, 32,
           &error), "%s", error ? error->message : "");
   g_setenv ("FAKECUDA_PUSH_FAILS", "1", TRUE);
-  fail_if (gst_cl_cuda_exec_sync (exec, &error));
+  fail_if (gst_cl_cuda_exec_sync (exec, NULL, &error));
   fail_unless (error && strstr (error->message, "cuCtxPushCurrent"));
   g_clear_error (&error);
   fail_unless_equals_int (dst[0], 7);
@@ -897,13 +943,13 @@ GST_START_TEST (test_wait_without_context)
   fail_unless (gst_cl_cuda_exec_mark (exec, &error), "%s",
       error ? error->message : "");
   g_setenv ("FAKECUDA_PUSH_FAILS", "gone", TRUE);
-  fail_if (gst_cl_cuda_exec_wait_mark (exec, 0, &error));
+  fail_if (gst_cl_cuda_exec_wait_mark (exec, 0, NULL, &error));
   g_clear_error (&error);
-  fail_if (gst_cl_cuda_exec_sync (exec, &error));
+  fail_if (gst_cl_cuda_exec_sync (exec, NULL, &error));
   g_clear_error (&error);
   fail_unless_equals_int (dst[0], POISON);
   g_unsetenv ("FAKECUDA_PUSH_FAILS");
-  fail_unless (gst_cl_cuda_exec_sync (exec, &error), "%s",
+  fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error), "%s",
       error ? error->message : "");
   fail_unless_equals_int (dst[0], 7);
   gst_cl_cuda_exec_free (exec);
@@ -923,6 +969,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_twin);
   tcase_add_test (tc, test_launch_refused);
   tcase_add_test (tc, test_slots);
+  tcase_add_test (tc, test_frame_time);
   tcase_add_test (tc, test_host_frame);
   tcase_add_test (tc, test_host_frame_layout);
   tcase_add_test (tc, test_host_frame_input);

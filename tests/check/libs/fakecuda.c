@@ -170,4 +170,5 @@ UNSUPPORTED (cuStreamCreate)
 UNSUPPORTED (cuStreamDestroy_v2)
 UNSUPPORTED (cuStreamSynchronize)
 UNSUPPORTED (cuEventSynchronize)
+UNSUPPORTED (cuEventElapsedTime)
 /* *INDENT-ON* */

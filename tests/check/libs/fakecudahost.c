@@ -21,7 +21,9 @@
 /* A CUDA driver whose device is the host, for libs/clcudaexec: device
  * pointers are host addresses (cuMemAlloc is g_malloc), the asynchronous
  * commands run on the calling thread at the next synchronisation, all of
- * them, in order (streams and events are names), and the
+ * them, in order (streams are names; an event holds the number of
+ * commands enqueued before it was recorded, and the time between two is
+ * 0.25 ms a command enqueued between them), and the
  * memory commands of gst/gstclcudaexec.c do what the driver's do: fills,
  * plane copies, copies to and from the host. Modules and launches fail
  * (nothing here runs PTX), as do the calls of the imported pools; cuInit
@@ -111,10 +113,39 @@ cuStreamCreate (gpointer * stream, unsigned flags)
   return 0;
 }
 
+/* commands enqueued so far: the events' clock */
+static guint64 commands;
+
 int
 cuEventCreate (gpointer * event, unsigned flags)
 {
-  *event = GUINT_TO_POINTER (1);
+  *event = g_new0 (guint64, 1);
+  return 0;
+}
+
+G_MODULE_EXPORT int cuEventRecord (guint64 * event, gpointer stream);
+G_MODULE_EXPORT int cuEventDestroy_v2 (guint64 * event);
+G_MODULE_EXPORT int cuEventElapsedTime (gfloat * ms, const guint64 * start,
+    const guint64 * end);
+
+int
+cuEventRecord (guint64 * event, gpointer stream)
+{
+  *event = commands;
+  return 0;
+}
+
+int
+cuEventDestroy_v2 (guint64 * event)
+{
+  g_free (event);
+  return 0;
+}
+
+int
+cuEventElapsedTime (gfloat * ms, const guint64 * start, const guint64 * end)
+{
+  *ms = (*end - *start) * 0.25f;
   return 0;
 }
 
@@ -196,6 +227,7 @@ run (const Command * c)
 static int
 enqueue (const Command * c)
 {
+  commands++;
   if (g_strcmp0 (g_getenv ("FAKECUDA_QUEUE"), "0") == 0) {
     run (c);
     return 0;
@@ -400,8 +432,6 @@ FAKECUDA_POOL_CALLS (UNSUPPORTED)
 OK (cuInit, (unsigned flags))
 OK (cuStreamDestroy_v2, (gpointer stream))
 OK (cuStreamWaitEvent, (gpointer stream, gpointer event, unsigned flags))
-OK (cuEventRecord, (gpointer event, gpointer stream))
-OK (cuEventDestroy_v2, (gpointer event))
 UNSUPPORTED (cuModuleLoadData)
 UNSUPPORTED (cuModuleUnload)
 UNSUPPORTED (cuModuleGetFunction)
