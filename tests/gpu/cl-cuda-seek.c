@@ -45,7 +45,16 @@
  * frames before and after the seek, how many came again and differed, and
  * whether EOS came without an ERROR; exits 0 only then. Example:
  *   cl-cuda-seek "filesrc location=clip.mp4 ! qtdemux ! h264parse ! nvh264dec
- *     ! clepsilon device=nvidia ! video/x-raw ! fakesink name=sink" 10 */
+ *     ! clepsilon device=nvidia ! video/x-raw ! fakesink name=sink" 10
+ *
+ * With CL_CUDA_SEEK_KERNEL=LOOPS set, each frame in CUDA memory at a sink
+ * also goes through a stand-in for a filter that needs no OpenCL
+ * (cuda-stand-in.h, which says its settings), and its frames' time on the
+ * GPU is printed. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 
 #include <gst/gst.h>
 #include <glib/gstdio.h>
@@ -55,12 +64,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cuda-stand-in.h"
+
 static GHashTable *sums;        /* PTS -> checksum */
 static gint frames, again, differ, seek_after;
 static gint64 first_us, last_us;
 static gboolean seeking;
 static GstElement *pipeline;
 static GMutex lock;             /* the counters, where chains run at once */
+static CudaStandIn stand_in;
+static gboolean with_stand_in;
 
 static GstPadProbeReturn
 on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
@@ -75,6 +88,8 @@ on_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   if (frames++ == 0)
     first_us = last_us;
   g_mutex_unlock (&lock);
+  if (with_stand_in)
+    cuda_stand_in_frame (&stand_in, buf);
   if (seek_after == 0)
     return GST_PAD_PROBE_OK;
   frames--;
@@ -319,6 +334,7 @@ main (int argc, char **argv)
     return 2;
   }
   seek_after = atoi (argv[2]);
+  with_stand_in = cuda_stand_in_init (&stand_in);
   sums = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   if (!(pipeline = parse_pipeline (argv[1]))) {
     barrier_leave ();
@@ -358,6 +374,8 @@ main (int argc, char **argv)
     gst_message_unref (msg);
   }
   gst_element_set_state (pipeline, GST_STATE_NULL);
+  if (with_stand_in)
+    cuda_stand_in_finish (&stand_in);
   it = gst_bin_iterate_recurse (GST_BIN (pipeline));
   gst_iterator_foreach (it, print_stats, NULL);
   gst_iterator_free (it);

@@ -13,7 +13,11 @@
 # (README.md; its clips/ from gpu-cuda-clips.sh):
 #   bash tests/gpu/gpu-streams.sh
 # Settings (environment): CLIPS (1080 4k), NS (1 2 4 8 16), MODES (procs
-# chains; also gpuprocs, gpubins), ROUNDS (3; the median is kept), FILTERS (medium auto), PATHS
+# chains; also gpuprocs, gpubins), ROUNDS (3; the median is kept), FILTERS (medium auto;
+# kernel:LOOPS puts in the element's place a stand-in that runs a kernel
+# of LOOPS rounds a frame in the decoder's CUDA context and needs no OpenCL,
+# cuda-stand-in.h, CUDA memory in only; its time on the GPU a frame is
+# printed after the table), PATHS
 # (cuda sys; cudasys: CUDA memory in, system memory out, against the
 # decoders alone into CUDA memory), BUILDS (build; "build old" adds the columns of the plugin in
 # the runtime folder's old/, of gpu-bundle.sh's OLD=, run alternately),
@@ -52,7 +56,7 @@ mkdir -p "$out"
 rm -rf "$out"/barrier.* "$out"/*-util "$out"/*-util.pid   # an earlier run's
 # UTIL=1's samplers end with the script, however it ends
 trap 'for p in "$out"/*-util.pid; do [ -e "$p" ] && kill "$(cat "$p")" 2> /dev/null; rm -f "$p"; done' EXIT
-unset CL_CUDA_SEEK_BARRIER
+unset CL_CUDA_SEEK_BARRIER CL_CUDA_SEEK_KERNEL
 CLIPS=${CLIPS:-1080 4k} NS=${NS:-1 2 4 8 16} MODES=${MODES:-procs chains}
 ROUNDS=${ROUNDS:-3} FILTERS=${FILTERS:-medium auto} PATHS=${PATHS:-cuda sys}
 BUILDS=${BUILDS:-build} GPUS=${GPUS:-1}
@@ -72,7 +76,10 @@ decoder () { # CLIP K: the source and decoder of stream K (1, 2, ...)
 chain () { # CLIP PATH FILTER K: stream K's decode chain, its sink sinkK
   local f="" q=""
   [ "${QUEUE:-0}" = 1 ] && q=" ! queue"
-  [ "$3" = dec ] || f="! clepsilon device=nvidia strength=$3${PROPS:+ $PROPS}${out_caps[$2]}"
+  case $3 in
+    dec | kernel:*) ;;
+    *) f="! clepsilon device=nvidia strength=$3${PROPS:+ $PROPS}${out_caps[$2]}" ;;
+  esac
   echo "$(decoder "$1" "$4")$q ! ${caps[$2]} $f ! fakesink name=sink$4 sync=false"
 }
 
@@ -108,8 +115,11 @@ check_logs () {
 }
 
 measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
-  local b g k p=""
+  local b g k p="" loops=""
   export GST_PLUGIN_PATH=$rt/$6/gst GST_REGISTRY=/tmp/gst-registry-$6.bin
+  # the stand-in, or none (cl-cuda-seek reads it)
+  case $5 in kernel:*) loops=${5#kernel:} ;; esac
+  if [ -n "$loops" ]; then export CL_CUDA_SEEK_KERNEL=$loops; else unset CL_CUDA_SEEK_KERNEL; fi
   set -- "$1" "$2" "$3" "$4" "$5" "$7"
   [ "${UTIL:-0}" = 1 ] && sample_start "$6-util"
   if [ "$2" = procs ]; then
@@ -261,6 +271,10 @@ for name, v in sorted(rows.items()):
     print("%-28s %6.3f  %s" % (name, mean([t for t, _ in v]),
           " ".join("%s %.3f" % (k, x) for k, x in causes.items() if x >= 0.0005)))
 ' 2>&1
+for f in "$out"/*-kernel:*-r"$ROUNDS".*; do
+  [ -e "$f" ] && grep -h '^stand-in:' "$f" | sed "s|^|$(basename "${f%-r*}") |"
+done | awk '{t[$1] += $3; n[$1]++}
+  END {for (k in n) printf "%-30s stand-in %.4f ms a frame on the GPU (mean over the chains of the last round)\n", k, t[k] / n[k]}' | sort
 if [ "${UTIL:-0}" = 1 ] && [ -n "${NS// /}" ]; then
   echo "GPU busy and decoders busy, % (nvidia-smi; each GPU's 0.1 s samples while its decoders work, all rounds)"
   for f in "$out"/*-r*-util; do
@@ -272,7 +286,9 @@ fi
 if [ "${CHECK:-0}" = 1 ]; then
   for clip in $CLIPS; do
     for path in $PATHS; do
-      for f in $FILTERS; do check_row "$clip" "$path" "$f" "${CHECK_N:-4}"; done
+      for f in $FILTERS; do
+        [ "${f%%:*}" = kernel ] || check_row "$clip" "$path" "$f" "${CHECK_N:-4}"
+      done
     done
   done
 fi
