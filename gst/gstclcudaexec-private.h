@@ -136,12 +136,12 @@ gboolean gst_cl_cuda_exec_sync (GstClCudaExec * self, gdouble * device_ms,
  * _wait_mark() waits for them and completes the slot's reads back (FALSE
  * with @error set where a command failed or nothing was marked). The
  * reads back complete only so (or at gst_cl_cuda_exec_sync()).
- * _begin() also records where the frame starts on the stream, so that
- * _wait_mark() adds to @device_ms (where not NULL) the frame's GPU time:
- * from its start to its end, its kernels, fills and copies and any time
- * the stream waited for the host between them (the frame's share of the
- * GPU, which OpenCL's profiling gives kernel by kernel on its own
- * queues). */
+ * The frame's start on the stream is recorded at its first command (the
+ * upload of its input from system memory, or else _begin()), so that
+ * _wait_mark() adds to @device_ms (where not NULL) the frame's span on
+ * the GPU: its kernels, fills and copies, and any time between them, the
+ * stream waiting for the host or the GPU running other processes'
+ * contexts (where OpenCL's profiling gives the kernels' time alone). */
 void gst_cl_cuda_exec_begin (GstClCudaExec * self, guint slot);
 gboolean gst_cl_cuda_exec_mark (GstClCudaExec * self, GError ** error);
 gboolean gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,

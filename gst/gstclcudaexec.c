@@ -44,7 +44,6 @@ typedef gpointer CUevent;
 #define CUDA_ERROR_INVALID_VALUE 1
 #define CUDA_ERROR_INVALID_CONTEXT 201
 #define CUDA_ERROR_CONTEXT_IS_DESTROYED 709
-#define CU_EVENT_DISABLE_TIMING 0x2
 /* Dynamic shared memory beyond this needs cuFuncSetAttribute; the tiles'
  * is a few KB. */
 #define MAX_SHARED_BYTES (48 * 1024)
@@ -165,7 +164,8 @@ struct _GstClCudaExec
   guint slot;                   /* the frame's (gst_cl_cuda_exec_begin()) */
   CUevent marks[GST_CL_CUDA_EXEC_SLOTS];        /* made at first use */
   /* where each slot's frame began on the stream, if recorded (the frame's
-   * GPU time, from there to its mark) */
+   * span on the GPU, from there to its mark): at its first command, the
+   * upload of its input from system memory or else its begin */
   CUevent starts[GST_CL_CUDA_EXEC_SLOTS];
   gboolean started[GST_CL_CUDA_EXEC_SLOTS];
   HostFrames host;              /* outputs */
@@ -314,22 +314,31 @@ record (GstClCudaExec * self, CUevent * event)
       status;
 }
 
+/* Records where the frame of @slot starts, unless it has (its input's
+ * upload came first), in the pushed context; where it cannot be recorded
+ * the frame goes without its time (its commands fail on their own if the
+ * driver does). */
+static void
+start (GstClCudaExec * self, guint slot)
+{
+  if (!self->started[slot])
+    self->started[slot] = record (self, &self->starts[slot]) == CUDA_SUCCESS;
+}
+
 void
 gst_cl_cuda_exec_begin (GstClCudaExec * self, guint slot)
 {
   g_return_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS);
   self->slot = slot;
-  /* the frame's start, for its time alone: where it cannot be recorded the
-   * frame goes without (its commands fail on their own if the driver does) */
-  self->started[slot] = FALSE;
   if (push_status (self, NULL) == CUDA_SUCCESS) {
-    self->started[slot] = record (self, &self->starts[slot]) == CUDA_SUCCESS;
+    start (self, slot);
     pop (self);
   }
 }
 
-/* Adds to @device_ms (where not NULL) the GPU time of the frame of @slot,
- * which @end (recorded after its commands) has completed. */
+/* Adds to @device_ms (where not NULL) the time on the GPU of the frame of
+ * @slot, which @end (recorded after its commands) has completed, in the
+ * pushed context; the slot's next frame starts anew. */
 static void
 take_ms (GstClCudaExec * self, guint slot, CUevent end, gdouble * device_ms)
 {
@@ -366,6 +375,7 @@ gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
   if (!self->marks[slot]) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
         "No frame in flight in CUDA in slot %u", slot);
+    self->started[slot] = FALSE;
     complete_reads (self, slot, FALSE);
     return FALSE;
   }
@@ -375,12 +385,12 @@ gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
   pushed = push_status (self, error);
   if (may_wait_after (pushed))
     status = self->cu.EventSynchronize (self->marks[slot]);
-  if (pushed == CUDA_SUCCESS)
-    pop (self);
   ok = pushed == CUDA_SUCCESS && (status == CUDA_SUCCESS ||
       gst_cl_cuda_set_error (error, status, "cuEventSynchronize (frame)"));
-  gst_cl_wait_end (GST_CL_WAIT_SLOT, began);
   take_ms (self, slot, self->marks[slot], ok ? device_ms : NULL);
+  if (pushed == CUDA_SUCCESS)
+    pop (self);
+  gst_cl_wait_end (GST_CL_WAIT_SLOT, began);
   complete_reads (self, slot, ok);
   return ok;
 }
@@ -401,13 +411,13 @@ gst_cl_cuda_exec_sync (GstClCudaExec * self, gdouble * device_ms,
   /* as gst_cl_cuda_exec_wait_mark(): waited for even without the context */
   if (may_wait_after (pushed))
     status = self->cu.StreamSynchronize (self->stream);
-  if (pushed == CUDA_SUCCESS)
-    pop (self);
   ok = pushed == CUDA_SUCCESS && (status == CUDA_SUCCESS ||
       gst_cl_cuda_set_error (error, status, "cuStreamSynchronize (frame)"));
-  gst_cl_wait_end (GST_CL_WAIT_FRAME, began);
   if (device_ms)
     take_ms (self, slot, self->marks[slot], ok && timed ? device_ms : NULL);
+  if (pushed == CUDA_SUCCESS)
+    pop (self);
+  gst_cl_wait_end (GST_CL_WAIT_FRAME, began);
   complete_reads (self, G_MAXUINT, ok);
   return ok;
 }
@@ -968,6 +978,9 @@ gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self, guint which,
   if (!push (self, error))
     return NULL;
   status = host_memory (self, frames, slot, size, !pinned);
+  /* the frame's first command */
+  if (status == CUDA_SUCCESS)
+    start (self, slot);
   if (status == CUDA_SUCCESS && pinned) {
     /* by DMA from where it is: the caller keeps it until the frame is
      * done */

@@ -273,8 +273,9 @@ install_device_properties (GObjectClass * gobject_class)
    *    download bytes stay 0 on that path;
    *  - device-ms (double): time the kernels ran, from profiling events;
    *    where the kernels run in a decoder's CUDA context, each frame's
-   *    time on the GPU from its first command to its last (kernels, fills
-   *    and copies, and any wait between them);
+   *    span on the GPU from its first command to its last (kernels, fills
+   *    and copies, and any wait between them: other processes' turns on
+   *    the GPU too);
    *  - transform-ms (double): wall-clock time the element spent on frames,
    *    from taking the input to releasing the output (transfers, kernels and
    *    waiting included), in all;

@@ -242,9 +242,10 @@ GST_START_TEST (test_launch_refused)
 
 GST_END_TEST;
 
-/* A frame's GPU time is from its begin to its end: its own commands
- * (the fake's clock: 0.25 ms a command), taken once, at the wait for its
- * slot or at the wait that ends it (not at one within it). */
+/* A frame's GPU time is from its first command (its begin, or the upload
+ * of its input) to its end: its own commands (the fake's clock: 0.25 ms a
+ * command), taken once, at the wait for its slot or at the wait that ends
+ * it (not at one within it, nor at one that failed). */
 GST_START_TEST (test_frame_time)
 {
   GstClCudaExec *exec = new_exec ();
@@ -280,6 +281,25 @@ GST_START_TEST (test_frame_time)
   fail_unless_equals_float (ms, 1.25);
   fail_unless (gst_cl_cuda_exec_sync (exec, &ms, &error));
   fail_unless_equals_float (ms, 1.25);
+
+  /* a failed wait adds nothing */
+  gst_cl_cuda_exec_begin (exec, 3);
+  COPY ();
+  fail_unless (gst_cl_cuda_exec_mark (exec, &error));
+  g_setenv ("FAKECUDA_PUSH_FAILS", "1", TRUE);
+  fail_if (gst_cl_cuda_exec_wait_mark (exec, 3, &ms, &error));
+  g_unsetenv ("FAKECUDA_PUSH_FAILS");
+  g_clear_error (&error);
+  fail_unless_equals_float (ms, 1.25);
+
+  /* a frame from system memory starts at its upload */
+  fail_unless (gst_cl_cuda_exec_upload_host_frame (exec, 0, 4, src, 64,
+          FALSE, &error) != NULL, "%s", error ? error->message : "");
+  gst_cl_cuda_exec_begin (exec, 4);
+  COPY ();
+  fail_unless (gst_cl_cuda_exec_mark (exec, &error));
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 4, &ms, &error));
+  fail_unless_equals_float (ms, 1.75);
 #undef COPY
   gst_cl_cuda_exec_free (exec);
   g_free (src);
@@ -773,7 +793,9 @@ GST_END_TEST;
 /* A frame of pinned memory left in flight: the input, which the stream
  * reads where it is, and the output are held by the slot until it retires
  * (then the output holds the input's rows); a frame of other memory lets
- * its input go at once (it was copied). */
+ * its input go at once (it was copied). The first frame's time on the GPU
+ * reaches the next frame's begin: its upload, copy and download (0.25 ms
+ * each on the fake's clock). */
 GST_START_TEST (test_host_frame_held)
 {
   GstClCudaExec *exec = new_exec ();
@@ -832,6 +854,7 @@ GST_START_TEST (test_host_frame_held)
     gst_buffer_unref (outbuf);
     gst_buffer_unref (inbuf[k]);
   }
+  fail_unless_equals_float (device_ms, 0.75);
   gst_cl_in_flight_free (in_flight);
   gst_buffer_pool_set_active (pool, FALSE);
   gst_object_unref (pool);

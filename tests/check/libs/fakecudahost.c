@@ -23,7 +23,8 @@
  * commands run on the calling thread at the next synchronisation, all of
  * them, in order (streams are names; an event holds the number of
  * commands enqueued before it was recorded, and the time between two is
- * 0.25 ms a command enqueued between them), and the
+ * 0.25 ms a command enqueued between them, where both were recorded and
+ * made with timing), and the
  * memory commands of gst/gstclcudaexec.c do what the driver's do: fills,
  * plane copies, copies to and from the host. Modules and launches fail
  * (nothing here runs PTX), as do the calls of the imported pools; cuInit
@@ -115,37 +116,65 @@ cuStreamCreate (gpointer * stream, unsigned flags)
 
 /* commands enqueued so far: the events' clock */
 static guint64 commands;
+static gint pushed;             /* contexts made current, not yet popped */
+
+typedef struct
+{
+  guint64 at;                   /* commands enqueued before it */
+  gboolean recorded, timing;
+} Event;
+
+#define CU_EVENT_DISABLE_TIMING 0x2
+#define CUDA_ERROR_INVALID_HANDLE 400
+
+/* a command or a record with no context current is the caller's error:
+ * the test stops there */
+static void
+need_context (const gchar * call)
+{
+  if (pushed <= 0)
+    g_error ("fakecudahost: %s without a context pushed", call);
+}
 
 int
 cuEventCreate (gpointer * event, unsigned flags)
 {
-  *event = g_new0 (guint64, 1);
+  Event *e = g_new0 (Event, 1);
+
+  e->timing = !(flags & CU_EVENT_DISABLE_TIMING);
+  *event = e;
   return 0;
 }
 
-G_MODULE_EXPORT int cuEventRecord (guint64 * event, gpointer stream);
-G_MODULE_EXPORT int cuEventDestroy_v2 (guint64 * event);
-G_MODULE_EXPORT int cuEventElapsedTime (gfloat * ms, const guint64 * start,
-    const guint64 * end);
+G_MODULE_EXPORT int cuEventRecord (Event * event, gpointer stream);
+G_MODULE_EXPORT int cuEventDestroy_v2 (Event * event);
+G_MODULE_EXPORT int cuEventElapsedTime (gfloat * ms, const Event * start,
+    const Event * end);
 
 int
-cuEventRecord (guint64 * event, gpointer stream)
+cuEventRecord (Event * event, gpointer stream)
 {
-  *event = commands;
+  need_context ("cuEventRecord");
+  event->at = commands;
+  event->recorded = TRUE;
   return 0;
 }
 
 int
-cuEventDestroy_v2 (guint64 * event)
+cuEventDestroy_v2 (Event * event)
 {
   g_free (event);
   return 0;
 }
 
+/* as the driver's, with a context current */
 int
-cuEventElapsedTime (gfloat * ms, const guint64 * start, const guint64 * end)
+cuEventElapsedTime (gfloat * ms, const Event * start, const Event * end)
 {
-  *ms = (*end - *start) * 0.25f;
+  need_context ("cuEventElapsedTime");
+  if (!start->timing || !end->timing || !start->recorded || !end->recorded)
+    return CUDA_ERROR_INVALID_HANDLE;
+  *ms = ((gint64) end->at - (gint64) start->at) * 0.25f;
   return 0;
 }
 
@@ -227,6 +256,7 @@ run (const Command * c)
 static int
 enqueue (const Command * c)
 {
+  need_context ("a command");
   commands++;
   if (g_strcmp0 (g_getenv ("FAKECUDA_QUEUE"), "0") == 0) {
     run (c);
@@ -392,8 +422,6 @@ cuStreamSynchronize (gpointer stream)
 
 G_MODULE_EXPORT int cuCtxPushCurrent_v2 (gpointer context);
 G_MODULE_EXPORT int cuCtxPopCurrent_v2 (gpointer * context);
-
-static gint pushed;             /* contexts made current, not yet popped */
 
 /* fails with FAKECUDA_PUSH_FAILS (read at each call): "1" as a driver's
  * call may (CUDA_ERROR_UNKNOWN), "gone" as for a context destroyed */
