@@ -373,9 +373,10 @@ main (int argc, char **argv)
     }
     gst_message_unref (msg);
   }
-  gst_element_set_state (pipeline, GST_STATE_NULL);
+  /* while the decoders' CUDA contexts are still there */
   if (with_stand_in)
     cuda_stand_in_finish (&stand_in);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
   it = gst_bin_iterate_recurse (GST_BIN (pipeline));
   gst_iterator_foreach (it, print_stats, NULL);
   gst_iterator_free (it);

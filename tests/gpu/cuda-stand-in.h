@@ -24,17 +24,23 @@
  * filter's GPU time a frame is known and nothing else of the element's is
  * there (docs/benchmarks.md). Per frame in CUDA memory at a sink, on a
  * stream of its own in the frame's context, with up to CUDA_STAND_IN_DEPTH
- * frames in flight (as the element's slots):
+ * frames in flight (as the element's slots); one stand-in a process, for
+ * processes of one chain (several chains would share its stream and
+ * slots, and all must be on one GPU):
  *  - LAUNCHES (1) launches, GAP_US microseconds apart on the host (0), of
  *    a kernel in which each work-item reads 4 bytes of the frame and does
  *    LOOPS rounds of arithmetic on them (the frame is not written);
+ *  - with COPIES, the rest of the element's commands a frame under
+ *    strength=auto: two fills of 16 KB before the launches (its
+ *    histograms) and a read back of 16 KB into pinned memory after them;
  *  - with HOLD, the frame's buffer held until its kernels are done (as the
  *    element holds its input);
  *  - with OPENCL (1, 2 or 3), an OpenCL context and queue on NVIDIA's GPU
  *    beside it, as the element has: idle (1), flushed once a frame (2), or
  *    with a user event made, completed and released a frame (3).
- * Prints at the end its frames' mean time on the GPU, from the first
- * launch to the last kernel's end. */
+ * The settings are CL_CUDA_SEEK_LAUNCHES, _GAP_US, _COPIES, _HOLD and
+ * _OPENCL. Prints at the end its frames' mean time on the GPU, from its
+ * first command to its last. */
 
 #ifndef __GPU_CUDA_STAND_IN_H__
 #define __GPU_CUDA_STAND_IN_H__
@@ -45,6 +51,7 @@
 #include "nvidia-device.h"
 
 #define CUDA_STAND_IN_DEPTH 3
+#define CUDA_STAND_IN_COPY_BYTES 16384
 /* GstCudaMemory's map flag for the device pointer (1.22's) */
 #define CUDA_STAND_IN_MAP_CUDA (GST_MAP_FLAG_LAST << 1)
 
@@ -71,9 +78,16 @@ static const gchar cuda_stand_in_ptx[] =
 typedef struct
 {
   gint loops, launches, gap_us, opencl;
-  gboolean hold;
+  gboolean hold, copies;
   CudaProbe cu;
   CUresult (*elapsed) (gfloat * ms, CUevent start, CUevent end);
+  CUresult (*memset_d32_async) (CUdeviceptr ptr, guint32 value, gsize n,
+      CUstream stream);
+  CUresult (*memcpy_dtoh_async) (gpointer dst, CUdeviceptr src, gsize size,
+      CUstream stream);
+  CUresult (*mem_alloc_host) (gpointer * ptr, gsize size);
+  CUdeviceptr scratch;          /* COPIES: what is filled and read back */
+  gpointer pinned;
   CUcontext context;            /* the first frame's */
   CUfunction touch;
   CUstream stream;
@@ -100,15 +114,22 @@ cuda_stand_in_init (CudaStandIn * s)
 
   if (!loops)
     return FALSE;
-  s->loops = atoi (loops);
+  s->loops = MAX (atoi (loops), 0);
   s->launches = MAX (atoi (g_getenv ("CL_CUDA_SEEK_LAUNCHES") ?: "1"), 1);
   s->gap_us = atoi (g_getenv ("CL_CUDA_SEEK_GAP_US") ?: "0");
   s->hold = g_getenv ("CL_CUDA_SEEK_HOLD") != NULL;
+  s->copies = g_getenv ("CL_CUDA_SEEK_COPIES") != NULL;
   s->opencl = atoi (g_getenv ("CL_CUDA_SEEK_OPENCL") ?: "0");
   g_mutex_init (&s->lock);
   if (!cuda_probe_load (&s->cu) ||
       !(m = g_module_open ("libcuda.so.1", G_MODULE_BIND_LAZY)) ||
-      !g_module_symbol (m, "cuEventElapsedTime", (gpointer *) & s->elapsed)) {
+      !g_module_symbol (m, "cuEventElapsedTime", (gpointer *) & s->elapsed)
+      || !g_module_symbol (m, "cuMemsetD32Async",
+          (gpointer *) & s->memset_d32_async)
+      || !g_module_symbol (m, "cuMemcpyDtoHAsync_v2",
+          (gpointer *) & s->memcpy_dtoh_async)
+      || !g_module_symbol (m, "cuMemAllocHost_v2",
+          (gpointer *) & s->mem_alloc_host)) {
     g_printerr ("stand-in: no CUDA driver\n");
     exit (2);
   }
@@ -137,7 +158,9 @@ cuda_stand_in_setup (CudaStandIn * s, CUcontext context)
       !(module = cuda_probe_load_module (&s->cu, cuda_stand_in_ptx)) ||
       s->cu.module_get_function (&s->touch, module, "touch") != 0 ||
       s->cu.stream_create (&s->stream, 1) != 0 ||
-      s->cu.mem_alloc (&s->sink, 4) != 0)
+      s->cu.mem_alloc (&s->sink, 4) != 0 ||
+      s->cu.mem_alloc (&s->scratch, CUDA_STAND_IN_COPY_BYTES * 2) != 0 ||
+      s->mem_alloc_host (&s->pinned, CUDA_STAND_IN_COPY_BYTES) != 0)
     return FALSE;
   for (i = 0; i < CUDA_STAND_IN_DEPTH; i++)
     if (s->cu.event_create (&s->start[i], 0) != 0 ||
@@ -211,7 +234,11 @@ cuda_stand_in_frame (CudaStandIn * s, GstBuffer * buf)
   params[1] = &s->loops;
   params[2] = &count;
   params[3] = &s->sink;
-  s->failed = s->cu.event_record (s->start[slot], s->stream) != 0;
+  s->failed = s->cu.event_record (s->start[slot], s->stream) != 0 ||
+      (s->copies && (s->memset_d32_async (s->scratch, 0,
+              CUDA_STAND_IN_COPY_BYTES / 4, s->stream) != 0 ||
+          s->memset_d32_async (s->scratch + CUDA_STAND_IN_COPY_BYTES, 0,
+              CUDA_STAND_IN_COPY_BYTES / 4, s->stream) != 0));
   for (k = 0; k < s->launches && !s->failed; k++) {
     const gint64 until = g_get_monotonic_time () + s->gap_us;
 
@@ -219,10 +246,12 @@ cuda_stand_in_frame (CudaStandIn * s, GstBuffer * buf)
     s->failed = s->cu.launch_kernel (s->touch, (count + 255) / 256, 1, 1,
         256, 1, 1, 0, s->stream, params, NULL) != 0;
   }
-  s->failed = s->failed || s->cu.event_record (s->done[slot], s->stream) != 0;
+  s->failed = s->failed || (s->copies && s->memcpy_dtoh_async (s->pinned,
+          s->scratch, CUDA_STAND_IN_COPY_BYTES, s->stream) != 0) ||
+      s->cu.event_record (s->done[slot], s->stream) != 0;
   if (s->failed)
     g_printerr ("stand-in: a launch failed\n");
-  s->queued[slot] = TRUE;
+  s->queued[slot] = !s->failed;
   cuda_stand_in_opencl (s);
 done:
   g_mutex_unlock (&s->lock);

@@ -16,8 +16,9 @@
 # chains; also gpuprocs, gpubins), ROUNDS (3; the median is kept), FILTERS (medium auto;
 # kernel:LOOPS puts in the element's place a stand-in that runs a kernel
 # of LOOPS rounds a frame in the decoder's CUDA context and needs no OpenCL,
-# cuda-stand-in.h, CUDA memory in only; its time on the GPU a frame is
-# printed after the table), PATHS
+# cuda-stand-in.h: on the cuda path only, and in MODES=procs ("-" in the
+# others);
+# its time on the GPU a frame is printed after the table), PATHS
 # (cuda sys; cudasys: CUDA memory in, system memory out, against the
 # decoders alone into CUDA memory), BUILDS (build; "build old" adds the columns of the plugin in
 # the runtime folder's old/, of gpu-bundle.sh's OLD=, run alternately),
@@ -43,7 +44,7 @@
 # with gpuprocs, which with GPUS=1 is one process as chains. A process that
 # started late or alone, or one without EOS, is named on stderr (its log
 # says "barrier: late"). Logs in $OUT (default
-# /tmp/out/streams).
+# /tmp/out/streams; an earlier run's are removed first).
 set -uo pipefail
 rt=${CLEPSILON_GPU_RUNTIME:?"set it to the GPU machine's runtime folder (tests/gpu/README.md)"}
 [ -f "$rt/gst-env.sh" ] || { echo "$0: no gst-env.sh in $rt (tests/gpu/README.md)" >&2; exit 2; }
@@ -53,7 +54,7 @@ export GST_CL_CACHE_DIR=/tmp/clcache
 seek=$rt/build/tests/gpu/cl-cuda-seek
 out=${OUT:-/tmp/out}/streams
 mkdir -p "$out"
-rm -rf "$out"/barrier.* "$out"/*-util "$out"/*-util.pid   # an earlier run's
+rm -rf "$out"/barrier.* "$out"/*-r[0-9]*   # an earlier run's logs and samples
 # UTIL=1's samplers end with the script, however it ends
 trap 'for p in "$out"/*-util.pid; do [ -e "$p" ] && kill "$(cat "$p")" 2> /dev/null; rm -f "$p"; done' EXIT
 unset CL_CUDA_SEEK_BARRIER CL_CUDA_SEEK_KERNEL
@@ -110,6 +111,7 @@ check_logs () {
   for f in "$@"; do
     grep -q "barrier: late" "$f" && echo "$0: late to the start: $f" >&2
     grep -q "EOS yes" "$f" || echo "$0: no EOS: $f" >&2
+    grep -h "^stand-in: [^0-9]" "$f" | sed "s|^|$0: $f: |" >&2
   done
   return 0
 }
@@ -211,10 +213,20 @@ if [ "${MPS:-0}" = 1 ]; then
   nvidia-cuda-mps-control -d && echo "NVIDIA MPS: on" || echo "NVIDIA MPS: could not start"
 fi
 configs=()
+for f in $FILTERS; do
+  case $f in
+    kernel:*[!0-9]* | kernel:) echo "$0: $f is not kernel:LOOPS" >&2; exit 2 ;;
+  esac
+done
 for path in $PATHS; do
   configs+=("$path dec build")
   for f in $FILTERS; do
-    for b in $BUILDS; do configs+=("$path $f $b"); done
+    # the stand-in reads frames in CUDA memory only
+    [ "${f%%:*}" = kernel ] && [ "$path" != cuda ] && continue
+    for b in $BUILDS; do
+      configs+=("$path $f $b")
+      [ "${f%%:*}" = kernel ] && break   # needs no plugin: once
+    done
   done
 done
 for b in $BUILDS; do  # warms the registries and the kernel caches
@@ -233,6 +245,8 @@ for clip in $CLIPS; do
       for r in $(seq "$ROUNDS"); do
         for c in "${configs[@]}"; do
           set -- $c
+          # the stand-in is one a process: not for chains of one process
+          [ "${2%%:*}" = kernel ] && [ "$mode" != procs ] && continue
           log=$out/$clip-$mode-$n-$1-$2-$3-r$r
           rm -f "$log".*
           fps[$c]="${fps[$c]:-} $(measure "$clip" "$mode" "$n" "$1" "$2" "$3" "$log")"
@@ -240,8 +254,10 @@ for clip in $CLIPS; do
       done
       for c in "${configs[@]}"; do
         set -- $c
-        fps[$c]=$(printf "%s\n" ${fps[$c]} | median)
-        if [ "$2" = dec ]; then
+        fps[$c]=$(printf "%s\n" ${fps[$c]:-} | median)
+        if [ -z "${fps[$c]}" ]; then
+          printf " %14s" -
+        elif [ "$2" = dec ]; then
           printf " %14s" "${fps[$c]}"
         else
           printf " %9s %3d%%" "${fps[$c]}" $((100 * fps[$c] / (fps[$1 dec build] > 0 ? fps[$1 dec build] : 1)))
@@ -253,7 +269,7 @@ for clip in $CLIPS; do
   done
 done
 [ -n "${NS// /}" ] &&
-  echo "host waits, ms a frame (mean over the chains of the last round): total, then by cause"
+  echo "host waits, ms a frame (mean over the chains of the last round): total, then by cause; after "GPU", the element's time on the GPU (device-ms-per-frame)"
 for f in "$out"/*-r"$ROUNDS".*; do
   [ -e "$f" ] || continue
   grep -h '^stats' "$f" | sed "s|^|$(basename "${f%-r*}") |"
@@ -264,15 +280,17 @@ for line in sys.stdin:
     name = line.split()[0]
     total = float(re.search(r"host-wait-ms-per-frame=\(double\)([0-9.e-]+)", line).group(1))
     causes = dict((k, float(v)) for k, v in re.findall(r"\\ ([a-z-]+)\\=\\\(double\\\)([0-9.e-]+)", line))
-    rows[name].append((total, causes))
+    device = re.search(r"device-ms-per-frame=\(double\)([0-9.e-]+)", line)
+    rows[name].append((total, causes, float(device.group(1)) if device else 0))
 for name, v in sorted(rows.items()):
     mean = lambda xs: sum(xs) / len(xs)
-    causes = {k: mean([c.get(k, 0) for _, c in v]) for k in v[0][1]}
-    print("%-28s %6.3f  %s" % (name, mean([t for t, _ in v]),
-          " ".join("%s %.3f" % (k, x) for k, x in causes.items() if x >= 0.0005)))
+    causes = {k: mean([c.get(k, 0) for _, c, _ in v]) for k in v[0][1]}
+    print("%-28s %6.3f  %s  | GPU %.3f" % (name, mean([t for t, _, _ in v]),
+          " ".join("%s %.3f" % (k, x) for k, x in causes.items() if x >= 0.0005),
+          mean([d for _, _, d in v])))
 ' 2>&1
 for f in "$out"/*-kernel:*-r"$ROUNDS".*; do
-  [ -e "$f" ] && grep -h '^stand-in:' "$f" | sed "s|^|$(basename "${f%-r*}") |"
+  [ -e "$f" ] && grep -h '^stand-in: [0-9]' "$f" | sed "s|^|$(basename "${f%-r*}") |"
 done | awk '{t[$1] += $3; n[$1]++}
   END {for (k in n) printf "%-30s stand-in %.4f ms a frame on the GPU (mean over the chains of the last round)\n", k, t[k] / n[k]}' | sort
 if [ "${UTIL:-0}" = 1 ] && [ -n "${NS// /}" ]; then
