@@ -147,6 +147,17 @@ gboolean gst_cl_cuda_exec_mark (GstClCudaExec * self, GError ** error);
 gboolean gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
     gdouble * device_ms, GError ** error);
 
+/* With GST_CL_CUDA_COMMAND_TIMES set in the environment when the executor
+ * is made, each command of a frame (a kernel by the name its caller gives,
+ * "fill", "copy", "read back", "upload", "download") has its time on the
+ * GPU taken at the frame's wait, from the end of the command before (or
+ * the frame's start) to its own end: the frame's span (device-ms) split
+ * by command, waits before a command included. The totals are said at
+ * GST_DEBUG=clcuda:4 when the executor is freed; this gives @what's total
+ * in ms and, in @times (if not NULL), how many there were. */
+gdouble gst_cl_cuda_exec_get_command_ms (GstClCudaExec * self,
+    const gchar * what, guint * times);
+
 /* Frames into system memory: a stand-in (@which, as gst_cl_cuda_exec_bind())
  * for @size bytes of device memory, which the frame's commands write;
  * gst_cl_cuda_exec_download() then reads it back into the frame's host

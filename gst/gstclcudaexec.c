@@ -144,6 +144,20 @@ typedef struct
   gsize pinned_size[GST_CL_CUDA_EXEC_SLOTS];
 } HostFrames;
 
+/* GST_CL_CUDA_COMMAND_TIMES: the end of a command of a frame, and what it
+ * was; each command's time on the GPU, by what it was, in all */
+typedef struct
+{
+  CUevent event;
+  const gchar *what;            /* interned */
+} CommandEnd;
+
+typedef struct
+{
+  gdouble ms;
+  guint times;
+} CommandTime;
+
 struct _GstClCudaExec
 {
   ExecCalls cu;
@@ -168,6 +182,11 @@ struct _GstClCudaExec
    * upload of its input from system memory or else its begin */
   CUevent starts[GST_CL_CUDA_EXEC_SLOTS];
   gboolean started[GST_CL_CUDA_EXEC_SLOTS];
+  /* with GST_CL_CUDA_COMMAND_TIMES: each slot's frame's command ends
+   * (CommandEnd), events to reuse, and the times by what (CommandTime) */
+  GArray *ends[GST_CL_CUDA_EXEC_SLOTS];
+  GArray *spare_events;
+  GHashTable *command_times;
   HostFrames host;              /* outputs */
   HostFrames host_in;           /* inputs */
 };
@@ -244,6 +263,47 @@ pop (GstClCudaExec * self)
   self->cu.CtxPopCurrent (NULL);
 }
 
+/* ---- Command times (GST_CL_CUDA_COMMAND_TIMES) -------------------------- */
+
+static void take_command_times (GstClCudaExec * self, guint slot, gboolean ok);
+
+static void
+command_times_new (GstClCudaExec * self)
+{
+  guint k;
+
+  for (k = 0; k < GST_CL_CUDA_EXEC_SLOTS; k++)
+    self->ends[k] = g_array_new (FALSE, FALSE, sizeof (CommandEnd));
+  self->spare_events = g_array_new (FALSE, FALSE, sizeof (CUevent));
+  self->command_times = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+}
+
+/* Says the times by command, and frees them and their events (where
+ * @pushed, in the context; else the events are left). */
+static void
+command_times_free (GstClCudaExec * self, gboolean pushed)
+{
+  GHashTableIter iter;
+  gpointer what, t;
+  guint k;
+
+  if (!self->command_times)
+    return;
+  g_hash_table_iter_init (&iter, self->command_times);
+  while (g_hash_table_iter_next (&iter, &what, &t))
+    GST_INFO ("on the GPU, %s: %u times, %.4f ms each", (const gchar *) what,
+        ((CommandTime *) t)->times, ((CommandTime *) t)->ms /
+        MAX (((CommandTime *) t)->times, 1));
+  for (k = 0; k < GST_CL_CUDA_EXEC_SLOTS; k++) {
+    take_command_times (self, k, FALSE);
+    g_array_free (self->ends[k], TRUE);
+  }
+  for (k = 0; pushed && k < self->spare_events->len; k++)
+    self->cu.EventDestroy (g_array_index (self->spare_events, CUevent, k));
+  g_array_free (self->spare_events, TRUE);
+  g_clear_pointer (&self->command_times, g_hash_table_destroy);
+}
+
 GstClCudaExec *
 gst_cl_cuda_exec_new (CUcontext cuda_context, GstClContext * context,
     GError ** error)
@@ -257,6 +317,8 @@ gst_cl_cuda_exec_new (CUcontext cuda_context, GstClContext * context,
   self->modules = g_array_new (FALSE, FALSE, sizeof (Module));
   self->functions = g_array_new (FALSE, FALSE, sizeof (Function));
   self->reads = g_array_new (FALSE, FALSE, sizeof (Read));
+  if (g_getenv ("GST_CL_CUDA_COMMAND_TIMES"))
+    command_times_new (self);
   if (!load_calls (&self->cu, error) ||
       !(self->stand_in[0] = gst_cl_context_create_buffer (context,
               CL_MEM_READ_WRITE, 16, "stand-in", error)) ||
@@ -325,6 +387,72 @@ start (GstClCudaExec * self, guint slot)
     self->started[slot] = record (self, &self->starts[slot]) == CUDA_SUCCESS;
 }
 
+/* With GST_CL_CUDA_COMMAND_TIMES, marks the end of the command of the
+ * frame of @slot just enqueued, @what (in the pushed context). */
+static void
+time_command (GstClCudaExec * self, guint slot, const gchar * what)
+{
+  CommandEnd end = { NULL, NULL };
+  GArray *spare = self->spare_events;
+
+  if (!self->command_times || !self->started[slot])
+    return;
+  end.what = g_intern_string (what);
+  if (spare->len > 0) {
+    end.event = g_array_index (spare, CUevent, spare->len - 1);
+    g_array_set_size (spare, spare->len - 1);
+  } else if (self->cu.EventCreate (&end.event, 0) != CUDA_SUCCESS) {
+    return;
+  }
+  if (self->cu.EventRecord (end.event, self->stream) == CUDA_SUCCESS)
+    g_array_append_val (self->ends[slot], end);
+  else
+    g_array_append_val (spare, end.event);
+}
+
+/* Adds each marked command's time (from the end of the one before, or the
+ * frame's start) to its total where @ok (in the pushed context), and lets
+ * go of the marks. */
+static void
+take_command_times (GstClCudaExec * self, guint slot, gboolean ok)
+{
+  GArray *ends = self->ends[slot];
+  CUevent before = self->starts[slot];
+  CommandTime *t;
+  gfloat ms;
+  guint i;
+
+  for (i = 0; ends && i < ends->len; i++) {
+    CommandEnd *end = &g_array_index (ends, CommandEnd, i);
+
+    if (ok && self->cu.EventElapsedTime (&ms, before, end->event) ==
+        CUDA_SUCCESS) {
+      if (!(t = g_hash_table_lookup (self->command_times, end->what))) {
+        t = g_new0 (CommandTime, 1);
+        g_hash_table_insert (self->command_times, (gpointer) end->what, t);
+      }
+      t->ms += ms;
+      t->times++;
+    }
+    before = end->event;
+    g_array_append_val (self->spare_events, end->event);
+  }
+  if (ends)
+    g_array_set_size (ends, 0);
+}
+
+gdouble
+gst_cl_cuda_exec_get_command_ms (GstClCudaExec * self, const gchar * what,
+    guint * times)
+{
+  CommandTime *t = self->command_times ?
+      g_hash_table_lookup (self->command_times, g_intern_string (what)) : NULL;
+
+  if (times)
+    *times = t ? t->times : 0;
+  return t ? t->ms : 0;
+}
+
 void
 gst_cl_cuda_exec_begin (GstClCudaExec * self, guint slot)
 {
@@ -347,6 +475,7 @@ take_ms (GstClCudaExec * self, guint slot, CUevent end, gdouble * device_ms)
   if (device_ms && self->started[slot] &&
       self->cu.EventElapsedTime (&ms, self->starts[slot], end) == CUDA_SUCCESS)
     *device_ms += ms;
+  take_command_times (self, slot, device_ms && self->started[slot]);
   self->started[slot] = FALSE;
 }
 
@@ -510,6 +639,7 @@ gst_cl_cuda_exec_free (GstClCudaExec * self)
       self->cu.MemFreeHost (self->bounce);
     drop_host_frames (self, &self->host);
     drop_host_frames (self, &self->host_in);
+    command_times_free (self, TRUE);
     for (i = 0; i < GST_CL_CUDA_EXEC_SLOTS; i++) {
       if (self->marks[i])
         self->cu.EventDestroy (self->marks[i]);
@@ -520,6 +650,7 @@ gst_cl_cuda_exec_free (GstClCudaExec * self)
       self->cu.StreamDestroy (self->stream);
     pop (self);
   }
+  command_times_free (self, FALSE);     /* where the push failed */
   g_array_free (self->twins, TRUE);
   g_array_free (self->modules, TRUE);
   g_array_free (self->functions, TRUE);
@@ -778,6 +909,8 @@ gst_cl_cuda_exec_launch (GstClCudaExec * self, cl_kernel kernel,
   status = self->cu.LaunchKernel (f->function, global[0] / local[0],
       global[1] / local[1], 1, local[0], local[1], 1, shared, self->stream,
       params, NULL);
+  if (status == CUDA_SUCCESS)
+    time_command (self, self->slot, what);
   pop (self);
   return status == CUDA_SUCCESS ||
       gst_cl_cuda_set_error (error, status, "cuLaunchKernel (%s)", what);
@@ -803,6 +936,8 @@ gst_cl_cuda_exec_fill (GstClCudaExec * self, cl_mem mem, const void *pattern,
     status = self->cu.MemsetD32Async (ptr + offset, word, size / 4,
         self->stream);
   }
+  if (status == CUDA_SUCCESS)
+    time_command (self, self->slot, "fill");
   pop (self);
   return status == CUDA_SUCCESS ||
       gst_cl_cuda_set_error (error, status, "cuMemsetAsync");
@@ -829,6 +964,8 @@ gst_cl_cuda_exec_copy (GstClCudaExec * self, cl_mem src, gsize src_offset,
   copy.srcDevice += src_offset;
   copy.dstDevice += dst_offset;
   status = self->cu.Memcpy2DAsync (&copy, self->stream);
+  if (status == CUDA_SUCCESS)
+    time_command (self, self->slot, "copy");
   pop (self);
   return status == CUDA_SUCCESS ||
       gst_cl_cuda_set_error (error, status, "cuMemcpy2DAsync (plane)");
@@ -855,6 +992,8 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
     return FALSE;
   status = self->cu.MemcpyDtoHAsync ((gpointer) r.pinned, ptr + offset, size,
       self->stream);
+  if (status == CUDA_SUCCESS)
+    time_command (self, self->slot, "read back");
   pop (self);
   if (status != CUDA_SUCCESS)
     return gst_cl_cuda_set_error (error, status, "cuMemcpyDtoHAsync");
@@ -958,6 +1097,8 @@ gst_cl_cuda_exec_download (GstClCudaExec * self, gpointer host, gsize size,
   /* into pinned host memory at once, by DMA; else through the slot's */
   status = self->cu.MemcpyDtoHAsync (pinned ? host : (gpointer) r.pinned,
       self->host.device, size, self->stream);
+  if (status == CUDA_SUCCESS)
+    time_command (self, self->slot, "download");
   pop (self);
   if (status != CUDA_SUCCESS)
     return gst_cl_cuda_set_error (error, status, "cuMemcpyDtoHAsync (frame)");
@@ -992,6 +1133,8 @@ gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self, guint which,
     status = self->cu.MemcpyHtoDAsync (frames->device, frames->pinned[slot],
         size, self->stream);
   }
+  if (status == CUDA_SUCCESS)
+    time_command (self, slot, "upload");
   pop (self);
   if (status != CUDA_SUCCESS) {
     gst_cl_cuda_set_error (error, status, "cuMemcpyHtoDAsync (frame from "

@@ -308,6 +308,74 @@ GST_START_TEST (test_frame_time)
 
 GST_END_TEST;
 
+/* GST_CL_CUDA_COMMAND_TIMES: each command's time, from the end of the one
+ * before (or the frame's start) to its own, by what it was, at the
+ * frame's wait (the fake's clock: 0.25 ms a command); nothing where the
+ * wait failed, nor without the variable. */
+GST_START_TEST (test_command_times)
+{
+  GstClCudaExec *exec, *plain = new_exec ();
+  guint8 *src = g_malloc0 (64), *dst = g_malloc0 (64);
+  GError *error = NULL;
+  gdouble ms = 0;
+  guint times;
+  cl_mem in, out;
+
+  g_setenv ("GST_CL_CUDA_COMMAND_TIMES", "1", TRUE);
+  exec = new_exec ();
+  g_unsetenv ("GST_CL_CUDA_COMMAND_TIMES");
+  fail_unless (gst_cl_cuda_exec_upload_host_frame (exec, 0, 1, src, 64,
+          FALSE, &error) != NULL, "%s", error ? error->message : "");
+  in = gst_cl_cuda_exec_bind (exec, 0, (CUdeviceptr) (guintptr) src);
+  out = gst_cl_cuda_exec_bind (exec, 1, (CUdeviceptr) (guintptr) dst);
+#define COPY(e) fail_unless (gst_cl_cuda_exec_copy (e, in, 0, 8, out, 0, 8, \
+        8, 8, &error), "%s", error ? error->message : "")
+  gst_cl_cuda_exec_begin (exec, 1);
+  COPY (exec);
+  COPY (exec);
+  fail_unless (gst_cl_cuda_exec_mark (exec, &error));
+  fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "copy",
+          &times), 0);
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 1, &ms, &error));
+  fail_unless_equals_float (ms, 0.75);
+  fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "copy",
+          &times), 0.5);
+  fail_unless_equals_int (times, 2);
+  fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "upload",
+          &times), 0.25);
+  fail_unless_equals_int (times, 1);
+
+  /* a failed wait */
+  gst_cl_cuda_exec_begin (exec, 2);
+  COPY (exec);
+  fail_unless (gst_cl_cuda_exec_mark (exec, &error));
+  g_setenv ("FAKECUDA_PUSH_FAILS", "1", TRUE);
+  fail_if (gst_cl_cuda_exec_wait_mark (exec, 2, &ms, &error));
+  g_unsetenv ("FAKECUDA_PUSH_FAILS");
+  g_clear_error (&error);
+  fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "copy",
+          &times), 0.5);
+  fail_unless_equals_int (times, 2);
+
+  /* without the variable */
+  in = gst_cl_cuda_exec_bind (plain, 0, (CUdeviceptr) (guintptr) src);
+  out = gst_cl_cuda_exec_bind (plain, 1, (CUdeviceptr) (guintptr) dst);
+  gst_cl_cuda_exec_begin (plain, 0);
+  COPY (plain);
+  fail_unless (gst_cl_cuda_exec_mark (plain, &error));
+  fail_unless (gst_cl_cuda_exec_wait_mark (plain, 0, &ms, &error));
+  fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (plain, "copy",
+          &times), 0);
+  fail_unless_equals_int (times, 0);
+#undef COPY
+  gst_cl_cuda_exec_free (exec);
+  gst_cl_cuda_exec_free (plain);
+  g_free (src);
+  g_free (dst);
+}
+
+GST_END_TEST;
+
 /* Frames left in flight: the reads back of the frame of each slot land in
  * the slot's own memory and complete at that slot's wait alone; a wait
  * on a slot never marked fails with a message. */
@@ -993,6 +1061,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_launch_refused);
   tcase_add_test (tc, test_slots);
   tcase_add_test (tc, test_frame_time);
+  tcase_add_test (tc, test_command_times);
   tcase_add_test (tc, test_host_frame);
   tcase_add_test (tc, test_host_frame_layout);
   tcase_add_test (tc, test_host_frame_input);
