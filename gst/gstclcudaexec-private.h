@@ -136,25 +136,27 @@ gboolean gst_cl_cuda_exec_sync (GstClCudaExec * self, gdouble * device_ms,
  * _wait_mark() waits for them and completes the slot's reads back (FALSE
  * with @error set where a command failed or nothing was marked). The
  * reads back complete only so (or at gst_cl_cuda_exec_sync()).
- * The frame's start on the stream is recorded at its first command (the
- * upload of its input from system memory, or else _begin()), so that
+ * _begin() also records the frame's start on the stream, so that
  * _wait_mark() adds to @device_ms (where not NULL) the frame's span on
- * the GPU: its kernels, fills and copies, and any time between them, the
- * stream waiting for the host or the GPU running other processes'
- * contexts (where OpenCL's profiling gives the kernels' time alone). */
+ * the GPU: its kernels, fills, copies and reads back, and any time between
+ * them, the stream waiting for the host or the GPU running other
+ * processes' contexts (where OpenCL's profiling gives the kernels' time
+ * alone). The upload of an input from system memory, enqueued when the
+ * frame is opened, before its settings are applied, is not in it. */
 void gst_cl_cuda_exec_begin (GstClCudaExec * self, guint slot);
 gboolean gst_cl_cuda_exec_mark (GstClCudaExec * self, GError ** error);
 gboolean gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
     gdouble * device_ms, GError ** error);
 
-/* With GST_CL_CUDA_COMMAND_TIMES set in the environment when the executor
+/* With GST_CL_CUDA_COMMAND_TIMES=1 in the environment when the executor
  * is made, each command of a frame (a kernel by the name its caller gives,
- * "fill", "copy", "read back", "upload", "download") has its time on the
- * GPU taken at the frame's wait, from the end of the command before (or
- * the frame's start) to its own end: the frame's span (device-ms) split
- * by command, waits before a command included. The totals are said at
- * GST_DEBUG=clcuda:4 when the executor is freed; this gives @what's total
- * in ms and, in @times (if not NULL), how many there were. */
+ * "fill", "copy", "read back", "download") has its time on the GPU taken
+ * at the frame's wait, from the end of the command before (or the frame's
+ * start) to its own end: the frame's span (device-ms) split by command,
+ * waits before a command included. Each command's count and mean are
+ * said at GST_DEBUG=clcuda:4 when the executor is freed; this gives
+ * @what's total in ms and, in @times (if not NULL), how many there
+ * were. */
 gdouble gst_cl_cuda_exec_get_command_ms (GstClCudaExec * self,
     const gchar * what, guint * times);
 

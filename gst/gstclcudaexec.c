@@ -178,8 +178,9 @@ struct _GstClCudaExec
   guint slot;                   /* the frame's (gst_cl_cuda_exec_begin()) */
   CUevent marks[GST_CL_CUDA_EXEC_SLOTS];        /* made at first use */
   /* where each slot's frame began on the stream, if recorded (the frame's
-   * span on the GPU, from there to its mark): at its first command, the
-   * upload of its input from system memory or else its begin */
+   * span on the GPU, from there to its mark): at its begin, after its
+   * settings are applied (its programs built) and after the upload of an
+   * input from system memory, which is not in its span */
   CUevent starts[GST_CL_CUDA_EXEC_SLOTS];
   gboolean started[GST_CL_CUDA_EXEC_SLOTS];
   /* with GST_CL_CUDA_COMMAND_TIMES: each slot's frame's command ends
@@ -317,7 +318,7 @@ gst_cl_cuda_exec_new (CUcontext cuda_context, GstClContext * context,
   self->modules = g_array_new (FALSE, FALSE, sizeof (Module));
   self->functions = g_array_new (FALSE, FALSE, sizeof (Function));
   self->reads = g_array_new (FALSE, FALSE, sizeof (Read));
-  if (g_getenv ("GST_CL_CUDA_COMMAND_TIMES"))
+  if (g_strcmp0 (g_getenv ("GST_CL_CUDA_COMMAND_TIMES"), "1") == 0)
     command_times_new (self);
   if (!load_calls (&self->cu, error) ||
       !(self->stand_in[0] = gst_cl_context_create_buffer (context,
@@ -376,16 +377,6 @@ record (GstClCudaExec * self, CUevent * event)
       status;
 }
 
-/* Records where the frame of @slot starts, unless it has (its input's
- * upload came first), in the pushed context; where it cannot be recorded
- * the frame goes without its time (its commands fail on their own if the
- * driver does). */
-static void
-start (GstClCudaExec * self, guint slot)
-{
-  if (!self->started[slot])
-    self->started[slot] = record (self, &self->starts[slot]) == CUDA_SUCCESS;
-}
 
 /* With GST_CL_CUDA_COMMAND_TIMES, marks the end of the command of the
  * frame of @slot just enqueued, @what (in the pushed context). */
@@ -458,8 +449,11 @@ gst_cl_cuda_exec_begin (GstClCudaExec * self, guint slot)
 {
   g_return_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS);
   self->slot = slot;
+  /* the frame's start: where it cannot be recorded the frame goes without
+   * its time (its commands fail on their own if the driver does) */
+  self->started[slot] = FALSE;
   if (push_status (self, NULL) == CUDA_SUCCESS) {
-    start (self, slot);
+    self->started[slot] = record (self, &self->starts[slot]) == CUDA_SUCCESS;
     pop (self);
   }
 }
@@ -504,6 +498,7 @@ gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
   if (!self->marks[slot]) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
         "No frame in flight in CUDA in slot %u", slot);
+    take_command_times (self, slot, FALSE);
     self->started[slot] = FALSE;
     complete_reads (self, slot, FALSE);
     return FALSE;
@@ -516,10 +511,10 @@ gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
     status = self->cu.EventSynchronize (self->marks[slot]);
   ok = pushed == CUDA_SUCCESS && (status == CUDA_SUCCESS ||
       gst_cl_cuda_set_error (error, status, "cuEventSynchronize (frame)"));
+  gst_cl_wait_end (GST_CL_WAIT_SLOT, began);
   take_ms (self, slot, self->marks[slot], ok ? device_ms : NULL);
   if (pushed == CUDA_SUCCESS)
     pop (self);
-  gst_cl_wait_end (GST_CL_WAIT_SLOT, began);
   complete_reads (self, slot, ok);
   return ok;
 }
@@ -542,11 +537,11 @@ gst_cl_cuda_exec_sync (GstClCudaExec * self, gdouble * device_ms,
     status = self->cu.StreamSynchronize (self->stream);
   ok = pushed == CUDA_SUCCESS && (status == CUDA_SUCCESS ||
       gst_cl_cuda_set_error (error, status, "cuStreamSynchronize (frame)"));
+  gst_cl_wait_end (GST_CL_WAIT_FRAME, began);
   if (device_ms)
     take_ms (self, slot, self->marks[slot], ok && timed ? device_ms : NULL);
   if (pushed == CUDA_SUCCESS)
     pop (self);
-  gst_cl_wait_end (GST_CL_WAIT_FRAME, began);
   complete_reads (self, G_MAXUINT, ok);
   return ok;
 }
@@ -1119,9 +1114,6 @@ gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self, guint which,
   if (!push (self, error))
     return NULL;
   status = host_memory (self, frames, slot, size, !pinned);
-  /* the frame's first command */
-  if (status == CUDA_SUCCESS)
-    start (self, slot);
   if (status == CUDA_SUCCESS && pinned) {
     /* by DMA from where it is: the caller keeps it until the frame is
      * done */
@@ -1133,8 +1125,6 @@ gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self, guint which,
     status = self->cu.MemcpyHtoDAsync (frames->device, frames->pinned[slot],
         size, self->stream);
   }
-  if (status == CUDA_SUCCESS)
-    time_command (self, slot, "upload");
   pop (self);
   if (status != CUDA_SUCCESS) {
     gst_cl_cuda_set_error (error, status, "cuMemcpyHtoDAsync (frame from "

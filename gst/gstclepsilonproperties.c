@@ -273,9 +273,10 @@ install_device_properties (GObjectClass * gobject_class)
    *    download bytes stay 0 on that path;
    *  - device-ms (double): time the kernels ran, from profiling events;
    *    where the kernels run in a decoder's CUDA context, each frame's
-   *    span on the GPU from its first command to its last (kernels, fills
-   *    and copies, and any wait between them: other processes' turns on
-   *    the GPU too);
+   *    span on the GPU from its first command to its last (kernels, fills,
+   *    copies and the download, and any wait between them: other
+   *    processes' turns on the GPU too; not the upload of an input from
+   *    system memory);
    *  - transform-ms (double): wall-clock time the element spent on frames,
    *    from taking the input to releasing the output (transfers, kernels and
    *    waiting included), in all;

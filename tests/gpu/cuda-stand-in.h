@@ -250,8 +250,10 @@ cuda_stand_in_frame (CudaStandIn * s, GstBuffer * buf)
           s->scratch, CUDA_STAND_IN_COPY_BYTES, s->stream) != 0) ||
       s->cu.event_record (s->done[slot], s->stream) != 0;
   if (s->failed)
-    g_printerr ("stand-in: a launch failed\n");
+    g_printerr ("stand-in: a command failed\n");
   s->queued[slot] = !s->failed;
+  if (s->failed)
+    gst_clear_buffer (&s->held[slot]);
   cuda_stand_in_opencl (s);
 done:
   g_mutex_unlock (&s->lock);

@@ -32,8 +32,10 @@
 # setting, how busy the GPU's kernels and its decoders were (nvidia-smi's
 # utilization.gpu and utilization.decoder while decoding, all rounds);
 # GST_CL_CUDA_COMMAND_TIMES=1 adds, per clip, mode, N and setting, each
-# command's time on the GPU in the element's frames (gstclcudaexec-private.h;
-# its GST_DEBUG=clcuda:4 lines, mean over the chains of the last round);
+# command's time on the GPU in the element's frames and how many a chain
+# ran (gstclcudaexec-private.h; its GST_DEBUG=clcuda:4 lines, means over
+# the chains of the last round; its events slow the GPU a little, so
+# compare such runs with each other);
 # QUEUE=1 puts a queue after each decoder
 # (the decoders alone too), so that the element's waits on the device run
 # in a thread of their own.
@@ -61,7 +63,11 @@ rm -rf "$out"/barrier.* "$out"/*-r[0-9]*   # an earlier run's logs and samples
 # UTIL=1's samplers end with the script, however it ends
 trap 'for p in "$out"/*-util.pid; do [ -e "$p" ] && kill "$(cat "$p")" 2> /dev/null; rm -f "$p"; done' EXIT
 unset CL_CUDA_SEEK_BARRIER CL_CUDA_SEEK_KERNEL
-[ -n "${GST_CL_CUDA_COMMAND_TIMES:-}" ] && export GST_DEBUG=${GST_DEBUG:+$GST_DEBUG,}clcuda:4
+if [ "${GST_CL_CUDA_COMMAND_TIMES:-}" = 1 ]; then
+  # first, so that a level the caller gives clcuda wins; into the logs
+  export GST_DEBUG=clcuda:4${GST_DEBUG:+,$GST_DEBUG}
+  unset GST_DEBUG_FILE
+fi
 CLIPS=${CLIPS:-1080 4k} NS=${NS:-1 2 4 8 16} MODES=${MODES:-procs chains}
 ROUNDS=${ROUNDS:-3} FILTERS=${FILTERS:-medium auto} PATHS=${PATHS:-cuda sys}
 BUILDS=${BUILDS:-build} GPUS=${GPUS:-1}
@@ -297,12 +303,12 @@ for f in "$out"/*-kernel:*-r"$ROUNDS".*; do
   [ -e "$f" ] && grep -h '^stand-in: [0-9]' "$f" | sed "s|^|$(basename "${f%-r*}") |"
 done | awk '{t[$1] += $3; n[$1]++}
   END {for (k in n) printf "%-30s stand-in %.4f ms a frame on the GPU (mean over the chains of the last round)\n", k, t[k] / n[k]}' | sort
-if [ -n "${GST_CL_CUDA_COMMAND_TIMES:-}" ]; then
-  echo "the element's commands on the GPU, ms each (GST_CL_CUDA_COMMAND_TIMES; the last round)"
+if [ "${GST_CL_CUDA_COMMAND_TIMES:-}" = 1 ]; then
+  echo "the element's commands on the GPU: ms each, and how many a chain (GST_CL_CUDA_COMMAND_TIMES; the last round)"
   for f in "$out"/*-r"$ROUNDS".*; do
-    [ -e "$f" ] && sed -nE "s/.*on the GPU, (.*): [0-9]+ times, ([0-9.]+) ms each.*/$(basename "${f%-r*}")|\1|\2/p" "$f"
-  done | awk -F'|' '{k = $1 " " $2; t[k] += $3; n[k]++}
-    END {for (k in n) printf "%-44s %.4f\n", k, t[k] / n[k]}' | sort
+    [ -e "$f" ] && sed -nE "s/.*on the GPU, (.*): ([0-9]+) times, ([0-9.]+) ms each.*/$(basename "${f%-r*}")|\1|\3|\2/p" "$f"
+  done | awk -F'|' '{k = $1 " " $2; t[k] += $3; c[k] += $4; n[k]++}
+    END {for (k in n) printf "%-44s %.4f %6.0f\n", k, t[k] / n[k], c[k] / n[k]}' | sort
 fi
 if [ "${UTIL:-0}" = 1 ] && [ -n "${NS// /}" ]; then
   echo "GPU busy and decoders busy, % (nvidia-smi; each GPU's 0.1 s samples while its decoders work, all rounds)"

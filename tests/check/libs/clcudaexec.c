@@ -242,10 +242,10 @@ GST_START_TEST (test_launch_refused)
 
 GST_END_TEST;
 
-/* A frame's GPU time is from its first command (its begin, or the upload
- * of its input) to its end: its own commands (the fake's clock: 0.25 ms a
- * command), taken once, at the wait for its slot or at the wait that ends
- * it (not at one within it, nor at one that failed). */
+/* A frame's GPU time is from its begin to its end: its own commands (the
+ * fake's clock: 0.25 ms a command), taken once, at the wait for its slot
+ * or at the wait that ends it (not at one within it, nor at one that
+ * failed). */
 GST_START_TEST (test_frame_time)
 {
   GstClCudaExec *exec = new_exec ();
@@ -292,14 +292,15 @@ GST_START_TEST (test_frame_time)
   g_clear_error (&error);
   fail_unless_equals_float (ms, 1.25);
 
-  /* a frame from system memory starts at its upload */
+  /* a frame from system memory: its upload, before its begin, is not in
+   * its time */
   fail_unless (gst_cl_cuda_exec_upload_host_frame (exec, 0, 4, src, 64,
           FALSE, &error) != NULL, "%s", error ? error->message : "");
   gst_cl_cuda_exec_begin (exec, 4);
   COPY ();
   fail_unless (gst_cl_cuda_exec_mark (exec, &error));
   fail_unless (gst_cl_cuda_exec_wait_mark (exec, 4, &ms, &error));
-  fail_unless_equals_float (ms, 1.75);
+  fail_unless_equals_float (ms, 1.5);
 #undef COPY
   gst_cl_cuda_exec_free (exec);
   g_free (src);
@@ -308,19 +309,23 @@ GST_START_TEST (test_frame_time)
 
 GST_END_TEST;
 
-/* GST_CL_CUDA_COMMAND_TIMES: each command's time, from the end of the one
- * before (or the frame's start) to its own, by what it was, at the
- * frame's wait (the fake's clock: 0.25 ms a command); nothing where the
- * wait failed, nor without the variable. */
+/* GST_CL_CUDA_COMMAND_TIMES=1: each command's time, from the end of the
+ * one before (or the frame's start) to its own, by what it was, at the
+ * frame's wait (the fake's clock: 0.25 ms a command; the upload, before
+ * the begin, is not timed); nothing where the wait failed, nor without
+ * the variable or with it 0. */
 GST_START_TEST (test_command_times)
 {
-  GstClCudaExec *exec, *plain = new_exec ();
+  GstClCudaExec *exec, *plain, *off;
   guint8 *src = g_malloc0 (64), *dst = g_malloc0 (64);
   GError *error = NULL;
   gdouble ms = 0;
   guint times;
   cl_mem in, out;
 
+  plain = new_exec ();
+  g_setenv ("GST_CL_CUDA_COMMAND_TIMES", "0", TRUE);
+  off = new_exec ();
   g_setenv ("GST_CL_CUDA_COMMAND_TIMES", "1", TRUE);
   exec = new_exec ();
   g_unsetenv ("GST_CL_CUDA_COMMAND_TIMES");
@@ -337,13 +342,13 @@ GST_START_TEST (test_command_times)
   fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "copy",
           &times), 0);
   fail_unless (gst_cl_cuda_exec_wait_mark (exec, 1, &ms, &error));
-  fail_unless_equals_float (ms, 0.75);
+  fail_unless_equals_float (ms, 0.5);
   fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "copy",
           &times), 0.5);
   fail_unless_equals_int (times, 2);
   fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "upload",
-          &times), 0.25);
-  fail_unless_equals_int (times, 1);
+          &times), 0);
+  fail_unless_equals_int (times, 0);
 
   /* a failed wait */
   gst_cl_cuda_exec_begin (exec, 2);
@@ -357,19 +362,24 @@ GST_START_TEST (test_command_times)
           &times), 0.5);
   fail_unless_equals_int (times, 2);
 
-  /* without the variable */
-  in = gst_cl_cuda_exec_bind (plain, 0, (CUdeviceptr) (guintptr) src);
-  out = gst_cl_cuda_exec_bind (plain, 1, (CUdeviceptr) (guintptr) dst);
-  gst_cl_cuda_exec_begin (plain, 0);
-  COPY (plain);
-  fail_unless (gst_cl_cuda_exec_mark (plain, &error));
-  fail_unless (gst_cl_cuda_exec_wait_mark (plain, 0, &ms, &error));
-  fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (plain, "copy",
-          &times), 0);
-  fail_unless_equals_int (times, 0);
+  /* without the variable, or with it 0 */
+  for (guint k = 0; k < 2; k++) {
+    GstClCudaExec *e = k == 0 ? plain : off;
+
+    in = gst_cl_cuda_exec_bind (e, 0, (CUdeviceptr) (guintptr) src);
+    out = gst_cl_cuda_exec_bind (e, 1, (CUdeviceptr) (guintptr) dst);
+    gst_cl_cuda_exec_begin (e, 0);
+    COPY (e);
+    fail_unless (gst_cl_cuda_exec_mark (e, &error));
+    fail_unless (gst_cl_cuda_exec_wait_mark (e, 0, &ms, &error));
+    fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (e, "copy",
+            &times), 0);
+    fail_unless_equals_int (times, 0);
+  }
 #undef COPY
   gst_cl_cuda_exec_free (exec);
   gst_cl_cuda_exec_free (plain);
+  gst_cl_cuda_exec_free (off);
   g_free (src);
   g_free (dst);
 }
@@ -862,8 +872,8 @@ GST_END_TEST;
  * reads where it is, and the output are held by the slot until it retires
  * (then the output holds the input's rows); a frame of other memory lets
  * its input go at once (it was copied). The first frame's time on the GPU
- * reaches the next frame's begin: its upload, copy and download (0.25 ms
- * each on the fake's clock). */
+ * reaches the next frame's begin: its copy and download (0.25 ms each on
+ * the fake's clock; the upload, before the begin, is not in it). */
 GST_START_TEST (test_host_frame_held)
 {
   GstClCudaExec *exec = new_exec ();
@@ -922,7 +932,7 @@ GST_START_TEST (test_host_frame_held)
     gst_buffer_unref (outbuf);
     gst_buffer_unref (inbuf[k]);
   }
-  fail_unless_equals_float (device_ms, 0.75);
+  fail_unless_equals_float (device_ms, 0.5);
   gst_cl_in_flight_free (in_flight);
   gst_buffer_pool_set_active (pool, FALSE);
   gst_object_unref (pool);
