@@ -105,10 +105,10 @@ gboolean gst_cl_cuda_exec_launch (GstClCudaExec * self, cl_kernel kernel,
     const gchar * what, GError ** error);
 
 /* clEnqueueFillBuffer of @mem: @size bytes from @offset with @pattern of
- * 1 or 4 bytes. */
+ * 1 or 4 bytes; @what names it (NULL: "fill"). */
 gboolean gst_cl_cuda_exec_fill (GstClCudaExec * self, cl_mem mem,
     const void *pattern, gsize pattern_size, gsize offset, gsize size,
-    GError ** error);
+    const gchar * what, GError ** error);
 
 /* @height rows of @row_bytes from @src (at @src_offset, @src_pitch bytes a
  * row) to @dst. */

@@ -150,11 +150,13 @@ typedef struct
 {
   CUevent event;
   const gchar *what;            /* interned */
+  gint64 enqueued;              /* µs on the host after the frame's begin */
 } CommandEnd;
 
 typedef struct
 {
   gdouble ms;
+  gdouble enqueued_ms;          /* in all, as CommandEnd's */
   guint times;
 } CommandTime;
 
@@ -183,6 +185,7 @@ struct _GstClCudaExec
    * input from system memory, which is not in its span */
   CUevent starts[GST_CL_CUDA_EXEC_SLOTS];
   gboolean started[GST_CL_CUDA_EXEC_SLOTS];
+  gint64 began[GST_CL_CUDA_EXEC_SLOTS]; /* on the host, µs */
   /* with GST_CL_CUDA_COMMAND_TIMES: each slot's frame's command ends
    * (CommandEnd), events to reuse, and the times by what (CommandTime) */
   GArray *ends[GST_CL_CUDA_EXEC_SLOTS];
@@ -292,8 +295,10 @@ command_times_free (GstClCudaExec * self, gboolean pushed)
     return;
   g_hash_table_iter_init (&iter, self->command_times);
   while (g_hash_table_iter_next (&iter, &what, &t))
-    GST_INFO ("on the GPU, %s: %u times, %.4f ms each", (const gchar *) what,
+    GST_INFO ("on the GPU, %s: %u times, %.4f ms each, enqueued %.4f ms "
+        "after the frame's begin", (const gchar *) what,
         ((CommandTime *) t)->times, ((CommandTime *) t)->ms /
+        MAX (((CommandTime *) t)->times, 1), ((CommandTime *) t)->enqueued_ms /
         MAX (((CommandTime *) t)->times, 1));
   for (k = 0; k < GST_CL_CUDA_EXEC_SLOTS; k++) {
     take_command_times (self, k, FALSE);
@@ -383,12 +388,13 @@ record (GstClCudaExec * self, CUevent * event)
 static void
 time_command (GstClCudaExec * self, guint slot, const gchar * what)
 {
-  CommandEnd end = { NULL, NULL };
+  CommandEnd end = { NULL, NULL, 0 };
   GArray *spare = self->spare_events;
 
   if (!self->command_times || !self->started[slot])
     return;
   end.what = g_intern_string (what);
+  end.enqueued = g_get_monotonic_time () - self->began[slot];
   if (spare->len > 0) {
     end.event = g_array_index (spare, CUevent, spare->len - 1);
     g_array_set_size (spare, spare->len - 1);
@@ -423,6 +429,7 @@ take_command_times (GstClCudaExec * self, guint slot, gboolean ok)
         g_hash_table_insert (self->command_times, (gpointer) end->what, t);
       }
       t->ms += ms;
+      t->enqueued_ms += end->enqueued / 1000.0;
       t->times++;
     }
     before = end->event;
@@ -452,6 +459,7 @@ gst_cl_cuda_exec_begin (GstClCudaExec * self, guint slot)
   /* the frame's start: where it cannot be recorded the frame goes without
    * its time (its commands fail on their own if the driver does) */
   self->started[slot] = FALSE;
+  self->began[slot] = g_get_monotonic_time ();
   if (push_status (self, NULL) == CUDA_SUCCESS) {
     self->started[slot] = record (self, &self->starts[slot]) == CUDA_SUCCESS;
     pop (self);
@@ -915,7 +923,8 @@ gst_cl_cuda_exec_launch (GstClCudaExec * self, cl_kernel kernel,
 
 gboolean
 gst_cl_cuda_exec_fill (GstClCudaExec * self, cl_mem mem, const void *pattern,
-    gsize pattern_size, gsize offset, gsize size, GError ** error)
+    gsize pattern_size, gsize offset, gsize size, const gchar * what,
+    GError ** error)
 {
   CUresult status = CUDA_ERROR_INVALID_VALUE;
   CUdeviceptr ptr;
@@ -932,7 +941,7 @@ gst_cl_cuda_exec_fill (GstClCudaExec * self, cl_mem mem, const void *pattern,
         self->stream);
   }
   if (status == CUDA_SUCCESS)
-    time_command (self, self->slot, "fill");
+    time_command (self, self->slot, what ? what : "fill");
   pop (self);
   return status == CUDA_SUCCESS ||
       gst_cl_cuda_set_error (error, status, "cuMemsetAsync");

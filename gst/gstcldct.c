@@ -549,9 +549,10 @@ enqueue_histogram (GstClDct * self, const GstClDctPlane * plane,
 
   if (after->cuda) {
     if (!gst_cl_cuda_exec_fill (after->cuda, self->hist, &zero,
-            sizeof (zero), 0, plane_components (plane) * size, error) ||
-        (plane->interlaced && !gst_cl_cuda_exec_fill (after->cuda,
-                self->mb_hist, &zero, sizeof (zero), 0, size, error)))
+            sizeof (zero), 0, plane_components (plane) * size,
+            "histogram fill", error) || (plane->interlaced &&
+            !gst_cl_cuda_exec_fill (after->cuda, self->mb_hist, &zero,
+                sizeof (zero), 0, size, "histogram fill", error)))
       return FALSE;
     return launch_histogram (self, plane, after, error) &&
         (!plane->interlaced || launch_histogram_mb (self, plane, after, error));
@@ -914,7 +915,7 @@ gst_cl_dct_threshold (GstClDct * self, const GstClDctPlane * plane,
    * the commands of the last frame that read the buffer */
   if (after->cuda) {
     if (!gst_cl_cuda_exec_fill (after->cuda, self->threshold, &thr,
-            sizeof (thr), 0, sizeof (thr), error))
+            sizeof (thr), 0, sizeof (thr), "threshold fill", error))
       return FALSE;
     err = CL_SUCCESS;
   } else {

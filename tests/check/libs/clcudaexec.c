@@ -150,7 +150,7 @@ GST_START_TEST (test_twin)
   memset (read, POISON, sizeof (read));
 
   fail_unless (gst_cl_cuda_exec_fill (exec, mem, &word, sizeof (word), 8, 16,
-          &error), "%s", error ? error->message : "");
+          NULL, &error), "%s", error ? error->message : "");
   fail_unless (gst_cl_cuda_exec_read (exec, mem, 4, 32, read, &done,
           &error), "%s", error ? error->message : "");
   /* not before the wait: the host's copy is made there */
@@ -312,12 +312,13 @@ GST_END_TEST;
 /* GST_CL_CUDA_COMMAND_TIMES=1: each command's time, from the end of the
  * one before (or the frame's start) to its own, by what it was, at the
  * frame's wait (the fake's clock: 0.25 ms a command; the upload, before
- * the begin, is not timed); nothing where the wait failed, nor without
+ * the begin, is not timed; a fill by the name its caller gives); nothing where the wait failed, nor without
  * the variable or with it 0. */
 GST_START_TEST (test_command_times)
 {
   GstClCudaExec *exec, *plain, *off;
   guint8 *src = g_malloc0 (64), *dst = g_malloc0 (64);
+  const guint32 word = 7;
   GError *error = NULL;
   gdouble ms = 0;
   guint times;
@@ -338,14 +339,22 @@ GST_START_TEST (test_command_times)
   gst_cl_cuda_exec_begin (exec, 1);
   COPY (exec);
   COPY (exec);
+  fail_unless (gst_cl_cuda_exec_fill (exec, out, &word, sizeof (word), 0, 4,
+          "histogram fill", &error), "%s", error ? error->message : "");
   fail_unless (gst_cl_cuda_exec_mark (exec, &error));
   fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "copy",
           &times), 0);
   fail_unless (gst_cl_cuda_exec_wait_mark (exec, 1, &ms, &error));
-  fail_unless_equals_float (ms, 0.5);
+  fail_unless_equals_float (ms, 0.75);
   fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "copy",
           &times), 0.5);
   fail_unless_equals_int (times, 2);
+  /* a fill goes by the name its caller gives */
+  fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec,
+          "histogram fill", &times), 0.25);
+  fail_unless_equals_int (times, 1);
+  fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "fill",
+          &times), 0);
   fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "upload",
           &times), 0);
   fail_unless_equals_int (times, 0);
@@ -450,8 +459,8 @@ host_frame_unmarked (GstClCudaExec * exec, guint slot, const guint8 * src,
   gst_cl_cuda_exec_begin (exec, slot);
   fail_unless (gst_cl_cuda_exec_copy (exec, in, 0, size, out, 0, size, size,
           1, &error), "%s", error ? error->message : "");
-  fail_unless (gst_cl_cuda_exec_fill (exec, out, &eleven, 1, 4, 3, &error),
-      "%s", error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_fill (exec, out, &eleven, 1, 4, 3, NULL,
+          &error), "%s", error ? error->message : "");
   fail_unless (gst_cl_cuda_exec_download (exec, host, size, FALSE, &error),
       "%s", error ? error->message : "");
 }
