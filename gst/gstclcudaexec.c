@@ -51,6 +51,9 @@ typedef gpointer CUevent;
  * histograms where the host decides (2 x 12 KB), its states otherwise. */
 #define BOUNCE_BYTES (32 * 1024)
 
+/* Threads a block of the word copies (copy_words_ptx). */
+#define COPY_THREADS 256
+
 /* The driver's entry points used here, beyond what gstclcuda.c loads:
  * field, exported name, parameters. */
 #define EXEC_CALLS(X) \
@@ -193,6 +196,11 @@ struct _GstClCudaExec
   GHashTable *command_times;
   HostFrames host;              /* outputs */
   HostFrames host_in;           /* inputs */
+  /* copy_words_ptx's, loaded at the first read back; NULL where it could
+   * not be (read_words_failed) */
+  CUmodule copy_module;
+  CUfunction copy_words;
+  gboolean copy_words_failed;
 };
 
 gboolean
@@ -638,6 +646,8 @@ gst_cl_cuda_exec_free (GstClCudaExec * self)
     drop_twins (self);
     for (i = 0; i < self->modules->len; i++)
       self->cu.ModuleUnload (g_array_index (self->modules, Module, i).module);
+    if (self->copy_module)
+      self->cu.ModuleUnload (self->copy_module);
     if (self->bounce)
       self->cu.MemFreeHost (self->bounce);
     drop_host_frames (self, &self->host);
@@ -975,6 +985,94 @@ gst_cl_cuda_exec_copy (GstClCudaExec * self, cl_mem src, gsize src_offset,
       gst_cl_cuda_set_error (error, status, "cuMemcpy2DAsync (plane)");
 }
 
+/* The reads back go by a kernel of ours, whose threads store the words
+ * into the slot's pinned memory (at the same address on the device: all
+ * of cuMemAllocHost's is, with unified addressing), not by
+ * cuMemcpyDtoHAsync. Where processes share the GPU by time slices, a
+ * command that follows a copy to the host on the stream waits for the
+ * context's next turn (1.2 ms a frame at 8 processes of 1080p: the
+ * frame's next fill took it), and a copy on a stream of its own waits as
+ * long for its own; stores from a kernel wait for nothing. PTX, which the
+ * driver compiles for its GPU; word i by thread i of the grid, then
+ * i + the grid's threads, ... */
+static const gchar copy_words_ptx[] =
+    ".version 6.0\n"
+    ".target sm_50\n"
+    ".address_size 64\n"
+    ".visible .entry gst_cl_copy_words (.param .u64 p_dst,\n"
+    "    .param .u64 p_src, .param .u32 p_n)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n"
+    "  .reg .b32 %r<7>;\n"
+    "  .reg .b64 %rd<8>;\n"
+    "  ld.param.u64 %rd1, [p_dst];\n"
+    "  ld.param.u64 %rd2, [p_src];\n"
+    "  ld.param.u32 %r1, [p_n];\n"
+    "  cvta.to.global.u64 %rd3, %rd1;\n"
+    "  cvta.to.global.u64 %rd4, %rd2;\n"
+    "  mov.u32 %r2, %ctaid.x;\n"
+    "  mov.u32 %r3, %ntid.x;\n"
+    "  mov.u32 %r4, %tid.x;\n"
+    "  mad.lo.s32 %r2, %r2, %r3, %r4;\n"
+    "  mov.u32 %r5, %nctaid.x;\n"
+    "  mul.lo.s32 %r3, %r5, %r3;\n"
+    "$L_next:\n"
+    "  setp.ge.u32 %p1, %r2, %r1;\n"
+    "  @%p1 bra $L_done;\n"
+    "  mul.wide.u32 %rd5, %r2, 4;\n"
+    "  add.s64 %rd6, %rd4, %rd5;\n"
+    "  ld.global.u32 %r6, [%rd6];\n"
+    "  add.s64 %rd7, %rd3, %rd5;\n"
+    "  st.global.u32 [%rd7], %r6;\n"
+    "  add.s32 %r2, %r2, %r3;\n"
+    "  bra.uni $L_next;\n" "$L_done:\n" "  ret;\n" "}\n";
+
+/* copy_words_ptx's kernel, loaded at first use in the pushed context;
+ * NULL where it cannot be (said once; the copies go by DMA then). */
+static CUfunction
+copy_words (GstClCudaExec * self)
+{
+  CUresult status;
+
+  if (self->copy_words || self->copy_words_failed)
+    return self->copy_words;
+  status = self->cu.ModuleLoadData (&self->copy_module, copy_words_ptx);
+  if (status == CUDA_SUCCESS) {
+    status = self->cu.ModuleGetFunction (&self->copy_words,
+        self->copy_module, "gst_cl_copy_words");
+    if (status != CUDA_SUCCESS) {
+      self->cu.ModuleUnload (self->copy_module);
+      self->copy_module = NULL;
+      self->copy_words = NULL;
+    }
+  }
+  if (status != CUDA_SUCCESS) {
+    GST_INFO ("reads back by DMA: the copy kernel did not load (CUDA "
+        "error %d)", status);
+    self->copy_words_failed = TRUE;
+  }
+  return self->copy_words;
+}
+
+/* Enqueues the copy of @size bytes from @src to @dst (device addresses,
+ * pinned host memory's included) by copy_words() in @blocks blocks; where
+ * the copy is not of whole words or the kernel cannot load, by DMA to
+ * @host (@dst on the host). */
+static CUresult
+enqueue_copy_words (GstClCudaExec * self, CUdeviceptr dst, CUdeviceptr src,
+    gsize size, guint blocks, gpointer host)
+{
+  guint32 words = size / 4;
+  gpointer params[] = { &dst, &src, &words };
+  CUfunction f;
+
+  if ((dst | src | size) % 4 != 0 || size / 4 > G_MAXUINT32 ||
+      !(f = copy_words (self)))
+    return self->cu.MemcpyDtoHAsync (host, src, size, self->stream);
+  return self->cu.LaunchKernel (f, blocks, 1, 1, COPY_THREADS, 1, 1, 0,
+      self->stream, params, NULL);
+}
+
 gboolean
 gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
     gsize size, gpointer host, cl_event * done, GError ** error)
@@ -994,13 +1092,13 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
   }
   if (!push_resolved (self, mem, &ptr, error))
     return FALSE;
-  status = self->cu.MemcpyDtoHAsync ((gpointer) r.pinned, ptr + offset, size,
-      self->stream);
+  status = enqueue_copy_words (self, (CUdeviceptr) (guintptr) r.pinned,
+      ptr + offset, size, 1, (gpointer) r.pinned);
   if (status == CUDA_SUCCESS)
     time_command (self, self->slot, "read back");
   pop (self);
   if (status != CUDA_SUCCESS)
-    return gst_cl_cuda_set_error (error, status, "cuMemcpyDtoHAsync");
+    return gst_cl_cuda_set_error (error, status, "read back");
   r.done = clCreateUserEvent (gst_cl_context_get_handle (self->context), &err);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clCreateUserEvent (read back)");

@@ -60,6 +60,23 @@ new_exec (void)
   return exec;
 }
 
+/* How many times the fake driver has run the word copy kernel
+ * (gst_cl_copy_words: the reads back's). */
+static guint
+word_copies (void)
+{
+  static guint *copies;
+
+  if (!copies) {
+    GModule *driver = g_module_open (g_getenv ("GST_CL_CUDA_LIBRARY"), 0);
+
+    fail_unless (driver && g_module_symbol (driver,
+            "fakecudahost_word_copies", (gpointer *) & copies));
+    g_module_make_resident (driver);
+  }
+  return *copies;
+}
+
 /* A buffer of @size bytes on the fixture's device holding @bytes. */
 static cl_mem
 cl_buffer_with (const guint8 * bytes, gsize size)
@@ -132,13 +149,15 @@ GST_START_TEST (test_plane_copy)
 GST_END_TEST;
 
 /* An OpenCL buffer named in a command gets a twin with its contents; a
- * fill changes the twin alone; its read back completes at the wait; handed
- * back, the OpenCL buffer holds the twin's contents. */
+ * fill changes the twin alone; its read back (by the word copy kernel)
+ * completes at the wait; handed back, the OpenCL buffer holds the twin's
+ * contents. */
 GST_START_TEST (test_twin)
 {
   GstClCudaExec *exec = new_exec ();
   guint8 bytes[64], got[64], read[64];
   const guint32 word = 0x11223344;
+  const guint copies = word_copies ();
   GError *error = NULL;
   cl_event done = NULL;
   cl_mem mem;
@@ -153,6 +172,7 @@ GST_START_TEST (test_twin)
           NULL, &error), "%s", error ? error->message : "");
   fail_unless (gst_cl_cuda_exec_read (exec, mem, 4, 32, read, &done,
           &error), "%s", error ? error->message : "");
+  fail_unless_equals_int (word_copies (), copies + 1);
   /* not before the wait: the host's copy is made there */
   fail_unless (event_status (done) > CL_COMPLETE);
   fail_unless_equals_int (read[0], POISON);
@@ -200,6 +220,46 @@ GST_START_TEST (test_twin)
 
   clReleaseMemObject (mem);
   gst_cl_cuda_exec_free (exec);
+}
+
+GST_END_TEST;
+
+/* A read back goes by DMA where it is not of whole words, or where the
+ * word copy kernel does not load; as right. */
+GST_START_TEST (test_read_by_dma)
+{
+  GstClCudaExec *exec, *no_ptx;
+  const guint copies = word_copies ();
+  guint8 bytes[64], read[64];
+  GError *error = NULL;
+  cl_event done = NULL;
+  cl_mem mem;
+  guint i, k;
+
+  for (i = 0; i < sizeof (bytes); i++)
+    bytes[i] = (guint8) (3 * i + 1);
+  mem = cl_buffer_with (bytes, sizeof (bytes));
+  exec = new_exec ();
+  g_setenv ("FAKECUDA_NO_PTX", "1", TRUE);
+  no_ptx = new_exec ();
+  for (k = 0; k < 3; k++) {
+    GstClCudaExec *e = k == 0 ? no_ptx : exec;
+    const gsize offset = k == 1 ? 1 : 4, size = k == 2 ? 6 : 32;
+
+    memset (read, POISON, sizeof (read));
+    fail_unless (gst_cl_cuda_exec_read (e, mem, offset, size, read, &done,
+            &error), "%s", error ? error->message : "");
+    fail_unless (gst_cl_cuda_exec_sync (e, NULL, &error), "%s",
+        error ? error->message : "");
+    fail_unless (memcmp (read, bytes + offset, size) == 0);
+    fail_unless_equals_int (read[size], POISON);
+    clReleaseEvent (done);
+    g_unsetenv ("FAKECUDA_NO_PTX");
+  }
+  fail_unless_equals_int (word_copies (), copies);
+  clReleaseMemObject (mem);
+  gst_cl_cuda_exec_free (exec);
+  gst_cl_cuda_exec_free (no_ptx);
 }
 
 GST_END_TEST;
@@ -1077,6 +1137,7 @@ clcudaexec_suite (void)
   tcase_add_checked_fixture (tc, fixture_setup, fixture_teardown);
   tcase_add_test (tc, test_plane_copy);
   tcase_add_test (tc, test_twin);
+  tcase_add_test (tc, test_read_by_dma);
   tcase_add_test (tc, test_launch_refused);
   tcase_add_test (tc, test_slots);
   tcase_add_test (tc, test_frame_time);

@@ -26,7 +26,10 @@
  * 0.25 ms a command enqueued between them, where both were recorded and
  * made with timing), and the
  * memory commands of gst/gstclcudaexec.c do what the driver's do: fills,
- * plane copies, copies to and from the host. Modules and launches fail
+ * plane copies, copies to and from the host, and its word copy kernel
+ * (gst_cl_copy_words, which reads and writes the driver's allocations
+ * only; fakecudahost_word_copies counts its launches; FAKECUDA_NO_PTX=1,
+ * read at each load, fails its module). Other modules and launches fail
  * (nothing here runs PTX), as do the calls of the imported pools; cuInit
  * succeeds, so that the driver loads (gst_cl_cuda_load()). */
 
@@ -207,7 +210,8 @@ typedef enum
   COPY,
   SET8,
   SET32,
-  COPY2D
+  COPY2D,
+  WORDS                         /* gst_cl_copy_words: @size words */
 } Kind;
 
 typedef struct
@@ -239,6 +243,10 @@ run (const Command * c)
     case SET32:
       for (i = 0; i < c->size; i++)
         ((guint32 *) c->dst)[i] = c->value;
+      break;
+    case WORDS:
+      for (i = 0; i < c->size; i++)
+        ((guint32 *) c->dst)[i] = ((const guint32 *) c->src)[i];
       break;
     case COPY2D:
       src = c->copy.srcMemoryType == HOST_MEMORY ? c->copy.srcHost :
@@ -306,7 +314,9 @@ touches (const Command * c, const guint8 * lo, const guint8 * hi)
     case SET8:
       return meets (c->dst, c->size, lo, hi);
     case SET32:
-      return meets (c->dst, c->size * 4, lo, hi);
+    case WORDS:
+      return meets (c->dst, c->size * 4, lo, hi) || (c->kind == WORDS &&
+          meets (c->src, c->size * 4, lo, hi));
     case COPY2D:
       src = c->copy.srcMemoryType == HOST_MEMORY ? c->copy.srcHost :
           (gconstpointer) (guintptr) c->copy.srcDevice;
@@ -455,13 +465,84 @@ cuEventSynchronize (gpointer event)
   return drain ();
 }
 
+/* ---- gst_cl_copy_words, the one kernel run here ---- */
+
+static gint word_module, word_kernel;   /* their handles: the addresses */
+G_MODULE_EXPORT guint fakecudahost_word_copies;
+
+G_MODULE_EXPORT int cuModuleLoadData (gpointer * module, const char *image);
+G_MODULE_EXPORT int cuModuleUnload (gpointer module);
+G_MODULE_EXPORT int cuModuleGetFunction (gpointer * function,
+    gpointer module, const char *name);
+G_MODULE_EXPORT int cuLaunchKernel (gpointer function, unsigned gx,
+    unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+    unsigned shared, gpointer stream, gpointer * params, gpointer * extra);
+
+int
+cuModuleLoadData (gpointer * module, const char *image)
+{
+  need_context ("cuModuleLoadData");
+  if (!strstr (image, ".entry gst_cl_copy_words ") ||
+      g_strcmp0 (g_getenv ("FAKECUDA_NO_PTX"), "1") == 0)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  *module = &word_module;
+  return 0;
+}
+
+int
+cuModuleUnload (gpointer module)
+{
+  return module == &word_module ? 0 : CUDA_ERROR_INVALID_HANDLE;
+}
+
+int
+cuModuleGetFunction (gpointer * function, gpointer module, const char *name)
+{
+  if (module != &word_module || strcmp (name, "gst_cl_copy_words") != 0)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  *function = &word_kernel;
+  return 0;
+}
+
+/* Whether [@start, @start + @size) lies in one of the allocations. */
+static gboolean
+allocated (const guint8 * start, gsize size)
+{
+  GHashTableIter iter;
+  gpointer block, block_size;
+
+  g_hash_table_iter_init (&iter, blocks);
+  while (g_hash_table_iter_next (&iter, &block, &block_size))
+    if (start >= (guint8 *) block &&
+        start + size <= (guint8 *) block + GPOINTER_TO_SIZE (block_size))
+      return TRUE;
+  return FALSE;
+}
+
+/* a kernel's threads reach the device's memory and pinned host memory of
+ * the driver's (unified addressing), nothing else: the test stops there */
+int
+cuLaunchKernel (gpointer function, unsigned gx, unsigned gy, unsigned gz,
+    unsigned bx, unsigned by, unsigned bz, unsigned shared, gpointer stream,
+    gpointer * params, gpointer * extra)
+{
+  Command c = { WORDS,.dst = (guint8 *) (guintptr) * (guint64 *) params[0],
+    .src = (const guint8 *) (guintptr) * (guint64 *) params[1],
+    .size = *(guint32 *) params[2]
+  };
+
+  if (function != &word_kernel)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  if (!blocks || !allocated (c.dst, c.size * 4) ||
+      !allocated (c.src, c.size * 4))
+    g_error ("fakecudahost: gst_cl_copy_words on memory not the driver's");
+  fakecudahost_word_copies++;
+  return enqueue (&c);
+}
+
 /* *INDENT-OFF* */
 FAKECUDA_POOL_CALLS (UNSUPPORTED)
 OK (cuInit, (unsigned flags))
 OK (cuStreamDestroy_v2, (gpointer stream))
 OK (cuStreamWaitEvent, (gpointer stream, gpointer event, unsigned flags))
-UNSUPPORTED (cuModuleLoadData)
-UNSUPPORTED (cuModuleUnload)
-UNSUPPORTED (cuModuleGetFunction)
-UNSUPPORTED (cuLaunchKernel)
 /* *INDENT-ON* */
