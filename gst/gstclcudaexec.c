@@ -390,7 +390,6 @@ record (GstClCudaExec * self, CUevent * event)
       status;
 }
 
-
 /* With GST_CL_CUDA_COMMAND_TIMES, marks the end of the command of the
  * frame of @slot just enqueued, @what (in the pushed context). */
 static void
