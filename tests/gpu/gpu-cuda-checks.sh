@@ -189,12 +189,14 @@ export -f class_of
 
 # sweep RUN FROM CALLS RESULTS: "RUN N" for call N failed, from FROM to
 # CALLS (every one of the first 150, then every 5th), four at a time, its
-# lines "N class rc" into RESULTS; prints the count of each class and the
-# wrong runs, which add to the failures.
+# lines "N class rc" into RESULTS; prints each wrong run as it ends (so
+# that a sweep cut short still says them), then the count of each class
+# and the wrong runs, which add to the failures.
 sweep () {
   local k
   for ((n = $2; n <= $3; n += (n < 150 ? 1 : 5))); do echo $n; done |
-    xargs -P "${SWEEP_JOBS:-4}" -I{} bash -c "$1 {}" > "$4"
+    xargs -P "${SWEEP_JOBS:-4}" -I{} bash -c "$1 {}" | tee "$4" |
+    grep --line-buffered -vE " (right|clean-error) " | sed -u 's/^/  so far: call /'
   for k in $(cut -d' ' -f2 "$4" | sort | uniq); do
     echo "  $k: $(grep -c " $k " "$4")"
   done
