@@ -154,11 +154,13 @@ gboolean gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
  * at the frame's wait, from the end of the command before (or the frame's
  * start) to its own end: the frame's span (device-ms) split by command,
  * waits before a command included. Each command's count and mean are
- * said at GST_DEBUG=clcuda:4 when the executor is freed; this gives
- * @what's total in ms and, in @times (if not NULL), how many there
- * were. */
+ * said at GST_DEBUG=clcuda:4 when the executor is freed, with how long
+ * after the frame's begin the host had enqueued it (when the call that
+ * enqueued it returned), on average; this gives @what's total in ms and,
+ * in @times and @enqueued_ms (each if not NULL), how many there were and
+ * the total of their times enqueued. */
 gdouble gst_cl_cuda_exec_get_command_ms (GstClCudaExec * self,
-    const gchar * what, guint * times);
+    const gchar * what, guint * times, gdouble * enqueued_ms);
 
 /* Frames into system memory: a stand-in (@which, as gst_cl_cuda_exec_bind())
  * for @size bytes of device memory, which the frame's commands write;

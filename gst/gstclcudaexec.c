@@ -51,8 +51,11 @@ typedef gpointer CUevent;
  * histograms where the host decides (2 x 12 KB), its states otherwise. */
 #define BOUNCE_BYTES (32 * 1024)
 
-/* Threads a block of the word copies (copy_words_ptx). */
+/* Threads a block of the word copies (copy_words_ptx), blocks at most,
+ * and words at most (so that a thread's index does not wrap). */
 #define COPY_THREADS 256
+#define COPY_BLOCKS 64
+#define COPY_WORDS (G_MAXUINT32 - COPY_THREADS * COPY_BLOCKS)
 
 /* The driver's entry points used here, beyond what gstclcuda.c loads:
  * field, exported name, parameters. */
@@ -153,7 +156,9 @@ typedef struct
 {
   CUevent event;
   const gchar *what;            /* interned */
-  gint64 enqueued;              /* µs on the host after the frame's begin */
+  /* µs on the host from the frame's begin to the return of the call that
+   * enqueued it */
+  gint64 enqueued;
 } CommandEnd;
 
 typedef struct
@@ -197,7 +202,7 @@ struct _GstClCudaExec
   HostFrames host;              /* outputs */
   HostFrames host_in;           /* inputs */
   /* copy_words_ptx's, loaded at the first read back; NULL where it could
-   * not be (read_words_failed) */
+   * not be yet, or cannot be here (copy_words_failed) */
   CUmodule copy_module;
   CUfunction copy_words;
   gboolean copy_words_failed;
@@ -448,13 +453,15 @@ take_command_times (GstClCudaExec * self, guint slot, gboolean ok)
 
 gdouble
 gst_cl_cuda_exec_get_command_ms (GstClCudaExec * self, const gchar * what,
-    guint * times)
+    guint * times, gdouble * enqueued_ms)
 {
   CommandTime *t = self->command_times ?
       g_hash_table_lookup (self->command_times, g_intern_string (what)) : NULL;
 
   if (times)
     *times = t ? t->times : 0;
+  if (enqueued_ms)
+    *enqueued_ms = t ? t->enqueued_ms : 0;
   return t ? t->ms : 0;
 }
 
@@ -1026,8 +1033,42 @@ static const gchar copy_words_ptx[] =
     "  add.s32 %r2, %r2, %r3;\n"
     "  bra.uni $L_next;\n" "$L_done:\n" "  ret;\n" "}\n";
 
+/* Whether @status says that the PTX itself cannot load here (not a
+ * failure that may pass, as memory short). */
+static gboolean
+ptx_refused (CUresult status)
+{
+  switch (status) {
+    case 200:                  /* CUDA_ERROR_INVALID_IMAGE */
+    case 209:                  /* CUDA_ERROR_NO_BINARY_FOR_GPU */
+    case 218:                  /* CUDA_ERROR_INVALID_PTX */
+    case 221:                  /* CUDA_ERROR_JIT_COMPILER_NOT_FOUND */
+    case 222:                  /* CUDA_ERROR_UNSUPPORTED_PTX_VERSION */
+    case 500:                  /* CUDA_ERROR_NOT_FOUND */
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* Whether the kernels reach the pinned memory at its host address (in the
+ * pushed context): a 64-bit process, and the driver says so of the bounce
+ * buffer. */
+static gboolean
+host_address_on_device (GstClCudaExec * self)
+{
+  CUresult (*device_pointer) (CUdeviceptr * ptr, gpointer host, guint flags);
+  CUdeviceptr ptr = 0;
+
+  if (GLIB_SIZEOF_VOID_P != 8)
+    return FALSE;
+  device_pointer = gst_cl_cuda_symbol ("cuMemHostGetDevicePointer_v2");
+  return device_pointer && device_pointer (&ptr, self->bounce, 0) ==
+      CUDA_SUCCESS && ptr == (CUdeviceptr) (guintptr) self->bounce;
+}
+
 /* copy_words_ptx's kernel, loaded at first use in the pushed context;
- * NULL where it cannot be (said once; the copies go by DMA then). */
+ * NULL where it cannot be (for good where the process or the PTX does not
+ * suit the driver, said once: the copies go by DMA then). */
 static CUfunction
 copy_words (GstClCudaExec * self)
 {
@@ -1035,6 +1076,12 @@ copy_words (GstClCudaExec * self)
 
   if (self->copy_words || self->copy_words_failed)
     return self->copy_words;
+  if (!host_address_on_device (self)) {
+    GST_WARNING ("reads back by DMA: pinned memory is not at its host "
+        "address on the device");
+    self->copy_words_failed = TRUE;
+    return NULL;
+  }
   status = self->cu.ModuleLoadData (&self->copy_module, copy_words_ptx);
   if (status == CUDA_SUCCESS) {
     status = self->cu.ModuleGetFunction (&self->copy_words,
@@ -1045,30 +1092,37 @@ copy_words (GstClCudaExec * self)
       self->copy_words = NULL;
     }
   }
-  if (status != CUDA_SUCCESS) {
-    GST_INFO ("reads back by DMA: the copy kernel did not load (CUDA "
+  if (status != CUDA_SUCCESS && ptx_refused (status)) {
+    GST_WARNING ("reads back by DMA: the copy kernel does not load (CUDA "
         "error %d)", status);
     self->copy_words_failed = TRUE;
+  } else if (status != CUDA_SUCCESS) {
+    GST_INFO ("this read back by DMA: the copy kernel did not load (CUDA "
+        "error %d)", status);
   }
   return self->copy_words;
 }
 
 /* Enqueues the copy of @size bytes from @src to @dst (device addresses,
- * pinned host memory's included) by copy_words() in @blocks blocks; where
- * the copy is not of whole words or the kernel cannot load, by DMA to
- * @host (@dst on the host). */
+ * pinned host memory's included) by copy_words(); where the copy is not
+ * of whole words or the kernel cannot load, by DMA to @host (@dst on the
+ * host). @call says which call it was. */
 static CUresult
 enqueue_copy_words (GstClCudaExec * self, CUdeviceptr dst, CUdeviceptr src,
-    gsize size, guint blocks, gpointer host)
+    gsize size, gpointer host, const gchar ** call)
 {
   guint32 words = size / 4;
   gpointer params[] = { &dst, &src, &words };
   CUfunction f;
 
-  if ((dst | src | size) % 4 != 0 || size / 4 > G_MAXUINT32 ||
-      !(f = copy_words (self)))
+  if ((dst | src | size) % 4 != 0 || size == 0 || size / 4 > COPY_WORDS ||
+      !(f = copy_words (self))) {
+    *call = "cuMemcpyDtoHAsync";
     return self->cu.MemcpyDtoHAsync (host, src, size, self->stream);
-  return self->cu.LaunchKernel (f, blocks, 1, 1, COPY_THREADS, 1, 1, 0,
+  }
+  *call = "cuLaunchKernel";
+  return self->cu.LaunchKernel (f, MIN ((words + COPY_THREADS - 1) /
+          COPY_THREADS, COPY_BLOCKS), 1, 1, COPY_THREADS, 1, 1, 0,
       self->stream, params, NULL);
 }
 
@@ -1080,6 +1134,7 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
   Read r = { host, self->slot,
     self->bounce + self->slot * BOUNCE_BYTES + used, size, NULL
   };
+  const gchar *call = NULL;
   CUresult status;
   CUdeviceptr ptr;
   cl_int err;
@@ -1092,12 +1147,12 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
   if (!push_resolved (self, mem, &ptr, error))
     return FALSE;
   status = enqueue_copy_words (self, (CUdeviceptr) (guintptr) r.pinned,
-      ptr + offset, size, 1, (gpointer) r.pinned);
+      ptr + offset, size, (gpointer) r.pinned, &call);
   if (status == CUDA_SUCCESS)
     time_command (self, self->slot, "read back");
   pop (self);
   if (status != CUDA_SUCCESS)
-    return gst_cl_cuda_set_error (error, status, "read back");
+    return gst_cl_cuda_set_error (error, status, "%s (read back)", call);
   r.done = clCreateUserEvent (gst_cl_context_get_handle (self->context), &err);
   if (err != CL_SUCCESS)
     return gst_cl_set_error (error, err, "clCreateUserEvent (read back)");

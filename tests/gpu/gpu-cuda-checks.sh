@@ -52,9 +52,17 @@ M2VI="filesrc location=$C/clip-1080i.m2v ! mpegvideoparse ! nvmpeg2videodec"
 WOVEN="capssetter join=true caps=video/x-raw,interlace-mode=interleaved"
 fails=0
 
+# The last auto-threshold in the stats of the log $1 (the estimate's state
+# read back: on the CUDA path, by gstclcudaexec.c's copy kernel), or "".
+threshold_of () {
+  grep -o 'stats = [^;]*' "$1" | tail -1 | grep -oE 'auto-threshold=\(uint\)[0-9]+' |
+    grep -oE '[0-9]+$'
+}
+
 # case NAME REF PIPELINE...: runs PIPELINE ! filesink, prints its md5, the
 # sink caps and the element's copy counters; with REF (a case run before),
-# fails unless the bytes are the same.
+# fails unless the bytes, and the last auto-threshold where both say one,
+# are the same.
 case_ () {
   local name=$1 ref=$2
   shift 2
@@ -69,9 +77,14 @@ case_ () {
   local caps
   caps=$(grep -o 'clepsilon0.GstPad:sink: caps = [^,]*' "$OUT/$name.log" | head -1 | sed 's/.*caps = //')
   local verdict=""
+  local thr ref_thr
+  thr=$(threshold_of "$OUT/$name.log") ref_thr=$(threshold_of "$OUT/$ref.log" 2> /dev/null)
   if [ -n "$ref" ]; then
     if [ $rc = 0 ] && cmp -s /tmp/$name.yuv /tmp/$ref.yuv; then verdict="= $ref";
     else verdict="DIFFERS from $ref"; fails=$((fails + 1)); fi
+    if [ -n "$thr" ] && [ -n "$ref_thr" ] && [ "$thr" != "$ref_thr" ]; then
+      verdict="$verdict, auto-threshold $thr against $ref_thr"; fails=$((fails + 1))
+    fi
   elif [ $rc != 0 ]; then fails=$((fails + 1)); fi
   printf "%-14s rc=%d md5=%s bytes=%s in=%s %s %s\n" "$name" $rc "$sum" \
     "$(stat -c %s /tmp/$name.yuv)" "$caps" "$st" "$verdict"
@@ -107,6 +120,8 @@ case_ mpeg2_pocl "" $M2V ! video/x-raw ! clepsilon device=pocl strength=auto ! v
 case_ mpeg2_cuda mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
 case_ mpeg2_cudaout mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=auto ! "$CUDA" ! cudadownload ! video/x-raw
 GST_CL_CUDA_KERNELS=0 case_ mpeg2_import mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=auto ! "$CUDA" ! cudadownload ! video/x-raw
+# decided on the host: the histograms read back by the copy kernel
+GST_CL_AUTO_DECIDE=host case_ mpeg2_cudahost mpeg2_pocl $M2V ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
 case_ mpeg2_ps mpeg2_pocl $MPG ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
 case_ mpeg2_ts mpeg2_pocl $MTS ! "$CUDA" ! clepsilon device=nvidia strength=auto ! video/x-raw
 echo "== MPEG-2 made 10-bit P010 by videoconvert: strength=auto on P010's interleaved chroma"

@@ -306,9 +306,10 @@ done | awk '{t[$1] += $3; n[$1]++}
 if [ "${GST_CL_CUDA_COMMAND_TIMES:-}" = 1 ]; then
   echo "the element's commands on the GPU: ms each, how many a chain, and when the host enqueued them, ms after the frame's begin (GST_CL_CUDA_COMMAND_TIMES; the last round)"
   for f in "$out"/*-r"$ROUNDS".*; do
-    [ -e "$f" ] && sed -nE "s/.*on the GPU, (.*): ([0-9]+) times, ([0-9.]+) ms each, enqueued ([0-9.]+) ms.*/$(basename "${f%-r*}")|\1|\3|\2|\4/p" "$f"
-  done | awk -F'|' '{k = $1 " " $2; t[k] += $3; c[k] += $4; q[k] += $5; n[k]++}
-    END {for (k in n) printf "%-44s %.4f %6.0f  enqueued %.4f\n", k, t[k] / n[k], c[k] / n[k], q[k] / n[k]}' | sort
+    # (a build before e13c429 says no time enqueued: "-")
+    [ -e "$f" ] && sed -nE "s/.*on the GPU, (.*): ([0-9]+) times, ([0-9.]+) ms each(, enqueued ([0-9.]+) ms)?.*/$(basename "${f%-r*}")|\1|\3|\2|\5/p" "$f"
+  done | awk -F'|' '{k = $1 " " $2; t[k] += $3; c[k] += $4; q[k] += $5; n[k]++; if ($5 == "") none[k] = 1}
+    END {for (k in n) printf "%-44s %.4f %6.0f  enqueued %s\n", k, t[k] / n[k], c[k] / n[k], none[k] ? "-" : sprintf("%.4f", q[k] / n[k])}' | sort
 fi
 if [ "${UTIL:-0}" = 1 ] && [ -n "${NS// /}" ]; then
   echo "GPU busy and decoders busy, % (nvidia-smi; each GPU's 0.1 s samples while its decoders work, all rounds)"

@@ -60,21 +60,24 @@ new_exec (void)
   return exec;
 }
 
+/* The fake driver's count @name (fakecudahost.c). */
+static guint
+fake_count (const gchar * name)
+{
+  GModule *driver = g_module_open (g_getenv ("GST_CL_CUDA_LIBRARY"), 0);
+  guint *count = NULL;
+
+  fail_unless (driver && g_module_symbol (driver, name, (gpointer *) & count));
+  g_module_make_resident (driver);
+  return *count;
+}
+
 /* How many times the fake driver has run the word copy kernel
  * (gst_cl_copy_words: the reads back's). */
 static guint
 word_copies (void)
 {
-  static guint *copies;
-
-  if (!copies) {
-    GModule *driver = g_module_open (g_getenv ("GST_CL_CUDA_LIBRARY"), 0);
-
-    fail_unless (driver && g_module_symbol (driver,
-            "fakecudahost_word_copies", (gpointer *) & copies));
-    g_module_make_resident (driver);
-  }
-  return *copies;
+  return fake_count ("fakecudahost_word_copies");
 }
 
 /* A buffer of @size bytes on the fixture's device holding @bytes. */
@@ -158,6 +161,7 @@ GST_START_TEST (test_twin)
   guint8 bytes[64], got[64], read[64];
   const guint32 word = 0x11223344;
   const guint copies = word_copies ();
+  const guint modules = fake_count ("fakecudahost_modules");
   GError *error = NULL;
   cl_event done = NULL;
   cl_mem mem;
@@ -220,17 +224,20 @@ GST_START_TEST (test_twin)
 
   clReleaseMemObject (mem);
   gst_cl_cuda_exec_free (exec);
+  /* its module unloaded with it */
+  fail_unless_equals_int (fake_count ("fakecudahost_modules"), modules);
 }
 
 GST_END_TEST;
 
 /* A read back goes by DMA where it is not of whole words, or where the
- * word copy kernel does not load; as right. */
+ * word copy kernel does not load or would not find pinned memory at its
+ * host address; as right. */
 GST_START_TEST (test_read_by_dma)
 {
-  GstClCudaExec *exec, *no_ptx;
+  GstClCudaExec *exec, *no_ptx, *no_uva;
   const guint copies = word_copies ();
-  guint8 bytes[64], read[64];
+  guint8 bytes[64], read[64], *big, *big_read;
   GError *error = NULL;
   cl_event done = NULL;
   cl_mem mem;
@@ -240,12 +247,16 @@ GST_START_TEST (test_read_by_dma)
     bytes[i] = (guint8) (3 * i + 1);
   mem = cl_buffer_with (bytes, sizeof (bytes));
   exec = new_exec ();
-  g_setenv ("FAKECUDA_NO_PTX", "1", TRUE);
   no_ptx = new_exec ();
-  for (k = 0; k < 3; k++) {
-    GstClCudaExec *e = k == 0 ? no_ptx : exec;
-    const gsize offset = k == 1 ? 1 : 4, size = k == 2 ? 6 : 32;
+  no_uva = new_exec ();
+  for (k = 0; k < 4; k++) {
+    GstClCudaExec *e = k == 0 ? no_ptx : k == 1 ? no_uva : exec;
+    const gsize offset = k == 2 ? 1 : 4, size = k == 3 ? 6 : 32;
 
+    if (k == 0)
+      g_setenv ("FAKECUDA_NO_PTX", "1", TRUE);
+    if (k == 1)
+      g_setenv ("FAKECUDA_NO_UVA", "1", TRUE);
     memset (read, POISON, sizeof (read));
     fail_unless (gst_cl_cuda_exec_read (e, mem, offset, size, read, &done,
             &error), "%s", error ? error->message : "");
@@ -255,11 +266,52 @@ GST_START_TEST (test_read_by_dma)
     fail_unless_equals_int (read[size], POISON);
     clReleaseEvent (done);
     g_unsetenv ("FAKECUDA_NO_PTX");
+    g_unsetenv ("FAKECUDA_NO_UVA");
   }
   fail_unless_equals_int (word_copies (), copies);
+
+  /* for good where the PTX is refused; a load that failed otherwise (memory
+   * short) is tried again at the next read */
+  g_setenv ("FAKECUDA_NO_PTX", "oom", TRUE);
+  for (k = 0; k < 4; k++) {
+    GstClCudaExec *e = k == 0 || k == 3 ? no_ptx : exec;
+
+    if (k == 2)
+      g_unsetenv ("FAKECUDA_NO_PTX");
+    fail_unless (gst_cl_cuda_exec_read (e, mem, 0, 32, read, &done,
+            &error), "%s", error ? error->message : "");
+    fail_unless (gst_cl_cuda_exec_sync (e, NULL, &error));
+    fail_unless (memcmp (read, bytes, 32) == 0);
+    clReleaseEvent (done);
+    fail_unless_equals_int (word_copies (), copies + (k >= 2));
+  }
+
+  /* 16 KB: words for the threads of many blocks (the fake takes the grid) */
+  big = g_malloc (16384);
+  big_read = g_malloc (16384);
+  for (i = 0; i < 16384; i++)
+    big[i] = (guint8) (i * 7 + i / 256);
+  clReleaseMemObject (mem);
+  mem = cl_buffer_with (big, 16384);
+  fail_unless (gst_cl_cuda_exec_read (exec, mem, 0, 16384, big_read, &done,
+          &error), "%s", error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error));
+  fail_unless (memcmp (big_read, big, 16384) == 0);
+  fail_unless_equals_int (word_copies (), copies + 2);
+  clReleaseEvent (done);
+  /* a launch that fails says so */
+  g_setenv ("FAKECUDA_LAUNCH_FAILS", "1", TRUE);
+  fail_if (gst_cl_cuda_exec_read (exec, mem, 0, 32, big_read, &done, &error));
+  g_unsetenv ("FAKECUDA_LAUNCH_FAILS");
+  fail_unless (error && strstr (error->message, "cuLaunchKernel (read back)"),
+      "%s", error ? error->message : "no error");
+  g_clear_error (&error);
+  g_free (big);
+  g_free (big_read);
   clReleaseMemObject (mem);
   gst_cl_cuda_exec_free (exec);
   gst_cl_cuda_exec_free (no_ptx);
+  gst_cl_cuda_exec_free (no_uva);
 }
 
 GST_END_TEST;
@@ -372,7 +424,8 @@ GST_END_TEST;
 /* GST_CL_CUDA_COMMAND_TIMES=1: each command's time, from the end of the
  * one before (or the frame's start) to its own, by what it was, at the
  * frame's wait (the fake's clock: 0.25 ms a command; the upload, before
- * the begin, is not timed; a fill by the name its caller gives); nothing where the wait failed, nor without
+ * the begin, is not timed; a fill by the name its caller gives), with
+ * when the host enqueued it; nothing where the wait failed, nor without
  * the variable or with it 0. */
 GST_START_TEST (test_command_times)
 {
@@ -380,7 +433,7 @@ GST_START_TEST (test_command_times)
   guint8 *src = g_malloc0 (64), *dst = g_malloc0 (64);
   const guint32 word = 7;
   GError *error = NULL;
-  gdouble ms = 0;
+  gdouble ms = 0, enqueued = 0;
   guint times;
   cl_mem in, out;
 
@@ -397,26 +450,29 @@ GST_START_TEST (test_command_times)
 #define COPY(e) fail_unless (gst_cl_cuda_exec_copy (e, in, 0, 8, out, 0, 8, \
         8, 8, &error), "%s", error ? error->message : "")
   gst_cl_cuda_exec_begin (exec, 1);
+  g_usleep (2000);              /* the host's time before it enqueues them */
   COPY (exec);
   COPY (exec);
   fail_unless (gst_cl_cuda_exec_fill (exec, out, &word, sizeof (word), 0, 4,
           "histogram fill", &error), "%s", error ? error->message : "");
   fail_unless (gst_cl_cuda_exec_mark (exec, &error));
   fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "copy",
-          &times), 0);
+          &times, NULL), 0);
   fail_unless (gst_cl_cuda_exec_wait_mark (exec, 1, &ms, &error));
   fail_unless_equals_float (ms, 0.75);
   fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "copy",
-          &times), 0.5);
+          &times, &enqueued), 0.5);
   fail_unless_equals_int (times, 2);
+  /* each enqueued 2 ms after the begin at least */
+  fail_unless (enqueued >= 4.0, "%f", enqueued);
   /* a fill goes by the name its caller gives */
   fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec,
-          "histogram fill", &times), 0.25);
+          "histogram fill", &times, NULL), 0.25);
   fail_unless_equals_int (times, 1);
   fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "fill",
-          &times), 0);
+          &times, NULL), 0);
   fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "upload",
-          &times), 0);
+          &times, NULL), 0);
   fail_unless_equals_int (times, 0);
 
   /* a failed wait */
@@ -428,7 +484,7 @@ GST_START_TEST (test_command_times)
   g_unsetenv ("FAKECUDA_PUSH_FAILS");
   g_clear_error (&error);
   fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (exec, "copy",
-          &times), 0.5);
+          &times, NULL), 0.5);
   fail_unless_equals_int (times, 2);
 
   /* without the variable, or with it 0 */
@@ -442,7 +498,7 @@ GST_START_TEST (test_command_times)
     fail_unless (gst_cl_cuda_exec_mark (e, &error));
     fail_unless (gst_cl_cuda_exec_wait_mark (e, 0, &ms, &error));
     fail_unless_equals_float (gst_cl_cuda_exec_get_command_ms (e, "copy",
-            &times), 0);
+            &times, NULL), 0);
     fail_unless_equals_int (times, 0);
   }
 #undef COPY

@@ -28,10 +28,14 @@
  * memory commands of gst/gstclcudaexec.c do what the driver's do: fills,
  * plane copies, copies to and from the host, and its word copy kernel
  * (gst_cl_copy_words, which reads and writes the driver's allocations
- * only; fakecudahost_word_copies counts its launches; FAKECUDA_NO_PTX=1,
- * read at each load, fails its module). Other modules and launches fail
- * (nothing here runs PTX), as do the calls of the imported pools; cuInit
- * succeeds, so that the driver loads (gst_cl_cuda_load()). */
+ * only, launched on a grid the driver takes). fakecudahost_word_copies
+ * counts its launches, fakecudahost_modules its modules loaded and not
+ * unloaded. Read at each call: FAKECUDA_NO_PTX fails its module ("1" with
+ * CUDA_ERROR_INVALID_PTX, "oom" as short of memory), FAKECUDA_NO_UVA=1
+ * puts pinned memory at another address on the device,
+ * FAKECUDA_LAUNCH_FAILS=1 fails its launch. Other modules and launches
+ * fail (nothing here runs PTX), as do the calls of the imported pools;
+ * cuInit succeeds, so that the driver loads (gst_cl_cuda_load()). */
 
 #include <gmodule.h>
 
@@ -467,8 +471,12 @@ cuEventSynchronize (gpointer event)
 
 /* ---- gst_cl_copy_words, the one kernel run here ---- */
 
-static gint word_module, word_kernel;   /* their handles: the addresses */
-G_MODULE_EXPORT guint fakecudahost_word_copies;
+#define CUDA_ERROR_OUT_OF_MEMORY 2
+#define CUDA_ERROR_INVALID_PTX 218
+
+static gint word_kernel;        /* its handle: the address */
+static GHashTable *modules;     /* those loaded: each a handle of its own */
+G_MODULE_EXPORT guint fakecudahost_word_copies, fakecudahost_modules;
 
 G_MODULE_EXPORT int cuModuleLoadData (gpointer * module, const char *image);
 G_MODULE_EXPORT int cuModuleUnload (gpointer module);
@@ -482,23 +490,37 @@ int
 cuModuleLoadData (gpointer * module, const char *image)
 {
   need_context ("cuModuleLoadData");
-  if (!strstr (image, ".entry gst_cl_copy_words ") ||
-      g_strcmp0 (g_getenv ("FAKECUDA_NO_PTX"), "1") == 0)
+  if (!strstr (image, ".entry gst_cl_copy_words "))
     return CUDA_ERROR_NOT_SUPPORTED;
-  *module = &word_module;
+  if (g_strcmp0 (g_getenv ("FAKECUDA_NO_PTX"), "1") == 0)
+    return CUDA_ERROR_INVALID_PTX;
+  if (g_strcmp0 (g_getenv ("FAKECUDA_NO_PTX"), "oom") == 0)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  if (!modules)
+    modules = g_hash_table_new (NULL, NULL);
+  *module = g_new0 (gint, 1);
+  g_hash_table_add (modules, *module);
+  fakecudahost_modules++;
   return 0;
 }
 
+/* an unload of a module not loaded (twice) is the caller's error */
 int
 cuModuleUnload (gpointer module)
 {
-  return module == &word_module ? 0 : CUDA_ERROR_INVALID_HANDLE;
+  need_context ("cuModuleUnload");
+  if (!modules || !g_hash_table_remove (modules, module))
+    g_error ("fakecudahost: cuModuleUnload of a module not loaded");
+  g_free (module);
+  fakecudahost_modules--;
+  return 0;
 }
 
 int
 cuModuleGetFunction (gpointer * function, gpointer module, const char *name)
 {
-  if (module != &word_module || strcmp (name, "gst_cl_copy_words") != 0)
+  if (!modules || !g_hash_table_contains (modules, module) ||
+      strcmp (name, "gst_cl_copy_words") != 0)
     return CUDA_ERROR_NOT_SUPPORTED;
   *function = &word_kernel;
   return 0;
@@ -519,8 +541,22 @@ allocated (const guint8 * start, gsize size)
   return FALSE;
 }
 
+G_MODULE_EXPORT int cuMemHostGetDevicePointer_v2 (guint64 * ptr,
+    gpointer host, unsigned flags);
+
+int
+cuMemHostGetDevicePointer_v2 (guint64 * ptr, gpointer host, unsigned flags)
+{
+  *ptr = (guint64) (guintptr) host;
+  if (g_strcmp0 (g_getenv ("FAKECUDA_NO_UVA"), "1") == 0)
+    *ptr += 4096;
+  return 0;
+}
+
 /* a kernel's threads reach the device's memory and pinned host memory of
- * the driver's (unified addressing), nothing else: the test stops there */
+ * the driver's (unified addressing), nothing else; a grid the driver
+ * refuses, or shared memory the kernel has not, is the caller's error:
+ * the test stops there */
 int
 cuLaunchKernel (gpointer function, unsigned gx, unsigned gy, unsigned gz,
     unsigned bx, unsigned by, unsigned bz, unsigned shared, gpointer stream,
@@ -533,9 +569,16 @@ cuLaunchKernel (gpointer function, unsigned gx, unsigned gy, unsigned gz,
 
   if (function != &word_kernel)
     return CUDA_ERROR_NOT_SUPPORTED;
+  need_context ("cuLaunchKernel");
+  if (gx == 0 || gy != 1 || gz != 1 || bx == 0 || bx > 1024 || by != 1 ||
+      bz != 1 || shared != 0)
+    g_error ("fakecudahost: gst_cl_copy_words launched on %ux%ux%u blocks "
+        "of %ux%ux%u, %u bytes shared", gx, gy, gz, bx, by, bz, shared);
   if (!blocks || !allocated (c.dst, c.size * 4) ||
       !allocated (c.src, c.size * 4))
     g_error ("fakecudahost: gst_cl_copy_words on memory not the driver's");
+  if (g_strcmp0 (g_getenv ("FAKECUDA_LAUNCH_FAILS"), "1") == 0)
+    return CUDA_ERROR_UNKNOWN;
   fakecudahost_word_copies++;
   return enqueue (&c);
 }
