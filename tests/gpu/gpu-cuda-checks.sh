@@ -204,9 +204,9 @@ export -f class_of
 
 # sweep RUN FROM CALLS RESULTS: "RUN N" for call N failed, from FROM to
 # CALLS (every one of the first 150, then every 5th), four at a time, its
-# lines "N class rc" into RESULTS; prints each wrong run as it ends (so
-# that a sweep cut short still says them), then the count of each class
-# and the wrong runs, which add to the failures.
+# lines "N class rc [seconds s]" into RESULTS; prints each wrong run as it
+# ends (so that a sweep cut short still says them), then the count of each
+# class and the wrong runs, which add to the failures.
 sweep () {
   local k
   for ((n = $2; n <= $3; n += (n < 150 ? 1 : 5))); do echo $n; done |
@@ -249,14 +249,17 @@ if [ $rc != 0 ] || [ -z "$ccalls" ] || { [ -f /tmp/mpeg2_pocl.yuv ] &&
   return
 fi
 cfault () {
-  local n=$1 log=$OUT/cfault-$1.log k
+  local n=$1 log=$OUT/cfault-$1.log k began=$SECONDS
   GST_CL_CUDA_KERNELS=1 GST_CL_CUDA_LIBRARY=$B/tests/gpu/libcudawaitfault.so CUDA_CALL_FAULT_NTH=$n \
     timeout 20 gst-launch-1.0 ${CP/cfault.yuv/cfault-$n.yuv} > "$log" 2>&1
   local rc=$?
   k=$(class_of $rc "$log" /tmp/cfault-$n.yuv /tmp/cfault-ref.yuv "CUDA [A-Za-z_]+.* failed")
   rm -f /tmp/cfault-$n.yuv
-  case $k in right | clean-error) rm -f "$log" ;; esac
-  echo "$n $k $rc"
+  # a wrong run's last log lines on stderr: where it stopped (GST_DEBUG
+  # in the environment reaches the runs)
+  case $k in right | clean-error) rm -f "$log" ;;
+    *) grep -v "XDG_RUNTIME\|GStreamer-WARNING" "$log" | tail -n 2 | sed "s/^/  call $n: /" >&2 ;; esac
+  echo "$n $k $rc $((SECONDS - began)) s"
 }
 export -f cfault
 export B OUT CP
