@@ -1001,6 +1001,7 @@ gst_cl_cuda_exec_copy (GstClCudaExec * self, cl_mem src, gsize src_offset,
  * long for its own; stores from a kernel wait for nothing. PTX, which the
  * driver compiles for its GPU; word i by thread i of the grid, then
  * i + the grid's threads, ... */
+/* *INDENT-OFF* */
 static const gchar copy_words_ptx[] =
     ".version 6.0\n"
     ".target sm_50\n"
@@ -1031,7 +1032,11 @@ static const gchar copy_words_ptx[] =
     "  add.s64 %rd7, %rd3, %rd5;\n"
     "  st.global.u32 [%rd7], %r6;\n"
     "  add.s32 %r2, %r2, %r3;\n"
-    "  bra.uni $L_next;\n" "$L_done:\n" "  ret;\n" "}\n";
+    "  bra.uni $L_next;\n"
+    "$L_done:\n"
+    "  ret;\n"
+    "}\n";
+/* *INDENT-ON* */
 
 /* Whether @status says that the PTX itself cannot load here (not a
  * failure that may pass, as memory short). */
