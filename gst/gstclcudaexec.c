@@ -1274,12 +1274,15 @@ gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self, guint which,
     GError ** error)
 {
   HostFrames *frames = &self->host_in;
+  const gchar *call = "cuMemAlloc";
   CUresult status;
 
   g_return_val_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS, NULL);
   if (!push (self, error))
     return NULL;
   status = host_memory (self, frames, slot, size, !pinned);
+  if (status == CUDA_SUCCESS)
+    call = "cuMemcpyHtoDAsync";
   if (status == CUDA_SUCCESS && pinned) {
     /* by DMA from where it is: the caller keeps it until the frame is
      * done */
@@ -1293,8 +1296,8 @@ gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self, guint which,
   }
   pop (self);
   if (status != CUDA_SUCCESS) {
-    gst_cl_cuda_set_error (error, status, "cuMemcpyHtoDAsync (frame from "
-        "system memory)");
+    gst_cl_cuda_set_error (error, status, "%s (frame from system memory)",
+        call);
     return NULL;
   }
   return gst_cl_cuda_exec_bind (self, which, frames->device);

@@ -993,6 +993,39 @@ GST_START_TEST (test_host_frame_pinned)
 
 GST_END_TEST;
 
+/* Where the device memory for frames from system memory cannot be had,
+ * the upload says so, naming the allocation, and does not try again (each
+ * later frame would otherwise wait for those in flight first); the
+ * outputs' memory, of its own, still can be. */
+GST_START_TEST (test_host_frame_no_memory)
+{
+  GstClCudaExec *exec = new_exec ();
+  guint8 *src = g_malloc0 (64);
+  GError *error = NULL;
+  guint k;
+
+  g_setenv ("FAKECUDA_ALLOC_FAILS", "1", TRUE);
+  fail_if (gst_cl_cuda_exec_upload_host_frame (exec, 0, 0, src, 64, FALSE,
+          &error));
+  g_unsetenv ("FAKECUDA_ALLOC_FAILS");
+  fail_unless (error && g_str_has_prefix (error->message,
+          "CUDA cuMemAlloc (frame from system memory) failed"), "%s",
+      error ? error->message : "no error");
+  g_clear_error (&error);
+  for (k = 0; k < 2; k++) {
+    fail_if (gst_cl_cuda_exec_upload_host_frame (exec, 0, k, src, 64, FALSE,
+            &error));
+    fail_unless (error && strstr (error->message, "cuMemAlloc"));
+    g_clear_error (&error);
+  }
+  fail_unless (gst_cl_cuda_exec_bind_host_frame (exec, 1, 0, 64, FALSE,
+          &error) != NULL, "%s", error ? error->message : "");
+  gst_cl_cuda_exec_free (exec);
+  g_free (src);
+}
+
+GST_END_TEST;
+
 /* A frame of pinned memory left in flight: the input, which the stream
  * reads where it is, and the output are held by the slot until it retires
  * (then the output holds the input's rows); a frame of other memory lets
@@ -1205,6 +1238,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_host_pool);
   tcase_add_test (tc, test_host_frame_pinned);
   tcase_add_test (tc, test_host_frame_held);
+  tcase_add_test (tc, test_host_frame_no_memory);
   tcase_add_test (tc, test_host_frame_order);
   tcase_add_test (tc, test_wait_without_context);
   return s;

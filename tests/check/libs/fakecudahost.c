@@ -33,7 +33,8 @@
  * unloaded. Read at each call: FAKECUDA_NO_PTX fails its module ("1" with
  * CUDA_ERROR_INVALID_PTX, "oom" as short of memory), FAKECUDA_NO_UVA=1
  * puts pinned memory at another address on the device,
- * FAKECUDA_LAUNCH_FAILS=1 fails its launch. Other modules and launches
+ * FAKECUDA_LAUNCH_FAILS=1 fails its launch, FAKECUDA_ALLOC_FAILS=1 fails
+ * each cuMemAlloc. Other modules and launches
  * fail (nothing here runs PTX), as do the calls of the imported pools;
  * cuInit succeeds, so that the driver loads (gst_cl_cuda_load()). */
 
@@ -185,9 +186,12 @@ cuEventElapsedTime (gfloat * ms, const Event * start, const Event * end)
   return 0;
 }
 
+/* fails with FAKECUDA_ALLOC_FAILS=1 (read at each call) */
 int
 cuMemAlloc_v2 (guint64 * ptr, gsize size)
 {
+  if (g_strcmp0 (g_getenv ("FAKECUDA_ALLOC_FAILS"), "1") == 0)
+    return CUDA_ERROR_UNKNOWN;
   *ptr = (guint64) (guintptr) alloc_block (size);
   return 0;
 }
