@@ -28,7 +28,6 @@
 #include "gstclprogram-private.h"
 
 G_BEGIN_DECLS
-
 /* The element's OpenCL commands run in a CUDA context instead: NVIDIA's
  * OpenCL runs in a CUDA context of its own, which the GPU gives turns with
  * the decoders' (tests/gpu/cl-cuda-slices); frames in CUDA memory filtered
@@ -37,7 +36,8 @@ G_BEGIN_DECLS
  * OpenCL programs' own, their PTX loaded as CUDA modules (gstclptx.c);
  * each command of a frame (a launch, a fill, a copy, a read back) comes
  * here where its ordering carries an executor (GstClAfter, GstClStream),
- * and they run in order on one CUDA stream. OpenCL buffers that a kernel
+ * and they run in order on one CUDA stream (a frame's download into
+ * system memory on a second, after them). OpenCL buffers that a kernel
  * names get a CUDA twin at first use, which their contents are copied to
  * (the DCT stage's histograms, states and threshold): from then on only
  * the twin is used, until gst_cl_cuda_exec_forget(). Streaming thread
@@ -68,7 +68,7 @@ gboolean gst_cl_cuda_exec_may_run (GstClContext * context);
 GstClCudaExec *gst_cl_cuda_exec_new (CUcontext cuda_context,
     GstClContext * context, GError ** error);
 
-/* Waits for what was enqueued, and frees the modules, twins and stream.
+/* Waits for what was enqueued, and frees the modules, twins and streams.
  * NULL is ignored. */
 void gst_cl_cuda_exec_free (GstClCudaExec * self);
 
@@ -120,8 +120,7 @@ gboolean gst_cl_cuda_exec_copy (GstClCudaExec * self, cl_mem src,
  * memory): written when gst_cl_cuda_exec_sync() returns, and @done (a new
  * user event of the OpenCL context, the caller's) completes then. */
 gboolean gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem,
-    gsize offset, gsize size, gpointer host, cl_event * done,
-    GError ** error);
+    gsize offset, gsize size, gpointer host, cl_event * done, GError ** error);
 
 /* Waits on the host for everything enqueued, then completes the reads
  * back. FALSE with @error set where a command failed (the reads back are
@@ -194,5 +193,4 @@ cl_mem gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self,
     gboolean pinned, GError ** error);
 
 G_END_DECLS
-
 #endif /* __GST_CL_CUDA_EXEC_PRIVATE_H__ */

@@ -41,6 +41,7 @@ typedef gpointer CUfunction;
 typedef gpointer CUevent;
 
 #define CU_STREAM_NON_BLOCKING 0x1
+#define CU_EVENT_DISABLE_TIMING 0x2
 #define CUDA_ERROR_INVALID_VALUE 1
 #define CUDA_ERROR_INVALID_CONTEXT 201
 #define CUDA_ERROR_CONTEXT_IS_DESTROYED 709
@@ -91,6 +92,8 @@ typedef gpointer CUevent;
   X (StreamCreate, "cuStreamCreate", (CUstream * stream, guint flags)) \
   X (StreamDestroy, "cuStreamDestroy_v2", (CUstream stream)) \
   X (StreamSynchronize, "cuStreamSynchronize", (CUstream stream)) \
+  X (StreamWaitEvent, "cuStreamWaitEvent", (CUstream stream, \
+          CUevent event, guint flags)) \
   X (EventCreate, "cuEventCreate", (CUevent * event, guint flags)) \
   X (EventRecord, "cuEventRecord", (CUevent event, CUstream stream)) \
   X (EventSynchronize, "cuEventSynchronize", (CUevent event)) \
@@ -135,17 +138,17 @@ typedef struct
   cl_event done;                /* our reference, or NULL */
 } Read;
 
-/* Memory of frames in system memory, made at first use: the device memory
- * the commands write or read (one for every slot: the commands run in
- * order on one stream, each frame's copy to or from the host before or
- * after the next frame's commands), and the pinned memory of a slot that
- * it is copied through. */
+/* Memory of frames in system memory, made at first use: a slot's device
+ * memory that the commands write or read (a slot's own: a frame's
+ * download runs on a stream of its own, out_stream, beside the next
+ * frames' commands), and the pinned memory of a slot that it is copied
+ * through. */
 typedef struct
 {
   CUresult failed;              /* the first allocation that failed: not
                                  * tried again */
-  gsize size;
-  CUdeviceptr device;
+  gsize size[GST_CL_CUDA_EXEC_SLOTS];
+  CUdeviceptr device[GST_CL_CUDA_EXEC_SLOTS];
   guint8 *pinned[GST_CL_CUDA_EXEC_SLOTS];
   gsize pinned_size[GST_CL_CUDA_EXEC_SLOTS];
 } HostFrames;
@@ -200,6 +203,17 @@ struct _GstClCudaExec
   GArray *spare_events;
   GHashTable *command_times;
   HostFrames host;              /* outputs */
+  /* The downloads of outputs into system memory: their stream, made at
+   * the first, and where each slot's ended (downloaded: whether the
+   * slot's frame has one); commands_done, recorded on the stream for
+   * out_stream to wait for. Where processes share the GPU by time slices,
+   * a command that follows a copy to the host on a stream waits for the
+   * context's next turn: on out_stream the next frame's commands do not
+   * follow it. */
+  CUstream out_stream;
+  CUevent commands_done;
+  CUevent downloads[GST_CL_CUDA_EXEC_SLOTS];
+  gboolean downloaded[GST_CL_CUDA_EXEC_SLOTS];
   HostFrames host_in;           /* inputs */
   /* copy_words_ptx's, loaded at the first read back; NULL where it could
    * not be yet, or cannot be here (copy_words_failed) */
@@ -384,21 +398,22 @@ complete_reads (GstClCudaExec * self, guint slot, gboolean ok)
       self->bounce_used[k] = 0;
 }
 
-/* Records @event (made here at first use, with timing) on the stream, in
+/* Records @event (made here at first use, with timing) on @stream, in
  * the pushed context. */
 static CUresult
-record (GstClCudaExec * self, CUevent * event)
+record (GstClCudaExec * self, CUevent * event, CUstream stream)
 {
   CUresult status = *event ? CUDA_SUCCESS : self->cu.EventCreate (event, 0);
 
-  return status == CUDA_SUCCESS ? self->cu.EventRecord (*event, self->stream) :
+  return status == CUDA_SUCCESS ? self->cu.EventRecord (*event, stream) :
       status;
 }
 
 /* With GST_CL_CUDA_COMMAND_TIMES, marks the end of the command of the
- * frame of @slot just enqueued, @what (in the pushed context). */
+ * frame of @slot just enqueued on @stream, @what (in the pushed context). */
 static void
-time_command (GstClCudaExec * self, guint slot, const gchar * what)
+time_command_on (GstClCudaExec * self, guint slot, const gchar * what,
+    CUstream stream)
 {
   CommandEnd end = { NULL, NULL, 0 };
   GArray *spare = self->spare_events;
@@ -413,10 +428,17 @@ time_command (GstClCudaExec * self, guint slot, const gchar * what)
   } else if (self->cu.EventCreate (&end.event, 0) != CUDA_SUCCESS) {
     return;
   }
-  if (self->cu.EventRecord (end.event, self->stream) == CUDA_SUCCESS)
+  if (self->cu.EventRecord (end.event, stream) == CUDA_SUCCESS)
     g_array_append_val (self->ends[slot], end);
   else
     g_array_append_val (spare, end.event);
+}
+
+/* time_command_on() the frame's stream */
+static void
+time_command (GstClCudaExec * self, guint slot, const gchar * what)
+{
+  time_command_on (self, slot, what, self->stream);
 }
 
 /* Adds each marked command's time (from the end of the one before, or the
@@ -475,22 +497,31 @@ gst_cl_cuda_exec_begin (GstClCudaExec * self, guint slot)
   self->started[slot] = FALSE;
   self->began[slot] = g_get_monotonic_time ();
   if (push_status (self, NULL) == CUDA_SUCCESS) {
-    self->started[slot] = record (self, &self->starts[slot]) == CUDA_SUCCESS;
+    self->started[slot] =
+        record (self, &self->starts[slot], self->stream) == CUDA_SUCCESS;
     pop (self);
   }
 }
 
 /* Adds to @device_ms (where not NULL) the time on the GPU of the frame of
- * @slot, which @end (recorded after its commands) has completed, in the
- * pushed context; the slot's next frame starts anew. */
+ * @slot, which @end (recorded after its commands) and @download (its
+ * download's end, if it has one, else NULL) have completed, whichever
+ * ended last, in the pushed context; the slot's next frame starts anew. */
 static void
-take_ms (GstClCudaExec * self, guint slot, CUevent end, gdouble * device_ms)
+take_ms (GstClCudaExec * self, guint slot, CUevent end, CUevent download,
+    gdouble * device_ms)
 {
-  gfloat ms = 0;
+  gfloat ms = 0, download_ms = 0;
 
   if (device_ms && self->started[slot] &&
-      self->cu.EventElapsedTime (&ms, self->starts[slot], end) == CUDA_SUCCESS)
+      self->cu.EventElapsedTime (&ms, self->starts[slot],
+          end) == CUDA_SUCCESS) {
+    if (download
+        && self->cu.EventElapsedTime (&download_ms, self->starts[slot],
+            download) == CUDA_SUCCESS)
+      ms = MAX (ms, download_ms);
     *device_ms += ms;
+  }
   take_command_times (self, slot, device_ms && self->started[slot]);
   self->started[slot] = FALSE;
 }
@@ -502,10 +533,42 @@ gst_cl_cuda_exec_mark (GstClCudaExec * self, GError ** error)
 
   if (!push (self, error))
     return FALSE;
-  status = record (self, &self->marks[self->slot]);
+  status = record (self, &self->marks[self->slot], self->stream);
   pop (self);
   return status == CUDA_SUCCESS ||
       gst_cl_cuda_set_error (error, status, "cuEventRecord (frame)");
+}
+
+/* Waits for the downloads, then the commands: of the frame of @slot (its
+ * mark), or of every frame (G_MAXUINT: both streams), even where the push
+ * failed with @pushed (an event or a stream needs no current context;
+ * may_wait_after()): the frames' memory, pinned memory the copies read or
+ * write by DMA, is let go after this. Names the wait that failed. */
+static gboolean
+wait_frame (GstClCudaExec * self, CUresult pushed, guint slot, GError ** error)
+{
+  const gchar *call = slot == G_MAXUINT ? "cuStreamSynchronize" :
+      "cuEventSynchronize";
+  CUresult downloaded = CUDA_SUCCESS, done;
+
+  if (!may_wait_after (pushed))
+    return FALSE;
+  if (slot == G_MAXUINT && self->out_stream)
+    downloaded = self->cu.StreamSynchronize (self->out_stream);
+  else if (slot != G_MAXUINT && self->downloaded[slot])
+    downloaded = self->cu.EventSynchronize (self->downloads[slot]);
+  if (slot == G_MAXUINT)
+    memset (self->downloaded, 0, sizeof (self->downloaded));
+  else
+    self->downloaded[slot] = FALSE;
+  done = slot == G_MAXUINT ? self->cu.StreamSynchronize (self->stream) :
+      self->cu.EventSynchronize (self->marks[slot]);
+  if (pushed != CUDA_SUCCESS)   /* said by the push */
+    return FALSE;
+  if (downloaded != CUDA_SUCCESS)
+    return gst_cl_cuda_set_error (error, downloaded, "%s (download)", call);
+  return done == CUDA_SUCCESS ||
+      gst_cl_cuda_set_error (error, done, "%s (frame)", call);
 }
 
 gboolean
@@ -513,7 +576,8 @@ gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
     gdouble * device_ms, GError ** error)
 {
   gint64 began = gst_cl_wait_begin ();
-  CUresult pushed, status = CUDA_SUCCESS;
+  CUevent download;
+  CUresult pushed;
   gboolean ok;
 
   g_return_val_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS, FALSE);
@@ -525,16 +589,11 @@ gst_cl_cuda_exec_wait_mark (GstClCudaExec * self, guint slot,
     complete_reads (self, slot, FALSE);
     return FALSE;
   }
-  /* waited for even where the context could not be made current (an
-   * event needs none; may_wait_after()): the frame's memory, pinned memory
-   * the copies read or write by DMA, is let go after this */
+  download = self->downloaded[slot] ? self->downloads[slot] : NULL;
   pushed = push_status (self, error);
-  if (may_wait_after (pushed))
-    status = self->cu.EventSynchronize (self->marks[slot]);
-  ok = pushed == CUDA_SUCCESS && (status == CUDA_SUCCESS ||
-      gst_cl_cuda_set_error (error, status, "cuEventSynchronize (frame)"));
+  ok = wait_frame (self, pushed, slot, error);
   gst_cl_wait_end (GST_CL_WAIT_SLOT, began);
-  take_ms (self, slot, self->marks[slot], ok ? device_ms : NULL);
+  take_ms (self, slot, self->marks[slot], download, ok ? device_ms : NULL);
   if (pushed == CUDA_SUCCESS)
     pop (self);
   complete_reads (self, slot, ok);
@@ -546,22 +605,19 @@ gst_cl_cuda_exec_sync (GstClCudaExec * self, gdouble * device_ms,
     GError ** error)
 {
   gint64 began = gst_cl_wait_begin ();
-  CUresult status = CUDA_SUCCESS;
   CUresult pushed = push_status (self, error);
   const guint slot = self->slot;
+  CUevent download = self->downloaded[slot] ? self->downloads[slot] : NULL;
   gboolean timed = FALSE, ok;
 
   /* the frame's end, where its time is asked for */
   if (pushed == CUDA_SUCCESS && device_ms && self->started[slot])
-    timed = record (self, &self->marks[slot]) == CUDA_SUCCESS;
-  /* as gst_cl_cuda_exec_wait_mark(): waited for even without the context */
-  if (may_wait_after (pushed))
-    status = self->cu.StreamSynchronize (self->stream);
-  ok = pushed == CUDA_SUCCESS && (status == CUDA_SUCCESS ||
-      gst_cl_cuda_set_error (error, status, "cuStreamSynchronize (frame)"));
+    timed = record (self, &self->marks[slot], self->stream) == CUDA_SUCCESS;
+  ok = wait_frame (self, pushed, G_MAXUINT, error);
   gst_cl_wait_end (GST_CL_WAIT_FRAME, began);
   if (device_ms)
-    take_ms (self, slot, self->marks[slot], ok && timed ? device_ms : NULL);
+    take_ms (self, slot, self->marks[slot], download,
+        ok && timed ? device_ms : NULL);
   if (pushed == CUDA_SUCCESS)
     pop (self);
   complete_reads (self, G_MAXUINT, ok);
@@ -574,11 +630,12 @@ drop_host_frames (GstClCudaExec * self, HostFrames * frames)
 {
   guint i;
 
-  if (frames->device)
-    self->cu.MemFree (frames->device);
-  for (i = 0; i < GST_CL_CUDA_EXEC_SLOTS; i++)
+  for (i = 0; i < GST_CL_CUDA_EXEC_SLOTS; i++) {
+    if (frames->device[i])
+      self->cu.MemFree (frames->device[i]);
     if (frames->pinned[i])
       self->cu.MemFreeHost (frames->pinned[i]);
+  }
   memset (frames, 0, sizeof (*frames));
 }
 
@@ -664,7 +721,13 @@ gst_cl_cuda_exec_free (GstClCudaExec * self)
         self->cu.EventDestroy (self->marks[i]);
       if (self->starts[i])
         self->cu.EventDestroy (self->starts[i]);
+      if (self->downloads[i])
+        self->cu.EventDestroy (self->downloads[i]);
     }
+    if (self->commands_done)
+      self->cu.EventDestroy (self->commands_done);
+    if (self->out_stream)
+      self->cu.StreamDestroy (self->out_stream);
     if (self->stream)
       self->cu.StreamDestroy (self->stream);
     pop (self);
@@ -1169,28 +1232,24 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
 
 /* ---- Frames into system memory ------------------------------------------ */
 
-/* The device memory of @frames, of @size bytes at least, and where @bounce
- * @slot's pinned memory (the slot's last frame has been waited for), in the
- * pushed context. The device memory is made larger only once the stream is
- * idle: frames in flight in other slots may still use it. */
+/* @slot's device memory of @frames, of @size bytes at least, and where
+ * @bounce its pinned memory (the slot's last frame has been waited for,
+ * its download included), in the pushed context. */
 static CUresult
 host_memory_alloc (GstClCudaExec * self, HostFrames * frames, guint slot,
     gsize size, gboolean bounce)
 {
   CUresult status = CUDA_SUCCESS;
 
-  if (frames->size < size) {
-    status = self->cu.StreamSynchronize (self->stream);
+  if (frames->size[slot] < size) {
+    if (frames->device[slot])
+      self->cu.MemFree (frames->device[slot]);
+    frames->device[slot] = 0;
+    frames->size[slot] = 0;
+    status = self->cu.MemAlloc (&frames->device[slot], size);
     if (status != CUDA_SUCCESS)
       return status;
-    if (frames->device)
-      self->cu.MemFree (frames->device);
-    frames->device = 0;
-    frames->size = 0;
-    status = self->cu.MemAlloc (&frames->device, size);
-    if (status != CUDA_SUCCESS)
-      return status;
-    frames->size = size;
+    frames->size[slot] = size;
   }
   if (!bounce || frames->pinned_size[slot] >= size)
     return CUDA_SUCCESS;
@@ -1204,9 +1263,8 @@ host_memory_alloc (GstClCudaExec * self, HostFrames * frames, guint slot,
   return status;
 }
 
-/* host_memory_alloc(), which is not tried again once it failed: every
- * later frame would wait for those in flight first (the frames go through
- * OpenCL instead, gst_cl_frame_open_host_on_cuda()). */
+/* host_memory_alloc(), which is not tried again once it failed (the
+ * frames go through OpenCL instead, gst_cl_frame_open_host_on_cuda()). */
 static CUresult
 host_memory (GstClCudaExec * self, HostFrames * frames, guint slot,
     gsize size, gboolean bounce)
@@ -1236,17 +1294,64 @@ gst_cl_cuda_exec_bind_host_frame (GstClCudaExec * self, guint which,
         "memory)");
     return NULL;
   }
-  return gst_cl_cuda_exec_bind (self, which, self->host.device);
+  return gst_cl_cuda_exec_bind (self, which, self->host.device[slot]);
+}
+
+/* Enqueues the copy of @size bytes from @src to @host on out_stream (made
+ * at the first) after the commands so far on the stream, and records the
+ * slot's download after it, in the pushed context; @call names the call
+ * that failed. */
+static CUresult
+enqueue_download (GstClCudaExec * self, gpointer host, CUdeviceptr src,
+    gsize size, const gchar ** call)
+{
+  const guint slot = self->slot;
+  CUresult status = CUDA_SUCCESS;
+
+  self->downloaded[slot] = FALSE;
+  *call = "cuStreamCreate";
+  if (!self->out_stream)
+    status = self->cu.StreamCreate (&self->out_stream, CU_STREAM_NON_BLOCKING);
+  if (status != CUDA_SUCCESS)
+    return status;
+  *call = "cuEventRecord";
+  if (!self->commands_done)
+    status = self->cu.EventCreate (&self->commands_done,
+        CU_EVENT_DISABLE_TIMING);
+  if (status == CUDA_SUCCESS)
+    status = self->cu.EventRecord (self->commands_done, self->stream);
+  if (status != CUDA_SUCCESS)
+    return status;
+  *call = "cuStreamWaitEvent";
+  status = self->cu.StreamWaitEvent (self->out_stream, self->commands_done, 0);
+  if (status != CUDA_SUCCESS)
+    return status;
+  *call = "cuMemcpyDtoHAsync";
+  status = self->cu.MemcpyDtoHAsync (host, src, size, self->out_stream);
+  if (status != CUDA_SUCCESS)
+    return status;
+  *call = "cuEventRecord";
+  status = record (self, &self->downloads[slot], self->out_stream);
+  if (status != CUDA_SUCCESS) {
+    /* nothing would wait for the copy, which writes the frame: now */
+    self->cu.StreamSynchronize (self->out_stream);
+    return status;
+  }
+  self->downloaded[slot] = TRUE;
+  time_command_on (self, slot, "download", self->out_stream);
+  return status;
 }
 
 gboolean
 gst_cl_cuda_exec_download (GstClCudaExec * self, gpointer host, gsize size,
     gboolean pinned, GError ** error)
 {
-  Read r = { host, self->slot, self->host.pinned[self->slot], size, NULL };
+  const gchar *call;
+  const guint slot = self->slot;
+  Read r = { host, slot, self->host.pinned[slot], size, NULL };
   CUresult status;
 
-  if (size > self->host.size || (!pinned &&
+  if (size > self->host.size[slot] || (!pinned &&
           size > self->host.pinned_size[self->slot])) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
         "No frame of %" G_GSIZE_FORMAT " bytes in slot %u to read back", size,
@@ -1255,14 +1360,13 @@ gst_cl_cuda_exec_download (GstClCudaExec * self, gpointer host, gsize size,
   }
   if (!push (self, error))
     return FALSE;
-  /* into pinned host memory at once, by DMA; else through the slot's */
-  status = self->cu.MemcpyDtoHAsync (pinned ? host : (gpointer) r.pinned,
-      self->host.device, size, self->stream);
-  if (status == CUDA_SUCCESS)
-    time_command (self, self->slot, "download");
+  /* after the frame's commands, on out_stream: into pinned host memory at
+   * once, by DMA; else through the slot's */
+  status = enqueue_download (self, pinned ? host : (gpointer) r.pinned,
+      self->host.device[slot], size, &call);
   pop (self);
   if (status != CUDA_SUCCESS)
-    return gst_cl_cuda_set_error (error, status, "cuMemcpyDtoHAsync (frame)");
+    return gst_cl_cuda_set_error (error, status, "%s (download)", call);
   if (!pinned)
     g_array_append_val (self->reads, r);
   return TRUE;
@@ -1286,13 +1390,13 @@ gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self, guint which,
   if (status == CUDA_SUCCESS && pinned) {
     /* by DMA from where it is: the caller keeps it until the frame is
      * done */
-    status = self->cu.MemcpyHtoDAsync (frames->device, host, size,
+    status = self->cu.MemcpyHtoDAsync (frames->device[slot], host, size,
         self->stream);
   } else if (status == CUDA_SUCCESS) {
     /* the slot's last frame has been waited for: its copy is done */
     gst_cl_copy_host_run (frames->pinned[slot], host, size, TRUE);
-    status = self->cu.MemcpyHtoDAsync (frames->device, frames->pinned[slot],
-        size, self->stream);
+    status = self->cu.MemcpyHtoDAsync (frames->device[slot],
+        frames->pinned[slot], size, self->stream);
   }
   pop (self);
   if (status != CUDA_SUCCESS) {
@@ -1300,5 +1404,5 @@ gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self, guint which,
         call);
     return NULL;
   }
-  return gst_cl_cuda_exec_bind (self, which, frames->device);
+  return gst_cl_cuda_exec_bind (self, which, frames->device[slot]);
 }

@@ -28,8 +28,9 @@
  *    into or out of the element's buffer (gst/gstclcuda.c), or for a
  *    frame whose kernels run in CUDA (gst/gstclcudaexec.c);
  *  - or the $CUDA_CALL_FAULT_NTH-th of every call below, counted together:
- *    the commands of frames whose kernels run in CUDA, and the copies and
- *    waits of imported frames. $CUDA_CALL_FAULT_REPORT=1 prints at exit how
+ *    the commands of frames whose kernels run in CUDA (their streams and
+ *    the waits between them included), and the copies and waits of
+ *    imported frames. $CUDA_CALL_FAULT_REPORT=1 prints at exit how
  *    many were made ("N CUDA calls counted"). */
 
 #include <dlfcn.h>
@@ -116,3 +117,7 @@ FORWARD (cuModuleGetFunction, FALSE, (gpointer * function, gpointer module,
         const gchar * name), (function, module, name));
 FORWARD (cuEventRecord, FALSE, (gpointer event, gpointer stream), (event,
         stream));
+FORWARD (cuStreamWaitEvent, FALSE, (gpointer stream, gpointer event,
+        guint flags), (stream, event, flags));
+FORWARD (cuStreamCreate, FALSE, (gpointer * stream, guint flags), (stream,
+        flags));

@@ -222,9 +222,8 @@ sweep () {
 # The element's kernels in CUDA (GST_CL_CUDA_KERNELS=1), MPEG-2 with
 # strength=auto from CUDA memory into CUDA memory (CUDA_FAULTS_OUT=sys: into
 # system memory; CUDA_FAULTS_IN=sys: from the decoder in system memory): the
-# N-th CUDA call of the
-# element (cuda-wait-fault.c's list: launches, fills, copies, reads back,
-# events, waits, module loads) failed, each N in turn (the first 150, then
+# N-th CUDA call of the element (cuda-wait-fault.c's list: launches, fills,
+# copies, reads back, streams, events, waits, module loads) failed, each N in turn (the first 150, then
 # every 5th, four at a time), each run classed as right, clean error (an
 # ERROR naming the CUDA call), silent, hang or crash.
 cuda_faults () {

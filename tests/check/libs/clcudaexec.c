@@ -994,9 +994,9 @@ GST_START_TEST (test_host_frame_pinned)
 GST_END_TEST;
 
 /* Where the device memory for frames from system memory cannot be had,
- * the upload says so, naming the allocation, and does not try again (each
- * later frame would otherwise wait for those in flight first); the
- * outputs' memory, of its own, still can be. */
+ * the upload says so, naming the allocation, and does not try again (the
+ * frames go through OpenCL); the outputs' memory, of its own, still can
+ * be. */
 GST_START_TEST (test_host_frame_no_memory)
 {
   GstClCudaExec *exec = new_exec ();
@@ -1022,6 +1022,81 @@ GST_START_TEST (test_host_frame_no_memory)
           &error) != NULL, "%s", error ? error->message : "");
   gst_cl_cuda_exec_free (exec);
   g_free (src);
+}
+
+GST_END_TEST;
+
+/* Three frames in flight, one a slot, each downloaded into system memory
+ * (pinned, plain, pinned) before any is waited for: each output holds its
+ * own input's rows, the downloads running on a stream of their own after
+ * their frame's commands (with FAKECUDA_EAGER=1 the other commands run at
+ * once, so that a download not waited for, or a slot's device memory
+ * written by a later frame before its download, shows). */
+static void
+downloads_in_flight (void)
+{
+  GstClCudaExec *exec = new_exec ();
+  GstBuffer *inbuf[3], *outbuf[3];
+  GstClFrame in[3], out[3];
+  GError *error = NULL;
+  GstBufferPool *pool;
+  GstMapInfo map[2];
+  GstVideoInfo info;
+  guint k;
+  gsize x;
+
+  pool = nv12_host_pool (&info);
+  for (k = 0; k < 3; k++) {
+    inbuf[k] = gst_buffer_new_allocate (NULL, info.size, NULL);
+    fail_unless (gst_buffer_map (inbuf[k], &map[0], GST_MAP_WRITE));
+    for (x = 0; x < map[0].size; x++)
+      map[0].data[x] = (guint8) (x * 3 + 40 * k);
+    gst_buffer_unmap (inbuf[k], &map[0]);
+    if (k == 1)
+      outbuf[k] = gst_buffer_new_allocate (NULL, info.size, NULL);
+    else
+      fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool,
+              &outbuf[k], NULL), GST_FLOW_OK);
+    gst_buffer_memset (outbuf[k], 0, POISON, info.size);
+    gst_cl_cuda_exec_begin (exec, k);
+    fail_unless (gst_cl_frame_open_host_on_cuda (&out[k], fixture_context,
+            &info, outbuf[k], GST_MAP_WRITE, exec, k, &error), "%s",
+        error ? error->message : "");
+    fail_unless (gst_cl_frame_open_host_on_cuda (&in[k], fixture_context,
+            &info, inbuf[k], GST_MAP_READ, exec, k, &error), "%s",
+        error ? error->message : "");
+    fail_unless (gst_cl_cuda_exec_copy (exec, in[k].planes[0].mem, 0, 64,
+            out[k].planes[0].mem, 0, 64, 64, 32, &error), "%s",
+        error ? error->message : "");
+    fail_unless (gst_cl_frame_download_on_cuda (&out[k], &error), "%s",
+        error ? error->message : "");
+    fail_unless (gst_cl_cuda_exec_mark (exec, &error));
+  }
+  for (k = 0; k < 3; k++) {
+    fail_unless (gst_cl_cuda_exec_wait_mark (exec, k, NULL, &error), "%s",
+        error ? error->message : "");
+    gst_cl_frame_close (&in[k]);
+    gst_cl_frame_close (&out[k]);
+    fail_unless (gst_buffer_map (outbuf[k], &map[0], GST_MAP_READ));
+    fail_unless (gst_buffer_map (inbuf[k], &map[1], GST_MAP_READ));
+    for (x = 0; x < 64 * 32; x++)
+      fail_unless_equals_int (map[0].data[x], map[1].data[x]);
+    gst_buffer_unmap (inbuf[k], &map[1]);
+    gst_buffer_unmap (outbuf[k], &map[0]);
+    gst_buffer_unref (inbuf[k]);
+    gst_buffer_unref (outbuf[k]);
+  }
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  gst_cl_cuda_exec_free (exec);
+}
+
+GST_START_TEST (test_downloads_in_flight)
+{
+  downloads_in_flight ();
+  g_setenv ("FAKECUDA_EAGER", "1", TRUE);
+  downloads_in_flight ();
+  g_unsetenv ("FAKECUDA_EAGER");
 }
 
 GST_END_TEST;
@@ -1239,6 +1314,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_host_frame_pinned);
   tcase_add_test (tc, test_host_frame_held);
   tcase_add_test (tc, test_host_frame_no_memory);
+  tcase_add_test (tc, test_downloads_in_flight);
   tcase_add_test (tc, test_host_frame_order);
   tcase_add_test (tc, test_wait_without_context);
   return s;

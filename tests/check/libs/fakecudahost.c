@@ -20,11 +20,13 @@
 
 /* A CUDA driver whose device is the host, for libs/clcudaexec: device
  * pointers are host addresses (cuMemAlloc is g_malloc), the asynchronous
- * commands run on the calling thread at the next synchronisation, all of
- * them, in order (streams are names; an event holds the number of
- * commands enqueued before it was recorded, and the time between two is
- * 0.25 ms a command enqueued between them, where both were recorded and
- * made with timing), and the
+ * commands run on the calling thread at the synchronisation that needs
+ * them (of their stream, or of an event recorded after them on it), each
+ * stream's in order, a stream's wait for an event running the commands
+ * before the event on the event's stream first (an event holds its stream
+ * and the number of commands enqueued before it was recorded, and the
+ * time between two is 0.25 ms a command enqueued between them, where both
+ * were recorded and made with timing), and the
  * memory commands of gst/gstclcudaexec.c do what the driver's do: fills,
  * plane copies, copies to and from the host, and its word copy kernel
  * (gst_cl_copy_words, which reads and writes the driver's allocations
@@ -115,10 +117,13 @@ cuGetErrorName (int status, const char **name)
   return 0;
 }
 
+/* each stream a name of its own */
 int
 cuStreamCreate (gpointer * stream, unsigned flags)
 {
-  *stream = GUINT_TO_POINTER (1);
+  static guint streams;
+
+  *stream = GUINT_TO_POINTER (++streams);
   return 0;
 }
 
@@ -129,6 +134,7 @@ static gint pushed;             /* contexts made current, not yet popped */
 typedef struct
 {
   guint64 at;                   /* commands enqueued before it */
+  gpointer stream;              /* where it was recorded */
   gboolean recorded, timing;
 } Event;
 
@@ -164,6 +170,7 @@ cuEventRecord (Event * event, gpointer stream)
 {
   need_context ("cuEventRecord");
   event->at = commands;
+  event->stream = stream;
   event->recorded = TRUE;
   return 0;
 }
@@ -212,19 +219,23 @@ cuMemHostAlloc (gpointer * ptr, gsize size, unsigned flags)
 
 /* The stream's commands wait for its next synchronisation, and run then
  * in order, as a device's would (so that a test sees a wait missing); with
- * FAKECUDA_QUEUE=0 (read at each call) at once. */
+ * FAKECUDA_QUEUE=0 (read at each call) at once; with FAKECUDA_EAGER=1
+ * at once too, but for those of a stream that has waited for an event. */
 typedef enum
 {
   COPY,
   SET8,
   SET32,
   COPY2D,
-  WORDS                         /* gst_cl_copy_words: @size words */
+  WORDS,                        /* gst_cl_copy_words: @size words */
+  WAIT                          /* for @on's commands up to @size */
 } Kind;
 
 typedef struct
 {
   Kind kind;
+  gpointer stream, on;
+  guint64 seq;                  /* the commands enqueued before, and it */
   guint8 *dst;
   const guint8 *src;
   gsize size;
@@ -256,6 +267,8 @@ run (const Command * c)
       for (i = 0; i < c->size; i++)
         ((guint32 *) c->dst)[i] = ((const guint32 *) c->src)[i];
       break;
+    case WAIT:
+      break;
     case COPY2D:
       src = c->copy.srcMemoryType == HOST_MEMORY ? c->copy.srcHost :
           (gconstpointer) (guintptr) c->copy.srcDevice;
@@ -269,12 +282,26 @@ run (const Command * c)
   }
 }
 
+static int drain (gpointer stream, guint64 upto);
+/* the streams that have waited for an event */
+static GHashTable *waiting;
+
 static int
-enqueue (const Command * c)
+enqueue (Command * c, gpointer stream)
 {
   need_context ("a command");
-  commands++;
-  if (g_strcmp0 (g_getenv ("FAKECUDA_QUEUE"), "0") == 0) {
+  c->stream = stream;
+  /* a wait is no command on the events' clock */
+  c->seq = c->kind == WAIT ? commands : ++commands;
+  if (c->kind == WAIT && !waiting)
+    waiting = g_hash_table_new (NULL, NULL);
+  if (c->kind == WAIT)
+    g_hash_table_add (waiting, stream);
+  if (g_strcmp0 (g_getenv ("FAKECUDA_QUEUE"), "0") == 0 ||
+      (g_strcmp0 (g_getenv ("FAKECUDA_EAGER"), "1") == 0 && (!waiting ||
+              !g_hash_table_contains (waiting, stream)))) {
+    if (c->kind == WAIT)
+      drain (c->on, c->size);
     run (c);
     return 0;
   }
@@ -284,16 +311,26 @@ enqueue (const Command * c)
   return 0;
 }
 
-/* Runs what the stream holds, in order. */
+/* Runs @stream's commands among the first @upto enqueued, in order (a
+ * wait for another stream's, those first), and takes them off the queue. */
 static int
-drain (void)
+drain (gpointer stream, guint64 upto)
 {
-  guint i;
+  Command c;
+  guint i = 0;
 
-  for (i = 0; queue && i < queue->len; i++)
-    run (&g_array_index (queue, Command, i));
-  if (queue)
-    g_array_set_size (queue, 0);
+  while (queue && i < queue->len) {
+    c = g_array_index (queue, Command, i);
+    if (c.stream != stream || c.seq > upto) {
+      i++;
+      continue;
+    }
+    g_array_remove_index (queue, i);
+    if (c.kind == WAIT)
+      drain (c.on, c.size);
+    run (&c);
+    i = 0;                      /* a wait may have taken others off */
+  }
   return 0;
 }
 
@@ -317,6 +354,8 @@ touches (const Command * c, const guint8 * lo, const guint8 * hi)
   const guint8 *src, *dst;
 
   switch (c->kind) {
+    case WAIT:
+      return FALSE;
     case COPY:
       return meets (c->dst, c->size, lo, hi) || meets (c->src, c->size, lo, hi);
     case SET8:
@@ -375,7 +414,7 @@ cuMemsetD8Async (guint64 ptr, guint8 value, gsize n, gpointer stream)
   Command c = { SET8,.dst = (guint8 *) (guintptr) ptr,.size = n,.value = value
   };
 
-  return enqueue (&c);
+  return enqueue (&c, stream);
 }
 
 int
@@ -384,7 +423,7 @@ cuMemsetD32Async (guint64 ptr, guint32 value, gsize n, gpointer stream)
   Command c = { SET32,.dst = (guint8 *) (guintptr) ptr,.size = n,.value = value
   };
 
-  return enqueue (&c);
+  return enqueue (&c, stream);
 }
 
 int
@@ -408,7 +447,7 @@ cuMemcpyHtoDAsync_v2 (guint64 dst, gconstpointer src, gsize size,
   Command c = { COPY,.dst = (guint8 *) (guintptr) dst,.src = src,.size = size
   };
 
-  return enqueue (&c);
+  return enqueue (&c, stream);
 }
 
 int
@@ -418,7 +457,7 @@ cuMemcpyDtoHAsync_v2 (gpointer dst, guint64 src, gsize size, gpointer stream)
         size
   };
 
-  return enqueue (&c);
+  return enqueue (&c, stream);
 }
 
 int
@@ -426,7 +465,7 @@ cuMemcpy2DAsync_v2 (const Copy2D * copy, gpointer stream)
 {
   Command c = { COPY2D,.copy = *copy };
 
-  return enqueue (&c);
+  return enqueue (&c, stream);
 }
 
 G_MODULE_EXPORT int cuStreamSynchronize (gpointer stream);
@@ -435,7 +474,7 @@ G_MODULE_EXPORT int cuEventSynchronize (gpointer event);
 int
 cuStreamSynchronize (gpointer stream)
 {
-  return drain ();
+  return drain (stream, commands);
 }
 
 G_MODULE_EXPORT int cuCtxPushCurrent_v2 (gpointer context);
@@ -466,11 +505,27 @@ cuCtxPopCurrent_v2 (gpointer * context)
   return 0;
 }
 
-/* every command so far: at least those before the event */
+/* the commands before the event on its stream (and those they wait for) */
 int
 cuEventSynchronize (gpointer event)
 {
-  return drain ();
+  const Event *e = event;
+
+  return e->recorded ? drain (e->stream, e->at) : 0;
+}
+
+G_MODULE_EXPORT int cuStreamWaitEvent (gpointer stream, gpointer event,
+    unsigned flags);
+
+/* @stream's later commands after those before the event on its stream
+ * (the event as recorded now; none if it never was) */
+int
+cuStreamWaitEvent (gpointer stream, gpointer event, unsigned flags)
+{
+  const Event *e = event;
+  Command c = { WAIT,.on = e->stream,.size = e->at };
+
+  return e->recorded ? enqueue (&c, stream) : 0;
 }
 
 /* ---- gst_cl_copy_words, the one kernel run here ---- */
@@ -584,12 +639,11 @@ cuLaunchKernel (gpointer function, unsigned gx, unsigned gy, unsigned gz,
   if (g_strcmp0 (g_getenv ("FAKECUDA_LAUNCH_FAILS"), "1") == 0)
     return CUDA_ERROR_UNKNOWN;
   fakecudahost_word_copies++;
-  return enqueue (&c);
+  return enqueue (&c, stream);
 }
 
 /* *INDENT-OFF* */
 FAKECUDA_POOL_CALLS (UNSUPPORTED)
 OK (cuInit, (unsigned flags))
 OK (cuStreamDestroy_v2, (gpointer stream))
-OK (cuStreamWaitEvent, (gpointer stream, gpointer event, unsigned flags))
 /* *INDENT-ON* */
