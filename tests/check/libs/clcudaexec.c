@@ -940,6 +940,27 @@ nv12_host_pool (GstVideoInfo * info)
  * the device where they are: the output, read back into its memory by the
  * stream, holds the input's rows after its slot's wait (nothing copied
  * over it from the slot's own pinned memory then). */
+/* An NV12 pool of pinned host memory (nv12_host_pool()) and two of its
+ * buffers, @inbuf holding byte x * @step + @add at x. */
+static GstBufferPool *
+pinned_pair (GstVideoInfo * info, GstBuffer ** inbuf, GstBuffer ** outbuf,
+    guint step, guint add)
+{
+  GstBufferPool *pool = nv12_host_pool (info);
+  GstMapInfo map;
+  gsize x;
+
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, inbuf,
+          NULL), GST_FLOW_OK);
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, outbuf,
+          NULL), GST_FLOW_OK);
+  fail_unless (gst_buffer_map (*inbuf, &map, GST_MAP_WRITE));
+  for (x = 0; x < map.size; x++)
+    map.data[x] = (guint8) (x * step + add);
+  gst_buffer_unmap (*inbuf, &map);
+  return pool;
+}
+
 GST_START_TEST (test_host_frame_pinned)
 {
   GstClCudaExec *exec = new_exec ();
@@ -951,16 +972,8 @@ GST_START_TEST (test_host_frame_pinned)
   GError *error = NULL;
   gsize x;
 
-  pool = nv12_host_pool (&info);
-  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &inbuf,
-          NULL), GST_FLOW_OK);
-  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &outbuf,
-          NULL), GST_FLOW_OK);
+  pool = pinned_pair (&info, &inbuf, &outbuf, 7, 2);
   gst_buffer_memset (outbuf, 0, POISON, info.size);
-  fail_unless (gst_buffer_map (inbuf, &map, GST_MAP_WRITE));
-  for (x = 0; x < map.size; x++)
-    map.data[x] = (guint8) (x * 7 + 2);
-  gst_buffer_unmap (inbuf, &map);
   gst_cl_cuda_exec_begin (exec, 2);
   fail_unless (gst_cl_frame_open_host_on_cuda (&out, fixture_context, &info,
           outbuf, GST_MAP_WRITE, exec, 2, &error), "%s",
@@ -1097,6 +1110,100 @@ GST_START_TEST (test_downloads_in_flight)
   g_setenv ("FAKECUDA_EAGER", "1", TRUE);
   downloads_in_flight ();
   g_unsetenv ("FAKECUDA_EAGER");
+}
+
+GST_END_TEST;
+
+/* One frame in @slot, its input's first 32 rows of 64 bytes copied to its
+ * output (pinned memory of @pool's), downloaded with FAKECUDA_FAIL set to
+ * @fail (none: NULL), then waited for; the download's error, if any, is
+ * returned in @error. Whether the output then holds the input's rows. */
+static gboolean
+frame_downloaded (GstClCudaExec * exec, guint slot, GstBuffer * inbuf,
+    GstBuffer * outbuf, const GstVideoInfo * info, const gchar * fail,
+    GError ** error)
+{
+  GError *other = NULL;
+  GstMapInfo map[2];
+  GstClFrame in, out;
+  gboolean same = TRUE;
+  gsize x;
+
+  gst_buffer_memset (outbuf, 0, POISON, info->size);
+  gst_cl_cuda_exec_begin (exec, slot);
+  fail_unless (gst_cl_frame_open_host_on_cuda (&out, fixture_context, info,
+          outbuf, GST_MAP_WRITE, exec, slot, &other), "%s",
+      other ? other->message : "");
+  fail_unless (gst_cl_frame_open_host_on_cuda (&in, fixture_context, info,
+          inbuf, GST_MAP_READ, exec, slot, &other), "%s",
+      other ? other->message : "");
+  fail_unless (gst_cl_cuda_exec_copy (exec, in.planes[0].mem, 0, 64,
+          out.planes[0].mem, 0, 64, 64, 32, &other), "%s",
+      other ? other->message : "");
+  if (fail)
+    g_setenv ("FAKECUDA_FAIL", fail, TRUE);
+  gst_cl_frame_download_on_cuda (&out, error);
+  g_unsetenv ("FAKECUDA_FAIL");
+  fail_unless (gst_cl_cuda_exec_mark (exec, &other));
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, slot, NULL, &other), "%s",
+      other ? other->message : "");
+  gst_cl_frame_close (&in);
+  gst_cl_frame_close (&out);
+  fail_unless (gst_buffer_map (outbuf, &map[0], GST_MAP_READ));
+  fail_unless (gst_buffer_map (inbuf, &map[1], GST_MAP_READ));
+  for (x = 0; x < 64 * 32; x++)
+    same = same && map[0].data[x] == map[1].data[x];
+  gst_buffer_unmap (inbuf, &map[1]);
+  gst_buffer_unmap (outbuf, &map[0]);
+  return same;
+}
+
+/* A download whose call fails says which, with "(download)", and leaves
+ * the output as it was, but where only the event after the copy could not
+ * be recorded: then the copy is waited for at once, and the output holds
+ * the frame. The frame's wait still succeeds, and the next frame, in
+ * another slot, is downloaded (the stream made then, where it could not
+ * be before). */
+GST_START_TEST (test_download_refused)
+{
+  const struct
+  {
+    const gchar *fail, *call;
+    gboolean written;
+  } cases[] = {
+    {"cuStreamCreate", "cuStreamCreate", FALSE},
+    {"cuEventRecord:1", "cuEventRecord", FALSE},
+    {"cuStreamWaitEvent", "cuStreamWaitEvent", FALSE},
+    {"cuMemcpyDtoHAsync", "cuMemcpyDtoHAsync", FALSE},
+    {"cuEventRecord:2", "cuEventRecord", TRUE},
+  };
+  GstBuffer *inbuf = NULL, *outbuf = NULL;
+  GError *error = NULL;
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  gchar *want;
+  guint i;
+
+  pool = pinned_pair (&info, &inbuf, &outbuf, 5, 1);
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstClCudaExec *exec = new_exec ();
+
+    want = g_strdup_printf ("CUDA %s (download) failed", cases[i].call);
+    fail_unless_equals_int (frame_downloaded (exec, 0, inbuf, outbuf, &info,
+            cases[i].fail, &error), cases[i].written);
+    fail_unless (error && g_str_has_prefix (error->message, want),
+        "%s: %s", cases[i].fail, error ? error->message : "no error");
+    g_clear_error (&error);
+    fail_unless (frame_downloaded (exec, 1, inbuf, outbuf, &info, NULL,
+            &error), "%s", cases[i].fail);
+    fail_unless (error == NULL, "%s", error ? error->message : "");
+    gst_cl_cuda_exec_free (exec);
+    g_free (want);
+  }
+  gst_buffer_unref (inbuf);
+  gst_buffer_unref (outbuf);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
 }
 
 GST_END_TEST;
@@ -1315,6 +1422,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_host_frame_held);
   tcase_add_test (tc, test_host_frame_no_memory);
   tcase_add_test (tc, test_downloads_in_flight);
+  tcase_add_test (tc, test_download_refused);
   tcase_add_test (tc, test_host_frame_order);
   tcase_add_test (tc, test_wait_without_context);
   return s;

@@ -36,7 +36,9 @@
  * CUDA_ERROR_INVALID_PTX, "oom" as short of memory), FAKECUDA_NO_UVA=1
  * puts pinned memory at another address on the device,
  * FAKECUDA_LAUNCH_FAILS=1 fails its launch, FAKECUDA_ALLOC_FAILS=1 fails
- * each cuMemAlloc. Other modules and launches
+ * each cuMemAlloc, FAKECUDA_FAIL=CALL[:N] fails CALL (cuStreamCreate,
+ * cuStreamWaitEvent, cuEventRecord or cuMemcpyDtoHAsync) every time, or
+ * only the Nth time since the variable was set. Other modules and launches
  * fail (nothing here runs PTX), as do the calls of the imported pools;
  * cuInit succeeds, so that the driver loads (gst_cl_cuda_load()). */
 
@@ -117,12 +119,39 @@ cuGetErrorName (int status, const char **name)
   return 0;
 }
 
+/* Whether FAKECUDA_FAIL names @call, counting its calls since the
+ * variable last changed: "CALL" fails each, "CALL:N" the Nth. */
+static gboolean
+fails (const gchar * call)
+{
+  static gchar *spec;
+  static guint calls;
+  const gchar *now = g_getenv ("FAKECUDA_FAIL");
+  gsize length = strlen (call);
+  guint64 nth = 0;
+
+  if (g_strcmp0 (now, spec) != 0) {
+    g_free (spec);
+    spec = g_strdup (now);
+    calls = 0;
+  }
+  if (!now || strncmp (now, call, length) != 0 ||
+      (now[length] != '\0' && now[length] != ':'))
+    return FALSE;
+  if (now[length] == ':')
+    nth = g_ascii_strtoull (now + length + 1, NULL, 10);
+  calls++;
+  return nth == 0 || calls == nth;
+}
+
 /* each stream a name of its own */
 int
 cuStreamCreate (gpointer * stream, unsigned flags)
 {
   static guint streams;
 
+  if (fails ("cuStreamCreate"))
+    return CUDA_ERROR_UNKNOWN;
   *stream = GUINT_TO_POINTER (++streams);
   return 0;
 }
@@ -169,6 +198,8 @@ int
 cuEventRecord (Event * event, gpointer stream)
 {
   need_context ("cuEventRecord");
+  if (fails ("cuEventRecord"))
+    return CUDA_ERROR_UNKNOWN;
   event->at = commands;
   event->stream = stream;
   event->recorded = TRUE;
@@ -457,6 +488,8 @@ cuMemcpyDtoHAsync_v2 (gpointer dst, guint64 src, gsize size, gpointer stream)
         size
   };
 
+  if (fails ("cuMemcpyDtoHAsync"))
+    return CUDA_ERROR_UNKNOWN;
   return enqueue (&c, stream);
 }
 
@@ -525,6 +558,8 @@ cuStreamWaitEvent (gpointer stream, gpointer event, unsigned flags)
   const Event *e = event;
   Command c = { WAIT,.on = e->stream,.size = e->at };
 
+  if (fails ("cuStreamWaitEvent"))
+    return CUDA_ERROR_UNKNOWN;
   return e->recorded ? enqueue (&c, stream) : 0;
 }
 
