@@ -116,11 +116,30 @@ gboolean gst_cl_cuda_exec_copy (GstClCudaExec * self, cl_mem src,
     gsize src_offset, gsize src_pitch, cl_mem dst, gsize dst_offset,
     gsize dst_pitch, gsize row_bytes, gsize height, GError ** error);
 
+/* A read back's completion (gst_cl_cuda_exec_read()): pending until the
+ * wait that ends its frame, then done, or failed where a command failed.
+ * No OpenCL object: the executor's frames need no OpenCL context. */
+typedef struct _GstClCudaRead GstClCudaRead;
+
+typedef enum
+{
+  GST_CL_CUDA_READ_PENDING,
+  GST_CL_CUDA_READ_DONE,
+  GST_CL_CUDA_READ_FAILED,
+} GstClCudaReadStatus;
+
+GstClCudaReadStatus gst_cl_cuda_read_status (GstClCudaRead * read);
+
+/* Lets go of the caller's @read: one still pending is then not written
+ * (its host memory may go). */
+void gst_cl_cuda_read_unref (GstClCudaRead * read);
+
 /* A read back of @size bytes of @mem from @offset into @host (any host
- * memory): written when gst_cl_cuda_exec_sync() returns, and @done (a new
- * user event of the OpenCL context, the caller's) completes then. */
+ * memory): written when gst_cl_cuda_exec_sync() returns, and @done (new,
+ * the caller's) says so then. */
 gboolean gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem,
-    gsize offset, gsize size, gpointer host, cl_event * done, GError ** error);
+    gsize offset, gsize size, gpointer host, GstClCudaRead ** done,
+    GError ** error);
 
 /* Waits on the host for everything enqueued, then completes the reads
  * back. FALSE with @error set where a command failed (the reads back are

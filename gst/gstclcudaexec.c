@@ -135,8 +135,14 @@ typedef struct
   guint slot;
   const guint8 *pinned;         /* the slot's bounce buffer, or host frame */
   gsize size;
-  cl_event done;                /* our reference, or NULL */
+  GstClCudaRead *done;          /* our reference, or NULL */
 } Read;
+
+struct _GstClCudaRead
+{
+  gint status;                  /* GstClCudaReadStatus */
+  gint abandoned;               /* the caller let go while pending */
+};
 
 /* Memory of frames in system memory, made at first use: a slot's device
  * memory that the commands write or read (a slot's own: a frame's
@@ -385,11 +391,12 @@ complete_reads (GstClCudaExec * self, guint slot, gboolean ok)
       i++;
       continue;
     }
-    if (ok)
+    if (ok && !(r->done && g_atomic_int_get (&r->done->abandoned)))
       gst_cl_copy_host_run (r->host, r->pinned, r->size, FALSE);
     if (r->done) {
-      clSetUserEventStatus (r->done, ok ? CL_COMPLETE : CL_OUT_OF_RESOURCES);
-      clReleaseEvent (r->done);
+      g_atomic_int_set (&r->done->status, ok ? GST_CL_CUDA_READ_DONE :
+          GST_CL_CUDA_READ_FAILED);
+      g_atomic_rc_box_release (r->done);
     }
     g_array_remove_index (self->reads, i);
   }
@@ -1194,9 +1201,22 @@ enqueue_copy_words (GstClCudaExec * self, CUdeviceptr dst, CUdeviceptr src,
       self->stream, params, NULL);
 }
 
+GstClCudaReadStatus
+gst_cl_cuda_read_status (GstClCudaRead * read)
+{
+  return g_atomic_int_get (&read->status);
+}
+
+void
+gst_cl_cuda_read_unref (GstClCudaRead * read)
+{
+  g_atomic_int_set (&read->abandoned, TRUE);
+  g_atomic_rc_box_release (read);
+}
+
 gboolean
 gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
-    gsize size, gpointer host, cl_event * done, GError ** error)
+    gsize size, gpointer host, GstClCudaRead ** done, GError ** error)
 {
   gsize used = self->bounce_used[self->slot];
   Read r = { host, self->slot,
@@ -1205,7 +1225,6 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
   const gchar *call = NULL;
   CUresult status;
   CUdeviceptr ptr;
-  cl_int err;
 
   if (size > BOUNCE_BYTES - used) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
@@ -1221,10 +1240,8 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
   pop (self);
   if (status != CUDA_SUCCESS)
     return gst_cl_cuda_set_error (error, status, "%s (read back)", call);
-  r.done = clCreateUserEvent (gst_cl_context_get_handle (self->context), &err);
-  if (err != CL_SUCCESS)
-    return gst_cl_set_error (error, err, "clCreateUserEvent (read back)");
-  clRetainEvent (*done = r.done);
+  r.done = g_atomic_rc_box_new0 (GstClCudaRead);
+  *done = g_atomic_rc_box_acquire (r.done);
   self->bounce_used[r.slot] += GST_ROUND_UP_8 (size);
   g_array_append_val (self->reads, r);
   return TRUE;

@@ -89,7 +89,8 @@ struct _GstClDct
    * the latest read that completed */
   cl_mem reads;
   GstClDctAuto *reads_host;
-  cl_event read_done[STATE_READS];
+  cl_event read_done[STATE_READS];      /* through OpenCL, */
+  GstClCudaRead *read_cuda[STATE_READS];        /* or CUDA */
   guint first_read, n_reads;
   GstClDctAuto last_read;
   cl_uint compute_units;
@@ -258,6 +259,40 @@ create_decide (GstClDct * self)
   release_decide (self);
 }
 
+/* Where read @entry is: CL_COMPLETE, above while in flight, below where
+ * it failed. Waits for one through OpenCL first where @wait; one through
+ * CUDA completes at its frame's wait, on this thread: not here. */
+static cl_int
+read_status (GstClDct * self, guint entry, gboolean wait)
+{
+  cl_int status = CL_COMPLETE;
+
+  if (self->read_cuda[entry]) {
+    switch (gst_cl_cuda_read_status (self->read_cuda[entry])) {
+      case GST_CL_CUDA_READ_PENDING:
+        return CL_QUEUED;
+      case GST_CL_CUDA_READ_DONE:
+        return CL_COMPLETE;
+      default:
+        return CL_OUT_OF_RESOURCES;
+    }
+  }
+  if (wait)
+    clWaitForEvents (1, &self->read_done[entry]);
+  if (clGetEventInfo (self->read_done[entry],
+          CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof (status), &status,
+          NULL) != CL_SUCCESS)
+    status = CL_INVALID_EVENT;
+  return status;
+}
+
+static void
+release_read (GstClDct * self, guint entry)
+{
+  g_clear_pointer (&self->read_done[entry], clReleaseEvent);
+  g_clear_pointer (&self->read_cuda[entry], gst_cl_cuda_read_unref);
+}
+
 /* Lets go of the device's decision (create_decide()). */
 static void
 release_decide (GstClDct * self)
@@ -265,8 +300,8 @@ release_decide (GstClDct * self)
   cl_command_queue host = gst_cl_context_get_host_queue (self->context);
 
   while (self->n_reads > 0) {
-    clWaitForEvents (1, &self->read_done[self->first_read]);
-    clReleaseEvent (self->read_done[self->first_read]);
+    read_status (self, self->first_read, TRUE);
+    release_read (self, self->first_read);
     self->first_read = (self->first_read + 1) % STATE_READS;
     self->n_reads--;
   }
@@ -577,15 +612,15 @@ read_histogram_on_cuda (GstClDct * self, const GstClDctPlane * plane,
     GstClCudaExec * cuda, guint32 * hist, guint32 * mb_hist, GError ** error)
 {
   const gsize size = GST_CL_DCT_HIST_SIZE * sizeof (cl_uint);
-  cl_event done[2] = { NULL, NULL };
+  GstClCudaRead *done[2] = { NULL, NULL };
   gboolean ok;
 
   ok = gst_cl_cuda_exec_read (cuda, self->hist, 0, size, hist, &done[0],
       error) && (!plane->interlaced || gst_cl_cuda_exec_read (cuda,
           self->mb_hist, 0, size, mb_hist, &done[1], error));
   ok = gst_cl_cuda_exec_sync (cuda, NULL, ok ? error : NULL) && ok;
-  g_clear_pointer (&done[0], clReleaseEvent);
-  g_clear_pointer (&done[1], clReleaseEvent);
+  g_clear_pointer (&done[0], gst_cl_cuda_read_unref);
+  g_clear_pointer (&done[1], gst_cl_cuda_read_unref);
   return ok;
 }
 
@@ -1036,21 +1071,15 @@ take_reads (GstClDct * self, guint wait)
   guint taken;
 
   for (taken = 0; self->n_reads > 0; taken++) {
-    cl_event done = self->read_done[self->first_read];
-    cl_int status = CL_COMPLETE;
+    cl_int status = read_status (self, self->first_read, taken < wait);
 
-    if (taken < wait)
-      clWaitForEvents (1, &done);
-    if (clGetEventInfo (done, CL_EVENT_COMMAND_EXECUTION_STATUS,
-            sizeof (status), &status, NULL) != CL_SUCCESS)
-      status = CL_INVALID_EVENT;
     if (status > CL_COMPLETE)
       break;
     /* a read that failed says nothing: its frame's error is raised where
      * frames in flight raise theirs (gstclinflight.c) */
     if (status == CL_COMPLETE)
       self->last_read = self->reads_host[self->first_read];
-    clReleaseEvent (done);
+    release_read (self, self->first_read);
     self->first_read = (self->first_read + 1) % STATE_READS;
     self->n_reads--;
   }
@@ -1071,7 +1100,7 @@ gst_cl_dct_read_state (GstClDct * self, guint index, const GstClAfter * after,
   if (after && after->cuda) {
     if (!gst_cl_cuda_exec_read (after->cuda, self->states,
             index * sizeof (GstClDctAuto), sizeof (GstClDctAuto),
-            &self->reads_host[entry], &self->read_done[entry], error))
+            &self->reads_host[entry], &self->read_cuda[entry], error))
       return FALSE;
     self->n_reads++;
     return TRUE;

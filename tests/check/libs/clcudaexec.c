@@ -103,17 +103,6 @@ cl_buffer_read (cl_mem mem, guint8 * bytes, gsize size)
       CL_SUCCESS);
 }
 
-static cl_int
-event_status (cl_event event)
-{
-  cl_int status = CL_QUEUED;
-
-  fail_unless_equals_int (clGetEventInfo (event,
-          CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof (status), &status, NULL),
-      CL_SUCCESS);
-  return status;
-}
-
 /* A plane copy between the stand-ins of two frames: the rows of the region
  * only, from each frame's offset and pitch. */
 GST_START_TEST (test_plane_copy)
@@ -163,7 +152,7 @@ GST_START_TEST (test_twin)
   const guint copies = word_copies ();
   const guint modules = fake_count ("fakecudahost_modules");
   GError *error = NULL;
-  cl_event done = NULL;
+  GstClCudaRead *done = NULL;
   cl_mem mem;
   guint i;
 
@@ -178,11 +167,12 @@ GST_START_TEST (test_twin)
           &error), "%s", error ? error->message : "");
   fail_unless_equals_int (word_copies (), copies + 1);
   /* not before the wait: the host's copy is made there */
-  fail_unless (event_status (done) > CL_COMPLETE);
+  fail_unless (gst_cl_cuda_read_status (done) == GST_CL_CUDA_READ_PENDING);
   fail_unless_equals_int (read[0], POISON);
   fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error), "%s",
       error ? error->message : "");
-  fail_unless_equals_int (event_status (done), CL_COMPLETE);
+  fail_unless_equals_int (gst_cl_cuda_read_status (done),
+      GST_CL_CUDA_READ_DONE);
   for (i = 0; i < 32; i++) {
     const guint at = 4 + i;
     const guint8 want = at >= 8 && at < 24 ?
@@ -190,7 +180,7 @@ GST_START_TEST (test_twin)
 
     fail_unless_equals_int (read[i], want);
   }
-  clReleaseEvent (done);
+  gst_cl_cuda_read_unref (done);
 
   /* OpenCL's copy is untouched until handed back */
   cl_buffer_read (mem, got, sizeof (got));
@@ -210,7 +200,7 @@ GST_START_TEST (test_twin)
           &done, &error), "%s", error ? error->message : "");
   fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error));
   fail_unless (memcmp (read, got, sizeof (got)) == 0);
-  clReleaseEvent (done);
+  gst_cl_cuda_read_unref (done);
   memset (bytes, 9, sizeof (bytes));
   fail_unless_equals_int (clEnqueueWriteBuffer (gst_cl_context_get_queue
           (fixture_context), mem, CL_TRUE, 0, sizeof (bytes), bytes, 0, NULL,
@@ -220,7 +210,7 @@ GST_START_TEST (test_twin)
           &done, &error), "%s", error ? error->message : "");
   fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error));
   fail_unless (memcmp (read, bytes, sizeof (bytes)) == 0);
-  clReleaseEvent (done);
+  gst_cl_cuda_read_unref (done);
 
   clReleaseMemObject (mem);
   gst_cl_cuda_exec_free (exec);
@@ -239,7 +229,7 @@ GST_START_TEST (test_read_by_dma)
   const guint copies = word_copies ();
   guint8 bytes[64], read[64], *big, *big_read;
   GError *error = NULL;
-  cl_event done = NULL;
+  GstClCudaRead *done = NULL;
   cl_mem mem;
   guint i, k;
 
@@ -264,7 +254,7 @@ GST_START_TEST (test_read_by_dma)
         error ? error->message : "");
     fail_unless (memcmp (read, bytes + offset, size) == 0);
     fail_unless_equals_int (read[size], POISON);
-    clReleaseEvent (done);
+    gst_cl_cuda_read_unref (done);
     g_unsetenv ("FAKECUDA_NO_PTX");
     g_unsetenv ("FAKECUDA_NO_UVA");
   }
@@ -282,7 +272,7 @@ GST_START_TEST (test_read_by_dma)
             &error), "%s", error ? error->message : "");
     fail_unless (gst_cl_cuda_exec_sync (e, NULL, &error));
     fail_unless (memcmp (read, bytes, 32) == 0);
-    clReleaseEvent (done);
+    gst_cl_cuda_read_unref (done);
     fail_unless_equals_int (word_copies (), copies + (k >= 2));
   }
 
@@ -298,7 +288,7 @@ GST_START_TEST (test_read_by_dma)
   fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error));
   fail_unless (memcmp (big_read, big, 16384) == 0);
   fail_unless_equals_int (word_copies (), copies + 2);
-  clReleaseEvent (done);
+  gst_cl_cuda_read_unref (done);
   /* a launch that fails says so */
   g_setenv ("FAKECUDA_LAUNCH_FAILS", "1", TRUE);
   fail_if (gst_cl_cuda_exec_read (exec, mem, 0, 32, big_read, &done, &error));
@@ -518,7 +508,7 @@ GST_START_TEST (test_slots)
 {
   GstClCudaExec *exec = new_exec ();
   guint8 bytes[2][16], read[2][16];
-  cl_event done[2] = { NULL, NULL };
+  GstClCudaRead *done[2] = { NULL, NULL };
   GError *error = NULL;
   cl_mem mem[2];
   guint k;
@@ -536,13 +526,15 @@ GST_START_TEST (test_slots)
   /* the later frame first */
   fail_unless (gst_cl_cuda_exec_wait_mark (exec, 4, NULL, &error), "%s",
       error ? error->message : "");
-  fail_unless_equals_int (event_status (done[1]), CL_COMPLETE);
+  fail_unless_equals_int (gst_cl_cuda_read_status (done[1]),
+      GST_CL_CUDA_READ_DONE);
   fail_unless (memcmp (read[1], bytes[1], sizeof (bytes[1])) == 0);
-  fail_unless (event_status (done[0]) > CL_COMPLETE);
+  fail_unless (gst_cl_cuda_read_status (done[0]) == GST_CL_CUDA_READ_PENDING);
   fail_unless_equals_int (read[0][0], POISON);
   fail_unless (gst_cl_cuda_exec_wait_mark (exec, 3, NULL, &error), "%s",
       error ? error->message : "");
-  fail_unless_equals_int (event_status (done[0]), CL_COMPLETE);
+  fail_unless_equals_int (gst_cl_cuda_read_status (done[0]),
+      GST_CL_CUDA_READ_DONE);
   fail_unless (memcmp (read[0], bytes[0], sizeof (bytes[0])) == 0);
 
   fail_if (gst_cl_cuda_exec_wait_mark (exec, 5, NULL, &error));
@@ -550,9 +542,54 @@ GST_START_TEST (test_slots)
   g_clear_error (&error);
 
   for (k = 0; k < 2; k++) {
-    clReleaseEvent (done[k]);
+    gst_cl_cuda_read_unref (done[k]);
     clReleaseMemObject (mem[k]);
   }
+  gst_cl_cuda_exec_free (exec);
+}
+
+GST_END_TEST;
+
+/* A read back whose frame's wait failed is failed and not written; one
+ * let go of before its frame's wait is not written (its memory may be
+ * gone); the others are done. */
+GST_START_TEST (test_read_outcomes)
+{
+  GstClCudaExec *exec = new_exec ();
+  guint8 bytes[16], read[3][16];
+  GstClCudaRead *done[3];
+  GError *error = NULL;
+  cl_mem mem;
+  guint k;
+
+  memset (bytes, 77, sizeof (bytes));
+  mem = cl_buffer_with (bytes, sizeof (bytes));
+  for (k = 0; k < 3; k++) {
+    memset (read[k], POISON, sizeof (read[k]));
+    gst_cl_cuda_exec_begin (exec, k);
+    fail_unless (gst_cl_cuda_exec_read (exec, mem, 0, sizeof (read[k]),
+            read[k], &done[k], &error), "%s", error ? error->message : "");
+    fail_unless (gst_cl_cuda_exec_mark (exec, &error));
+  }
+  g_setenv ("FAKECUDA_FAIL", "cuEventSynchronize", TRUE);
+  fail_if (gst_cl_cuda_exec_wait_mark (exec, 0, NULL, &error));
+  g_unsetenv ("FAKECUDA_FAIL");
+  fail_unless (error != NULL);
+  g_clear_error (&error);
+  fail_unless_equals_int (gst_cl_cuda_read_status (done[0]),
+      GST_CL_CUDA_READ_FAILED);
+  fail_unless_equals_int (read[0][0], POISON);
+  g_clear_pointer (&done[2], gst_cl_cuda_read_unref);
+  for (k = 1; k < 3; k++)
+    fail_unless (gst_cl_cuda_exec_wait_mark (exec, k, NULL, &error), "%s",
+        error ? error->message : "");
+  fail_unless_equals_int (gst_cl_cuda_read_status (done[1]),
+      GST_CL_CUDA_READ_DONE);
+  fail_unless (memcmp (read[1], bytes, sizeof (bytes)) == 0);
+  fail_unless_equals_int (read[2][0], POISON);
+  gst_cl_cuda_read_unref (done[0]);
+  gst_cl_cuda_read_unref (done[1]);
+  clReleaseMemObject (mem);
   gst_cl_cuda_exec_free (exec);
 }
 
@@ -1411,6 +1448,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_read_by_dma);
   tcase_add_test (tc, test_launch_refused);
   tcase_add_test (tc, test_slots);
+  tcase_add_test (tc, test_read_outcomes);
   tcase_add_test (tc, test_frame_time);
   tcase_add_test (tc, test_command_times);
   tcase_add_test (tc, test_host_frame);

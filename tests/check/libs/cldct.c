@@ -36,6 +36,8 @@
 #include <gst/check/gstcheck.h>
 
 #include "gstcldct-private.h"
+#include "gstclcuda-private.h"
+#include "gstclcudaexec-private.h"
 #include "dctpicture.h"
 #include "fixture.h"
 #include "reference.h"
@@ -827,6 +829,81 @@ GST_START_TEST (test_auto_on_device)
 
 GST_END_TEST;
 
+/* The state read back where the frame's commands run in CUDA (the host's
+ * fake driver): a read is taken only once its frame's wait has completed
+ * it, in order; one whose frame's wait failed says nothing (the state
+ * before stays), and does not hold up the reads after it. */
+GST_START_TEST (test_auto_state_read_on_cuda)
+{
+  static const GstClDctAuto zero = { 0, };
+  GstClDct *dct = dcts[0];
+  GstClDctAuto host = { 0, }, got;
+  GError *err = NULL;
+  GstClCudaExec *exec;
+  GstClAfter after = { 0, NULL, NULL, NULL };
+  AutoStream st;
+  guint frame;
+
+  fail_unless (gst_cl_dct_decides (dct));
+  fail_unless (gst_cl_dct_auto_reset_states (dct, NULL));
+  auto_stream_init (&st, 1701, 64, 48);
+  for (frame = 0; frame < 4; frame++) {
+    AutoFrame f = { NULL, };
+    GstClDctAutoParams params;
+
+    auto_stream_next (&st, frame, 4);
+    auto_stream_plane (&st, 0, &params);
+    auto_frame_enqueue (&f, dct, 0, &params, &st.coding, &host, st.src, st.w,
+        st.h, &after);
+    auto_frame_check (&f, frame, 0);
+    check_auto_state (dct, &host, frame, 0);
+  }
+  auto_stream_clear (&st);
+  fail_unless (memcmp (&host, &zero, sizeof (host)) != 0);
+
+  fail_unless (gst_cl_cuda_load (NULL), "the fake driver does not load");
+  exec = gst_cl_cuda_exec_new ((CUcontext) 0x1, fixture_context, &err);
+  fail_unless (exec != NULL, "%s", err ? err->message : "");
+  after.cuda = exec;
+  /* plane 1's state (still reset) in slot 0, then plane 0's in slot 1 */
+  gst_cl_cuda_exec_begin (exec, 0);
+  fail_unless (gst_cl_dct_read_state (dct, 1, &after, &err), "%s",
+      err ? err->message : "");
+  fail_unless (gst_cl_cuda_exec_mark (exec, &err));
+  gst_cl_cuda_exec_begin (exec, 1);
+  fail_unless (gst_cl_dct_read_state (dct, 0, &after, &err), "%s",
+      err ? err->message : "");
+  fail_unless (gst_cl_cuda_exec_mark (exec, &err));
+  gst_cl_dct_last_state (dct, FALSE, &got);
+  fail_unless (memcmp (&got, &host, sizeof (got)) == 0);
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 0, NULL, &err));
+  gst_cl_dct_last_state (dct, FALSE, &got);
+  fail_unless (memcmp (&got, &zero, sizeof (got)) == 0);
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 1, NULL, &err));
+  gst_cl_dct_last_state (dct, FALSE, &got);
+  fail_unless (memcmp (&got, &host, sizeof (got)) == 0);
+
+  /* a read whose frame's wait fails, then one that succeeds */
+  gst_cl_cuda_exec_begin (exec, 2);
+  fail_unless (gst_cl_dct_read_state (dct, 1, &after, &err));
+  fail_unless (gst_cl_cuda_exec_mark (exec, &err));
+  g_setenv ("FAKECUDA_FAIL", "cuEventSynchronize", TRUE);
+  fail_if (gst_cl_cuda_exec_wait_mark (exec, 2, NULL, &err));
+  g_unsetenv ("FAKECUDA_FAIL");
+  g_clear_error (&err);
+  gst_cl_dct_last_state (dct, FALSE, &got);
+  fail_unless (memcmp (&got, &host, sizeof (got)) == 0);
+  gst_cl_cuda_exec_begin (exec, 3);
+  fail_unless (gst_cl_dct_read_state (dct, 1, &after, &err));
+  fail_unless (gst_cl_cuda_exec_mark (exec, &err));
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 3, NULL, &err));
+  gst_cl_dct_last_state (dct, FALSE, &got);
+  fail_unless (memcmp (&got, &zero, sizeof (got)) == 0);
+  gst_cl_cuda_exec_free (exec);
+}
+
+GST_END_TEST;
+
 /* The same on an interlaced frame's luma (@w x @h, @seed) whose intra
  * frames are coded field by field half of the time: where the frame's
  * grid shows no lattice, the threshold is the macroblocks' histogram's, on
@@ -1154,6 +1231,7 @@ cldct_suite (void)
   tcase_add_test (tc, test_histogram_exact_10bit);
   tcase_add_test (tc, test_10bit_is_8bit_times_4);
   tcase_add_test (tc, test_auto_on_device);
+  tcase_add_test (tc, test_auto_state_read_on_cuda);
   tcase_add_test (tc, test_auto_interlaced_on_device);
   tcase_add_test (tc, test_auto_pair_on_device);
   tcase_add_test (tc, test_auto_in_flight);

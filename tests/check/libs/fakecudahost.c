@@ -544,6 +544,8 @@ cuEventSynchronize (gpointer event)
 {
   const Event *e = event;
 
+  if (fails ("cuEventSynchronize"))
+    return CUDA_ERROR_UNKNOWN;
   return e->recorded ? drain (e->stream, e->at) : 0;
 }
 
