@@ -131,7 +131,7 @@ typedef enum
 GstClCudaReadStatus gst_cl_cuda_read_status (GstClCudaRead * read);
 
 /* Lets go of the caller's @read: one still pending is then not written
- * (its host memory may go). */
+ * (its host memory may go). On the thread that waits for the frames. */
 void gst_cl_cuda_read_unref (GstClCudaRead * read);
 
 /* A read back of @size bytes of @mem from @offset into @host (any host

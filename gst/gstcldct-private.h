@@ -157,7 +157,8 @@ gboolean gst_cl_dct_auto (GstClDct * self, const GstClDctPlane * plane,
 
 /* Enqueues the zeroing of every plane's state on the device (a new
  * stream), after the commands enqueued before, and forgets the last state
- * read; TRUE where none is kept. */
+ * read and the reads in CUDA whose frames were not waited for; TRUE where
+ * none is kept. */
 gboolean gst_cl_dct_auto_reset_states (GstClDct * self, GError ** error);
 
 /* Enqueues the read of plane @index's state on the device, after the
@@ -168,8 +169,10 @@ gboolean gst_cl_dct_read_state (GstClDct * self, guint index,
     const GstClAfter * after, GError ** error);
 
 /* Copies to @state (may be NULL) the latest state read back that has
- * completed, after waiting for every read in flight where @wait (zeroed:
- * none yet, or none since the last reset). */
+ * completed, after waiting for every read in flight through OpenCL where
+ * @wait (zeroed: none yet, or none since the last reset); a read in CUDA
+ * completes at the wait for its frame (gstclcudaexec.c), on the same
+ * thread. */
 void gst_cl_dct_last_state (GstClDct * self, gboolean wait,
     GstClDctAuto * state);
 

@@ -293,6 +293,16 @@ release_read (GstClDct * self, guint entry)
   g_clear_pointer (&self->read_cuda[entry], gst_cl_cuda_read_unref);
 }
 
+/* Lets the oldest read in flight go, unread (one in CUDA is then not
+ * written). */
+static void
+drop_oldest_read (GstClDct * self)
+{
+  release_read (self, self->first_read);
+  self->first_read = (self->first_read + 1) % STATE_READS;
+  self->n_reads--;
+}
+
 /* Lets go of the device's decision (create_decide()). */
 static void
 release_decide (GstClDct * self)
@@ -301,9 +311,7 @@ release_decide (GstClDct * self)
 
   while (self->n_reads > 0) {
     read_status (self, self->first_read, TRUE);
-    release_read (self, self->first_read);
-    self->first_read = (self->first_read + 1) % STATE_READS;
-    self->n_reads--;
+    drop_oldest_read (self);
   }
   if (self->reads_host &&
       clEnqueueUnmapMemObject (host, self->reads, self->reads_host, 0, NULL,
@@ -1055,6 +1063,9 @@ gst_cl_dct_auto_reset_states (GstClDct * self, GError ** error)
   if (!self->states)
     return TRUE;
   gst_cl_dct_last_state (self, TRUE, NULL);
+  /* reads in CUDA whose frames were not waited for: of the old states */
+  while (self->n_reads > 0)
+    drop_oldest_read (self);
   memset (&self->last_read, 0, sizeof (self->last_read));
   err = clEnqueueFillBuffer (gst_cl_context_get_queue (self->context),
       self->states, &zero, sizeof (zero), 0,
@@ -1096,6 +1107,8 @@ gst_cl_dct_read_state (GstClDct * self, guint index, const GstClAfter * after,
   g_return_val_if_fail (index < GST_VIDEO_MAX_PLANES, FALSE);
   if (self->n_reads == STATE_READS)
     take_reads (self, 1);
+  if (self->n_reads == STATE_READS)     /* in CUDA, not waited for */
+    drop_oldest_read (self);
   entry = (self->first_read + self->n_reads) % STATE_READS;
   if (after && after->cuda) {
     if (!gst_cl_cuda_exec_read (after->cuda, self->states,

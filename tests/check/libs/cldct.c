@@ -829,15 +829,40 @@ GST_START_TEST (test_auto_on_device)
 
 GST_END_TEST;
 
+/* A frame in @slot of @after's executor that reads plane @index's state. */
+static void
+read_state_in_slot (GstClDct * dct, const GstClAfter * after, guint slot,
+    guint index)
+{
+  GError *err = NULL;
+
+  gst_cl_cuda_exec_begin (after->cuda, slot);
+  fail_unless (gst_cl_dct_read_state (dct, index, after, &err), "%s",
+      err ? err->message : "");
+  fail_unless (gst_cl_cuda_exec_mark (after->cuda, &err));
+}
+
+/* The last state read back (waiting for those through OpenCL where @wait)
+ * is @want. */
+static void
+check_last_state (GstClDct * dct, gboolean wait, const GstClDctAuto * want)
+{
+  GstClDctAuto got;
+
+  gst_cl_dct_last_state (dct, wait, &got);
+  fail_unless (memcmp (&got, want, sizeof (got)) == 0);
+}
+
 /* The state read back where the frame's commands run in CUDA (the host's
  * fake driver): a read is taken only once its frame's wait has completed
  * it, in order; one whose frame's wait failed says nothing (the state
- * before stays), and does not hold up the reads after it. */
+ * before stays), and does not hold up the reads after it; more than the
+ * ring holds let the oldest go, as a reset does those not waited for. */
 GST_START_TEST (test_auto_state_read_on_cuda)
 {
   static const GstClDctAuto zero = { 0, };
   GstClDct *dct = dcts[0];
-  GstClDctAuto host = { 0, }, got;
+  GstClDctAuto host = { 0, };
   GError *err = NULL;
   GstClCudaExec *exec;
   GstClAfter after = { 0, NULL, NULL, NULL };
@@ -866,39 +891,40 @@ GST_START_TEST (test_auto_state_read_on_cuda)
   fail_unless (exec != NULL, "%s", err ? err->message : "");
   after.cuda = exec;
   /* plane 1's state (still reset) in slot 0, then plane 0's in slot 1 */
-  gst_cl_cuda_exec_begin (exec, 0);
-  fail_unless (gst_cl_dct_read_state (dct, 1, &after, &err), "%s",
-      err ? err->message : "");
-  fail_unless (gst_cl_cuda_exec_mark (exec, &err));
-  gst_cl_cuda_exec_begin (exec, 1);
-  fail_unless (gst_cl_dct_read_state (dct, 0, &after, &err), "%s",
-      err ? err->message : "");
-  fail_unless (gst_cl_cuda_exec_mark (exec, &err));
-  gst_cl_dct_last_state (dct, FALSE, &got);
-  fail_unless (memcmp (&got, &host, sizeof (got)) == 0);
+  read_state_in_slot (dct, &after, 0, 1);
+  read_state_in_slot (dct, &after, 1, 0);
+  check_last_state (dct, FALSE, &host);
   fail_unless (gst_cl_cuda_exec_wait_mark (exec, 0, NULL, &err));
-  gst_cl_dct_last_state (dct, FALSE, &got);
-  fail_unless (memcmp (&got, &zero, sizeof (got)) == 0);
+  check_last_state (dct, FALSE, &zero);
   fail_unless (gst_cl_cuda_exec_wait_mark (exec, 1, NULL, &err));
-  gst_cl_dct_last_state (dct, FALSE, &got);
-  fail_unless (memcmp (&got, &host, sizeof (got)) == 0);
+  check_last_state (dct, FALSE, &host);
 
   /* a read whose frame's wait fails, then one that succeeds */
-  gst_cl_cuda_exec_begin (exec, 2);
-  fail_unless (gst_cl_dct_read_state (dct, 1, &after, &err));
-  fail_unless (gst_cl_cuda_exec_mark (exec, &err));
+  read_state_in_slot (dct, &after, 2, 1);
   g_setenv ("FAKECUDA_FAIL", "cuEventSynchronize", TRUE);
   fail_if (gst_cl_cuda_exec_wait_mark (exec, 2, NULL, &err));
   g_unsetenv ("FAKECUDA_FAIL");
   g_clear_error (&err);
-  gst_cl_dct_last_state (dct, FALSE, &got);
-  fail_unless (memcmp (&got, &host, sizeof (got)) == 0);
-  gst_cl_cuda_exec_begin (exec, 3);
-  fail_unless (gst_cl_dct_read_state (dct, 1, &after, &err));
-  fail_unless (gst_cl_cuda_exec_mark (exec, &err));
+  check_last_state (dct, FALSE, &host);
+  read_state_in_slot (dct, &after, 3, 1);
   fail_unless (gst_cl_cuda_exec_wait_mark (exec, 3, NULL, &err));
-  gst_cl_dct_last_state (dct, FALSE, &got);
-  fail_unless (memcmp (&got, &zero, sizeof (got)) == 0);
+  check_last_state (dct, FALSE, &zero);
+
+  /* more reads in flight than the ring holds: the oldest are let go of,
+   * the newest taken (plane 0's, after 40 of plane 1's) */
+  gst_cl_cuda_exec_begin (exec, 4);
+  for (frame = 0; frame < 41; frame++)
+    fail_unless (gst_cl_dct_read_state (dct, frame < 40 ? 1 : 0, &after,
+            &err), "%s", err ? err->message : "");
+  fail_unless (gst_cl_cuda_exec_mark (exec, &err));
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 4, NULL, &err));
+  check_last_state (dct, FALSE, &host);
+
+  /* a reset lets go of the reads not waited for: the old state stays gone */
+  read_state_in_slot (dct, &after, 5, 0);
+  fail_unless (gst_cl_dct_auto_reset_states (dct, NULL));
+  fail_unless (gst_cl_cuda_exec_wait_mark (exec, 5, NULL, &err));
+  check_last_state (dct, TRUE, &zero);
   gst_cl_cuda_exec_free (exec);
 }
 
