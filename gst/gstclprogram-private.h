@@ -38,6 +38,15 @@ cl_program gst_cl_program_build (GstClContext * context,
     const gchar * const *sources, const gchar * options,
     gboolean * from_cache, GError ** error);
 
+/* The device's binary that gst_cl_program_build() left in the on-disk
+ * cache for the same @device (its platform, name and driver), @sources
+ * and @options (of @size bytes; free with g_free()), or NULL where there
+ * is none. Device queries only, no OpenCL context: NVIDIA's OpenCL makes
+ * none under MPS, where its binary, PTX, still runs in CUDA
+ * (gstclptx-private.h). */
+gchar *gst_cl_program_cached_binary (cl_device_id device,
+    const gchar * const *sources, const gchar * options, gsize * size);
+
 /* Creates kernel @name of @program, or NULL with @error set. */
 cl_kernel gst_cl_program_create_kernel (cl_program program,
     const gchar * name, GError ** error);

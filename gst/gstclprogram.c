@@ -61,6 +61,21 @@ full_options (cl_device_id device, const gchar * options)
       exact_div ? "-cl-fp32-correctly-rounded-divide-sqrt" : "", NULL);
 }
 
+/* The cache's key of a program of @sources built with @options for
+ * @device, whose gst_cl_device_describe() is @identity; @opts: the
+ * options as built (full_options()). Device queries only: no context. */
+static gchar *
+program_key (cl_device_id device, const gchar * identity,
+    const gchar * const *sources, const gchar * options, gchar ** opts)
+{
+  gchar *source = g_strjoinv ("\n", (gchar **) sources), *key;
+
+  *opts = full_options (device, options);
+  key = g_strjoin ("\n", identity, *opts, source, NULL);
+  g_free (source);
+  return key;
+}
+
 /* The program as the cache keeps it: built from the device's own binary. */
 static cl_program
 build_from_cache (GstClContext * context, const gchar * key, const gchar * opts)
@@ -147,9 +162,8 @@ gst_cl_program_build (GstClContext * context, const gchar * const *sources,
   gst_cl_debug_init ();
 
   source = g_strjoinv ("\n", (gchar **) sources);
-  opts = full_options (gst_cl_context_get_device (context), options);
-  key = g_strjoin ("\n", gst_cl_context_get_identity (context), opts, source,
-      NULL);
+  key = program_key (gst_cl_context_get_device (context),
+      gst_cl_context_get_identity (context), sources, options, &opts);
   program = build_from_cache (context, key, opts);
   if (from_cache)
     *from_cache = program != NULL;
@@ -165,6 +179,24 @@ gst_cl_program_build (GstClContext * context, const gchar * const *sources,
   g_free (opts);
   g_free (source);
   return program;
+}
+
+gchar *
+gst_cl_program_cached_binary (cl_device_id device,
+    const gchar * const *sources, const gchar * options, gsize * size)
+{
+  gchar *identity = gst_cl_device_describe (device), *opts, *binary = NULL;
+  gchar *key = program_key (device, identity, sources, options, &opts);
+
+  gst_cl_debug_init ();
+  if (!gst_cl_cache_read ("program", key, &binary, size))
+    binary = NULL;
+  GST_DEBUG ("cached binary for %s with options \"%s\": %s", identity, opts,
+      binary ? "found" : "none");
+  g_free (key);
+  g_free (opts);
+  g_free (identity);
+  return binary;
 }
 
 cl_kernel

@@ -102,6 +102,12 @@ GstClKernels *gst_cl_kernels_new (GstClContext * context, gint radius,
     gboolean deep, gboolean * from_cache, GError ** error);
 void gst_cl_kernels_free (GstClKernels * kernels);
 
+/* The device's binary of the program of gst_cl_kernels_new() for
+ * @radius and @deep that an earlier build left in the program cache, found
+ * with no OpenCL context (gst_cl_program_cached_binary()), or NULL. */
+gchar *gst_cl_kernels_cached_binary (cl_device_id device, gint radius,
+    gboolean deep, gsize * size);
+
 /* The window radius and sample size the program was built for. */
 gint gst_cl_kernels_get_radius (GstClKernels * kernels);
 gboolean gst_cl_kernels_is_deep (GstClKernels * kernels);

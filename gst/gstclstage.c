@@ -193,14 +193,36 @@ check_little_endian (GstClContext * context, GError ** error)
   return TRUE;
 }
 
+/* The filters' program: its sources, one per filter, and its options for
+ * @radius, built for bytes or (SAMPLE_BITS 10) words. */
+static const gchar *const filter_sources[] = {
+  gst_cl_kernel_filters_shared, gst_cl_kernel_common, gst_cl_kernel_epsilon,
+  gst_cl_kernel_convolve, NULL
+};
+
+static gchar *
+filter_options (gint radius, gboolean deep)
+{
+  return g_strdup_printf ("-DRADIUS=%d%s", radius,
+      deep ? " -DSAMPLE_BITS=10" : "");
+}
+
+gchar *
+gst_cl_kernels_cached_binary (cl_device_id device, gint radius,
+    gboolean deep, gsize * size)
+{
+  gchar *options = filter_options (radius, deep);
+  gchar *binary = gst_cl_program_cached_binary (device, filter_sources,
+      options, size);
+
+  g_free (options);
+  return binary;
+}
+
 GstClKernels *
 gst_cl_kernels_new (GstClContext * context, gint radius, gboolean deep,
     gboolean * from_cache, GError ** error)
 {
-  static const gchar *sources[] = {
-    gst_cl_kernel_filters_shared, gst_cl_kernel_common, gst_cl_kernel_epsilon,
-    gst_cl_kernel_convolve, NULL
-  };
   GstClKernels *self;
   gchar *options;
 
@@ -208,13 +230,11 @@ gst_cl_kernels_new (GstClContext * context, gint radius, gboolean deep,
     return NULL;
 
   self = g_new0 (GstClKernels, 1);
-  /* One source per filter, built for bytes or (SAMPLE_BITS 10) words. */
-  options = g_strdup_printf ("-DRADIUS=%d%s", radius,
-      deep ? " -DSAMPLE_BITS=10" : "");
+  options = filter_options (radius, deep);
   self->context = gst_object_ref (context);
   self->radius = radius;
   self->deep = deep;
-  self->program = gst_cl_program_build (context, sources, options,
+  self->program = gst_cl_program_build (context, filter_sources, options,
       from_cache, error);
   g_free (options);
   if (!self->program || !create_kernels (self, error)

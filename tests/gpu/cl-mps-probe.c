@@ -28,8 +28,13 @@
  *   - OpenCL: the platforms, the first GPU of NVIDIA's, the device queries
  *     the element's program cache is keyed on (gst/gstcldevice.c's
  *     identity, the FP config) and its UUID (how it finds the CUDA
- *     device), then a context, a queue and a program built;
- *   - CUDA: the driver, the device with that UUID, a context of its own.
+ *     device), the PTX of the element's 3x3 program (radius 1, bytes) in
+ *     the program cache ($GST_CL_CACHE_DIR) found by its key alone, with
+ *     no context (gst_cl_kernels_cached_binary(): an earlier run of the
+ *     element must have built it), then a context, a queue and a program
+ *     built;
+ *   - CUDA: the driver, the device with that UUID, a context of its own,
+ *     and that PTX loaded into it as a module.
  * With --any, the first device of the first platform instead of NVIDIA's
  * (to try the probe where there is no NVIDIA GPU: PoCL has no UUID and no
  * CUDA). Exits 0 where every step worked, 1 where one did not (each is
@@ -43,6 +48,8 @@
 
 #include "cuda-probe.h"
 #include "nvidia-device.h"
+#include "gstclptx-private.h"
+#include "gstclstage-private.h"
 
 static gboolean all_ok = TRUE;
 
@@ -87,6 +94,20 @@ device_queries (cl_device_id device)
           sizeof (uuid), uuid, NULL), NULL);
 }
 
+/* The PTX of the element's 3x3 program in the program cache, by its key
+ * alone: NULL where there is none. */
+static gchar *
+cached_ptx (cl_device_id device)
+{
+  gsize size = 0;
+  gchar *binary = gst_cl_kernels_cached_binary (device, 1, FALSE, &size);
+  gchar *what = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes", size);
+
+  step ("the 3x3 program by its key", binary ? 0 : -1, binary ? what : NULL);
+  g_free (what);
+  return binary;
+}
+
 /* A context, a queue and a one-kernel program on @device. */
 static void
 opencl_context (cl_device_id device)
@@ -111,8 +132,29 @@ opencl_context (cl_device_id device)
   clReleaseContext (context);
 }
 
+/* @ptx (may be NULL: not tried) as a module of the current context. */
 static void
-cuda_steps (cl_device_id device)
+load_ptx (CudaProbe * cu, const gchar * ptx)
+{
+  GError *error = NULL;
+  gchar *patched = ptx ? gst_cl_ptx_for_cuda (ptx, &error) : NULL;
+  CUmodule module = NULL;
+
+  if (!ptx)
+    return;
+  if (!patched) {
+    g_print ("%-28s FAILED (%s)\n", "the PTX for CUDA", error->message);
+    all_ok = FALSE;
+    g_clear_error (&error);
+    return;
+  }
+  step ("cuModuleLoadDataEx (3x3)", cu->module_load_data_ex (&module, patched,
+          0, NULL, NULL), NULL);
+  g_free (patched);
+}
+
+static void
+cuda_steps (cl_device_id device, const gchar * ptx)
 {
   CudaProbe cu = { 0 };
   CUcontext context = NULL;
@@ -123,8 +165,9 @@ cuda_steps (cl_device_id device)
     return;
   d = cuda_probe_device_of (&cu, device);
   what = g_strdup_printf ("CUDA device %d", d);
-  if (step ("CUDA device of that UUID", d >= 0 ? 0 : -1, what))
-    step ("cuCtxCreate", cu.ctx_create (&context, 0, d), NULL);
+  if (step ("CUDA device of that UUID", d >= 0 ? 0 : -1, what) &&
+      step ("cuCtxCreate", cu.ctx_create (&context, 0, d), NULL))
+    load_ptx (&cu, ptx);
   g_free (what);
 }
 
@@ -134,6 +177,7 @@ main (int argc, char **argv)
   cl_platform_id platforms[8];
   cl_device_id device;
   cl_uint n = 0;
+  gchar *ptx;
 
   if (step ("clGetPlatformIDs", clGetPlatformIDs (G_N_ELEMENTS (platforms),
               platforms, &n), NULL))
@@ -148,8 +192,10 @@ main (int argc, char **argv)
   if (!step ("the device", device ? 0 : -1, NULL))
     return 1;
   device_queries (device);
+  ptx = cached_ptx (device);
   opencl_context (device);
-  cuda_steps (device);
+  cuda_steps (device, ptx);
+  g_free (ptx);
   g_print ("%s\n", all_ok ? "every step worked" : "a step failed");
   return all_ok ? 0 : 1;
 }

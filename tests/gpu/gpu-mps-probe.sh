@@ -8,11 +8,12 @@
 #   bash tests/gpu/gpu-mps-probe.sh
 # Without MPS, then with its control daemon started here (and stopped
 # however the script ends):
-#   - cl-mps-probe: which of the OpenCL and CUDA steps of the element's
-#     start work;
 #   - the element on the 1080p MPEG-2 clip through CUDA memory
 #     (strength=auto; without MPS it writes its programs into a cache
 #     folder of its own): its exit status and first error;
+#   - cl-mps-probe: which of the OpenCL and CUDA steps of the element's
+#     start work (its program found in that cache by key, and loaded in
+#     CUDA, included);
 #   - cl-ptx-in-cuda --programs on that folder: whether every program
 #     loads as a CUDA module there.
 # Logs in $OUT/mps (default /tmp/out).
@@ -30,12 +31,12 @@ bin=$rt/build/tests/gpu
 
 probe () { # LABEL (a file name)
   echo "== $1"
-  timeout 60 "$bin/cl-mps-probe"
   timeout 120 gst-launch-1.0 filesrc location="$rt/clips/broadcast-1080.m2v" \
     ! mpegvideoparse ! nvmpeg2videodec ! "video/x-raw(memory:CUDAMemory)" \
     ! clepsilon device=nvidia strength=auto ! fakesink > "$out/launch-$1.log" 2>&1
   echo "the element: exit status $?"
   grep -m 2 "^ERROR\|^WARNING" "$out/launch-$1.log"
+  timeout 60 "$bin/cl-mps-probe"
   timeout 120 "$bin/cl-ptx-in-cuda" --programs "$GST_CL_CACHE_DIR" > "$out/ptx-$1.log" 2>&1
   echo "cl-ptx-in-cuda --programs: exit status $? ($(ls "$GST_CL_CACHE_DIR" 2> /dev/null | grep -c '^program-') programs)"
 }
