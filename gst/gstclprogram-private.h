@@ -40,8 +40,8 @@ cl_program gst_cl_program_build (GstClContext * context,
 
 /* The device's binary that gst_cl_program_build() left in the on-disk
  * cache for the same @device (its platform, name and driver), @sources
- * and @options (of @size bytes; free with g_free()), or NULL where there
- * is none. Device queries only, no OpenCL context: NVIDIA's OpenCL makes
+ * and @options: @size bytes and a NUL byte after them (free with
+ * g_free()); or NULL where there is none (@size then untouched). Device queries only, no OpenCL context: NVIDIA's OpenCL makes
  * none under MPS, where its binary, PTX, still runs in CUDA
  * (gstclptx-private.h). */
 gchar *gst_cl_program_cached_binary (cl_device_id device,

@@ -185,12 +185,12 @@ gchar *
 gst_cl_program_cached_binary (cl_device_id device,
     const gchar * const *sources, const gchar * options, gsize * size)
 {
-  gchar *identity = gst_cl_device_describe (device), *opts, *binary = NULL;
-  gchar *key = program_key (device, identity, sources, options, &opts);
+  gchar *identity, *opts, *binary = NULL, *key;
 
   gst_cl_debug_init ();
-  if (!gst_cl_cache_read ("program", key, &binary, size))
-    binary = NULL;
+  identity = gst_cl_device_describe (device);
+  key = program_key (device, identity, sources, options, &opts);
+  gst_cl_cache_read ("program", key, &binary, size);
   GST_DEBUG ("cached binary for %s with options \"%s\": %s", identity, opts,
       binary ? "found" : "none");
   g_free (key);

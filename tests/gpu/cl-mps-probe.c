@@ -66,6 +66,20 @@ step (const gchar * name, gint rc, const gchar * what)
   return rc == 0;
 }
 
+/* @param of @device's platform into @value. */
+static cl_int
+platform_string (cl_device_id device, cl_platform_info param, gchar * value,
+    gsize size)
+{
+  cl_platform_id platform = NULL;
+  cl_int rc = clGetDeviceInfo (device, CL_DEVICE_PLATFORM, sizeof (platform),
+      &platform, NULL);
+
+  value[0] = '\0';
+  return rc != CL_SUCCESS ? rc :
+      clGetPlatformInfo (platform, param, size, value, NULL);
+}
+
 static void
 device_queries (cl_device_id device)
 {
@@ -88,6 +102,10 @@ device_queries (cl_device_id device)
     step (strings[i].name, clGetDeviceInfo (device, strings[i].param,
             sizeof (value), value, NULL), value);
   }
+  step ("CL_PLATFORM_NAME", platform_string (device, CL_PLATFORM_NAME,
+          value, sizeof (value)), value);
+  step ("CL_PLATFORM_VERSION", platform_string (device, CL_PLATFORM_VERSION,
+          value, sizeof (value)), value);
   step ("CL_DEVICE_SINGLE_FP_CONFIG", clGetDeviceInfo (device,
           CL_DEVICE_SINGLE_FP_CONFIG, sizeof (fp), &fp, NULL), NULL);
   step ("CL_DEVICE_UUID_KHR", clGetDeviceInfo (device, CL_DEVICE_UUID_KHR,
@@ -102,6 +120,10 @@ cached_ptx (cl_device_id device)
   gsize size = 0;
   gchar *binary = gst_cl_kernels_cached_binary (device, 1, FALSE, &size);
   gchar *what = g_strdup_printf ("%" G_GSIZE_FORMAT " bytes", size);
+
+  g_print ("%-28s %s\n", "program cache",
+      g_getenv ("GST_CL_CACHE_DIR") ? g_getenv ("GST_CL_CACHE_DIR") :
+      "(the user's)");
 
   step ("the 3x3 program by its key", binary ? 0 : -1, binary ? what : NULL);
   g_free (what);
@@ -138,7 +160,6 @@ load_ptx (CudaProbe * cu, const gchar * ptx)
 {
   GError *error = NULL;
   gchar *patched = ptx ? gst_cl_ptx_for_cuda (ptx, &error) : NULL;
-  CUmodule module = NULL;
 
   if (!ptx)
     return;
@@ -148,8 +169,9 @@ load_ptx (CudaProbe * cu, const gchar * ptx)
     g_clear_error (&error);
     return;
   }
-  step ("cuModuleLoadDataEx (3x3)", cu->module_load_data_ex (&module, patched,
-          0, NULL, NULL), NULL);
+  /* its JIT log on stderr where it fails */
+  step ("cuModuleLoadDataEx (3x3)", cuda_probe_load_module (cu, patched) ?
+      0 : -1, NULL);
   g_free (patched);
 }
 

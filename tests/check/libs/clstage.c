@@ -475,27 +475,66 @@ GST_START_TEST (test_convolution)
 
 GST_END_TEST;
 
-/* The arguments a launch outside OpenCL passes (gstclcudaexec.c) are those
- * set: each value's bytes, cl_mem told apart from a 64-bit scalar, local
- * memory by its size, and none recorded where clSetKernelArg refused it. */
+/* Removes folder @path and the files in it. */
+static void
+remove_folder (const gchar * path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const gchar *name;
+
+  fail_unless (dir != NULL);
+  while ((name = g_dir_read_name (dir))) {
+    gchar *file = g_build_filename (path, name, NULL);
+
+    fail_unless_equals_int (g_remove (file), 0);
+    g_free (file);
+  }
+  g_dir_close (dir);
+  fail_unless_equals_int (g_rmdir (path), 0);
+}
+
+/* Points the program cache at a new folder of the test's own; gives the
+ * old setting back in @saved (for own_cache_end()). */
+static gchar *
+own_cache_begin (gchar ** saved)
+{
+  gchar *folder = g_dir_make_tmp ("clstage-cache-XXXXXX", NULL);
+
+  fail_unless (folder != NULL);
+  *saved = g_strdup (g_getenv ("GST_CL_CACHE_DIR"));
+  g_setenv ("GST_CL_CACHE_DIR", folder, TRUE);
+  return folder;
+}
+
+static void
+own_cache_end (gchar * folder, gchar * saved)
+{
+  if (saved)
+    g_setenv ("GST_CL_CACHE_DIR", saved, TRUE);
+  else
+    g_unsetenv ("GST_CL_CACHE_DIR");
+  remove_folder (folder);
+  g_free (folder);
+  g_free (saved);
+}
+
 /* The binary a build left in the program cache is found again from the
  * device alone, with no context (gst_cl_program_cached_binary(): what
  * runs in CUDA where NVIDIA's OpenCL makes no context): the same bytes as
- * the built program's; none for other options, nor with the cache off. */
+ * the built program's; none for other options, nor with the cache off (in
+ * a cache folder of the test's own). */
 GST_START_TEST (test_program_cached_binary)
 {
   cl_device_id device = gst_cl_context_get_device (fixture_context);
   gchar *source = g_strdup_printf ("kernel void k (global uint * a)\n"
       "{ a[get_global_id (0)] = %u + X; }\n", g_random_int ());
   const gchar *sources[] = { source, NULL };
-  const gchar *cache_dir = g_getenv ("GST_CL_CACHE_DIR");
   GError *error = NULL;
   cl_program program;
-  gchar *cached, *saved;
+  gchar *cached, *saved, *folder = own_cache_begin (&saved);
   guchar *binary;
   gsize size = 0, cached_size = 0;
 
-  fail_unless (cache_dir && *cache_dir, "the tests' cache folder is unset");
   fail_if (gst_cl_program_cached_binary (device, sources, "-DX=1",
           &cached_size));
   program = gst_cl_program_build (fixture_context, sources, "-DX=1", NULL,
@@ -515,13 +554,11 @@ GST_START_TEST (test_program_cached_binary)
   g_free (cached);
   fail_if (gst_cl_program_cached_binary (device, sources, "-DX=2",
           &cached_size));
-  saved = g_strdup (cache_dir);
   g_setenv ("GST_CL_CACHE_DIR", "", TRUE);
   fail_if (gst_cl_program_cached_binary (device, sources, "-DX=1",
           &cached_size));
-  g_setenv ("GST_CL_CACHE_DIR", saved, TRUE);
 
-  g_free (saved);
+  own_cache_end (folder, saved);
   g_free (binary);
   clReleaseProgram (program);
   g_free (source);
@@ -529,38 +566,17 @@ GST_START_TEST (test_program_cached_binary)
 
 GST_END_TEST;
 
-/* Removes folder @path and the files in it. */
-static void
-remove_folder (const gchar * path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const gchar *name;
-
-  fail_unless (dir != NULL);
-  while ((name = g_dir_read_name (dir))) {
-    gchar *file = g_build_filename (path, name, NULL);
-
-    fail_unless_equals_int (g_remove (file), 0);
-    g_free (file);
-  }
-  g_dir_close (dir);
-  fail_unless_equals_int (g_rmdir (path), 0);
-}
-
 /* The filters' program as gst_cl_kernels_new() builds it is found in the
  * cache by gst_cl_kernels_cached_binary() (the same sources and options),
  * that of another radius not: in a cache folder of this test's own. */
 GST_START_TEST (test_kernels_cached_binary)
 {
   cl_device_id device = gst_cl_context_get_device (fixture_context);
-  gchar *saved = g_strdup (g_getenv ("GST_CL_CACHE_DIR"));
-  gchar *folder = g_dir_make_tmp ("clstage-cache-XXXXXX", NULL);
+  gchar *saved, *folder = own_cache_begin (&saved);
   GstClKernels *kernels;
   gchar *binary;
   gsize size = 0;
 
-  fail_unless (folder != NULL);
-  g_setenv ("GST_CL_CACHE_DIR", folder, TRUE);
   fail_if (gst_cl_kernels_cached_binary (device, 2, FALSE, &size));
   kernels = get_kernels (2, FALSE);
   binary = gst_cl_kernels_cached_binary (device, 2, FALSE, &size);
@@ -569,14 +585,14 @@ GST_START_TEST (test_kernels_cached_binary)
   fail_if (gst_cl_kernels_cached_binary (device, 2, TRUE, &size));
   gst_cl_kernels_free (kernels);
   g_free (binary);
-  g_setenv ("GST_CL_CACHE_DIR", saved, TRUE);
-  remove_folder (folder);
-  g_free (folder);
-  g_free (saved);
+  own_cache_end (folder, saved);
 }
 
 GST_END_TEST;
 
+/* The arguments a launch outside OpenCL passes (gstclcudaexec.c) are those
+ * set: each value's bytes, cl_mem told apart from a 64-bit scalar, local
+ * memory by its size, and none recorded where clSetKernelArg refused it. */
 GST_START_TEST (test_args_recorded)
 {
   static const gchar *source =
