@@ -61,19 +61,16 @@ full_options (cl_device_id device, const gchar * options)
       exact_div ? "-cl-fp32-correctly-rounded-divide-sqrt" : "", NULL);
 }
 
-/* The cache's key of a program of @sources built with @options for
- * @device, whose gst_cl_device_describe() is @identity; @opts: the
- * options as built (full_options()). Device queries only: no context. */
+/* The cache's key of a program of @source (its sources joined) built
+ * with @options for @device, whose gst_cl_device_describe() is @identity;
+ * @opts: the options as built (full_options()). Device queries only: no
+ * context. */
 static gchar *
 program_key (cl_device_id device, const gchar * identity,
-    const gchar * const *sources, const gchar * options, gchar ** opts)
+    const gchar * source, const gchar * options, gchar ** opts)
 {
-  gchar *source = g_strjoinv ("\n", (gchar **) sources), *key;
-
   *opts = full_options (device, options);
-  key = g_strjoin ("\n", identity, *opts, source, NULL);
-  g_free (source);
-  return key;
+  return g_strjoin ("\n", identity, *opts, source, NULL);
 }
 
 /* The program as the cache keeps it: built from the device's own binary. */
@@ -163,7 +160,7 @@ gst_cl_program_build (GstClContext * context, const gchar * const *sources,
 
   source = g_strjoinv ("\n", (gchar **) sources);
   key = program_key (gst_cl_context_get_device (context),
-      gst_cl_context_get_identity (context), sources, options, &opts);
+      gst_cl_context_get_identity (context), source, options, &opts);
   program = build_from_cache (context, key, opts);
   if (from_cache)
     *from_cache = program != NULL;
@@ -185,11 +182,13 @@ gchar *
 gst_cl_program_cached_binary (cl_device_id device,
     const gchar * const *sources, const gchar * options, gsize * size)
 {
-  gchar *identity, *opts, *binary = NULL, *key;
+  gchar *identity, *source, *opts, *binary = NULL, *key;
 
   gst_cl_debug_init ();
   identity = gst_cl_device_describe (device);
-  key = program_key (device, identity, sources, options, &opts);
+  source = g_strjoinv ("\n", (gchar **) sources);
+  key = program_key (device, identity, source, options, &opts);
+  g_free (source);
   gst_cl_cache_read ("program", key, &binary, size);
   GST_DEBUG ("cached binary for %s with options \"%s\": %s", identity, opts,
       binary ? "found" : "none");
