@@ -100,7 +100,7 @@ gboolean gst_cl_cuda_exec_hand_back (GstClCudaExec * self, GError ** error);
  * groups of @local (2-D; @global a multiple of @local), as
  * clEnqueueNDRangeKernel would. FALSE with @error set (naming @what) where
  * an argument was not recorded or a call fails. */
-gboolean gst_cl_cuda_exec_launch (GstClCudaExec * self, cl_kernel kernel,
+gboolean gst_cl_cuda_exec_launch (GstClCudaExec * self, GstClKernel * kernel,
     const GstClArgs * args, const size_t global[2], const size_t local[2],
     const gchar * what, GError ** error);
 

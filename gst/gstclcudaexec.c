@@ -116,15 +116,15 @@ typedef struct
 
 typedef struct
 {
-  cl_program program;
+  GstClProgram *program;
   CUmodule module;
 } Module;
 
 typedef struct
 {
-  cl_kernel kernel;
+  GstClKernel *kernel;
   CUfunction function;
-  cl_uint n_args;
+  guint n_args;
 } Function;
 
 /* A read back, in pinned memory of its frame's slot until that frame is
@@ -862,7 +862,7 @@ push_resolved (GstClCudaExec * self, cl_mem mem, CUdeviceptr * ptr,
 
 /* The module of @program, loaded at first use, in the pushed context. */
 static gboolean
-module_of (GstClCudaExec * self, cl_program program, CUmodule * module,
+module_of (GstClCudaExec * self, GstClProgram * program, CUmodule * module,
     GError ** error)
 {
   Module m = { program, NULL };
@@ -876,8 +876,7 @@ module_of (GstClCudaExec * self, cl_program program, CUmodule * module,
       return TRUE;
     }
   }
-  ptx = gst_cl_ptx_of_program (program,
-      gst_cl_context_get_device (self->context), error);
+  ptx = gst_cl_program_get_ptx (program, error);
   if (ptx)
     cuda_ptx = gst_cl_ptx_for_cuda (ptx, error);
   g_free (ptx);
@@ -894,33 +893,20 @@ module_of (GstClCudaExec * self, cl_program program, CUmodule * module,
 
 /* The function of @kernel, found at first use, in the pushed context. */
 static Function *
-function_of (GstClCudaExec * self, cl_kernel kernel, GError ** error)
+function_of (GstClCudaExec * self, GstClKernel * kernel, GError ** error)
 {
   Function f = { kernel, NULL, 0 };
-  cl_program program;
+  const gchar *name = gst_cl_kernel_get_name (kernel);
   CUmodule module = NULL;
-  gchar name[128];
   CUresult status;
-  cl_int err;
   guint i;
 
   for (i = 0; i < self->functions->len; i++) {
     if (g_array_index (self->functions, Function, i).kernel == kernel)
       return &g_array_index (self->functions, Function, i);
   }
-  err = clGetKernelInfo (kernel, CL_KERNEL_PROGRAM, sizeof (program),
-      &program, NULL);
-  if (err == CL_SUCCESS)
-    err = clGetKernelInfo (kernel, CL_KERNEL_FUNCTION_NAME, sizeof (name),
-        name, NULL);
-  if (err == CL_SUCCESS)
-    err = clGetKernelInfo (kernel, CL_KERNEL_NUM_ARGS, sizeof (f.n_args),
-        &f.n_args, NULL);
-  if (err != CL_SUCCESS) {
-    gst_cl_set_error (error, err, "clGetKernelInfo");
-    return NULL;
-  }
-  if (!module_of (self, program, &module, error))
+  if (!gst_cl_kernel_get_n_args (kernel, &f.n_args, error) ||
+      !module_of (self, gst_cl_kernel_get_program (kernel), &module, error))
     return NULL;
   status = self->cu.ModuleGetFunction (&f.function, module, name);
   if (status != CUDA_SUCCESS) {
@@ -972,7 +958,7 @@ launch_params (GstClCudaExec * self, const Function * f,
 }
 
 gboolean
-gst_cl_cuda_exec_launch (GstClCudaExec * self, cl_kernel kernel,
+gst_cl_cuda_exec_launch (GstClCudaExec * self, GstClKernel * kernel,
     const GstClArgs * args, const size_t global[2], const size_t local[2],
     const gchar * what, GError ** error)
 {

@@ -65,13 +65,13 @@ struct _GstClDct
   cl_int shift;                 /* the value's lowest bit in its word */
   gint sample_bytes;            /* 1, or 2 for 10-bit samples */
   gboolean strips;
-  cl_program program;
-  cl_kernel pad;                /* strips */
-  cl_kernel stage;              /* dct_strips or dct_tile */
+  GstClProgram *program;
+  GstClKernel *pad;             /* strips */
+  GstClKernel *stage;           /* dct_strips or dct_tile */
   gint tile, tile_wg;           /* dct_tile's DCT_TILE and DCT_WG */
-  cl_kernel histogram;
-  cl_kernel histogram_mb;       /* an interlaced frame's macroblocks' */
-  cl_kernel copy;               /* dct_copy: the stage at threshold 0 */
+  GstClKernel *histogram;
+  GstClKernel *histogram_mb;    /* an interlaced frame's macroblocks' */
+  GstClKernel *copy;            /* dct_copy: the stage at threshold 0 */
   cl_mem hist;                  /* GST_CL_DCT_HIST_SIZE uints a component, 2 */
   cl_mem mb_hist;               /* the same, of histogram_mb */
   cl_mem threshold;             /* a uint a component, 2: what the stage reads */
@@ -80,8 +80,8 @@ struct _GstClDct
   /* strength=auto decided on the device (kernels/dct-estimate.cl): its
    * program and kernel, and the planes' states (GST_VIDEO_MAX_PLANES
    * GstClDctAuto); NULL where the host decides */
-  cl_program decide_program;
-  cl_kernel decide;
+  GstClProgram *decide_program;
+  GstClKernel *decide;
   cl_mem states;
   /* reads of a state back (for the stats), in flight until their events,
    * oldest first, into pinned memory mapped for life (STATE_READS of
@@ -206,13 +206,9 @@ static gboolean
 decide_fits (GstClDct * self, GError ** error)
 {
   size_t most = 0;
-  cl_int status = clGetKernelWorkGroupInfo (self->decide,
-      gst_cl_context_get_device (self->context), CL_KERNEL_WORK_GROUP_SIZE,
-      sizeof (most), &most, NULL);
 
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status, "clGetKernelWorkGroupInfo "
-        "(dct_decide)");
+  if (!gst_cl_kernel_get_max_group (self->decide, &most, error))
+    return FALSE;
   if (most >= DCT_DECIDE_WG)
     return TRUE;
   g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NOT_IMPLEMENTED,
@@ -241,7 +237,7 @@ create_decide (GstClDct * self)
     self->decide = gst_cl_program_create_kernel (self->decide_program,
         "dct_decide", &error);
   if (self->decide && !decide_fits (self, &error))
-    g_clear_pointer (&self->decide, clReleaseKernel);
+    g_clear_pointer (&self->decide, gst_cl_kernel_free);
   if (self->decide)
     self->states = gst_cl_context_create_buffer (self->context,
         CL_MEM_READ_WRITE, GST_VIDEO_MAX_PLANES * sizeof (GstClDctAuto),
@@ -320,8 +316,8 @@ release_decide (GstClDct * self)
   self->reads_host = NULL;
   g_clear_pointer (&self->reads, clReleaseMemObject);
   g_clear_pointer (&self->states, clReleaseMemObject);
-  g_clear_pointer (&self->decide, clReleaseKernel);
-  g_clear_pointer (&self->decide_program, clReleaseProgram);
+  g_clear_pointer (&self->decide, gst_cl_kernel_free);
+  g_clear_pointer (&self->decide_program, gst_cl_program_free);
 }
 
 /* The local memory dct_tile takes for tiles of @tile samples a side. */
@@ -363,15 +359,14 @@ build_tiles (GstClDct * self, const gchar ** sources, guint depth,
     self->stage = gst_cl_program_create_kernel (self->program, "dct_tile",
         error);
   if (self->stage && large &&
-      (clGetKernelWorkGroupInfo (self->stage, device,
-              CL_KERNEL_WORK_GROUP_SIZE, sizeof (max_group), &max_group,
-              NULL) != CL_SUCCESS || max_group < (size_t) wg)) {
+      (!gst_cl_kernel_get_max_group (self->stage, &max_group, NULL) ||
+          max_group < (size_t) wg)) {
     GST_DEBUG ("dct_tile runs %zu work-items a group here: the small tiles",
         max_group);
-    g_clear_pointer (&self->stage, clReleaseKernel);
+    g_clear_pointer (&self->stage, gst_cl_kernel_free);
   }
   if (!self->stage) {
-    g_clear_pointer (&self->program, clReleaseProgram);
+    g_clear_pointer (&self->program, gst_cl_program_free);
     return FALSE;
   }
   self->tile = tile;
@@ -473,20 +468,14 @@ gst_cl_dct_free (GstClDct * self)
     clReleaseMemObject (self->threshold);
   if (self->hist)
     clReleaseMemObject (self->hist);
-  if (self->copy)
-    clReleaseKernel (self->copy);
-  if (self->histogram)
-    clReleaseKernel (self->histogram);
-  if (self->histogram_mb)
-    clReleaseKernel (self->histogram_mb);
+  gst_cl_kernel_free (self->copy);
+  gst_cl_kernel_free (self->histogram);
+  gst_cl_kernel_free (self->histogram_mb);
   if (self->mb_hist)
     clReleaseMemObject (self->mb_hist);
-  if (self->stage)
-    clReleaseKernel (self->stage);
-  if (self->pad)
-    clReleaseKernel (self->pad);
-  if (self->program)
-    clReleaseProgram (self->program);
+  gst_cl_kernel_free (self->stage);
+  gst_cl_kernel_free (self->pad);
+  gst_cl_program_free (self->program);
   gst_object_unref (self->context);
   g_free (self);
 }
@@ -495,7 +484,7 @@ gst_cl_dct_free (GstClDct * self)
  * (kernels/dct.cl, dct-tiles.cl, dct-strips.cl: one signature), in @args
  * (checked by the caller). */
 static void
-set_histogram_args (GstClDct * self, cl_kernel kernel,
+set_histogram_args (GstClDct * self, GstClKernel * kernel,
     const GstClDctPlane * plane, cl_mem hist, GstClArgs * args)
 {
   const cl_uint off = (cl_uint) plane->src->offset;

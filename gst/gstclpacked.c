@@ -35,8 +35,8 @@
 struct _GstClPacked
 {
   GstClContext *context;
-  cl_program program;
-  cl_kernel unpack, pack;
+  GstClProgram *program;
+  GstClKernel *unpack, *pack;
   size_t local[2];              /* work-group of both kernels */
   gint bytes;                   /* a sample's: 1, or 2 (16-bit words) */
 };
@@ -51,13 +51,10 @@ struct _GstClPacked
 static void
 choose_local (GstClPacked * self)
 {
-  cl_device_id device = gst_cl_context_get_device (self->context);
   size_t unpack = 1, pack = 1;
 
-  if (clGetKernelWorkGroupInfo (self->unpack, device,
-          CL_KERNEL_WORK_GROUP_SIZE, sizeof (unpack), &unpack, NULL) !=
-      CL_SUCCESS || clGetKernelWorkGroupInfo (self->pack, device,
-          CL_KERNEL_WORK_GROUP_SIZE, sizeof (pack), &pack, NULL) != CL_SUCCESS)
+  if (!gst_cl_kernel_get_max_group (self->unpack, &unpack, NULL) ||
+      !gst_cl_kernel_get_max_group (self->pack, &pack, NULL))
     unpack = pack = 1;
   self->local[0] = MAX (1, MIN (PACKED_GROUP, MIN (unpack, pack)));
   self->local[1] = 1;
@@ -95,9 +92,9 @@ gst_cl_packed_free (GstClPacked * self)
 {
   if (!self)
     return;
-  g_clear_pointer (&self->unpack, clReleaseKernel);
-  g_clear_pointer (&self->pack, clReleaseKernel);
-  g_clear_pointer (&self->program, clReleaseProgram);
+  g_clear_pointer (&self->unpack, gst_cl_kernel_free);
+  g_clear_pointer (&self->pack, gst_cl_kernel_free);
+  g_clear_pointer (&self->program, gst_cl_program_free);
   gst_object_unref (self->context);
   g_free (self);
 }
@@ -105,7 +102,7 @@ gst_cl_packed_free (GstClPacked * self)
 /* Sets @kernel's arguments from @first on: the plane @from, then @to, then
  * @region's size. */
 static void
-set_planes (cl_kernel kernel, cl_uint first, const GstClPlaneRef * from,
+set_planes (GstClKernel * kernel, cl_uint first, const GstClPlaneRef * from,
     const GstClPlaneRef * to, const GstClPackedRegion * region,
     GstClArgs * args)
 {

@@ -25,6 +25,14 @@
 
 G_BEGIN_DECLS
 
+/* A program of the library's kernels for one device: OpenCL's, with the
+ * device's binary behind it (gstclptx-private.h: what a CUDA launch loads). */
+typedef struct _GstClProgram GstClProgram;
+
+/* One kernel of a GstClProgram, by name: what gst_cl_kernel_arg() sets and
+ * gst_cl_enqueue_kernel() launches. */
+typedef struct _GstClKernel GstClKernel;
+
 /* Builds one program from @sources (NULL-terminated, joined in order: the
  * shared helpers first) for @context's device, with @options plus
  * "-cl-fp32-correctly-rounded-divide-sqrt" where the device supports it, so
@@ -32,24 +40,51 @@ G_BEGIN_DECLS
  * A program built before for the same device, driver, sources and options
  * is loaded from the on-disk cache (gstclcache-private.h) as the device's
  * binary, without compiling; @from_cache (may be NULL) says whether it was.
- * Returns the program (the caller releases it), or NULL with @error set; a
- * compiler failure carries the build log in the message. */
-cl_program gst_cl_program_build (GstClContext * context,
+ * Returns the program (free with gst_cl_program_free() after its kernels),
+ * or NULL with @error set; a compiler failure carries the build log in the
+ * message. */
+GstClProgram *gst_cl_program_build (GstClContext * context,
     const gchar * const *sources, const gchar * options,
     gboolean * from_cache, GError ** error);
+void gst_cl_program_free (GstClProgram * program);
+
+/* The device's binary of @program as text (PTX on NVIDIA's OpenCL), NUL
+ * terminated; NULL with @error set where it is not text with an .entry
+ * (another driver's binary). Free with g_free(). */
+gchar *gst_cl_program_get_ptx (GstClProgram * program, GError ** error);
+
+/* The OpenCL program (owned by @program). */
+cl_program gst_cl_program_get_handle (GstClProgram * program);
 
 /* The device's binary that gst_cl_program_build() left in the on-disk
  * cache for the same @device (its platform, name and driver), @sources
  * and @options: @size bytes and a NUL byte after them (free with
- * g_free()); or NULL where there is none (@size then untouched). Device queries only, no OpenCL context: NVIDIA's OpenCL makes
- * none under MPS, where its binary, PTX, still runs in CUDA
- * (gstclptx-private.h). */
+ * g_free()); or NULL where there is none (@size then untouched). Device
+ * queries only, no OpenCL context: NVIDIA's OpenCL makes none under MPS,
+ * where its binary, PTX, still runs in CUDA (gstclptx-private.h). */
 gchar *gst_cl_program_cached_binary (cl_device_id device,
     const gchar * const *sources, const gchar * options, gsize * size);
 
-/* Creates kernel @name of @program, or NULL with @error set. */
-cl_kernel gst_cl_program_create_kernel (cl_program program,
+/* Creates kernel @name of @program, or NULL with @error set. @program
+ * outlives it. Free with gst_cl_kernel_free(). */
+GstClKernel *gst_cl_program_create_kernel (GstClProgram * program,
     const gchar * name, GError ** error);
+void gst_cl_kernel_free (GstClKernel * kernel);
+
+/* The kernel's name, program and OpenCL kernel (owned by @kernel). */
+const gchar *gst_cl_kernel_get_name (GstClKernel * kernel);
+GstClProgram *gst_cl_kernel_get_program (GstClKernel * kernel);
+cl_kernel gst_cl_kernel_get_handle (GstClKernel * kernel);
+
+/* How many arguments @kernel takes; FALSE with @error set where that
+ * cannot be read. */
+gboolean gst_cl_kernel_get_n_args (GstClKernel * kernel, guint * n_args,
+    GError ** error);
+
+/* The largest work-group @kernel can run on the program's device; FALSE
+ * with @error set where that cannot be read. */
+gboolean gst_cl_kernel_get_max_group (GstClKernel * kernel, size_t * size,
+    GError ** error);
 
 /* The most arguments a kernel of the library takes, and the most bytes of
  * one (a cl_uint16). */
@@ -91,7 +126,7 @@ typedef struct
  * end; @mem says that @value is a cl_mem. The only call of
  * clSetKernelArg() in the plugin; GST_CL_ARG() passes a variable with its
  * size, its expression as the name, and whether it is a cl_mem. */
-void gst_cl_kernel_arg (cl_kernel kernel, cl_uint index, gsize size,
+void gst_cl_kernel_arg (GstClKernel * kernel, cl_uint index, gsize size,
     const void *value, gboolean mem, const gchar * name, GstClArgs * args);
 #define GST_CL_ARG(kernel, index, value, args) \
   gst_cl_kernel_arg ((kernel), (index), sizeof (value), &(value), \

@@ -26,10 +26,24 @@
 #include "gstclprogram-private.h"
 #include "gstclcache-private.h"
 #include "gstclerror-private.h"
+#include "gstclptx-private.h"
 
 #include <string.h>
 
 #define GST_CAT_DEFAULT gst_cl_program_debug
+
+struct _GstClProgram
+{
+  GstClContext *context;
+  cl_program handle;
+};
+
+struct _GstClKernel
+{
+  GstClProgram *program;
+  cl_kernel handle;
+  gchar *name;
+};
 
 
 static gchar *
@@ -149,11 +163,12 @@ build_from_source (GstClContext * context, const gchar * source,
   return NULL;
 }
 
-cl_program
+GstClProgram *
 gst_cl_program_build (GstClContext * context, const gchar * const *sources,
     const gchar * options, gboolean * from_cache, GError ** error)
 {
   gchar *source, *opts, *key;
+  GstClProgram *self = NULL;
   cl_program program;
 
   gst_cl_debug_init ();
@@ -171,11 +186,40 @@ gst_cl_program_build (GstClContext * context, const gchar * const *sources,
     if (program)
       store_in_cache (program, key);
   }
+  if (program) {
+    self = g_new0 (GstClProgram, 1);
+    self->context = gst_object_ref (context);
+    self->handle = program;
+  }
 
   g_free (key);
   g_free (opts);
   g_free (source);
-  return program;
+  return self;
+}
+
+void
+gst_cl_program_free (GstClProgram * self)
+{
+  if (!self)
+    return;
+  if (self->handle)
+    clReleaseProgram (self->handle);
+  gst_object_unref (self->context);
+  g_free (self);
+}
+
+gchar *
+gst_cl_program_get_ptx (GstClProgram * self, GError ** error)
+{
+  return gst_cl_ptx_of_program (self->handle,
+      gst_cl_context_get_device (self->context), error);
+}
+
+cl_program
+gst_cl_program_get_handle (GstClProgram * self)
+{
+  return self->handle;
 }
 
 gchar *
@@ -198,30 +242,87 @@ gst_cl_program_cached_binary (cl_device_id device,
   return binary;
 }
 
-cl_kernel
-gst_cl_program_create_kernel (cl_program program, const gchar * name,
+GstClKernel *
+gst_cl_program_create_kernel (GstClProgram * program, const gchar * name,
     GError ** error)
 {
+  GstClKernel *self;
   cl_kernel kernel;
   cl_int status;
 
-  kernel = clCreateKernel (program, name, &status);
+  kernel = clCreateKernel (program->handle, name, &status);
   if (status != CL_SUCCESS) {
     gst_cl_set_error (error, status, "clCreateKernel (%s)", name);
     return NULL;
   }
-  return kernel;
+  self = g_new0 (GstClKernel, 1);
+  self->program = program;
+  self->handle = kernel;
+  self->name = g_strdup (name);
+  return self;
 }
 
 void
-gst_cl_kernel_arg (cl_kernel kernel, cl_uint index, gsize size,
+gst_cl_kernel_free (GstClKernel * self)
+{
+  if (!self)
+    return;
+  if (self->handle)
+    clReleaseKernel (self->handle);
+  g_free (self->name);
+  g_free (self);
+}
+
+const gchar *
+gst_cl_kernel_get_name (GstClKernel * self)
+{
+  return self->name;
+}
+
+GstClProgram *
+gst_cl_kernel_get_program (GstClKernel * self)
+{
+  return self->program;
+}
+
+cl_kernel
+gst_cl_kernel_get_handle (GstClKernel * self)
+{
+  return self->handle;
+}
+
+gboolean
+gst_cl_kernel_get_n_args (GstClKernel * self, guint * n_args, GError ** error)
+{
+  cl_uint n = 0;
+  cl_int status = clGetKernelInfo (self->handle, CL_KERNEL_NUM_ARGS,
+      sizeof (n), &n, NULL);
+
+  *n_args = n;
+  return status == CL_SUCCESS || gst_cl_set_error (error, status,
+      "clGetKernelInfo (%s)", self->name);
+}
+
+gboolean
+gst_cl_kernel_get_max_group (GstClKernel * self, size_t *size, GError ** error)
+{
+  cl_int status = clGetKernelWorkGroupInfo (self->handle,
+      gst_cl_context_get_device (self->program->context),
+      CL_KERNEL_WORK_GROUP_SIZE, sizeof (*size), size, NULL);
+
+  return status == CL_SUCCESS || gst_cl_set_error (error, status,
+      "clGetKernelWorkGroupInfo (%s)", self->name);
+}
+
+void
+gst_cl_kernel_arg (GstClKernel * kernel, cl_uint index, gsize size,
     const void *value, gboolean mem, const gchar * name, GstClArgs * args)
 {
   GstClArgValue *v;
 
   if (args->status != CL_SUCCESS)
     return;
-  args->status = clSetKernelArg (kernel, index, size, value);
+  args->status = clSetKernelArg (kernel->handle, index, size, value);
   args->index = index;
   args->name = name;
   if (args->status != CL_SUCCESS)

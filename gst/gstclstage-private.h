@@ -84,7 +84,7 @@ typedef struct
  * global size is rounded up to whole work-groups of @how->local, which
  * OpenCL 1.2 needs; kernels skip the excess. Returns FALSE with @error set
  * ("clEnqueueNDRangeKernel (@what)") on failure. */
-gboolean gst_cl_enqueue_kernel (GstClContext * context, cl_kernel kernel,
+gboolean gst_cl_enqueue_kernel (GstClContext * context, GstClKernel * kernel,
     gsize width, gsize height, const GstClEnqueue * how, GError ** error);
 
 /* All kernels of one program, built for one epsilon window radius (the

@@ -33,11 +33,11 @@ struct _GstClKernels
   GstClContext *context;
   gint radius;
   gboolean deep;                /* 10-bit samples in 16-bit words */
-  cl_program program;
+  GstClProgram *program;
   /* [variant][xstep - 1], PLAIN..WIDE; NULL where the program has none */
-  cl_kernel epsilon[GST_CL_VARIANT_WIDE + 1][2];
-  cl_kernel convolve[GST_CL_VARIANT_WIDE + 1];
-  cl_kernel rows, columns;
+  GstClKernel *epsilon[GST_CL_VARIANT_WIDE + 1][2];
+  GstClKernel *convolve[GST_CL_VARIANT_WIDE + 1];
+  GstClKernel *rows, *columns;
   size_t max_item[2];
   size_t max_group;             /* over every kernel of the program */
   cl_ulong local_mem;
@@ -115,7 +115,7 @@ create_kernels (GstClKernels * self, GError ** error)
   static const gchar *conv_names[] = {
     NULL, "convolve", "convolve_tiled", "convolve_vector", "convolve_wide"
   };
-  cl_program p = self->program;
+  GstClProgram *p = self->program;
   guint v, x;
 
   for (v = GST_CL_VARIANT_PLAIN; v <= GST_CL_VARIANT_WIDE; v++) {
@@ -143,7 +143,7 @@ static gboolean
 query_limits (GstClKernels * self, GError ** error)
 {
   cl_device_id device = gst_cl_context_get_device (self->context);
-  cl_kernel all[] = { self->epsilon[1][0], self->epsilon[1][1],
+  GstClKernel *all[] = { self->epsilon[1][0], self->epsilon[1][1],
     self->epsilon[2][0], self->epsilon[2][1], self->epsilon[3][0],
     self->epsilon[3][1], self->epsilon[4][0], self->epsilon[4][1],
     self->convolve[1], self->convolve[2], self->convolve[4],
@@ -166,10 +166,8 @@ query_limits (GstClKernels * self, GError ** error)
   for (i = 0; i < G_N_ELEMENTS (all); i++) {
     if (!all[i])
       continue;
-    status = clGetKernelWorkGroupInfo (all[i], device,
-        CL_KERNEL_WORK_GROUP_SIZE, sizeof (wg), &wg, NULL);
-    if (status != CL_SUCCESS)
-      return gst_cl_set_error (error, status, "clGetKernelWorkGroupInfo");
+    if (!gst_cl_kernel_get_max_group (all[i], &wg, error))
+      return FALSE;
     self->max_group = MIN (self->max_group, MAX (wg, 1));
   }
   return TRUE;
@@ -253,19 +251,13 @@ gst_cl_kernels_free (GstClKernels * self)
   if (!self)
     return;
   for (v = GST_CL_VARIANT_PLAIN; v <= GST_CL_VARIANT_WIDE; v++) {
-    if (self->epsilon[v][0])
-      clReleaseKernel (self->epsilon[v][0]);
-    if (self->epsilon[v][1])
-      clReleaseKernel (self->epsilon[v][1]);
-    if (self->convolve[v])
-      clReleaseKernel (self->convolve[v]);
+    gst_cl_kernel_free (self->epsilon[v][0]);
+    gst_cl_kernel_free (self->epsilon[v][1]);
+    gst_cl_kernel_free (self->convolve[v]);
   }
-  if (self->rows)
-    clReleaseKernel (self->rows);
-  if (self->columns)
-    clReleaseKernel (self->columns);
-  if (self->program)
-    clReleaseProgram (self->program);
+  gst_cl_kernel_free (self->rows);
+  gst_cl_kernel_free (self->columns);
+  gst_cl_program_free (self->program);
   gst_object_unref (self->context);
   g_free (self);
 }
@@ -351,7 +343,7 @@ gst_cl_kernels_local_sizes (GstClKernels * self, gboolean convolve,
 /* The arguments every plane kernel starts with: source plane, destination
  * plane, size. */
 static void
-set_plane_args (cl_kernel kernel, const GstClStagePlane * plane,
+set_plane_args (GstClKernel * kernel, const GstClStagePlane * plane,
     GstClArgs * args)
 {
   cl_uint src_offset = plane->src->offset, dst_offset = plane->dst->offset;
@@ -367,8 +359,8 @@ set_plane_args (cl_kernel kernel, const GstClStagePlane * plane,
 }
 
 gboolean
-gst_cl_enqueue_kernel (GstClContext * context, cl_kernel kernel, gsize width,
-    gsize height, const GstClEnqueue * how, GError ** error)
+gst_cl_enqueue_kernel (GstClContext * context, GstClKernel * kernel,
+    gsize width, gsize height, const GstClEnqueue * how, GError ** error)
 {
   static const size_t one[2] = { 1, 1 };
   const size_t *local = how->local ? how->local : one;
@@ -382,8 +374,8 @@ gst_cl_enqueue_kernel (GstClContext * context, cl_kernel kernel, gsize width,
     return gst_cl_cuda_exec_launch (how->after.cuda, kernel, how->args,
         global, local, how->what, error);
   status = clEnqueueNDRangeKernel (gst_cl_context_get_queue (context),
-      kernel, 2, NULL, global, how->local, how->after.n_wait,
-      how->after.n_wait ? how->after.wait : NULL,
+      gst_cl_kernel_get_handle (kernel), 2, NULL, global, how->local,
+      how->after.n_wait, how->after.n_wait ? how->after.wait : NULL,
       how->after.events ? &event : NULL);
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clEnqueueNDRangeKernel (%s)",
@@ -395,7 +387,7 @@ gst_cl_enqueue_kernel (GstClContext * context, cl_kernel kernel, gsize width,
 
 /* gst_cl_enqueue_kernel() on the program's context. */
 static gboolean
-enqueue (GstClKernels * self, cl_kernel kernel, gsize width, gsize height,
+enqueue (GstClKernels * self, GstClKernel * kernel, gsize width, gsize height,
     const GstClEnqueue * how, GError ** error)
 {
   return gst_cl_enqueue_kernel (self->context, kernel, width, height, how,
@@ -406,7 +398,7 @@ enqueue (GstClKernels * self, cl_kernel kernel, gsize width, gsize height,
  * vector variants make several samples per work-item, the wide ones a
  * strip. */
 static gboolean
-enqueue_variant (GstClKernels * self, cl_kernel kernel,
+enqueue_variant (GstClKernels * self, GstClKernel * kernel,
     const GstClLaunch * launch, gsize items, gsize height,
     const GstClEnqueue * how, const GstClArgs * args, GError ** error)
 {
@@ -429,7 +421,7 @@ run_epsilon (GstClKernels * self, const GstClLaunch * launch,
     GError ** error)
 {
   GstClVariant v = launch->variant;
-  cl_kernel kernel;
+  GstClKernel *kernel;
   gsize items = (gsize) plane->width * plane->xstep;
   GstClArgs args = GST_CL_ARGS_INIT;
 
@@ -508,7 +500,7 @@ run_convolve (GstClKernels * self, const GstClLaunch * launch,
 {
   GstClVariant v = launch->variant;
   gsize items = plane->width;
-  cl_kernel kernel;
+  GstClKernel *kernel;
   GstClArgs args = GST_CL_ARGS_INIT;
 
   g_return_val_if_fail (v >= GST_CL_VARIANT_PLAIN &&

@@ -315,10 +315,10 @@ GST_START_TEST (test_launch_refused)
   static const size_t global[2] = { 64, 1 }, local[2] = { 64, 1 };
   GstClCudaExec *exec = new_exec ();
   GError *error = NULL;
-  cl_program program = gst_cl_program_build (fixture_context, sources, "",
+  GstClProgram *program = gst_cl_program_build (fixture_context, sources, "",
       NULL, &error);
   GstClArgs args = GST_CL_ARGS_INIT;
-  cl_kernel kernel;
+  GstClKernel *kernel;
   cl_mem mem;
 
   fail_unless (program != NULL, "%s", error ? error->message : "");
@@ -337,8 +337,8 @@ GST_START_TEST (test_launch_refused)
       error ? error->message : "(no error)");
   g_clear_error (&error);
 
-  clReleaseKernel (kernel);
-  clReleaseProgram (program);
+  gst_cl_kernel_free (kernel);
+  gst_cl_program_free (program);
   gst_cl_cuda_exec_free (exec);
 }
 

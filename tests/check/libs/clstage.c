@@ -530,7 +530,7 @@ GST_START_TEST (test_program_cached_binary)
       "{ a[get_global_id (0)] = %u + X; }\n", g_random_int ());
   const gchar *sources[] = { source, NULL };
   GError *error = NULL;
-  cl_program program;
+  GstClProgram *program;
   gchar *cached, *saved, *folder = own_cache_begin (&saved);
   guchar *binary;
   gsize size = 0, cached_size = 0;
@@ -540,10 +540,12 @@ GST_START_TEST (test_program_cached_binary)
   program = gst_cl_program_build (fixture_context, sources, "-DX=1", NULL,
       &error);
   fail_unless (program != NULL, "%s", error ? error->message : "");
-  fail_unless_equals_int (clGetProgramInfo (program,
-          CL_PROGRAM_BINARY_SIZES, sizeof (size), &size, NULL), CL_SUCCESS);
+  fail_unless_equals_int (clGetProgramInfo (gst_cl_program_get_handle
+          (program), CL_PROGRAM_BINARY_SIZES, sizeof (size), &size, NULL),
+      CL_SUCCESS);
   binary = g_malloc (size);
-  fail_unless_equals_int (clGetProgramInfo (program, CL_PROGRAM_BINARIES,
+  fail_unless_equals_int (clGetProgramInfo (gst_cl_program_get_handle
+          (program), CL_PROGRAM_BINARIES,
           sizeof (binary), &binary, NULL), CL_SUCCESS);
 
   cached = gst_cl_program_cached_binary (device, sources, "-DX=1",
@@ -560,7 +562,7 @@ GST_START_TEST (test_program_cached_binary)
 
   own_cache_end (folder, saved);
   g_free (binary);
-  clReleaseProgram (program);
+  gst_cl_program_free (program);
   g_free (source);
 }
 
@@ -601,9 +603,9 @@ GST_START_TEST (test_args_recorded)
       "{ if (get_global_id (0) > 1000000) a[0] = (uchar) (b + c[0] + d.s0 + e); }\n";
   const gchar *sources[] = { source, NULL };
   GError *error = NULL;
-  cl_program program = gst_cl_program_build (fixture_context, sources, "",
+  GstClProgram *program = gst_cl_program_build (fixture_context, sources, "",
       NULL, &error);
-  cl_kernel kernel;
+  GstClKernel *kernel;
   cl_mem mem;
   cl_ulong scalar = G_GUINT64_CONSTANT (0x0123456789abcdef);
   cl_uint16 packed;
@@ -652,8 +654,8 @@ GST_START_TEST (test_args_recorded)
   fail_unless_equals_int (refused.set, 0);
 
   clReleaseMemObject (mem);
-  clReleaseKernel (kernel);
-  clReleaseProgram (program);
+  gst_cl_kernel_free (kernel);
+  gst_cl_program_free (program);
 }
 
 GST_END_TEST;
