@@ -45,6 +45,20 @@ G_DECLARE_FINAL_TYPE (GstClContext, gst_cl_context, GST, CL_CONTEXT, GstObject);
  * why in words a user can act on. */
 GstClContext *gst_cl_context_new (const gchar * device_spec, GError ** error);
 
+/* A context of @device_spec's device (as for gst_cl_context_new()) with no
+ * OpenCL context, for NVIDIA's OpenCL where it makes none (under NVIDIA
+ * MPS, clCreateContext fails) and the device's work runs in CUDA
+ * (gstclcudaexec-private.h): device queries work, programs come from the
+ * program cache by key (gstclprogram-private.h), and its buffers are host
+ * memory that the CUDA path copies to the GPU at first use
+ * (gst_cl_context_create_buffer()). It has no queues: no OpenCL command
+ * may be given for it. Returns a new reference, or NULL with @error set. */
+GstClContext *gst_cl_context_new_without_opencl (const gchar * device_spec,
+    GError ** error);
+
+/* FALSE for a context of gst_cl_context_new_without_opencl(). */
+gboolean gst_cl_context_has_opencl (GstClContext * self);
+
 /* Wraps an application's @context and its @device (retained; a queue of
  * the element's own is made on it). Returns a new reference, or NULL with
  * @error set. */
@@ -160,9 +174,30 @@ const gchar *gst_cl_context_get_device_name (GstClContext * self);
 const gchar *gst_cl_context_get_identity (GstClContext * self);
 
 /* Creates a device buffer of @size bytes (> 0) with @flags, or returns NULL
- * with @error set naming @what. The caller releases it. */
+ * with @error set naming @what. The caller releases it with
+ * gst_cl_context_release_buffer(). In a context without OpenCL, a handle
+ * of host memory of @size zero bytes that only the functions below and
+ * the CUDA path (which keys its copy on the GPU by it) take. */
 cl_mem gst_cl_context_create_buffer (GstClContext * self, cl_mem_flags flags,
     gsize size, const gchar * what, GError ** error);
+void gst_cl_context_release_buffer (GstClContext * self, cl_mem mem);
+
+/* A buffer of gst_cl_context_create_buffer(): its size; @size bytes from
+ * @offset read into @dst, or written from @src, once the queue's commands
+ * before are done (blocking); its first @size bytes filled with
+ * @pattern (@size a multiple of @pattern_size), in order on the queue.
+ * FALSE with @error set naming @what where that fails. */
+gboolean gst_cl_context_get_buffer_size (GstClContext * self, cl_mem mem,
+    gsize * size, GError ** error);
+gboolean gst_cl_context_read_buffer (GstClContext * self, cl_mem mem,
+    gsize offset, gsize size, gpointer dst, const gchar * what,
+    GError ** error);
+gboolean gst_cl_context_write_buffer (GstClContext * self, cl_mem mem,
+    gsize offset, gsize size, gconstpointer src, const gchar * what,
+    GError ** error);
+gboolean gst_cl_context_fill_buffer (GstClContext * self, cl_mem mem,
+    gconstpointer pattern, gsize pattern_size, gsize size,
+    const gchar * what, GError ** error);
 
 /* Waits for every command of @queue, then releases it (the caller's
  * reference). */

@@ -55,6 +55,18 @@ struct _GstClContext
   GstClSwitches switches;       /* read once, when the context is made */
 };
 
+/* A buffer of a context without OpenCL: its size and a host copy of what
+ * was written or filled into it, which the CUDA path copies into the
+ * buffer's twin at its first use (gstclcudaexec.c). The context's buffer
+ * functions alone look inside. */
+typedef struct
+{
+  gsize size;
+  guint8 *contents;
+} HostBuffer;
+
+#define HOST_BUFFER(mem) ((HostBuffer *) (mem))
+
 G_DEFINE_TYPE_WITH_CODE (GstClContext, gst_cl_context, GST_TYPE_OBJECT,
     gst_cl_debug_init ());
 
@@ -239,7 +251,8 @@ gst_cl_context_new_sibling (GstClContext * shared, GError ** error)
 
   self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
   gst_object_ref_sink (self);
-  clRetainContext (shared->context);
+  if (shared->context)
+    clRetainContext (shared->context);
   self->context = shared->context;
   self->device = shared->device;
   self->device_name = g_strdup (shared->device_name);
@@ -249,7 +262,7 @@ gst_cl_context_new_sibling (GstClContext * shared, GError ** error)
   self->dct_strips = shared->dct_strips;
   self->host_ptr_align = shared->host_ptr_align;
   self->switches = shared->switches;
-  if (!gst_cl_context_create_queues (self, error)) {
+  if (self->context && !gst_cl_context_create_queues (self, error)) {
     gst_object_unref (self);
     return NULL;
   }
@@ -261,7 +274,9 @@ gboolean
 gst_cl_context_is_sibling (GstClContext * a, GstClContext * b)
 {
   g_return_val_if_fail (GST_IS_CL_CONTEXT (a) && GST_IS_CL_CONTEXT (b), FALSE);
-  return a->context == b->context;
+  /* without OpenCL, the buffers are the host's: any such context of the
+   * device takes them */
+  return a->context == b->context && (a->context || a->device == b->device);
 }
 
 gboolean
@@ -339,6 +354,41 @@ gst_cl_context_new (const gchar * device_spec, GError ** error)
   self = gst_cl_context_new_locked (device_spec, error);
   G_UNLOCK (opencl_setup);
   return self;
+}
+
+GstClContext *
+gst_cl_context_new_without_opencl (const gchar * device_spec, GError ** error)
+{
+  GstClContext *self;
+  cl_device_id device;
+  gchar *name;
+
+  g_type_ensure (GST_TYPE_CL_CONTEXT);
+  G_LOCK (opencl_setup);
+  device = gst_cl_device_find (device_spec, &name, error);
+  G_UNLOCK (opencl_setup);
+  if (!device)
+    return NULL;
+  self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
+  gst_object_ref_sink (self);
+  self->device = device;
+  self->device_name = name;
+  read_switches (&self->switches);
+  if (!gst_cl_context_query_memory (self, error)) {
+    gst_object_unref (self);
+    return NULL;
+  }
+  /* the CUDA path alone: it works on device memory */
+  self->host_unified = self->fine_svm = FALSE;
+  GST_INFO_OBJECT (self, "on %s with no OpenCL context", self->device_name);
+  return self;
+}
+
+gboolean
+gst_cl_context_has_opencl (GstClContext * self)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), FALSE);
+  return self->context != NULL;
 }
 
 void
@@ -513,6 +563,13 @@ gst_cl_context_create_buffer (GstClContext * self, cl_mem_flags flags,
   g_return_val_if_fail (GST_IS_CL_CONTEXT (self), NULL);
   g_return_val_if_fail (size > 0, NULL);
 
+  if (!self->context) {
+    HostBuffer *buffer = g_new0 (HostBuffer, 1);
+
+    buffer->size = size;
+    buffer->contents = g_malloc0 (size);
+    return (cl_mem) buffer;
+  }
   mem = clCreateBuffer (self->context, flags, size, NULL, &status);
   if (status != CL_SUCCESS) {
     gst_cl_set_error (error, status,
@@ -520,6 +577,111 @@ gst_cl_context_create_buffer (GstClContext * self, cl_mem_flags flags,
     return NULL;
   }
   return mem;
+}
+
+void
+gst_cl_context_release_buffer (GstClContext * self, cl_mem mem)
+{
+  g_return_if_fail (GST_IS_CL_CONTEXT (self));
+  if (!mem)
+    return;
+  if (self->context) {
+    clReleaseMemObject (mem);
+    return;
+  }
+  g_free (HOST_BUFFER (mem)->contents);
+  g_free (HOST_BUFFER (mem));
+}
+
+gboolean
+gst_cl_context_get_buffer_size (GstClContext * self, cl_mem mem, gsize * size,
+    GError ** error)
+{
+  cl_int status;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), FALSE);
+  if (!self->context) {
+    *size = HOST_BUFFER (mem)->size;
+    return TRUE;
+  }
+  status = clGetMemObjectInfo (mem, CL_MEM_SIZE, sizeof (*size), size, NULL);
+  return status == CL_SUCCESS || gst_cl_set_error (error, status,
+      "clGetMemObjectInfo (size)");
+}
+
+/* Whether @offset + @size lies in @mem (a HostBuffer). */
+static gboolean
+host_buffer_holds (cl_mem mem, gsize offset, gsize size, const gchar * what,
+    GError ** error)
+{
+  if (offset <= HOST_BUFFER (mem)->size &&
+      size <= HOST_BUFFER (mem)->size - offset)
+    return TRUE;
+  g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+      "%s: bytes %" G_GSIZE_FORMAT " to %" G_GSIZE_FORMAT " of a buffer of %"
+      G_GSIZE_FORMAT, what, offset, offset + size, HOST_BUFFER (mem)->size);
+  return FALSE;
+}
+
+gboolean
+gst_cl_context_read_buffer (GstClContext * self, cl_mem mem, gsize offset,
+    gsize size, gpointer dst, const gchar * what, GError ** error)
+{
+  cl_int status;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), FALSE);
+  if (!self->context) {
+    if (!host_buffer_holds (mem, offset, size, what, error))
+      return FALSE;
+    memcpy (dst, HOST_BUFFER (mem)->contents + offset, size);
+    return TRUE;
+  }
+  status = clEnqueueReadBuffer (self->queue, mem, CL_TRUE, offset, size, dst,
+      0, NULL, NULL);
+  return status == CL_SUCCESS || gst_cl_set_error (error, status,
+      "clEnqueueReadBuffer (%s)", what);
+}
+
+gboolean
+gst_cl_context_write_buffer (GstClContext * self, cl_mem mem, gsize offset,
+    gsize size, gconstpointer src, const gchar * what, GError ** error)
+{
+  cl_int status;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), FALSE);
+  if (!self->context) {
+    if (!host_buffer_holds (mem, offset, size, what, error))
+      return FALSE;
+    memcpy (HOST_BUFFER (mem)->contents + offset, src, size);
+    return TRUE;
+  }
+  status = clEnqueueWriteBuffer (self->queue, mem, CL_TRUE, offset, size, src,
+      0, NULL, NULL);
+  return status == CL_SUCCESS || gst_cl_set_error (error, status,
+      "clEnqueueWriteBuffer (%s)", what);
+}
+
+gboolean
+gst_cl_context_fill_buffer (GstClContext * self, cl_mem mem,
+    gconstpointer pattern, gsize pattern_size, gsize size, const gchar * what,
+    GError ** error)
+{
+  cl_int status;
+  gsize at;
+
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), FALSE);
+  g_return_val_if_fail (pattern_size > 0 && size % pattern_size == 0, FALSE);
+  if (!self->context) {
+    if (!host_buffer_holds (mem, 0, size, what, error))
+      return FALSE;
+    for (at = 0; at < size; at += pattern_size)
+      memcpy (HOST_BUFFER (mem)->contents + at, pattern, pattern_size);
+    return TRUE;
+  }
+  status = clEnqueueFillBuffer (self->queue, mem, pattern, pattern_size, 0,
+      size, 0, NULL, NULL);
+  return status == CL_SUCCESS || gst_cl_set_error (error, status,
+      "clEnqueueFillBuffer (%s)", what);
 }
 
 const GstClSwitches *

@@ -675,9 +675,8 @@ write_back (GstClCudaExec * self, const Twin * twin)
   gpointer contents = g_malloc (twin->size);
   gboolean ok = self->cu.MemcpyDtoH (contents, twin->ptr,
       twin->size) == CUDA_SUCCESS &&
-      clEnqueueWriteBuffer (gst_cl_context_get_queue (self->context),
-      twin->mem, CL_TRUE, 0, twin->size, contents, 0, NULL,
-      NULL) == CL_SUCCESS;
+      gst_cl_context_write_buffer (self->context, twin->mem, 0, twin->size,
+      contents, "twin", NULL);
 
   g_free (contents);
   return ok;
@@ -744,8 +743,8 @@ gst_cl_cuda_exec_free (GstClCudaExec * self)
   g_array_free (self->modules, TRUE);
   g_array_free (self->functions, TRUE);
   g_array_free (self->reads, TRUE);
-  g_clear_pointer (&self->stand_in[0], clReleaseMemObject);
-  g_clear_pointer (&self->stand_in[1], clReleaseMemObject);
+  gst_cl_context_release_buffer (self->context, self->stand_in[0]);
+  gst_cl_context_release_buffer (self->context, self->stand_in[1]);
   gst_object_unref (self->context);
   g_free (self);
 }
@@ -778,19 +777,15 @@ make_twin (GstClCudaExec * self, cl_mem mem, Twin * twin, GError ** error)
 {
   gpointer contents;
   CUresult status;
-  cl_int err;
 
   twin->mem = mem;
-  err = clGetMemObjectInfo (mem, CL_MEM_SIZE, sizeof (twin->size),
-      &twin->size, NULL);
-  if (err != CL_SUCCESS)
-    return gst_cl_set_error (error, err, "clGetMemObjectInfo (twin)");
+  if (!gst_cl_context_get_buffer_size (self->context, mem, &twin->size, error))
+    return FALSE;
   contents = g_malloc (twin->size);
-  err = clEnqueueReadBuffer (gst_cl_context_get_queue (self->context), mem,
-      CL_TRUE, 0, twin->size, contents, 0, NULL, NULL);
-  if (err != CL_SUCCESS) {
+  if (!gst_cl_context_read_buffer (self->context, mem, 0, twin->size,
+          contents, "twin", error)) {
     g_free (contents);
-    return gst_cl_set_error (error, err, "clEnqueueReadBuffer (twin)");
+    return FALSE;
   }
   status = self->cu.MemAlloc (&twin->ptr, twin->size);
   if (status == CUDA_SUCCESS) {
@@ -828,8 +823,8 @@ resolve (GstClCudaExec * self, cl_mem mem, CUdeviceptr * ptr, GError ** error)
       continue;
     /* a buffer freed and made anew (a larger scratch) may come back at the
      * same address: its twin is taken anew where its size differs */
-    if (clGetMemObjectInfo (mem, CL_MEM_SIZE, sizeof (size), &size,
-            NULL) == CL_SUCCESS && size == t->size) {
+    if (gst_cl_context_get_buffer_size (self->context, mem, &size, NULL) &&
+        size == t->size) {
       *ptr = t->ptr;
       return TRUE;
     }

@@ -184,13 +184,24 @@ decides_on_device (GstClContext * context)
   return doubles != 0;
 }
 
-/* Maps self->reads for life (gstclmemory.c's map_for_life(): the reads'
- * pinned destination). */
+/* Where the states' reads land: self->reads mapped for life (gstclmemory.c's
+ * map_for_life(): the reads' pinned destination), or host memory where
+ * the context has no OpenCL (reads in CUDA copy from pinned memory of
+ * their own, gstclcudaexec.c). */
 static gboolean
 map_reads (GstClDct * self, GError ** error)
 {
   cl_int status;
 
+  if (!gst_cl_context_has_opencl (self->context)) {
+    self->reads_host = g_new0 (GstClDctAuto, STATE_READS);
+    return TRUE;
+  }
+  self->reads = gst_cl_context_create_buffer (self->context,
+      CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
+      STATE_READS * sizeof (GstClDctAuto), "strength=auto state reads", error);
+  if (!self->reads)
+    return FALSE;
   self->reads_host = clEnqueueMapBuffer (gst_cl_context_get_host_queue
       (self->context), self->reads, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
       STATE_READS * sizeof (GstClDctAuto), 0, NULL, NULL, &status);
@@ -242,12 +253,7 @@ create_decide (GstClDct * self)
     self->states = gst_cl_context_create_buffer (self->context,
         CL_MEM_READ_WRITE, GST_VIDEO_MAX_PLANES * sizeof (GstClDctAuto),
         "strength=auto states", &error);
-  if (self->states)
-    self->reads = gst_cl_context_create_buffer (self->context,
-        CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-        STATE_READS * sizeof (GstClDctAuto), "strength=auto state reads",
-        &error);
-  if (self->reads && map_reads (self, &error) &&
+  if (self->states && map_reads (self, &error) &&
       gst_cl_dct_auto_reset_states (self, &error))
     return;
   GST_WARNING ("strength=auto decided on the host: %s", error->message);
@@ -309,13 +315,17 @@ release_decide (GstClDct * self)
     read_status (self, self->first_read, TRUE);
     drop_oldest_read (self);
   }
-  if (self->reads_host &&
+  if (!self->reads)
+    g_free (self->reads_host);
+  else if (self->reads_host &&
       clEnqueueUnmapMemObject (host, self->reads, self->reads_host, 0, NULL,
           NULL) == CL_SUCCESS)
     clFinish (host);
   self->reads_host = NULL;
-  g_clear_pointer (&self->reads, clReleaseMemObject);
-  g_clear_pointer (&self->states, clReleaseMemObject);
+  gst_cl_context_release_buffer (self->context, self->reads);
+  self->reads = NULL;
+  gst_cl_context_release_buffer (self->context, self->states);
+  self->states = NULL;
   g_clear_pointer (&self->decide, gst_cl_kernel_free);
   g_clear_pointer (&self->decide_program, gst_cl_program_free);
 }
@@ -462,17 +472,13 @@ gst_cl_dct_free (GstClDct * self)
   if (!self)
     return;
   release_decide (self);
-  if (self->buf)
-    clReleaseMemObject (self->buf);
-  if (self->threshold)
-    clReleaseMemObject (self->threshold);
-  if (self->hist)
-    clReleaseMemObject (self->hist);
+  gst_cl_context_release_buffer (self->context, self->buf);
+  gst_cl_context_release_buffer (self->context, self->threshold);
+  gst_cl_context_release_buffer (self->context, self->hist);
   gst_cl_kernel_free (self->copy);
   gst_cl_kernel_free (self->histogram);
   gst_cl_kernel_free (self->histogram_mb);
-  if (self->mb_hist)
-    clReleaseMemObject (self->mb_hist);
+  gst_cl_context_release_buffer (self->context, self->mb_hist);
   gst_cl_kernel_free (self->stage);
   gst_cl_kernel_free (self->pad);
   gst_cl_program_free (self->program);
@@ -656,8 +662,7 @@ ensure_buf (GstClDct * self, gsize size, GError ** error)
 {
   if (self->buf_size >= size)
     return TRUE;
-  if (self->buf)
-    clReleaseMemObject (self->buf);
+  gst_cl_context_release_buffer (self->context, self->buf);
   self->buf_size = 0;
   self->buf = gst_cl_context_create_buffer (self->context, CL_MEM_READ_WRITE,
       size, "DCT padded plane", error);
@@ -1047,7 +1052,6 @@ gboolean
 gst_cl_dct_auto_reset_states (GstClDct * self, GError ** error)
 {
   const cl_uint zero = 0;
-  cl_int err;
 
   if (!self->states)
     return TRUE;
@@ -1056,11 +1060,9 @@ gst_cl_dct_auto_reset_states (GstClDct * self, GError ** error)
   while (self->n_reads > 0)
     drop_oldest_read (self);
   memset (&self->last_read, 0, sizeof (self->last_read));
-  err = clEnqueueFillBuffer (gst_cl_context_get_queue (self->context),
-      self->states, &zero, sizeof (zero), 0,
-      GST_VIDEO_MAX_PLANES * sizeof (GstClDctAuto), 0, NULL, NULL);
-  return err == CL_SUCCESS ||
-      gst_cl_set_error (error, err, "clEnqueueFillBuffer (auto states)");
+  return gst_cl_context_fill_buffer (self->context, self->states, &zero,
+      sizeof (zero), GST_VIDEO_MAX_PLANES * sizeof (GstClDctAuto),
+      "auto states", error);
 }
 
 /* Takes the reads back that have completed, oldest first, after waiting

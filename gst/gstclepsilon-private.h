@@ -78,6 +78,8 @@ struct _GstClEpsilon
   gboolean share_untouched;     /* decided with the allocation */
   gboolean cuda_checked;        /* start decided cuda_usable for the device */
   gboolean cuda_usable;         /* memory:CUDAMemory offered (start) */
+  gboolean without_opencl;      /* start's context has none (NVIDIA MPS):
+                                 * no memory:OpenCLBuffer offered */
   GstContext *cuda_context;     /* the pipeline's CUDA context, passed on */
   /* the decoder's CUDA context upstream, whose GPU start took, or NULL */
   GstContext *upstream_cuda;

@@ -340,6 +340,7 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   g_object_notify (G_OBJECT (self), "device-name");
   /* memory:CUDAMemory where the device is the GPU of CUDA */
   self->cuda_usable = gst_cl_cuda_offer (GST_ELEMENT (self), self->context);
+  self->without_opencl = !gst_cl_context_has_opencl (self->context);
   self->cuda_checked = TRUE;
   self->same_memory = TRUE;
   gst_cl_epsilon_update_settings (self, TRUE);
@@ -468,6 +469,7 @@ gst_cl_epsilon_transform_caps (GstBaseTransform * trans,
   /* Before start, when gst-launch-1.0 links elements, the device is not
    * known: CUDA memory wherever the CUDA driver loads; start decides. */
   GstCaps *result = gst_cl_caps_transform (caps, filter,
+      !(self->cuda_checked && self->without_opencl),
       self->cuda_checked ? self->cuda_usable : gst_cl_cuda_load (NULL));
 
   GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
@@ -536,6 +538,8 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   runs_in_cuda = !gst_cl_caps_in_device_memory (outcaps) && (upstream_runs ||
       (gst_cl_caps_in_cuda_memory (incaps) &&
           gst_cl_cuda_exec_may_run (self->own_queues)));
+  if (!runs_in_cuda && !gst_cl_context_has_opencl (self->own_queues))
+    goto no_opencl;
   gst_cl_epsilon_set_hold (self, out_info,
       gst_cl_caps_in_cuda_memory (outcaps) || runs_in_cuda);
   /* system memory on either side of such frames: pinned by CUDA, which
@@ -556,6 +560,15 @@ no_cuda:
   {
     GST_WARNING_OBJECT (self, "memory:CUDAMemory refused: not offered on "
         "this device");
+    return FALSE;
+  }
+no_opencl:
+  {
+    gst_cl_epsilon_fail (self, g_error_new (GST_RESOURCE_ERROR,
+            GST_RESOURCE_ERROR_SETTINGS, "%s has no OpenCL context here "
+            "(NVIDIA MPS?): it filters only frames of an NVIDIA decoder, "
+            "in CUDA memory or from its pool, into CUDA or system memory",
+            gst_cl_context_get_device_name (self->own_queues)));
     return FALSE;
   }
 too_large:

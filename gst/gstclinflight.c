@@ -83,7 +83,8 @@ create_queues (GstClInFlight * self, GError ** error)
   cl_device_id device = gst_cl_context_get_device (self->context);
   cl_int status;
 
-  if (self->depth == 1)
+  /* without OpenCL, frames go on CUDA streams alone */
+  if (self->depth == 1 || !gst_cl_context_has_opencl (self->context))
     return TRUE;
   self->async_up = clCreateCommandQueue (handle, device, 0, &status);
   if (status == CL_SUCCESS)
@@ -482,8 +483,8 @@ release_imports (GstClFrameQueues * q, const GstClFrame * in,
 static gboolean
 hand_over (const GstClStream * before, GstClStream * next, GError ** error)
 {
-  cl_int status = before->queue == next->queue ? CL_SUCCESS :
-      clFlush (before->queue);
+  cl_int status = before->queue == next->queue || !before->queue ?
+      CL_SUCCESS : clFlush (before->queue);
 
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clFlush");
@@ -522,12 +523,14 @@ gst_cl_in_flight_to_downloads (GstClFrameQueues * q, GError ** error)
 static gboolean
 flush_queues (GstClFrameQueues * q, GError ** error)
 {
-  cl_int status = clFlush (q->up.queue);
+  const cl_command_queue queues[] = { q->up.queue, q->compute.queue,
+    q->down.queue
+  };
+  cl_int status = CL_SUCCESS;
+  guint i;
 
-  if (status == CL_SUCCESS)
-    status = clFlush (q->compute.queue);
-  if (status == CL_SUCCESS)
-    status = clFlush (q->down.queue);
+  for (i = 0; i < G_N_ELEMENTS (queues) && status == CL_SUCCESS; i++)
+    status = queues[i] ? clFlush (queues[i]) : CL_SUCCESS;
   return status == CL_SUCCESS || gst_cl_set_error (error, status, "clFlush");
 }
 

@@ -62,10 +62,11 @@ gboolean gst_cl_caps_in_cuda_memory (GstCaps * caps);
  * either is NULL (not negotiated yet). */
 gboolean gst_cl_caps_same_memory (GstCaps * in, GstCaps * out);
 
-/* Rule 1: @caps in device memory, then (@cuda) in CUDA memory, then in
- * system memory, intersected with @filter if given. Returns new caps. */
+/* Rule 1: @caps in device memory (where @device: not in a context without
+ * OpenCL), then (@cuda) in CUDA memory, then in system memory, intersected
+ * with @filter if given. Returns new caps. */
 GstCaps *gst_cl_caps_transform (GstCaps * caps, GstCaps * filter,
-    gboolean cuda);
+    gboolean device, gboolean cuda);
 
 /* Rule 2: of @othercaps (taken), the structures in the memory the peer of
  * @srcpad should get for input of @incaps, or @othercaps as they are where

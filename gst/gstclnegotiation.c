@@ -84,10 +84,11 @@ caps_with_memory (GstCaps * caps, const gchar * feature)
 }
 
 GstCaps *
-gst_cl_caps_transform (GstCaps * caps, GstCaps * filter, gboolean cuda)
+gst_cl_caps_transform (GstCaps * caps, GstCaps * filter, gboolean device,
+    gboolean cuda)
 {
-  GstCaps *result = caps_with_memory (caps,
-      GST_CAPS_FEATURE_MEMORY_CL_BUFFER);
+  GstCaps *result = device ? caps_with_memory (caps,
+      GST_CAPS_FEATURE_MEMORY_CL_BUFFER) : gst_caps_new_empty ();
 
   if (cuda)
     result = gst_caps_merge (result, caps_with_memory (caps,
@@ -174,10 +175,21 @@ static GstBufferPool *
 create_pool (GstClContext * context, GstCaps * caps, guint size, guint min,
     guint max, gboolean video_meta, GstClFaults * faults)
 {
-  GstBufferPool *pool = gst_cl_buffer_pool_new (context,
-      gst_cl_caps_in_device_memory (caps));
-  GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstBufferPool *pool;
+  GstStructure *config;
   GstAllocator *allocator = NULL;
+
+  /* without OpenCL, system memory of GStreamer's own (the CUDA path
+   * copies it, gstclcudaexec.c) */
+  if (!gst_cl_context_has_opencl (context)) {
+    if (gst_cl_caps_in_device_memory (caps))
+      return NULL;
+    pool = gst_video_buffer_pool_new ();
+  } else {
+    pool = gst_cl_buffer_pool_new (context,
+        gst_cl_caps_in_device_memory (caps));
+  }
+  config = gst_buffer_pool_get_config (pool);
 
   gst_buffer_pool_config_set_params (config, caps, size, min, max);
   if (video_meta)
@@ -232,7 +244,8 @@ gst_cl_allocation_propose (GstClContext * context, GstQuery * decide_query,
   if (pool)
     min = held;
   if (!pool && (pool = create_pool (context, caps, info.size, 0, 0, TRUE,
-              faults)) && !gst_cl_caps_in_device_memory (caps))
+              faults)) && !gst_cl_caps_in_device_memory (caps) &&
+      gst_cl_context_has_opencl (context))
     gst_cl_buffer_pool_set_system_fallback (pool);
   if (!pool)
     return FALSE;

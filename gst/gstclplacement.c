@@ -121,7 +121,6 @@ alloc_plane (GstClPlacement * self, guint i, GError ** error)
 {
   GstClPlaneBuffers *b = &self->buffers[i];
   static const guint8 zero = 0;
-  cl_int status;
   guint k;
 
   for (k = 0; k < self->depth; k++) {
@@ -139,14 +138,11 @@ alloc_plane (GstClPlacement * self, guint i, GError ** error)
     return FALSE;
   /* The tuner times kernels on the input plane before any frame: give it
    * defined samples, not whatever the allocation held (valgrind flags the
-   * kernels' reads, and NaNs or denormals would skew the timings). */
-  status = clEnqueueFillBuffer (gst_cl_context_get_queue (self->context),
-      b->src[0], &zero, 1, 0, gst_cl_plane_size (&self->planes[i]), 0, NULL,
-      NULL);
-  if (status != CL_SUCCESS)
-    return gst_cl_set_error (error, status, "clEnqueueFillBuffer (input "
-        "plane)");
-  return TRUE;
+   * kernels' reads, and NaNs or denormals would skew the timings).
+   * Without OpenCL the buffers are zeroed host memory, never written. */
+  return !gst_cl_context_has_opencl (self->context) ||
+      gst_cl_context_fill_buffer (self->context, b->src[0], &zero, 1,
+      gst_cl_plane_size (&self->planes[i]), "input plane", error);
 }
 
 gboolean
@@ -163,7 +159,8 @@ gst_cl_placement_alloc (GstClPlacement * self, GError ** error)
   }
   /* The fills ran on the kernels' queue; a frame in flight uploads into the
    * same buffers on another queue, which does not wait for them. */
-  status = clFinish (gst_cl_context_get_queue (self->context));
+  status = gst_cl_context_has_opencl (self->context) ?
+      clFinish (gst_cl_context_get_queue (self->context)) : CL_SUCCESS;
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clFinish (plane fills)");
   self->allocated = TRUE;
@@ -249,16 +246,16 @@ gst_cl_placement_free (GstClPlacement * self)
     return;
   gst_cl_placement_release_staging (self, NULL);
   for (k = 0; k < GST_CL_IN_FLIGHT_MAX_DEPTH; k++)
-    g_clear_pointer (&self->staging[k].mem, clReleaseMemObject);
+    gst_cl_context_release_buffer (self->context, self->staging[k].mem);
   for (i = 0; i < self->n_planes; i++) {
     GstClPlaneBuffers *b = &self->buffers[i];
 
     for (k = 0; k < GST_CL_IN_FLIGHT_MAX_DEPTH; k++) {
-      g_clear_pointer (&b->src[k], clReleaseMemObject);
-      g_clear_pointer (&b->dst[k], clReleaseMemObject);
+      gst_cl_context_release_buffer (self->context, b->src[k]);
+      gst_cl_context_release_buffer (self->context, b->dst[k]);
     }
-    g_clear_pointer (&b->tmp, clReleaseMemObject);
-    g_clear_pointer (&b->unpacked, clReleaseMemObject);
+    gst_cl_context_release_buffer (self->context, b->tmp);
+    gst_cl_context_release_buffer (self->context, b->unpacked);
   }
   g_clear_pointer (&self->cuda_exec, gst_cl_cuda_exec_free);
   if (self->upstream_context)

@@ -432,10 +432,10 @@ gst_cl_plan_free (GstClPlan * self)
   g_clear_pointer (&self->in_flight, gst_cl_in_flight_free);
   g_clear_pointer (&self->placement, gst_cl_placement_free);
   for (i = 0; i < GST_VIDEO_MAX_PLANES; i++)
-    g_clear_pointer (&self->stages[i].scratch, clReleaseMemObject);
-  g_clear_pointer (&self->coeffs, clReleaseMemObject);
-  g_clear_pointer (&self->row_factor, clReleaseMemObject);
-  g_clear_pointer (&self->column_factor, clReleaseMemObject);
+    gst_cl_context_release_buffer (self->context, self->stages[i].scratch);
+  gst_cl_context_release_buffer (self->context, self->coeffs);
+  gst_cl_context_release_buffer (self->context, self->row_factor);
+  gst_cl_context_release_buffer (self->context, self->column_factor);
   g_clear_pointer (&self->dct, gst_cl_dct_free);
   g_clear_pointer (&self->packed, gst_cl_packed_free);
   gst_object_unref (self->context);
@@ -451,18 +451,12 @@ write_floats (GstClPlan * self, cl_mem mem, const gdouble * values, gint n,
     const gchar * what, GError ** error)
 {
   gfloat floats[GST_CL_CONV_KERNEL_MAX_SIDE * GST_CL_CONV_KERNEL_MAX_SIDE];
-  cl_int status;
   gint i;
 
   for (i = 0; i < n; i++)
     floats[i] = values[i];
-  status = clEnqueueWriteBuffer (gst_cl_context_get_queue (self->context),
-      mem, CL_TRUE, 0, sizeof (gfloat) * n, floats, 0, NULL, NULL);
-  if (status != CL_SUCCESS) {
-    gst_cl_set_error (error, status, "clEnqueueWriteBuffer (%s)", what);
-    return FALSE;
-  }
-  return TRUE;
+  return gst_cl_context_write_buffer (self->context, mem, 0,
+      sizeof (gfloat) * n, floats, what, error);
 }
 
 /* Uploads the coefficients of the settings' kernel (and its factors, where

@@ -65,6 +65,14 @@ cl_program gst_cl_program_get_handle (GstClProgram * program);
 gchar *gst_cl_program_cached_binary (cl_device_id device,
     const gchar * const *sources, const gchar * options, gsize * size);
 
+/* Keeps @size bytes of @binary in the on-disk cache as the device's binary
+ * of @sources and @options for @device, where gst_cl_program_build() in a
+ * context without OpenCL finds it: what a build from source leaves there,
+ * for tests (a made-up PTX). */
+void gst_cl_program_store_binary (cl_device_id device,
+    const gchar * const *sources, const gchar * options,
+    const gchar * binary, gsize size);
+
 /* Creates kernel @name of @program, or NULL with @error set. @program
  * outlives it. Free with gst_cl_kernel_free(). */
 GstClKernel *gst_cl_program_create_kernel (GstClProgram * program,

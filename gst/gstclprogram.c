@@ -35,7 +35,8 @@
 struct _GstClProgram
 {
   GstClContext *context;
-  cl_program handle;
+  cl_program handle;            /* NULL in a context without OpenCL */
+  gchar *binary;                /* the cache's PTX, where no handle */
 };
 
 struct _GstClKernel
@@ -163,6 +164,39 @@ build_from_source (GstClContext * context, const gchar * source,
   return NULL;
 }
 
+/* The program of @key as the cache keeps it, for a context without
+ * OpenCL: its PTX, which the CUDA path loads (gstclcudaexec.c). */
+static GstClProgram *
+load_without_opencl (GstClContext * context, const gchar * key,
+    const gchar * opts, GError ** error)
+{
+  GstClProgram *self;
+  gchar *binary;
+  gsize size;
+
+  if (!gst_cl_cache_read ("program", key, &binary, &size)) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "No OpenCL context on %s, and its program (options \"%s\") is not "
+        "in the program cache: run the pipeline once where OpenCL works "
+        "(without NVIDIA MPS) to fill it",
+        gst_cl_context_get_device_name (context), opts);
+    return NULL;
+  }
+  if (!strstr (binary, ".version") || !strstr (binary, ".entry")) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "No OpenCL context on %s, and its cached program is not PTX",
+        gst_cl_context_get_device_name (context));
+    g_free (binary);
+    return NULL;
+  }
+  self = g_new0 (GstClProgram, 1);
+  self->context = gst_object_ref (context);
+  self->binary = binary;
+  GST_DEBUG ("program from the cache for %s with options \"%s\", no OpenCL",
+      gst_cl_context_get_device_name (context), opts);
+  return self;
+}
+
 GstClProgram *
 gst_cl_program_build (GstClContext * context, const gchar * const *sources,
     const gchar * options, gboolean * from_cache, GError ** error)
@@ -176,6 +210,12 @@ gst_cl_program_build (GstClContext * context, const gchar * const *sources,
   source = g_strjoinv ("\n", (gchar **) sources);
   key = program_key (gst_cl_context_get_device (context),
       gst_cl_context_get_identity (context), source, options, &opts);
+  if (!gst_cl_context_has_opencl (context)) {
+    self = load_without_opencl (context, key, opts, error);
+    if (from_cache)
+      *from_cache = self != NULL;
+    goto done;
+  }
   program = build_from_cache (context, key, opts);
   if (from_cache)
     *from_cache = program != NULL;
@@ -192,6 +232,7 @@ gst_cl_program_build (GstClContext * context, const gchar * const *sources,
     self->handle = program;
   }
 
+done:
   g_free (key);
   g_free (opts);
   g_free (source);
@@ -205,6 +246,7 @@ gst_cl_program_free (GstClProgram * self)
     return;
   if (self->handle)
     clReleaseProgram (self->handle);
+  g_free (self->binary);
   gst_object_unref (self->context);
   g_free (self);
 }
@@ -212,6 +254,8 @@ gst_cl_program_free (GstClProgram * self)
 gchar *
 gst_cl_program_get_ptx (GstClProgram * self, GError ** error)
 {
+  if (self->binary)
+    return g_strdup (self->binary);
   return gst_cl_ptx_of_program (self->handle,
       gst_cl_context_get_device (self->context), error);
 }
@@ -220,6 +264,24 @@ cl_program
 gst_cl_program_get_handle (GstClProgram * self)
 {
   return self->handle;
+}
+
+void
+gst_cl_program_store_binary (cl_device_id device,
+    const gchar * const *sources, const gchar * options,
+    const gchar * binary, gsize size)
+{
+  gchar *identity, *source, *opts, *key;
+
+  gst_cl_debug_init ();
+  identity = gst_cl_device_describe (device);
+  source = g_strjoinv ("\n", (gchar **) sources);
+  key = program_key (device, identity, source, options, &opts);
+  gst_cl_cache_write ("program", key, binary, size);
+  g_free (key);
+  g_free (opts);
+  g_free (source);
+  g_free (identity);
 }
 
 gchar *
@@ -247,10 +309,16 @@ gst_cl_program_create_kernel (GstClProgram * program, const gchar * name,
     GError ** error)
 {
   GstClKernel *self;
-  cl_kernel kernel;
-  cl_int status;
+  cl_kernel kernel = NULL;
+  cl_int status = CL_SUCCESS;
 
-  kernel = clCreateKernel (program->handle, name, &status);
+  if (!program->handle && !gst_cl_ptx_find_entry (program->binary, name, NULL)) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "The cached program has no kernel %s", name);
+    return NULL;
+  }
+  if (program->handle)
+    kernel = clCreateKernel (program->handle, name, &status);
   if (status != CL_SUCCESS) {
     gst_cl_set_error (error, status, "clCreateKernel (%s)", name);
     return NULL;
@@ -295,9 +363,14 @@ gboolean
 gst_cl_kernel_get_n_args (GstClKernel * self, guint * n_args, GError ** error)
 {
   cl_uint n = 0;
-  cl_int status = clGetKernelInfo (self->handle, CL_KERNEL_NUM_ARGS,
-      sizeof (n), &n, NULL);
+  cl_int status;
 
+  if (!self->handle) {          /* its entry was found at its creation */
+    gst_cl_ptx_find_entry (self->program->binary, self->name, n_args);
+    return TRUE;
+  }
+  status = clGetKernelInfo (self->handle, CL_KERNEL_NUM_ARGS, sizeof (n), &n,
+      NULL);
   *n_args = n;
   return status == CL_SUCCESS || gst_cl_set_error (error, status,
       "clGetKernelInfo (%s)", self->name);
@@ -306,10 +379,18 @@ gst_cl_kernel_get_n_args (GstClKernel * self, guint * n_args, GError ** error)
 gboolean
 gst_cl_kernel_get_max_group (GstClKernel * self, size_t *size, GError ** error)
 {
-  cl_int status = clGetKernelWorkGroupInfo (self->handle,
-      gst_cl_context_get_device (self->program->context),
-      CL_KERNEL_WORK_GROUP_SIZE, sizeof (*size), size, NULL);
+  cl_device_id device = gst_cl_context_get_device (self->program->context);
+  cl_int status;
 
+  /* Without OpenCL, the device's limit: every work-group the library asks
+   * for is 256 work-items at most, which a CUDA kernel (255 registers a
+   * thread at most, 64K a block) runs whatever its registers. */
+  if (!self->handle)
+    status = clGetDeviceInfo (device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+        sizeof (*size), size, NULL);
+  else
+    status = clGetKernelWorkGroupInfo (self->handle, device,
+        CL_KERNEL_WORK_GROUP_SIZE, sizeof (*size), size, NULL);
   return status == CL_SUCCESS || gst_cl_set_error (error, status,
       "clGetKernelWorkGroupInfo (%s)", self->name);
 }
@@ -322,7 +403,9 @@ gst_cl_kernel_arg (GstClKernel * kernel, cl_uint index, gsize size,
 
   if (args->status != CL_SUCCESS)
     return;
-  args->status = clSetKernelArg (kernel->handle, index, size, value);
+  /* without OpenCL, recorded for the CUDA launch alone */
+  if (kernel->handle)
+    args->status = clSetKernelArg (kernel->handle, index, size, value);
   args->index = index;
   args->name = name;
   if (args->status != CL_SUCCESS)

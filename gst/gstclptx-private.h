@@ -57,5 +57,11 @@ G_BEGIN_DECLS
  * line: a runtime this does not know. Free with g_free(). */
 gchar *gst_cl_ptx_for_cuda (const gchar * ptx, GError ** error);
 
+/* Whether @ptx has an entry @name (`.entry @name(`), and how many
+ * parameters it takes (@n_params, may be NULL): a kernel's argument count
+ * where no OpenCL kernel can say it. */
+gboolean gst_cl_ptx_find_entry (const gchar * ptx, const gchar * name,
+    guint * n_params);
+
 G_END_DECLS
 #endif /* __GST_CL_PTX_PRIVATE_H__ */

@@ -97,6 +97,27 @@ gst_cl_ptx_of_program (cl_program program, cl_device_id device, GError ** error)
   return ptx;
 }
 
+gboolean
+gst_cl_ptx_find_entry (const gchar * ptx, const gchar * name, guint * n_params)
+{
+  gchar *head = g_strdup_printf (".entry %s(", name);
+  const gchar *at = strstr (ptx, head), *end, *p;
+  guint n = 0;
+
+  if (at) {
+    at += strlen (head);
+    end = strchr (at, ')');
+    for (p = at; end && (p = strstr (p, ".param")) && p < end; p++)
+      n++;
+    if (!end)
+      at = NULL;
+  }
+  g_free (head);
+  if (at && n_params)
+    *n_params = n;
+  return at != NULL;
+}
+
 /* %envregN's value in a launch of the whole NDRange with no offset. */
 static gboolean
 rewrite_envreg (const GMatchInfo * match, GString * out, gpointer data)

@@ -38,6 +38,7 @@
 #include "gstclsharing-private.h"
 #include "gstclerror-private.h"
 #include "gstclcudaimport-private.h"
+#include "gstclcudaexec-private.h"
 
 #define GST_CAT_DEFAULT gst_cl_sharing_debug
 
@@ -231,6 +232,29 @@ drop_foreign_context (GstElement * element, const gchar * device_spec,
 static GMutex made_lock;
 static GSList *made_contexts;   /* GWeakRef *, of GstClContext */
 
+/* A context of @device_spec's device: OpenCL's; or, where NVIDIA's OpenCL
+ * makes none (under NVIDIA MPS clCreateContext fails) and the device's
+ * work may run in CUDA instead, one without OpenCL
+ * (gst_cl_context_new_without_opencl()). */
+static GstClContext *
+new_context (const gchar * device_spec, GError ** error)
+{
+  GstClContext *made = gst_cl_context_new (device_spec, error);
+  GstClContext *without;
+
+  if (made || !gst_cl_cuda_exec_wanted ())
+    return made;
+  without = gst_cl_context_new_without_opencl (device_spec, NULL);
+  if (without && gst_cl_cuda_exec_may_run (without)) {
+    GST_INFO ("%s: %s; its work in CUDA alone",
+        gst_cl_context_get_device_name (without), (*error)->message);
+    g_clear_error (error);
+    return without;
+  }
+  gst_clear_object (&without);
+  return NULL;
+}
+
 /* The process's context of @device_spec's device (a new reference), made
  * now where no element holds one. */
 static GstClContext *
@@ -253,7 +277,7 @@ process_context (const gchar * device_spec, GError ** error)
       looked_at = g_slist_prepend (looked_at, alive);
     }
   }
-  if (!found && (found = gst_cl_context_new (device_spec, error))) {
+  if (!found && (found = new_context (device_spec, error))) {
     ref = g_new0 (GWeakRef, 1);
     g_weak_ref_init (ref, found);
     made_contexts = g_slist_prepend (made_contexts, ref);

@@ -419,8 +419,22 @@ gst_cl_tuner_choose (GstClTuner * self, const GstClStage * stage,
 {
   GstClLaunch *known;
   size_t sizes[8][2];
+  gboolean remembered;
   gchar *config;
 
+  if (forced == GST_CL_VARIANT_AUTO &&
+      !gst_cl_context_has_opencl (self->context)) {
+    /* nothing to time on without OpenCL: what an earlier run chose, or the
+     * plain kernel (every variant computes the same numbers) */
+    config = stage_config (stage);
+    remembered = gst_cl_tuner_lookup (self, config, launch) &&
+        launch_is_known (stage, launch);
+    g_free (config);
+    if (remembered)
+      return TRUE;
+    GST_INFO ("no OpenCL context and no launch remembered: the plain kernel");
+    forced = GST_CL_VARIANT_PLAIN;
+  }
   if (forced != GST_CL_VARIANT_AUTO && (forced > last_variant (stage) ||
           !gst_cl_kernels_has_variant (stage->kernels, stage->convolve,
               forced)))

@@ -254,10 +254,7 @@ bad_wait_list (const char *name, cl_uint n, const cl_event * list)
 STATUS_FN (clGetPlatformIDs, (cl_uint num_entries, cl_platform_id * platforms,
         cl_uint * num_platforms), (num_entries, platforms, num_platforms))
 
-STATUS_FN (clGetPlatformInfo, (cl_platform_id platform,
-        cl_platform_info param_name, size_t param_value_size,
-        void *param_value, size_t *param_value_size_ret), (platform,
-        param_name, param_value_size, param_value, param_value_size_ret))
+/* clGetPlatformInfo: below, for clfault_set_platform_name() */
 
 STATUS_FN (clGetDeviceIDs, (cl_platform_id platform,
         cl_device_type device_type, cl_uint num_entries,
@@ -822,6 +819,42 @@ clfault_describe_live (void)
         kind_names[i], live[i]);
   pthread_mutex_unlock (&lock);
   return buf;
+}
+
+static char platform_name[64];
+
+EXPORT void
+clfault_set_platform_name (const char *name)
+{
+  pthread_mutex_lock (&lock);
+  snprintf (platform_name, sizeof (platform_name), "%s", name ? name : "");
+  pthread_mutex_unlock (&lock);
+}
+
+EXPORT cl_int CL_API_CALL
+clGetPlatformInfo (cl_platform_id platform, cl_platform_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+  cl_int err;
+  size_t size;
+
+  REAL (clGetPlatformInfo);
+  if (inject ("clGetPlatformInfo", &err))
+    return err;
+  pthread_mutex_lock (&lock);
+  size = strlen (platform_name) + 1;
+  if (param_name != CL_PLATFORM_NAME || size == 1) {
+    pthread_mutex_unlock (&lock);
+    return real_clGetPlatformInfo (platform, param_name, param_value_size,
+        param_value, param_value_size_ret);
+  }
+  err = param_value && param_value_size < size ? CL_INVALID_VALUE : CL_SUCCESS;
+  if (err == CL_SUCCESS && param_value)
+    memcpy (param_value, platform_name, size);
+  if (err == CL_SUCCESS && param_value_size_ret)
+    *param_value_size_ret = size;
+  pthread_mutex_unlock (&lock);
+  return err;
 }
 
 static void clfault_init (void) __attribute__((constructor));

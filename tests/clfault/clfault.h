@@ -106,6 +106,11 @@ const char *clfault_last_failed (void);
  * @name; 0 when there is no such failure. */
 unsigned long clfault_failure (unsigned int i, const char **name);
 
+/* From now on, clGetPlatformInfo (CL_PLATFORM_NAME) answers @name for every
+ * platform (NULL or "": the platform's own again): a device of another
+ * vendor's, as the plugin's checks by platform name see it. */
+void clfault_set_platform_name (const char *name);
+
 /* Makes every program built from source from now on fail to build. */
 void clfault_set_break_build (int broken);
 

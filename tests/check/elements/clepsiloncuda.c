@@ -30,6 +30,9 @@
 #include <gmodule.h>
 #include <string.h>
 
+#include "clfault.h"
+#include "robust.h"
+
 #define CUDA_FEATURE "memory:CUDAMemory"
 
 static const gchar *
@@ -459,6 +462,83 @@ GST_START_TEST (test_cuda_context_shared)
 
 GST_END_TEST;
 
+/* A pipeline of the element on @device to its end: the ERROR it posted
+ * (a new string), or NULL where it reached EOS. */
+static gchar *
+run_to_end (const gchar * device)
+{
+  gchar *desc = g_strdup_printf ("videotestsrc num-buffers=3 ! "
+      "video/x-raw,format=NV12,width=64,height=48 ! clepsilon device=%s ! "
+      "fakesink", device);
+  GstElement *pipeline = gst_parse_launch (desc, NULL);
+  GError *error = NULL;
+  gchar *message = NULL;
+  GstMessage *msg;
+
+  fail_unless (pipeline != NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
+      GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &error, NULL);
+    message = g_strdup (error->message);
+    g_error_free (error);
+  }
+  gst_message_unref (msg);
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (pipeline);
+  g_free (desc);
+  return message;
+}
+
+/* Where NVIDIA's OpenCL makes no context (under NVIDIA MPS clCreateContext
+ * fails, -9999), the element starts without one and loads its programs
+ * from the cache by key (libclfault: the device's platform named NVIDIA's,
+ * clCreateContext failed). With the cache empty: an ERROR that says how to
+ * fill it. A run with OpenCL fills it; then the start finds the program by
+ * the same key: on PoCL it is refused as not PTX, on NVIDIA's OpenCL it
+ * loads and these frames (not a decoder's) are refused; an ERROR saying
+ * so. No pipeline leaves an OpenCL object. */
+GST_START_TEST (test_start_without_opencl)
+{
+  RtCacheDir *cache = rt_cache_dir_new ();
+  const long live = clfault_live_total ();
+  gchar *message;
+
+  clfault_set_platform_name ("NVIDIA CUDA");
+  clfault_arm (1, -9999, "clCreateContext", TRUE);
+  message = run_to_end (test_device ());
+  fail_unless (message && strstr (message, "No OpenCL context on") &&
+      strstr (message, "is not in the program cache: run the pipeline once "
+          "where OpenCL works"), "%s", message ? message : "(EOS)");
+  g_free (message);
+  fail_unless_equals_int (clfault_live_total (), live);
+
+  clfault_reset ();
+  message = run_to_end (test_device ());
+  fail_unless (message == NULL, "%s", message);
+  fail_unless_equals_int (clfault_live_total (), live);
+
+  clfault_arm (1, -9999, "clCreateContext", TRUE);
+  message = run_to_end (test_device ());
+  if (g_str_has_prefix (test_device (), "pocl"))
+    fail_unless (message && strstr (message, "its cached program is not "
+            "PTX"), "%s", message ? message : "(EOS)");
+  else
+    fail_unless (message && strstr (message, "has no OpenCL context here "
+            "(NVIDIA MPS?): it filters only frames of an NVIDIA decoder"),
+        "%s", message ? message : "(EOS)");
+  g_free (message);
+  fail_unless_equals_int (clfault_live_total (), live);
+
+  clfault_reset ();
+  clfault_set_platform_name (NULL);
+  fail_unless (rt_cache_dir_free (cache) > 0);
+}
+
+GST_END_TEST;
+
 static Suite *
 clepsiloncuda_suite (void)
 {
@@ -473,6 +553,7 @@ clepsiloncuda_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_cuda_not_offered);
   tcase_add_test (tc, test_cuda_caps_refused);
+  tcase_add_test (tc, test_start_without_opencl);
   tcase_add_test (tc, test_cuda_context_not_made);
   tcase_add_test (tc, test_cuda_context_shared);
   return s;

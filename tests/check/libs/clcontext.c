@@ -136,6 +136,85 @@ assert_narrowed (const gchar * spec, GstClDeviceFilter filter, gpointer data,
 /* How device=auto, or a text, comes to take the GPU that decodes
  * (gst_cl_cuda_follow_upstream()): of the devices the "device" string
  * could choose, the one a filter accepts, as its index. */
+/* A context without OpenCL (NVIDIA MPS): the device, its name and the
+ * identity that keys the caches as with OpenCL, no context or queues; its
+ * siblings are siblings; its buffers host memory, zeroed, written, read and
+ * filled in place, an access past the end refused with a message. */
+GST_START_TEST (test_without_opencl)
+{
+  GstClContext *without = gst_cl_context_new_without_opencl (rt_device (),
+      NULL);
+  GstClContext *sibling;
+  const guint32 pattern = 0xa5a55a5a;
+  guint8 bytes[64], expected[64] = { 0 };
+  GError *error = NULL;
+  gsize size = 0;
+  cl_mem mem;
+  guint i;
+
+  fail_unless (without != NULL);
+  fail_if (gst_cl_context_has_opencl (without));
+  fail_unless (gst_cl_context_has_opencl (fixture_context));
+  fail_unless (gst_cl_context_get_handle (without) == NULL);
+  fail_unless (gst_cl_context_get_queue (without) == NULL);
+  fail_unless (gst_cl_context_get_host_queue (without) == NULL);
+  fail_unless (gst_cl_context_get_device (without) ==
+      gst_cl_context_get_device (fixture_context));
+  fail_unless_equals_string (gst_cl_context_get_identity (without),
+      gst_cl_context_get_identity (fixture_context));
+  fail_unless_equals_string (gst_cl_context_get_device_name (without),
+      gst_cl_context_get_device_name (fixture_context));
+  fail_if (gst_cl_context_is_host_unified (without));
+  fail_if (gst_cl_context_is_sibling (without, fixture_context));
+  sibling = gst_cl_context_new_sibling (without, &error);
+  fail_unless (sibling != NULL, "%s", error ? error->message : "");
+  fail_if (gst_cl_context_has_opencl (sibling));
+  fail_unless (gst_cl_context_get_queue (sibling) == NULL);
+  fail_unless (gst_cl_context_is_sibling (sibling, without));
+
+  mem = gst_cl_context_create_buffer (without, CL_MEM_READ_WRITE, 64, "test",
+      &error);
+  fail_unless (mem != NULL, "%s", error ? error->message : "");
+  fail_unless (gst_cl_context_get_buffer_size (without, mem, &size, NULL));
+  fail_unless_equals_uint64 (size, 64);
+  memset (bytes, 1, sizeof (bytes));
+  fail_unless (gst_cl_context_read_buffer (without, mem, 0, 64, bytes, "test",
+          NULL));
+  fail_unless (memcmp (bytes, expected, 64) == 0);
+
+  fail_unless (gst_cl_context_fill_buffer (without, mem, &pattern, 4, 32,
+          "test", NULL));
+  for (i = 0; i < 32; i += 4)
+    memcpy (expected + i, &pattern, 4);
+  memset (bytes, 0xff, 8);
+  fail_unless (gst_cl_context_write_buffer (without, mem, 60, 4, bytes,
+          "test", NULL));
+  memset (expected + 60, 0xff, 4);
+  fail_unless (gst_cl_context_read_buffer (without, mem, 0, 64, bytes, "test",
+          NULL));
+  fail_unless (memcmp (bytes, expected, 64) == 0);
+
+  fail_if (gst_cl_context_write_buffer (without, mem, 61, 4, bytes, "past",
+          &error));
+  fail_unless (error && strstr (error->message, "past: bytes 61 to 65 of a "
+          "buffer of 64"), "%s", error ? error->message : "(no error)");
+  g_clear_error (&error);
+  fail_if (gst_cl_context_read_buffer (without, mem, 65, 0, bytes, "past",
+          NULL));
+  fail_if (gst_cl_context_fill_buffer (without, mem, &pattern, 4, 68, "past",
+          NULL));
+  /* nothing written by the refused calls */
+  fail_unless (gst_cl_context_read_buffer (without, mem, 0, 64, bytes, "test",
+          NULL));
+  fail_unless (memcmp (bytes, expected, 64) == 0);
+
+  gst_cl_context_release_buffer (without, mem);
+  gst_object_unref (sibling);
+  gst_object_unref (without);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_narrow_spec)
 {
   cl_device_id device = gst_cl_context_get_device (fixture_context);
@@ -180,6 +259,7 @@ clcontext_suite (void)
   tcase_add_test (tc, test_sibling_has_own_queues);
   tcase_add_test (tc, test_sibling_memory);
   tcase_add_test (tc, test_narrow_spec);
+  tcase_add_test (tc, test_without_opencl);
   return s;
 }
 

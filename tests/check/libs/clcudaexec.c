@@ -42,6 +42,8 @@
 #include "gstclinflight-private.h"
 #include "gstclstage-private.h"
 #include "fixture.h"
+#include "robust.h"
+#include "fakecuda.h"
 
 #define POISON 0xa5
 
@@ -340,6 +342,130 @@ GST_START_TEST (test_launch_refused)
   gst_cl_kernel_free (kernel);
   gst_cl_program_free (program);
   gst_cl_cuda_exec_free (exec);
+}
+
+GST_END_TEST;
+
+/* A made-up PTX of one kernel k with two parameters, as NVIDIA's OpenCL
+ * leaves it in the program cache. */
+#define FAKE_PTX ".version 7.0\n.target sm_50\n.address_size 64\n\n" \
+  ".entry k(\n\t.param .u64 .ptr .global .align 1 k_param_0,\n" \
+  "\t.param .u32 k_param_1\n)\n{\n\tret;\n}\n"
+
+/* The fake driver's record of its last launch. */
+static const FakeLaunch *
+last_launch (void)
+{
+  GModule *driver = g_module_open (g_getenv ("GST_CL_CUDA_LIBRARY"), 0);
+  FakeLaunch *launch = NULL;
+
+  fail_unless (driver && g_module_symbol (driver, "fakecudahost_last_launch",
+          (gpointer *) & launch));
+  g_module_make_resident (driver);
+  return launch;
+}
+
+/* In a context without OpenCL (NVIDIA MPS) the executor runs a kernel of
+ * the cached PTX with no OpenCL object: a buffer's twin takes the host
+ * copy written into it, fills and reads go to the twin; a launch passes
+ * the twin's address, a stand-in's bound address and the values, over the
+ * grid of whole groups; an argument not recorded is refused by name. */
+GST_START_TEST (test_launch_without_opencl)
+{
+  static const size_t global[2] = { 128, 2 }, local[2] = { 64, 1 };
+  const gchar *sources[] = { "kernel void k (global uchar * a, uint b) { }",
+    NULL
+  };
+  RtCacheDir *cache = rt_cache_dir_new ();
+  GstClContext *without;
+  GstClCudaExec *exec;
+  GstClProgram *program;
+  GstClKernel *kernel;
+  GstClArgs args = GST_CL_ARGS_INIT, partial = GST_CL_ARGS_INIT;
+  GstClCudaRead *done = NULL;
+  GError *error = NULL;
+  const guint32 word = 0x11223344, value = 77;
+  const guint launches = fake_count ("fakecudahost_launches");
+  const guint modules = fake_count ("fakecudahost_modules");
+  guint8 bytes[64], read[64];
+  cl_mem mem, bound;
+  guint i;
+
+  without = gst_cl_context_new_without_opencl (rt_device (), NULL);
+  fail_unless (without != NULL);
+  gst_cl_program_store_binary (gst_cl_context_get_device (without), sources,
+      "", FAKE_PTX, strlen (FAKE_PTX));
+  program = gst_cl_program_build (without, sources, "", NULL, &error);
+  fail_unless (program != NULL, "%s", error ? error->message : "");
+  kernel = gst_cl_program_create_kernel (program, "k", &error);
+  fail_unless (kernel != NULL, "%s", error ? error->message : "");
+  fail_unless (gst_cl_cuda_load (NULL), "the fake driver does not load");
+  exec = gst_cl_cuda_exec_new (CUDA_CONTEXT, without, &error);
+  fail_unless (exec != NULL, "%s", error ? error->message : "");
+
+  for (i = 0; i < sizeof (bytes); i++)
+    bytes[i] = (guint8) (3 * i + 1);
+  mem = gst_cl_context_create_buffer (without, CL_MEM_READ_WRITE,
+      sizeof (bytes), "test", &error);
+  fail_unless (mem != NULL, "%s", error ? error->message : "");
+  fail_unless (gst_cl_context_write_buffer (without, mem, 0, sizeof (bytes),
+          bytes, "test", NULL));
+  fail_unless (gst_cl_cuda_exec_fill (exec, mem, &word, sizeof (word), 8, 16,
+          NULL, &error), "%s", error ? error->message : "");
+  for (i = 8; i < 24; i++)
+    bytes[i] = ((const guint8 *) &word)[i % 4];
+
+  GST_CL_ARG (kernel, 0, mem, &args);
+  GST_CL_ARG (kernel, 1, value, &args);
+  fail_unless (gst_cl_args_check (&args, "k", NULL));
+  fail_unless (gst_cl_cuda_exec_launch (exec, kernel, &args, global, local,
+          "k", &error), "%s", error ? error->message : "");
+  fail_unless_equals_int (fake_count ("fakecudahost_launches"), launches + 1);
+  fail_unless_equals_string (last_launch ()->name, "k");
+  fail_unless_equals_int (last_launch ()->grid[0], 2);
+  fail_unless_equals_int (last_launch ()->grid[1], 2);
+  fail_unless_equals_int (last_launch ()->grid[2], 1);
+  fail_unless_equals_int (last_launch ()->block[0], 64);
+  fail_unless_equals_int (last_launch ()->block[1], 1);
+  fail_unless_equals_int (last_launch ()->shared, 0);
+  fail_unless_equals_int (last_launch ()->param32[1], value);
+  fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error), "%s",
+      error ? error->message : "");
+  /* the fake's device memory is the host's: the twin holds the contents */
+  fail_unless (memcmp ((const guint8 *) (guintptr)
+          last_launch ()->param64[0], bytes, sizeof (bytes)) == 0);
+  memset (read, POISON, sizeof (read));
+  fail_unless (gst_cl_cuda_exec_read (exec, mem, 0, sizeof (read), read,
+          &done, &error), "%s", error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error));
+  fail_unless_equals_int (gst_cl_cuda_read_status (done),
+      GST_CL_CUDA_READ_DONE);
+  fail_unless (memcmp (read, bytes, sizeof (bytes)) == 0);
+  gst_cl_cuda_read_unref (done);
+
+  bound = gst_cl_cuda_exec_bind (exec, 0, 0x1000);
+  args = (GstClArgs) GST_CL_ARGS_INIT;
+  GST_CL_ARG (kernel, 0, bound, &args);
+  GST_CL_ARG (kernel, 1, value, &args);
+  fail_unless (gst_cl_cuda_exec_launch (exec, kernel, &args, global, local,
+          "k", &error), "%s", error ? error->message : "");
+  fail_unless_equals_uint64 (last_launch ()->param64[0], 0x1000);
+
+  GST_CL_ARG (kernel, 0, bound, &partial);
+  fail_if (gst_cl_cuda_exec_launch (exec, kernel, &partial, global, local,
+          "k", &error));
+  fail_unless (error && strstr (error->message, "argument 1 was not "
+          "recorded"), "%s", error ? error->message : "(no error)");
+  g_clear_error (&error);
+  fail_unless_equals_int (fake_count ("fakecudahost_launches"), launches + 2);
+
+  gst_cl_context_release_buffer (without, mem);
+  gst_cl_cuda_exec_free (exec);
+  fail_unless_equals_int (fake_count ("fakecudahost_modules"), modules);
+  gst_cl_kernel_free (kernel);
+  gst_cl_program_free (program);
+  gst_object_unref (without);
+  rt_cache_dir_free (cache);
 }
 
 GST_END_TEST;
@@ -1447,6 +1573,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_twin);
   tcase_add_test (tc, test_read_by_dma);
   tcase_add_test (tc, test_launch_refused);
+  tcase_add_test (tc, test_launch_without_opencl);
   tcase_add_test (tc, test_slots);
   tcase_add_test (tc, test_read_outcomes);
   tcase_add_test (tc, test_frame_time);

@@ -235,6 +235,33 @@ GST_END_TEST;
 
 /* A program's binary: PTX where the device is NVIDIA's (the GPU machine),
  * taken and made a CUDA module's; PoCL's own format elsewhere, refused. */
+/* An entry found by its whole name, with its parameters counted: none,
+ * one, three (an array one among them); not a prefix of another's name. */
+GST_START_TEST (test_find_entry)
+{
+  static const gchar *ptx = HEADER
+      ".entry none()\n{\n\tret;\n}\n"
+      ".entry kk(\n\t.param .u32 kk_param_0\n)\n{\n\tret;\n}\n"
+      ".entry k(\n\t.param .u64 .ptr .global .align 1 k_param_0,\n"
+      "\t.param .align 16 .b8 k_param_1[64],\n\t.param .f32 k_param_2\n)\n"
+      "{\n\t.param .b32 inner;\n\tret;\n}\n";
+  guint n = 99;
+
+  fail_unless (gst_cl_ptx_find_entry (ptx, "none", &n));
+  fail_unless_equals_int (n, 0);
+  fail_unless (gst_cl_ptx_find_entry (ptx, "kk", &n));
+  fail_unless_equals_int (n, 1);
+  fail_unless (gst_cl_ptx_find_entry (ptx, "k", &n));
+  fail_unless_equals_int (n, 3);
+  n = 99;
+  fail_if (gst_cl_ptx_find_entry (ptx, "kkk", &n));
+  fail_if (gst_cl_ptx_find_entry (ptx, "non", &n));
+  fail_unless_equals_int (n, 99);
+  fail_unless (gst_cl_ptx_find_entry (ptx, "k", NULL));
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_program_binary)
 {
   const gchar *source = "__kernel void k (__global int *p) { p[0] = 1; }";
@@ -280,6 +307,7 @@ clptx_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_envreg_values);
+  tcase_add_test (tc, test_find_entry);
   tcase_add_test (tc, test_envreg_unknown_refused);
   tcase_add_test (tc, test_local_param_u64);
   tcase_add_test (tc, test_local_param_u32);

@@ -32,7 +32,6 @@
 #endif
 
 #include <gst/check/gstcheck.h>
-#include <glib/gstdio.h>
 #include <string.h>
 
 #include "gstclconvkernel-private.h"
@@ -40,6 +39,7 @@
 #include "gstclprogram-private.h"
 #include "reference.h"
 #include "fixture.h"
+#include "robust.h"
 
 #define POISON 0xa5
 
@@ -475,49 +475,6 @@ GST_START_TEST (test_convolution)
 
 GST_END_TEST;
 
-/* Removes folder @path and the files in it. */
-static void
-remove_folder (const gchar * path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-  const gchar *name;
-
-  fail_unless (dir != NULL);
-  while ((name = g_dir_read_name (dir))) {
-    gchar *file = g_build_filename (path, name, NULL);
-
-    fail_unless_equals_int (g_remove (file), 0);
-    g_free (file);
-  }
-  g_dir_close (dir);
-  fail_unless_equals_int (g_rmdir (path), 0);
-}
-
-/* Points the program cache at a new folder of the test's own; gives the
- * old setting back in @saved (for own_cache_end()). */
-static gchar *
-own_cache_begin (gchar ** saved)
-{
-  gchar *folder = g_dir_make_tmp ("clstage-cache-XXXXXX", NULL);
-
-  fail_unless (folder != NULL);
-  *saved = g_strdup (g_getenv ("GST_CL_CACHE_DIR"));
-  g_setenv ("GST_CL_CACHE_DIR", folder, TRUE);
-  return folder;
-}
-
-static void
-own_cache_end (gchar * folder, gchar * saved)
-{
-  if (saved)
-    g_setenv ("GST_CL_CACHE_DIR", saved, TRUE);
-  else
-    g_unsetenv ("GST_CL_CACHE_DIR");
-  remove_folder (folder);
-  g_free (folder);
-  g_free (saved);
-}
-
 /* The binary a build left in the program cache is found again from the
  * device alone, with no context (gst_cl_program_cached_binary(): what
  * runs in CUDA where NVIDIA's OpenCL makes no context): the same bytes as
@@ -531,7 +488,8 @@ GST_START_TEST (test_program_cached_binary)
   const gchar *sources[] = { source, NULL };
   GError *error = NULL;
   GstClProgram *program;
-  gchar *cached, *saved, *folder = own_cache_begin (&saved);
+  RtCacheDir *cache = rt_cache_dir_new ();
+  gchar *cached;
   guchar *binary;
   gsize size = 0, cached_size = 0;
 
@@ -560,7 +518,7 @@ GST_START_TEST (test_program_cached_binary)
   fail_if (gst_cl_program_cached_binary (device, sources, "-DX=1",
           &cached_size));
 
-  own_cache_end (folder, saved);
+  rt_cache_dir_free (cache);
   g_free (binary);
   gst_cl_program_free (program);
   g_free (source);
@@ -574,7 +532,7 @@ GST_END_TEST;
 GST_START_TEST (test_kernels_cached_binary)
 {
   cl_device_id device = gst_cl_context_get_device (fixture_context);
-  gchar *saved, *folder = own_cache_begin (&saved);
+  RtCacheDir *cache = rt_cache_dir_new ();
   GstClKernels *kernels;
   gchar *binary;
   gsize size = 0;
@@ -587,7 +545,7 @@ GST_START_TEST (test_kernels_cached_binary)
   fail_if (gst_cl_kernels_cached_binary (device, 2, TRUE, &size));
   gst_cl_kernels_free (kernels);
   g_free (binary);
-  own_cache_end (folder, saved);
+  rt_cache_dir_free (cache);
 }
 
 GST_END_TEST;
@@ -660,6 +618,100 @@ GST_START_TEST (test_args_recorded)
 
 GST_END_TEST;
 
+/* A made-up PTX of one kernel k with two parameters: what NVIDIA's OpenCL
+ * leaves in the program cache, for a context without OpenCL. */
+#define FAKE_PTX ".version 7.0\n.target sm_50\n.address_size 64\n\n" \
+  ".entry k(\n\t.param .u64 .ptr .global .align 1 k_param_0,\n" \
+  "\t.param .u32 k_param_1\n)\n{\n\tret;\n}\n"
+
+/* In a context without OpenCL (NVIDIA MPS), a program comes from the cache
+ * by key alone: an error naming the cache where it has none, or where its
+ * binary is not PTX (PoCL's, built with OpenCL); else its kernels by
+ * name, their argument counts from the PTX, the device's work-group limit,
+ * and their arguments recorded for CUDA with no OpenCL kernel. */
+GST_START_TEST (test_program_without_opencl)
+{
+  cl_device_id device = gst_cl_context_get_device (fixture_context);
+  gchar *source = g_strdup_printf ("kernel void k (global uint * a, uint b)"
+      "\n{ a[get_global_id (0)] = %u + b; }\n", g_random_int ());
+  const gchar *sources[] = { source, NULL };
+  RtCacheDir *cache = rt_cache_dir_new ();
+  gchar *ptx;
+  GstClContext *without = gst_cl_context_new_without_opencl (rt_device (),
+      NULL);
+  GstClArgs args = GST_CL_ARGS_INIT;
+  GstClProgram *program;
+  GstClKernel *kernel;
+  GError *error = NULL;
+  gboolean from_cache = FALSE;
+  size_t most = 0, device_most = 0;
+  guint n_args = 0, value = 7;
+  cl_mem mem;
+
+  fail_unless (without != NULL);
+  fail_if (gst_cl_context_has_opencl (without));
+  fail_if (gst_cl_program_build (without, sources, "", NULL, &error));
+  fail_unless (error && strstr (error->message, "program cache"), "%s",
+      error ? error->message : "(no error)");
+  g_clear_error (&error);
+
+  /* PoCL's binary of the same program: found, but not PTX */
+  program = gst_cl_program_build (fixture_context, sources, "", NULL, &error);
+  fail_unless (program != NULL, "%s", error ? error->message : "");
+  gst_cl_program_free (program);
+  fail_if (gst_cl_program_build (without, sources, "", NULL, &error));
+  fail_unless (error && strstr (error->message, "not PTX"), "%s",
+      error ? error->message : "(no error)");
+  g_clear_error (&error);
+
+  gst_cl_program_store_binary (device, sources, "", FAKE_PTX,
+      strlen (FAKE_PTX));
+  program = gst_cl_program_build (without, sources, "", &from_cache, &error);
+  fail_unless (program != NULL, "%s", error ? error->message : "");
+  fail_unless (from_cache);
+  fail_unless (gst_cl_program_get_handle (program) == NULL);
+  ptx = gst_cl_program_get_ptx (program, &error);
+  fail_unless_equals_string (ptx, FAKE_PTX);
+  g_free (ptx);
+  fail_if (gst_cl_program_create_kernel (program, "j", &error));
+  fail_unless (error && strstr (error->message, "no kernel j"), "%s",
+      error ? error->message : "(no error)");
+  g_clear_error (&error);
+
+  kernel = gst_cl_program_create_kernel (program, "k", &error);
+  fail_unless (kernel != NULL, "%s", error ? error->message : "");
+  fail_unless (gst_cl_kernel_get_handle (kernel) == NULL);
+  fail_unless_equals_string (gst_cl_kernel_get_name (kernel), "k");
+  fail_unless (gst_cl_kernel_get_program (kernel) == program);
+  fail_unless (gst_cl_kernel_get_n_args (kernel, &n_args, NULL));
+  fail_unless_equals_int (n_args, 2);
+  fail_unless (gst_cl_kernel_get_max_group (kernel, &most, NULL));
+  fail_unless_equals_int (clGetDeviceInfo (device,
+          CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof (device_most), &device_most,
+          NULL), CL_SUCCESS);
+  fail_unless_equals_uint64 (most, device_most);
+
+  mem = gst_cl_context_create_buffer (without, CL_MEM_READ_WRITE, 64, "test",
+      &error);
+  fail_unless (mem != NULL, "%s", error ? error->message : "");
+  GST_CL_ARG (kernel, 0, mem, &args);
+  GST_CL_ARG (kernel, 1, value, &args);
+  fail_unless (gst_cl_args_check (&args, "k", NULL));
+  fail_unless_equals_int (args.set, 0x3);
+  fail_unless (args.values[0].mem);
+  fail_unless (memcmp (args.values[0].value.bytes, &mem, sizeof (mem)) == 0);
+  fail_unless (memcmp (args.values[1].value.bytes, &value, 4) == 0);
+
+  gst_cl_context_release_buffer (without, mem);
+  gst_cl_kernel_free (kernel);
+  gst_cl_program_free (program);
+  gst_object_unref (without);
+  rt_cache_dir_free (cache);
+  g_free (source);
+}
+
+GST_END_TEST;
+
 static Suite *
 clstage_suite (void)
 {
@@ -674,6 +726,7 @@ clstage_suite (void)
   tcase_add_test (tc, test_args_recorded);
   tcase_add_test (tc, test_program_cached_binary);
   tcase_add_test (tc, test_kernels_cached_binary);
+  tcase_add_test (tc, test_program_without_opencl);
   return s;
 }
 

@@ -31,4 +31,17 @@
   X (cuMemAddressReserve) X (cuMemAddressFree) X (cuMemMap) X (cuMemUnmap) \
   X (cuMemSetAccess) X (cuMemExportToShareableHandle)
 
+/* fakecudahost.c's record of the last launch of a kernel other than its
+ * one (gst_cl_copy_words), which it does not run: the kernel's name, the
+ * grid, block and shared bytes, and its first parameters, each read as 64
+ * bits (a device address) and as 32 (fakecudahost_last_launch; their
+ * count: fakecudahost_launches). */
+typedef struct
+{
+  const char *name;
+  unsigned grid[3], block[3], shared;
+  unsigned long long param64[4];
+  unsigned param32[4];
+} FakeLaunch;
+
 #endif /* __FAKECUDA_H__ */

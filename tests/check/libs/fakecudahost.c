@@ -565,14 +565,26 @@ cuStreamWaitEvent (gpointer stream, gpointer event, unsigned flags)
   return e->recorded ? enqueue (&c, stream) : 0;
 }
 
-/* ---- gst_cl_copy_words, the one kernel run here ---- */
+/* ---- gst_cl_copy_words, the one kernel run here; others recorded ---- */
 
 #define CUDA_ERROR_OUT_OF_MEMORY 2
 #define CUDA_ERROR_INVALID_PTX 218
 
 static gint word_kernel;        /* its handle: the address */
-static GHashTable *modules;     /* those loaded: each a handle of its own */
+static GHashTable *modules;     /* those loaded: handle, its PTX */
+static GHashTable *functions;   /* the other kernels found: name, handle */
+
+/* A kernel other than gst_cl_copy_words: its name and parameter count. */
+typedef struct
+{
+  gchar *name;
+  guint n_params;
+} FakeFunction;
 G_MODULE_EXPORT guint fakecudahost_word_copies, fakecudahost_modules;
+
+/* fakecuda.h */
+G_MODULE_EXPORT guint fakecudahost_launches;
+G_MODULE_EXPORT FakeLaunch fakecudahost_last_launch;
 
 G_MODULE_EXPORT int cuModuleLoadData (gpointer * module, const char *image);
 G_MODULE_EXPORT int cuModuleUnload (gpointer module);
@@ -586,16 +598,16 @@ int
 cuModuleLoadData (gpointer * module, const char *image)
 {
   need_context ("cuModuleLoadData");
-  if (!strstr (image, ".entry gst_cl_copy_words "))
+  if (!strstr (image, ".entry "))
     return CUDA_ERROR_NOT_SUPPORTED;
   if (g_strcmp0 (g_getenv ("FAKECUDA_NO_PTX"), "1") == 0)
     return CUDA_ERROR_INVALID_PTX;
   if (g_strcmp0 (g_getenv ("FAKECUDA_NO_PTX"), "oom") == 0)
     return CUDA_ERROR_OUT_OF_MEMORY;
   if (!modules)
-    modules = g_hash_table_new (NULL, NULL);
+    modules = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   *module = g_new0 (gint, 1);
-  g_hash_table_add (modules, *module);
+  g_hash_table_insert (modules, *module, g_strdup (image));
   fakecudahost_modules++;
   return 0;
 }
@@ -607,6 +619,7 @@ cuModuleUnload (gpointer module)
   need_context ("cuModuleUnload");
   if (!modules || !g_hash_table_remove (modules, module))
     g_error ("fakecudahost: cuModuleUnload of a module not loaded");
+  /* the functions found stay: a handle is its name's, in any module */
   g_free (module);
   fakecudahost_modules--;
   return 0;
@@ -615,10 +628,31 @@ cuModuleUnload (gpointer module)
 int
 cuModuleGetFunction (gpointer * function, gpointer module, const char *name)
 {
-  if (!modules || !g_hash_table_contains (modules, module) ||
-      strcmp (name, "gst_cl_copy_words") != 0)
+  const gchar *image = modules ? g_hash_table_lookup (modules, module) : NULL;
+  gchar *entry = g_strdup_printf (".entry %s", name);
+  const gchar *at = image ? strstr (image, entry) : NULL, *end, *p;
+  FakeFunction *f;
+  guint n = 0;
+
+  g_free (entry);
+  if (!at)
     return CUDA_ERROR_NOT_SUPPORTED;
-  *function = &word_kernel;
+  end = strchr (at, ')');
+  for (p = at; end && (p = strstr (p, ".param")) && p < end; p++)
+    n++;
+  if (strcmp (name, "gst_cl_copy_words") == 0) {
+    *function = &word_kernel;
+    return 0;
+  }
+  if (!functions)
+    functions = g_hash_table_new (g_str_hash, g_str_equal);
+  if (!(f = g_hash_table_lookup (functions, name))) {
+    f = g_new0 (FakeFunction, 1);
+    f->name = g_strdup (name);
+    f->n_params = n;
+    g_hash_table_insert (functions, f->name, f);
+  }
+  *function = f;
   return 0;
 }
 
@@ -649,6 +683,37 @@ cuMemHostGetDevicePointer_v2 (guint64 * ptr, gpointer host, unsigned flags)
   return 0;
 }
 
+static gboolean
+is_function (gpointer name, gpointer function, gpointer handle)
+{
+  return function == handle;
+}
+
+/* a kernel other than gst_cl_copy_words: recorded, not run */
+static int
+record_launch (gpointer function, unsigned gx, unsigned gy, unsigned gz,
+    unsigned bx, unsigned by, unsigned bz, unsigned shared, gpointer * params)
+{
+  FakeLaunch *l = &fakecudahost_last_launch;
+  const FakeFunction *f = function;
+  guint i;
+
+  if (!functions || !g_hash_table_find (functions, is_function, function))
+    return CUDA_ERROR_NOT_SUPPORTED;
+  need_context ("cuLaunchKernel");
+  memset (l, 0, sizeof (*l));
+  l->name = f->name;
+  l->grid[0] = gx, l->grid[1] = gy, l->grid[2] = gz;
+  l->block[0] = bx, l->block[1] = by, l->block[2] = bz;
+  l->shared = shared;
+  for (i = 0; i < G_N_ELEMENTS (l->param64) && i < f->n_params; i++) {
+    memcpy (&l->param64[i], params[i], 8);
+    memcpy (&l->param32[i], params[i], 4);
+  }
+  fakecudahost_launches++;
+  return 0;
+}
+
 /* a kernel's threads reach the device's memory and pinned host memory of
  * the driver's (unified addressing), nothing else; a grid the driver
  * refuses, or shared memory the kernel has not, is the caller's error:
@@ -658,13 +723,13 @@ cuLaunchKernel (gpointer function, unsigned gx, unsigned gy, unsigned gz,
     unsigned bx, unsigned by, unsigned bz, unsigned shared, gpointer stream,
     gpointer * params, gpointer * extra)
 {
-  Command c = { WORDS,.dst = (guint8 *) (guintptr) * (guint64 *) params[0],
-    .src = (const guint8 *) (guintptr) * (guint64 *) params[1],
-    .size = *(guint32 *) params[2]
-  };
+  Command c = { WORDS };
 
   if (function != &word_kernel)
-    return CUDA_ERROR_NOT_SUPPORTED;
+    return record_launch (function, gx, gy, gz, bx, by, bz, shared, params);
+  c.dst = (guint8 *) (guintptr) * (guint64 *) params[0];
+  c.src = (const guint8 *) (guintptr) * (guint64 *) params[1];
+  c.size = *(guint32 *) params[2];
   need_context ("cuLaunchKernel");
   if (gx == 0 || gy != 1 || gz != 1 || bx == 0 || bx > 1024 || by != 1 ||
       bz != 1 || shared != 0)

@@ -27,6 +27,7 @@
 #include "gstclbufferpool-private.h"
 #include "gstclplane-private.h"
 
+
 GstClContext *fixture_context;
 
 void
