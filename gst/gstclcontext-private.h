@@ -74,8 +74,9 @@ GstClContext *gst_cl_context_new_wrapped (cl_context context,
 GstClContext *gst_cl_context_new_sibling (GstClContext * shared,
     GError ** error);
 
-/* Whether @a and @b are one context, or siblings of one OpenCL context:
- * each's buffers and events are the other's. */
+/* Whether @a and @b are one context, or siblings of one OpenCL context, or
+ * both without OpenCL on one device: each's buffers and events are the
+ * other's. */
 gboolean gst_cl_context_is_sibling (GstClContext * a, GstClContext * b);
 
 /* Whether @device_spec (as for gst_cl_context_new()) chooses @self's device:
@@ -94,7 +95,8 @@ gboolean gst_cl_context_is_on (GstClContext * self, const gchar * device_spec);
 gchar *gst_cl_context_narrow_spec (const gchar * device_spec,
     GstClDeviceFilter filter, gpointer user_data);
 
-/* The handles stay owned by the GstClContext and live as long as it does. */
+/* The handles stay owned by the GstClContext and live as long as it does;
+ * the context and the queues are NULL without OpenCL. */
 cl_context gst_cl_context_get_handle (GstClContext * self);
 cl_device_id gst_cl_context_get_device (GstClContext * self);
 cl_command_queue gst_cl_context_get_queue (GstClContext * self);
@@ -176,7 +178,7 @@ const gchar *gst_cl_context_get_identity (GstClContext * self);
 /* Creates a device buffer of @size bytes (> 0) with @flags, or returns NULL
  * with @error set naming @what. The caller releases it with
  * gst_cl_context_release_buffer(). In a context without OpenCL, a handle
- * of host memory of @size zero bytes that only the functions below and
+ * of host memory of @size zeroed bytes that only the functions below and
  * the CUDA path (which keys its copy on the GPU by it) take. */
 cl_mem gst_cl_context_create_buffer (GstClContext * self, cl_mem_flags flags,
     gsize size, const gchar * what, GError ** error);

@@ -366,18 +366,21 @@ gst_cl_context_new_without_opencl (const gchar * device_spec, GError ** error)
   g_type_ensure (GST_TYPE_CL_CONTEXT);
   G_LOCK (opencl_setup);
   device = gst_cl_device_find (device_spec, &name, error);
-  G_UNLOCK (opencl_setup);
-  if (!device)
+  if (!device) {
+    G_UNLOCK (opencl_setup);
     return NULL;
+  }
   self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
   gst_object_ref_sink (self);
   self->device = device;
   self->device_name = name;
   read_switches (&self->switches);
   if (!gst_cl_context_query_memory (self, error)) {
+    G_UNLOCK (opencl_setup);
     gst_object_unref (self);
     return NULL;
   }
+  G_UNLOCK (opencl_setup);
   /* the CUDA path alone: it works on device memory */
   self->host_unified = self->fine_svm = FALSE;
   GST_INFO_OBJECT (self, "on %s with no OpenCL context", self->device_name);

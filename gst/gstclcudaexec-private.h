@@ -76,8 +76,10 @@ CUcontext gst_cl_cuda_exec_get_context (GstClCudaExec * self);
 CUstream gst_cl_cuda_exec_get_stream (GstClCudaExec * self);
 
 /* A stand-in cl_mem for the CUDA memory at @ptr, which commands here take
- * as a buffer: an OpenCL buffer of a few bytes, so that clSetKernelArg
- * takes it, which only this executor may be given in a command. @which (0
+ * as a buffer: a buffer of a few bytes of the context's
+ * (gst_cl_context_create_buffer(): OpenCL's, so that clSetKernelArg takes
+ * it, or host memory without OpenCL), which only this executor may be
+ * given in a command. @which (0
  * or 1) names the stand-in: an input frame and an output frame at once. */
 cl_mem gst_cl_cuda_exec_bind (GstClCudaExec * self, guint which,
     CUdeviceptr ptr);

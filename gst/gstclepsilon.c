@@ -524,9 +524,6 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   if (!(plan = gst_cl_plan_new (self->own_queues, self->tuner, in_info, depth,
               &error)))
     goto plan_failed;
-  g_clear_pointer (&self->plan, gst_cl_plan_free);
-  self->plan = plan;
-  gst_cl_plan_set_faults (plan, self->faults);
   /* frames in system memory from the decoder whose GPU start took: their
    * kernels in its CUDA context, where the device is NVIDIA's OpenCL */
   upstream_runs = !gst_cl_caps_in_cuda_memory (incaps) &&
@@ -538,8 +535,13 @@ gst_cl_epsilon_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   runs_in_cuda = !gst_cl_caps_in_device_memory (outcaps) && (upstream_runs ||
       (gst_cl_caps_in_cuda_memory (incaps) &&
           gst_cl_cuda_exec_may_run (self->own_queues)));
-  if (!runs_in_cuda && !gst_cl_context_has_opencl (self->own_queues))
+  if (!runs_in_cuda && !gst_cl_context_has_opencl (self->own_queues)) {
+    gst_cl_plan_free (plan);
     goto no_opencl;
+  }
+  g_clear_pointer (&self->plan, gst_cl_plan_free);
+  self->plan = plan;
+  gst_cl_plan_set_faults (plan, self->faults);
   gst_cl_epsilon_set_hold (self, out_info,
       gst_cl_caps_in_cuda_memory (outcaps) || runs_in_cuda);
   /* system memory on either side of such frames: pinned by CUDA, which

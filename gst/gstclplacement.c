@@ -420,6 +420,14 @@ gst_cl_placement_open (GstClPlacement * self, guint slot, GstBuffer * inbuf,
     g_propagate_error (error, failed);
     return FALSE;
   }
+  if (!gst_cl_context_has_opencl (self->context)) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "%s has no OpenCL context here (NVIDIA MPS?), and this frame does "
+        "not run in CUDA: not of an NVIDIA decoder on this GPU, or no CUDA "
+        "stream could be made (GST_DEBUG=clplacement:4 says which)",
+        gst_cl_context_get_device_name (self->context));
+    return FALSE;
+  }
   /* a frame through OpenCL after the executor's: the DCT stage's state
    * goes on from the executor's */
   if (self->last_on_cuda &&

@@ -26,7 +26,8 @@
 G_BEGIN_DECLS
 
 /* A program of the library's kernels for one device: OpenCL's, with the
- * device's binary behind it (gstclptx-private.h: what a CUDA launch loads). */
+ * device's binary behind it (gstclptx-private.h: what a CUDA launch loads);
+ * in a context without OpenCL, that binary alone, PTX from the cache. */
 typedef struct _GstClProgram GstClProgram;
 
 /* One kernel of a GstClProgram, by name: what gst_cl_kernel_arg() sets and
@@ -40,6 +41,8 @@ typedef struct _GstClKernel GstClKernel;
  * A program built before for the same device, driver, sources and options
  * is loaded from the on-disk cache (gstclcache-private.h) as the device's
  * binary, without compiling; @from_cache (may be NULL) says whether it was.
+ * In a context without OpenCL only that: a program not in the cache, or
+ * whose binary is not PTX, is an error that says so.
  * Returns the program (free with gst_cl_program_free() after its kernels),
  * or NULL with @error set; a compiler failure carries the build log in the
  * message. */
@@ -53,7 +56,7 @@ void gst_cl_program_free (GstClProgram * program);
  * (another driver's binary). Free with g_free(). */
 gchar *gst_cl_program_get_ptx (GstClProgram * program, GError ** error);
 
-/* The OpenCL program (owned by @program). */
+/* The OpenCL program (owned by @program); NULL without OpenCL. */
 cl_program gst_cl_program_get_handle (GstClProgram * program);
 
 /* The device's binary that gst_cl_program_build() left in the on-disk
@@ -79,7 +82,8 @@ GstClKernel *gst_cl_program_create_kernel (GstClProgram * program,
     const gchar * name, GError ** error);
 void gst_cl_kernel_free (GstClKernel * kernel);
 
-/* The kernel's name, program and OpenCL kernel (owned by @kernel). */
+/* The kernel's name, program and OpenCL kernel (owned by @kernel; NULL
+ * without OpenCL). */
 const gchar *gst_cl_kernel_get_name (GstClKernel * kernel);
 GstClProgram *gst_cl_kernel_get_program (GstClKernel * kernel);
 cl_kernel gst_cl_kernel_get_handle (GstClKernel * kernel);
@@ -89,8 +93,9 @@ cl_kernel gst_cl_kernel_get_handle (GstClKernel * kernel);
 gboolean gst_cl_kernel_get_n_args (GstClKernel * kernel, guint * n_args,
     GError ** error);
 
-/* The largest work-group @kernel can run on the program's device; FALSE
- * with @error set where that cannot be read. */
+/* The largest work-group @kernel can run on the program's device (without
+ * OpenCL: the device's limit, CL_DEVICE_MAX_WORK_GROUP_SIZE); FALSE with
+ * @error set where that cannot be read. */
 gboolean gst_cl_kernel_get_max_group (GstClKernel * kernel, size_t * size,
     GError ** error);
 

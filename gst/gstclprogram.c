@@ -392,7 +392,8 @@ gst_cl_kernel_get_max_group (GstClKernel * self, size_t *size, GError ** error)
     status = clGetKernelWorkGroupInfo (self->handle, device,
         CL_KERNEL_WORK_GROUP_SIZE, sizeof (*size), size, NULL);
   return status == CL_SUCCESS || gst_cl_set_error (error, status,
-      "clGetKernelWorkGroupInfo (%s)", self->name);
+      "%s (%s)", self->handle ? "clGetKernelWorkGroupInfo" :
+      "clGetDeviceInfo", self->name);
 }
 
 void

@@ -133,9 +133,6 @@ assert_narrowed (const gchar * spec, GstClDeviceFilter filter, gpointer data,
   g_free (narrowed);
 }
 
-/* How device=auto, or a text, comes to take the GPU that decodes
- * (gst_cl_cuda_follow_upstream()): of the devices the "device" string
- * could choose, the one a filter accepts, as its index. */
 /* A context without OpenCL (NVIDIA MPS): the device, its name and the
  * identity that keys the caches as with OpenCL, no context or queues; its
  * siblings are siblings; its buffers host memory, zeroed, written, read and
@@ -215,6 +212,9 @@ GST_START_TEST (test_without_opencl)
 
 GST_END_TEST;
 
+/* How device=auto, or a text, comes to take the GPU that decodes
+ * (gst_cl_cuda_follow_upstream()): of the devices the "device" string
+ * could choose, the one a filter accepts, as its index. */
 GST_START_TEST (test_narrow_spec)
 {
   cl_device_id device = gst_cl_context_get_device (fixture_context);

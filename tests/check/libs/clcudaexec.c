@@ -996,6 +996,72 @@ GST_START_TEST (test_propose_held)
 
 GST_END_TEST;
 
+/* Without OpenCL (NVIDIA MPS) the element offers no memory:OpenCLBuffer,
+ * and the pool it proposes for system memory is GStreamer's own, whose
+ * buffers can be had; none for OpenCL memory. */
+GST_START_TEST (test_negotiation_without_opencl)
+{
+  GstContext *none = NULL;
+  GstClContext *without = gst_cl_context_new_without_opencl (rt_device (),
+      NULL);
+  GstCaps *caps = gst_caps_from_string ("video/x-raw,format=NV12,width=64,"
+      "height=32,framerate=25/1");
+  GstCaps *cl_caps = gst_caps_from_string ("video/x-raw(memory:OpenCLBuffer),"
+      "format=NV12,width=64,height=32,framerate=25/1");
+  GstCaps *with = gst_cl_caps_transform (caps, NULL, TRUE, TRUE);
+  GstCaps *transformed = gst_cl_caps_transform (caps, NULL, FALSE, TRUE);
+  GstQuery *query = gst_query_new_allocation (caps, TRUE);
+  GstQuery *decide = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *pool = NULL;
+  GstBuffer *buffer = NULL;
+  guint i, cuda = 0, system = 0;
+
+  fail_unless (without != NULL);
+  fail_unless (gst_caps_can_intersect (with, cl_caps));
+  fail_if (gst_caps_can_intersect (transformed, cl_caps));
+  for (i = 0; i < gst_caps_get_size (transformed); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (transformed, i);
+
+    if (gst_caps_features_contains (f, "memory:CUDAMemory"))
+      cuda++;
+    else if (gst_caps_features_is_equal (f,
+            GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+      system++;
+  }
+  fail_unless_equals_int (cuda, 1);
+  fail_unless_equals_int (system, 1);
+  fail_unless_equals_int (gst_caps_get_size (transformed), 2);
+
+  fail_unless (gst_cl_allocation_propose (without, decide, query, NULL, 0,
+          none));
+  fail_unless_equals_int (gst_query_get_n_allocation_pools (query), 1);
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
+  fail_unless (pool != NULL);
+  fail_unless_equals_string (G_OBJECT_TYPE_NAME (pool), "GstVideoBufferPool");
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buffer,
+          NULL), GST_FLOW_OK);
+  fail_unless (gst_buffer_get_size (buffer) >= 64 * 32 * 3 / 2);
+  gst_buffer_unref (buffer);
+  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+  gst_object_unref (pool);
+  gst_query_unref (query);
+
+  query = gst_query_new_allocation (cl_caps, TRUE);
+  fail_if (gst_cl_allocation_propose (without, decide, query, NULL, 0, none));
+  fail_unless_equals_int (gst_query_get_n_allocation_pools (query), 0);
+
+  gst_query_unref (query);
+  gst_query_unref (decide);
+  gst_caps_unref (transformed);
+  gst_caps_unref (with);
+  gst_caps_unref (cl_caps);
+  gst_caps_unref (caps);
+  gst_object_unref (without);
+}
+
+GST_END_TEST;
+
 /* A GstContext of the fake libgstcuda's GstCudaContext (CLCUDA_FAKE_GSTCUDA),
  * whose handle the fake drivers take; the module stays open. */
 static GstContext *
@@ -1582,6 +1648,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_host_frame_layout);
   tcase_add_test (tc, test_host_frame_input);
   tcase_add_test (tc, test_propose_held);
+  tcase_add_test (tc, test_negotiation_without_opencl);
   tcase_add_test (tc, test_host_pool);
   tcase_add_test (tc, test_host_frame_pinned);
   tcase_add_test (tc, test_host_frame_held);

@@ -420,6 +420,46 @@ done:
 
 GST_END_TEST;
 
+/* Without OpenCL (NVIDIA MPS) a frame that does not run in CUDA (system
+ * memory, no CUDA context) is refused with an error that says so, and no
+ * OpenCL call is made for it. */
+GST_START_TEST (test_refused_without_opencl)
+{
+  GstClContext *without = gst_cl_context_new_without_opencl (rt_device (),
+      NULL);
+  GRand *rand = g_rand_new_with_seed (7);
+  GstClPlacement *placement;
+  GstClFrame in, out;
+  GstVideoInfo info;
+  GstBuffer *inbuf, *outbuf;
+  GError *error = NULL;
+  unsigned long calls;
+
+  fail_unless (without != NULL);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 35, 21);
+  placement = gst_cl_placement_new (without, &info, 1, &error);
+  fail_unless (placement != NULL, "%s", error ? error->message : "");
+  inbuf = make_buffer (&info, SYSTEM, NULL, rand);
+  outbuf = make_buffer (&info, SYSTEM, NULL, rand);
+  clfault_reset ();
+  fail_if (gst_cl_placement_open (placement, 0, inbuf, outbuf, &in, &out,
+          &error));
+  calls = clfault_calls ();
+  fail_unless (error && strstr (error->message, "has no OpenCL context here "
+          "(NVIDIA MPS?), and this frame does not run in CUDA"), "%s",
+      error ? error->message : "(no error)");
+  g_clear_error (&error);
+  fail_unless_equals_int (calls, 0);
+
+  gst_buffer_unref (inbuf);
+  gst_buffer_unref (outbuf);
+  gst_cl_placement_free (placement);
+  gst_object_unref (without);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 static Suite *
 clplacement_suite (void)
 {
@@ -432,6 +472,7 @@ clplacement_suite (void)
   tcase_add_test (tc, test_planes_placed);
   tcase_add_test (tc, test_in_place);
   tcase_add_test (tc, test_staged_large);
+  tcase_add_test (tc, test_refused_without_opencl);
   return s;
 }
 

@@ -233,8 +233,6 @@ GST_START_TEST (test_local_params_two_kernels)
 
 GST_END_TEST;
 
-/* A program's binary: PTX where the device is NVIDIA's (the GPU machine),
- * taken and made a CUDA module's; PoCL's own format elsewhere, refused. */
 /* An entry found by its whole name, with its parameters counted: none,
  * one, three (an array one among them); not a prefix of another's name. */
 GST_START_TEST (test_find_entry)
@@ -262,6 +260,8 @@ GST_START_TEST (test_find_entry)
 
 GST_END_TEST;
 
+/* A program's binary: PTX where the device is NVIDIA's (the GPU machine),
+ * taken and made a CUDA module's; PoCL's own format elsewhere, refused. */
 GST_START_TEST (test_program_binary)
 {
   const gchar *source = "__kernel void k (__global int *p) { p[0] = 1; }";

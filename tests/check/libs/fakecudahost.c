@@ -629,12 +629,17 @@ int
 cuModuleGetFunction (gpointer * function, gpointer module, const char *name)
 {
   const gchar *image = modules ? g_hash_table_lookup (modules, module) : NULL;
-  gchar *entry = g_strdup_printf (".entry %s", name);
+  /* the whole name: NVIDIA's OpenCL writes "k(", gstclcudaexec.c "k (" */
+  gchar *entry = g_strdup_printf (".entry %s(", name);
+  gchar *spaced = g_strdup_printf (".entry %s (", name);
   const gchar *at = image ? strstr (image, entry) : NULL, *end, *p;
   FakeFunction *f;
   guint n = 0;
 
+  if (!at && image)
+    at = strstr (image, spaced);
   g_free (entry);
+  g_free (spaced);
   if (!at)
     return CUDA_ERROR_NOT_SUPPORTED;
   end = strchr (at, ')');
