@@ -217,11 +217,6 @@ check_row () { # CLIP PATH FILTER N
 }
 
 echo "card: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l) on the machine, streams over $GPUS""$([ "${QUEUE:-0}" = 1 ] && echo ", a queue after each decoder")"
-if [ "${MPS:-0}" = 1 ]; then
-  export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
-  mkdir -p /tmp/mps-pipe /tmp/mps-log
-  nvidia-cuda-mps-control -d && echo "NVIDIA MPS: on" || echo "NVIDIA MPS: could not start"
-fi
 configs=()
 for f in $FILTERS; do
   case $f in
@@ -239,10 +234,20 @@ for path in $PATHS; do
     done
   done
 done
-for b in $BUILDS; do  # warms the registries and the kernel caches
-  GST_PLUGIN_PATH=$rt/$b/gst GST_REGISTRY=/tmp/gst-registry-$b.bin \
-    "$seek" "$(chain 1080 cuda auto 1)" 0 > /dev/null 2>&1
+# warms the registries and the program and tuning caches, before MPS:
+# under it the element builds no program (docs/troubleshooting.md)
+for b in $BUILDS; do
+  for f in auto $FILTERS; do
+    [ "${f%%:*}" = kernel ] && continue
+    GST_PLUGIN_PATH=$rt/$b/gst GST_REGISTRY=/tmp/gst-registry-$b.bin \
+      "$seek" "$(chain 1080 cuda "$f" 1)" 0 > /dev/null 2>&1
+  done
 done
+if [ "${MPS:-0}" = 1 ]; then
+  export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
+  mkdir -p /tmp/mps-pipe /tmp/mps-log
+  nvidia-cuda-mps-control -d && echo "NVIDIA MPS: on" || echo "NVIDIA MPS: could not start"
+fi
 printf "%-5s %-8s %3s" clip mode N
 for c in "${configs[@]}"; do c=${c% build}; printf " %14s" "${c// /:}"; done; echo
 for clip in $CLIPS; do
