@@ -182,7 +182,7 @@ load_without_opencl (GstClContext * context, const gchar * key,
         gst_cl_context_get_device_name (context), opts);
     return NULL;
   }
-  if (!strstr (binary, ".version") || !strstr (binary, ".entry")) {
+  if (!gst_cl_ptx_is_ptx (binary)) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
         "No OpenCL context on %s, and its cached program is not PTX",
         gst_cl_context_get_device_name (context));
@@ -266,41 +266,48 @@ gst_cl_program_get_handle (GstClProgram * self)
   return self->handle;
 }
 
+/* The cache's key of @sources built with @options for @device, from
+ * device queries alone (no context); @opts as in program_key(). */
+static gchar *
+device_program_key (cl_device_id device, const gchar * const *sources,
+    const gchar * options, gchar ** opts)
+{
+  gchar *identity = gst_cl_device_describe (device);
+  gchar *source = g_strjoinv ("\n", (gchar **) sources);
+  gchar *key = program_key (device, identity, source, options, opts);
+
+  g_free (source);
+  g_free (identity);
+  return key;
+}
+
 void
 gst_cl_program_store_binary (cl_device_id device,
     const gchar * const *sources, const gchar * options,
     const gchar * binary, gsize size)
 {
-  gchar *identity, *source, *opts, *key;
+  gchar *opts, *key;
 
   gst_cl_debug_init ();
-  identity = gst_cl_device_describe (device);
-  source = g_strjoinv ("\n", (gchar **) sources);
-  key = program_key (device, identity, source, options, &opts);
+  key = device_program_key (device, sources, options, &opts);
   gst_cl_cache_write ("program", key, binary, size);
   g_free (key);
   g_free (opts);
-  g_free (source);
-  g_free (identity);
 }
 
 gchar *
 gst_cl_program_cached_binary (cl_device_id device,
     const gchar * const *sources, const gchar * options, gsize * size)
 {
-  gchar *identity, *source, *opts, *binary = NULL, *key;
+  gchar *opts, *binary = NULL, *key;
 
   gst_cl_debug_init ();
-  identity = gst_cl_device_describe (device);
-  source = g_strjoinv ("\n", (gchar **) sources);
-  key = program_key (device, identity, source, options, &opts);
-  g_free (source);
+  key = device_program_key (device, sources, options, &opts);
   gst_cl_cache_read ("program", key, &binary, size);
-  GST_DEBUG ("cached binary for %s with options \"%s\": %s", identity, opts,
+  GST_DEBUG ("cached binary with options \"%s\": %s", opts,
       binary ? "found" : "none");
   g_free (key);
   g_free (opts);
-  g_free (identity);
   return binary;
 }
 

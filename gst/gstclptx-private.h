@@ -57,6 +57,10 @@ G_BEGIN_DECLS
  * line: a runtime this does not know. Free with g_free(). */
 gchar *gst_cl_ptx_for_cuda (const gchar * ptx, GError ** error);
 
+/* Whether @binary, a program's binary, is PTX text (a .version and an
+ * .entry): what NVIDIA's OpenCL writes. */
+gboolean gst_cl_ptx_is_ptx (const gchar * binary);
+
 /* Whether @ptx has an entry @name (`.entry @name(`), and how many
  * parameters it takes (@n_params, may be NULL): a kernel's argument count
  * where no OpenCL kernel can say it. */

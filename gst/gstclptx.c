@@ -88,13 +88,18 @@ gst_cl_ptx_of_program (cl_program program, cl_device_id device, GError ** error)
       n * sizeof (guchar *), binaries, NULL);
   if (status != CL_SUCCESS)
     gst_cl_set_error (error, status, "clGetProgramInfo (binaries)");
-  else if (!strstr ((gchar *) binaries[i], ".version") ||
-      !strstr ((gchar *) binaries[i], ".entry"))
+  else if (!gst_cl_ptx_is_ptx ((gchar *) binaries[i]))
     ptx_error (error, "%s", "the device's program binary is not PTX text");
   else                          /* the text, up to a NUL the size may count */
     ptx = g_strdup ((gchar *) binaries[i]);
   g_free (binaries[i]);
   return ptx;
+}
+
+gboolean
+gst_cl_ptx_is_ptx (const gchar * binary)
+{
+  return strstr (binary, ".version") && strstr (binary, ".entry");
 }
 
 gboolean
