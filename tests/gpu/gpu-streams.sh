@@ -26,7 +26,8 @@
 # here), GPUS (1): stream K decoded on GPU (K-1) mod GPUS, by that GPU's
 # decoder (nvmpeg2videodec, nvmpeg2videodevice1dec, ...), with clepsilon
 # device=nvidia, which takes the decoder's GPU; CHECK=1 adds, per clip, filter and path, the md5 of each of
-# CHECK_N (4) chains of one process against the same chain run alone
+# CHECK_N (4) chains run at once, in each of MODES procs and chains (N
+# processes, N chains of one process), against the same chain run alone
 # (NS=" " runs that check alone); PROPS, more properties of each clepsilon
 # (e.g. PROPS=frames-in-flight=8); UTIL=1 adds, per clip, mode, N and
 # setting, how busy the GPU's kernels and its decoders were (nvidia-smi's
@@ -192,28 +193,35 @@ sample_stop () { # FILE
 
 median () { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
-# The md5 of the frames of CLIP through PATH and FILTER, N chains of one
-# process ($out/md5-K, spread over the GPUS) and one chain alone on the
-# first GPU ($out/md5-0), each chain's
-# frames read by md5sum from a named pipe: prints how many equal it.
-check_row () { # CLIP PATH FILTER N
-  local k p="" same=0
+# The md5 of the frames of CLIP through PATH and FILTER, N chains at once
+# ($out/md5-K, spread over the GPUS: MODE chains, of one process; procs, a
+# process each) and one chain alone on the first GPU ($out/md5-0), each
+# chain's frames read by md5sum from a named pipe: prints how many equal it.
+check_row () { # CLIP PATH FILTER N MODE
+  local k p chains="" pids="" same=0
   export GST_PLUGIN_PATH=$rt/build/gst GST_REGISTRY=/tmp/gst-registry-build.bin
   for k in $(seq 0 "$4"); do
     rm -f "$out/pipe-$k" "$out/md5-$k"; mkfifo "$out/pipe-$k"
     md5sum < "$out/pipe-$k" | cut -c1-32 > "$out/md5-$k" &
   done
   for k in $(seq "$4"); do
-    p="$p $(decoder "$1" "$k") ! ${caps[$2]} ! clepsilon device=nvidia strength=$3${out_caps[$2]} ! filesink location=$out/pipe-$k"
+    p="$(decoder "$1" "$k") ! ${caps[$2]} ! clepsilon device=nvidia strength=$3${out_caps[$2]} ! filesink location=$out/pipe-$k"
+    if [ "$5" = procs ]; then
+      timeout 600 gst-launch-1.0 -q $p > /dev/null 2>&1 &
+      pids="$pids $!"
+    else
+      chains="$chains $p"
+    fi
   done
-  timeout 600 gst-launch-1.0 -q $p > /dev/null 2>&1
+  # (not a bare wait: the md5 of the chain alone waits for its writer)
+  if [ "$5" = procs ]; then wait $pids; else timeout 600 gst-launch-1.0 -q $chains > /dev/null 2>&1; fi
   timeout 300 gst-launch-1.0 -q $(decoder "$1" 1) ! ${caps[$2]} ! clepsilon \
     device=nvidia strength=$3${out_caps[$2]} ! filesink location=$out/pipe-0 > /dev/null 2>&1
   wait
   for k in $(seq "$4"); do
     [ -s "$out/md5-0" ] && cmp -s "$out/md5-0" "$out/md5-$k" && same=$((same + 1))
   done
-  echo "md5 $1 $2 $3: $same of $4 chains equal to the chain alone ($(cat "$out/md5-0"))"
+  echo "md5 $1 $2 $3: $same of $4 $([ "$5" = procs ] && echo processes || echo chains) equal to the chain alone ($(cat "$out/md5-0"))"
 }
 
 echo "card: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l) on the machine, streams over $GPUS""$([ "${QUEUE:-0}" = 1 ] && echo ", a queue after each decoder")"
@@ -235,12 +243,19 @@ for path in $PATHS; do
   done
 done
 # warms the registries and the program and tuning caches, before MPS:
-# under it the element builds no program (docs/troubleshooting.md)
+# under it the element builds no program and tunes no kernel
+# (docs/troubleshooting.md), so there every clip and path
+warm_clips=1080 warm_paths=cuda
+[ "${MPS:-0}" = 1 ] && warm_clips=$CLIPS warm_paths=$PATHS
 for b in $BUILDS; do
   for f in auto $FILTERS; do
     [ "${f%%:*}" = kernel ] && continue
-    GST_PLUGIN_PATH=$rt/$b/gst GST_REGISTRY=/tmp/gst-registry-$b.bin \
-      "$seek" "$(chain 1080 cuda "$f" 1)" 0 > /dev/null 2>&1
+    for clip in $warm_clips; do
+      for path in $warm_paths; do
+        GST_PLUGIN_PATH=$rt/$b/gst GST_REGISTRY=/tmp/gst-registry-$b.bin \
+          "$seek" "$(chain "$clip" "$path" "$f" 1)" 0 > /dev/null 2>&1
+      done
+    done
   done
 done
 if [ "${MPS:-0}" = 1 ]; then
@@ -328,7 +343,10 @@ if [ "${CHECK:-0}" = 1 ]; then
   for clip in $CLIPS; do
     for path in $PATHS; do
       for f in $FILTERS; do
-        [ "${f%%:*}" = kernel ] || check_row "$clip" "$path" "$f" "${CHECK_N:-4}"
+        [ "${f%%:*}" = kernel ] && continue
+        for mode in $MODES; do
+          case $mode in procs | chains) check_row "$clip" "$path" "$f" "${CHECK_N:-4}" $mode ;; esac
+        done
       done
     done
   done
