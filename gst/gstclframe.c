@@ -521,7 +521,13 @@ gst_cl_frame_open_host_on_cuda (GstClFrame * frame, GstClContext * context,
       gst_cl_cuda_exec_upload_host_frame (exec, 0, slot, frame->exec_host,
       frame->exec_host_size, frame->exec_host_pinned, &failed);
   if (!mem) {
-    /* the frame goes through OpenCL instead (said once, gstclcudaexec.c) */
+    /* without OpenCL nothing else can take the frame: the reason is the
+     * error; with it the frame goes through OpenCL instead (said once,
+     * gstclcudaexec.c) */
+    if (!gst_cl_context_has_opencl (context)) {
+      g_propagate_error (error, failed);
+      goto not_opened;
+    }
     GST_CAT_DEBUG (gst_cl_placement_debug, "%s", failed->message);
     g_clear_error (&failed);
     goto not_opened;

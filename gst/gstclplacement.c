@@ -72,6 +72,7 @@ struct _GstClPlacement
    * first such frame), where asked for (gst_cl_cuda_exec_wanted()) */
   GstClCudaExec *cuda_exec;
   gboolean cuda_exec_tried;
+  GError *cuda_exec_error;      /* why it could not be made, or NULL */
   /* the CUDA context upstream, where frames in system memory come from
    * one (gst_cl_placement_set_cuda_context()), or NULL; ours, for as long
    * as the executor may use it */
@@ -258,6 +259,7 @@ gst_cl_placement_free (GstClPlacement * self)
     gst_cl_context_release_buffer (self->context, b->unpacked);
   }
   g_clear_pointer (&self->cuda_exec, gst_cl_cuda_exec_free);
+  g_clear_error (&self->cuda_exec_error);
   if (self->upstream_context)
     gst_context_unref (self->upstream_context);
   g_clear_pointer (&self->cuda_in, gst_cl_cuda_import_free);
@@ -319,7 +321,6 @@ static GstClCudaExec *
 cuda_exec_for (GstClPlacement * self, GstBuffer * inbuf)
 {
   CUcontext context;
-  GError *error = NULL;
 
   if (self->cuda_exec || self->cuda_exec_tried)
     return self->cuda_exec;
@@ -334,10 +335,11 @@ cuda_exec_for (GstClPlacement * self, GstBuffer * inbuf)
         "GPU");
     return NULL;
   }
-  self->cuda_exec = gst_cl_cuda_exec_new (context, self->context, &error);
+  self->cuda_exec = gst_cl_cuda_exec_new (context, self->context,
+      &self->cuda_exec_error);
   if (!self->cuda_exec) {
-    GST_WARNING ("kernels stay in OpenCL: %s", error->message);
-    g_clear_error (&error);
+    /* kept: without OpenCL it is why no frame can be filtered */
+    GST_WARNING ("kernels stay in OpenCL: %s", self->cuda_exec_error->message);
   } else {
     GST_INFO ("kernels run in the frames' CUDA context");
   }
@@ -421,11 +423,18 @@ gst_cl_placement_open (GstClPlacement * self, guint slot, GstBuffer * inbuf,
     return FALSE;
   }
   if (!gst_cl_context_has_opencl (self->context)) {
-    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
-        "%s has no OpenCL context here (NVIDIA MPS?), and this frame does "
-        "not run in CUDA: not of an NVIDIA decoder on this GPU, or no CUDA "
-        "stream could be made (GST_DEBUG=clplacement:4 says which)",
-        gst_cl_context_get_device_name (self->context));
+    if (self->cuda_exec_error)
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+          "%s has no OpenCL context here (NVIDIA MPS?), and its kernels "
+          "cannot run in the frames' CUDA context: %s",
+          gst_cl_context_get_device_name (self->context),
+          self->cuda_exec_error->message);
+    else
+      g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+          "%s has no OpenCL context here (NVIDIA MPS?), and this frame does "
+          "not run in CUDA: not of an NVIDIA decoder on this GPU "
+          "(GST_DEBUG=clplacement:4 says why)",
+          gst_cl_context_get_device_name (self->context));
     return FALSE;
   }
   /* a frame through OpenCL after the executor's: the DCT stage's state

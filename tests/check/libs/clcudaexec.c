@@ -1268,6 +1268,47 @@ GST_START_TEST (test_host_frame_no_memory)
 
 GST_END_TEST;
 
+/* Without OpenCL (NVIDIA MPS) nothing else takes a frame from system
+ * memory whose device memory cannot be had: opening it fails with the
+ * error naming the allocation; with OpenCL it fails with none (the frame
+ * goes through OpenCL). */
+GST_START_TEST (test_host_frame_no_memory_without_opencl)
+{
+  GstClContext *without = gst_cl_context_new_without_opencl (rt_device (),
+      NULL);
+  GstClContext *contexts[2] = { fixture_context, without };
+  GstBuffer *buffer;
+  GstVideoInfo info;
+  GError *error = NULL;
+  GstClCudaExec *exec;
+  GstClFrame frame;
+  guint k;
+
+  fail_unless (without != NULL);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 64, 32);
+  buffer = gst_buffer_new_allocate (NULL, info.size, NULL);
+  for (k = 0; k < 2; k++) {
+    exec = gst_cl_cuda_exec_new (CUDA_CONTEXT, contexts[k], &error);
+    fail_unless (exec != NULL, "%s", error ? error->message : "");
+    g_setenv ("FAKECUDA_ALLOC_FAILS", "1", TRUE);
+    fail_if (gst_cl_frame_open_host_on_cuda (&frame, contexts[k], &info,
+            buffer, GST_MAP_READ, exec, 0, &error));
+    g_unsetenv ("FAKECUDA_ALLOC_FAILS");
+    if (k == 0)
+      fail_unless (error == NULL, "%s", error->message);
+    else
+      fail_unless (error && g_str_has_prefix (error->message,
+              "CUDA cuMemAlloc (frame from system memory) failed"), "%s",
+          error ? error->message : "no error");
+    g_clear_error (&error);
+    gst_cl_cuda_exec_free (exec);
+  }
+  gst_buffer_unref (buffer);
+  gst_object_unref (without);
+}
+
+GST_END_TEST;
+
 /* Three frames in flight, one a slot, each downloaded into system memory
  * (pinned, plain, pinned) before any is waited for: each output holds its
  * own input's rows, the downloads running on a stream of their own after
@@ -1653,6 +1694,7 @@ clcudaexec_suite (void)
   tcase_add_test (tc, test_host_frame_pinned);
   tcase_add_test (tc, test_host_frame_held);
   tcase_add_test (tc, test_host_frame_no_memory);
+  tcase_add_test (tc, test_host_frame_no_memory_without_opencl);
   tcase_add_test (tc, test_downloads_in_flight);
   tcase_add_test (tc, test_download_refused);
   tcase_add_test (tc, test_host_frame_order);
