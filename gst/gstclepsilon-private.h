@@ -76,6 +76,7 @@ struct _GstClEpsilon
   guint plan_cookie;            /* settings_cookie of the plan's settings */
   gboolean same_memory;         /* both pads carry the same kind of memory */
   gboolean share_untouched;     /* decided with the allocation */
+  /* written by start and stop, read by transform_caps: object lock */
   gboolean cuda_checked;        /* start decided cuda_usable for the device */
   gboolean cuda_usable;         /* memory:CUDAMemory offered (start) */
   gboolean without_opencl;      /* start's context has none (NVIDIA MPS):

@@ -289,6 +289,7 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   GstClEpsilon *self = GST_CL_EPSILON (trans);
   GError *error = NULL;
   gchar *device, *followed;
+  gboolean cuda_usable;
   guint radius;
 
   gst_cl_epsilon_post_pending_warnings (self);
@@ -333,15 +334,17 @@ gst_cl_epsilon_start (GstBaseTransform * trans)
   if (!gst_cl_tuner_get_kernels (self->tuner, FALSE, radius, &error))
     goto cl_failed;
 
+  /* memory:CUDAMemory where the device is the GPU of CUDA */
+  cuda_usable = gst_cl_cuda_offer (GST_ELEMENT (self), self->context);
+  /* under the lock: transform_caps reads them from any thread */
   GST_OBJECT_LOCK (self);
   g_free (self->device_name);
   self->device_name = g_strdup (gst_cl_context_get_device_name (self->context));
-  GST_OBJECT_UNLOCK (self);
-  g_object_notify (G_OBJECT (self), "device-name");
-  /* memory:CUDAMemory where the device is the GPU of CUDA */
-  self->cuda_usable = gst_cl_cuda_offer (GST_ELEMENT (self), self->context);
+  self->cuda_usable = cuda_usable;
   self->without_opencl = !gst_cl_context_has_opencl (self->context);
   self->cuda_checked = TRUE;
+  GST_OBJECT_UNLOCK (self);
+  g_object_notify (G_OBJECT (self), "device-name");
   self->same_memory = TRUE;
   gst_cl_epsilon_update_settings (self, TRUE);
   /* each frame's coding, for strength=auto's hold, where the pipeline's
@@ -374,8 +377,8 @@ gst_cl_epsilon_stop (GstBaseTransform * trans)
 
   gst_cl_epsilon_free_resources (self);
   g_clear_pointer (&self->coding_watch, gst_cl_coding_watch_stop);
-  self->cuda_checked = FALSE;
   GST_OBJECT_LOCK (self);
+  self->cuda_checked = FALSE;
   g_clear_pointer (&self->device_name, g_free);
   g_clear_pointer (&self->device_taken, g_free);
   GST_OBJECT_UNLOCK (self);
@@ -466,11 +469,18 @@ gst_cl_epsilon_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
   GstClEpsilon *self = GST_CL_EPSILON (trans);
+  gboolean checked, usable, opencl;
+  GstCaps *result;
+
+  GST_OBJECT_LOCK (self);
+  checked = self->cuda_checked;
+  usable = self->cuda_usable;
+  opencl = !self->without_opencl;
+  GST_OBJECT_UNLOCK (self);
   /* Before start, when gst-launch-1.0 links elements, the device is not
    * known: CUDA memory wherever the CUDA driver loads; start decides. */
-  GstCaps *result = gst_cl_caps_transform (caps, filter,
-      !(self->cuda_checked && self->without_opencl),
-      self->cuda_checked ? self->cuda_usable : gst_cl_cuda_load (NULL));
+  result = gst_cl_caps_transform (caps, filter, !checked || opencl,
+      checked ? usable : gst_cl_cuda_load (NULL));
 
   GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SRC ? "src" : "sink", caps, result);
