@@ -153,6 +153,7 @@ typedef struct
 {
   CUresult failed;              /* the first allocation that failed: not
                                  * tried again */
+  const gchar *failed_call;     /* its call */
   gsize size[GST_CL_CUDA_EXEC_SLOTS];
   CUdeviceptr device[GST_CL_CUDA_EXEC_SLOTS];
   guint8 *pinned[GST_CL_CUDA_EXEC_SLOTS];
@@ -348,6 +349,7 @@ gst_cl_cuda_exec_new (CUcontext cuda_context, GstClContext * context,
     GError ** error)
 {
   GstClCudaExec *self = g_new0 (GstClCudaExec, 1);
+  const gchar *call;
   CUresult status;
 
   self->cuda_context = cuda_context;
@@ -364,14 +366,17 @@ gst_cl_cuda_exec_new (CUcontext cuda_context, GstClContext * context,
       !(self->stand_in[1] = gst_cl_context_create_buffer (context,
               CL_MEM_READ_WRITE, 16, "stand-in", error)) || !push (self, error))
     goto failed;
+  call = "cuStreamCreate";
   status = self->cu.StreamCreate (&self->stream, CU_STREAM_NON_BLOCKING);
-  if (status == CUDA_SUCCESS)
+  if (status == CUDA_SUCCESS) {
+    call = "cuMemAllocHost (pinned memory for reads back)";
     status = self->cu.MemAllocHost ((gpointer *) & self->bounce,
         BOUNCE_BYTES * GST_CL_CUDA_EXEC_SLOTS);
+  }
   pop (self);
   if (status == CUDA_SUCCESS)
     return self;
-  gst_cl_cuda_set_error (error, status, "stream or pinned memory for kernels");
+  gst_cl_cuda_set_error (error, status, "%s", call);
 failed:
   gst_cl_cuda_exec_free (self);
   return NULL;
@@ -1232,13 +1237,15 @@ gst_cl_cuda_exec_read (GstClCudaExec * self, cl_mem mem, gsize offset,
 
 /* @slot's device memory of @frames, of @size bytes at least, and where
  * @bounce its pinned memory (the slot's last frame has been waited for,
- * its download included), in the pushed context. */
+ * its download included), in the pushed context; @call names the call
+ * that failed. */
 static CUresult
 host_memory_alloc (GstClCudaExec * self, HostFrames * frames, guint slot,
-    gsize size, gboolean bounce)
+    gsize size, gboolean bounce, const gchar ** call)
 {
   CUresult status = CUDA_SUCCESS;
 
+  *call = "cuMemAlloc";
   if (frames->size[slot] < size) {
     if (frames->device[slot])
       self->cu.MemFree (frames->device[slot]);
@@ -1255,6 +1262,7 @@ host_memory_alloc (GstClCudaExec * self, HostFrames * frames, guint slot,
     self->cu.MemFreeHost (frames->pinned[slot]);
   frames->pinned[slot] = NULL;
   frames->pinned_size[slot] = 0;
+  *call = "cuMemAllocHost";
   status = self->cu.MemAllocHost ((gpointer *) & frames->pinned[slot], size);
   if (status == CUDA_SUCCESS)
     frames->pinned_size[slot] = size;
@@ -1262,17 +1270,22 @@ host_memory_alloc (GstClCudaExec * self, HostFrames * frames, guint slot,
 }
 
 /* host_memory_alloc(), which is not tried again once it failed (the
- * frames go through OpenCL instead, gst_cl_frame_open_host_on_cuda()). */
+ * frames go through OpenCL instead, or without OpenCL are refused:
+ * gst_cl_frame_open_host_on_cuda()); frames->failed_call names the call
+ * that failed. */
 static CUresult
 host_memory (GstClCudaExec * self, HostFrames * frames, guint slot,
     gsize size, gboolean bounce)
 {
   if (frames->failed != CUDA_SUCCESS)
     return frames->failed;
-  frames->failed = host_memory_alloc (self, frames, slot, size, bounce);
+  frames->failed = host_memory_alloc (self, frames, slot, size, bounce,
+      &frames->failed_call);
   if (frames->failed != CUDA_SUCCESS)
-    GST_WARNING ("no memory for frames in system memory (CUDA error %d): "
-        "they go through OpenCL", frames->failed);
+    GST_WARNING ("no memory for frames in system memory (%s, CUDA error "
+        "%d)%s", frames->failed_call, frames->failed,
+        gst_cl_context_has_opencl (self->context) ?
+        ": they go through OpenCL" : "");
   return frames->failed;
 }
 
@@ -1288,8 +1301,8 @@ gst_cl_cuda_exec_bind_host_frame (GstClCudaExec * self, guint which,
   status = host_memory (self, &self->host, slot, size, !pinned);
   pop (self);
   if (status != CUDA_SUCCESS) {
-    gst_cl_cuda_set_error (error, status, "cuMemAlloc (frame for system "
-        "memory)");
+    gst_cl_cuda_set_error (error, status, "%s (frame for system memory)",
+        self->host.failed_call);
     return NULL;
   }
   return gst_cl_cuda_exec_bind (self, which, self->host.device[slot]);
@@ -1376,15 +1389,14 @@ gst_cl_cuda_exec_upload_host_frame (GstClCudaExec * self, guint which,
     GError ** error)
 {
   HostFrames *frames = &self->host_in;
-  const gchar *call = "cuMemAlloc";
+  const gchar *call;
   CUresult status;
 
   g_return_val_if_fail (slot < GST_CL_CUDA_EXEC_SLOTS, NULL);
   if (!push (self, error))
     return NULL;
   status = host_memory (self, frames, slot, size, !pinned);
-  if (status == CUDA_SUCCESS)
-    call = "cuMemcpyHtoDAsync";
+  call = status == CUDA_SUCCESS ? "cuMemcpyHtoDAsync" : frames->failed_call;
   if (status == CUDA_SUCCESS && pinned) {
     /* by DMA from where it is: the caller keeps it until the frame is
      * done */

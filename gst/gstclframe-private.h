@@ -162,8 +162,8 @@ gboolean gst_cl_frame_open_on_cuda (GstClFrame * frame,
  * (an output, stand-in 1, gst_cl_cuda_exec_bind_host_frame())
  * gst_cl_frame_download_on_cuda() reads them back into it. FALSE with
  * @error unset where @buffer is not such memory, or the executor's memory
- * cannot be had (open it as usual then), or set where it cannot be
- * mapped. */
+ * cannot be had (open it as usual then; where @context has no OpenCL, set
+ * with the CUDA call that failed), or set where it cannot be mapped. */
 gboolean gst_cl_frame_open_host_on_cuda (GstClFrame * frame,
     GstClContext * context, const GstVideoInfo * info, GstBuffer * buffer,
     GstMapFlags flags, GstClCudaExec * exec, guint slot, GError ** error);

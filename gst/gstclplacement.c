@@ -316,7 +316,8 @@ on_gpu_of (GstClPlacement * self, CUcontext context)
 
 /* The executor for frames of @inbuf's CUDA context, made at the first
  * (once: where it cannot be, frames are imported as before, said in the
- * log), or NULL. */
+ * log; without OpenCL they are refused, gst_cl_placement_open()), or
+ * NULL. */
 static GstClCudaExec *
 cuda_exec_for (GstClPlacement * self, GstBuffer * inbuf)
 {
@@ -339,7 +340,9 @@ cuda_exec_for (GstClPlacement * self, GstBuffer * inbuf)
       &self->cuda_exec_error);
   if (!self->cuda_exec) {
     /* kept: without OpenCL it is why no frame can be filtered */
-    GST_WARNING ("kernels stay in OpenCL: %s", self->cuda_exec_error->message);
+    GST_WARNING ("%s: %s", gst_cl_context_has_opencl (self->context) ?
+        "kernels stay in OpenCL" : "no kernel can run",
+        self->cuda_exec_error->message);
   } else {
     GST_INFO ("kernels run in the frames' CUDA context");
   }

@@ -196,13 +196,18 @@ median () { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 # The md5 of the frames of CLIP through PATH and FILTER, N chains at once
 # ($out/md5-K, spread over the GPUS: MODE chains, of one process; procs, a
 # process each) and one chain alone on the first GPU ($out/md5-0), each
-# chain's frames read by md5sum from a named pipe: prints how many equal it.
+# chain's frames read by md5sum from a named pipe: prints how many equal it
+# and how many runs failed (a chain of no frames, or ended by an error,
+# equals none).
 check_row () { # CLIP PATH FILTER N MODE
-  local k p chains="" pids="" same=0
+  local k p chains="" pids="" same=0 failed=0 empty
+  empty=$(md5sum < /dev/null | cut -c1-32)
   export GST_PLUGIN_PATH=$rt/build/gst GST_REGISTRY=/tmp/gst-registry-build.bin
   for k in $(seq 0 "$4"); do
     rm -f "$out/pipe-$k" "$out/md5-$k"; mkfifo "$out/pipe-$k"
-    md5sum < "$out/pipe-$k" | cut -c1-32 > "$out/md5-$k" &
+    # its own open of the pipe, which waits for a writer: under a limit,
+    # for a run that ends before its filesink opens it
+    timeout 900 md5sum "$out/pipe-$k" | cut -c1-32 > "$out/md5-$k" &
   done
   for k in $(seq "$4"); do
     p="$(decoder "$1" "$k") ! ${caps[$2]} ! clepsilon device=nvidia strength=$3${out_caps[$2]} ! filesink location=$out/pipe-$k"
@@ -214,14 +219,23 @@ check_row () { # CLIP PATH FILTER N MODE
     fi
   done
   # (not a bare wait: the md5 of the chain alone waits for its writer)
-  if [ "$5" = procs ]; then wait $pids; else timeout 600 gst-launch-1.0 -q $chains > /dev/null 2>&1; fi
+  if [ "$5" = procs ]; then
+    for k in $pids; do wait "$k" || failed=$((failed + 1)); done
+  else
+    timeout 600 gst-launch-1.0 -q $chains > /dev/null 2>&1 || failed=$((failed + 1))
+  fi
   timeout 300 gst-launch-1.0 -q $(decoder "$1" 1) ! ${caps[$2]} ! clepsilon \
-    device=nvidia strength=$3${out_caps[$2]} ! filesink location=$out/pipe-0 > /dev/null 2>&1
+    device=nvidia strength=$3${out_caps[$2]} ! filesink location=$out/pipe-0 > /dev/null 2>&1 ||
+    failed=$((failed + 1))
+  # a pipe no run opened (one that failed first): a writer of no bytes for
+  # its reader, which then ends (opened for both, the open does not wait)
+  for k in $(seq 0 "$4"); do exec 3<> "$out/pipe-$k"; exec 3>&-; done
   wait
   for k in $(seq "$4"); do
-    [ -s "$out/md5-0" ] && cmp -s "$out/md5-0" "$out/md5-$k" && same=$((same + 1))
+    [ -s "$out/md5-0" ] && [ "$(cat "$out/md5-0")" != "$empty" ] &&
+      cmp -s "$out/md5-0" "$out/md5-$k" && same=$((same + 1))
   done
-  echo "md5 $1 $2 $3: $same of $4 $([ "$5" = procs ] && echo processes || echo chains) equal to the chain alone ($(cat "$out/md5-0"))"
+  echo "md5 $1 $2 $3: $same of $4 $([ "$5" = procs ] && echo processes || echo chains) equal to the chain alone ($(cat "$out/md5-0")); runs failed: $failed"
 }
 
 echo "card: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l) on the machine, streams over $GPUS""$([ "${QUEUE:-0}" = 1 ] && echo ", a queue after each decoder")"

@@ -1268,41 +1268,55 @@ GST_START_TEST (test_host_frame_no_memory)
 
 GST_END_TEST;
 
-/* Without OpenCL (NVIDIA MPS) nothing else takes a frame from system
- * memory whose device memory cannot be had: opening it fails with the
- * error naming the allocation; with OpenCL it fails with none (the frame
- * goes through OpenCL). */
+/* Without OpenCL (NVIDIA MPS) nothing else takes a frame in system memory
+ * whose device memory cannot be had, input or output: opening it fails
+ * with the error naming the allocation; with OpenCL it fails with none
+ * (the frame goes through OpenCL). An executor that cannot start names
+ * its call too. */
 GST_START_TEST (test_host_frame_no_memory_without_opencl)
 {
   GstClContext *without = gst_cl_context_new_without_opencl (rt_device (),
       NULL);
   GstClContext *contexts[2] = { fixture_context, without };
+  const GstMapFlags flags[2] = { GST_MAP_READ, GST_MAP_WRITE };
+  const gchar *expected[2] = { "CUDA cuMemAlloc (frame from system memory) "
+        "failed", "CUDA cuMemAlloc (frame for system memory) failed"
+  };
   GstBuffer *buffer;
   GstVideoInfo info;
   GError *error = NULL;
   GstClCudaExec *exec;
   GstClFrame frame;
-  guint k;
+  guint k, f;
 
   fail_unless (without != NULL);
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 64, 32);
   buffer = gst_buffer_new_allocate (NULL, info.size, NULL);
   for (k = 0; k < 2; k++) {
-    exec = gst_cl_cuda_exec_new (CUDA_CONTEXT, contexts[k], &error);
-    fail_unless (exec != NULL, "%s", error ? error->message : "");
-    g_setenv ("FAKECUDA_ALLOC_FAILS", "1", TRUE);
-    fail_if (gst_cl_frame_open_host_on_cuda (&frame, contexts[k], &info,
-            buffer, GST_MAP_READ, exec, 0, &error));
-    g_unsetenv ("FAKECUDA_ALLOC_FAILS");
-    if (k == 0)
-      fail_unless (error == NULL, "%s", error->message);
-    else
-      fail_unless (error && g_str_has_prefix (error->message,
-              "CUDA cuMemAlloc (frame from system memory) failed"), "%s",
-          error ? error->message : "no error");
-    g_clear_error (&error);
-    gst_cl_cuda_exec_free (exec);
+    for (f = 0; f < 2; f++) {
+      exec = gst_cl_cuda_exec_new (CUDA_CONTEXT, contexts[k], &error);
+      fail_unless (exec != NULL, "%s", error ? error->message : "");
+      g_setenv ("FAKECUDA_ALLOC_FAILS", "1", TRUE);
+      fail_if (gst_cl_frame_open_host_on_cuda (&frame, contexts[k], &info,
+              buffer, flags[f], exec, 0, &error));
+      g_unsetenv ("FAKECUDA_ALLOC_FAILS");
+      if (k == 0)
+        fail_unless (error == NULL, "%s", error->message);
+      else
+        fail_unless (error && g_str_has_prefix (error->message, expected[f]),
+            "%s", error ? error->message : "no error");
+      g_clear_error (&error);
+      gst_cl_cuda_exec_free (exec);
+    }
   }
+
+  g_setenv ("FAKECUDA_FAIL", "cuStreamCreate", TRUE);
+  fail_if (gst_cl_cuda_exec_new (CUDA_CONTEXT, without, &error));
+  g_unsetenv ("FAKECUDA_FAIL");
+  fail_unless (error && g_str_has_prefix (error->message,
+          "CUDA cuStreamCreate failed"), "%s",
+      error ? error->message : "no error");
+  g_clear_error (&error);
   gst_buffer_unref (buffer);
   gst_object_unref (without);
 }
