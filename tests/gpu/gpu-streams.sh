@@ -27,8 +27,9 @@
 # decoder (nvmpeg2videodec, nvmpeg2videodevice1dec, ...), with clepsilon
 # device=nvidia, which takes the decoder's GPU; CHECK=1 adds, per clip, filter and path, the md5 of each of
 # CHECK_N (4) chains run at once, in each of MODES procs and chains (N
-# processes, N chains of one process), against the same chain run alone
-# (NS=" " runs that check alone); PROPS, more properties of each clepsilon
+# processes, N chains of one process), against the same chain run alone,
+# and for strength=auto the threshold each ended with against the chain
+# alone's (NS=" " runs that check alone); PROPS, more properties of each clepsilon
 # (e.g. PROPS=frames-in-flight=8); UTIL=1 adds, per clip, mode, N and
 # setting, how busy the GPU's kernels and its decoders were (nvidia-smi's
 # utilization.gpu and utilization.decoder while decoding, all rounds);
@@ -198,11 +199,14 @@ median () { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 # process each) and one chain alone on the first GPU ($out/md5-0), each
 # chain's frames read by md5sum from a named pipe: prints how many equal it
 # and how many runs failed (a chain of no frames, or ended by an error,
-# equals none).
+# equals none); with strength=auto, how many ended with the chain alone's
+# threshold in force (the last auto-threshold of each element's stats, in
+# the runs' -v logs $out/check-K.log).
 check_row () { # CLIP PATH FILTER N MODE
-  local k p chains="" pids="" same=0 failed=0 empty
+  local k p chains="" pids="" same=0 failed=0 empty alone thresholds
   empty=$(md5sum < /dev/null | cut -c1-32)
   export GST_PLUGIN_PATH=$rt/build/gst GST_REGISTRY=/tmp/gst-registry-build.bin
+  rm -f "$out"/check-*.log
   for k in $(seq 0 "$4"); do
     rm -f "$out/pipe-$k" "$out/md5-$k"; mkfifo "$out/pipe-$k"
     # its own open of the pipe, which waits for a writer: under a limit,
@@ -212,7 +216,7 @@ check_row () { # CLIP PATH FILTER N MODE
   for k in $(seq "$4"); do
     p="$(decoder "$1" "$k") ! ${caps[$2]} ! clepsilon device=nvidia strength=$3${out_caps[$2]} ! filesink location=$out/pipe-$k"
     if [ "$5" = procs ]; then
-      timeout 600 gst-launch-1.0 -q $p > /dev/null 2>&1 &
+      timeout 600 gst-launch-1.0 -v $p > "$out/check-$k.log" 2>&1 &
       pids="$pids $!"
     else
       chains="$chains $p"
@@ -222,10 +226,10 @@ check_row () { # CLIP PATH FILTER N MODE
   if [ "$5" = procs ]; then
     for k in $pids; do wait "$k" || failed=$((failed + 1)); done
   else
-    timeout 600 gst-launch-1.0 -q $chains > /dev/null 2>&1 || failed=$((failed + 1))
+    timeout 600 gst-launch-1.0 -v $chains > "$out/check-1.log" 2>&1 || failed=$((failed + 1))
   fi
-  timeout 300 gst-launch-1.0 -q $(decoder "$1" 1) ! ${caps[$2]} ! clepsilon \
-    device=nvidia strength=$3${out_caps[$2]} ! filesink location=$out/pipe-0 > /dev/null 2>&1 ||
+  timeout 300 gst-launch-1.0 -v $(decoder "$1" 1) ! ${caps[$2]} ! clepsilon \
+    device=nvidia strength=$3${out_caps[$2]} ! filesink location=$out/pipe-0 > "$out/check-0.log" 2>&1 ||
     failed=$((failed + 1))
   # a pipe no run opened (one that failed first): a writer of no bytes for
   # its reader, which then ends (opened for both, the open does not wait)
@@ -236,6 +240,18 @@ check_row () { # CLIP PATH FILTER N MODE
       cmp -s "$out/md5-0" "$out/md5-$k" && same=$((same + 1))
   done
   echo "md5 $1 $2 $3: $same of $4 $([ "$5" = procs ] && echo processes || echo chains) equal to the chain alone ($(cat "$out/md5-0")); runs failed: $failed"
+  [ "$3" = auto ] || return 0
+  alone=$(last_thresholds "$out/check-0.log")
+  thresholds=$(for k in $(seq "$4"); do [ -e "$out/check-$k.log" ] && last_thresholds "$out/check-$k.log"; done)
+  echo "auto-threshold $1 $2 $3: $(printf "%s\n" $thresholds | grep -cx "$alone") of $4 ended with the chain alone's ($alone)"
+}
+
+# The last auto-threshold in the stats of each clepsilon of the -v log $1,
+# a line each.
+last_thresholds () {
+  grep -oE 'GstClEpsilon:[a-z0-9_]+: stats = .*auto-threshold=\(uint\)[0-9]+' "$1" |
+    sed -E 's/^GstClEpsilon:([a-z0-9_]+): .*auto-threshold=\(uint\)([0-9]+)$/\1 \2/' |
+    awk '{last[$1] = $2} END {for (e in last) print last[e]}'
 }
 
 echo "card: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l) on the machine, streams over $GPUS""$([ "${QUEUE:-0}" = 1 ] && echo ", a queue after each decoder")"
