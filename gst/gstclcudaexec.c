@@ -79,8 +79,6 @@ typedef gpointer CUevent;
           gsize n, CUstream stream)) \
   X (MemsetD32Async, "cuMemsetD32Async", (CUdeviceptr ptr, guint32 value, \
           gsize n, CUstream stream)) \
-  X (MemcpyHtoD, "cuMemcpyHtoD_v2", (CUdeviceptr dst, gconstpointer src, \
-          gsize size)) \
   X (MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", (CUdeviceptr dst, \
           gconstpointer src, gsize size, CUstream stream)) \
   X (MemcpyDtoH, "cuMemcpyDtoH_v2", (gpointer dst, CUdeviceptr src, \
@@ -776,10 +774,17 @@ gst_cl_cuda_exec_bind (GstClCudaExec * self, guint which, CUdeviceptr ptr)
 
 /* ---- Memory -------------------------------------------------------------- */
 
-/* A twin of @mem in the pushed context, with its contents. */
+/* A twin of @mem in the pushed context, with its contents. They are
+ * copied on the executor's stream, and waited for there: a synchronous
+ * cuMemcpyHtoD from pageable memory returns once its source is staged,
+ * its DMA still on the legacy default stream, which this stream
+ * (CU_STREAM_NON_BLOCKING) does not wait for: the kernels after it could
+ * read the twin before its contents land (strength=auto's state, on a
+ * stream's first frame). */
 static gboolean
 make_twin (GstClCudaExec * self, cl_mem mem, Twin * twin, GError ** error)
 {
+  const gchar *call = "cuMemAlloc (twin)";
   gpointer contents;
   CUresult status;
 
@@ -794,13 +799,20 @@ make_twin (GstClCudaExec * self, cl_mem mem, Twin * twin, GError ** error)
   }
   status = self->cu.MemAlloc (&twin->ptr, twin->size);
   if (status == CUDA_SUCCESS) {
-    status = self->cu.MemcpyHtoD (twin->ptr, contents, twin->size);
+    call = "cuMemcpyHtoDAsync (twin)";
+    status = self->cu.MemcpyHtoDAsync (twin->ptr, contents, twin->size,
+        self->stream);
+    /* the copy reads @contents: done before they are freed */
+    if (status == CUDA_SUCCESS) {
+      call = "cuStreamSynchronize (twin)";
+      status = self->cu.StreamSynchronize (self->stream);
+    }
     if (status != CUDA_SUCCESS)
       self->cu.MemFree (twin->ptr);
   }
   g_free (contents);
   return status == CUDA_SUCCESS ||
-      gst_cl_cuda_set_error (error, status, "cuMemAlloc (twin)");
+      gst_cl_cuda_set_error (error, status, "%s", call);
 }
 
 /* The device address of @mem (a stand-in, or an OpenCL buffer's twin, made

@@ -82,7 +82,8 @@ static GHashTable *blocks;      /* what the allocations gave: address, size */
 static gpointer
 alloc_block (gsize size)
 {
-  gpointer block = g_malloc (size);
+  /* what a driver's allocation holds is not known: not zeroes */
+  gpointer block = memset (g_malloc (size), 0xa5, size);
 
   if (!blocks)
     blocks = g_hash_table_new (NULL, NULL);
@@ -272,6 +273,7 @@ typedef struct
   gsize size;
   guint32 value;
   Copy2D copy;
+  gpointer staged;              /* the source, where the driver copied it */
 } Command;
 
 static GArray *queue;           /* Command */
@@ -286,6 +288,7 @@ run (const Command * c)
   switch (c->kind) {
     case COPY:
       memcpy (c->dst, c->src, c->size);
+      g_free (c->staged);
       break;
     case SET8:
       memset (c->dst, c->value, c->size);
@@ -457,16 +460,25 @@ cuMemsetD32Async (guint64 ptr, guint32 value, gsize n, gpointer stream)
   return enqueue (&c, stream);
 }
 
+/* As the driver's from pageable memory: it returns once the source is
+ * staged, its DMA still queued on the legacy default stream (NULL here),
+ * which a stream made CU_STREAM_NON_BLOCKING does not wait for: it lands
+ * at that stream's synchronisation, or before a later synchronous copy. */
 int
 cuMemcpyHtoD_v2 (guint64 dst, gconstpointer src, gsize size)
 {
-  memcpy ((gpointer) (guintptr) dst, src, size);
-  return 0;
+  Command c = { COPY,.dst = (guint8 *) (guintptr) dst,.size = size };
+
+  c.staged = g_memdup2 (src, size);
+  c.src = c.staged;
+  return enqueue (&c, NULL);
 }
 
+/* Returns once copied, after what the legacy default stream holds. */
 int
 cuMemcpyDtoH_v2 (gpointer dst, guint64 src, gsize size)
 {
+  drain (NULL, commands);
   memcpy (dst, (gconstpointer) (guintptr) src, size);
   return 0;
 }
