@@ -79,6 +79,8 @@ typedef gpointer CUevent;
           gsize n, CUstream stream)) \
   X (MemsetD32Async, "cuMemsetD32Async", (CUdeviceptr ptr, guint32 value, \
           gsize n, CUstream stream)) \
+  X (MemcpyHtoD, "cuMemcpyHtoD_v2", (CUdeviceptr dst, gconstpointer src, \
+          gsize size)) \
   X (MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", (CUdeviceptr dst, \
           gconstpointer src, gsize size, CUstream stream)) \
   X (MemcpyDtoH, "cuMemcpyDtoH_v2", (gpointer dst, CUdeviceptr src, \
@@ -774,13 +776,36 @@ gst_cl_cuda_exec_bind (GstClCudaExec * self, guint which, CUdeviceptr ptr)
 
 /* ---- Memory -------------------------------------------------------------- */
 
-/* A twin of @mem in the pushed context, with its contents. They are
- * copied on the executor's stream, and waited for there: a synchronous
+/* Has the executor's stream wait for what the legacy default stream holds
+ * now, in the pushed context; the call that failed in @call. */
+static CUresult
+wait_for_legacy_stream (GstClCudaExec * self, const gchar ** call)
+{
+  CUevent landed = NULL;
+  CUresult status;
+
+  *call = "cuEventCreate (twin)";
+  status = self->cu.EventCreate (&landed, CU_EVENT_DISABLE_TIMING);
+  if (status == CUDA_SUCCESS) {
+    *call = "cuEventRecord (twin)";
+    status = self->cu.EventRecord (landed, NULL);
+  }
+  if (status == CUDA_SUCCESS) {
+    *call = "cuStreamWaitEvent (twin)";
+    status = self->cu.StreamWaitEvent (self->stream, landed, 0);
+  }
+  /* a wait enqueued keeps what it waits for */
+  if (landed)
+    self->cu.EventDestroy (landed);
+  return status;
+}
+
+/* A twin of @mem in the pushed context, with its contents. A synchronous
  * cuMemcpyHtoD from pageable memory returns once its source is staged,
- * its DMA still on the legacy default stream, which this stream
- * (CU_STREAM_NON_BLOCKING) does not wait for: the kernels after it could
- * read the twin before its contents land (strength=auto's state, on a
- * stream's first frame). */
+ * its DMA still on the legacy default stream, which the executor's stream
+ * (CU_STREAM_NON_BLOCKING) does not wait for: it is made to, or its
+ * kernels could read the twin before the contents land (strength=auto's
+ * state, on a stream's first frame). */
 static gboolean
 make_twin (GstClCudaExec * self, cl_mem mem, Twin * twin, GError ** error)
 {
@@ -799,16 +824,15 @@ make_twin (GstClCudaExec * self, cl_mem mem, Twin * twin, GError ** error)
   }
   status = self->cu.MemAlloc (&twin->ptr, twin->size);
   if (status == CUDA_SUCCESS) {
-    call = "cuMemcpyHtoDAsync (twin)";
-    status = self->cu.MemcpyHtoDAsync (twin->ptr, contents, twin->size,
-        self->stream);
-    /* the copy reads @contents: done before they are freed */
-    if (status == CUDA_SUCCESS) {
-      call = "cuStreamSynchronize (twin)";
-      status = self->cu.StreamSynchronize (self->stream);
-    }
-    if (status != CUDA_SUCCESS)
+    call = "cuMemcpyHtoD (twin)";
+    status = self->cu.MemcpyHtoD (twin->ptr, contents, twin->size);
+    if (status == CUDA_SUCCESS)
+      status = wait_for_legacy_stream (self, &call);
+    if (status != CUDA_SUCCESS) {
+      /* not freed under the copy */
+      self->cu.StreamSynchronize (NULL);
       self->cu.MemFree (twin->ptr);
+    }
   }
   g_free (contents);
   return status == CUDA_SUCCESS ||

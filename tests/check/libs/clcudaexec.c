@@ -222,6 +222,48 @@ GST_START_TEST (test_twin)
 
 GST_END_TEST;
 
+/* A twin whose contents the stream cannot be made to wait for is refused,
+ * the failing call named; the next command takes it anew, whole. */
+GST_START_TEST (test_twin_refused)
+{
+  GstClCudaExec *exec = new_exec ();
+  const gchar *calls[] = { "cuEventRecord", "cuStreamWaitEvent" };
+  guint8 bytes[32], read[32];
+  GError *error = NULL;
+  GstClCudaRead *done = NULL;
+  cl_mem mem;
+  guint i;
+
+  for (i = 0; i < sizeof (bytes); i++)
+    bytes[i] = (guint8) (3 * i + 1);
+  mem = cl_buffer_with (bytes, sizeof (bytes));
+  for (i = 0; i < G_N_ELEMENTS (calls); i++) {
+    gchar *want = g_strdup_printf ("%s (twin)", calls[i]);
+    gchar *fail = g_strdup_printf ("%s:1", calls[i]);
+
+    g_setenv ("FAKECUDA_FAIL", fail, TRUE);
+    fail_if (gst_cl_cuda_exec_read (exec, mem, 0, sizeof (read), read, &done,
+            &error));
+    g_unsetenv ("FAKECUDA_FAIL");
+    fail_unless (error != NULL && strstr (error->message, want) != NULL,
+        "%s", error ? error->message : "no error");
+    g_clear_error (&error);
+    g_free (fail);
+    g_free (want);
+  }
+  memset (read, POISON, sizeof (read));
+  fail_unless (gst_cl_cuda_exec_read (exec, mem, 0, sizeof (read), read,
+          &done, &error), "%s", error ? error->message : "");
+  fail_unless (gst_cl_cuda_exec_sync (exec, NULL, &error), "%s",
+      error ? error->message : "");
+  fail_unless (memcmp (read, bytes, sizeof (bytes)) == 0);
+  gst_cl_cuda_read_unref (done);
+  clReleaseMemObject (mem);
+  gst_cl_cuda_exec_free (exec);
+}
+
+GST_END_TEST;
+
 /* A read back goes by DMA where it is not of whole words, or where the
  * word copy kernel does not load or would not find pinned memory at its
  * host address; as right. */
@@ -1692,6 +1734,7 @@ clcudaexec_suite (void)
   tcase_add_checked_fixture (tc, fixture_setup, fixture_teardown);
   tcase_add_test (tc, test_plane_copy);
   tcase_add_test (tc, test_twin);
+  tcase_add_test (tc, test_twin_refused);
   tcase_add_test (tc, test_read_by_dma);
   tcase_add_test (tc, test_launch_refused);
   tcase_add_test (tc, test_launch_without_opencl);
