@@ -29,7 +29,8 @@
 # CHECK_N (4) chains run at once, in each of MODES procs and chains (N
 # processes, N chains of one process), against the same chain run alone,
 # and for strength=auto the threshold each ended with against the chain
-# alone's (NS=" " runs that check alone); PROPS, more properties of each clepsilon
+# alone's (NS=" " runs that check alone), CHECK_ROUNDS (1) times over (a
+# difference between runs may show in one run of many); PROPS, more properties of each clepsilon
 # (e.g. PROPS=frames-in-flight=8); UTIL=1 adds, per clip, mode, N and
 # setting, how busy the GPU's kernels and its decoders were (nvidia-smi's
 # utilization.gpu and utilization.decoder while decoding, all rounds);
@@ -375,7 +376,10 @@ if [ "${CHECK:-0}" = 1 ]; then
       for f in $FILTERS; do
         [ "${f%%:*}" = kernel ] && continue
         for mode in $MODES; do
-          case $mode in procs | chains) check_row "$clip" "$path" "$f" "${CHECK_N:-4}" $mode ;; esac
+          case $mode in procs | chains) ;; *) continue ;; esac
+          for r in $(seq "${CHECK_ROUNDS:-1}"); do
+            check_row "$clip" "$path" "$f" "${CHECK_N:-4}" $mode
+          done
         done
       done
     done
