@@ -262,6 +262,10 @@ for f in $FILTERS; do
     kernel:*[!0-9]* | kernel:) echo "$0: $f is not kernel:LOOPS" >&2; exit 2 ;;
   esac
 done
+CHECK_ROUNDS=${CHECK_ROUNDS:-1}
+case $CHECK_ROUNDS in
+  "" | *[!0-9]* | 0*) echo "$0: CHECK_ROUNDS=$CHECK_ROUNDS is not a count of 1 or more" >&2; exit 2 ;;
+esac
 for path in $PATHS; do
   configs+=("$path dec build")
   for f in $FILTERS; do
@@ -377,7 +381,8 @@ if [ "${CHECK:-0}" = 1 ]; then
         [ "${f%%:*}" = kernel ] && continue
         for mode in $MODES; do
           case $mode in procs | chains) ;; *) continue ;; esac
-          for r in $(seq "${CHECK_ROUNDS:-1}"); do
+          for r in $(seq "$CHECK_ROUNDS"); do
+            [ "$CHECK_ROUNDS" = 1 ] || printf "round %s of %s: " "$r" "$CHECK_ROUNDS"
             check_row "$clip" "$path" "$f" "${CHECK_N:-4}" $mode
           done
         done

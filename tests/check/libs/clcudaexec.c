@@ -223,7 +223,8 @@ GST_START_TEST (test_twin)
 GST_END_TEST;
 
 /* A twin whose contents the stream cannot be made to wait for is refused,
- * the failing call named; the next command takes it anew, whole. */
+ * the failing call named, its memory freed; the next command takes it
+ * anew, whole. */
 GST_START_TEST (test_twin_refused)
 {
   GstClCudaExec *exec = new_exec ();
@@ -240,6 +241,7 @@ GST_START_TEST (test_twin_refused)
   for (i = 0; i < G_N_ELEMENTS (calls); i++) {
     gchar *want = g_strdup_printf ("%s (twin)", calls[i]);
     gchar *fail = g_strdup_printf ("%s:1", calls[i]);
+    const guint blocks = fake_count ("fakecudahost_blocks");
 
     g_setenv ("FAKECUDA_FAIL", fail, TRUE);
     fail_if (gst_cl_cuda_exec_read (exec, mem, 0, sizeof (read), read, &done,
@@ -247,6 +249,8 @@ GST_START_TEST (test_twin_refused)
     g_unsetenv ("FAKECUDA_FAIL");
     fail_unless (error != NULL && strstr (error->message, want) != NULL,
         "%s", error ? error->message : "no error");
+    /* the refused twin's memory freed */
+    fail_unless_equals_int (fake_count ("fakecudahost_blocks"), blocks);
     g_clear_error (&error);
     g_free (fail);
     g_free (want);

@@ -19,8 +19,11 @@
  */
 
 /* A CUDA driver whose device is the host, for libs/clcudaexec: device
- * pointers are host addresses (cuMemAlloc is g_malloc), the asynchronous
- * commands run on the calling thread at the synchronisation that needs
+ * pointers are host addresses (cuMemAlloc is g_malloc, its bytes 0xa5;
+ * fakecudahost_blocks counts those not freed), the asynchronous
+ * commands (and the DMA of a synchronous copy to the device, queued on the
+ * legacy default stream, NULL here, as from pageable memory) run on the
+ * calling thread at the synchronisation that needs
  * them (of their stream, or of an event recorded after them on it), each
  * stream's in order, a stream's wait for an event running the commands
  * before the event on the event's stream first (an event holds its stream
@@ -78,6 +81,7 @@ typedef struct
   int symbol (void) { return CUDA_ERROR_NOT_SUPPORTED; }
 
 static GHashTable *blocks;      /* what the allocations gave: address, size */
+G_MODULE_EXPORT guint fakecudahost_blocks;
 
 static gpointer
 alloc_block (gsize size)
@@ -88,6 +92,7 @@ alloc_block (gsize size)
   if (!blocks)
     blocks = g_hash_table_new (NULL, NULL);
   g_hash_table_insert (blocks, block, GSIZE_TO_POINTER (size));
+  fakecudahost_blocks++;
   return block;
 }
 
@@ -424,7 +429,8 @@ free_block (gpointer block)
     if (touches (&g_array_index (queue, Command, i), block,
             (guint8 *) block + size))
       g_error ("fakecudahost: memory freed while a queued command uses it");
-  g_hash_table_remove (blocks, block);
+  if (g_hash_table_remove (blocks, block))
+    fakecudahost_blocks--;
   g_free (block);
 }
 
