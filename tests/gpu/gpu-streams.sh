@@ -20,7 +20,8 @@
 # others);
 # its time on the GPU a frame is printed after the table), PATHS
 # (cuda sys; cudasys: CUDA memory in, system memory out, against the
-# decoders alone into CUDA memory), BUILDS (build; "build old" adds the columns of the plugin in
+# decoders alone into CUDA memory: those of the cuda path where PATHS has
+# both), BUILDS (build; "build old" adds the columns of the plugin in
 # the runtime folder's old/, of gpu-bundle.sh's OLD=, run alternately),
 # MPS=1 to run under NVIDIA MPS (its control daemon started and stopped
 # here), GPUS (1): stream K decoded on GPU (K-1) mod GPUS, by that GPU's
@@ -267,7 +268,10 @@ case $CHECK_ROUNDS in
   "" | *[!0-9]* | 0*) echo "$0: CHECK_ROUNDS=$CHECK_ROUNDS is not a count of 1 or more" >&2; exit 2 ;;
 esac
 for path in $PATHS; do
-  configs+=("$path dec build")
+  # CUDA in, system out is against the decoders alone into CUDA memory: the
+  # cuda path's runs where that path is measured too
+  [ "$path" = cudasys ] && [[ " $PATHS " = *" cuda "* ]] ||
+    configs+=("$path dec build")
   for f in $FILTERS; do
     # the stand-in reads frames in CUDA memory only
     [ "${f%%:*}" = kernel ] && [ "$path" != cuda ] && continue
@@ -318,14 +322,18 @@ for clip in $CLIPS; do
         done
       done
       for c in "${configs[@]}"; do
-        set -- $c
         fps[$c]=$(printf "%s\n" ${fps[$c]:-} | median)
+      done
+      for c in "${configs[@]}"; do
+        set -- $c
+        base="$1 dec build"
+        [ -n "${fps[$base]+set}" ] || base="cuda dec build"
         if [ -z "${fps[$c]}" ]; then
           printf " %14s" -
         elif [ "$2" = dec ]; then
           printf " %14s" "${fps[$c]}"
         else
-          printf " %9s %3d%%" "${fps[$c]}" $((100 * fps[$c] / (fps[$1 dec build] > 0 ? fps[$1 dec build] : 1)))
+          printf " %9s %3d%%" "${fps[$c]}" $((100 * fps[$c] / (fps[$base] > 0 ? fps[$base] : 1)))
         fi
       done
       echo
