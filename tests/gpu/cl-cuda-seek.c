@@ -36,7 +36,11 @@
  * it. Where the N are not ready 60 s after this one is, where the folder
  * cannot be written, or where this one starts more than 20 ms late, it
  * says "barrier: late" on stderr (and plays at once). A PIPELINE that is
- * one bin, "( ... )", is put in a pipeline, as gst-launch-1.0 does.
+ * one bin, "( ... )", is put in a pipeline, as gst-launch-1.0 does. With
+ * CL_CUDA_SEEK_ROUNDS=R (default 1) it plays R times: after each EOS a
+ * flushing seek back to 0, a preroll and the barrier again (in DIR/round-K
+ * for round K), so that repeated measures pay the set-up once; a line
+ * "frames ..." a round, each ending "round K".
  *
  * Runs PIPELINE (gst-launch-1.0 syntax, ending in an element named "sink"
  * whose buffers are in system memory), and after SEEK_AFTER frames a
@@ -258,19 +262,54 @@ barrier_start (const gchar * spec)
   return start_us;
 }
 
-/* Where this process will not reach the barrier (it stops early): ready
- * all the same, so that the others do not wait for it. */
-static void
-barrier_leave (void)
+/* The barrier of round @round (1, 2, ...): CL_CUDA_SEEK_BARRIER's DIR:N,
+ * then DIR/round-K:N (the folder made here); NULL where none is set. */
+static gchar *
+barrier_of_round (gint round)
 {
   const gchar *spec = g_getenv ("CL_CUDA_SEEK_BARRIER");
   guint parties;
-  gchar *dir;
+  gchar *dir, *sub, *of_round;
 
-  if (spec && barrier_parse (spec, &dir, &parties)) {
-    barrier_arrive (dir);
-    g_free (dir);
+  if (!spec)
+    return NULL;
+  if (round == 1 || !barrier_parse (spec, &dir, &parties))
+    return g_strdup (spec);
+  sub = g_strdup_printf ("%s/round-%d", dir, round);
+  g_mkdir_with_parents (sub, 0755);
+  of_round = g_strdup_printf ("%s:%u", sub, parties);
+  g_free (sub);
+  g_free (dir);
+  return of_round;
+}
+
+/* Where this process will not reach the barriers of rounds @from to @to
+ * (it stops early): ready all the same, so that the others do not wait
+ * for it. */
+static void
+barrier_leave (gint from, gint to)
+{
+  guint parties;
+  gchar *dir, *spec;
+
+  for (; from <= to; from++) {
+    spec = barrier_of_round (from);
+    if (spec && barrier_parse (spec, &dir, &parties)) {
+      barrier_arrive (dir);
+      g_free (dir);
+    }
+    g_free (spec);
   }
+}
+
+/* Forgets the frames seen so far (a preroll's, an earlier round's). */
+static void
+forget_frames (void)
+{
+  g_mutex_lock (&lock);
+  frames = 0;
+  first_us = last_us = 0;
+  g_mutex_unlock (&lock);
 }
 
 /* Prerolls, waits for the other parties of @spec (barrier_start()), and
@@ -288,10 +327,79 @@ start_together (const gchar * spec)
     g_usleep (start_us - now);
   else if (now - start_us > BARRIER_LATE_US)
     g_printerr ("barrier: late by %.1f ms\n", (now - start_us) / 1000.0);
-  g_mutex_lock (&lock);
-  frames = 0;
-  first_us = last_us = 0;
-  g_mutex_unlock (&lock);
+  forget_frames ();
+}
+
+/* Plays until EOS (TRUE) or an ERROR (FALSE, said), seeking back to 0
+ * once after SEEK_AFTER frames (on_buffer()); @before: the frames then. */
+static gboolean
+play_to_end (GstBus * bus, gint * before)
+{
+  GError *error = NULL;
+  GstMessage *msg;
+  GstMessageType type;
+
+  while (TRUE) {
+    msg = gst_bus_timed_pop (bus, 20 * GST_MSECOND);
+    if (seeking) {
+      seeking = FALSE;
+      *before = frames;
+      if (!gst_element_seek_simple (pipeline, GST_FORMAT_TIME,
+              GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT, 0))
+        g_printerr ("the seek was refused\n");
+    }
+    if (!msg)
+      continue;
+    type = GST_MESSAGE_TYPE (msg);
+    if (type == GST_MESSAGE_ERROR) {
+      gst_message_parse_error (msg, &error, NULL);
+      g_printerr ("ERROR: %s\n", error->message);
+      g_clear_error (&error);
+    }
+    gst_message_unref (msg);
+    if (type == GST_MESSAGE_EOS || type == GST_MESSAGE_ERROR)
+      return type == GST_MESSAGE_EOS;
+  }
+}
+
+/* The round's line: its frames and the real times of the first and last. */
+static void
+print_frames (gboolean eos, gint round, gint rounds)
+{
+  gchar label[32] = "";
+
+  if (rounds > 1)
+    g_snprintf (label, sizeof (label), " round %d", round);
+  g_print ("frames %d first %" G_GINT64_FORMAT " last %" G_GINT64_FORMAT
+      " fps %.1f EOS %s%s\n", frames, first_us, last_us, frames > 1 ?
+      (frames - 1) * 1e6 / MAX (last_us - first_us, 1) : 0.0,
+      eos ? "yes" : "no", label);
+}
+
+/* After round @round's EOS, the next: a flushing seek back to 0, the
+ * preroll and the next round's barrier (or none), then playing; FALSE,
+ * said, where the seek is refused or the preroll fails. */
+static gboolean
+play_again (gint round)
+{
+  gchar *spec = barrier_of_round (round + 1);
+
+  gst_element_set_state (pipeline, GST_STATE_PAUSED);
+  if (!gst_element_seek_simple (pipeline, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH, 0) ||
+      gst_element_get_state (pipeline, NULL, NULL,
+          120 * GST_SECOND) == GST_STATE_CHANGE_FAILURE) {
+    g_printerr ("round %d: the seek back to 0 failed\n", round + 1);
+    g_free (spec);
+    return FALSE;
+  }
+  if (spec)
+    start_together (spec);
+  else
+    forget_frames ();
+  g_free (spec);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  return TRUE;
 }
 
 /* @description as a pipeline: one bin alone, "( ... )", is put in one as
@@ -319,25 +427,27 @@ parse_pipeline (const gchar * description)
 int
 main (int argc, char **argv)
 {
-  GError *error = NULL;
+  const gchar *rounds_text = g_getenv ("CL_CUDA_SEEK_ROUNDS");
   GstIterator *it;
   GstBus *bus;
-  gint sinks = 0;
-  GstMessage *msg;
-  gint before = 0;
-  gboolean eos = FALSE, done = FALSE;
+  gint sinks = 0, before = 0, round = 1, rounds;
+  gboolean eos;
+  gchar *spec;
 
   gst_init (&argc, &argv);
+  rounds = rounds_text ? MAX (atoi (rounds_text), 1) : 1;
   if (argc != 3) {
     g_printerr ("usage: cl-cuda-seek PIPELINE SEEK_AFTER\n");
-    barrier_leave ();
+    barrier_leave (1, rounds);
     return 2;
   }
   seek_after = atoi (argv[2]);
+  if (seek_after != 0)
+    rounds = 1;
   with_stand_in = cuda_stand_in_init (&stand_in);
   sums = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   if (!(pipeline = parse_pipeline (argv[1]))) {
-    barrier_leave ();
+    barrier_leave (1, rounds);
     return 2;
   }
   it = gst_bin_iterate_recurse (GST_BIN (pipeline));
@@ -346,45 +456,39 @@ main (int argc, char **argv)
   if (sinks == 0 || (seek_after > 0 && sinks > 1)) {
     g_printerr ("the pipeline needs one sink named \"sink\"%s\n",
         seek_after > 0 ? "" : " (or several, sink0, sink1...)");
-    barrier_leave ();
+    barrier_leave (1, rounds);
     return 2;
   }
   bus = gst_element_get_bus (pipeline);
-  if (seek_after == 0 && g_getenv ("CL_CUDA_SEEK_BARRIER"))
-    start_together (g_getenv ("CL_CUDA_SEEK_BARRIER"));
+  spec = barrier_of_round (1);
+  if (seek_after == 0 && spec)
+    start_together (spec);
+  g_free (spec);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  while (!done) {
-    msg = gst_bus_timed_pop (bus, 20 * GST_MSECOND);
-    if (seeking) {
-      seeking = FALSE;
-      before = frames;
-      if (!gst_element_seek_simple (pipeline, GST_FORMAT_TIME,
-              GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT, 0))
-        g_printerr ("the seek was refused\n");
+  while ((eos = play_to_end (bus, &before)) && round < rounds) {
+    print_frames (eos, round, rounds);
+    if (!play_again (round)) {
+      /* the round not played: its line says no frames, no EOS */
+      forget_frames ();
+      eos = FALSE;
+      barrier_leave (round + 1, round + 1);
+      round++;
+      break;
     }
-    if (!msg)
-      continue;
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
-      eos = done = TRUE;
-    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-      gst_message_parse_error (msg, &error, NULL);
-      g_printerr ("ERROR: %s\n", error->message);
-      done = TRUE;
-    }
-    gst_message_unref (msg);
+    round++;
   }
+  /* the others do not wait for the rounds this one will not play */
+  barrier_leave (round + 1, rounds);
   /* while the decoders' CUDA contexts are still there */
   if (with_stand_in)
     cuda_stand_in_finish (&stand_in);
   gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
   it = gst_bin_iterate_recurse (GST_BIN (pipeline));
   gst_iterator_foreach (it, print_stats, NULL);
   gst_iterator_free (it);
   if (seek_after == 0) {
-    g_print ("frames %d first %" G_GINT64_FORMAT " last %" G_GINT64_FORMAT
-        " fps %.1f EOS %s\n", frames, first_us, last_us, frames > 1 ?
-        (frames - 1) * 1e6 / MAX (last_us - first_us, 1) : 0.0,
-        eos ? "yes" : "no");
+    print_frames (eos, round, rounds);
     return eos ? 0 : 1;
   }
   g_print ("frames before the seek %d, after %d, seen again %d, differing "

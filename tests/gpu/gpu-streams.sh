@@ -13,7 +13,12 @@
 # (README.md; its clips/ from gpu-cuda-clips.sh):
 #   bash tests/gpu/gpu-streams.sh
 # Settings (environment): CLIPS (1080 4k), NS (1 2 4 8 16), MODES (procs
-# chains; also gpuprocs, gpubins), ROUNDS (3; the median is kept), FILTERS (medium auto;
+# chains; also gpuprocs, gpubins), ROUNDS (3; the median is kept; with
+# REPLAY=1 a configuration's rounds are played by the same processes, each
+# after a flushing seek back to the start and the barrier, so that their
+# set-up, seconds a process, is paid once: the rounds of a configuration
+# then follow each other instead of alternating with the others', and the
+# host waits and GPU times below are over all its rounds), FILTERS (medium auto;
 # kernel:LOOPS puts in the element's place a stand-in that runs a kernel
 # of LOOPS rounds a frame in the decoder's CUDA context and needs no OpenCL,
 # cuda-stand-in.h: on the cuda path only, and in MODES=procs ("-" in the
@@ -66,7 +71,7 @@ mkdir -p "$out"
 rm -rf "$out"/barrier.* "$out"/*-r[0-9]*   # an earlier run's logs and samples
 # UTIL=1's samplers end with the script, however it ends
 trap 'for p in "$out"/*-util.pid; do [ -e "$p" ] && kill "$(cat "$p")" 2> /dev/null; rm -f "$p"; done' EXIT
-unset CL_CUDA_SEEK_BARRIER CL_CUDA_SEEK_KERNEL
+unset CL_CUDA_SEEK_BARRIER CL_CUDA_SEEK_KERNEL CL_CUDA_SEEK_ROUNDS
 if [ "${GST_CL_CUDA_COMMAND_TIMES:-}" = 1 ]; then
   # first, so that a level the caller gives clcuda wins; into the logs
   export GST_DEBUG=clcuda:4${GST_DEBUG:+,$GST_DEBUG}
@@ -74,6 +79,12 @@ if [ "${GST_CL_CUDA_COMMAND_TIMES:-}" = 1 ]; then
 fi
 CLIPS=${CLIPS:-1080 4k} NS=${NS:-1 2 4 8 16} MODES=${MODES:-procs chains}
 ROUNDS=${ROUNDS:-3} FILTERS=${FILTERS:-medium auto} PATHS=${PATHS:-cuda sys}
+# the rounds run as processes, and the logs of the last one
+runs=$ROUNDS last=$ROUNDS
+if [ "${REPLAY:-0}" = 1 ]; then
+  runs=1 last=1
+  export CL_CUDA_SEEK_ROUNDS=$ROUNDS
+fi
 BUILDS=${BUILDS:-build} GPUS=${GPUS:-1}
 declare -A source=(
   [1080]="filesrc location=$rt/clips/broadcast-1080.m2v ! mpegvideoparse ! nvmpeg2video"
@@ -99,9 +110,13 @@ chain () { # CLIP PATH FILTER K: stream K's decode chain, its sink sinkK
 }
 
 # The aggregate frames a second of the "frames ... first ... last" lines of
-# the files given: all frames over the first frame to the last, of any.
-aggregate () {
-  awk '/^frames/ {f += $2; if (!mn || $4 < mn) mn = $4; if ($6 > mx) mx = $6}
+# the files given after ROUND ("" for all; a line ends "round K" with
+# REPLAY=1): all frames over the first frame to the last, of any.
+aggregate () { # ROUND FILE...
+  local round=$1
+  shift
+  awk -v round="$round" '/^frames/ && (round == "" || $NF == round) {
+      f += $2; if (!mn || $4 < mn) mn = $4; if ($6 > mx) mx = $6}
     END {printf "%.0f\n", (mx > mn ? f * 1e6 / (mx - mn) : 0)}' "$@"
 }
 
@@ -124,7 +139,8 @@ check_logs () {
   local f
   for f in "$@"; do
     grep -q "barrier: late" "$f" && echo "$0: late to the start: $f" >&2
-    grep -q "EOS yes" "$f" || echo "$0: no EOS: $f" >&2
+    grep -q "^frames.* EOS yes" "$f" && ! grep -q "^frames.* EOS no" "$f" ||
+      echo "$0: no EOS: $f" >&2
     grep -h "^stand-in: [^0-9]" "$f" | sed "s|^|$0: $f: |" >&2
   done
   return 0
@@ -175,7 +191,11 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
   fi
   [ "${UTIL:-0}" = 1 ] && sample_stop "$6-util"
   check_logs "$6".*
-  aggregate "$6".*
+  if [ "${REPLAY:-0}" = 1 ]; then
+    for r in $(seq "$ROUNDS"); do aggregate "$r" "$6".*; done
+  else
+    aggregate "" "$6".*
+  fi
 }
 
 # UTIL=1: nvidia-smi's utilization.gpu (the share of time some kernel ran)
@@ -291,7 +311,7 @@ for b in $BUILDS; do
     [ "${f%%:*}" = kernel ] && continue
     for clip in $warm_clips; do
       for path in $warm_paths; do
-        GST_PLUGIN_PATH=$rt/$b/gst GST_REGISTRY=/tmp/gst-registry-$b.bin \
+        GST_PLUGIN_PATH=$rt/$b/gst GST_REGISTRY=/tmp/gst-registry-$b.bin CL_CUDA_SEEK_ROUNDS=1 \
           "$seek" "$(chain "$clip" "$path" "$f" 1)" 0 > /dev/null 2>&1
       done
     done
@@ -311,7 +331,7 @@ for clip in $CLIPS; do
       declare -A fps=()
       # the rounds alternate over the configurations, so that a slow spell
       # of the machine falls on all of them
-      for r in $(seq "$ROUNDS"); do
+      for r in $(seq "$runs"); do
         for c in "${configs[@]}"; do
           set -- $c
           # the stand-in is one a process: not for chains of one process
@@ -342,8 +362,8 @@ for clip in $CLIPS; do
   done
 done
 [ -n "${NS// /}" ] &&
-  echo "host waits, ms a frame (mean over the chains of the last round): total, then by cause; after "GPU", the element's time on the GPU (device-ms-per-frame)"
-for f in "$out"/*-r"$ROUNDS".*; do
+  echo "host waits, ms a frame (mean over the chains of the last round$([ "$last" = "$ROUNDS" ] || echo ", its rounds all")): total, then by cause; after "GPU", the element's time on the GPU (device-ms-per-frame)"
+for f in "$out"/*-r"$last".*; do
   [ -e "$f" ] || continue
   grep -h '^stats' "$f" | sed "s|^|$(basename "${f%-r*}") |"
 done | python3 -c '
@@ -362,13 +382,13 @@ for name, v in sorted(rows.items()):
           " ".join("%s %.3f" % (k, x) for k, x in causes.items() if x >= 0.0005),
           mean([d for _, _, d in v])))
 ' 2>&1
-for f in "$out"/*-kernel:*-r"$ROUNDS".*; do
+for f in "$out"/*-kernel:*-r"$last".*; do
   [ -e "$f" ] && grep -h '^stand-in: [0-9]' "$f" | sed "s|^|$(basename "${f%-r*}") |"
 done | awk '{t[$1] += $3; n[$1]++}
   END {for (k in n) printf "%-30s stand-in %.4f ms a frame on the GPU (mean over the chains of the last round)\n", k, t[k] / n[k]}' | sort
 if [ "${GST_CL_CUDA_COMMAND_TIMES:-}" = 1 ]; then
   echo "the element's commands on the GPU: ms each, how many a chain, and when the host enqueued them, ms after the frame's begin (GST_CL_CUDA_COMMAND_TIMES; the last round)"
-  for f in "$out"/*-r"$ROUNDS".*; do
+  for f in "$out"/*-r"$last".*; do
     # (a build before e13c429 says no time enqueued: "-")
     [ -e "$f" ] && sed -nE "s/.*on the GPU, (.*): ([0-9]+) times, ([0-9.]+) ms each(, enqueued ([0-9.]+) ms)?.*/$(basename "${f%-r*}")|\1|\3|\2|\5/p" "$f"
   done | awk -F'|' '{k = $1 " " $2; t[k] += $3; c[k] += $4; q[k] += $5; n[k]++; if ($5 == "") none[k] = 1}
