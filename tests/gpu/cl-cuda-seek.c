@@ -40,7 +40,8 @@
  * CL_CUDA_SEEK_ROUNDS=R (default 1) it plays R times: after each EOS a
  * flushing seek back to 0, a preroll and the barrier again (in DIR/round-K
  * for round K), so that repeated measures pay the set-up once; a line
- * "frames ..." a round, each ending "round K".
+ * "frames ..." a round, each ending "round K" (with SEEK_AFTER 0 only:
+ * otherwise it plays once).
  *
  * Runs PIPELINE (gst-launch-1.0 syntax, ending in an element named "sink"
  * whose buffers are in system memory), and after SEEK_AFTER frames a
@@ -148,7 +149,7 @@ print_stats (const GValue * value, gpointer user_data)
 }
 
 /* How long a party waits for the others once it is ready (within the
- * 300 s that gpu-streams.sh gives a process, preroll included), and how
+ * 300 s a round that gpu-streams.sh gives a process, preroll included), and how
  * far ahead the last one sets the start. */
 #define BARRIER_SECONDS 60
 #define BARRIER_LEAD_US 300000
@@ -362,18 +363,21 @@ play_to_end (GstBus * bus, gint * before)
   }
 }
 
-/* The round's line: its frames and the real times of the first and last. */
+/* The round's line: its frames and the real times of the first and last,
+ * ending "round @round" where that is not 0; out at once (a process ended
+ * by a limit keeps its earlier rounds). */
 static void
-print_frames (gboolean eos, gint round, gint rounds)
+print_frames (gboolean eos, gint round)
 {
   gchar label[32] = "";
 
-  if (rounds > 1)
+  if (round > 0)
     g_snprintf (label, sizeof (label), " round %d", round);
   g_print ("frames %d first %" G_GINT64_FORMAT " last %" G_GINT64_FORMAT
       " fps %.1f EOS %s%s\n", frames, first_us, last_us, frames > 1 ?
       (frames - 1) * 1e6 / MAX (last_us - first_us, 1) : 0.0,
       eos ? "yes" : "no", label);
+  fflush (stdout);
 }
 
 /* After round @round's EOS, the next: a flushing seek back to 0, the
@@ -383,12 +387,15 @@ static gboolean
 play_again (gint round)
 {
   gchar *spec = barrier_of_round (round + 1);
+  GstStateChangeReturn prerolled = GST_STATE_CHANGE_FAILURE;
 
   gst_element_set_state (pipeline, GST_STATE_PAUSED);
-  if (!gst_element_seek_simple (pipeline, GST_FORMAT_TIME,
-          GST_SEEK_FLAG_FLUSH, 0) ||
-      gst_element_get_state (pipeline, NULL, NULL,
-          120 * GST_SECOND) == GST_STATE_CHANGE_FAILURE) {
+  if (gst_element_seek_simple (pipeline, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH, 0))
+    prerolled = gst_element_get_state (pipeline, NULL, NULL, 120 * GST_SECOND);
+  /* not prerolled within the limit (ASYNC) fails too */
+  if (prerolled != GST_STATE_CHANGE_SUCCESS &&
+      prerolled != GST_STATE_CHANGE_NO_PREROLL) {
     g_printerr ("round %d: the seek back to 0 failed\n", round + 1);
     g_free (spec);
     return FALSE;
@@ -431,7 +438,7 @@ main (int argc, char **argv)
   GstIterator *it;
   GstBus *bus;
   gint sinks = 0, before = 0, round = 1, rounds;
-  gboolean eos;
+  gboolean eos, label;
   gchar *spec;
 
   gst_init (&argc, &argv);
@@ -444,6 +451,8 @@ main (int argc, char **argv)
   seek_after = atoi (argv[2]);
   if (seek_after != 0)
     rounds = 1;
+  /* with CL_CUDA_SEEK_ROUNDS set, every line says its round, 1 too */
+  label = seek_after == 0 && rounds_text != NULL;
   with_stand_in = cuda_stand_in_init (&stand_in);
   sums = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   if (!(pipeline = parse_pipeline (argv[1]))) {
@@ -466,7 +475,7 @@ main (int argc, char **argv)
   g_free (spec);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   while ((eos = play_to_end (bus, &before)) && round < rounds) {
-    print_frames (eos, round, rounds);
+    print_frames (eos, label ? round : 0);
     if (!play_again (round)) {
       /* the round not played: its line says no frames, no EOS */
       forget_frames ();
@@ -488,7 +497,7 @@ main (int argc, char **argv)
   gst_iterator_foreach (it, print_stats, NULL);
   gst_iterator_free (it);
   if (seek_after == 0) {
-    print_frames (eos, round, rounds);
+    print_frames (eos, label ? round : 0);
     return eos ? 0 : 1;
   }
   g_print ("frames before the seek %d, after %d, seen again %d, differing "

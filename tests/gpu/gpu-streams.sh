@@ -17,8 +17,9 @@
 # REPLAY=1 a configuration's rounds are played by the same processes, each
 # after a flushing seek back to the start and the barrier, so that their
 # set-up, seconds a process, is paid once: the rounds of a configuration
-# then follow each other instead of alternating with the others', and the
-# host waits and GPU times below are over all its rounds), FILTERS (medium auto;
+# then follow each other instead of alternating with the others', the
+# host waits and GPU times below are over all its rounds, and the chains of
+# one process start together as with SYNC_START=1), FILTERS (medium auto;
 # kernel:LOOPS puts in the element's place a stand-in that runs a kernel
 # of LOOPS rounds a frame in the decoder's CUDA context and needs no OpenCL,
 # cuda-stand-in.h: on the cuda path only, and in MODES=procs ("-" in the
@@ -80,9 +81,10 @@ fi
 CLIPS=${CLIPS:-1080 4k} NS=${NS:-1 2 4 8 16} MODES=${MODES:-procs chains}
 ROUNDS=${ROUNDS:-3} FILTERS=${FILTERS:-medium auto} PATHS=${PATHS:-cuda sys}
 # the rounds run as processes, and the logs of the last one
-runs=$ROUNDS last=$ROUNDS
+# (and a process's time limit: 300 s a round)
+runs=$ROUNDS last=$ROUNDS limit=300
 if [ "${REPLAY:-0}" = 1 ]; then
-  runs=1 last=1
+  runs=1 last=1 limit=$((300 * ROUNDS)) SYNC_START=1
   export CL_CUDA_SEEK_ROUNDS=$ROUNDS
 fi
 BUILDS=${BUILDS:-build} GPUS=${GPUS:-1}
@@ -115,7 +117,7 @@ chain () { # CLIP PATH FILTER K: stream K's decode chain, its sink sinkK
 aggregate () { # ROUND FILE...
   local round=$1
   shift
-  awk -v round="$round" '/^frames/ && (round == "" || $NF == round) {
+  awk -v round="$round" '/^frames/ && $2 > 0 && (round == "" || $NF == round) {
       f += $2; if (!mn || $4 < mn) mn = $4; if ($6 > mx) mx = $6}
     END {printf "%.0f\n", (mx > mn ? f * 1e6 / (mx - mn) : 0)}' "$@"
 }
@@ -157,7 +159,7 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
   if [ "$2" = procs ]; then
     barrier "$3"
     for k in $(seq "$3"); do
-      timeout 300 "$seek" "$(chain "$1" "$4" "$5" "$k")" 0 > "$6.$k" 2>&1 &
+      timeout "$limit" "$seek" "$(chain "$1" "$4" "$5" "$k")" 0 > "$6.$k" 2>&1 &
     done
     wait
     barrier_done
@@ -169,7 +171,7 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
       for k in $(seq "$3"); do
         [ $(((k - 1) % GPUS)) = "$g" ] && p="$p $(chain "$1" "$4" "$5" "$k")"
       done
-      [ -z "$p" ] || timeout 300 "$seek" "$p" 0 > "$6.$((g + 1))" 2>&1 &
+      [ -z "$p" ] || timeout "$limit" "$seek" "$p" 0 > "$6.$((g + 1))" 2>&1 &
     done
     wait
     barrier_done
@@ -186,7 +188,7 @@ measure () { # CLIP MODE N PATH FILTER BUILD LOG: prints frames a second
     else
       for k in $(seq "$3"); do p="$p $(chain "$1" "$4" "$5" "$k")"; done
     fi
-    timeout 300 "$seek" "$p" 0 > "$6.1" 2>&1
+    timeout "$limit" "$seek" "$p" 0 > "$6.1" 2>&1
     [ "${SYNC_START:-0}" = 1 ] && barrier_done
   fi
   [ "${UTIL:-0}" = 1 ] && sample_stop "$6-util"
