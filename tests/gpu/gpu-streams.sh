@@ -332,7 +332,8 @@ for clip in $CLIPS; do
       printf "%-5s %-8s %3d" "$clip" "$mode" "$n"
       declare -A fps=()
       # the rounds alternate over the configurations, so that a slow spell
-      # of the machine falls on all of them
+      # of the machine falls on all of them (with REPLAY=1 one run a
+      # configuration plays all its rounds)
       for r in $(seq "$runs"); do
         for c in "${configs[@]}"; do
           set -- $c
