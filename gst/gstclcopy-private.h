@@ -24,15 +24,15 @@
 #include "gstclframe-private.h"
 
 G_BEGIN_DECLS
-
 /* Copies of a frame's planes, by OpenCL commands or by the CPU, and the
  * bytes they moved: below placement and the streams (gstclstream.c),
  * which call them, above the frames whose planes they copy. */
-
 /* Bytes moved so far, by kind; see the element's "stats" property. */
-typedef struct
+    typedef struct
 {
   guint64 host_copy_bytes;      /* copied by the CPU, by us */
+  guint64 host_copy_started_bytes;      /* of those, on the copy threads
+                                         * while the caller went on */
   guint64 upload_bytes;         /* OpenCL transfers host memory -> device */
   guint64 download_bytes;       /* OpenCL transfers device -> host memory */
   guint64 device_copy_bytes;    /* OpenCL copies between host-visible buffers */
@@ -62,6 +62,33 @@ typedef struct
 void gst_cl_copy_host_plane (const GstClPlaneCopy * copy,
     GstClTransferStats * stats);
 
+/* A copy by the CPU that runs on the copy threads while its caller goes
+ * on (gst_cl_copy_host_plane_start()). */
+typedef struct _GstClCopyJob GstClCopyJob;
+
+/* Whether gst_cl_copy_host_plane() splits @copy over threads (a large
+ * plane, more than one processor). */
+gboolean gst_cl_copy_host_plane_splits (const GstClPlaneCopy * copy);
+
+/* Starts gst_cl_copy_host_plane() of @copy on the process's copy threads
+ * and returns at once (after copying it here, where those threads cannot
+ * take it); counted as host copy bytes. Both memories must stay valid
+ * until the job is finished. The caller holds the job. */
+GstClCopyJob *gst_cl_copy_host_plane_start (const GstClPlaneCopy * copy,
+    GstClTransferStats * stats);
+
+/* Runs @fn (@data) once every byte of @job is written and visible to the
+ * device: on the thread that wrote the last ones, or at once on this one
+ * where that is done. Two callbacks a job at most. */
+void gst_cl_copy_job_then (GstClCopyJob * job, GDestroyNotify fn,
+    gpointer data);
+
+/* Waits until every byte of @job is written and the callbacks added before
+ * that have run (one added later runs on the thread that adds it). */
+void gst_cl_copy_job_wait (GstClCopyJob * job);
+
+void gst_cl_copy_job_unref (GstClCopyJob * job);
+
 /* Copies @size bytes from @src to @dst by the CPU as
  * gst_cl_copy_host_plane() does, with non-temporal stores where
  * @to_device (pinned memory the device reads next) and the run is large;
@@ -80,5 +107,4 @@ gboolean gst_cl_copy_plane_on (cl_command_queue queue,
     cl_event * event, GstClTransferStats * stats, GError ** error);
 
 G_END_DECLS
-
 #endif /* __GST_CL_COPY_PRIVATE_H__ */

@@ -49,14 +49,16 @@ typedef enum
   COPY_STREAMED,
 } GstClCopyStores;
 
-/* One copy split over threads: the caller runs the last part and every
- * part no pool thread has claimed yet, then waits for those that pool
- * threads claimed. The job lives on the heap until the caller and every
- * queued part have let go of it: a part queued on a pool that could not
- * start a thread may run after the caller returned (GLib queues it
- * anyway), and then finds itself claimed and does nothing. */
-typedef struct _GstClCopyJob GstClCopyJob;
-
+/* One copy split over threads. A synchronous one: the caller runs the
+ * last part and every part no pool thread has claimed yet, then waits for
+ * those that pool threads claimed. A started one
+ * (gst_cl_copy_host_plane_start()): pool threads run every part while the
+ * caller goes on, and the thread that copies the last rows runs the
+ * callbacks given with gst_cl_copy_job_then(). The job lives on the heap until its holders
+ * (the caller, and each queued part) have let go of it: a part queued on a
+ * pool that could not start a thread may run after the caller returned
+ * (GLib queues it anyway), and then finds itself claimed and does
+ * nothing. */
 typedef struct
 {
   GstClCopyJob *job;
@@ -64,16 +66,25 @@ typedef struct
   gint claimed;
 } GstClCopyPart;
 
+#define COPY_THEN_MAX 2
+
 struct _GstClCopyJob
 {
   guint8 *dst;
   const guint8 *src;
   gsize dst_pitch, src_pitch, row_bytes;
   GstClCopyStores stores;
+  guint n;
   gsize first[COPY_THREADS], rows[COPY_THREADS];
   GstClCopyPart parts[COPY_THREADS];
   gint refs;
-  guint left;                   /* parts not copied yet, under lock */
+  /* under lock */
+  guint left;                   /* parts not copied yet */
+  gboolean copied;              /* every part is: callbacks run at once */
+  gboolean finished;            /* ... and the callbacks ran */
+  GDestroyNotify then[COPY_THEN_MAX];
+  gpointer then_data[COPY_THEN_MAX];
+  guint n_then;
   GMutex lock;
   GCond cond;
 };
@@ -144,14 +155,33 @@ copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src,
     stream_fence ();
 }
 
-static void
-copy_job_unref (GstClCopyJob * job)
+void
+gst_cl_copy_job_unref (GstClCopyJob * job)
 {
-  if (!g_atomic_int_dec_and_test (&job->refs))
+  if (!job || !g_atomic_int_dec_and_test (&job->refs))
     return;
   g_mutex_clear (&job->lock);
   g_cond_clear (&job->cond);
   g_free (job);
+}
+
+/* The thread that copied the last rows: runs the callbacks, then says the
+ * job is finished. */
+static void
+copy_job_finish (GstClCopyJob * job)
+{
+  guint i;
+
+  g_mutex_lock (&job->lock);
+  job->copied = TRUE;
+  g_mutex_unlock (&job->lock);
+  /* no callback is added once copied is set: this reads them alone */
+  for (i = 0; i < job->n_then; i++)
+    job->then[i] (job->then_data[i]);
+  g_mutex_lock (&job->lock);
+  job->finished = TRUE;
+  g_cond_broadcast (&job->cond);
+  g_mutex_unlock (&job->lock);
 }
 
 /* Copies @part's rows if nobody has claimed it yet. */
@@ -160,6 +190,7 @@ copy_part_run (GstClCopyPart * part)
 {
   GstClCopyJob *job = part->job;
   guint i = part->index;
+  gboolean last;
 
   if (!g_atomic_int_compare_and_exchange (&part->claimed, 0, 1))
     return;
@@ -167,9 +198,10 @@ copy_part_run (GstClCopyPart * part)
       job->src + job->first[i] * job->src_pitch, job->src_pitch,
       job->row_bytes, job->rows[i], job->stores);
   g_mutex_lock (&job->lock);
-  if (--job->left == 0)
-    g_cond_signal (&job->cond);
+  last = --job->left == 0;
   g_mutex_unlock (&job->lock);
+  if (last)
+    copy_job_finish (job);
 }
 
 static void
@@ -179,11 +211,11 @@ copy_part (gpointer data, gpointer user_data)
   GstClCopyJob *job = part->job;
 
   copy_part_run (part);
-  copy_job_unref (job);
+  gst_cl_copy_job_unref (job);
 }
 
-/* The pool of cpu_copy_rows()'s helper threads, made on first use and
- * kept for the process; NULL where it cannot be made. */
+/* The pool of the copies' helper threads, made on first use and kept for
+ * the process; NULL where it cannot be made. */
 static GThreadPool *
 copy_pool (void)
 {
@@ -197,33 +229,37 @@ copy_pool (void)
   return pool;
 }
 
-/* Copies @rows rows of @row_bytes from @src (rows @src_pitch bytes apart)
- * to @dst (rows @dst_pitch bytes apart) by the CPU with @stores, the rows
- * split over a process-wide pool of a few threads where the plane is
- * large; returns once every row is copied. The regions must not overlap. */
-static void
-cpu_copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src,
-    gsize src_pitch, gsize row_bytes, gsize rows, GstClCopyStores stores)
+/* The parts a copy of @rows rows of @row_bytes is split into: one a
+ * whole half megabyte, from COPY_MIN_THREADS to COPY_THREADS and no more
+ * than the processors, where the pool of threads is there; else 1. */
+static guint
+copy_parts (gsize row_bytes, gsize rows)
 {
   guint n = MIN (CLAMP ((row_bytes * rows) / COPY_SPLIT_BYTES,
-          COPY_MIN_THREADS, COPY_THREADS), (guint) g_get_num_processors ()), i;
-  GThreadPool *pool = NULL;
-  GstClCopyJob *job;
-  gsize y = 0;
+          COPY_MIN_THREADS, COPY_THREADS), (guint) g_get_num_processors ());
 
-  if (row_bytes * rows >= COPY_SPLIT_BYTES && n > 1 && rows >= n)
-    pool = copy_pool ();
-  if (!pool) {
-    copy_rows (dst, dst_pitch, src, src_pitch, row_bytes, rows, stores);
-    return;
-  }
-  job = g_new0 (GstClCopyJob, 1);
+  return row_bytes * rows >= COPY_SPLIT_BYTES && n > 1 && rows >= n &&
+      copy_pool ()? n : 1;
+}
+
+/* A job copying @rows rows of @row_bytes from @src (rows @src_pitch bytes
+ * apart) to @dst (rows @dst_pitch bytes apart) with @stores, in @n parts;
+ * the caller holds it. */
+static GstClCopyJob *
+copy_job_new (guint8 * dst, gsize dst_pitch, const guint8 * src,
+    gsize src_pitch, gsize row_bytes, gsize rows, GstClCopyStores stores,
+    guint n)
+{
+  GstClCopyJob *job = g_new0 (GstClCopyJob, 1);
+  gsize y = 0;
+  guint i;
+
   *job = (GstClCopyJob) {
-  dst, src, dst_pitch, src_pitch, row_bytes, stores};
+  dst, src, dst_pitch, src_pitch, row_bytes, stores, n};
   g_mutex_init (&job->lock);
   g_cond_init (&job->cond);
   job->left = n;
-  job->refs = n;                /* the caller's, and one a queued part */
+  job->refs = 1;
   for (i = 0; i < n; i++) {
     job->first[i] = y;
     job->rows[i] = rows / n + (i < rows % n);
@@ -231,16 +267,83 @@ cpu_copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src,
     job, i, 0};
     y += job->rows[i];
   }
-  for (i = 0; i + 1 < n; i++)
-    g_thread_pool_push (pool, &job->parts[i], NULL);
-  /* the last part, and any a pool thread has not taken */
-  for (i = n; i > 0; i--)
+  return job;
+}
+
+/* Queues the first @n parts of @job on the pool, each holding the job.
+ * FALSE where the pool could not start a thread for one: it is queued all
+ * the same, and may run late or never. */
+static gboolean
+copy_job_queue (GstClCopyJob * job, guint n)
+{
+  gboolean started = TRUE;
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    g_atomic_int_inc (&job->refs);
+    started = g_thread_pool_push (copy_pool (), &job->parts[i], NULL) &&
+        started;
+  }
+  return started;
+}
+
+/* Runs every part of @job that no thread has claimed, last first, then
+ * waits until the job is finished. */
+static void
+copy_job_join (GstClCopyJob * job)
+{
+  guint i;
+
+  for (i = job->n; i > 0; i--)
     copy_part_run (&job->parts[i - 1]);
+  gst_cl_copy_job_wait (job);
+}
+
+/* Copies the rows as copy_job_new() describes them, split over the pool's
+ * threads where the plane is large; returns once every row is copied. The
+ * regions must not overlap. */
+static void
+cpu_copy_rows (guint8 * dst, gsize dst_pitch, const guint8 * src,
+    gsize src_pitch, gsize row_bytes, gsize rows, GstClCopyStores stores)
+{
+  const guint n = copy_parts (row_bytes, rows);
+  GstClCopyJob *job;
+
+  if (n == 1) {
+    copy_rows (dst, dst_pitch, src, src_pitch, row_bytes, rows, stores);
+    return;
+  }
+  job = copy_job_new (dst, dst_pitch, src, src_pitch, row_bytes, rows, stores,
+      n);
+  copy_job_queue (job, n - 1);
+  copy_job_join (job);
+  gst_cl_copy_job_unref (job);
+}
+
+void
+gst_cl_copy_job_wait (GstClCopyJob * job)
+{
   g_mutex_lock (&job->lock);
-  while (job->left > 0)
+  while (!job->finished)
     g_cond_wait (&job->cond, &job->lock);
   g_mutex_unlock (&job->lock);
-  copy_job_unref (job);
+}
+
+void
+gst_cl_copy_job_then (GstClCopyJob * job, GDestroyNotify fn, gpointer data)
+{
+  gboolean now;
+
+  g_mutex_lock (&job->lock);
+  now = job->copied;
+  if (!now) {
+    g_assert (job->n_then < COPY_THEN_MAX);
+    job->then[job->n_then] = fn;
+    job->then_data[job->n_then++] = data;
+  }
+  g_mutex_unlock (&job->lock);
+  if (now)
+    fn (data);
 }
 
 /* ---- Plane copies -------------------------------------------------------- */
@@ -276,6 +379,31 @@ gst_cl_copy_host_plane (const GstClPlaneCopy * copy, GstClTransferStats * stats)
   cpu_copy_rows (copy->dst->host, copy->dst->pitch, copy->src->host,
       copy->src->pitch, copy->row_bytes, copy->height, stores_for (copy));
   stats->host_copy_bytes += (guint64) copy->row_bytes * copy->height;
+}
+
+gboolean
+gst_cl_copy_host_plane_splits (const GstClPlaneCopy * copy)
+{
+  return copy_parts (copy->row_bytes, copy->height) > 1;
+}
+
+GstClCopyJob *
+gst_cl_copy_host_plane_start (const GstClPlaneCopy * copy,
+    GstClTransferStats * stats)
+{
+  const guint n = copy_parts (copy->row_bytes, copy->height);
+  GstClCopyJob *job = copy_job_new (copy->dst->host, copy->dst->pitch,
+      copy->src->host, copy->src->pitch, copy->row_bytes, copy->height,
+      stores_for (copy), n);
+
+  /* the parts on the pool's threads (one part: one thread), or here where
+   * one of those could not start */
+  if (!(copy_pool () && copy_job_queue (job, n)))
+    copy_job_join (job);
+  else
+    stats->host_copy_started_bytes += (guint64) copy->row_bytes * copy->height;
+  stats->host_copy_bytes += (guint64) copy->row_bytes * copy->height;
+  return job;
 }
 
 /* The rows a run of bytes is cut into for cpu_copy_rows(): small beside a

@@ -356,6 +356,7 @@ gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
   q->n_pending = 0;
   q->n_acquired = 0;
   q->n_released = 0;
+  q->input_copy = NULL;
   for (i = 0; i < in->n_pending; i++)
     q->pending[q->n_pending++] = in->pending[i];
   for (i = 0; i < out->n_pending; i++)
@@ -574,13 +575,38 @@ hold_output (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * out)
   slot->out_open = TRUE;
 }
 
+/* The end of an input handed to its staging copy (hold_input()), on the
+ * copy thread that finished it: the unmap and the last unref may run
+ * upstream's code there (its pool's release, a GL or VA unmap), which is
+ * thread-safe, as any element's may run on another's thread. */
+static void
+close_copied_input (gpointer data)
+{
+  GstClFrame *in = data;
+  GstBuffer *buffer = in->buffer;
+
+  gst_cl_frame_close (in);
+  gst_buffer_unref (buffer);
+  g_free (in);
+}
+
 /* Keeps @in open in the slot of @q until the slot comes round again, where
  * its memories are OpenCL memories that the uploads still read; input in
- * system memory was copied to the staging buffer: closed now. */
+ * system memory is copied to the staging buffer: closed once that copy is
+ * done (by the thread that finishes it), so that upstream has it back at
+ * once. */
 static void
 hold_input (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * in)
 {
   GstClSlot *slot = &self->slots[q->slot];
+
+  if (q->input_copy) {
+    GstClFrame *copied = g_memdup2 (in, sizeof (*in));
+
+    gst_buffer_ref (in->buffer);
+    gst_cl_copy_job_then (q->input_copy, close_copied_input, copied);
+    return;
+  }
 
   if (in->cuda) {
     slot->copied_in = in->cuda;
@@ -664,6 +690,8 @@ gst_cl_in_flight_end (GstClInFlight * self, GstClFrameQueues * q,
   }
   ok = ok && gst_cl_frame_commit (out, error);
   gst_cl_frame_close (out);
+  if (q->input_copy)
+    gst_cl_copy_job_wait (q->input_copy);
   gst_cl_frame_close (in);
   return retire_slot (self, &self->slots[q->slot], device_ms,
       ok ? error : NULL) && ok;

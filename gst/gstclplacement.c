@@ -53,6 +53,11 @@ typedef struct
 {
   cl_mem mem;
   guint8 *host;                 /* mapped for the CPU until released */
+  /* the copy into it that ran on the copy threads, and the user event that
+   * completes with it (which the uploads wait for), until the slot's next
+   * frame */
+  GstClCopyJob *copy;
+  cl_event copied;
 } GstClStaging;
 
 struct _GstClPlacement
@@ -491,6 +496,19 @@ gst_cl_placement_unpacked (GstClPlacement * self, guint i, gint field)
 
 /* ---- Staging ------------------------------------------------------------- */
 
+/* Waits for the copy into @staging that ran on the copy threads, if any,
+ * and lets go of it. */
+static void
+settle_staging (GstClStaging * staging)
+{
+  if (!staging->copy)
+    return;
+  gst_cl_copy_job_wait (staging->copy);
+  g_clear_pointer (&staging->copy, gst_cl_copy_job_unref);
+  clReleaseEvent (staging->copied);
+  staging->copied = NULL;
+}
+
 /* The pinned staging buffer of @slot, made and mapped on first use: system
  * memory input is copied there by the CPU, then sent to the device by DMA
  * while the CPU goes on with the next frame. */
@@ -518,20 +536,83 @@ slot_staging (GstClPlacement * self, guint slot, GError ** error)
   return staging->host;
 }
 
-/* Copies the whole of @plane from host memory at @ref into @slot's pinned
- * staging buffer and points @ref there. */
-static gboolean
-stage_plane (GstClPlacement * self, guint slot, const GstClPlane * plane,
-    GstClPlaneRef * ref, GstClTransferStats * stats, GError ** error)
+/* The last step of a staging copy, on the thread that finished it: the
+ * uploads may go. A copy by the CPU cannot fail, and the event always
+ * completes (one that failed would leave NVIDIA's commands after it queued
+ * for ever, gstclcuda.c). */
+static void
+staging_copied (gpointer data)
 {
-  guint8 *staging = slot_staging (self, slot, error);
+  cl_event copied = data;
+  cl_int status = clSetUserEventStatus (copied, CL_COMPLETE);
+
+  /* only for an event set already, or not a user event: never here */
+  if (status != CL_SUCCESS)
+    GST_ERROR ("clSetUserEventStatus failed: %d", status);
+  clReleaseEvent (copied);
+}
+
+/* Starts the copy of @copy into the staging buffer of @q's slot on the
+ * copy threads: the next upload on @q waits for it (by a user event), and
+ * the input stays open until it is done (@q's input_copy). Copied here at
+ * once where the event cannot be made. The OpenCL specification leaves
+ * undefined the release of other objects than events while commands wait
+ * on an unset user event; the element releases none a frame (its drain
+ * settles the copies first), and the event is set within the copy's
+ * time, a fraction of a millisecond. */
+static void
+start_staging (GstClPlacement * self, GstClFrameQueues * q,
+    const GstClPlaneCopy * copy, GstClTransferStats * stats)
+{
+  GstClStaging *staging = &self->staging[q->slot];
+  cl_int status;
+
+  staging->copied = clCreateUserEvent (gst_cl_context_get_handle
+      (self->context), &status);
+  if (status != CL_SUCCESS) {
+    GST_DEBUG ("clCreateUserEvent failed (%d): staging copy on this thread",
+        status);
+    staging->copied = NULL;
+    gst_cl_copy_host_plane (copy, stats);
+    return;
+  }
+  GST_LOG ("slot %u: staging copy of %" G_GSIZE_FORMAT " rows started",
+      q->slot, copy->height);
+  staging->copy = gst_cl_copy_host_plane_start (copy, stats);
+  clRetainEvent (staging->copied);
+  gst_cl_copy_job_then (staging->copy, staging_copied, staging->copied);
+  gst_cl_stream_wait_for (&q->up, staging->copied);
+  q->input_copy = staging->copy;
+}
+
+/* Copies the whole of @plane from host memory at @ref into the pinned
+ * staging buffer of @q's slot and points @ref there. The first plane of a
+ * frame (luma where it is filtered) is copied on the copy threads while
+ * this one goes on (start_staging()) where @upload (its uploads are on @q's
+ * OpenCL queue) and the copy is split over threads anyway (a large plane);
+ * others here, at once. */
+static gboolean
+stage_plane (GstClPlacement * self, GstClFrameQueues * q,
+    const GstClPlane * plane, gboolean upload, GstClPlaneRef * ref,
+    GstClTransferStats * stats, GError ** error)
+{
+  guint8 *staging;
   GstClPlaneRef to = {.kind = GST_CL_PLANE_PINNED,.pitch = plane->row_bytes };
   const GstClPlaneCopy copy = { ref, &to, plane->row_bytes, plane->height };
 
+  /* the slot's last frame is done, and its uploads waited for its copy;
+   * this frame's copy may be under way */
+  if (!q->input_copy)
+    settle_staging (&self->staging[q->slot]);
+  staging = slot_staging (self, q->slot, error);
   if (!staging)
     return FALSE;
   to.host = staging + self->info.offset[plane->index];
-  gst_cl_copy_host_plane (&copy, stats);
+  if (upload && !q->input_copy && !q->cuda &&
+      gst_cl_copy_host_plane_splits (&copy))
+    start_staging (self, q, &copy, stats);
+  else
+    gst_cl_copy_host_plane (&copy, stats);
   *ref = to;
   return TRUE;
 }
@@ -546,6 +627,7 @@ gst_cl_placement_release_staging (GstClPlacement * self, GError ** error)
   for (k = 0; k < self->depth; k++) {
     GstClStaging *staging = &self->staging[k];
 
+    settle_staging (staging);
     if (!staging->host)
       continue;
     status = clEnqueueUnmapMemObject (queue, staging->mem, staging->host, 0,
@@ -586,6 +668,16 @@ cpu_waits (const cl_event * pending, guint n, GError ** error)
       gst_cl_set_error (error, status, "clWaitForEvents (frame in flight)");
 }
 
+/* cpu_waits() for @q's frames, and for the staging copy under way (the CPU
+ * copies around a crop rectangle read the staged plane). */
+static gboolean
+cpu_waits_frame (const GstClFrameQueues * q, GError ** error)
+{
+  if (q->input_copy)
+    gst_cl_copy_job_wait (q->input_copy);
+  return cpu_waits (q->pending, q->n_pending, error);
+}
+
 /* Phase 1 for a plane no stage touches: copied whole into the output. */
 static gboolean
 copy_untouched (GstClPlacement * self, GstClFrameQueues * q,
@@ -612,7 +704,7 @@ copy_untouched (GstClPlacement * self, GstClFrameQueues * q,
     return (w->src.mem || cpu_waits (q->pending, q->n_pending, error)) &&
         gst_cl_stream_copy (&q->up, &whole, stats, error);
   if (!w->src.mem && w->src.kind != GST_CL_PLANE_PINNED && q->in_flight &&
-      !stage_plane (self, q->slot, plane, &w->src, stats, error))
+      !stage_plane (self, q, plane, FALSE, &w->src, stats, error))
     return FALSE;
   return gst_cl_stream_copy (&q->down, &whole, stats, error);
 }
@@ -676,10 +768,11 @@ place_plane (GstClPlacement * self, GstClFrameQueues * q,
   gint f, first = fields ? 0 : GST_CL_FRAME, last = fields ? 1 : GST_CL_FRAME;
 
   /* A frame in flight from system memory: the CPU copies the plane into
-   * pinned memory now, and every later read is from there (DMA, while the
-   * next frame is prepared), so that the input can go at once. */
+   * pinned memory (luma on the copy threads, while this one enqueues the
+   * frame), and every later read is from there (DMA, while the next frame
+   * is prepared), so that the input can go as soon as it is copied. */
   if (!whole.src.mem && whole.src.kind != GST_CL_PLANE_PINNED &&
-      q->in_flight && !stage_plane (self, q->slot, &whole.plane, &whole.src,
+      q->in_flight && !stage_plane (self, q, &whole.plane, TRUE, &whole.src,
           stats, error))
     return FALSE;
   for (f = first; f <= last; f++) {
@@ -788,7 +881,7 @@ download_plane (GstClFrameQueues * q, const GstClPlaneWork * w,
   };
 
   if (w->around && !((w->whole_src.mem || w->whole_dst.mem ||
-              cpu_waits (q->pending, q->n_pending, error)) &&
+              cpu_waits_frame (q, error)) &&
           copy_around (&q->down, w, stats, error)))
     return FALSE;
   if (!w->kdst.mem || w->kdst.mem == w->dst.mem)

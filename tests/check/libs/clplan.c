@@ -171,45 +171,24 @@ compare_frames (const GstVideoFrame * out, const GstVideoFrame * ref,
   }
 }
 
-/* Runs @plan on @in and checks the output against the reference of @p,
- * with the crop rectangle of @in if it has one. The output goes to @out
- * (taken; NULL: a padded frame in system memory), the frame's stats to
- * @stats where not NULL. */
-static void
-check_frame (GstClPlan * plan, const GstVideoInfo * info, GstBuffer * in,
-    GstBuffer * out, const RefParams * p, const gchar * what,
-    GstClFrameStats * stats)
+/* The reference output of @in for @p, in a new frame: inside the crop
+ * rectangle of @in (the whole frame if it has none) the reference filter,
+ * field by field where @fields, and outside it the input as it is. */
+static GstBuffer *
+reference_frame (const GstVideoInfo * info, GstBuffer * in,
+    const RefParams * p, gboolean fields)
 {
   GstVideoCropMeta *crop = gst_buffer_get_video_crop_meta (in);
-  gboolean fields = GST_VIDEO_INFO_INTERLACE_MODE (info) ==
-      GST_VIDEO_INTERLACE_MODE_INTERLEAVED ||
-      (GST_VIDEO_INFO_INTERLACE_MODE (info) == GST_VIDEO_INTERLACE_MODE_MIXED
-      && GST_BUFFER_FLAG_IS_SET (in, GST_VIDEO_BUFFER_FLAG_INTERLACED));
   void (*process) (const GstVideoInfo *, guint8 * const *, const gint *,
       guint8 * const *, const gint *, const RefParams *, gint, gint, gint,
       gint) = fields ? ref_process_region_fields : ref_process_region;
-  GstVideoFrame fin, fout, fref;
   GstBuffer *ref = padded_frame (info, 0, NULL);
-  GstClFrameStats frame;
-  GError *error = NULL;
+  GstVideoFrame fin, fref;
   guint i;
   gint y;
 
-  if (!out)
-    out = padded_frame (info, 13, NULL);
-  fail_unless (gst_cl_plan_process (plan, in, out, TRUE, &frame, &error),
-      "%s: %s", what, error ? error->message : "");
-  fail_unless (g_str_equal (frame.epsilon_launch, "none") ==
-      (p->threshold == 0), "%s: epsilon launch %s", what, frame.epsilon_launch);
-  fail_unless (g_str_equal (frame.conv_launch, "none") ==
-      (p->kernel_width == 0), "%s: convolution launch %s", what,
-      frame.conv_launch);
-  fail_unless (frame.in_fields == fields, "%s: in fields %d", what,
-      frame.in_fields);
-
   fail_unless (gst_video_frame_map (&fin, info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fref, info, ref, GST_MAP_WRITE));
-  fail_unless (gst_video_frame_map (&fout, info, out, GST_MAP_READ));
   if (crop) {
     /* Outside the rectangle the input, inside the reference of it. */
     for (i = 0; i < GST_VIDEO_FRAME_N_PLANES (&fin); i++)
@@ -228,11 +207,55 @@ check_frame (GstClPlan * plan, const GstVideoInfo * info, GstBuffer * in,
         fref.info.stride, p, 0, 0, GST_VIDEO_INFO_WIDTH (info),
         GST_VIDEO_INFO_HEIGHT (info));
   }
+  gst_video_frame_unmap (&fref);
+  gst_video_frame_unmap (&fin);
+  return ref;
+}
+
+/* Compares @out with the reference of @in for @p (reference_frame()). */
+static void
+check_output (const GstVideoInfo * info, GstBuffer * in, GstBuffer * out,
+    const RefParams * p, gboolean fields, const gchar * what)
+{
+  GstBuffer *ref = reference_frame (info, in, p, fields);
+  GstVideoFrame fout, fref;
+
+  fail_unless (gst_video_frame_map (&fref, info, ref, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fout, info, out, GST_MAP_READ));
   compare_frames (&fout, &fref, what);
   gst_video_frame_unmap (&fout);
   gst_video_frame_unmap (&fref);
-  gst_video_frame_unmap (&fin);
   gst_buffer_unref (ref);
+}
+
+/* Runs @plan on @in and checks the output against the reference of @p,
+ * with the crop rectangle of @in if it has one. The output goes to @out
+ * (taken; NULL: a padded frame in system memory), the frame's stats to
+ * @stats where not NULL. */
+static void
+check_frame (GstClPlan * plan, const GstVideoInfo * info, GstBuffer * in,
+    GstBuffer * out, const RefParams * p, const gchar * what,
+    GstClFrameStats * stats)
+{
+  gboolean fields = GST_VIDEO_INFO_INTERLACE_MODE (info) ==
+      GST_VIDEO_INTERLACE_MODE_INTERLEAVED ||
+      (GST_VIDEO_INFO_INTERLACE_MODE (info) == GST_VIDEO_INTERLACE_MODE_MIXED
+      && GST_BUFFER_FLAG_IS_SET (in, GST_VIDEO_BUFFER_FLAG_INTERLACED));
+  GstClFrameStats frame;
+  GError *error = NULL;
+
+  if (!out)
+    out = padded_frame (info, 13, NULL);
+  fail_unless (gst_cl_plan_process (plan, in, out, TRUE, &frame, &error),
+      "%s: %s", what, error ? error->message : "");
+  fail_unless (g_str_equal (frame.epsilon_launch, "none") ==
+      (p->threshold == 0), "%s: epsilon launch %s", what, frame.epsilon_launch);
+  fail_unless (g_str_equal (frame.conv_launch, "none") ==
+      (p->kernel_width == 0), "%s: convolution launch %s", what,
+      frame.conv_launch);
+  fail_unless (frame.in_fields == fields, "%s: in fields %d", what,
+      frame.in_fields);
+  check_output (info, in, out, p, fields, what);
   gst_buffer_unref (out);
   if (stats)
     *stats = frame;
@@ -702,6 +725,33 @@ GST_START_TEST (test_settings_equal)
 
 GST_END_TEST;
 
+/* The @n outputs of frames left in flight on @plan, each checked against
+ * the reference of its input for its parameters (@ps), mapped in turn (a
+ * map waits for its frame); then drained, nothing holds an input any more
+ * (ours is the last reference). Frees @plan and the frames. */
+static void
+check_in_flight_outputs (GstClPlan * plan, const GstVideoInfo * info,
+    GstBuffer ** ins, GstBuffer ** outs, const RefParams * ps, guint n)
+{
+  GError *error = NULL;
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    gchar *what = g_strdup_printf ("frame %u", i);
+
+    check_output (info, ins[i], outs[i], &ps[i], FALSE, what);
+    g_free (what);
+  }
+  fail_unless (gst_cl_plan_drain (plan, NULL, &error), "%s",
+      error ? error->message : "");
+  for (i = 0; i < n; i++) {
+    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[i]), 1);
+    gst_buffer_unref (ins[i]);
+    gst_buffer_unref (outs[i]);
+  }
+  gst_cl_plan_free (plan);
+}
+
 /* Frames in flight (with GST_CL_DISCRETE=1, or on a discrete GPU): seven
  * frames enqueued before any output is read, from system memory and from
  * OpenCL memory, with the settings changed halfway; every output, mapped
@@ -775,36 +825,153 @@ GST_START_TEST (test_frames_in_flight)
     fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[i]),
         gst_cl_plan_get_depth (plan) > 1 && i % 2 ? 2 : 1);
   }
-  for (i = 0; i < G_N_ELEMENTS (ins); i++) {
-    GstVideoFrame fin, fout, fref;
-    GstBuffer *ref = padded_frame (&info, 0, NULL);
-    gchar *what;
-
-    fail_unless (gst_video_frame_map (&fin, &info, ins[i], GST_MAP_READ));
-    fail_unless (gst_video_frame_map (&fout, &info, outs[i], GST_MAP_READ));
-    fail_unless (gst_video_frame_map (&fref, &info, ref, GST_MAP_WRITE));
-    ref_process_region (&info, (guint8 **) fin.data, fin.info.stride,
-        (guint8 **) fref.data, fref.info.stride, &ps[i], 0, 0, 53, 31);
-    what = g_strdup_printf ("frame %u", i);
-    compare_frames (&fout, &fref, what);
-    g_free (what);
-    gst_video_frame_unmap (&fref);
-    gst_video_frame_unmap (&fout);
-    gst_video_frame_unmap (&fin);
-    gst_buffer_unref (ref);
-  }
-  fail_unless (gst_cl_plan_drain (plan, NULL, &error), "%s",
-      error ? error->message : "");
-  for (i = 0; i < G_N_ELEMENTS (ins); i++) {
-    /* nothing holds the inputs any more: ours is the last reference */
-    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[i]), 1);
-    gst_buffer_unref (ins[i]);
-    gst_buffer_unref (outs[i]);
-  }
-  gst_cl_plan_free (plan);
+  check_in_flight_outputs (plan, &info, ins, outs, ps, G_N_ELEMENTS (ins));
   gst_buffer_pool_set_active (in_pool, FALSE);
   gst_buffer_pool_set_active (out_pool, FALSE);
   gst_object_unref (in_pool);
+  gst_object_unref (out_pool);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Frames large enough that their staging copy is split over threads, from
+ * system memory, in flight: the first plane of each is copied on the copy
+ * threads while the frame is enqueued (its uploads wait for that copy), the
+ * others at once; rows padded, chroma filtered too, every other frame
+ * cropped (the CPU copies the rest of the plane from the staged one). Every
+ * output matches the reference whatever the copies' timing; each input is
+ * let go of once copied, before any output is mapped (the last three still
+ * in their slots), and drained, nothing holds one. */
+GST_START_TEST (test_staging_copy_in_flight)
+{
+  GRand *rand = g_rand_new_with_seed (0x57a9);
+  GstBuffer *ins[4], *outs[4];
+  RefParams p, ps[4];
+  GstClPlanSettings s;
+  GstBufferPool *out_pool;
+  GstVideoInfo info;
+  GstClPlan *plan;
+  GError *error = NULL;
+  gboolean staged;
+  guint i;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 1024, 512);
+  out_pool = cl_pool (&info);
+  plan = gst_cl_plan_new (context, tuner, &info, 3, &error);
+  fail_unless (plan != NULL, "%s", error ? error->message : "");
+  staged = gst_cl_plan_get_depth (plan) > 1 &&
+      !gst_cl_context_is_host_unified (context);
+  make_settings (&cases[1], GST_CL_VARIANT_AUTO, &s, &p);
+  gst_cl_plan_set_settings (plan, &s);
+  for (i = 0; i < G_N_ELEMENTS (ins); i++) {
+    GstClFrameStats frame;
+
+    ins[i] = padded_frame (&info, 24, rand);
+    if (i % 2) {
+      GstVideoCropMeta *crop = gst_buffer_add_video_crop_meta (ins[i]);
+
+      crop->x = 6 * i;
+      crop->y = 10;
+      crop->width = 700;
+      crop->height = 301;
+    }
+    fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &outs[i], NULL) ==
+        GST_FLOW_OK);
+    fail_unless (gst_cl_plan_process (plan, ins[i], outs[i], FALSE, &frame,
+            &error), "frame %u: %s", i, error ? error->message : "");
+    if (!staged)
+      continue;
+    /* the three planes (none is untouched) through staging, and the CPU's
+     * copies around a crop rectangle; luma (half a megabyte: two threads or
+     * more) beside this thread */
+    if (i % 2 == 0)
+      fail_unless_equals_uint64 (frame.transfers.host_copy_bytes,
+          (guint64) 1024 * 512 * 3 / 2);
+    if (g_get_num_processors () > 1)
+      fail_unless_equals_uint64 (frame.transfers.host_copy_started_bytes,
+          (guint64) 1024 * 512);
+  }
+  for (i = 0; i < G_N_ELEMENTS (ins); i++) {
+    gint64 until = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+    /* the copy threads finish on their own: nothing here waits for them */
+    while (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[i]) > 1 &&
+        g_get_monotonic_time () < until)
+      g_usleep (1000);
+    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[i]), 1);
+  }
+  for (i = 0; i < G_N_ELEMENTS (ins); i++)
+    ps[i] = p;
+  check_in_flight_outputs (plan, &info, ins, outs, ps, G_N_ELEMENTS (ins));
+  gst_buffer_pool_set_active (out_pool, FALSE);
+  gst_object_unref (out_pool);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* A frame whose upload, or first kernel, cannot be enqueued after its
+ * staging copy started on the copy threads: the frame fails, having waited
+ * for the copy (its input let go of when it returns, nothing left waiting
+ * on the copy's event), and the frame in flight before it drains. */
+GST_START_TEST (test_staging_copy_failed)
+{
+  static const gchar *const calls[] = {
+    "clEnqueueWriteBuffer", "clEnqueueNDRangeKernel"
+  };
+  GRand *rand = g_rand_new_with_seed (0x3b1d);
+  GstBufferPool *out_pool;
+  GstVideoInfo info;
+  guint c;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 1024, 512);
+  out_pool = cl_pool (&info);
+  for (c = 0; c < G_N_ELEMENTS (calls); c++) {
+    GstClPlan *plan = gst_cl_plan_new (context, tuner, &info, 3, NULL);
+    GstBuffer *ins[2], *outs[2];
+    GstClPlanSettings s;
+    GstClFrameStats frame;
+    GError *error = NULL;
+    RefParams p;
+    guint i;
+
+    fail_unless (plan != NULL);
+    /* nothing staged where the device works on host memory */
+    if (gst_cl_plan_get_depth (plan) == 1 ||
+        gst_cl_context_is_host_unified (context)) {
+      gst_cl_plan_free (plan);
+      break;
+    }
+    make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
+    gst_cl_plan_set_settings (plan, &s);
+    for (i = 0; i < 2; i++) {
+      ins[i] = padded_frame (&info, 8, rand);
+      fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &outs[i],
+              NULL) == GST_FLOW_OK);
+    }
+    fail_unless (gst_cl_plan_process (plan, ins[0], outs[0], FALSE, &frame,
+            &error), "%s", error ? error->message : "");
+    clfault_arm (1, CL_OUT_OF_RESOURCES, calls[c], FALSE);
+    fail_if (gst_cl_plan_process (plan, ins[1], outs[1], FALSE, &frame,
+            &error), "%s did not fail the frame", calls[c]);
+    fail_unless_equals_int (clfault_failures (), 1);
+    clfault_reset ();
+    fail_unless (strstr (error->message, calls[c]) != NULL, "%s",
+        error->message);
+    g_clear_error (&error);
+    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[1]), 1);
+    fail_unless (gst_cl_plan_drain (plan, NULL, &error), "%s",
+        error ? error->message : "");
+    check_output (&info, ins[0], outs[0], &p, FALSE, calls[c]);
+    for (i = 0; i < 2; i++) {
+      fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[i]), 1);
+      gst_buffer_unref (ins[i]);
+      gst_buffer_unref (outs[i]);
+    }
+    gst_cl_plan_free (plan);
+  }
+  gst_buffer_pool_set_active (out_pool, FALSE);
   gst_object_unref (out_pool);
   g_rand_free (rand);
 }
@@ -1778,6 +1945,8 @@ clplan_suite (void)
   tcase_add_test (tc, test_untouched_planes);
   tcase_add_test (tc, test_small_buffer_before_tuning);
   tcase_add_test (tc, test_frames_in_flight);
+  tcase_add_test (tc, test_staging_copy_in_flight);
+  tcase_add_test (tc, test_staging_copy_failed);
   tcase_add_test (tc, test_split_input);
   tcase_add_test (tc, test_strength_auto);
   tcase_add_test (tc, test_strength_auto_interlaced);
