@@ -24,11 +24,13 @@
 #include "gstclframe-private.h"
 
 G_BEGIN_DECLS
+
 /* Copies of a frame's planes, by OpenCL commands or by the CPU, and the
  * bytes they moved: below placement and the streams (gstclstream.c),
  * which call them, above the frames whose planes they copy. */
+
 /* Bytes moved so far, by kind; see the element's "stats" property. */
-    typedef struct
+typedef struct
 {
   guint64 host_copy_bytes;      /* copied by the CPU, by us */
   guint64 host_copy_started_bytes;      /* of those, on the copy threads
@@ -107,4 +109,5 @@ gboolean gst_cl_copy_plane_on (cl_command_queue queue,
     cl_event * event, GstClTransferStats * stats, GError ** error);
 
 G_END_DECLS
+
 #endif /* __GST_CL_COPY_PRIVATE_H__ */

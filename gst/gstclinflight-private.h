@@ -26,6 +26,7 @@
 #include "gstclstream-private.h"
 
 G_BEGIN_DECLS
+
 /* The ordering of a format's frames: on a device that does not share host
  * memory, up to depth frames are left in flight, each on three queues
  * (uploads, kernels, downloads) ordered by the events of their commands
@@ -123,7 +124,8 @@ gboolean gst_cl_in_flight_acquire (GstClFrameQueues * q,
 /* Between phases: the kernels wait for the uploads, the downloads for the
  * kernels (flushing what another queue waits for first, OpenCL's rule). */
 gboolean gst_cl_in_flight_to_kernels (GstClFrameQueues * q, GError ** error);
-gboolean gst_cl_in_flight_to_downloads (GstClFrameQueues * q, GError ** error);
+gboolean gst_cl_in_flight_to_downloads (GstClFrameQueues * q,
+    GError ** error);
 
 /* Ends the frame of @q, enqueued (@ok) or not. In flight: the slot keeps
  * the event of its last command, which also goes to @out's memory where it
@@ -178,4 +180,5 @@ gboolean gst_cl_in_flight_drain (GstClInFlight * self, gdouble * device_ms,
     GError ** error);
 
 G_END_DECLS
+
 #endif /* __GST_CL_IN_FLIGHT_PRIVATE_H__ */

@@ -725,10 +725,11 @@ GST_START_TEST (test_settings_equal)
 
 GST_END_TEST;
 
-/* The @n outputs of frames left in flight on @plan, each checked against
- * the reference of its input for its parameters (@ps), mapped in turn (a
- * map waits for its frame); then drained, nothing holds an input any more
- * (ours is the last reference). Frees @plan and the frames. */
+/* The @n outputs of progressive frames left in flight on @plan, each
+ * checked against the reference of its input for its parameters (@ps),
+ * mapped in turn (a map waits for its frame); then drained, nothing holds
+ * an input any more (ours is the last reference). Frees @plan and the
+ * frames. */
 static void
 check_in_flight_outputs (GstClPlan * plan, const GstVideoInfo * info,
     GstBuffer ** ins, GstBuffer ** outs, const RefParams * ps, guint n)
@@ -846,7 +847,7 @@ GST_END_TEST;
 GST_START_TEST (test_staging_copy_in_flight)
 {
   GRand *rand = g_rand_new_with_seed (0x57a9);
-  GstBuffer *ins[4], *outs[4];
+  GstBuffer *ins[4], *outs[4], *saved[4];
   RefParams p, ps[4];
   GstClPlanSettings s;
   GstBufferPool *out_pool;
@@ -876,6 +877,7 @@ GST_START_TEST (test_staging_copy_in_flight)
       crop->width = 700;
       crop->height = 301;
     }
+    saved[i] = gst_buffer_copy_deep (ins[i]);
     fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &outs[i], NULL) ==
         GST_FLOW_OK);
     fail_unless (gst_cl_plan_process (plan, ins[i], outs[i], FALSE, &frame,
@@ -885,9 +887,14 @@ GST_START_TEST (test_staging_copy_in_flight)
     /* the three planes (none is untouched) through staging, and the CPU's
      * copies around a crop rectangle; luma (half a megabyte: two threads or
      * more) beside this thread */
-    if (i % 2 == 0)
+    if (i % 2 == 0) {
       fail_unless_equals_uint64 (frame.transfers.host_copy_bytes,
           (guint64) 1024 * 512 * 3 / 2);
+    } else {
+      fail_unless (frame.transfers.host_copy_bytes >
+          (guint64) 1024 * 512 * 3 / 2, "frame %u: no copy around the crop "
+          "by the CPU", i);
+    }
     if (g_get_num_processors () > 1)
       fail_unless_equals_uint64 (frame.transfers.host_copy_started_bytes,
           (guint64) 1024 * 512);
@@ -900,9 +907,12 @@ GST_START_TEST (test_staging_copy_in_flight)
         g_get_monotonic_time () < until)
       g_usleep (1000);
     fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[i]), 1);
-  }
-  for (i = 0; i < G_N_ELEMENTS (ins); i++)
+    /* let go of: whatever it holds now reaches no output */
+    gst_buffer_memset (ins[i], 0, 0xff, gst_buffer_get_size (ins[i]));
+    gst_buffer_unref (ins[i]);
+    ins[i] = saved[i];
     ps[i] = p;
+  }
   check_in_flight_outputs (plan, &info, ins, outs, ps, G_N_ELEMENTS (ins));
   gst_buffer_pool_set_active (out_pool, FALSE);
   gst_object_unref (out_pool);
@@ -914,12 +924,20 @@ GST_END_TEST;
 /* A frame whose upload, or first kernel, cannot be enqueued after its
  * staging copy started on the copy threads: the frame fails, having waited
  * for the copy (its input let go of when it returns, nothing left waiting
- * on the copy's event), and the frame in flight before it drains. */
+ * on the copy's event); the frame in flight before it, and the next one
+ * (in the failed frame's slot), are right. Where the copy's user event
+ * cannot be made, the frame is copied on this thread, and right. */
 GST_START_TEST (test_staging_copy_failed)
 {
-  static const gchar *const calls[] = {
-    "clEnqueueWriteBuffer", "clEnqueueNDRangeKernel"
+  static const struct
+  {
+    const gchar *call;
+    gboolean fails;
+  } faults[] = {
+    {"clEnqueueWriteBuffer", TRUE}, {"clEnqueueNDRangeKernel", TRUE},
+    {"clCreateUserEvent", FALSE},
   };
+  const guint64 luma = 1024 * 512;
   GRand *rand = g_rand_new_with_seed (0x3b1d);
   GstBufferPool *out_pool;
   GstVideoInfo info;
@@ -927,9 +945,9 @@ GST_START_TEST (test_staging_copy_failed)
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 1024, 512);
   out_pool = cl_pool (&info);
-  for (c = 0; c < G_N_ELEMENTS (calls); c++) {
+  for (c = 0; c < G_N_ELEMENTS (faults); c++) {
     GstClPlan *plan = gst_cl_plan_new (context, tuner, &info, 3, NULL);
-    GstBuffer *ins[2], *outs[2];
+    GstBuffer *ins[3], *outs[3];
     GstClPlanSettings s;
     GstClFrameStats frame;
     GError *error = NULL;
@@ -945,26 +963,39 @@ GST_START_TEST (test_staging_copy_failed)
     }
     make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
     gst_cl_plan_set_settings (plan, &s);
-    for (i = 0; i < 2; i++) {
+    for (i = 0; i < 3; i++) {
       ins[i] = padded_frame (&info, 8, rand);
       fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &outs[i],
               NULL) == GST_FLOW_OK);
     }
     fail_unless (gst_cl_plan_process (plan, ins[0], outs[0], FALSE, &frame,
             &error), "%s", error ? error->message : "");
-    clfault_arm (1, CL_OUT_OF_RESOURCES, calls[c], FALSE);
-    fail_if (gst_cl_plan_process (plan, ins[1], outs[1], FALSE, &frame,
-            &error), "%s did not fail the frame", calls[c]);
+    clfault_arm (1, CL_OUT_OF_RESOURCES, faults[c].call, FALSE);
+    fail_unless (gst_cl_plan_process (plan, ins[1], outs[1], FALSE, &frame,
+            &error) != faults[c].fails, "%s: %s", faults[c].call,
+        error ? error->message : "the frame did not fail");
     fail_unless_equals_int (clfault_failures (), 1);
     clfault_reset ();
-    fail_unless (strstr (error->message, calls[c]) != NULL, "%s",
-        error->message);
-    g_clear_error (&error);
-    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[1]), 1);
+    /* the copy went beside this thread, but where the event failed */
+    if (g_get_num_processors () > 1)
+      fail_unless_equals_uint64 (frame.transfers.host_copy_started_bytes,
+          faults[c].fails ? luma : 0);
+    if (faults[c].fails) {
+      fail_unless (strstr (error->message, faults[c].call) != NULL, "%s",
+          error->message);
+      g_clear_error (&error);
+      fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[1]), 1);
+    }
+    fail_unless (gst_cl_plan_process (plan, ins[2], outs[2], FALSE, &frame,
+            &error), "%s, the next frame: %s", faults[c].call,
+        error ? error->message : "");
+    check_output (&info, ins[0], outs[0], &p, FALSE, faults[c].call);
+    if (!faults[c].fails)
+      check_output (&info, ins[1], outs[1], &p, FALSE, faults[c].call);
+    check_output (&info, ins[2], outs[2], &p, FALSE, faults[c].call);
     fail_unless (gst_cl_plan_drain (plan, NULL, &error), "%s",
         error ? error->message : "");
-    check_output (&info, ins[0], outs[0], &p, FALSE, calls[c]);
-    for (i = 0; i < 2; i++) {
+    for (i = 0; i < 3; i++) {
       fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[i]), 1);
       gst_buffer_unref (ins[i]);
       gst_buffer_unref (outs[i]);
