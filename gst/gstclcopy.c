@@ -54,11 +54,11 @@ typedef enum
  * those that pool threads claimed. A started one
  * (gst_cl_copy_host_plane_start()): pool threads run every part while the
  * caller goes on, and the thread that copies the last rows runs the
- * callbacks given with gst_cl_copy_job_then(). The job lives on the heap until its holders
- * (the caller, and each queued part) have let go of it: a part queued on a
- * pool that could not start a thread may run after the caller returned
- * (GLib queues it anyway), and then finds itself claimed and does
- * nothing. */
+ * callbacks given with gst_cl_copy_job_then(). The job lives on the heap
+ * until its holders (the caller, and each queued part) have let go of it:
+ * a part queued on a pool that could not start a thread may run after the
+ * caller returned (GLib queues it anyway), and then finds itself claimed
+ * and does nothing. */
 typedef struct
 {
   GstClCopyJob *job;
