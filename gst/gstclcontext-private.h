@@ -111,6 +111,13 @@ cl_command_queue gst_cl_context_get_host_queue (GstClContext * self);
  * every device when the environment has GST_CL_DISCRETE=1 (tests). */
 gboolean gst_cl_context_is_host_unified (GstClContext * self);
 
+/* Whether system memory wrapped as a CL_MEM_USE_HOST_PTR buffer is held
+ * pinned by a discrete device's driver, so that transfers from it go by
+ * DMA where it is (gstclhostpin-private.h): NVIDIA's OpenCL
+ * (tests/gpu/cl-host-register.c measures it); and with GST_CL_DISCRETE=1,
+ * so that the suites take that path on any device. */
+gboolean gst_cl_context_pins_host_ptr (GstClContext * self);
+
 /* Measurement switches: how the suites and benchmarks force one path on any
  * device. Read from the environment once, when a context is made
  * (GST_CL_SVM=0: no SVM frames; GST_CL_DISCRETE=1: the discrete-GPU paths;

@@ -50,6 +50,7 @@ struct _GstClContext
   gchar *identity;
   gboolean host_unified;
   gboolean fine_svm;            /* host-unified with fine-grained buffer SVM */
+  gboolean pins_host_ptr;       /* gst_cl_context_pins_host_ptr() */
   gsize host_ptr_align;
   gboolean dct_strips;          /* gst_cl_context_dct_strips() */
   GstClSwitches switches;       /* read once, when the context is made */
@@ -140,6 +141,19 @@ gst_cl_context_query_dct_strips (GstClContext * self)
   return (type & CL_DEVICE_TYPE_CPU) != 0;
 }
 
+/* Whether the device is on NVIDIA's OpenCL platform. */
+static gboolean
+gst_cl_context_on_nvidia (GstClContext * self)
+{
+  cl_platform_id platform;
+  gchar name[64] = "";
+
+  return clGetDeviceInfo (self->device, CL_DEVICE_PLATFORM, sizeof (platform),
+      &platform, NULL) == CL_SUCCESS &&
+      clGetPlatformInfo (platform, CL_PLATFORM_NAME, sizeof (name) - 1, name,
+      NULL) == CL_SUCCESS && g_str_has_prefix (name, "NVIDIA");
+}
+
 static gboolean
 gst_cl_context_query_memory (GstClContext * self, GError ** error)
 {
@@ -168,6 +182,8 @@ gst_cl_context_query_memory (GstClContext * self, GError ** error)
   }
   self->host_unified = unified;
   self->fine_svm = unified && gst_cl_context_query_fine_svm (self);
+  self->pins_host_ptr = !unified && (self->switches.discrete ||
+      gst_cl_context_on_nvidia (self));
   self->dct_strips = gst_cl_context_query_dct_strips (self);
   self->host_ptr_align = MAX (align_bits / 8, 1);
   self->identity = gst_cl_device_describe (self->device);
@@ -259,6 +275,7 @@ gst_cl_context_new_sibling (GstClContext * shared, GError ** error)
   self->identity = g_strdup (shared->identity);
   self->host_unified = shared->host_unified;
   self->fine_svm = shared->fine_svm;
+  self->pins_host_ptr = shared->pins_host_ptr;
   self->dct_strips = shared->dct_strips;
   self->host_ptr_align = shared->host_ptr_align;
   self->switches = shared->switches;
@@ -492,6 +509,13 @@ gst_cl_context_is_host_unified (GstClContext * self)
 {
   g_return_val_if_fail (GST_IS_CL_CONTEXT (self), FALSE);
   return self->host_unified;
+}
+
+gboolean
+gst_cl_context_pins_host_ptr (GstClContext * self)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), FALSE);
+  return self->pins_host_ptr;
 }
 
 gboolean

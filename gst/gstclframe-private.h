@@ -34,8 +34,10 @@ G_BEGIN_DECLS
 typedef enum
 {
   GST_CL_PLANE_MAPPED,          /* host memory mapped for the frame: pageable */
-  GST_CL_PLANE_PINNED,          /* the pinned host memory of one of our
-                                 * OpenCL memories (DMA, never staged) */
+  GST_CL_PLANE_PINNED,          /* pinned host memory: of one of our
+                                 * OpenCL memories, or system memory the
+                                 * driver holds pinned (host_pinned below);
+                                 * DMA, never staged */
   GST_CL_PLANE_WRAPPED,         /* system memory wrapped as a
                                  * CL_MEM_USE_HOST_PTR buffer (host-unified) */
   GST_CL_PLANE_SVM,             /* an OpenCL memory whose host pointer is SVM:
@@ -80,7 +82,9 @@ GstClPlaneRef gst_cl_plane_ref_device (cl_mem mem, gint pitch);
  *  - Else, on a host-unified device, one system memory at an aligned address:
  *    wrapped as a CL_MEM_USE_HOST_PTR buffer, no copy.
  *  - Else: the GstVideoFrame mapped, planes as host pointers (transfers then
- *    use pageable memory).
+ *    use pageable memory); on a discrete device, an input in one system
+ *    memory seen before is held pinned by the driver and its planes are
+ *    PINNED (@host_pinned).
  * Plane layout comes from the buffer's GstVideoMeta, or @info. */
 typedef struct
 {
@@ -123,6 +127,10 @@ typedef struct
   guint8 *exec_host;
   gsize exec_host_size;
   gboolean exec_host_pinned;
+  /* an input in one system memory that the driver holds pinned
+   * (gstclhostpin-private.h): its planes PINNED, read by DMA where they
+   * are, so that the frame stays open until its commands are done */
+  gboolean host_pinned;
 } GstClFrame;
 
 /* Opens @buffer as described above, for @flags (GST_MAP_READ or

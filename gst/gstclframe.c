@@ -23,6 +23,7 @@
 #endif
 
 #include "gstclframe-private.h"
+#include "gstclhostpin-private.h"
 #include "gstcldebug-private.h"
 #include "gstclcudahost-private.h"
 #include "gstclplane-private.h"
@@ -363,6 +364,33 @@ open_cuda_memory (GstClFrame * frame, const GstVideoInfo * info,
   return TRUE;
 }
 
+/* On a discrete device, an input in one system memory that comes back (a
+ * pool's): held pinned by the driver (gstclhostpin-private.h), its planes
+ * are read by DMA where they are, not staged. Only GStreamer's system
+ * memory, whose bytes stay where they are for the memory's life: the
+ * pinned pages are the ones a later map gives (a map of another kind of
+ * memory may give other pages at the same address). */
+static void
+pin_host_memory (GstClFrame * frame, const GstVideoInfo * info)
+{
+  const GstMapInfo *map = frame->frame_mapped ? &frame->frame.map[0] :
+      &frame->map;
+  guint i;
+
+  if (frame->flags != GST_MAP_READ ||
+      !gst_cl_context_pins_host_ptr (frame->context) ||
+      !gst_cl_context_has_opencl (frame->context) ||
+      gst_buffer_n_memory (frame->buffer) != 1 ||
+      !gst_memory_is_type (gst_buffer_peek_memory (frame->buffer, 0),
+          GST_ALLOCATOR_SYSMEM) ||
+      !gst_cl_host_pin_holds (frame->context, gst_buffer_peek_memory
+          (frame->buffer, 0), map->data, map->size))
+    return;
+  for (i = 0; i < GST_VIDEO_INFO_N_PLANES (info); i++)
+    frame->planes[i].kind = GST_CL_PLANE_PINNED;
+  frame->host_pinned = TRUE;
+}
+
 /* Lays out the planes of a buffer that is not one OpenCL memory. */
 static gboolean
 open_other_memory (GstClFrame * frame, const GstVideoInfo * info,
@@ -384,7 +412,10 @@ open_other_memory (GstClFrame * frame, const GstVideoInfo * info,
   if (try_wrap_host_memory (frame, info, error))
     return layout_planes (frame, info, frame->wrapped, GST_CL_PLANE_WRAPPED,
         0, frame->map.size, error);
-  return map_video_frame (frame, info, error);
+  if (!map_video_frame (frame, info, error))
+    return FALSE;
+  pin_host_memory (frame, info);
+  return TRUE;
 }
 
 gboolean

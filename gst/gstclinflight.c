@@ -35,6 +35,28 @@
 
 #define GST_CAT_DEFAULT gst_cl_in_flight_debug
 
+/* An input that the device reads where it is, in system memory the driver
+ * holds pinned (GstClFrame.host_pinned): let go of by a thread once its
+ * frame's last command is done (an event callback hands it over), so that
+ * upstream has it back without waiting for this element's next frame (its
+ * pool may have no other buffer: a wait there for ours would never end).
+ * The slot's retire lets go of it instead where no thread has yet, or
+ * waits until one has. */
+typedef struct
+{
+  GstClFrame in;                /* open, its buffer referenced */
+  /* the frames' queues (retained), finished first where the frame failed:
+   * its other commands may still read the input */
+  cl_command_queue queues[3];
+  cl_int outcome;               /* of the frame's last command */
+  gint claimed;
+  gint refs;
+  /* under lock */
+  gboolean closed;
+  GMutex lock;
+  GCond cond;
+} GstClInputRelease;
+
 /* What one frame in flight holds until it completes. */
 typedef struct
 {
@@ -43,6 +65,8 @@ typedef struct
   GstClFrame in;                /* read by commands still in flight: open,
                                  * its buffer referenced */
   gboolean in_open;
+  GstClInputRelease *release;   /* or, read where it is, handed to a
+                                 * thread to close (release_when_done()) */
   GstClFrame out;               /* an imported CUDA output (any output with
                                  * GST_CL_HOLD_FRAMES=1), open and its
                                  * buffer referenced, copied back once done */
@@ -178,12 +202,133 @@ commit_output (GstClInFlight * self, GstClSlot * slot, GError ** error)
   return ok;
 }
 
-/* Closes the input that @slot held open, if any. */
 static void
-let_input_go (GstClSlot * slot)
+input_release_unref (GstClInputRelease * release)
+{
+  guint i;
+
+  if (!g_atomic_int_dec_and_test (&release->refs))
+    return;
+  /* never claimed: the frame's queues, retained, still held */
+  for (i = 0; i < G_N_ELEMENTS (release->queues); i++)
+    if (release->queues[i])
+      clReleaseCommandQueue (release->queues[i]);
+  g_mutex_clear (&release->lock);
+  g_cond_clear (&release->cond);
+  g_free (release);
+}
+
+/* Closes @release's input, its frame done (after the frames' queues where
+ * it @failed), unless another has claimed it; lets go of the queues then,
+ * so that nothing of the element's outlives its retire of the slot. */
+static void
+input_release_run (GstClInputRelease * release, gboolean failed)
+{
+  GstBuffer *buffer = release->in.buffer;
+  guint i;
+
+  if (!g_atomic_int_compare_and_exchange (&release->claimed, 0, 1))
+    return;
+  for (i = 0; failed && i < G_N_ELEMENTS (release->queues); i++)
+    if (release->queues[i])
+      clFinish (release->queues[i]);
+  gst_cl_frame_close (&release->in);
+  gst_buffer_unref (buffer);
+  for (i = 0; i < G_N_ELEMENTS (release->queues); i++)
+    if (release->queues[i])
+      clReleaseCommandQueue (g_steal_pointer (&release->queues[i]));
+  g_mutex_lock (&release->lock);
+  release->closed = TRUE;
+  g_cond_broadcast (&release->cond);
+  g_mutex_unlock (&release->lock);
+}
+
+static void
+input_release_thread (gpointer data, gpointer user_data)
+{
+  GstClInputRelease *release = data;
+
+  input_release_run (release, release->outcome < 0);
+  input_release_unref (release);
+}
+
+/* The threads that let go of inputs read where they are, made on first use
+ * and kept for the process: started at once (exclusive), so that a push
+ * from a driver's callback never makes one; NULL where they cannot be. */
+static GThreadPool *
+release_pool (void)
+{
+  static GThreadPool *pool;
+  static gsize made;
+
+  if (g_once_init_enter (&made)) {
+    pool = g_thread_pool_new (input_release_thread, NULL, 2, TRUE, NULL);
+    g_once_init_leave (&made, 1);
+  }
+  return pool;
+}
+
+/* The frame's last command has ended: on the driver's thread, which may
+ * not wait (OpenCL's rule for callbacks), so a pool thread lets go. */
+static void CL_CALLBACK
+release_on_done (cl_event event, cl_int status, void *data)
+{
+  GstClInputRelease *release = data;
+
+  release->outcome = status;
+  g_thread_pool_push (release_pool (), release, NULL);
+}
+
+static void let_input_go (GstClSlot * slot, gboolean failed);
+
+/* Hands @in, read where it is by the frame whose last command is @slot's
+ * done, to be let go of once that is done. */
+static void
+release_when_done (GstClInFlight * self, GstClSlot * slot, GstClFrame * in)
+{
+  GstClInputRelease *release = g_new0 (GstClInputRelease, 1);
+  const cl_command_queue queues[3] = { self->async_up, self->compute,
+    self->async_down
+  };
+  guint i;
+
+  release->in = *in;
+  gst_buffer_ref (in->buffer);
+  for (i = 0; i < G_N_ELEMENTS (queues); i++)
+    if ((release->queues[i] = queues[i]))
+      clRetainCommandQueue (queues[i]);
+  release->refs = 2;
+  g_mutex_init (&release->lock);
+  g_cond_init (&release->cond);
+  slot->release = release;
+  if (release_pool () && clSetEventCallback (slot->done, CL_COMPLETE,
+          release_on_done, release) == CL_SUCCESS)
+    return;
+  /* no thread, or no callback: waited for here, and let go of at once
+   * (upstream might wait for it before our next frame) */
+  GST_DEBUG ("no callback for a frame's end: its input waited for");
+  input_release_unref (release);
+  clWaitForEvents (1, &slot->done);
+  let_input_go (slot, TRUE);
+}
+
+/* Closes the input that @slot held open, if any: its frame is done, or
+ * @failed (then, for one read where it is, after the frames' queues). */
+static void
+let_input_go (GstClSlot * slot, gboolean failed)
 {
   GstBuffer *buffer = slot->in.buffer;
 
+  if (slot->release) {
+    GstClInputRelease *release = g_steal_pointer (&slot->release);
+
+    input_release_run (release, failed);
+    g_mutex_lock (&release->lock);
+    while (!release->closed)
+      g_cond_wait (&release->cond, &release->lock);
+    g_mutex_unlock (&release->lock);
+    input_release_unref (release);
+  }
   if (!slot->in_open)
     return;
   gst_cl_frame_close (&slot->in);
@@ -210,7 +355,7 @@ retire_slot (GstClInFlight * self, GstClSlot * slot, gdouble * device_ms,
     slot->cuda = NULL;
     if (ok && slot->out_open)
       gst_cl_cuda_sync_mark_finished (slot->out.buffer);
-    let_input_go (slot);
+    let_input_go (slot, !ok);
     return commit_output (self, slot, ok ? error : NULL) && ok;
   }
   if (slot->done) {
@@ -230,7 +375,7 @@ retire_slot (GstClInFlight * self, GstClSlot * slot, gdouble * device_ms,
     slot->done = NULL;
   }
   *device_ms += gst_cl_events_take_ms (&slot->events);
-  let_input_go (slot);
+  let_input_go (slot, status != CL_SUCCESS);
   if (status != CL_SUCCESS)
     gst_cl_set_error (error, status, "%s", step);
   ok = status == CL_SUCCESS && cuda_copied_in (slot->copied_in,
@@ -336,7 +481,9 @@ gst_cl_in_flight_queues (GstClInFlight * self, const GstClFrame * in,
    * holds until gst_cl_in_flight_complete(); anything else is waited for
    * here. On a
    * discrete GPU every input can be: system memory is copied into pinned
-   * staging, our pool's pinned memory goes by DMA from where it is, and
+   * staging, or read by DMA where it is once held pinned (let go of when
+   * its frame is done), our pool's pinned memory goes by DMA from where it
+   * is, and
    * device memory (from another OpenCL element) is held until read, so
    * that a chain of elements waits only at the last map. Where the device
    * works on host memory (SVM, when asked for), only frames from our pool:
@@ -594,7 +741,8 @@ close_copied_input (gpointer data)
  * its memories are OpenCL memories that the uploads still read; input in
  * system memory is copied to the staging buffer: closed once that copy is
  * done (by the thread that finishes it), so that upstream has it back at
- * once. */
+ * once; or, held pinned and read where it is, closed once the frame is
+ * done (release_when_done()). */
 static void
 hold_input (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * in)
 {
@@ -608,6 +756,10 @@ hold_input (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * in)
     return;
   }
 
+  if (in->host_pinned && slot->done) {
+    release_when_done (self, slot, in);
+    return;
+  }
   if (in->cuda) {
     slot->copied_in = in->cuda;
     slot->copied_in_slot = in->cuda_slot;
@@ -616,7 +768,7 @@ hold_input (GstClInFlight * self, GstClFrameQueues * q, GstClFrame * in)
    * system memory that CUDA holds pinned): its memory not handed back to
    * the decoder before they are done (other system memory was copied for
    * them) */
-  if (!in->all_cl_memory && (!in->exec || (in->exec_host &&
+  if (!in->all_cl_memory && !in->host_pinned && (!in->exec || (in->exec_host &&
               !in->exec_host_pinned))) {
     gst_cl_frame_close (in);
     return;

@@ -691,8 +691,9 @@ copy_untouched (GstClPlacement * self, GstClFrameQueues * q,
   };
 
   if (w->src.kind == GST_CL_PLANE_PINNED && w->dst.kind == GST_CL_PLANE_PINNED) {
-    /* From our pinned memory into our pinned memory: by DMA through the
-     * device (gst_cl_placement_download() brings it back), not by the CPU. */
+    /* From pinned memory (ours, or system memory held pinned) into our
+     * pinned memory: by DMA through the device
+     * (gst_cl_placement_download() brings it back), not by the CPU. */
     w->kdst = dev_src;
     whole.dst = &dev_src;
     return gst_cl_stream_copy (&q->up, &whole, stats, error);
@@ -767,10 +768,11 @@ place_plane (GstClPlacement * self, GstClFrameQueues * q,
 {
   gint f, first = fields ? 0 : GST_CL_FRAME, last = fields ? 1 : GST_CL_FRAME;
 
-  /* A frame in flight from system memory: the CPU copies the plane into
-   * pinned memory (luma on the copy threads, while this one enqueues the
-   * frame), and every later read is from there (DMA, while the next frame
-   * is prepared), so that the input can go as soon as it is copied. */
+  /* A frame in flight from system memory (not held pinned, which DMA
+   * reads where it is): the CPU copies the plane into pinned memory (luma
+   * on the copy threads, while this one enqueues the frame), and every
+   * later read is from there (DMA, while the next frame is prepared), so
+   * that the input can go as soon as it is copied. */
   if (!whole.src.mem && whole.src.kind != GST_CL_PLANE_PINNED &&
       q->in_flight && !stage_plane (self, q, &whole.plane, TRUE, &whole.src,
           stats, error))

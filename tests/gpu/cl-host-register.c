@@ -29,7 +29,13 @@
  * write together (what the element does), and from the same pageable
  * memory once CUDA pinned it (cuMemHostRegister, portable to every
  * context), page-aligned and not, with the time the registration itself
- * took. Exits 1 where there is no NVIDIA device or no CUDA driver. */
+ * took; and from pageable memory that a CL_MEM_USE_HOST_PTR buffer wraps
+ * (NVIDIA's OpenCL pins the pages for the buffer's life), with what the
+ * wrapping took and whether a write from those pages, and a copy from the
+ * wrapping buffer, see what the CPU wrote into them after the wrapping;
+ * and the same for two frames of one block, not page-aligned, that share
+ * a page (GStreamer's system memory).
+ * Exits 1 where there is no NVIDIA device or no CUDA driver. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -93,6 +99,93 @@ register_pages (CuMemHostRegister host_register, gpointer ptr, gsize size,
       (g_get_monotonic_time () - t0) / 1000.0);
 }
 
+/* Whether the device buffer of @b starts with @value, read back. */
+static gboolean
+device_holds (const Bench * b, guint8 value)
+{
+  guint8 first[64];
+  guint i;
+
+  clEnqueueReadBuffer (b->queue, b->device, CL_TRUE, 0, sizeof (first), first,
+      0, NULL, NULL);
+  for (i = 0; i < sizeof (first); i++)
+    if (first[i] != value)
+      return FALSE;
+  return TRUE;
+}
+
+/* Wraps pageable memory as a CL_MEM_USE_HOST_PTR buffer of @cl and times
+ * writes from its pages; then changes them on the CPU and says whether a
+ * write from them, and a copy from the wrapping buffer, carry the change. */
+static void
+time_wrapped (Bench * b, cl_context cl)
+{
+  guint8 *block = g_malloc (b->size + 4096);
+  guint8 *pages = (guint8 *) (((guintptr) block + 4095) & ~(guintptr) 4095);
+  gint64 t0;
+  cl_mem wrap;
+  cl_int status;
+
+  memset (pages, 3, b->size);
+  t0 = g_get_monotonic_time ();
+  wrap = clCreateBuffer (cl, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, b->size,
+      pages, &status);
+  g_print ("clCreateBuffer (CL_MEM_USE_HOST_PTR): %d, %.3f ms\n", status,
+      (g_get_monotonic_time () - t0) / 1000.0);
+  if (status != CL_SUCCESS)
+    return;
+  g_print ("write from pageable memory a CL_MEM_USE_HOST_PTR buffer wraps: "
+      "%.3f ms\n", time_writes (b, pages, NULL));
+  memset (pages, 4, b->size);
+  clEnqueueWriteBuffer (b->queue, b->device, CL_TRUE, 0, b->size, pages, 0,
+      NULL, NULL);
+  g_print ("that write carries the CPU's later change: %s\n",
+      device_holds (b, 4) ? "yes" : "NO");
+  memset (pages, 5, b->size);
+  clEnqueueCopyBuffer (b->queue, wrap, b->device, 0, 0, b->size, 0, NULL, NULL);
+  clFinish (b->queue);
+  g_print ("a copy from the wrapping buffer carries it: %s\n",
+      device_holds (b, 5) ? "yes" : "no (the buffer is not the pages)");
+  t0 = g_get_monotonic_time ();
+  clReleaseMemObject (wrap);
+  g_print ("clReleaseMemObject (the wrapping buffer): %.3f ms\n",
+      (g_get_monotonic_time () - t0) / 1000.0);
+  g_free (block);
+}
+
+/* As GStreamer's system memory lays out frames: two frames of one block,
+ * neither page-aligned, the second starting in the first one's last page;
+ * each wrapped, then writes from the second timed. */
+static void
+time_wrapped_neighbours (Bench * b, cl_context cl)
+{
+  guint8 *block = g_malloc (2 * b->size + 256);
+  guint8 *first = block + 112, *second = first + b->size + 16;
+  cl_mem wraps[2];
+  cl_int status[2];
+
+  memset (block, 6, 2 * b->size + 256);
+  wraps[0] = clCreateBuffer (cl, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
+      b->size, first, &status[0]);
+  wraps[1] = clCreateBuffer (cl, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
+      b->size, second, &status[1]);
+  g_print ("two neighbours wrapped, not page-aligned, sharing a page: %d %d\n",
+      status[0], status[1]);
+  g_print ("write from the second: %.3f ms\n", time_writes (b, second, NULL));
+  memset (second, 7, b->size);
+  clEnqueueWriteBuffer (b->queue, b->device, CL_TRUE, 0, b->size, second, 0,
+      NULL, NULL);
+  g_print ("that write carries the CPU's later change: %s\n",
+      device_holds (b, 7) ? "yes" : "NO");
+  if (status[0] == CL_SUCCESS)
+    clReleaseMemObject (wraps[0]);
+  g_print ("write from the second, the first let go of: %.3f ms\n",
+      time_writes (b, second, NULL));
+  if (status[1] == CL_SUCCESS)
+    clReleaseMemObject (wraps[1]);
+  g_free (block);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -133,6 +226,8 @@ main (int argc, char **argv)
       time_writes (&b, pinned, NULL));
   g_print ("copy into pinned staging, then write: %.3f ms\n",
       time_writes (&b, pinned, pageable));
+  time_wrapped (&b, cl);
+  time_wrapped_neighbours (&b, cl);
   ((CuInit) init) (0);
   ((CuDeviceGet) get) (&cu_device, 0);
   ((CuPrimaryCtxRetain) retain) (&context, cu_device);

@@ -38,6 +38,7 @@
 #include "gstclmemory-private.h"
 #include "gstcldct-private.h"
 #include "gstclplan-private.h"
+#include "gstclhostpin-private.h"
 #include "gstclcodingmeta-private.h"
 #include "dctpicture.h"
 #include "reference.h"
@@ -917,6 +918,128 @@ GST_START_TEST (test_staging_copy_in_flight)
   gst_buffer_pool_set_active (out_pool, FALSE);
   gst_object_unref (out_pool);
   g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Whether the frame written into @out is done (nothing pending, or its
+ * event complete). */
+static gboolean
+output_done (GstBuffer * out)
+{
+  cl_event pending = gst_cl_memory_get_pending (gst_buffer_peek_memory (out,
+          0));
+  cl_int status = CL_COMPLETE;
+
+  if (!pending)
+    return TRUE;
+  fail_unless (clGetEventInfo (pending, CL_EVENT_COMMAND_EXECUTION_STATUS,
+          sizeof (status), &status, NULL) == CL_SUCCESS);
+  clReleaseEvent (pending);
+  return status == CL_COMPLETE;
+}
+
+/* Frames of @format from system memory that comes back (a ring of three,
+ * each filled anew before each use), in flight, with @c's settings; a crop
+ * rectangle on frames 4 and 7 (the CPU copies the rest), a drain
+ * straight after frame 5. On a discrete device each memory is staged the
+ * first time (host copies) and, from the second, held pinned and uploaded
+ * where it is (no host copy, "pinned"). Every input is let go of once its frame is done, and by then
+ * only (the output's event complete), by the element's own thread with no
+ * later frame (upstream's pool may have no other buffer); what is written
+ * into it then reaches no output; every output matches the reference of
+ * its input as it was; the memories' wrappings go with them. */
+static void
+check_host_pinned (GstVideoFormat format, const Case * c, guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  GstBuffer *ring[3], *ins[9], *outs[9];
+  RefParams p, ps[9];
+  GstClPlanSettings s;
+  GstBufferPool *out_pool;
+  GstVideoInfo info;
+  GstClPlan *plan;
+  GError *error = NULL;
+  guint i, pins = gst_cl_host_pin_count ();
+  gboolean pinning;
+
+  gst_video_info_set_format (&info, format, 333, 199);
+  out_pool = cl_pool (&info);
+  plan = gst_cl_plan_new (context, tuner, &info, 3, &error);
+  fail_unless (plan != NULL, "%s", error ? error->message : "");
+  pinning = gst_cl_context_pins_host_ptr (context) &&
+      gst_cl_plan_get_depth (plan) > 1;
+  make_settings (c, GST_CL_VARIANT_AUTO, &s, &p);
+  gst_cl_plan_set_settings (plan, &s);
+  for (i = 0; i < G_N_ELEMENTS (ring); i++)
+    ring[i] = padded_frame (&info, 24, rand);
+  for (i = 0; i < G_N_ELEMENTS (ins); i++) {
+    GstBuffer *in = ring[i % 3];
+    GstClFrameStats frame;
+    gint64 until = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+    GstVideoCropMeta *crop;
+    GstMapInfo map;
+    gsize j;
+
+    fail_unless (gst_buffer_map (in, &map, GST_MAP_WRITE));
+    for (j = 0; j < map.size; j++)
+      map.data[j] = g_rand_int_range (rand, 0, 256);
+    gst_buffer_unmap (in, &map);
+    while ((crop = gst_buffer_get_video_crop_meta (in)))
+      gst_buffer_remove_meta (in, (GstMeta *) crop);
+    if (i == 4 || i == 7) {
+      crop = gst_buffer_add_video_crop_meta (in);
+      crop->x = 5 + i;
+      crop->y = 9;
+      crop->width = 200;
+      crop->height = 101;
+    }
+    ins[i] = gst_buffer_copy_deep (in);
+    ps[i] = p;
+    fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &outs[i], NULL) ==
+        GST_FLOW_OK);
+    fail_unless (gst_cl_plan_process (plan, in, outs[i], FALSE, &frame,
+            &error), "frame %u: %s", i, error ? error->message : "");
+    if (pinning && i >= 3 && i != 4 && i != 7) {
+      fail_unless_equals_string (frame.memory_path, "pinned");
+      fail_unless_equals_uint64 (frame.transfers.host_copy_bytes, 0);
+    } else if (pinning && i < 3) {
+      fail_unless (frame.transfers.host_copy_bytes > 0, "frame %u: not "
+          "staged", i);
+    }
+    /* the retire, not a thread, may let go of it then */
+    if (i == 5)
+      fail_unless (gst_cl_plan_drain (plan, NULL, &error), "%s",
+          error ? error->message : "");
+    /* nothing here but the wait */
+    while (GST_MINI_OBJECT_REFCOUNT_VALUE (in) > 1 &&
+        g_get_monotonic_time () < until)
+      g_usleep (200);
+    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (in), 1);
+    /* (a staged input goes once copied) */
+    fail_unless (!pinning || i < 3 || output_done (outs[i]), "frame %u: its "
+        "input let go of before it was done", i);
+    /* what upstream writes now reaches no output */
+    gst_buffer_memset (in, 0, 0xff, gst_buffer_get_size (in));
+  }
+  if (pinning)
+    fail_unless_equals_int (gst_cl_host_pin_count (), pins + 3);
+  for (i = 0; i < G_N_ELEMENTS (ring); i++)
+    gst_buffer_unref (ring[i]);
+  fail_unless_equals_int (gst_cl_host_pin_count (), pins);
+  check_in_flight_outputs (plan, &info, ins, outs, ps, G_N_ELEMENTS (ins));
+  gst_buffer_pool_set_active (out_pool, FALSE);
+  gst_object_unref (out_pool);
+  g_rand_free (rand);
+}
+
+/* check_host_pinned(): I420 with chroma filtered (every plane uploaded
+ * from the input), NV12 with chroma untouched (copied by DMA through the
+ * device from the input). */
+GST_START_TEST (test_host_pinned_in_flight)
+{
+  check_host_pinned (GST_VIDEO_FORMAT_I420, &cases[1], 0x9172);
+  check_host_pinned (GST_VIDEO_FORMAT_NV12, &cases[0], 0x9173);
 }
 
 GST_END_TEST;
@@ -1978,6 +2101,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_frames_in_flight);
   tcase_add_test (tc, test_staging_copy_in_flight);
   tcase_add_test (tc, test_staging_copy_failed);
+  tcase_add_test (tc, test_host_pinned_in_flight);
   tcase_add_test (tc, test_split_input);
   tcase_add_test (tc, test_strength_auto);
   tcase_add_test (tc, test_strength_auto_interlaced);

@@ -1,0 +1,135 @@
+/* gst-clfilters
+ * Copyright (C) 2026 gst-clfilters authors
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Lesser General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Lesser General Public License for more details.
+ *
+ * You should have received a copy of the GNU Lesser General Public
+ * License along with this library; if not, see
+ * <https://www.gnu.org/licenses/>.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+/* System memory held pinned by the OpenCL driver (gstclhostpin-private.h). */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstclhostpin-private.h"
+#include "gstcldebug-private.h"
+
+#define GST_CAT_DEFAULT gst_cl_placement_debug
+
+/* What a memory carries once seen: the context that saw it (compared
+ * only: a mark alone keeps no context alive), then the wrapping buffer
+ * from its second time on, with a reference to that context, or a failed
+ * wrapping (@failed, never tried again). */
+typedef struct
+{
+  gconstpointer seen_by;
+  GstClContext *context;
+  const guint8 *data;
+  gsize size;
+  cl_mem wrap;
+  gboolean failed;
+} GstClHostPin;
+
+/* One lock for every memory's mark: two elements reading the same memory
+ * (after a tee) never wrap it twice, and a mark is replaced by nobody, so
+ * that a wrapping goes only with its memory, when no upload can read it. */
+static GMutex pin_lock;
+static gint pin_count;
+static gsize pin_bytes;         /* under pin_lock */
+
+static GQuark
+host_pin_quark (void)
+{
+  static GQuark quark;
+
+  if (!quark)
+    quark = g_quark_from_static_string ("GstClHostPin");
+  return quark;
+}
+
+/* The memory's end: its wrapping let go of (the pages unpinned). */
+static void
+host_pin_free (gpointer data)
+{
+  GstClHostPin *pin = data;
+
+  if (pin->wrap) {
+    clReleaseMemObject (pin->wrap);
+    g_mutex_lock (&pin_lock);
+    pin_bytes -= pin->size;
+    g_mutex_unlock (&pin_lock);
+    g_atomic_int_add (&pin_count, -1);
+    gst_object_unref (pin->context);
+  }
+  g_free (pin);
+}
+
+/* Wraps @pin's bytes for @context (under pin_lock). */
+static void
+wrap (GstClHostPin * pin, GstClContext * context)
+{
+  cl_int status = CL_SUCCESS;
+
+  if (pin_bytes + pin->size > GST_CL_HOST_PIN_MAX_BYTES)
+    return;
+  pin->wrap = clCreateBuffer (gst_cl_context_get_handle (context),
+      CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, pin->size, (gpointer) pin->data,
+      &status);
+  if (status != CL_SUCCESS) {
+    GST_DEBUG ("clCreateBuffer (CL_MEM_USE_HOST_PTR, %" G_GSIZE_FORMAT
+        " bytes) failed (%d): staged as before", pin->size, status);
+    pin->wrap = NULL;
+    pin->failed = TRUE;
+    return;
+  }
+  pin->context = gst_object_ref (context);
+  pin_bytes += pin->size;
+  g_atomic_int_inc (&pin_count);
+  GST_DEBUG ("system memory of %" G_GSIZE_FORMAT " bytes at %p held pinned",
+      pin->size, pin->data);
+}
+
+gboolean
+gst_cl_host_pin_holds (GstClContext * context, GstMemory * memory,
+    const guint8 * data, gsize size)
+{
+  GstMiniObject *object = GST_MINI_OBJECT (memory);
+  GstClHostPin *pin;
+  gboolean held;
+
+  g_mutex_lock (&pin_lock);
+  pin = gst_mini_object_get_qdata (object, host_pin_quark ());
+  if (!pin) {
+    pin = g_new0 (GstClHostPin, 1);
+    pin->seen_by = context;
+    pin->data = data;
+    pin->size = size;
+    gst_mini_object_set_qdata (object, host_pin_quark (), pin, host_pin_free);
+  } else if (pin->seen_by == context && pin->data == data &&
+      pin->size == size && !pin->wrap && !pin->failed) {
+    wrap (pin, context);
+  }
+  held = pin->wrap && pin->context == context && pin->data == data &&
+      pin->size == size;
+  g_mutex_unlock (&pin_lock);
+  return held;
+}
+
+guint
+gst_cl_host_pin_count (void)
+{
+  return g_atomic_int_get (&pin_count);
+}
