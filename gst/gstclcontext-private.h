@@ -111,12 +111,17 @@ cl_command_queue gst_cl_context_get_host_queue (GstClContext * self);
  * every device when the environment has GST_CL_DISCRETE=1 (tests). */
 gboolean gst_cl_context_is_host_unified (GstClContext * self);
 
-/* Whether system memory wrapped as a CL_MEM_USE_HOST_PTR buffer is held
- * pinned by a discrete device's driver, so that transfers from it go by
- * DMA where it is (gstclhostpin-private.h): NVIDIA's OpenCL
- * (tests/gpu/cl-host-register.c measures it); and with GST_CL_DISCRETE=1,
- * so that the suites take that path on any device. */
-gboolean gst_cl_context_pins_host_ptr (GstClContext * self);
+/* The smallest system memory worth holding pinned so that transfers read
+ * it where it is (gstclhostpin-private.h), or 0: none. A discrete device's
+ * driver must pin the pages of a CL_MEM_USE_HOST_PTR buffer: NVIDIA's
+ * OpenCL does (tests/gpu/cl-host-register.c), and there it paid for frames
+ * of GST_CL_HOST_PIN_MIN_SIZE or more (4K: the copy it saves is large;
+ * at 1080p the hand-over of the input cost more than the copy, which the
+ * copy threads overlap); 1 (any) with GST_CL_DISCRETE=1, so that the
+ * suites take that path on any device. */
+gsize gst_cl_context_get_host_pin_min_size (GstClContext * self);
+
+#define GST_CL_HOST_PIN_MIN_SIZE ((gsize) 8 << 20)
 
 /* Measurement switches: how the suites and benchmarks force one path on any
  * device. Read from the environment once, when a context is made

@@ -50,7 +50,7 @@ struct _GstClContext
   gchar *identity;
   gboolean host_unified;
   gboolean fine_svm;            /* host-unified with fine-grained buffer SVM */
-  gboolean pins_host_ptr;       /* gst_cl_context_pins_host_ptr() */
+  gsize host_pin_min_size;      /* gst_cl_context_get_host_pin_min_size() */
   gsize host_ptr_align;
   gboolean dct_strips;          /* gst_cl_context_dct_strips() */
   GstClSwitches switches;       /* read once, when the context is made */
@@ -182,8 +182,8 @@ gst_cl_context_query_memory (GstClContext * self, GError ** error)
   }
   self->host_unified = unified;
   self->fine_svm = unified && gst_cl_context_query_fine_svm (self);
-  self->pins_host_ptr = !unified && (self->switches.discrete ||
-      gst_cl_context_on_nvidia (self));
+  self->host_pin_min_size = unified ? 0 : self->switches.discrete ? 1 :
+      gst_cl_context_on_nvidia (self) ? GST_CL_HOST_PIN_MIN_SIZE : 0;
   self->dct_strips = gst_cl_context_query_dct_strips (self);
   self->host_ptr_align = MAX (align_bits / 8, 1);
   self->identity = gst_cl_device_describe (self->device);
@@ -275,7 +275,7 @@ gst_cl_context_new_sibling (GstClContext * shared, GError ** error)
   self->identity = g_strdup (shared->identity);
   self->host_unified = shared->host_unified;
   self->fine_svm = shared->fine_svm;
-  self->pins_host_ptr = shared->pins_host_ptr;
+  self->host_pin_min_size = shared->host_pin_min_size;
   self->dct_strips = shared->dct_strips;
   self->host_ptr_align = shared->host_ptr_align;
   self->switches = shared->switches;
@@ -511,11 +511,11 @@ gst_cl_context_is_host_unified (GstClContext * self)
   return self->host_unified;
 }
 
-gboolean
-gst_cl_context_pins_host_ptr (GstClContext * self)
+gsize
+gst_cl_context_get_host_pin_min_size (GstClContext * self)
 {
-  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), FALSE);
-  return self->pins_host_ptr;
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), 0);
+  return self->host_pin_min_size;
 }
 
 gboolean

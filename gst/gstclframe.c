@@ -365,8 +365,9 @@ open_cuda_memory (GstClFrame * frame, const GstVideoInfo * info,
 }
 
 /* On a discrete device, an input in one system memory that comes back (a
- * pool's): held pinned by the driver (gstclhostpin-private.h), its planes
- * are read by DMA where they are, not staged. Only GStreamer's system
+ * pool's), large enough: held pinned by the driver
+ * (gstclhostpin-private.h), its planes are read by DMA where they are, not
+ * staged. Only GStreamer's system
  * memory, whose bytes stay where they are for the memory's life: the
  * pinned pages are the ones a later map gives (a map of another kind of
  * memory may give other pages at the same address). */
@@ -375,10 +376,10 @@ pin_host_memory (GstClFrame * frame, const GstVideoInfo * info)
 {
   const GstMapInfo *map = frame->frame_mapped ? &frame->frame.map[0] :
       &frame->map;
+  const gsize min_size = gst_cl_context_get_host_pin_min_size (frame->context);
   guint i;
 
-  if (frame->flags != GST_MAP_READ ||
-      !gst_cl_context_pins_host_ptr (frame->context) ||
+  if (frame->flags != GST_MAP_READ || min_size == 0 || map->size < min_size ||
       !gst_cl_context_has_opencl (frame->context) ||
       gst_buffer_n_memory (frame->buffer) != 1 ||
       !gst_memory_is_type (gst_buffer_peek_memory (frame->buffer, 0),

@@ -36,19 +36,20 @@
 #define GST_CAT_DEFAULT gst_cl_in_flight_debug
 
 /* An input that the device reads where it is, in system memory the driver
- * holds pinned (GstClFrame.host_pinned): let go of by a thread once its
- * frame's last command is done (an event callback hands it over), so that
- * upstream has it back without waiting for this element's next frame (its
- * pool may have no other buffer: a wait there for ours would never end).
- * The slot's retire lets go of it instead where no thread has yet, or
- * waits until one has. */
+ * holds pinned (GstClFrame.host_pinned): let go of by a thread that waits
+ * for its frame's last command, so that upstream has it back without
+ * waiting for this element's next frame (its pool may have no other
+ * buffer: a wait there for ours would never end). The slot's retire lets
+ * go of it instead where no thread has yet, or waits until one has. (An
+ * event callback instead of the waiting thread cost NVIDIA's 1080p frames
+ * a fifth more time: see the commit that made this.) */
 typedef struct
 {
   GstClFrame in;                /* open, its buffer referenced */
   /* the frames' queues (retained), finished first where the frame failed:
    * its other commands may still read the input */
   cl_command_queue queues[3];
-  cl_int outcome;               /* of the frame's last command */
+  cl_event done;                /* the frame's last command */
   gint claimed;
   gint refs;
   /* under lock */
@@ -209,6 +210,7 @@ input_release_unref (GstClInputRelease * release)
 
   if (!g_atomic_int_dec_and_test (&release->refs))
     return;
+  clReleaseEvent (release->done);
   /* never claimed: the frame's queues, retained, still held */
   for (i = 0; i < G_N_ELEMENTS (release->queues); i++)
     if (release->queues[i])
@@ -247,14 +249,16 @@ static void
 input_release_thread (gpointer data, gpointer user_data)
 {
   GstClInputRelease *release = data;
+  /* a failed command ends the wait too */
+  const gboolean failed = clWaitForEvents (1, &release->done) != CL_SUCCESS;
 
-  input_release_run (release, release->outcome < 0);
+  input_release_run (release, failed);
   input_release_unref (release);
 }
 
 /* The threads that let go of inputs read where they are, made on first use
- * and kept for the process: started at once (exclusive), so that a push
- * from a driver's callback never makes one; NULL where they cannot be. */
+ * and kept for the process, as many as frames wait (each waits for its
+ * own: at most the frames in flight of each element). */
 static GThreadPool *
 release_pool (void)
 {
@@ -262,21 +266,10 @@ release_pool (void)
   static gsize made;
 
   if (g_once_init_enter (&made)) {
-    pool = g_thread_pool_new (input_release_thread, NULL, 2, TRUE, NULL);
+    pool = g_thread_pool_new (input_release_thread, NULL, -1, FALSE, NULL);
     g_once_init_leave (&made, 1);
   }
   return pool;
-}
-
-/* The frame's last command has ended: on the driver's thread, which may
- * not wait (OpenCL's rule for callbacks), so a pool thread lets go. */
-static void CL_CALLBACK
-release_on_done (cl_event event, cl_int status, void *data)
-{
-  GstClInputRelease *release = data;
-
-  release->outcome = status;
-  g_thread_pool_push (release_pool (), release, NULL);
 }
 
 static void let_input_go (GstClSlot * slot, gboolean failed);
@@ -298,16 +291,17 @@ release_when_done (GstClInFlight * self, GstClSlot * slot, GstClFrame * in)
     if ((release->queues[i] = queues[i]))
       clRetainCommandQueue (queues[i]);
   release->refs = 2;
+  release->done = slot->done;
+  clRetainEvent (release->done);
   g_mutex_init (&release->lock);
   g_cond_init (&release->cond);
   slot->release = release;
-  if (release_pool () && clSetEventCallback (slot->done, CL_COMPLETE,
-          release_on_done, release) == CL_SUCCESS)
+  if (g_thread_pool_push (release_pool (), release, NULL))
     return;
-  /* no thread, or no callback: waited for here, and let go of at once
-   * (upstream might wait for it before our next frame) */
-  GST_DEBUG ("no callback for a frame's end: its input waited for");
-  input_release_unref (release);
+  /* no thread could start (the push is queued still, and finds it
+   * claimed): waited for here, and let go of at once (upstream might wait
+   * for it before our next frame) */
+  GST_DEBUG ("no thread for a frame's end: its input waited for");
   clWaitForEvents (1, &slot->done);
   let_input_go (slot, TRUE);
 }

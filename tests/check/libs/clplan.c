@@ -967,7 +967,8 @@ check_host_pinned (GstVideoFormat format, const Case * c, guint32 seed)
   out_pool = cl_pool (&info);
   plan = gst_cl_plan_new (context, tuner, &info, 3, &error);
   fail_unless (plan != NULL, "%s", error ? error->message : "");
-  pinning = gst_cl_context_pins_host_ptr (context) &&
+  pinning = gst_cl_context_get_host_pin_min_size (context) > 0 &&
+      gst_cl_context_get_host_pin_min_size (context) <= info.size &&
       gst_cl_plan_get_depth (plan) > 1;
   make_settings (c, GST_CL_VARIANT_AUTO, &s, &p);
   gst_cl_plan_set_settings (plan, &s);
