@@ -82,9 +82,9 @@ GstClPlaneRef gst_cl_plane_ref_device (cl_mem mem, gint pitch);
  *  - Else, on a host-unified device, one system memory at an aligned address:
  *    wrapped as a CL_MEM_USE_HOST_PTR buffer, no copy.
  *  - Else: the GstVideoFrame mapped, planes as host pointers (transfers then
- *    use pageable memory); on a discrete device, an input in one system
- *    memory seen before is held pinned by the driver and its planes are
- *    PINNED (@host_pinned).
+ *    use pageable memory); on NVIDIA, an input in one system memory of
+ *    gst_cl_context_get_host_pin_min_size() or more seen before is held
+ *    pinned by the driver and its planes are PINNED (@host_pinned).
  * Plane layout comes from the buffer's GstVideoMeta, or @info. */
 typedef struct
 {

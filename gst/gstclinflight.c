@@ -41,8 +41,8 @@
  * waiting for this element's next frame (its pool may have no other
  * buffer: a wait there for ours would never end). The slot's retire lets
  * go of it instead where no thread has yet, or waits until one has. (An
- * event callback instead of the waiting thread cost NVIDIA's 1080p frames
- * a fifth more time: see the commit that made this.) */
+ * event callback instead of the waiting thread made NVIDIA's 1080p frames
+ * slower still: see the commit that made this.) */
 typedef struct
 {
   GstClFrame in;                /* open, its buffer referenced */
@@ -160,6 +160,18 @@ event_outcome (cl_event event, cl_int * outcome)
       sizeof (*outcome), outcome, NULL);
 }
 
+/* Waits for @done, a frame's last command: TRUE where it completed, FALSE
+ * where it or the wait failed (a wait may return CL_SUCCESS after a failed
+ * command: PoCL's does). */
+static gboolean
+frame_waited (cl_event done)
+{
+  cl_int outcome;
+
+  return clWaitForEvents (1, &done) == CL_SUCCESS &&
+      event_outcome (done, &outcome) == CL_SUCCESS && outcome == CL_COMPLETE;
+}
+
 /* FALSE with @error set where the copy of CUDA input @cuda into the buffer
  * of @slot failed (its commands read what it left there): once they are
  * done. TRUE for no CUDA input (@cuda NULL). */
@@ -249,16 +261,15 @@ static void
 input_release_thread (gpointer data, gpointer user_data)
 {
   GstClInputRelease *release = data;
-  /* a failed command ends the wait too */
-  const gboolean failed = clWaitForEvents (1, &release->done) != CL_SUCCESS;
 
-  input_release_run (release, failed);
+  input_release_run (release, !frame_waited (release->done));
   input_release_unref (release);
 }
 
-/* The threads that let go of inputs read where they are, made on first use
- * and kept for the process, as many as frames wait (each waits for its
- * own: at most the frames in flight of each element). */
+/* The pool of threads that let go of inputs read where they are, made on
+ * first use and kept for the process (GLib's shared threads), as many as
+ * frames wait (each waits for its own: at most the frames in flight of
+ * each element). */
 static GThreadPool *
 release_pool (void)
 {
@@ -298,12 +309,12 @@ release_when_done (GstClInFlight * self, GstClSlot * slot, GstClFrame * in)
   slot->release = release;
   if (g_thread_pool_push (release_pool (), release, NULL))
     return;
-  /* no thread could start (the push is queued still, and finds it
-   * claimed): waited for here, and let go of at once (upstream might wait
-   * for it before our next frame) */
+  /* no thread could start: waited for here, and let go of at once
+   * (upstream might wait for it before our next frame); the push stays
+   * queued, and finds it claimed when a thread takes it (never, where
+   * none ever can: then the struct and its event stay) */
   GST_DEBUG ("no thread for a frame's end: its input waited for");
-  clWaitForEvents (1, &slot->done);
-  let_input_go (slot, TRUE);
+  let_input_go (slot, !frame_waited (slot->done));
 }
 
 /* Closes the input that @slot held open, if any: its frame is done, or

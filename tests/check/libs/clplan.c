@@ -942,9 +942,11 @@ output_done (GstBuffer * out)
 /* Frames of @format from system memory that comes back (a ring of three,
  * each filled anew before each use), in flight, with @c's settings; a crop
  * rectangle on frames 4 and 7 (the CPU copies the rest), a drain
- * straight after frame 5. On a discrete device each memory is staged the
- * first time (host copies) and, from the second, held pinned and uploaded
- * where it is (no host copy, "pinned"). Every input is let go of once its frame is done, and by then
+ * straight after frame 5. Where the context holds such frames pinned
+ * (GST_CL_DISCRETE=1: any size) each memory is staged the first time (host
+ * copies) and, from the second, held pinned and uploaded where it is (no
+ * host copy, "pinned"); on another discrete device (NVIDIA: these are
+ * under its size) every frame is staged and nothing is pinned. Every input is let go of once its frame is done, and by then
  * only (the output's event complete), by the element's own thread with no
  * later frame (upstream's pool may have no other buffer); what is written
  * into it then reaches no output; every output matches the reference of
@@ -967,13 +969,14 @@ check_host_pinned (GstVideoFormat format, const Case * c, guint32 seed)
   out_pool = cl_pool (&info);
   plan = gst_cl_plan_new (context, tuner, &info, 3, &error);
   fail_unless (plan != NULL, "%s", error ? error->message : "");
-  pinning = gst_cl_context_get_host_pin_min_size (context) > 0 &&
-      gst_cl_context_get_host_pin_min_size (context) <= info.size &&
-      gst_cl_plan_get_depth (plan) > 1;
   make_settings (c, GST_CL_VARIANT_AUTO, &s, &p);
   gst_cl_plan_set_settings (plan, &s);
   for (i = 0; i < G_N_ELEMENTS (ring); i++)
     ring[i] = padded_frame (&info, 24, rand);
+  /* with GST_CL_DISCRETE=1 any size; on NVIDIA these are too small */
+  pinning = gst_cl_context_get_host_pin_min_size (context) > 0 &&
+      gst_cl_context_get_host_pin_min_size (context) <=
+      gst_buffer_get_size (ring[0]) && gst_cl_plan_get_depth (plan) > 1;
   for (i = 0; i < G_N_ELEMENTS (ins); i++) {
     GstBuffer *in = ring[i % 3];
     GstClFrameStats frame;
@@ -1004,7 +1007,9 @@ check_host_pinned (GstVideoFormat format, const Case * c, guint32 seed)
     if (pinning && i >= 3 && i != 4 && i != 7) {
       fail_unless_equals_string (frame.memory_path, "pinned");
       fail_unless_equals_uint64 (frame.transfers.host_copy_bytes, 0);
-    } else if (pinning && i < 3) {
+    } else if (gst_cl_plan_get_depth (plan) > 1 &&
+        !gst_cl_context_is_host_unified (context) && (i < 3 || !pinning)) {
+      /* the first lap, or every frame where not held pinned: staged */
       fail_unless (frame.transfers.host_copy_bytes > 0, "frame %u: not "
           "staged", i);
     }
@@ -1023,8 +1028,7 @@ check_host_pinned (GstVideoFormat format, const Case * c, guint32 seed)
     /* what upstream writes now reaches no output */
     gst_buffer_memset (in, 0, 0xff, gst_buffer_get_size (in));
   }
-  if (pinning)
-    fail_unless_equals_int (gst_cl_host_pin_count (), pins + 3);
+  fail_unless_equals_int (gst_cl_host_pin_count (), pins + (pinning ? 3 : 0));
   for (i = 0; i < G_N_ELEMENTS (ring); i++)
     gst_buffer_unref (ring[i]);
   fail_unless_equals_int (gst_cl_host_pin_count (), pins);
