@@ -364,10 +364,10 @@ open_cuda_memory (GstClFrame * frame, const GstVideoInfo * info,
   return TRUE;
 }
 
-/* On a discrete device, an input in one system memory that comes back (a
- * pool's), large enough: held pinned by the driver
- * (gstclhostpin-private.h), its planes are read by DMA where they are, not
- * staged. Only GStreamer's system
+/* An input in one system memory that comes back (a pool's), as large as
+ * the context asks (gst_cl_context_get_host_pin_min_size(): 4K frames on
+ * NVIDIA): held pinned by the driver (gstclhostpin-private.h), its planes
+ * are read by DMA where they are, not staged. Only GStreamer's system
  * memory, whose bytes stay where they are for the memory's life: the
  * pinned pages are the ones a later map gives (a map of another kind of
  * memory may give other pages at the same address). */
