@@ -29,26 +29,30 @@
 
 #define GST_CAT_DEFAULT gst_cl_placement_debug
 
-/* What a memory carries once seen: the context that saw it (compared
- * only: a mark alone keeps no context alive), then the wrapping buffer
- * from its second time on, with a reference to that context, or a failed
- * wrapping (@failed, never tried again). */
+/* What a memory carries once seen: the OpenCL context that saw it
+ * (compared only: a mark alone keeps no context alive; siblings share
+ * theirs), then the wrapping buffer from its second time on, with a
+ * reference to the GstClContext that made it, or a wrapping under way
+ * (@wrapping: the others stage it meanwhile) or failed (@failed, never
+ * tried again). */
 typedef struct
 {
-  gconstpointer seen_by;
+  cl_context seen_by;
   GstClContext *context;
   const guint8 *data;
   gsize size;
   cl_mem wrap;
+  gboolean wrapping;
   gboolean failed;
 } GstClHostPin;
 
 /* One lock for every memory's mark: two elements reading the same memory
  * (after a tee) never wrap it twice, and a mark is replaced by nobody, so
- * that a wrapping goes only with its memory, when no upload can read it. */
+ * that a wrapping goes only with its memory, when no upload can read it.
+ * The wrapping itself (milliseconds) runs outside it. */
 static GMutex pin_lock;
 static gint pin_count;
-static gsize pin_bytes;         /* under pin_lock */
+static gsize pin_bytes;         /* under pin_lock: wrapped or being wrapped */
 
 static GQuark
 host_pin_quark (void)
@@ -77,26 +81,34 @@ host_pin_free (gpointer data)
   g_free (pin);
 }
 
-/* Wraps @pin's bytes for @context (under pin_lock). */
+/* Wraps @pin's bytes for @context: called under pin_lock, which it lets
+ * go of meanwhile (@pin is the mark of a memory that the caller holds
+ * mapped: it outlives the call; @wrapping keeps the others off it). */
 static void
 wrap (GstClHostPin * pin, GstClContext * context)
 {
   cl_int status = CL_SUCCESS;
+  cl_mem wrapped;
 
   if (pin_bytes + pin->size > GST_CL_HOST_PIN_MAX_BYTES)
     return;
-  pin->wrap = clCreateBuffer (gst_cl_context_get_handle (context),
+  pin_bytes += pin->size;
+  pin->wrapping = TRUE;
+  g_mutex_unlock (&pin_lock);
+  wrapped = clCreateBuffer (gst_cl_context_get_handle (context),
       CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, pin->size, (gpointer) pin->data,
       &status);
+  g_mutex_lock (&pin_lock);
+  pin->wrapping = FALSE;
   if (status != CL_SUCCESS) {
     GST_DEBUG ("clCreateBuffer (CL_MEM_USE_HOST_PTR, %" G_GSIZE_FORMAT
         " bytes) failed (%d): staged as before", pin->size, status);
-    pin->wrap = NULL;
+    pin_bytes -= pin->size;
     pin->failed = TRUE;
     return;
   }
+  pin->wrap = wrapped;
   pin->context = gst_object_ref (context);
-  pin_bytes += pin->size;
   g_atomic_int_inc (&pin_count);
   GST_DEBUG ("system memory of %" G_GSIZE_FORMAT " bytes at %p held pinned",
       pin->size, pin->data);
@@ -107,6 +119,7 @@ gst_cl_host_pin_holds (GstClContext * context, GstMemory * memory,
     const guint8 * data, gsize size)
 {
   GstMiniObject *object = GST_MINI_OBJECT (memory);
+  cl_context handle = gst_cl_context_get_handle (context);
   GstClHostPin *pin;
   gboolean held;
 
@@ -114,15 +127,15 @@ gst_cl_host_pin_holds (GstClContext * context, GstMemory * memory,
   pin = gst_mini_object_get_qdata (object, host_pin_quark ());
   if (!pin) {
     pin = g_new0 (GstClHostPin, 1);
-    pin->seen_by = context;
+    pin->seen_by = handle;
     pin->data = data;
     pin->size = size;
     gst_mini_object_set_qdata (object, host_pin_quark (), pin, host_pin_free);
-  } else if (pin->seen_by == context && pin->data == data &&
-      pin->size == size && !pin->wrap && !pin->failed) {
+  } else if (pin->seen_by == handle && pin->data == data &&
+      pin->size == size && !pin->wrap && !pin->wrapping && !pin->failed) {
     wrap (pin, context);
   }
-  held = pin->wrap && pin->context == context && pin->data == data &&
+  held = pin->wrap && pin->seen_by == handle && pin->data == data &&
       pin->size == size;
   g_mutex_unlock (&pin_lock);
   return held;

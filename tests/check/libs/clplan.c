@@ -837,6 +837,18 @@ GST_START_TEST (test_frames_in_flight)
 
 GST_END_TEST;
 
+/* Waits until nothing but the caller holds @in (30 s at most). */
+static void
+wait_let_go (GstBuffer * in)
+{
+  gint64 until = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (GST_MINI_OBJECT_REFCOUNT_VALUE (in) > 1 &&
+      g_get_monotonic_time () < until)
+    g_usleep (200);
+  fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (in), 1);
+}
+
 /* Frames large enough that their staging copy is split over threads, from
  * system memory, in flight: the first plane of each is copied on the copy
  * threads while the frame is enqueued (its uploads wait for that copy), the
@@ -901,13 +913,8 @@ GST_START_TEST (test_staging_copy_in_flight)
           (guint64) 1024 * 512);
   }
   for (i = 0; i < G_N_ELEMENTS (ins); i++) {
-    gint64 until = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-
     /* the copy threads finish on their own: nothing here waits for them */
-    while (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[i]) > 1 &&
-        g_get_monotonic_time () < until)
-      g_usleep (1000);
-    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (ins[i]), 1);
+    wait_let_go (ins[i]);
     /* let go of: whatever it holds now reaches no output */
     gst_buffer_memset (ins[i], 0, 0xff, gst_buffer_get_size (ins[i]));
     gst_buffer_unref (ins[i]);
@@ -980,7 +987,6 @@ check_host_pinned (GstVideoFormat format, const Case * c, guint32 seed)
   for (i = 0; i < G_N_ELEMENTS (ins); i++) {
     GstBuffer *in = ring[i % 3];
     GstClFrameStats frame;
-    gint64 until = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
     GstVideoCropMeta *crop;
     GstMapInfo map;
     gsize j;
@@ -1018,10 +1024,7 @@ check_host_pinned (GstVideoFormat format, const Case * c, guint32 seed)
       fail_unless (gst_cl_plan_drain (plan, NULL, &error), "%s",
           error ? error->message : "");
     /* nothing here but the wait */
-    while (GST_MINI_OBJECT_REFCOUNT_VALUE (in) > 1 &&
-        g_get_monotonic_time () < until)
-      g_usleep (200);
-    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (in), 1);
+    wait_let_go (in);
     /* (a staged input goes once copied) */
     fail_unless (!pinning || i < 3 || output_done (outs[i]), "frame %u: its "
         "input let go of before it was done", i);
@@ -1037,6 +1040,77 @@ check_host_pinned (GstVideoFormat format, const Case * c, guint32 seed)
   gst_object_unref (out_pool);
   g_rand_free (rand);
 }
+
+/* One memory read in turn by two plans on sibling contexts (two elements
+ * of one device after a tee: one OpenCL context, queues of their own):
+ * staged the first time, then held pinned for both from its second time,
+ * whichever plan sees it, in one wrapping; every output matches the
+ * reference. */
+GST_START_TEST (test_host_pinned_siblings)
+{
+  GRand *rand = g_rand_new_with_seed (0x51b1);
+  GstClContext *sibling = gst_cl_context_new_sibling (context, NULL);
+  GstClTuner *sibling_tuner = gst_cl_tuner_new (sibling, stats);
+  GstClPlan *plans[2];
+  GstBufferPool *out_pool;
+  GstBuffer *in, *outs[4];
+  GstClPlanSettings s;
+  GstVideoInfo info;
+  RefParams p;
+  guint i, pins = gst_cl_host_pin_count ();
+  gboolean pinning;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 261, 87);
+  out_pool = cl_pool (&info);
+  plans[0] = gst_cl_plan_new (context, tuner, &info, 3, NULL);
+  plans[1] = gst_cl_plan_new (sibling, sibling_tuner, &info, 3, NULL);
+  fail_unless (plans[0] != NULL && plans[1] != NULL);
+  make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
+  in = padded_frame (&info, 8, rand);
+  pinning = gst_cl_context_get_host_pin_min_size (context) > 0 &&
+      gst_cl_context_get_host_pin_min_size (context) <=
+      gst_buffer_get_size (in) && gst_cl_plan_get_depth (plans[0]) > 1;
+  for (i = 0; i < G_N_ELEMENTS (outs); i++) {
+    GstClPlan *plan = plans[i % 2];
+    GstClFrameStats frame;
+    GError *error = NULL;
+
+    gst_cl_plan_set_settings (plan, &s);
+    fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &outs[i], NULL) ==
+        GST_FLOW_OK);
+    fail_unless (gst_cl_plan_process (plan, in, outs[i], FALSE, &frame,
+            &error), "frame %u: %s", i, error ? error->message : "");
+    if (pinning && i > 0) {
+      fail_unless_equals_string (frame.memory_path, "pinned");
+    } else if (gst_cl_plan_get_depth (plan) > 1 &&
+        !gst_cl_context_is_host_unified (context)) {
+      fail_unless (frame.transfers.host_copy_bytes > 0, "frame %u: not "
+          "staged", i);
+    }
+    wait_let_go (in);
+  }
+  fail_unless_equals_int (gst_cl_host_pin_count (), pins + (pinning ? 1 : 0));
+  for (i = 0; i < G_N_ELEMENTS (outs); i++) {
+    gchar *what = g_strdup_printf ("frame %u", i);
+
+    check_output (&info, in, outs[i], &p, FALSE, what);
+    gst_buffer_unref (outs[i]);
+    g_free (what);
+  }
+  for (i = 0; i < G_N_ELEMENTS (plans); i++) {
+    fail_unless (gst_cl_plan_drain (plans[i], NULL, NULL));
+    gst_cl_plan_free (plans[i]);
+  }
+  gst_buffer_unref (in);
+  fail_unless_equals_int (gst_cl_host_pin_count (), pins);
+  gst_cl_tuner_free (sibling_tuner);
+  gst_object_unref (sibling);
+  gst_buffer_pool_set_active (out_pool, FALSE);
+  gst_object_unref (out_pool);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
 
 /* check_host_pinned(): I420 with chroma filtered (every plane uploaded
  * from the input), NV12 with chroma untouched (copied by DMA through the
@@ -2107,6 +2181,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_staging_copy_in_flight);
   tcase_add_test (tc, test_staging_copy_failed);
   tcase_add_test (tc, test_host_pinned_in_flight);
+  tcase_add_test (tc, test_host_pinned_siblings);
   tcase_add_test (tc, test_split_input);
   tcase_add_test (tc, test_strength_auto);
   tcase_add_test (tc, test_strength_auto_interlaced);
