@@ -29,15 +29,16 @@
 
 #define GST_CAT_DEFAULT gst_cl_placement_debug
 
-/* What a memory carries once seen: the OpenCL context that saw it
- * (compared only: a mark alone keeps no context alive; siblings share
- * theirs), then the wrapping buffer from its second time on, with a
- * reference to the GstClContext that made it, or a wrapping under way
+/* What a memory carries once seen: the context that saw it (compared
+ * only: a mark alone keeps no context alive), then, from the second time
+ * that context sees it (a memory that comes back), the wrapping buffer in
+ * its OpenCL context with a reference to it, which its siblings read too
+ * (elements of one device after a tee); or a wrapping under way
  * (@wrapping: the others stage it meanwhile) or failed (@failed, never
  * tried again). */
 typedef struct
 {
-  cl_context seen_by;
+  gconstpointer seen_by;
   GstClContext *context;
   const guint8 *data;
   gsize size;
@@ -119,7 +120,6 @@ gst_cl_host_pin_holds (GstClContext * context, GstMemory * memory,
     const guint8 * data, gsize size)
 {
   GstMiniObject *object = GST_MINI_OBJECT (memory);
-  cl_context handle = gst_cl_context_get_handle (context);
   GstClHostPin *pin;
   gboolean held;
 
@@ -127,15 +127,16 @@ gst_cl_host_pin_holds (GstClContext * context, GstMemory * memory,
   pin = gst_mini_object_get_qdata (object, host_pin_quark ());
   if (!pin) {
     pin = g_new0 (GstClHostPin, 1);
-    pin->seen_by = handle;
+    pin->seen_by = context;
     pin->data = data;
     pin->size = size;
     gst_mini_object_set_qdata (object, host_pin_quark (), pin, host_pin_free);
-  } else if (pin->seen_by == handle && pin->data == data &&
+  } else if (pin->seen_by == context && pin->data == data &&
       pin->size == size && !pin->wrap && !pin->wrapping && !pin->failed) {
     wrap (pin, context);
   }
-  held = pin->wrap && pin->seen_by == handle && pin->data == data &&
+  held = pin->wrap && gst_cl_context_get_handle (pin->context) ==
+      gst_cl_context_get_handle (context) && pin->data == data &&
       pin->size == size;
   g_mutex_unlock (&pin_lock);
   return held;

@@ -771,6 +771,133 @@ GST_START_TEST (test_videotestsrc_packed_422)
 
 GST_END_TEST;
 
+/* The memories that reach one element's sink pad, each counted once. */
+static GstPadProbeReturn
+count_memories_probe (GstPad * pad, GstPadProbeInfo * pinfo, gpointer data)
+{
+  GstBuffer *in = GST_PAD_PROBE_INFO_BUFFER (pinfo);
+  guint i;
+
+  for (i = 0; i < gst_buffer_n_memory (in); i++)
+    g_hash_table_add (data, gst_buffer_peek_memory (in, i));
+  return GST_PAD_PROBE_OK;
+}
+
+/* videotestsrc's own pool of system memory read by two elements after a
+ * tee (which offers upstream no pool of theirs), its buffers coming back
+ * frame after frame. Both outputs match the reference of their inputs.
+ * Where frames in system memory are held pinned (GST_CL_DISCRETE=1: any
+ * size), each memory is wrapped from the second time the element that saw
+ * it first sees it, and then read where it is by both: each element
+ * copies (stages) at most two frames a memory, whichever saw it first;
+ * an element that read only the memories it had wrapped itself would
+ * stage every frame of the others. */
+GST_START_TEST (test_tee_system_memory)
+{
+  const guint n_frames = 150;
+  const gchar *names[2] = { "a", "b" };
+  PipelineCheck pc[2];
+  GHashTable *memories = g_hash_table_new (NULL, NULL);
+  GstElement *pipeline, *eps[2];
+  GstMessage *msg;
+  GstBus *bus;
+  GError *error = NULL;
+  DeviceInfo dev;
+  gboolean pinning;
+  gchar *desc;
+  guint i;
+
+  if (!have_factory ("videotestsrc") || !have_factory ("tee")) {
+    g_print ("NOTE: videotestsrc or tee is not available; skipping\n");
+    g_hash_table_unref (memories);
+    return;
+  }
+  desc = g_strdup_printf ("videotestsrc num-buffers=%u pattern=ball ! "
+      "video/x-raw,format=NV12,width=160,height=120 ! tee name=t "
+      "t. ! queue max-size-buffers=2 ! clepsilon name=a device=\"%s\" "
+      "threshold=20 window-size=9 ! fakesink name=sink-a signal-handoffs=true "
+      "t. ! queue max-size-buffers=2 ! clepsilon name=b device=\"%s\" "
+      "threshold=20 window-size=9 ! fakesink name=sink-b signal-handoffs=true",
+      n_frames, rt_device (), rt_device ());
+  pipeline = gst_parse_launch (desc, &error);
+  fail_unless (pipeline != NULL && error == NULL, "%s: %s", desc,
+      error ? error->message : "no pipeline");
+  for (i = 0; i < 2; i++) {
+    gchar *sink_name = g_strdup_printf ("sink-%s", names[i]);
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), sink_name);
+    GstPad *pad;
+
+    memset (&pc[i], 0, sizeof (pc[i]));
+    g_mutex_init (&pc[i].lock);
+    g_queue_init (&pc[i].expected);
+    fail_unless (gst_video_info_set_format (&pc[i].info,
+            GST_VIDEO_FORMAT_NV12, 160, 120));
+    th_params_init (&pc[i].params, 20, 9, 0);
+    eps[i] = gst_bin_get_by_name (GST_BIN (pipeline), names[i]);
+    fail_unless (eps[i] != NULL && sink != NULL);
+    pad = gst_element_get_static_pad (eps[i], "sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, pipeline_input_probe,
+        &pc[i], NULL);
+    if (i == 0)
+      gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER,
+          count_memories_probe, memories, NULL);
+    gst_object_unref (pad);
+    g_signal_connect (sink, "handoff", G_CALLBACK (pipeline_handoff), &pc[i]);
+    gst_object_unref (sink);
+    g_free (sink_name);
+  }
+
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  bus = gst_element_get_bus (pipeline);
+  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+      "%s: no EOS within 120 s", desc);
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+
+  dev = element_device (eps[0]);
+  pinning = !dev.host_unified &&
+      g_strcmp0 (g_getenv ("GST_CL_DISCRETE"), "1") == 0;
+  for (i = 0; i < 2; i++) {
+    Stats s;
+    gchar *d;
+
+    get_stats (eps[i], &s);
+    d = stats_describe (&s);
+    GST_INFO ("%s: %s; %u memories", names[i], d, g_hash_table_size (memories));
+    fail_unless (pc[i].error == NULL, "%s: %s", names[i], pc[i].error);
+    fail_unless (pc[i].n_in == n_frames && pc[i].n_out == n_frames,
+        "%s: %u inputs and %u outputs", names[i], pc[i].n_in, pc[i].n_out);
+    fail_unless (s.frames == n_frames, "%s: stats: %s", names[i], d);
+    if (pinning)
+      fail_unless (s.frames - s.zero_copy_frames <=
+          2 * g_hash_table_size (memories), "%s: more than two frames of "
+          "each of %u memories staged: %s", names[i],
+          g_hash_table_size (memories), d);
+    g_free (d);
+  }
+  /* the check bites only where the pool's buffers come back */
+  fail_unless (g_hash_table_size (memories) * 4 <= n_frames,
+      "%u memories for %u frames", g_hash_table_size (memories), n_frames);
+
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  for (i = 0; i < 2; i++) {
+    gst_object_unref (eps[i]);
+    g_queue_clear_full (&pc[i].expected, (GDestroyNotify) gst_buffer_unref);
+    gst_clear_buffer (&pc[i].last_in);
+    gst_clear_buffer (&pc[i].last_exp);
+    g_mutex_clear (&pc[i].lock);
+  }
+  gst_object_unref (pipeline);
+  g_hash_table_unref (memories);
+  g_free (desc);
+}
+
+GST_END_TEST;
+
 /* Upstream writes its frames into the pool the element proposes. */
 GST_START_TEST (test_upstream_uses_pool)
 {
@@ -1771,6 +1898,7 @@ clepsilonmemory_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_stats_initial);
   tcase_add_test (tc, test_videotestsrc_nv12);
+  tcase_add_test (tc, test_tee_system_memory);
   tcase_add_test (tc, test_videotestsrc_i420_chroma);
   tcase_add_test (tc, test_videotestsrc_packed_422);
   tcase_add_test (tc, test_upstream_uses_pool);

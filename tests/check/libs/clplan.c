@@ -1043,9 +1043,10 @@ check_host_pinned (GstVideoFormat format, const Case * c, guint32 seed)
 
 /* One memory read in turn by two plans on sibling contexts (two elements
  * of one device after a tee: one OpenCL context, queues of their own):
- * staged the first time, then held pinned for both from its second time,
- * whichever plan sees it, in one wrapping; every output matches the
- * reference. */
+ * staged by both the first time round (seen once by each is not a memory
+ * that comes back: wrapping it would cost more than the copy), then held
+ * pinned for both from the first plan's second time, in one wrapping;
+ * every output matches the reference. */
 GST_START_TEST (test_host_pinned_siblings)
 {
   GRand *rand = g_rand_new_with_seed (0x51b1);
@@ -1080,7 +1081,7 @@ GST_START_TEST (test_host_pinned_siblings)
         GST_FLOW_OK);
     fail_unless (gst_cl_plan_process (plan, in, outs[i], FALSE, &frame,
             &error), "frame %u: %s", i, error ? error->message : "");
-    if (pinning && i > 0) {
+    if (pinning && i >= 2) {
       fail_unless_equals_string (frame.memory_path, "pinned");
     } else if (gst_cl_plan_get_depth (plan) > 1 &&
         !gst_cl_context_is_host_unified (context)) {
