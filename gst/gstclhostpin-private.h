@@ -37,15 +37,14 @@ G_BEGIN_DECLS
 
 /* Whether the @size bytes at @data, the whole of @memory mapped for
  * reading, are held pinned for @context: TRUE from the second time the
- * same memory is seen at the same address by the same context (the first
- * that saw it: one memory seen once by each of two elements is not one
- * that comes back), and then for its siblings too (one OpenCL context:
+ * same memory is seen at the same address by one context (one memory
+ * seen once by each of two elements is not one that comes back), and
+ * then for every context of that OpenCL context and device (siblings:
  * elements of one device after a tee), where the wrapping succeeds and
  * the process holds no more than GST_CL_HOST_PIN_MAX_BYTES so (pinned
  * pages are taken from everything else on the host); FALSE while another
  * thread wraps it. A memory is wrapped at most once and its wrapping goes
- * with it (when no upload can read it any more); a wrapping keeps its
- * context alive until then. Thread-safe. */
+ * with it (when no upload can read it any more). Thread-safe. */
 gboolean gst_cl_host_pin_holds (GstClContext * context, GstMemory * memory,
     const guint8 * data, gsize size);
 

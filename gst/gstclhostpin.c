@@ -29,20 +29,26 @@
 
 #define GST_CAT_DEFAULT gst_cl_placement_debug
 
-/* What a memory carries once seen: the context that saw it (compared
+/* The contexts a memory's mark remembers: one per element that reads it
+ * (a tee's branches), the first ones only. */
+#define HOST_PIN_SEERS 4
+
+/* What a memory carries once seen: the contexts that saw it (compared
  * only: a mark alone keeps no context alive), then, from the second time
- * that context sees it (a memory that comes back), the wrapping buffer in
- * its OpenCL context with a reference to it, which its siblings read too
- * (elements of one device after a tee); or a wrapping under way
- * (@wrapping: the others stage it meanwhile) or failed (@failed, never
- * tried again). */
+ * one of them sees it (a memory that comes back), the wrapping buffer,
+ * made in that context's OpenCL context for its device, which its
+ * siblings read too (elements of that device after a tee; the buffer
+ * keeps the OpenCL context alive); or a wrapping under way (@wrapping: the
+ * others stage it meanwhile) or failed (@failed, never tried again). */
 typedef struct
 {
-  gconstpointer seen_by;
-  GstClContext *context;
+  gconstpointer seen_by[HOST_PIN_SEERS];
+  guint n_seen;
   const guint8 *data;
   gsize size;
   cl_mem wrap;
+  cl_context wrapped_in;
+  cl_device_id wrapped_for;
   gboolean wrapping;
   gboolean failed;
 } GstClHostPin;
@@ -77,7 +83,6 @@ host_pin_free (gpointer data)
     pin_bytes -= pin->size;
     g_mutex_unlock (&pin_lock);
     g_atomic_int_add (&pin_count, -1);
-    gst_object_unref (pin->context);
   }
   g_free (pin);
 }
@@ -109,10 +114,26 @@ wrap (GstClHostPin * pin, GstClContext * context)
     return;
   }
   pin->wrap = wrapped;
-  pin->context = gst_object_ref (context);
+  pin->wrapped_in = gst_cl_context_get_handle (context);
+  pin->wrapped_for = gst_cl_context_get_device (context);
   g_atomic_int_inc (&pin_count);
   GST_DEBUG ("system memory of %" G_GSIZE_FORMAT " bytes at %p held pinned",
       pin->size, pin->data);
+}
+
+/* Whether @context saw @pin's memory before; remembered if not (where
+ * there is room). */
+static gboolean
+seen_before (GstClHostPin * pin, GstClContext * context)
+{
+  guint i;
+
+  for (i = 0; i < pin->n_seen; i++)
+    if (pin->seen_by[i] == context)
+      return TRUE;
+  if (pin->n_seen < HOST_PIN_SEERS)
+    pin->seen_by[pin->n_seen++] = context;
+  return FALSE;
 }
 
 gboolean
@@ -127,17 +148,16 @@ gst_cl_host_pin_holds (GstClContext * context, GstMemory * memory,
   pin = gst_mini_object_get_qdata (object, host_pin_quark ());
   if (!pin) {
     pin = g_new0 (GstClHostPin, 1);
-    pin->seen_by = context;
     pin->data = data;
     pin->size = size;
     gst_mini_object_set_qdata (object, host_pin_quark (), pin, host_pin_free);
-  } else if (pin->seen_by == context && pin->data == data &&
-      pin->size == size && !pin->wrap && !pin->wrapping && !pin->failed) {
-    wrap (pin, context);
   }
-  held = pin->wrap && gst_cl_context_get_handle (pin->context) ==
-      gst_cl_context_get_handle (context) && pin->data == data &&
-      pin->size == size;
+  if (pin->data == data && pin->size == size && seen_before (pin, context) &&
+      !pin->wrap && !pin->wrapping && !pin->failed)
+    wrap (pin, context);
+  held = pin->wrap && pin->wrapped_in == gst_cl_context_get_handle (context)
+      && pin->wrapped_for == gst_cl_context_get_device (context) &&
+      pin->data == data && pin->size == size;
   g_mutex_unlock (&pin_lock);
   return held;
 }

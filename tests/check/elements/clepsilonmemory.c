@@ -787,11 +787,11 @@ count_memories_probe (GstPad * pad, GstPadProbeInfo * pinfo, gpointer data)
  * tee (which offers upstream no pool of theirs), its buffers coming back
  * frame after frame. Both outputs match the reference of their inputs.
  * Where frames in system memory are held pinned (GST_CL_DISCRETE=1: any
- * size), each memory is wrapped from the second time the element that saw
- * it first sees it, and then read where it is by both: each element
- * copies (stages) at most two frames a memory, whichever saw it first;
- * an element that read only the memories it had wrapped itself would
- * stage every frame of the others. */
+ * size), each memory is wrapped the second time either element sees it,
+ * and then read where it is by both: each element copies (stages) a
+ * memory's first frame, and its second only where the other element is
+ * wrapping it just then; an element that read only the memories it had
+ * wrapped itself would stage every frame of the others. */
 GST_START_TEST (test_tee_system_memory)
 {
   const guint n_frames = 150;

@@ -1357,14 +1357,14 @@ GST_END_TEST;
  * Then a pipeline with queues on both sides runs to EOS: all frames, none
  * after EOS, no deadlock. */
 /* Upstream with a small pool of its own in system memory (a capture
- * source, a decoder downloading into its pool): the element must give each
- * buffer back before upstream needs it again, whether frames stay in flight
- * (a discrete GPU, or GST_CL_DISCRETE=1) or not, without waiting for its
- * next frame (none comes while upstream waits): a buffer the device reads
- * where it is (held pinned) comes back from the element's own thread once
- * its frame is done, so upstream may wait a moment for it, as a source's
- * blocking acquire would; and every input comes back once the stream
- * ends. */
+ * source, a decoder downloading into its pool): the element must give
+ * every buffer back once it has pushed the frame's output, whether frames
+ * stay in flight (a discrete GPU, or GST_CL_DISCRETE=1) or not, without
+ * waiting for its next frame (none comes while upstream waits: its pool
+ * may have no other buffer). A buffer the device reads where it is (held
+ * pinned) comes back from the element's own thread once its frame is
+ * done, so upstream may wait a moment for it, as a source's blocking
+ * acquire would. */
 GST_START_TEST (test_upstream_small_pool)
 {
   GRand *rand = g_rand_new_with_seed (0x5e11);
@@ -1390,17 +1390,26 @@ GST_START_TEST (test_upstream_small_pool)
       GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT
     };
     gint64 until = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
-    GstBuffer *in = NULL;
+    GstBuffer *all[3];
     gchar *ctx = g_strdup_printf ("[upstream pool of 3] frame %u", i);
-    GstFlowReturn ret;
+    guint j;
 
-    while ((ret = gst_buffer_pool_acquire_buffer (pool, &in, &params)) ==
-        GST_FLOW_EOS && g_get_monotonic_time () < until)
-      g_usleep (200);
-    fail_unless (ret == GST_FLOW_OK, "%s: upstream's pool exhausted for "
-        "30 s: the element holds its buffers", ctx);
-    th_fill_buffer (&info, in, rand, TH_FILL_NOISE);
-    th_push_check_unref (hr, &info, in, &p, ctx);
+    fail_unless (gst_buffer_pool_acquire_buffer (pool, &all[0], &params) ==
+        GST_FLOW_OK, "%s: upstream's pool is exhausted", ctx);
+    th_fill_buffer (&info, all[0], rand, TH_FILL_NOISE);
+    th_push_check_unref (hr, &info, all[0], &p, ctx);
+    /* all three back, with no later frame */
+    for (j = 0; j < G_N_ELEMENTS (all); j++) {
+      GstFlowReturn ret;
+
+      while ((ret = gst_buffer_pool_acquire_buffer (pool, &all[j],
+                  &params)) == GST_FLOW_EOS && g_get_monotonic_time () < until)
+        g_usleep (200);
+      fail_unless (ret == GST_FLOW_OK, "%s: %u of upstream's 3 buffers "
+          "still held after 30 s", ctx, G_N_ELEMENTS (all) - j);
+    }
+    for (j = 0; j < G_N_ELEMENTS (all); j++)
+      gst_buffer_unref (all[j]);
     g_free (ctx);
   }
   fail_unless (gst_harness_push_event (hr, gst_event_new_eos ()));

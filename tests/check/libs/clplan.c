@@ -473,11 +473,12 @@ GST_START_TEST (test_small_buffer_before_tuning)
 
 GST_END_TEST;
 
-/* A started pool of OpenCL buffers for @info, as the element's own. */
+/* A started pool of OpenCL buffers of @on for @info, as the element's
+ * own. */
 static GstBufferPool *
-cl_pool (const GstVideoInfo * info)
+cl_pool_on (GstClContext * on, const GstVideoInfo * info)
 {
-  GstBufferPool *pool = gst_cl_buffer_pool_new (context, FALSE);
+  GstBufferPool *pool = gst_cl_buffer_pool_new (on, FALSE);
   GstStructure *config = gst_buffer_pool_get_config (pool);
   GstCaps *caps = gst_video_info_to_caps (info);
 
@@ -486,6 +487,13 @@ cl_pool (const GstVideoInfo * info)
   fail_unless (gst_buffer_pool_set_config (pool, config));
   fail_unless (gst_buffer_pool_set_active (pool, TRUE));
   return pool;
+}
+
+/* A started pool of OpenCL buffers of the test's context for @info. */
+static GstBufferPool *
+cl_pool (const GstVideoInfo * info)
+{
+  return cl_pool_on (context, info);
 }
 
 /* An input whose planes lie in two memories of the pool: a share of one
@@ -1041,20 +1049,31 @@ check_host_pinned (GstVideoFormat format, const Case * c, guint32 seed)
   g_rand_free (rand);
 }
 
-/* One memory read in turn by two plans on sibling contexts (two elements
- * of one device after a tee: one OpenCL context, queues of their own):
- * staged by both the first time round (seen once by each is not a memory
- * that comes back: wrapping it would cost more than the copy), then held
- * pinned for both from the first plan's second time, in one wrapping;
- * every output matches the reference. */
+/* Memories read in turn by plans on sibling contexts (elements of one
+ * device after a tee: one OpenCL context, queues of their own) and on a
+ * context of its own (another OpenCL context), as the schedule below
+ * says: a memory is staged the first time each plan sees it (seen once by
+ * each is not a memory that comes back: wrapping it would cost more than
+ * the copy), wrapped the second time one plan sees it, whichever saw it
+ * first, and then read where it is by the siblings, in that one wrapping;
+ * the other context stages it every time. Every output matches the
+ * reference. */
 GST_START_TEST (test_host_pinned_siblings)
 {
+  static const struct
+  {
+    guint memory, plan;
+    gboolean pinned;
+  } frames[] = {
+    {0, 0, FALSE}, {0, 1, FALSE}, {0, 0, TRUE}, {0, 1, TRUE}, {0, 2, FALSE},
+    {0, 2, FALSE}, {1, 0, FALSE}, {1, 1, FALSE}, {1, 1, TRUE}, {1, 0, TRUE},
+  };
   GRand *rand = g_rand_new_with_seed (0x51b1);
-  GstClContext *sibling = gst_cl_context_new_sibling (context, NULL);
-  GstClTuner *sibling_tuner = gst_cl_tuner_new (sibling, stats);
-  GstClPlan *plans[2];
-  GstBufferPool *out_pool;
-  GstBuffer *in, *outs[4];
+  GstClContext *contexts[3];
+  GstClTuner *tuners[3];
+  GstClPlan *plans[3];
+  GstBufferPool *out_pools[3];
+  GstBuffer *ins[2], *outs[G_N_ELEMENTS (frames)];
   GstClPlanSettings s;
   GstVideoInfo info;
   RefParams p;
@@ -1062,26 +1081,36 @@ GST_START_TEST (test_host_pinned_siblings)
   gboolean pinning;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 261, 87);
-  out_pool = cl_pool (&info);
-  plans[0] = gst_cl_plan_new (context, tuner, &info, 3, NULL);
-  plans[1] = gst_cl_plan_new (sibling, sibling_tuner, &info, 3, NULL);
-  fail_unless (plans[0] != NULL && plans[1] != NULL);
+  contexts[0] = gst_object_ref (context);
+  contexts[1] = gst_cl_context_new_sibling (context, NULL);
+  contexts[2] = gst_cl_context_new (g_getenv ("CLEPSILON_TEST_DEVICE") ?
+      g_getenv ("CLEPSILON_TEST_DEVICE") : "pocl", NULL);
+  fail_unless (contexts[1] != NULL && contexts[2] != NULL);
+  fail_if (gst_cl_context_is_sibling (contexts[2], context));
   make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
-  in = padded_frame (&info, 8, rand);
+  for (i = 0; i < G_N_ELEMENTS (plans); i++) {
+    out_pools[i] = cl_pool_on (contexts[i], &info);
+    tuners[i] = gst_cl_tuner_new (contexts[i], stats);
+    plans[i] = gst_cl_plan_new (contexts[i], tuners[i], &info, 3, NULL);
+    fail_unless (plans[i] != NULL);
+    gst_cl_plan_set_settings (plans[i], &s);
+  }
+  for (i = 0; i < G_N_ELEMENTS (ins); i++)
+    ins[i] = padded_frame (&info, 8, rand);
   pinning = gst_cl_context_get_host_pin_min_size (context) > 0 &&
       gst_cl_context_get_host_pin_min_size (context) <=
-      gst_buffer_get_size (in) && gst_cl_plan_get_depth (plans[0]) > 1;
-  for (i = 0; i < G_N_ELEMENTS (outs); i++) {
-    GstClPlan *plan = plans[i % 2];
+      gst_buffer_get_size (ins[0]) && gst_cl_plan_get_depth (plans[0]) > 1;
+  for (i = 0; i < G_N_ELEMENTS (frames); i++) {
+    GstClPlan *plan = plans[frames[i].plan];
+    GstBuffer *in = ins[frames[i].memory];
     GstClFrameStats frame;
     GError *error = NULL;
 
-    gst_cl_plan_set_settings (plan, &s);
-    fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &outs[i], NULL) ==
-        GST_FLOW_OK);
+    fail_unless (gst_buffer_pool_acquire_buffer (out_pools[frames[i].plan],
+            &outs[i], NULL) == GST_FLOW_OK);
     fail_unless (gst_cl_plan_process (plan, in, outs[i], FALSE, &frame,
             &error), "frame %u: %s", i, error ? error->message : "");
-    if (pinning && i >= 2) {
+    if (pinning && frames[i].pinned) {
       fail_unless_equals_string (frame.memory_path, "pinned");
     } else if (gst_cl_plan_get_depth (plan) > 1 &&
         !gst_cl_context_is_host_unified (context)) {
@@ -1090,24 +1119,25 @@ GST_START_TEST (test_host_pinned_siblings)
     }
     wait_let_go (in);
   }
-  fail_unless_equals_int (gst_cl_host_pin_count (), pins + (pinning ? 1 : 0));
-  for (i = 0; i < G_N_ELEMENTS (outs); i++) {
+  fail_unless_equals_int (gst_cl_host_pin_count (), pins + (pinning ? 2 : 0));
+  for (i = 0; i < G_N_ELEMENTS (frames); i++) {
     gchar *what = g_strdup_printf ("frame %u", i);
 
-    check_output (&info, in, outs[i], &p, FALSE, what);
+    check_output (&info, ins[frames[i].memory], outs[i], &p, FALSE, what);
     gst_buffer_unref (outs[i]);
     g_free (what);
   }
   for (i = 0; i < G_N_ELEMENTS (plans); i++) {
     fail_unless (gst_cl_plan_drain (plans[i], NULL, NULL));
     gst_cl_plan_free (plans[i]);
+    gst_cl_tuner_free (tuners[i]);
+    gst_buffer_pool_set_active (out_pools[i], FALSE);
+    gst_object_unref (out_pools[i]);
+    gst_object_unref (contexts[i]);
   }
-  gst_buffer_unref (in);
+  for (i = 0; i < G_N_ELEMENTS (ins); i++)
+    gst_buffer_unref (ins[i]);
   fail_unless_equals_int (gst_cl_host_pin_count (), pins);
-  gst_cl_tuner_free (sibling_tuner);
-  gst_object_unref (sibling);
-  gst_buffer_pool_set_active (out_pool, FALSE);
-  gst_object_unref (out_pool);
   g_rand_free (rand);
 }
 
