@@ -95,6 +95,15 @@ gboolean gst_cl_context_is_on (GstClContext * self, const gchar * device_spec);
 gchar *gst_cl_context_narrow_spec (const gchar * device_spec,
     GstClDeviceFilter filter, gpointer user_data);
 
+/* A number no other GstClContext of the process has had (a context's
+ * address may be another's after it is gone). */
+guint gst_cl_context_get_serial (GstClContext * self);
+
+/* Whether a GstClContext of the process uses the OpenCL context @handle
+ * (siblings share one): where none does, no command of ours runs in it
+ * any more. */
+gboolean gst_cl_context_handle_in_use (cl_context handle);
+
 /* The handles stay owned by the GstClContext and live as long as it does;
  * the context and the queues are NULL without OpenCL. */
 cl_context gst_cl_context_get_handle (GstClContext * self);

@@ -54,6 +54,7 @@ struct _GstClContext
   gsize host_ptr_align;
   gboolean dct_strips;          /* gst_cl_context_dct_strips() */
   GstClSwitches switches;       /* read once, when the context is made */
+  guint serial;                 /* gst_cl_context_get_serial() */
 };
 
 /* A buffer of a context without OpenCL: its size and a host copy of what
@@ -76,6 +77,42 @@ G_DEFINE_TYPE_WITH_CODE (GstClContext, gst_cl_context, GST_TYPE_OBJECT,
  * process that had not used OpenCL yet crashed inside PoCL's first-time
  * set-up, or found no device (docs/robustness.md). */
 G_LOCK_DEFINE_STATIC (opencl_setup);
+
+/* How many GstClContexts use each OpenCL context (siblings share one):
+ * gst_cl_context_handle_in_use(). */
+static GHashTable *handle_users;
+G_LOCK_DEFINE_STATIC (handle_users);
+
+/* Makes @context @self's OpenCL context (its reference taken over),
+ * counted as used until @self is finalized. */
+static void
+use_handle (GstClContext * self, cl_context context)
+{
+  self->context = context;
+  G_LOCK (handle_users);
+  if (!handle_users)
+    handle_users = g_hash_table_new (NULL, NULL);
+  g_hash_table_insert (handle_users, context,
+      GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (handle_users,
+                  context)) + 1));
+  G_UNLOCK (handle_users);
+}
+
+static void
+stop_using_handle (GstClContext * self)
+{
+  guint users;
+
+  G_LOCK (handle_users);
+  users = GPOINTER_TO_UINT (g_hash_table_lookup (handle_users,
+          self->context)) - 1;
+  if (users)
+    g_hash_table_insert (handle_users, self->context, GUINT_TO_POINTER (users));
+  else
+    g_hash_table_remove (handle_users, self->context);
+  G_UNLOCK (handle_users);
+  clReleaseContext (g_steal_pointer (&self->context));
+}
 
 static void CL_CALLBACK
 on_context_notify (const char *errinfo, const void *private_info,
@@ -225,10 +262,12 @@ gst_cl_context_open (GstClContext * self, GError ** error)
 {
   cl_int status;
 
-  self->context = clCreateContext (NULL, 1, &self->device, on_context_notify,
-      NULL, &status);
+  cl_context context = clCreateContext (NULL, 1, &self->device,
+      on_context_notify, NULL, &status);
+
   if (status != CL_SUCCESS)
     return gst_cl_set_error (error, status, "clCreateContext");
+  use_handle (self, context);
   return gst_cl_context_prepare (self, error);
 }
 
@@ -243,7 +282,7 @@ gst_cl_context_new_wrapped (cl_context context, cl_device_id device,
   self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
   gst_object_ref_sink (self);
   clRetainContext (context);
-  self->context = context;
+  use_handle (self, context);
   self->device = device;
   G_LOCK (opencl_setup);
   self->device_name = gst_cl_device_get_name (device);
@@ -267,9 +306,10 @@ gst_cl_context_new_sibling (GstClContext * shared, GError ** error)
 
   self = g_object_new (GST_TYPE_CL_CONTEXT, NULL);
   gst_object_ref_sink (self);
-  if (shared->context)
+  if (shared->context) {
     clRetainContext (shared->context);
-  self->context = shared->context;
+    use_handle (self, shared->context);
+  }
   self->device = shared->device;
   self->device_name = g_strdup (shared->device_name);
   self->identity = g_strdup (shared->identity);
@@ -451,7 +491,7 @@ gst_cl_context_finalize (GObject * object)
   if (self->queue)
     gst_cl_queue_release (self->queue);
   if (self->context)
-    clReleaseContext (self->context);
+    stop_using_handle (self);
   g_free (self->device_name);
   g_free (self->identity);
 
@@ -467,6 +507,27 @@ gst_cl_context_class_init (GstClContextClass * klass)
 static void
 gst_cl_context_init (GstClContext * self)
 {
+  static gint serials;
+
+  self->serial = (guint) g_atomic_int_add (&serials, 1) + 1;
+}
+
+guint
+gst_cl_context_get_serial (GstClContext * self)
+{
+  g_return_val_if_fail (GST_IS_CL_CONTEXT (self), 0);
+  return self->serial;
+}
+
+gboolean
+gst_cl_context_handle_in_use (cl_context handle)
+{
+  gboolean used;
+
+  G_LOCK (handle_users);
+  used = handle_users && g_hash_table_contains (handle_users, handle);
+  G_UNLOCK (handle_users);
+  return used;
 }
 
 cl_context

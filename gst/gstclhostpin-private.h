@@ -43,8 +43,10 @@ G_BEGIN_DECLS
  * elements of one device after a tee), where the wrapping succeeds and
  * the process holds no more than GST_CL_HOST_PIN_MAX_BYTES so (pinned
  * pages are taken from everything else on the host); FALSE while another
- * thread wraps it. A memory is wrapped at most once and its wrapping goes
- * with it (when no upload can read it any more). Thread-safe. */
+ * thread wraps it. A memory is wrapped once and its wrapping goes with it
+ * (when no upload can read it any more), or when a context of another
+ * OpenCL context sees it and none uses the one that wrapped it (a ring
+ * outliving a pipeline): it is wrapped anew then. Thread-safe. */
 gboolean gst_cl_host_pin_holds (GstClContext * context, GstMemory * memory,
     const guint8 * data, gsize size);
 

@@ -30,19 +30,19 @@
 #define GST_CAT_DEFAULT gst_cl_placement_debug
 
 /* The contexts a memory's mark remembers: one per element that reads it
- * (a tee's branches), the first ones only. */
+ * (a tee's branches), the latest ones. */
 #define HOST_PIN_SEERS 4
 
-/* What a memory carries once seen: the contexts that saw it (compared
- * only: a mark alone keeps no context alive), then, from the second time
- * one of them sees it (a memory that comes back), the wrapping buffer,
- * made in that context's OpenCL context for its device, which its
- * siblings read too (elements of that device after a tee; the buffer
- * keeps the OpenCL context alive); or a wrapping under way (@wrapping: the
- * others stage it meanwhile) or failed (@failed, never tried again). */
+/* What a memory carries once seen: the contexts that saw it (their
+ * serials), then, from the second time one of them sees it (a memory that
+ * comes back), the wrapping buffer, made in that context's OpenCL context
+ * for its device, which its siblings read too (elements of that device
+ * after a tee; the buffer keeps the OpenCL context alive); or a wrapping
+ * under way (@wrapping: the others stage it meanwhile) or failed
+ * (@failed, never tried again). */
 typedef struct
 {
-  gconstpointer seen_by[HOST_PIN_SEERS];
+  guint seen_by[HOST_PIN_SEERS];
   guint n_seen;
   const guint8 *data;
   gsize size;
@@ -71,18 +71,27 @@ host_pin_quark (void)
   return quark;
 }
 
-/* The memory's end: its wrapping let go of (the pages unpinned). */
+/* Lets go of a wrapping (the pages unpinned), its bytes no longer counted:
+ * at the memory's end, or where no context uses its OpenCL context any
+ * more. That may free the OpenCL context: not under pin_lock. */
+static void
+unwrap (cl_mem wrap)
+{
+  clReleaseMemObject (wrap);
+  g_atomic_int_add (&pin_count, -1);
+}
+
+/* The memory's end. */
 static void
 host_pin_free (gpointer data)
 {
   GstClHostPin *pin = data;
 
   if (pin->wrap) {
-    clReleaseMemObject (pin->wrap);
     g_mutex_lock (&pin_lock);
     pin_bytes -= pin->size;
     g_mutex_unlock (&pin_lock);
-    g_atomic_int_add (&pin_count, -1);
+    unwrap (pin->wrap);
   }
   g_free (pin);
 }
@@ -121,19 +130,36 @@ wrap (GstClHostPin * pin, GstClContext * context)
       pin->size, pin->data);
 }
 
-/* Whether @context saw @pin's memory before; remembered if not (where
- * there is room). */
+/* Whether @context saw @pin's memory before; remembered if not (in place
+ * of the one remembered longest where four are). */
 static gboolean
 seen_before (GstClHostPin * pin, GstClContext * context)
 {
+  const guint serial = gst_cl_context_get_serial (context);
   guint i;
 
-  for (i = 0; i < pin->n_seen; i++)
-    if (pin->seen_by[i] == context)
+  for (i = 0; i < MIN (pin->n_seen, HOST_PIN_SEERS); i++)
+    if (pin->seen_by[i] == serial)
       return TRUE;
-  if (pin->n_seen < HOST_PIN_SEERS)
-    pin->seen_by[pin->n_seen++] = context;
+  pin->seen_by[pin->n_seen++ % HOST_PIN_SEERS] = serial;
   return FALSE;
+}
+
+/* @pin's wrapping (under pin_lock) where no context uses the OpenCL
+ * context it was made in any more (every element of it gone: none of its uploads is in flight),
+ * taken off the mark, so that a context of another may wrap the memory
+ * anew (an application's ring outliving a pipeline); NULL otherwise. */
+static cl_mem
+take_orphaned_wrap (GstClHostPin * pin, GstClContext * context)
+{
+  if (!pin->wrap || pin->wrapped_in == gst_cl_context_get_handle (context) ||
+      gst_cl_context_handle_in_use (pin->wrapped_in))
+    return NULL;
+  pin_bytes -= pin->size;
+  pin->n_seen = 0;
+  pin->wrapped_in = NULL;
+  pin->wrapped_for = NULL;
+  return g_steal_pointer (&pin->wrap);
 }
 
 gboolean
@@ -142,6 +168,7 @@ gst_cl_host_pin_holds (GstClContext * context, GstMemory * memory,
 {
   GstMiniObject *object = GST_MINI_OBJECT (memory);
   GstClHostPin *pin;
+  cl_mem orphan;
   gboolean held;
 
   g_mutex_lock (&pin_lock);
@@ -152,6 +179,7 @@ gst_cl_host_pin_holds (GstClContext * context, GstMemory * memory,
     pin->size = size;
     gst_mini_object_set_qdata (object, host_pin_quark (), pin, host_pin_free);
   }
+  orphan = take_orphaned_wrap (pin, context);
   if (pin->data == data && pin->size == size && seen_before (pin, context) &&
       !pin->wrap && !pin->wrapping && !pin->failed)
     wrap (pin, context);
@@ -159,6 +187,11 @@ gst_cl_host_pin_holds (GstClContext * context, GstMemory * memory,
       && pin->wrapped_for == gst_cl_context_get_device (context) &&
       pin->data == data && pin->size == size;
   g_mutex_unlock (&pin_lock);
+  if (orphan) {
+    GST_DEBUG ("system memory at %p let go of by its OpenCL context, which "
+        "no element uses any more", data);
+    unwrap (orphan);
+  }
   return held;
 }
 

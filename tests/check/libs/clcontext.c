@@ -62,6 +62,37 @@ GST_START_TEST (test_sibling_has_own_queues)
 
 GST_END_TEST;
 
+/* An OpenCL context is in use while any of its GstClContexts lives: a
+ * sibling keeps it so after the one it was made from is gone; each has a
+ * serial of its own. */
+GST_START_TEST (test_handle_in_use)
+{
+  GstClContext *made = gst_cl_context_new (rt_device (), NULL);
+  GstClContext *sibling;
+  cl_context handle;
+
+  fail_unless (made != NULL);
+  handle = gst_cl_context_get_handle (made);
+  sibling = gst_cl_context_new_sibling (made, NULL);
+  fail_unless (sibling != NULL);
+  fail_unless (gst_cl_context_get_serial (sibling) !=
+      gst_cl_context_get_serial (made));
+  fail_unless (gst_cl_context_get_serial (made) !=
+      gst_cl_context_get_serial (fixture_context));
+  fail_unless (gst_cl_context_handle_in_use (handle));
+  /* the handle stays valid here: the sibling holds it */
+  gst_object_unref (made);
+  fail_unless (gst_cl_context_handle_in_use (handle));
+  fail_unless (gst_cl_context_handle_in_use (gst_cl_context_get_handle
+          (fixture_context)));
+  clRetainContext (handle);
+  gst_object_unref (sibling);
+  fail_if (gst_cl_context_handle_in_use (handle));
+  clReleaseContext (handle);
+}
+
+GST_END_TEST;
+
 /* A buffer of the sibling's allocator, written on the sibling's queue and
  * read on the shared context's after that write's event: memory of both;
  * not memory of a context of its own on the same device. */
@@ -257,6 +288,7 @@ clcontext_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, fixture_setup, fixture_teardown);
   tcase_add_test (tc, test_sibling_has_own_queues);
+  tcase_add_test (tc, test_handle_in_use);
   tcase_add_test (tc, test_sibling_memory);
   tcase_add_test (tc, test_narrow_spec);
   tcase_add_test (tc, test_without_opencl);

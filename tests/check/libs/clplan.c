@@ -1143,6 +1143,69 @@ GST_START_TEST (test_host_pinned_siblings)
 
 GST_END_TEST;
 
+/* One memory held pinned by a context (an element) that then goes away
+ * with its OpenCL context, and read by a context of another (the next
+ * pipeline, the memory an application's ring): the old wrapping is let go
+ * of (it kept the old OpenCL context alive) at the first sight, and the
+ * memory wrapped anew at the second, for the new context. */
+GST_START_TEST (test_host_pinned_context_gone)
+{
+  const gchar *device = g_getenv ("CLEPSILON_TEST_DEVICE");
+  GRand *rand = g_rand_new_with_seed (0x90e);
+  GstVideoInfo info;
+  GstBuffer *in;
+  RefParams p;
+  guint k, i, pins = gst_cl_host_pin_count ();
+  gboolean pinning = FALSE;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 130, 66);
+  in = padded_frame (&info, 8, rand);
+  for (k = 0; k < 2; k++) {
+    GstClContext *own = gst_cl_context_new (device ? device : "pocl", NULL);
+    GstClTuner *own_tuner = gst_cl_tuner_new (own, stats);
+    GstBufferPool *out_pool = cl_pool_on (own, &info);
+    GstClPlan *plan = gst_cl_plan_new (own, own_tuner, &info, 3, NULL);
+    GstClPlanSettings s;
+
+    fail_unless (plan != NULL);
+    make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
+    gst_cl_plan_set_settings (plan, &s);
+    pinning = gst_cl_context_get_host_pin_min_size (own) > 0 &&
+        gst_cl_context_get_host_pin_min_size (own) <= gst_buffer_get_size (in)
+        && gst_cl_plan_get_depth (plan) > 1;
+    for (i = 0; i < 2; i++) {
+      GstClFrameStats frame;
+      GstBuffer *out;
+      GError *error = NULL;
+
+      fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &out, NULL) ==
+          GST_FLOW_OK);
+      fail_unless (gst_cl_plan_process (plan, in, out, FALSE, &frame,
+              &error), "context %u, frame %u: %s", k, i,
+          error ? error->message : "");
+      if (pinning)
+        fail_unless_equals_string (frame.memory_path, i ? "pinned" : "copy");
+      /* the old context's wrapping gone at the new one's first sight */
+      fail_unless_equals_int (gst_cl_host_pin_count (), pins +
+          (pinning && i ? 1 : 0));
+      check_output (&info, in, out, &p, FALSE, "context gone");
+      wait_let_go (in);
+      gst_buffer_unref (out);
+    }
+    fail_unless (gst_cl_plan_drain (plan, NULL, NULL));
+    gst_cl_plan_free (plan);
+    gst_cl_tuner_free (own_tuner);
+    gst_buffer_pool_set_active (out_pool, FALSE);
+    gst_object_unref (out_pool);
+    gst_object_unref (own);
+  }
+  gst_buffer_unref (in);
+  fail_unless_equals_int (gst_cl_host_pin_count (), pins);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* check_host_pinned(): I420 with chroma filtered (every plane uploaded
  * from the input), NV12 with chroma untouched (copied by DMA through the
  * device from the input). */
@@ -2213,6 +2276,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_staging_copy_failed);
   tcase_add_test (tc, test_host_pinned_in_flight);
   tcase_add_test (tc, test_host_pinned_siblings);
+  tcase_add_test (tc, test_host_pinned_context_gone);
   tcase_add_test (tc, test_split_input);
   tcase_add_test (tc, test_strength_auto);
   tcase_add_test (tc, test_strength_auto_interlaced);
