@@ -857,6 +857,18 @@ wait_let_go (GstBuffer * in)
   fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (in), 1);
 }
 
+/* Whether @plan, on @on, holds frames of @in's size pinned once their
+ * memory comes back: with GST_CL_DISCRETE=1 any size; on NVIDIA 8 MiB or
+ * more (not the test's frames); never where frames are not in flight. */
+static gboolean
+pins_frames (GstClContext * on, GstClPlan * plan, GstBuffer * in)
+{
+  gsize min_size = gst_cl_context_get_host_pin_min_size (on);
+
+  return min_size > 0 && min_size <= gst_buffer_get_size (in) &&
+      gst_cl_plan_get_depth (plan) > 1;
+}
+
 /* Frames large enough that their staging copy is split over threads, from
  * system memory, in flight: the first plane of each is copied on the copy
  * threads while the frame is enqueued (its uploads wait for that copy), the
@@ -988,10 +1000,7 @@ check_host_pinned (GstVideoFormat format, const Case * c, guint32 seed)
   gst_cl_plan_set_settings (plan, &s);
   for (i = 0; i < G_N_ELEMENTS (ring); i++)
     ring[i] = padded_frame (&info, 24, rand);
-  /* with GST_CL_DISCRETE=1 any size; on NVIDIA these are too small */
-  pinning = gst_cl_context_get_host_pin_min_size (context) > 0 &&
-      gst_cl_context_get_host_pin_min_size (context) <=
-      gst_buffer_get_size (ring[0]) && gst_cl_plan_get_depth (plan) > 1;
+  pinning = pins_frames (context, plan, ring[0]);
   for (i = 0; i < G_N_ELEMENTS (ins); i++) {
     GstBuffer *in = ring[i % 3];
     GstClFrameStats frame;
@@ -1097,9 +1106,7 @@ GST_START_TEST (test_host_pinned_siblings)
   }
   for (i = 0; i < G_N_ELEMENTS (ins); i++)
     ins[i] = padded_frame (&info, 8, rand);
-  pinning = gst_cl_context_get_host_pin_min_size (context) > 0 &&
-      gst_cl_context_get_host_pin_min_size (context) <=
-      gst_buffer_get_size (ins[0]) && gst_cl_plan_get_depth (plans[0]) > 1;
+  pinning = pins_frames (context, plans[0], ins[0]);
   for (i = 0; i < G_N_ELEMENTS (frames); i++) {
     GstClPlan *plan = plans[frames[i].plan];
     GstBuffer *in = ins[frames[i].memory];
@@ -1170,9 +1177,7 @@ GST_START_TEST (test_host_pinned_context_gone)
     fail_unless (plan != NULL);
     make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
     gst_cl_plan_set_settings (plan, &s);
-    pinning = gst_cl_context_get_host_pin_min_size (own) > 0 &&
-        gst_cl_context_get_host_pin_min_size (own) <= gst_buffer_get_size (in)
-        && gst_cl_plan_get_depth (plan) > 1;
+    pinning = pins_frames (own, plan, in);
     for (i = 0; i < 2; i++) {
       GstClFrameStats frame;
       GstBuffer *out;
@@ -1201,6 +1206,60 @@ GST_START_TEST (test_host_pinned_context_gone)
   }
   gst_buffer_unref (in);
   fail_unless_equals_int (gst_cl_host_pin_count (), pins);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* A memory whose wrapping fails (clCreateBuffer refused at its second
+ * sight): staged that time and every time after, never wrapped again
+ * (nothing pinned), every output right. */
+GST_START_TEST (test_host_pin_refused)
+{
+  GRand *rand = g_rand_new_with_seed (0x7a1);
+  GstBufferPool *out_pool;
+  GstVideoInfo info;
+  GstClPlanSettings s;
+  GstClPlan *plan;
+  GstBuffer *in;
+  RefParams p;
+  guint i, pins = gst_cl_host_pin_count ();
+  gboolean pinning;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 98, 54);
+  out_pool = cl_pool (&info);
+  plan = gst_cl_plan_new (context, tuner, &info, 3, NULL);
+  fail_unless (plan != NULL);
+  make_settings (&cases[0], GST_CL_VARIANT_AUTO, &s, &p);
+  gst_cl_plan_set_settings (plan, &s);
+  in = padded_frame (&info, 8, rand);
+  pinning = pins_frames (context, plan, in);
+  for (i = 0; i < 4; i++) {
+    GstClFrameStats frame;
+    GstBuffer *out;
+    GError *error = NULL;
+
+    fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &out, NULL) ==
+        GST_FLOW_OK);
+    if (i == 1)
+      clfault_arm (1, CL_MEM_OBJECT_ALLOCATION_FAILURE, "clCreateBuffer",
+          FALSE);
+    fail_unless (gst_cl_plan_process (plan, in, out, FALSE, &frame, &error),
+        "frame %u: %s", i, error ? error->message : "");
+    if (i == 1)
+      fail_unless_equals_int (clfault_failures (), pinning ? 1 : 0);
+    clfault_reset ();
+    fail_if (g_strcmp0 (frame.memory_path, "pinned") == 0, "frame %u", i);
+    fail_unless_equals_int (gst_cl_host_pin_count (), pins);
+    check_output (&info, in, out, &p, FALSE, "wrapping refused");
+    wait_let_go (in);
+    gst_buffer_unref (out);
+  }
+  fail_unless (gst_cl_plan_drain (plan, NULL, NULL));
+  gst_cl_plan_free (plan);
+  gst_buffer_unref (in);
+  gst_buffer_pool_set_active (out_pool, FALSE);
+  gst_object_unref (out_pool);
   g_rand_free (rand);
 }
 
@@ -2277,6 +2336,7 @@ clplan_suite (void)
   tcase_add_test (tc, test_host_pinned_in_flight);
   tcase_add_test (tc, test_host_pinned_siblings);
   tcase_add_test (tc, test_host_pinned_context_gone);
+  tcase_add_test (tc, test_host_pin_refused);
   tcase_add_test (tc, test_split_input);
   tcase_add_test (tc, test_strength_auto);
   tcase_add_test (tc, test_strength_auto_interlaced);
