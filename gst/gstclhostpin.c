@@ -55,8 +55,9 @@ typedef struct
 
 /* One lock for every memory's mark: two elements reading the same memory
  * (after a tee) never wrap it twice, and a mark is replaced by nobody, so
- * that a wrapping goes only with its memory, when no upload can read it.
- * The wrapping itself (milliseconds) runs outside it. */
+ * that a wrapping goes only when no upload can read it (with its memory,
+ * or once no context uses its OpenCL context). The wrapping itself
+ * (milliseconds) runs outside it. */
 static GMutex pin_lock;
 static gint pin_count;
 static gsize pin_bytes;         /* under pin_lock: wrapped or being wrapped */
@@ -71,9 +72,10 @@ host_pin_quark (void)
   return quark;
 }
 
-/* Lets go of a wrapping (the pages unpinned), its bytes no longer counted:
- * at the memory's end, or where no context uses its OpenCL context any
- * more. That may free the OpenCL context: not under pin_lock. */
+/* Lets go of a wrapping (the pages unpinned; the caller took its bytes off
+ * pin_bytes): at the memory's end, or where no context uses its OpenCL
+ * context any more. That may free the OpenCL context: not under
+ * pin_lock. */
 static void
 unwrap (cl_mem wrap)
 {
@@ -146,9 +148,10 @@ seen_before (GstClHostPin * pin, GstClContext * context)
 }
 
 /* @pin's wrapping (under pin_lock) where no context uses the OpenCL
- * context it was made in any more (every element of it gone: none of its uploads is in flight),
- * taken off the mark, so that a context of another may wrap the memory
- * anew (an application's ring outliving a pipeline); NULL otherwise. */
+ * context it was made in any more (every element of it gone: none of its
+ * uploads is in flight), taken off the mark, so that a context of another
+ * may wrap the memory anew (an application's ring outliving a pipeline);
+ * NULL otherwise. */
 static cl_mem
 take_orphaned_wrap (GstClHostPin * pin, GstClContext * context)
 {
