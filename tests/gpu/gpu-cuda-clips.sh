@@ -13,6 +13,9 @@ rt=${CLEPSILON_GPU_RUNTIME:?"set it to the GPU machine's runtime folder (tests/g
 dir=$rt/clips
 mkdir -p "$dir"
 cd "$dir"
+photo=/usr/lib/python3/dist-packages/skimage/data/motorcycle_left.png
+command -v ffmpeg > /dev/null && [ -f "$photo" ] ||
+  { echo "$0: needs Debian's ffmpeg and python3-skimage (apt-get install ffmpeg python3-skimage)" >&2; exit 2; }
 ff() { ffmpeg -hide_banner -loglevel error -y "$@"; }
 src() { echo "testsrc2=size=$1:rate=$2,noise=alls=12:allf=t"; }
 ff -f lavfi -i "$(src 3840x2160 30)" -frames:v 30 -c:v libx264 -preset veryfast \
@@ -24,7 +27,6 @@ ff -f lavfi -i "$(src 1920x1080 25)" "${mpeg2[@]}" clip-1080.m2v
 ff -f lavfi -i "$(src 1920x1080 25)" "${mpeg2[@]}" -f vob clip-1080.mpg
 ff -f lavfi -i "$(src 1920x1080 25)" "${mpeg2[@]}" -f mpegts clip-1080.ts
 # interlaced, coded with field DCT (30 frames woven from 60 of the pan)
-photo=/usr/lib/python3/dist-packages/skimage/data/motorcycle_left.png
 ff -loop 1 -framerate 50 -i "$photo" -vf "scale=2880:-2,crop=1920:1080:x='n*2':y=0,interlace=scan=tff,format=yuv420p" \
   "${mpeg2[@]}" -flags +ildct+ilme -top 1 clip-1080i.m2v
 h264=(-frames:v 15 -c:v libx264 -preset veryfast -crf 30 -pix_fmt yuv420p -f h264)
