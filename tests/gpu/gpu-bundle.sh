@@ -12,8 +12,10 @@
 #              $CLEPSILON_TEST_DEVICE (default nvidia); run there from the
 #              tree's root as
 #                bash "$CLEPSILON_GPU_RUNTIME/suites.sh" [REGEX]
-#              (the tests whose names REGEX matches, default all); it
-#              prints one line per test and a closing count;
+#              (the tests whose names REGEX matches, default all),
+#              with the folder's gst-env.sh sourced where no GStreamer
+#              is installed; it prints one line per test and a closing
+#              count;
 #   old/       with OLD=DIR (a build folder of another tree, e.g.
 #              build-old/src/build), that build's plugin and
 #              clepsilon-bench, for tests/bench/bench-cases.sh there.
@@ -55,6 +57,8 @@ print("#!/usr/bin/env bash")
 print("# Written by tests/gpu/gpu-bundle.sh: every test of meson test, as meson runs it.")
 print("# Run from the root of the tree; the build and the logs are beside this file.")
 print("TOP=$PWD RT=$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)")
+print("# where no GStreamer is installed (the GPU machine), the one of the runtime folder")
+print("command -v gst-inspect-1.0 > /dev/null || source \"$RT/gst-env.sh\" > /dev/null 2>&1")
 print("pass=0 fail=0 only=${1:-} dev=${CLEPSILON_TEST_DEVICE:-nvidia}")
 print("run() { local name=$1 limit=$2; shift 2")
 print("  [[ $name =~ $only ]] || return 0")
