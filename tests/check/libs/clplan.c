@@ -496,6 +496,23 @@ cl_pool (const GstVideoInfo * info)
   return cl_pool_on (context, info);
 }
 
+/* @in through @plan into a buffer of @pool, which it returns; the frame's
+ * figures into @frame. Fails the test, naming @what and @i, where the plan
+ * fails. */
+static GstBuffer *
+process_pooled (GstClPlan * plan, GstBufferPool * pool, GstBuffer * in,
+    GstClFrameStats * frame, const gchar * what, guint i)
+{
+  GstBuffer *out;
+  GError *error = NULL;
+
+  fail_unless (gst_buffer_pool_acquire_buffer (pool, &out, NULL) ==
+      GST_FLOW_OK);
+  fail_unless (gst_cl_plan_process (plan, in, out, FALSE, frame, &error),
+      "%s %u: %s", what, i, error ? error->message : "");
+  return out;
+}
+
 /* An input whose planes lie in two memories of the pool: a share of one
  * buffer's luma and of another's chroma (as an element that shares its
  * input's untouched planes gives), into a buffer of the pool. Filtered to
@@ -815,10 +832,7 @@ GST_START_TEST (test_frames_in_flight)
     for (j = 0; j < map.size; j++)
       map.data[j] = g_rand_int_range (rand, 0, 256);
     gst_buffer_unmap (ins[i], &map);
-    fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &outs[i], NULL) ==
-        GST_FLOW_OK);
-    fail_unless (gst_cl_plan_process (plan, ins[i], outs[i], FALSE, &frame,
-            &error), "frame %u: %s", i, error ? error->message : "");
+    outs[i] = process_pooled (plan, out_pool, ins[i], &frame, "frame", i);
     /* in flight: on a discrete GPU every frame; in SVM only those from
      * the pool (the kernels read system memory in place) */
     if (gst_cl_plan_get_depth (plan) > 1 && (i % 2 ||
@@ -911,10 +925,7 @@ GST_START_TEST (test_staging_copy_in_flight)
       crop->height = 301;
     }
     saved[i] = gst_buffer_copy_deep (ins[i]);
-    fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &outs[i], NULL) ==
-        GST_FLOW_OK);
-    fail_unless (gst_cl_plan_process (plan, ins[i], outs[i], FALSE, &frame,
-            &error), "frame %u: %s", i, error ? error->message : "");
+    outs[i] = process_pooled (plan, out_pool, ins[i], &frame, "frame", i);
     if (!staged)
       continue;
     /* the three planes (none is untouched) through staging, and the CPU's
@@ -1023,10 +1034,7 @@ check_host_pinned (GstVideoFormat format, const Case * c, guint32 seed)
     }
     ins[i] = gst_buffer_copy_deep (in);
     ps[i] = p;
-    fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &outs[i], NULL) ==
-        GST_FLOW_OK);
-    fail_unless (gst_cl_plan_process (plan, in, outs[i], FALSE, &frame,
-            &error), "frame %u: %s", i, error ? error->message : "");
+    outs[i] = process_pooled (plan, out_pool, in, &frame, "frame", i);
     if (pinning && i >= 3 && i != 4 && i != 7) {
       fail_unless_equals_string (frame.memory_path, "pinned");
       fail_unless_equals_uint64 (frame.transfers.host_copy_bytes, 0);
@@ -1111,12 +1119,9 @@ GST_START_TEST (test_host_pinned_siblings)
     GstClPlan *plan = plans[frames[i].plan];
     GstBuffer *in = ins[frames[i].memory];
     GstClFrameStats frame;
-    GError *error = NULL;
 
-    fail_unless (gst_buffer_pool_acquire_buffer (out_pools[frames[i].plan],
-            &outs[i], NULL) == GST_FLOW_OK);
-    fail_unless (gst_cl_plan_process (plan, in, outs[i], FALSE, &frame,
-            &error), "frame %u: %s", i, error ? error->message : "");
+    outs[i] = process_pooled (plan, out_pools[frames[i].plan], in, &frame,
+        "frame", i);
     if (pinning && frames[i].pinned) {
       fail_unless_equals_string (frame.memory_path, "pinned");
     } else if (gst_cl_plan_get_depth (plan) > 1 &&
@@ -1180,14 +1185,9 @@ GST_START_TEST (test_host_pinned_context_gone)
     pinning = pins_frames (own, plan, in);
     for (i = 0; i < 2; i++) {
       GstClFrameStats frame;
-      GstBuffer *out;
-      GError *error = NULL;
+      GstBuffer *out = process_pooled (plan, out_pool, in, &frame,
+          k ? "the new context, frame" : "the first context, frame", i);
 
-      fail_unless (gst_buffer_pool_acquire_buffer (out_pool, &out, NULL) ==
-          GST_FLOW_OK);
-      fail_unless (gst_cl_plan_process (plan, in, out, FALSE, &frame,
-              &error), "context %u, frame %u: %s", k, i,
-          error ? error->message : "");
       if (pinning)
         fail_unless_equals_string (frame.memory_path, i ? "pinned" : "copy");
       /* the old context's wrapping gone at the new one's first sight */
