@@ -136,6 +136,7 @@ gst_cl_dct_frame_threshold (const guint32 * hist,
   for (i = 0; i < GST_CL_DCT_HIST_COEFFS && found + GST_CL_DCT_HIST_COEFFS -
       i >= 2; i++) {
     guint spacing;
+    guint64 p[GST_CL_DCT_BINS + 1];
     const guint32 *h = hist + i * GST_CL_DCT_BINS;
     const GstClDctLattice kind = gst_cl_dct_lattice (h, params->min_count,
         &spacing);
@@ -143,7 +144,9 @@ gst_cl_dct_frame_threshold (const guint32 * hist,
     if (kind == GST_CL_DCT_LATTICE_NONE)
       continue;
     /* spacing in quarter-quarter levels, gains in 16ths */
-    t[i] = est_coefficient_threshold (h, kind, spacing, params);
+    lattice_sums (h, p);
+    t[i] = est_coefficient_threshold (p, h[GST_CL_DCT_BINS - 1], kind,
+        spacing, params);
     has[i] = TRUE;
     found++;
   }

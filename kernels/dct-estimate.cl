@@ -57,13 +57,16 @@ unpack_params (uint16 v)
 }
 
 /* The prefix sums of each coefficient's counted bins (EST_COUNTED) into
- * @p: a work-item sums a chunk of each, three add the chunks up, then
- * each writes its chunk's sums. */
+ * @p: a work-item sums a chunk of each, the chunks' sums are scanned by
+ * the whole work-group (log2 DECIDE_WG steps, where one work-item a
+ * coefficient adding them one after the other kept the work-group waiting
+ * on a chain of DECIDE_WG reads), then each writes its chunk's sums. */
 static void
 prefix_sums (__global const uint * hist,
     __local ulong (*p)[DCT_BINS + 1], __local ulong (*chunk)[DECIDE_WG])
 {
   const int lid = get_local_id (0);
+  ulong own[DCT_HIST_COEFFS];
 
   for (int c = 0; c < DCT_HIST_COEFFS; c++) {
     ulong s = 0;
@@ -72,21 +75,23 @@ prefix_sums (__global const uint * hist,
       const int i = lid * DECIDE_CHUNK + j;
       s += EST_COUNTED (i) ? hist[c * DCT_BINS + i] : 0;
     }
-    chunk[c][lid] = s;
+    chunk[c][lid] = own[c] = s;
   }
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (lid < DCT_HIST_COEFFS) {
-    ulong s = 0;
+  /* after the step of @d, chunk[c][k] holds the sums of chunks k - 2 d + 1
+   * to k (Hillis and Steele's scan) */
+  for (int d = 1; d < DECIDE_WG; d *= 2) {
+    ulong add[DCT_HIST_COEFFS];
 
-    for (int k = 0; k < DECIDE_WG; k++) {
-      const ulong v = chunk[lid][k];
-      chunk[lid][k] = s;
-      s += v;
-    }
+    for (int c = 0; c < DCT_HIST_COEFFS; c++)
+      add[c] = lid >= d ? chunk[c][lid - d] : 0;
+    barrier (CLK_LOCAL_MEM_FENCE);
+    for (int c = 0; c < DCT_HIST_COEFFS; c++)
+      chunk[c][lid] += add[c];
+    barrier (CLK_LOCAL_MEM_FENCE);
   }
-  barrier (CLK_LOCAL_MEM_FENCE);
   for (int c = 0; c < DCT_HIST_COEFFS; c++) {
-    ulong s = chunk[c][lid];
+    ulong s = chunk[c][lid] - own[c];
 
     for (int j = 0; j < DECIDE_CHUNK; j++) {
       const int i = lid * DECIDE_CHUNK + j;
@@ -99,6 +104,52 @@ prefix_sums (__global const uint * hist,
   barrier (CLK_LOCAL_MEM_FENCE);
 }
 
+/* Each coefficient's lattice and threshold from its largest fitting step
+ * step[c] and quantizer qp[c] (est_lattice_choose(), its candidates shared
+ * by the work-items: one work-item a coefficient trying them one after the
+ * other held the work-group), into kind[c] and thr[c]. */
+static void
+coefficient_thresholds (__global const uint * hist, const EstParams * params,
+    __local ulong (*p)[DCT_BINS + 1], __local ulong (*near)[LAT_REFINE + 2],
+    __local uint * step, __local uint * qp, __local uint * thr,
+    __local int *kind)
+{
+  const int lid = get_local_id (0);
+
+  /* near[c][j]: the values near the refinement's step step[c] - j, then
+   * near[c][LAT_REFINE + 1] those near H.263's levels for qp[c] */
+  for (int t = lid; t < DCT_HIST_COEFFS * (LAT_REFINE + 2); t += DECIDE_WG) {
+    const int c = t / (LAT_REFINE + 2), j = t % (LAT_REFINE + 2);
+    const uint sub = step[c];
+
+    if (j > LAT_REFINE)
+      near[c][j] = qp[c] ? est_near_h263 (p[c], qp[c], p[c][DCT_BINS]) : 0;
+    else
+      near[c][j] = sub && j <= (int) (sub - est_refine_low (sub)) ?
+          est_near_multiples (p[c], sub - j, 0) : 0;
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+  if (lid < DCT_HIST_COEFFS) {
+    const uint sub = step[lid];
+    ulong best = 0;
+    uint found = 0, spacing;
+
+    /* the first from the top that holds the most, as the host's loop */
+    if (sub)
+      for (int j = 0; j <= (int) (sub - est_refine_low (sub)); j++)
+        if (near[lid][j] > best) {
+          best = near[lid][j];
+          found = sub - j;
+        }
+    kind[lid] = est_lattice_pick (best, found, near[lid][LAT_REFINE + 1],
+        qp[lid], &spacing);
+    thr[lid] = kind[lid] == EST_LATTICE_NONE ? 0 :
+        est_coefficient_threshold (p[lid], hist[lid * DCT_BINS + DCT_BINS -
+            1], kind[lid], spacing, params);
+  }
+  barrier (CLK_LOCAL_MEM_FENCE);
+}
+
 /* The threshold of a frame from its own lattices in histogram @hist
  * (est_median_threshold()), by the whole work-group, into *@frame_thr;
  * whether one of its coefficients has values enough to look for one into
@@ -106,8 +157,9 @@ prefix_sums (__global const uint * hist,
 static void
 frame_threshold (__global const uint * hist, const EstParams * params,
     __local ulong (*p)[DCT_BINS + 1], __local ulong (*chunk)[DECIDE_WG],
-    __local uint * step, __local uint * qp, __local uint * thr,
-    __local int *kind, __local uint * frame_thr, __local int *detail)
+    __local ulong (*near)[LAT_REFINE + 2], __local uint * step,
+    __local uint * qp, __local uint * thr, __local int *kind,
+    __local uint * frame_thr, __local int *detail)
 {
   const ulong least = max (params->min_count, 1u);
   const int lid = get_local_id (0);
@@ -135,16 +187,7 @@ frame_threshold (__global const uint * hist, const EstParams * params,
     }
   }
   barrier (CLK_LOCAL_MEM_FENCE);
-  if (lid < DCT_HIST_COEFFS) {
-    uint spacing;
-
-    kind[lid] = est_lattice_choose (p[lid], p[lid][DCT_BINS], step[lid],
-        qp[lid], &spacing);
-    thr[lid] = kind[lid] == EST_LATTICE_NONE ? 0 :
-        est_coefficient_threshold (hist + lid * DCT_BINS, kind[lid], spacing,
-        params);
-  }
-  barrier (CLK_LOCAL_MEM_FENCE);
+  coefficient_thresholds (hist, params, p, near, step, qp, thr, kind);
   if (lid == 0) {
     uint t[DCT_HIST_COEFFS];
     int found[DCT_HIST_COEFFS], d = 0;
@@ -179,6 +222,7 @@ dct_decide (__global const uint * hist, __global const uint * mb_hist,
   const int c = component;
   __local ulong p[DCT_HIST_COEFFS][DCT_BINS + 1];
   __local ulong chunk[DCT_HIST_COEFFS][DECIDE_WG];
+  __local ulong near[DCT_HIST_COEFFS][LAT_REFINE + 2];
   __local uint step[DCT_HIST_COEFFS], qp[DCT_HIST_COEFFS];
   __local uint thr[DCT_HIST_COEFFS];
   __local int kind[DCT_HIST_COEFFS];
@@ -187,14 +231,14 @@ dct_decide (__global const uint * hist, __global const uint * mb_hist,
   const EstParams params = unpack_params (packed);
 
   hist += c * DCT_HIST_COEFFS * DCT_BINS;
-  frame_threshold (hist, &params, p, chunk, step, qp, thr, kind, &grid_thr,
-      &detail);
+  frame_threshold (hist, &params, p, chunk, near, step, qp, thr, kind,
+      &grid_thr, &detail);
   /* both histograms where the frame is interlaced: a barrier taken on a
    * condition the work-items read from local memory is not one every
    * compiler keeps uniform (PoCL 3.1 gave other thresholds with one); a
    * kernel argument is */
   if (interlaced)
-    frame_threshold (mb_hist, &params, p, chunk, step, qp, thr, kind,
+    frame_threshold (mb_hist, &params, p, chunk, near, step, qp, thr, kind,
         &mb_thr, &mb_detail);
   if (get_local_id (0) == 0) {
     const uint thr = grid_thr ? grid_thr : interlaced ? mb_thr : 0;

@@ -279,35 +279,26 @@ est_h263_fit (EST_SUMS const est_u64 * p, est_u32 qp, est_u64 n)
   return est_near_h263 (p, qp, n) * 64 >= (est_u64) EST_FIT * n;
 }
 
-/* The lattice of a coefficient whose largest fitting step is @sub
- * (quarter-quarter levels; 0: none fits) and largest fitting H.263
- * quantizer @qp (0: none), and its spacing in @spacing: the step refined
- * to the best of the LAT_REFINE below it; then the lattice that holds more
- * values, on a tie the coarser, which explains the same values more
- * narrowly (a finer lattice fits whatever a coarser one fits). */
+/* The refinement of a largest fitting step @sub (quarter-quarter levels):
+ * the steps from @sub down to the one this returns are tried, the one of
+ * them holding the most values wins (the largest on a tie). */
+EST_FN est_u32
+est_refine_low (est_u32 sub)
+{
+  return EST_HIGHER (sub - EST_LOWER (sub, LAT_REFINE),
+      EST_STEP_MIN * LAT_SUB);
+}
+
+/* The lattice, and its spacing in @spacing, from the refined step @found
+ * (0: none) holding @best values and the largest fitting H.263 quantizer
+ * @qp (0: none) holding @best_h263: the lattice that holds more values,
+ * on a tie the coarser, which explains the same values more narrowly (a
+ * finer lattice fits whatever a coarser one fits). */
 EST_FN int
-est_lattice_choose (EST_SUMS const est_u64 * p, est_u64 n, est_u32 sub,
+est_lattice_pick (est_u64 best, est_u32 found, est_u64 best_h263,
     est_u32 qp, est_u32 * spacing)
 {
-  est_u64 best = 0, best_h263 = 0;
-  est_u32 found = 0, s;
-
   *spacing = 0;
-  if (sub) {
-    const est_u32 low = EST_HIGHER (sub - EST_LOWER (sub, LAT_REFINE),
-        EST_STEP_MIN * LAT_SUB);
-
-    for (s = sub; s >= low; s--) {
-      const est_u64 near = est_near_multiples (p, s, 0);
-
-      if (near > best) {
-        best = near;
-        found = s;
-      }
-    }
-  }
-  if (qp)
-    best_h263 = est_near_h263 (p, qp, n);
   if (qp && (best_h263 > best || (best_h263 == best &&
               8 * qp * LAT_SUB > found))) {
     *spacing = 2 * qp * 4 * LAT_SUB;
@@ -320,8 +311,46 @@ est_lattice_choose (EST_SUMS const est_u64 * p, est_u64 n, est_u32 sub,
   return EST_LATTICE_NONE;
 }
 
-/* The threshold of one coefficient whose histogram @h lies on lattice
- * @kind of @spacing (quarter quarter levels; a step is spacing / 4 bins):
+/* The lattice of a coefficient whose largest fitting step is @sub
+ * (quarter-quarter levels; 0: none fits) and largest fitting H.263
+ * quantizer @qp (0: none), and its spacing in @spacing: the step refined
+ * (est_refine_low()), then est_lattice_pick(). */
+EST_FN int
+est_lattice_choose (EST_SUMS const est_u64 * p, est_u64 n, est_u32 sub,
+    est_u32 qp, est_u32 * spacing)
+{
+  est_u64 best = 0, best_h263 = 0;
+  est_u32 found = 0, s;
+
+  if (sub) {
+    const est_u32 low = est_refine_low (sub);
+
+    for (s = sub; s >= low; s--) {
+      const est_u64 near = est_near_multiples (p, s, 0);
+
+      if (near > best) {
+        best = near;
+        found = s;
+      }
+    }
+  }
+  if (qp)
+    best_h263 = est_near_h263 (p, qp, n);
+  return est_lattice_pick (best, found, best_h263, qp, spacing);
+}
+
+/* The values of a coefficient from bin @from (EST_MIN or more) on, from
+ * its prefix sums @p and its last bin's count @last, which @p leaves
+ * out (EST_COUNTED). */
+EST_FN est_u64
+est_values_from (EST_SUMS const est_u64 * p, est_u32 last, est_u32 from)
+{
+  return from >= DCT_BINS ? 0 : p[DCT_BINS] - p[from] + last;
+}
+
+/* The threshold of one coefficient whose histogram (its prefix sums @p
+ * and its last bin @last, est_values_from()) lies on lattice @kind of
+ * @spacing (quarter quarter levels; a step is spacing / 4 bins):
  * (gain + strong_gain x strong / coded) x spacing, where coded counts the
  * values from half a step on, strong those from strong_level half steps
  * on, one half step more on H.263's lattice: its levels lie at odd half
@@ -329,21 +358,18 @@ est_lattice_choose (EST_SUMS const est_u64 * p, est_u64 n, est_u32 sub,
  * steps does between the multiples 2 and 3), not on one, where which
  * side a level's values fall would depend on the parity of qp. */
 EST_FN est_u32
-est_coefficient_threshold (EST_GLOBAL const est_u32 * h, int kind,
-    est_u32 spacing, const EstParams * params)
+est_coefficient_threshold (EST_SUMS const est_u64 * p, est_u32 last,
+    int kind, est_u32 spacing, const EstParams * params)
 {
   const est_u32 gain = kind == EST_LATTICE_H263 ? params->gain_h263 :
       params->gain;
   const est_u32 strong_from = spacing * (params->strong_level +
       (kind == EST_LATTICE_H263)) / 8;
-  est_u64 coded = 0, strong = 0;
-  est_u32 i;
+  const est_u32 from = EST_HIGHER (spacing / 8, EST_MIN);
+  const est_u64 coded = est_values_from (p, last, from);
+  const est_u64 strong = est_values_from (p, last,
+      EST_HIGHER (from, strong_from));
 
-  for (i = EST_HIGHER (spacing / 8, EST_MIN); i < DCT_BINS; i++) {
-    coded += h[i];
-    if (i >= strong_from)
-      strong += h[i];
-  }
   if (coded == 0)
     return (spacing * gain + 32) >> 6;
   return (est_u32) (((est_u64) spacing * (gain * coded + params->strong_gain *
