@@ -51,15 +51,15 @@ lattice_sums (const guint32 * hist, guint64 * p)
     p[i + 1] = p[i] + (EST_COUNTED (i) ? hist[i] : 0);
 }
 
-GstClDctLattice
-gst_cl_dct_lattice (const guint32 * hist, guint min_count, guint * spacing)
+/* gst_cl_dct_lattice() of the histogram whose prefix sums are @p
+ * (lattice_sums()). */
+static GstClDctLattice
+lattice_of_sums (const guint64 * p, guint min_count, guint * spacing)
 {
-  guint64 p[GST_CL_DCT_BINS + 1], n;
+  const guint64 n = p[GST_CL_DCT_BINS];
   guint sub, qp, found_sub = 0, found_qp = 0;
 
   *spacing = 0;
-  lattice_sums (hist, p);
-  n = p[GST_CL_DCT_BINS];
   if (n < MAX (min_count, 1))
     return GST_CL_DCT_LATTICE_NONE;
   /* multiples of a step, and H.263's odd multiples: the largest that fits */
@@ -75,6 +75,15 @@ gst_cl_dct_lattice (const guint32 * hist, guint min_count, guint * spacing)
     }
   return (GstClDctLattice) est_lattice_choose (p, n, found_sub, found_qp,
       spacing);
+}
+
+GstClDctLattice
+gst_cl_dct_lattice (const guint32 * hist, guint min_count, guint * spacing)
+{
+  guint64 p[GST_CL_DCT_BINS + 1];
+
+  lattice_sums (hist, p);
+  return lattice_of_sums (p, min_count, spacing);
 }
 
 void
@@ -138,13 +147,13 @@ gst_cl_dct_frame_threshold (const guint32 * hist,
     guint spacing;
     guint64 p[GST_CL_DCT_BINS + 1];
     const guint32 *h = hist + i * GST_CL_DCT_BINS;
-    const GstClDctLattice kind = gst_cl_dct_lattice (h, params->min_count,
-        &spacing);
+    GstClDctLattice kind;
 
+    lattice_sums (h, p);
+    kind = lattice_of_sums (p, params->min_count, &spacing);
     if (kind == GST_CL_DCT_LATTICE_NONE)
       continue;
     /* spacing in quarter-quarter levels, gains in 16ths */
-    lattice_sums (h, p);
     t[i] = est_coefficient_threshold (p, h[GST_CL_DCT_BINS - 1], kind,
         spacing, params);
     has[i] = TRUE;

@@ -339,9 +339,9 @@ est_lattice_choose (EST_SUMS const est_u64 * p, est_u64 n, est_u32 sub,
   return est_lattice_pick (best, found, best_h263, qp, spacing);
 }
 
-/* The values of a coefficient from bin @from (EST_MIN or more) on, from
- * its prefix sums @p and its last bin's count @last, which @p leaves
- * out (EST_COUNTED). */
+/* The values of a coefficient from bin @from (EST_MIN or more) on, 0 from
+ * DCT_BINS on, from its prefix sums @p and its last bin's count @last,
+ * which @p leaves out (EST_COUNTED). */
 EST_FN est_u64
 est_values_from (EST_SUMS const est_u64 * p, est_u32 last, est_u32 from)
 {
